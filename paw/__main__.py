@@ -1,0 +1,7 @@
+"""``python -m paw``."""
+
+from __future__ import annotations
+
+from paw.cli import run
+
+run()

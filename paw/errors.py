@@ -1,0 +1,44 @@
+"""paw's exceptions. Imports nothing from paw."""
+
+from __future__ import annotations
+
+
+class PawError(Exception):
+    """Base of every error paw reports to a user (the CLI prints ``paw: <message>``)."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class ConfigError(PawError):
+    """paw.toml (or a config value) is invalid."""
+
+
+class GitError(PawError):
+    """A git command failed or a repository is in an unexpected state."""
+
+
+class TmuxError(PawError):
+    """tmux is missing, its server is gone, or a tmux command failed."""
+
+
+class GuardError(PawError):
+    """The guard refused an action (e.g. a commit that stages sensitive files)."""
+
+
+class SensitiveFilesError(GuardError):
+    """A commit would include sensitive files; raised before any confirmation."""
+
+    def __init__(self, files: list[str]) -> None:
+        listed = ", ".join(files)
+        super().__init__(
+            f"commit aborted: sensitive files are staged or present: {listed}",
+            hint="unstage them (git restore --staged FILE) or add them to .gitignore",
+        )
+        self.files = files
+
+
+class ApprovalRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
+    """paw refused to send approval keys; ``reason`` says why."""

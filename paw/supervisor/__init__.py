@@ -1,0 +1,3 @@
+"""Orchestration over ports: spawn, sweep, approve. No Textual, no libtmux."""
+
+from __future__ import annotations

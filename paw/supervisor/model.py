@@ -1,0 +1,165 @@
+"""What the supervisor shows to its front ends (CLI, TUI): frozen snapshots and outcomes.
+
+The TUI depends only on these types and on :class:`SupervisorApi`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from paw.core.models import DetectionState, Prompt, Verdict
+
+
+class AgentStatus(StrEnum):
+    """An agent's life as paw sees it."""
+
+    BUSY = "busy"
+    PROMPT = "prompt"
+    IDLE = "idle"
+    UNKNOWN = "unknown"
+    EXITED = "exited"  # the pane is gone, or its agent process is no longer running
+
+
+@dataclass(frozen=True, slots=True)
+class WorktreeStat:
+    """Counts for an agent's worktree."""
+
+    uncommitted: int = 0
+    untracked: int = 0
+    ahead: int = 0
+    behind: int = 0
+    insertions: int = 0
+    deletions: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AgentView:
+    """One supervised agent in a snapshot."""
+
+    name: str
+    kind: str
+    pane_id: str | None
+    alive: bool
+    status: AgentStatus
+    status_since: float  # epoch seconds when the status last changed
+    branch: str
+    worktree: str
+    stat: WorktreeStat
+    task: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LivePrompt:
+    """A live prompt the human can decide on, with the guard's verdict on its subject."""
+
+    id: str  # short, stable: derived from pane + prompt fingerprint
+    agent: str  # agent name
+    kind: str  # agent kind (claude-code, …)
+    pane_id: str
+    prompt: Prompt
+    verdict: Verdict
+    first_seen: float  # epoch seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One sweep's picture."""
+
+    taken_at: float
+    agents: tuple[AgentView, ...]
+    prompts: tuple[LivePrompt, ...]
+    tmux_ok: bool = True
+    error: str | None = None
+
+    def screen_of(self, agent: str) -> str | None:
+        """Not part of the snapshot; use SupervisorApi.capture_ansi for previews."""
+        del agent
+        return None
+
+
+class Outcome(StrEnum):
+    """What an approval or denial did."""
+
+    SENT = "sent"  # keys sent and the prompt cleared or changed
+    SENT_UNCONFIRMED = "sent-unconfirmed"  # keys sent, prompt still shown afterwards
+    REFUSED = "refused"  # nothing sent; see reason
+    NEEDS_CONFIRMATION = "needs-confirmation"  # verdict is confirm and confirmed=False
+    NEEDS_OVERRIDE = "needs-override"  # verdict is block and no override reason given
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The result of ``approve``/``deny``."""
+
+    outcome: Outcome
+    prompt_id: str
+    reason: str
+    verdict: Verdict | None = None
+    keys: tuple[str, ...] = ()
+    confirmation: str | None = None  # text to show before a confirm-verdict approval
+
+
+class SupervisorApi(Protocol):
+    """The operations front ends use. Every key ever sent goes through approve/deny/send."""
+
+    def poll_once(self) -> Snapshot:
+        """Sweep every supervised pane once (one batched tmux call) and return the picture."""
+        ...
+
+    def approve(
+        self,
+        prompt_id: str,
+        *,
+        always: bool = False,
+        confirmed: bool = False,
+        override: str | None = None,
+    ) -> Decision:
+        """Re-verify, record, then send the approve keys of a live prompt."""
+        ...
+
+    def deny(self, prompt_id: str) -> Decision:
+        """Re-verify, record, then send the deny keys of a live prompt."""
+        ...
+
+    def capture_ansi(self, agent: str) -> str:
+        """The agent pane's visible screen with colours (for previews)."""
+        ...
+
+    def diff(self, agent: str) -> str:
+        """``git diff`` of the agent's worktree against its base (for the diff view)."""
+        ...
+
+    def audit_tail(self, n: int) -> list[dict[str, object]]:
+        """The last ``n`` audit records."""
+        ...
+
+    def spawn(self, name: str, kind: str, task: str | None) -> AgentView:
+        """Create a worktree and a pane and launch the agent."""
+        ...
+
+    def send(self, agent: str, text: str) -> None:
+        """Type ``text`` literally into the agent's input and press Enter."""
+        ...
+
+    def stop(self, agent: str) -> None:
+        """End the agent and its pane; keep the work."""
+        ...
+
+    def remove(self, agent: str, *, force: bool = False) -> str:
+        """Remove worktree and branch (refuses unsaved work unless forced, then snapshots)."""
+        ...
+
+
+__all__ = [
+    "AgentStatus",
+    "AgentView",
+    "Decision",
+    "DetectionState",
+    "LivePrompt",
+    "Outcome",
+    "Snapshot",
+    "SupervisorApi",
+    "WorktreeStat",
+]

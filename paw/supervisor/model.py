@@ -73,10 +73,6 @@ class Snapshot:
     tmux_ok: bool = True
     error: str | None = None
 
-    def screen_of(self, agent: str) -> str | None:
-        """Not part of the snapshot; use SupervisorApi.capture_ansi for previews."""
-        del agent
-        return None
 
 
 class Outcome(StrEnum):

@@ -1,0 +1,154 @@
+"""Protocols the supervisor works over. Implementations live in paw.adapters (and test fakes).
+
+Typing-only module (tmuxp builder/protocol.py style): no behaviour here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class PaneInfo:
+    """A tmux pane as listed by the terminal adapter."""
+
+    pane_id: str  # "%12"
+    pane_pid: int
+    session: str
+    width: int
+    height: int
+    dead: bool = False
+    current_command: str = ""
+    tags: Mapping[str, str] = field(default_factory=dict)  # paw's tmux user options, without "@"
+
+
+@dataclass(frozen=True, slots=True)
+class PaneCapture:
+    """One pane's visible screen from a sweep. ``text`` is None when the pane is gone."""
+
+    pane_id: str
+    text: str | None
+    pane_pid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProcInfo:
+    """One process in a pane's process tree."""
+
+    pid: int
+    name: str
+    exe: str
+    cmdline: tuple[str, ...]
+    create_time: float
+
+
+@dataclass(frozen=True, slots=True)
+class StatusCounts:
+    """A worktree's state relative to its base."""
+
+    uncommitted: int
+    untracked: int
+    unmerged: int
+    ahead: int
+    behind: int
+    insertions: int = 0
+    deletions: int = 0
+
+
+class Terminal(Protocol):
+    """tmux, seen from paw. Every method may raise paw.errors.TmuxError."""
+
+    def ensure_session(self, name: str, cwd: str) -> None:
+        """Create the session if it does not exist (detached)."""
+        ...
+
+    def new_pane(
+        self,
+        session: str,
+        cwd: str,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        tags: Mapping[str, str],
+        size: tuple[int, int] | None = None,
+    ) -> PaneInfo:
+        """Start ``argv`` in a new window/pane of ``session`` and tag it with user options."""
+        ...
+
+    def list_panes(self, session: str | None = None) -> list[PaneInfo]:
+        """Panes of ``session`` (or of the whole server), with paw's tags."""
+        ...
+
+    def sweep(self, pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture]:
+        """Capture the visible screen of every pane in ONE tmux invocation (or control client)."""
+        ...
+
+    def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:
+        """Send tmux key names (e.g. "Enter", "y", "Escape") in one send-keys call."""
+        ...
+
+    def send_text(self, pane_id: str, text: str) -> None:
+        """Type ``text`` literally (send-keys -l), never interpreted as key names."""
+        ...
+
+    def kill_pane(self, pane_id: str) -> None:
+        """Kill the pane (and its processes)."""
+        ...
+
+    def attach_argv(self, pane_id: str) -> list[str]:
+        """The argv that attaches the user's terminal to the pane's window."""
+        ...
+
+
+class ProcessInspector(Protocol):
+    """Process trees (psutil)."""
+
+    def tree(self, pid: int) -> list[ProcInfo]:
+        """``pid`` and all its descendants; empty when ``pid`` is gone."""
+        ...
+
+
+class Vcs(Protocol):
+    """git, seen from paw. Every method may raise paw.errors.GitError."""
+
+    def repo_root(self, cwd: str) -> str:
+        """The main worktree's top-level directory for ``cwd``."""
+        ...
+
+    def add_worktree(self, repo: str, path: str, branch: str, base: str) -> None:
+        """``git worktree add -b branch path base``."""
+        ...
+
+    def remove_worktree(self, repo: str, path: str, *, force: bool = False) -> None:
+        """``git worktree remove`` (and prune)."""
+        ...
+
+    def delete_branch(self, repo: str, branch: str, *, force: bool = False) -> None:
+        """``git branch -d`` (``-D`` when forced)."""
+        ...
+
+    def status_counts(self, worktree: str, base: str) -> StatusCounts:
+        """Uncommitted, untracked, unmerged, ahead/behind ``base``."""
+        ...
+
+    def snapshot(self, worktree: str, ref: str, message: str) -> str:
+        """Commit everything in the worktree (untracked included) to ``ref`` without touching the
+        index, HEAD or files; return the commit id."""
+        ...
+
+    def diff(self, worktree: str, base: str) -> str:
+        """Working tree diff against the merge base with ``base`` (untracked files included)."""
+        ...
+
+
+class AuditLog(Protocol):
+    """Append-only audit records (``.paw/audit.jsonl``)."""
+
+    def append(self, record: Mapping[str, object]) -> None:
+        """Write one JSON line and fsync before returning."""
+        ...
+
+    def read(self) -> list[dict[str, object]]:
+        """All records, oldest first."""
+        ...

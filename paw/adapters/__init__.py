@@ -1,0 +1,3 @@
+"""paw.adapters."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""paw.tui."""
+
+from __future__ import annotations

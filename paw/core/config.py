@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class _Strict(BaseModel):
@@ -51,8 +53,102 @@ class GuardConfig(_Strict):
     """How many lines of diff the confirmation details carry."""
 
 
+TaskMode = Literal["argv", "stdin-typed", "none"]
+
+
+class TmuxConfig(_Strict):
+    """The ``[tmux]`` table: where paw's agent panes live."""
+
+    session: str | None = None
+    """tmux session for this repository's agents. Default ``pawd-<repo-name>-<short hash>``
+    (``pawd-``, not ``paw-``, so it never collides with git-paw's ``paw-<project>`` sessions)."""
+
+    socket_name: str | None = None
+    """A private tmux server (``tmux -L NAME``). Unset: the default server. The environment
+    variable ``PAW_TMUX_SOCKET`` overrides this (tests and benchmarks use it to isolate)."""
+
+    @field_validator("session")
+    @classmethod
+    def _check_session(cls, value: str | None) -> str | None:
+        if value is not None and (not value or any(c in value for c in ":.\t\n '\"")):
+            raise ValueError("a tmux session name must be non-empty, without ':', '.' or spaces")
+        return value
+
+
+class WorktreesConfig(_Strict):
+    """The ``[worktrees]`` table: where agent worktrees and branches go."""
+
+    root: str = "../{repo}-paw"
+    """Directory holding one worktree per agent (``<root>/<agent name>``). Relative paths are
+    relative to the repository root; ``{repo}`` is the repository directory's name. The default
+    is a sibling directory so tools run in the main checkout (tests, linters, search) never
+    descend into agent worktrees."""
+
+    branch_prefix: str = "paw/"
+    """Prefix of each agent's branch: agent ``alice`` works on ``paw/alice``."""
+
+    base: str = "HEAD"
+    """Default base ref for new worktrees (``paw spawn --base`` overrides it)."""
+
+
+class ProcessMatch(_Strict):
+    """What an agent pane's process tree must contain for paw to treat it as that agent."""
+
+    executables: tuple[str, ...] = ()
+    """Program names (basename of argv[0] or the process name) that are the agent itself."""
+
+    interpreters: tuple[str, ...] = ()
+    """Interpreters (``node``, ``python``; version suffixes ignored) that may run the agent."""
+
+    scripts: tuple[str, ...] = ()
+    """With an interpreter: an argument naming the agent. A pattern containing ``/`` or ``@`` or
+    ``.`` matches as a substring (``@anthropic-ai/claude-code``, ``paw.demo.agent``); any other
+    pattern must equal an argument's basename without extension (``claude``)."""
+
+
+class AgentProfileConfig(_Strict):
+    """An ``[agents.<kind>]`` table: overrides for a built-in profile, or a custom profile.
+
+    Unset fields keep the built-in value. A kind that is not built in must set ``command``.
+    """
+
+    command: tuple[str, ...] | None = None
+    """The argv that starts the agent. ``{python}`` as an element stands for the Python
+    interpreter running paw."""
+
+    env: dict[str, str] | None = None
+    """Extra environment variables for the agent process."""
+
+    task_mode: TaskMode | None = None
+    """How the task reaches the agent: ``argv`` (appended to the command, after ``task_flag``
+    if set), ``stdin-typed`` (typed into the agent's input once it is up), ``none``."""
+
+    task_flag: str | None = None
+    """With ``task_mode = "argv"``: an option placed before the task (e.g. ``-i``)."""
+
+    match: ProcessMatch | None = None
+    """Process-tree match. Default for a custom profile: the basename of ``command[0]``."""
+
+    detector: str | None = None
+    """Which detector reads this agent's screen (a built-in agent id). Default: the kind itself;
+    an unknown id makes every screen ``unknown`` (paw then never offers approval)."""
+
+
 class PawConfig(_Strict):
-    """The whole of paw.toml. The supervisor issue adds its tables here (agents, tmux, worktrees)."""
+    """The whole of paw.toml."""
 
     guard: GuardConfig = Field(default_factory=GuardConfig)
     """Guard settings (``[guard]``)."""
+
+    tmux: TmuxConfig = Field(default_factory=TmuxConfig)
+    """tmux settings (``[tmux]``)."""
+
+    worktrees: WorktreesConfig = Field(default_factory=WorktreesConfig)
+    """Worktree settings (``[worktrees]``)."""
+
+    agents: dict[str, AgentProfileConfig] = Field(default_factory=dict)
+    """Agent profiles by kind (``[agents.claude-code]``, ``[agents.my-agent]``)."""
+
+    mcp_allowed: tuple[str, ...] = ()
+    """MCP tools (``server/tool`` or ``server/*``) whose calls are allowed without confirmation.
+    Every other MCP tool call needs confirmation."""

@@ -1,0 +1,204 @@
+"""Agent profiles: how to start each agent kind and how to recognise its process (pure).
+
+Built-in profiles cover claude-code, codex, gemini-cli, aider, qwen-code, opencode and the
+scripted demo agent; ``[agents.<kind>]`` in paw.toml overrides them or adds custom kinds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from paw.core.config import AgentProfileConfig, ProcessMatch, TaskMode
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from paw.core.config import PawConfig
+    from paw.core.ports import ProcInfo
+
+PYTHON_PLACEHOLDER = "{python}"
+_NODE = ("node",)
+_PYTHON = ("python",)
+_VERSION_SUFFIX = re.compile(r"[0-9.]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class AgentProfile:
+    """Everything paw needs to launch and recognise one agent kind."""
+
+    kind: str
+    command: tuple[str, ...]
+    match: ProcessMatch
+    task_mode: TaskMode = "argv"
+    task_flag: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    detector: str = ""
+
+    @property
+    def detector_id(self) -> str:
+        """The detector that reads this agent's screen."""
+        return self.detector or self.kind
+
+
+def _builtin(
+    kind: str,
+    command: tuple[str, ...],
+    match: ProcessMatch,
+    task_mode: TaskMode = "argv",
+    task_flag: str | None = None,
+) -> AgentProfile:
+    return AgentProfile(kind, command, match, task_mode=task_mode, task_flag=task_flag)
+
+
+BUILTIN_PROFILES: dict[str, AgentProfile] = {
+    p.kind: p
+    for p in (
+        _builtin(
+            "claude-code",
+            ("claude",),
+            ProcessMatch(
+                executables=("claude",),
+                interpreters=_NODE,
+                scripts=("@anthropic-ai/claude-code", "claude"),
+            ),
+        ),
+        _builtin(
+            "codex",
+            ("codex",),
+            ProcessMatch(executables=("codex",), interpreters=_NODE, scripts=("@openai/codex",)),
+        ),
+        _builtin(
+            "gemini-cli",
+            ("gemini",),
+            ProcessMatch(
+                executables=("gemini",),
+                interpreters=_NODE,
+                scripts=("@google/gemini-cli", "gemini"),
+            ),
+            task_flag="-i",
+        ),
+        _builtin(
+            "aider",
+            ("aider",),
+            ProcessMatch(executables=("aider",), interpreters=_PYTHON, scripts=("aider",)),
+            task_mode="stdin-typed",
+        ),
+        _builtin(
+            "qwen-code",
+            ("qwen",),
+            ProcessMatch(executables=("qwen",), interpreters=_NODE, scripts=("@qwen-code", "qwen")),
+            task_flag="-i",
+        ),
+        _builtin(
+            "opencode",
+            ("opencode",),
+            ProcessMatch(
+                executables=("opencode",), interpreters=_NODE, scripts=("opencode-ai", "opencode")
+            ),
+            task_flag="--prompt",
+        ),
+        _builtin(
+            "scripted",
+            (PYTHON_PLACEHOLDER, "-m", "paw.demo.agent"),
+            ProcessMatch(interpreters=_PYTHON, scripts=("paw.demo.agent",)),
+            task_flag="--task",
+        ),
+    )
+}
+
+
+def known_kinds(config: PawConfig) -> tuple[str, ...]:
+    """Every agent kind usable with this config, built-in first."""
+    custom = tuple(k for k in config.agents if k not in BUILTIN_PROFILES)
+    return tuple(BUILTIN_PROFILES) + custom
+
+
+def profile_for(config: PawConfig, kind: str) -> AgentProfile | None:
+    """The effective profile of ``kind`` (built-in merged with overrides), or None if unknown."""
+    override = config.agents.get(kind)
+    base = BUILTIN_PROFILES.get(kind)
+    if base is None:
+        if override is None or not override.command:
+            return None
+        base = AgentProfile(kind, override.command, _match_command(override.command))
+    return _apply(base, override) if override is not None else base
+
+
+def _match_command(command: tuple[str, ...]) -> ProcessMatch:
+    return ProcessMatch(executables=(_basename(command[0]),))
+
+
+def _apply(base: AgentProfile, over: AgentProfileConfig) -> AgentProfile:
+    return replace(
+        base,
+        command=over.command or base.command,
+        env={**base.env, **(over.env or {})},
+        task_mode=over.task_mode or base.task_mode,
+        task_flag=over.task_flag if over.task_flag is not None else base.task_flag,
+        match=over.match or base.match,
+        detector=over.detector or base.detector,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How to start an agent: the argv, and text to type once it is up (stdin-typed tasks)."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+    typed_task: str | None = None
+
+
+def plan_launch(profile: AgentProfile, task: str | None, python: str) -> Launch:
+    """The argv (with ``{python}`` expanded) and task delivery for one spawn."""
+    argv = tuple(python if a == PYTHON_PLACEHOLDER else a for a in profile.command)
+    if not task or profile.task_mode == "none":
+        return Launch(argv, profile.env)
+    if profile.task_mode == "stdin-typed":
+        return Launch(argv, profile.env, typed_task=task)
+    flag = (profile.task_flag,) if profile.task_flag else ()
+    return Launch((*argv, *flag, task), profile.env)
+
+
+def _basename(arg: str) -> str:
+    return arg.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _stem(arg: str) -> str:
+    base = _basename(arg)
+    return base.rsplit(".", 1)[0] if "." in base[1:] else base
+
+
+def _is_interpreter(proc: ProcInfo, interpreters: Sequence[str]) -> bool:
+    names = {_basename(proc.cmdline[0]) if proc.cmdline else "", proc.name, _basename(proc.exe)}
+    normalised = {_VERSION_SUFFIX.sub("", n) for n in names if n}
+    return any(i in normalised for i in interpreters)
+
+
+def _script_matches(pattern: str, arg: str) -> bool:
+    if any(c in pattern for c in "/@."):
+        return pattern in arg
+    return _stem(arg) == pattern
+
+
+def matches_process(match: ProcessMatch, proc: ProcInfo) -> bool:
+    """True when ``proc`` is the agent described by ``match``."""
+    argv0 = _basename(proc.cmdline[0]) if proc.cmdline else ""
+    if match.executables and (proc.name in match.executables or argv0 in match.executables):
+        return True
+    if not match.interpreters or not _is_interpreter(proc, match.interpreters):
+        return False
+    args = proc.cmdline[1:]
+    return any(_script_matches(p, a) for p in match.scripts for a in args)
+
+
+def find_agent_process(profile: AgentProfile, procs: Sequence[ProcInfo]) -> ProcInfo | None:
+    """The first process of a pane's tree (root first) that runs ``profile``'s agent."""
+    return next((p for p in procs if matches_process(profile.match, p)), None)
+
+
+def resolves(profile: AgentProfile, procs: list[ProcInfo]) -> bool:
+    """True when the process tree ``procs`` currently runs an agent of ``profile``'s kind."""
+    return find_agent_process(profile, procs) is not None

@@ -1,0 +1,198 @@
+"""The approval path's pure decisions: what the guard says about a prompt's subject, and whether
+``approve``/``deny`` may send keys given fresh facts about the pane (see docs/architecture.md).
+
+Nothing here sends anything; :mod:`paw.supervisor.approve` gathers the facts, records, then acts.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from paw.core.guard.files import PathClass, classify_path
+from paw.core.models import Action, Detection, DetectionState, Finding, Prompt, PromptKind, Verdict
+
+if TYPE_CHECKING:
+    from paw.core.config import GuardConfig
+
+ShellEvaluator = Callable[[str, str, "GuardConfig"], Verdict]
+
+
+def _one(rule: str, action: Action, reason: str) -> Verdict:
+    return Verdict.from_findings((Finding(rule, action, reason),))
+
+
+def is_inside(path: str, root: str) -> bool:
+    """True when ``path`` (absolute, or relative to ``root``) lies inside ``root`` lexically."""
+    if path.startswith("~"):
+        return False
+    full = posixpath.normpath(posixpath.join(root, path))
+    base = posixpath.normpath(root)
+    return full == base or full.startswith(base.rstrip("/") + "/")
+
+
+def evaluate_path(path: str, worktree: str, config: GuardConfig) -> Verdict:
+    """A file edit/write: outside the worktree blocks; sensitive or instruction files confirm."""
+    if not is_inside(path, worktree):
+        return _one("approve.path-outside-worktree", Action.BLOCK, f"{path} is outside {worktree}")
+    rel = posixpath.relpath(posixpath.normpath(posixpath.join(worktree, path)), worktree)
+    found = classify_path(rel, config)
+    if found is PathClass.SENSITIVE:
+        return _one("approve.sensitive-file", Action.CONFIRM, f"{rel} is a sensitive file")
+    if found is PathClass.INSTRUCTION:
+        return _one(
+            "approve.instruction-file", Action.CONFIRM, f"{rel} steers agents (instruction file)"
+        )
+    return Verdict(Action.ALLOW)
+
+
+def evaluate_mcp(tool: str, allowed: tuple[str, ...]) -> Verdict:
+    """An MCP tool call confirms unless ``tool`` matches one of ``allowed`` (fnmatch patterns)."""
+    if any(fnmatch.fnmatchcase(tool, pattern) for pattern in allowed):
+        return _one("approve.mcp-allowed", Action.ALLOW, f"MCP tool {tool} is allowed by config")
+    return _one("approve.mcp-tool", Action.CONFIRM, f"MCP tool call {tool} needs confirmation")
+
+
+def evaluate_subject(
+    prompt: Prompt,
+    *,
+    worktree: str,
+    config: GuardConfig,
+    mcp_allowed: tuple[str, ...],
+    shell: ShellEvaluator,
+) -> Verdict:
+    """The guard's verdict on what approving ``prompt`` would let the agent do."""
+    subject = prompt.subject
+    if prompt.kind in _SUBJECT_KINDS and not subject:
+        return _one(
+            "approve.no-subject", Action.CONFIRM, "paw could not read what this prompt does"
+        )
+    if prompt.kind is PromptKind.SHELL and subject:
+        return shell(subject, worktree, config)
+    if prompt.kind in (PromptKind.EDIT, PromptKind.WRITE) and subject:
+        return evaluate_path(subject, worktree, config)
+    if prompt.kind is PromptKind.FETCH and subject:
+        return _one("approve.fetch-url", Action.ALLOW, f"fetches {subject}")
+    if prompt.kind is PromptKind.MCP and subject:
+        return evaluate_mcp(subject, mcp_allowed)
+    return _one(
+        "approve.prompt-kind", Action.CONFIRM, f"a {prompt.kind.value} prompt: read it first"
+    )
+
+
+_SUBJECT_KINDS = frozenset(
+    {PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH, PromptKind.MCP}
+)
+
+
+class Step(StrEnum):
+    """What the approval path does next."""
+
+    REFUSE = "refuse"
+    NEEDS_CONFIRMATION = "needs-confirmation"
+    NEEDS_OVERRIDE = "needs-override"
+    SEND = "send"
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What paw found immediately before sending, for a prompt first seen with ``fingerprint``."""
+
+    fingerprint: str
+    pane_exists: bool
+    agent_alive: bool  # the same agent process (pid + start time) still runs in the pane
+    fresh: Detection | None  # a detection of a capture taken now (None: capture failed)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The decision: a step, a one-line reason, and the keys to send when ``step`` is SEND."""
+
+    step: Step
+    reason: str
+    keys: tuple[str, ...] = ()
+    prompt: Prompt | None = None
+
+
+def verify_live(facts: Facts) -> Plan | None:
+    """A refusal when the prompt cannot be proven live and the same; None when it can."""
+    if not facts.pane_exists:
+        return Plan(Step.REFUSE, "the agent's pane is gone")
+    if not facts.agent_alive:
+        return Plan(
+            Step.REFUSE,
+            "the agent process that showed this prompt no longer runs in its pane",
+        )
+    fresh = facts.fresh
+    if fresh is None or fresh.state is not DetectionState.PROMPT or fresh.prompt is None:
+        return Plan(Step.REFUSE, "the pane shows no live prompt now")
+    if fresh.prompt.fingerprint != facts.fingerprint:
+        return Plan(Step.REFUSE, "the prompt changed since it was listed")
+    return None
+
+
+def _fresh_prompt(facts: Facts) -> Prompt:
+    fresh = facts.fresh
+    if fresh is None or fresh.prompt is None:  # verify_live rules this out
+        raise ValueError("no fresh prompt")
+    return fresh.prompt
+
+
+def plan_approval(
+    facts: Facts,
+    verdict: Verdict,
+    *,
+    always: bool = False,
+    confirmed: bool = False,
+    override: str | None = None,
+) -> Plan:
+    """Decide an approval: refuse, ask for confirmation or an override reason, or send keys."""
+    refusal = verify_live(facts)
+    if refusal is not None:
+        return refusal
+    prompt = _fresh_prompt(facts)
+    keys = _approve_keys(prompt, always=always)
+    if isinstance(keys, str):
+        return Plan(Step.REFUSE, keys, prompt=prompt)
+    return _apply_verdict(verdict, keys, prompt, confirmed=confirmed, override=override)
+
+
+def _approve_keys(prompt: Prompt, *, always: bool) -> tuple[str, ...] | str:
+    if not prompt.approve_keys:
+        return f"a {prompt.kind.value} prompt has no generic approve; answer it in the pane"
+    if always:
+        return prompt.always_keys or "this prompt offers no 'always' option"
+    return prompt.approve_keys
+
+
+def _apply_verdict(
+    verdict: Verdict,
+    keys: tuple[str, ...],
+    prompt: Prompt,
+    *,
+    confirmed: bool,
+    override: str | None,
+) -> Plan:
+    reasons = "; ".join(verdict.reasons)
+    if verdict.action is Action.BLOCK:
+        if override and override.strip():
+            return Plan(Step.SEND, f"guard blocked, overridden: {override.strip()}", keys, prompt)
+        return Plan(Step.NEEDS_OVERRIDE, f"the guard blocks this: {reasons}", prompt=prompt)
+    if verdict.action is Action.CONFIRM and not confirmed:
+        return Plan(Step.NEEDS_CONFIRMATION, f"needs confirmation: {reasons}", prompt=prompt)
+    return Plan(Step.SEND, "approved", keys, prompt)
+
+
+def plan_denial(facts: Facts) -> Plan:
+    """Decide a denial: the same liveness proof, then the prompt's deny keys."""
+    refusal = verify_live(facts)
+    if refusal is not None:
+        return refusal
+    prompt = _fresh_prompt(facts)
+    if not prompt.deny_keys:
+        return Plan(Step.REFUSE, "this prompt has no deny keys; answer it in the pane", (), prompt)
+    return Plan(Step.SEND, "denied", prompt.deny_keys, prompt)

@@ -1,0 +1,30 @@
+"""Live-prompt detection: screen text in, :class:`~paw.core.models.Detection` out.
+
+``detect(screen, agent)`` is pure: no I/O, no clock. Only a prompt at the live position of the
+agent's UI counts (see docs/agents.md); busy indicators are checked before prompts.
+"""
+
+from __future__ import annotations
+
+from paw.core.detect.registry import AGENT_MODULES, load_detector
+from paw.core.models import Detection, DetectionState
+
+AGENTS: tuple[str, ...] = tuple(AGENT_MODULES)
+
+__all__ = ["AGENTS", "detect"]
+
+
+def detect(screen: str, agent: str) -> Detection:
+    """Detect what ``agent``'s pane shows in ``screen`` (a capture, escape sequences allowed).
+
+    Unknown agents, and agents whose detector is not installed, give state ``unknown``.
+    """
+    detector = load_detector(agent)
+    if detector is None:
+        return Detection(
+            state=DetectionState.UNKNOWN, agent=agent, notes=(f"no detector for {agent!r}",)
+        )
+    found = detector(screen)
+    if found.agent != agent:
+        return Detection(state=found.state, agent=agent, prompt=found.prompt, notes=found.notes)
+    return found

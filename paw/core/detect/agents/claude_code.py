@@ -1,0 +1,274 @@
+"""claude-code (npm ``@anthropic-ai/claude-code``), verified against 2.1.332.
+
+Dialogs replace the input box at the bottom of the screen: a full-width ``───`` rule, a title
+(``Bash command``, ``Create file``, ``Fetch``, ``Tool use``…), a body (the command between
+``╌╌╌`` rules), a question and a ``❯``-marked option list, then a footer such as
+``Esc to cancel · Tab to amend``. Permission options act on their digit (``1``); ``Escape``
+denies. A prompt counts only when its options are the last thing on the screen (before the
+footer); the idle input box and status line below a transcript mean no live dialog.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paw.core.detect.boxes import dedent, is_rule, last_rule, strip_border, unwrap
+from paw.core.detect.options import (
+    ENTER,
+    ESCAPE,
+    Option,
+    always_option,
+    find_marked,
+    find_numbered,
+    first_positive,
+    labels,
+    move_keys,
+    negative_option,
+)
+from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.models import Detection, Prompt, PromptKind
+
+AGENT = "claude-code"
+VERIFIED_VERSION = "2.1.332"
+
+BUSY_MARKERS = ("esc to interrupt",)
+FOOTER = re.compile(
+    r"esc to (cancel|exit|go back)|enter to (confirm|select|continue)|tab to amend"
+    r"|press enter to continue|↑/↓ to navigate",
+    re.IGNORECASE,
+)
+# Title line of a permission dialog -> kind.
+TITLES: dict[str, PromptKind] = {
+    "bash command": PromptKind.SHELL,
+    "create file": PromptKind.WRITE,
+    "write file": PromptKind.WRITE,
+    "edit file": PromptKind.EDIT,
+    "update file": PromptKind.EDIT,
+    "edit notebook": PromptKind.EDIT,
+    "fetch": PromptKind.FETCH,
+    "web fetch": PromptKind.FETCH,
+    "tool use": PromptKind.OTHER,
+}
+PLAN_SUBJECT = "plan mode switch"
+QUESTION_MARKERS = ("☐", "☒", "☑", "✔ submit", "type something", "chat about this")
+TRANSCRIPT_MARKERS = ("●", "⏺", "⎿", "✻", "✽")
+_RULE = "─━▔"
+_DASHED = "╌┄"
+_MAX_DIALOG = 60
+_MAX_PREVIEW = 12
+
+
+@dataclass(frozen=True, slots=True)
+class _Dialog:
+    body: tuple[str, ...]
+    options: tuple[Option, ...]
+    numbered: bool
+    footer: str
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect claude-code's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    if _is_busy(screen):
+        return busy(AGENT)
+    dialog = _find_dialog(screen)
+    if dialog is None:
+        return idle(AGENT)
+    return prompt_found(AGENT, _build_prompt(dialog, screen.width))
+
+
+def _is_busy(screen: Screen) -> bool:
+    footer = [line.lower() for line in screen.tail(3)]
+    return any(marker in line for line in footer for marker in BUSY_MARKERS)
+
+
+def _find_dialog(screen: Screen) -> _Dialog | None:
+    lines = screen.lines
+    end = len(lines)
+    footer = ""
+    if FOOTER.search(lines[-1]) and not _parse_option_line(lines[-1]):
+        footer = lines[-1]
+        end -= 1
+    end = _strip_preview(lines, end)
+    start = max(0, end - _MAX_DIALOG)
+    options = find_numbered(lines, end, start)
+    numbered = bool(options)
+    if not options:
+        options = find_marked(lines, end, start)
+    if not options or not _only_filler_after(lines, options[-1], end):
+        return None
+    top = last_rule(lines, _RULE, before=options[0].line)
+    body_start = top + 1 if top >= 0 else max(0, options[0].line - 12)
+    body = lines[body_start : options[0].line]
+    if any(line.startswith(TRANSCRIPT_MARKERS) for line in body):
+        return None  # options inside the transcript (a quoted dialog), not a live one
+    return _Dialog(tuple(body), tuple(options), numbered, footer)
+
+
+def _strip_preview(lines: tuple[str, ...], end: int) -> int:
+    """End of the dialog above a trailing preview block (the theme picker's code sample).
+
+    The block is ``╌╌╌`` rules around sample lines, then at most two indented notes.
+    """
+    index = end - 1
+    notes = 0
+    while index >= 0 and not is_rule(lines[index], _DASHED):
+        line = lines[index]
+        if line.strip() and (not line.startswith(" ") or line.lstrip().startswith(("$", "❯", ">"))):
+            return end
+        notes += bool(line.strip())
+        index -= 1
+    if index < 0 or notes > 2:
+        return end
+    opening = last_rule(lines, _DASHED, before=index)
+    if opening < 0 or index - opening > _MAX_PREVIEW:
+        return end
+    return opening
+
+
+def _parse_option_line(line: str) -> bool:
+    return bool(re.match(r"^\s*[❯›]?\s*\d+\.\s", line))
+
+
+def _only_filler_after(lines: tuple[str, ...], last: Option, end: int) -> bool:
+    indent = len(lines[last.line]) - len(lines[last.line].lstrip())
+    for line in lines[last.line + 1 : end]:
+        if line.strip() and (len(line) - len(line.lstrip()) <= indent + 1) and not is_rule(line):
+            return False
+    return True
+
+
+def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
+    body = [line for line in dialog.body if line.strip()]
+    title = body[0].strip() if body else ""
+    question = _question(body) or _last_paragraph_head(dialog.body) or title
+    kind = _kind(dialog, title)
+    options = list(dialog.options)
+    subject = _subject(kind, dialog.body, title, question, width)
+    if kind is PromptKind.QUESTION:
+        return make_prompt(
+            kind, question, question, approve=(), deny=(ESCAPE,), options=labels(options)
+        )
+    approve, deny, always = _keys(kind, dialog, options)
+    return make_prompt(
+        kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
+    )
+
+
+def _question(body: list[str]) -> str:
+    for line in reversed(body):
+        if line.rstrip().endswith("?"):
+            return line.strip()
+    return ""
+
+
+def _last_paragraph_head(lines: tuple[str, ...]) -> str:
+    """First line of the last blank-line separated paragraph (a picker's heading)."""
+    head = ""
+    for line in reversed(lines):
+        if not line.strip():
+            if head:
+                return head
+            continue
+        head = line.strip()
+    return head
+
+
+def _kind(dialog: _Dialog, title: str) -> PromptKind:
+    lowered = " ".join([*dialog.body, *(o.label for o in dialog.options), dialog.footer]).lower()
+    if any(marker in lowered for marker in QUESTION_MARKERS) or "enter to select" in lowered:
+        return PromptKind.QUESTION
+    kind = TITLES.get(title.lower().rstrip(":"))
+    if kind is PromptKind.OTHER and "(mcp)" in lowered:
+        return PromptKind.MCP
+    return kind if kind is not None else PromptKind.OTHER
+
+
+def _keys(
+    kind: PromptKind, dialog: _Dialog, options: list[Option]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None]:
+    approve_at = first_positive(options)
+    deny_at = negative_option(options)
+    if dialog.numbered and approve_at >= 0:
+        number = options[approve_at].number
+        always_at = always_option(options)
+        always = (str(options[always_at].number),) if always_at >= 0 else None
+        return (str(number),), (ESCAPE,), always
+    if approve_at >= 0 and deny_at >= 0:
+        return move_keys(options, approve_at), move_keys(options, deny_at), None
+    deny = (ESCAPE,) if "esc" in dialog.footer.lower() else ()
+    return (ENTER,), deny, None
+
+
+def _subject(
+    kind: PromptKind, body: tuple[str, ...], title: str, question: str, width: int
+) -> str | None:
+    if kind is PromptKind.SHELL:
+        return _command(body, width)
+    if kind in (PromptKind.WRITE, PromptKind.EDIT):
+        return _path(body, title, question)
+    if kind is PromptKind.FETCH:
+        return _fetch_url(body)
+    if kind is PromptKind.MCP:
+        return _mcp_tool(body, title)
+    if "plan mode" in question.lower() or "plan mode" in title.lower():
+        return PLAN_SUBJECT
+    return _folder(body)
+
+
+def _dashed_block(body: tuple[str, ...]) -> list[str] | None:
+    marks = [i for i, line in enumerate(body) if is_rule(line, _DASHED)]
+    if len(marks) < 2:
+        return None
+    return [strip_border(line, depth=1) for line in body[marks[0] + 1 : marks[1]]]
+
+
+def _command(body: tuple[str, ...], width: int) -> str | None:
+    block = _dashed_block(body)
+    if block is None:
+        return None
+    content = dedent([line for line in block if line.strip()] or block)
+    return unwrap(content, width - 3) or None
+
+
+def _path(body: tuple[str, ...], title: str, question: str) -> str | None:
+    match = re.search(r"\b(?:create|edit to|edits to|write to|update)\s+(\S+?)\??$", question)
+    if match:
+        return match.group(1)
+    lines = [line.strip() for line in body if line.strip()]
+    if title and len(lines) > 1:
+        return lines[1]
+    return None
+
+
+def _fetch_url(body: tuple[str, ...]) -> str | None:
+    for line in body:
+        stripped = line.strip()
+        if stripped.lower().startswith("url:"):
+            return stripped[4:].strip()
+    return find_url("\n".join(body))
+
+
+def _mcp_tool(body: tuple[str, ...], title: str) -> str | None:
+    lines = [line.strip() for line in body if line.strip()]
+    if len(lines) < 2:
+        return None
+    name = re.sub(r"\s*\(MCP\)\s*$", "", lines[1]).rstrip(":").strip()
+    server, sep, tool = name.partition(" — ")
+    if not sep:
+        server, sep, tool = name.partition(" - ")
+    if not sep:
+        return name
+    return f"{tool.strip().rstrip(':')} (MCP server {server.strip()})"
+
+
+def _folder(body: tuple[str, ...]) -> str | None:
+    for line in body:
+        stripped = line.strip()
+        if re.match(r"^(~|/)[^\s]*$", stripped):
+            return stripped
+    return None

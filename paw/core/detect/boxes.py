@@ -1,0 +1,88 @@
+"""Box drawing: rules, borders, and unwrapping text the agent or the terminal wrapped."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# Horizontal rule characters agents draw full width (light, heavy, double, dashed, top bar).
+RULE_CHARS = "─━═╌┄┈▔▀"
+_BORDER_LEFT = re.compile(r"^\s*[│┃║▌▐]\s?")
+_BORDER_RIGHT = re.compile(r"\s?[│┃║▌▐]\s*$")
+_CORNERS = "╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝╹"
+MIN_RULE = 12
+
+
+def is_rule(line: str, chars: str = RULE_CHARS, min_len: int = MIN_RULE) -> bool:
+    """True if ``line`` is a horizontal rule (one repeated rule char, maybe indented)."""
+    body = line.strip()
+    if len(body) < min_len:
+        return False
+    first = body[0]
+    return first in chars and body.count(first) == len(body)
+
+
+def is_box_edge(line: str) -> bool:
+    """True if ``line`` is the top or bottom edge of a box (``╭───╮``, ``╰───╯``…)."""
+    body = line.strip()
+    if len(body) < MIN_RULE or body[0] not in _CORNERS:
+        return False
+    inner = body[1:-1] if body[-1] in _CORNERS else body[1:]
+    return bool(inner) and is_rule(inner, min_len=1)
+
+
+def last_rule(lines: Sequence[str], chars: str = RULE_CHARS, before: int | None = None) -> int:
+    """Index of the last rule line before ``before`` (default: the end), or -1."""
+    end = len(lines) if before is None else before
+    for index in range(end - 1, -1, -1):
+        if is_rule(lines[index], chars):
+            return index
+    return -1
+
+
+def strip_border(line: str, depth: int = 2) -> str:
+    """``line`` without up to ``depth`` levels of vertical box borders on each side."""
+    for _ in range(depth):
+        stripped = _BORDER_RIGHT.sub("", _BORDER_LEFT.sub("", line, count=1), count=1)
+        if stripped == line:
+            break
+        line = stripped
+    return line.rstrip()
+
+
+def has_left_border(line: str) -> bool:
+    """True if ``line`` starts (after indentation) with a vertical box border."""
+    return bool(_BORDER_LEFT.match(line))
+
+
+def dedent(lines: Sequence[str]) -> list[str]:
+    """Remove the indentation common to every non-blank line."""
+    widths = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(widths, default=0)
+    return [line[cut:].rstrip() for line in lines]
+
+
+def unwrap(lines: Sequence[str], width: int) -> str:
+    """Join ``lines`` with newlines, except where a line was wrapped to fit ``width``.
+
+    A line that fills ``width`` was cut by the terminal: it joins the next with nothing. A line
+    that could not take the next line's first word without passing ``width`` was word-wrapped
+    by the agent: it joins with a space. Other line ends are real newlines.
+    """
+    parts: list[str] = []
+    for index, line in enumerate(lines):
+        if index:
+            parts.append(_joiner(lines[index - 1], line, width))
+        parts.append(line.strip() if index and parts[-1] != "\n" else line.rstrip())
+    return "".join(parts).strip("\n")
+
+
+def _joiner(previous: str, line: str, width: int) -> str:
+    if width <= 0:
+        return "\n"
+    if len(previous) >= width:
+        return ""
+    words = line.split()
+    if words and len(previous) + 1 + len(words[0]) > width:
+        return " "
+    return "\n"

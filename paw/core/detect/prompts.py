@@ -1,0 +1,62 @@
+"""Build detector answers: prompts with their fingerprint, and non-prompt states."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from paw.core.detect.screen import collapse_whitespace, fingerprint
+from paw.core.models import Detection, DetectionState, Prompt, PromptKind
+
+_URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
+
+
+def make_prompt(
+    kind: PromptKind,
+    subject: str | None,
+    question: str,
+    *,
+    approve: Sequence[str],
+    deny: Sequence[str],
+    always: Sequence[str] | None = None,
+    options: Sequence[str] = (),
+) -> Prompt:
+    """A :class:`Prompt` with its fingerprint (kind + subject + question + options)."""
+    question = collapse_whitespace(question)
+    subject = subject.strip("\n") if subject else None
+    return Prompt(
+        kind=kind,
+        subject=subject or None,
+        question=question,
+        approve_keys=tuple(approve),
+        deny_keys=tuple(deny),
+        fingerprint=fingerprint(kind.value, subject, question, tuple(options)),
+        always_keys=tuple(always) if always else None,
+        options=tuple(options),
+    )
+
+
+def prompt_found(agent: str, prompt: Prompt, *notes: str) -> Detection:
+    """A detection of a live prompt."""
+    return Detection(state=DetectionState.PROMPT, agent=agent, prompt=prompt, notes=notes)
+
+
+def busy(agent: str, *notes: str) -> Detection:
+    """A detection of a working agent."""
+    return Detection(state=DetectionState.BUSY, agent=agent, notes=notes)
+
+
+def idle(agent: str, *notes: str) -> Detection:
+    """A detection of an agent waiting for a new message (or showing nothing live)."""
+    return Detection(state=DetectionState.IDLE, agent=agent, notes=notes)
+
+
+def unknown(agent: str, *notes: str) -> Detection:
+    """A detection that could not read the screen (e.g. it is empty)."""
+    return Detection(state=DetectionState.UNKNOWN, agent=agent, notes=notes)
+
+
+def find_url(text: str) -> str | None:
+    """The first http(s) URL in ``text``, without trailing punctuation."""
+    match = _URL.search(text)
+    return match.group(0).rstrip(".,;:…") if match else None

@@ -1,0 +1,87 @@
+"""Normalise a captured pane and fingerprint a prompt.
+
+A capture is ``tmux capture-pane -p`` text, optionally with escape sequences (``-e``).
+:func:`parse_screen` turns it into a :class:`Screen`: plain lines without trailing blanks,
+trailing empty lines dropped, plus an estimate of the pane width (detectors need it to unwrap
+text that the terminal or the agent wrapped).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+# CSI (colours, cursor moves), OSC (titles, hyperlinks; BEL or ST terminated), other 2-byte ESC.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC
+    r"|\x1b[PX^_][^\x1b]*\x1b\\"  # DCS/SOS/PM/APC
+    r"|\x1b[@-Z\\-_]"  # other Fe escapes
+    r"|[\x00-\x08\x0b-\x1f\x7f]"  # stray C0 controls except tab/newline
+)
+# Variation selectors and zero-width characters some agents print after symbols.
+_INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\u2060\ufeff"), None)
+_TAB_SIZE = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A normalised capture: ``lines`` without trailing blanks, ``width`` estimated."""
+
+    lines: tuple[str, ...]
+    width: int
+
+    def tail(self, count: int) -> tuple[str, ...]:
+        """The last ``count`` lines."""
+        return self.lines[-count:] if count > 0 else ()
+
+
+def strip_ansi(text: str) -> str:
+    """Remove terminal escape sequences and stray control characters from ``text``."""
+    if "\x1b" not in text and not _has_controls(text):
+        return text
+    return _ANSI.sub("", text)
+
+
+def _has_controls(text: str) -> bool:
+    return any(ord(ch) < 0x20 and ch not in "\n\t" for ch in text[:4096])
+
+
+def normalise_line(line: str) -> str:
+    """One line as detectors read it: tabs expanded, invisibles dropped, no trailing blanks.
+
+    No-break spaces become plain spaces (claude-code draws its idle input as ``❯`` + NBSP).
+    """
+    if "\t" in line:
+        line = line.expandtabs(_TAB_SIZE)
+    return line.translate(_INVISIBLE).replace("\u00a0", " ").rstrip()
+
+
+def parse_screen(text: str) -> Screen:
+    """Normalise a capture into a :class:`Screen` (escape sequences accepted)."""
+    plain = strip_ansi(text.replace("\r\n", "\n").replace("\r", "\n"))
+    lines = [normalise_line(line) for line in plain.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    width = max((len(line) for line in lines), default=0)
+    return Screen(lines=tuple(lines), width=width)
+
+
+def collapse_whitespace(text: str) -> str:
+    """``text`` with every run of whitespace turned into one space, stripped."""
+    return " ".join(text.split())
+
+
+def fingerprint(
+    kind: str, subject: str | None, question: str, options: tuple[str, ...] = ()
+) -> str:
+    """A stable short hash of what a prompt asks (not of the whole screen).
+
+    Whitespace is collapsed so a re-wrap at another width or a redraw gives the same value;
+    a spinner, a clock or transcript lines elsewhere on the screen do not enter it.
+    """
+    parts = [kind, collapse_whitespace(subject or ""), collapse_whitespace(question)]
+    parts.extend(collapse_whitespace(option) for option in options)
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+    return digest[:16]

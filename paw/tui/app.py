@@ -1,0 +1,156 @@
+"""PawApp: the main screen, the poll timer and its worker, error reporting, attach.
+
+Thin on purpose: screens and widgets own their handlers; this module wires the supervisor,
+timers and workers (STYLE 3.3).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.worker import Worker, WorkerState
+
+from paw.errors import TmuxError
+from paw.tui.messages import AgentDetails, PanesPolled, PollFailed
+from paw.tui.screens.main import MainScreen
+from paw.tui.screens.notice import TmuxLostDialog
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.supervisor.model import SupervisorApi
+
+DEFAULT_KINDS = ("claude-code", "codex", "gemini-cli", "aider", "opencode", "qwen-code", "demo")
+DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
+AUDIT_LINES = 8
+ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
+
+
+class PawApp(App[None]):
+    """The paw TUI over any :class:`SupervisorApi`."""
+
+    CSS_PATH = Path(__file__).with_name("paw.tcss")
+    TITLE = "paw"
+    ENABLE_COMMAND_PALETTE = False  # the footer needs the room; every action has a key
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "Quit", show=False)]
+
+    def __init__(
+        self,
+        supervisor: SupervisorApi,
+        *,
+        poll_interval: float = 1.0,
+        attach: Callable[[str], None] | None = None,
+        kinds: tuple[str, ...] = DEFAULT_KINDS,
+        autopoll: bool = True,
+    ) -> None:
+        super().__init__()
+        self.supervisor = supervisor
+        self.supervisor_lock = threading.Lock()  # one supervisor call at a time
+        self.poll_interval = poll_interval
+        self.kinds = kinds
+        self._attach_agent = attach
+        self._autopoll = autopoll
+        self._sweeps = 0
+        self._diff_agent: str | None = None
+        self._last_error: tuple[str, float] | None = None
+        self._tmux_lost = False
+
+    @property
+    def main(self) -> MainScreen:
+        """The main screen (installed at start)."""
+        screen = self.get_screen("main")
+        assert isinstance(screen, MainScreen)  # noqa: S101 - installed in on_mount
+        return screen
+
+    def on_mount(self) -> None:
+        """Show the main screen and start sweeping."""
+        self.install_screen(MainScreen(), "main")
+        self.push_screen("main")
+        if self._autopoll:
+            self.set_interval(self.poll_interval, self.poll)
+            self.poll()
+
+    @work(thread=True, exclusive=True, name="poll", exit_on_error=False)
+    def poll(self) -> None:
+        """One sweep (off the UI thread): snapshot, selected agent's pane and diff, audit tail."""
+        agent = self.main.selected_agent
+        try:
+            with self.supervisor_lock:
+                snapshot = self.supervisor.poll_once()
+                details = self._details(agent) if agent and snapshot.tmux_ok else None
+                audit = self.supervisor.audit_tail(AUDIT_LINES)
+        except TmuxError as err:
+            self.main.post_message(PollFailed(err.message, tmux_lost=True))
+            self.call_from_thread(self.tmux_lost, err.message)
+            return
+        self._sweeps += 1
+        self.main.post_message(PanesPolled(snapshot, details, audit))
+        if not snapshot.tmux_ok:
+            self.call_from_thread(self.tmux_lost, snapshot.error or "tmux is not running")
+        else:
+            self._tmux_lost = False
+
+    def _details(self, agent: str) -> AgentDetails:
+        preview = self.supervisor.capture_ansi(agent)
+        diff = None
+        if agent != self._diff_agent or self._sweeps % DIFF_EVERY == 0:
+            diff = self.supervisor.diff(agent)
+            self._diff_agent = agent
+        return AgentDetails(agent=agent, preview_ansi=preview, diff=diff)
+
+    def tmux_lost(self, error: str) -> None:
+        """Show the tmux-lost dialog once per outage."""
+        if self._tmux_lost:
+            return
+        self._tmux_lost = True
+        self.bell()
+        self.push_screen(TmuxLostDialog(error))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Poll errors become coalesced toasts."""
+        error = event.worker.error
+        if event.state is WorkerState.ERROR and error is not None and event.worker.name == "poll":
+            self.report_error("poll", error)
+
+    def report_error(self, what: str, error: BaseException) -> None:
+        """Toast ``error``, but the same message at most every ERROR_REPEAT_SECONDS."""
+        message = f"{what}: {error}"
+        now = time.monotonic()
+        last = self._last_error
+        if last and last[0] == message and now - last[1] < ERROR_REPEAT_SECONDS:
+            return
+        self._last_error = (message, now)
+        self.notify(message, title="paw error", severity="error", timeout=10)
+
+    def attach(self, agent: str) -> None:
+        """Suspend the TUI, attach to ``agent``'s pane, and come back when the human detaches."""
+        if self._attach_agent is None:
+            self.notify("Attaching is not available here.", severity="warning")
+            return
+        try:
+            with self.suspend():
+                self._attach_agent(agent)
+        except Exception as err:  # noqa: BLE001 - any failure is shown, the TUI must survive
+            self.report_error("attach", err)
+        self.refresh()
+        self.poll()
+
+
+def make_app(
+    supervisor: SupervisorApi,
+    *,
+    poll_interval: float = 1.0,
+    attach: Callable[[str], None] | None = None,
+    kinds: tuple[str, ...] = DEFAULT_KINDS,
+    autopoll: bool = True,
+) -> PawApp:
+    """Build the TUI for ``supervisor`` (the one factory the CLI, tests and snapshots use)."""
+    return PawApp(
+        supervisor, poll_interval=poll_interval, attach=attach, kinds=kinds, autopoll=autopoll
+    )

@@ -1,0 +1,82 @@
+"""App-wide messages posted from worker threads (``post_message`` is thread-safe)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from paw.supervisor.model import Decision, Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDetails:
+    """What the side panels show for the selected agent."""
+
+    agent: str
+    preview_ansi: str
+    diff: str | None  # None: not refreshed this sweep (keep the previous diff)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    """One human decision on one live prompt, as sent to the supervisor."""
+
+    prompt_id: str
+    agent: str
+    deny: bool = False
+    always: bool = False
+    confirmed: bool = False
+    override: str | None = None
+
+
+class PanesPolled(Message):
+    """A sweep finished. A newer sweep replaces an unprocessed older one (no flooding)."""
+
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        details: AgentDetails | None = None,
+        audit: list[dict[str, object]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+        self.details = details
+        self.audit = audit
+
+    def can_replace(self, message: Message) -> bool:
+        """Drop a stale, unhandled sweep in favour of this one."""
+        return isinstance(message, PanesPolled)
+
+
+class PollFailed(Message):
+    """A sweep raised; ``tmux_lost`` when the error is tmux's."""
+
+    def __init__(self, error: str, *, tmux_lost: bool) -> None:
+        super().__init__()
+        self.error = error
+        self.tmux_lost = tmux_lost
+
+    def can_replace(self, message: Message) -> bool:
+        """Repeated failures coalesce into the newest one."""
+        return isinstance(message, PollFailed)
+
+
+class DecisionMade(Message):
+    """The supervisor answered a :class:`DecisionRequest`."""
+
+    def __init__(self, request: DecisionRequest, decision: Decision) -> None:
+        super().__init__()
+        self.request = request
+        self.decision = decision
+
+
+class ActionFailed(Message):
+    """A supervisor operation started by the human failed (refusal, tmux error, …)."""
+
+    def __init__(self, what: str, error: str) -> None:
+        super().__init__()
+        self.what = what
+        self.error = error

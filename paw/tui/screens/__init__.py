@@ -1,0 +1,3 @@
+"""Screens and modal dialogs."""
+
+from __future__ import annotations

@@ -1,0 +1,257 @@
+"""The main screen: agents, prompt queue, live pane, diff, audit tail, and every human action.
+
+Each action either opens a dialog or hands a request to a thread worker; the supervisor is only
+ever called from workers, never on the UI thread.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
+
+from paw.core.models import Action
+from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest, PanesPolled, PollFailed
+from paw.tui.screens.actions import AgentActions
+from paw.tui.widgets.agent_list import AgentList
+from paw.tui.widgets.audit_tail import AuditTail
+from paw.tui.widgets.diff_view import DiffView
+from paw.tui.widgets.header import CountsHeader
+from paw.tui.widgets.pane_preview import PanePreview
+from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue
+
+if TYPE_CHECKING:
+    from paw.supervisor.model import LivePrompt, Snapshot
+
+MAIN_BINDINGS: list[BindingType] = [
+    Binding("a", "approve", "Approve", tooltip="Approve the selected prompt once"),
+    Binding("d", "deny", "Deny", tooltip="Deny the selected prompt"),
+    Binding(
+        "A",
+        "always",
+        "Always",
+        key_display="A",
+        tooltip="Approve and don't ask again (only if the agent offers it and the guard allows)",
+    ),
+    Binding("t", "attach", "Attach", tooltip="Attach to the agent's pane (come back: detach)"),
+    Binding("m", "message", "Msg", tooltip="Type a message into the agent's input"),
+    Binding("n", "spawn", "Spawn", tooltip="Spawn a new agent (name, kind, task)"),
+    Binding("x", "stop", "Stop", tooltip="Stop the agent and close its pane; keep its work"),
+    Binding("r", "remove", "Remove", tooltip="Remove the agent's worktree and branch"),
+    Binding("slash", "filter", "Filter", key_display="/", tooltip="Filter agents by text"),
+    Binding("v", "toggle_view", "Diff", tooltip="Switch the right panel: pane or diff"),
+    Binding("question_mark", "help", "Help", key_display="?", tooltip="List every key"),
+    Binding("q", "quit", "Quit", tooltip="Quit paw (agents keep running)"),
+]
+
+_PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
+_AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
+
+
+class MainScreen(AgentActions, Screen[None]):
+    """Everything at a glance; decisions with single keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *MAIN_BINDINGS,
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="main")
+        self.snapshot: Snapshot | None = None
+        self.selected_agent: str | None = None
+        self.needle = ""
+        self._seen_prompts: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        """Header, banner, the two columns, the audit tail, the footer."""
+        yield CountsHeader(id="counts")
+        yield Static("", id="error-banner", markup=False)
+        with Horizontal(id="columns"):
+            with Vertical(id="left"):
+                yield Input(placeholder="filter agents…", id="filter")
+                yield AgentList(id="agents")
+                yield PromptQueue(id="prompts")
+                with VerticalScroll(id="prompt-card-box"):
+                    yield PromptCard(id="prompt-card")
+            with TabbedContent(id="right", initial="tab-pane"):
+                with TabPane("Pane", id="tab-pane"):
+                    yield PanePreview(id="preview")
+                with TabPane("Diff", id="tab-diff"), VerticalScroll():
+                    yield DiffView(id="diff")
+        yield AuditTail(id="audit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Titles, empty states, focus."""
+        self.query_one("#agents").border_title = "Agents"
+        self.query_one("#prompts").border_title = "Prompts (oldest first)"
+        self.query_one("#audit").border_title = "Audit log"
+        self.query_one(CountsHeader).show_snapshot(None)
+        self.query_one(PromptCard).show_prompt(None)
+        self.query_one(AuditTail).show_records([])
+        self.query_one(PanePreview).show_capture(None, "")
+        self.query_one(DiffView).show_diff(None, "")
+        self.query_one(PromptQueue).focus()
+
+    # -- sweeps -------------------------------------------------------------------------------
+
+    def on_panes_polled(self, message: PanesPolled) -> None:
+        """Redraw from a sweep; ring for prompts that were not there before."""
+        snapshot = message.snapshot
+        first = self.snapshot is None
+        self.snapshot = snapshot
+        self._show_error(None if snapshot.tmux_ok else (snapshot.error or "tmux is not running"))
+        self.query_one(CountsHeader).show_snapshot(snapshot)
+        self._show_tables()
+        if message.details is not None and message.details.agent == self.selected_agent:
+            self.query_one(PanePreview).show_capture(
+                self.selected_agent, message.details.preview_ansi
+            )
+            if message.details.diff is not None:
+                self.query_one(DiffView).show_diff(self.selected_agent, message.details.diff)
+        if message.audit is not None:
+            self.query_one(AuditTail).show_records(message.audit)
+        self._announce_new_prompts(snapshot.prompts, quiet=first)
+        self.refresh_bindings()
+
+    def on_poll_failed(self, message: PollFailed) -> None:
+        """Show the banner (the app coalesces the toasts and the dialog)."""
+        self._show_error(message.error)
+        self.query_one(CountsHeader).show_snapshot(None)
+
+    def _show_error(self, error: str | None) -> None:
+        banner = self.query_one("#error-banner", Static)
+        banner.update(f"✖ {error}" if error else "")
+        banner.set_class(error is not None, "-visible")
+
+    def _show_tables(self) -> None:
+        if self.snapshot is None:
+            return
+        now = self.snapshot.taken_at
+        agents = self.query_one(AgentList)
+        agents.show_agents(self.snapshot.agents, now, self.needle)
+        visible = set(agents.visible_keys)
+        prompts = [p for p in self.snapshot.prompts if p.agent in visible]
+        self.query_one(PromptQueue).show_prompts(prompts, now)
+        self.query_one(PromptCard).show_prompt(self.selected_prompt)
+        if self.selected_agent is None and agents.selected_key is not None:
+            self._select_agent(agents.selected_key)
+
+    def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
+        new = [p for p in prompts if p.id not in self._seen_prompts]
+        self._seen_prompts = {p.id for p in prompts}
+        if quiet or not new:
+            return
+        self.app.bell()
+        for p in new:
+            subject = p.prompt.subject or p.prompt.question
+            self.notify(f"{p.agent}: {subject} ({p.verdict.action.value})", title="New prompt")
+
+    # -- selection ----------------------------------------------------------------------------
+
+    @property
+    def selected_prompt(self) -> LivePrompt | None:
+        """The prompt under the queue's cursor."""
+        key = self.query_one(PromptQueue).selected_key
+        if key is None or self.snapshot is None:
+            return None
+        return next((p for p in self.snapshot.prompts if p.id == key), None)
+
+    @on(DataTable.RowHighlighted, "#agents")
+    def _agent_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value is not None:
+            self._select_agent(event.row_key.value)
+
+    @on(DataTable.RowHighlighted, "#prompts")
+    def _prompt_highlighted(self) -> None:
+        prompt = self.selected_prompt
+        self.query_one(PromptCard).show_prompt(prompt)
+        if prompt is not None:
+            self._select_agent(prompt.agent)
+        self.refresh_bindings()
+
+    def _select_agent(self, agent: str) -> None:
+        if agent == self.selected_agent:
+            return
+        self.selected_agent = agent
+        self.query_one(PanePreview).show_capture(agent, "")
+        self.query_one(DiffView).show_diff(agent, "")
+        self.refresh_bindings()
+        self.app.call_later(self._request_poll)
+
+    def _request_poll(self) -> None:
+        poll = getattr(self.app, "poll", None)
+        if callable(poll):
+            poll()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out prompt keys without a prompt, agent keys without an agent."""
+        if action in _PROMPT_ACTIONS:
+            prompt = self.selected_prompt
+            if prompt is None or (action != "deny" and not prompt.prompt.approve_keys):
+                return None
+            if action == "always":
+                return bool(prompt.prompt.always_keys) and prompt.verdict.action is Action.ALLOW
+            return True
+        if action in _AGENT_ACTIONS:
+            return True if self.selected_agent is not None else None
+        return True
+
+    # -- filter and panels --------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        """Show the filter input and focus it."""
+        box = self.query_one("#filter", Input)
+        box.add_class("-visible")
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.needle = event.value.strip()
+        self._show_tables()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self) -> None:
+        self.query_one(AgentList).focus()
+
+    def action_clear_filter(self) -> None:
+        """Clear and hide the filter."""
+        box = self.query_one("#filter", Input)
+        box.value = ""
+        box.remove_class("-visible")
+        self.query_one(PromptQueue).focus()
+
+    def action_toggle_view(self) -> None:
+        """Switch the right panel between the pane and the diff."""
+        tabs = self.query_one(TabbedContent)
+        tabs.active = "tab-diff" if tabs.active == "tab-pane" else "tab-pane"
+
+    def action_help(self) -> None:
+        """List every key."""
+        from paw.tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    # -- decisions ----------------------------------------------------------------------------
+
+    def on_decision_made(self, message: DecisionMade) -> None:
+        """Follow up a supervisor answer: dialogs for confirm/block, a toast otherwise."""
+        self.follow_up(message.request, message.decision)
+
+    def on_action_failed(self, message: ActionFailed) -> None:
+        """A refusal or error from a human-started operation."""
+        self.notify(message.error, title=f"{message.what} failed", severity="error", timeout=8)
+
+    def make_request(self, *, deny: bool = False, always: bool = False) -> DecisionRequest | None:
+        """A request for the selected prompt, or None (with a hint) when there is none."""
+        prompt = self.selected_prompt
+        if prompt is None:
+            self.notify("No prompt selected.", severity="warning")
+            return None
+        return DecisionRequest(prompt_id=prompt.id, agent=prompt.agent, deny=deny, always=always)

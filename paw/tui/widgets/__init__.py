@@ -1,0 +1,3 @@
+"""Widgets of the main screen."""
+
+from __future__ import annotations

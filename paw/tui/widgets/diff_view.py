@@ -1,0 +1,22 @@
+"""The selected agent's worktree diff, coloured."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from paw.tui.format import render_diff
+
+
+class DiffView(Static):
+    """``git diff`` of an agent's worktree against its base."""
+
+    def show_diff(self, agent: str | None, diff: str) -> None:
+        """Show ``diff`` for ``agent``."""
+        self.border_title = f"diff: {agent}" if agent else "diff"
+        if agent is None:
+            self.update(Text("Select an agent to see its diff.", style="dim"))
+        elif not diff.strip():
+            self.update(Text("No changes in this worktree.", style="dim"))
+        else:
+            self.update(render_diff(diff))

@@ -1,0 +1,69 @@
+"""A DataTable that is refreshed from keyed rows without losing the cursor."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+Cell = str | Text
+Row = tuple[str, tuple[Cell, ...]]  # (row key, cells)
+
+
+class KeyedTable(DataTable[Cell]):
+    """Row-cursor table whose rows are replaced wholesale by :meth:`show_rows`.
+
+    Unchanged rows are left alone, changed cells are updated in place, and the cursor stays on
+    the same key when rows move (a sweep re-sorts agents every time).
+    """
+
+    COLUMNS: tuple[tuple[str, str], ...] = ()  # (key, label)
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self._rows: list[Row] = []
+
+    def on_mount(self) -> None:
+        """Create the columns."""
+        for key, label in self.COLUMNS:
+            self.add_column(label, key=key)
+
+    @property
+    def selected_key(self) -> str | None:
+        """The key of the row under the cursor, or None when the table is empty."""
+        if not self._rows or not 0 <= self.cursor_row < len(self._rows):
+            return None
+        return self._rows[self.cursor_row][0]
+
+    @property
+    def visible_keys(self) -> list[str]:
+        """The keys of the rows shown, in order."""
+        return [k for k, _ in self._rows]
+
+    def show_rows(self, rows: Sequence[Row]) -> None:
+        """Make the table show ``rows`` (in this order)."""
+        new = list(rows)
+        if [k for k, _ in new] == [k for k, _ in self._rows]:
+            self._update_cells(new)
+        else:
+            self._rebuild(new)
+        self._rows = new
+
+    def _update_cells(self, rows: list[Row]) -> None:
+        for (key, cells), (_, old) in zip(rows, self._rows, strict=True):
+            for (column, _), cell, before in zip(self.COLUMNS, cells, old, strict=True):
+                if cell != before:
+                    self.update_cell(key, column, cell)
+
+    def _rebuild(self, rows: list[Row]) -> None:
+        keep = self.selected_key
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        keys = [k for k, _ in rows]
+        if keep in keys:
+            self.move_cursor(row=keys.index(keep), animate=False)

@@ -1,0 +1,88 @@
+"""The single subprocess gateway: every external program paw runs goes through :func:`run`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Completed:
+    """A finished process: its argv, exit status and decoded output."""
+
+    argv: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        """True when the process exited with status 0."""
+        return self.returncode == 0
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    input: str | None = None,  # noqa: A002 - mirrors subprocess.run's keyword
+    timeout: float | None = None,
+    check: bool = True,
+) -> Completed:
+    """Run ``argv`` (no shell) and return its output decoded as UTF-8 (invalid bytes replaced).
+
+    Args:
+        argv: program and arguments.
+        cwd: working directory.
+        env: variables added to (or overriding) the inherited environment.
+        input: text written to the process's stdin (stdin is /dev/null otherwise).
+        timeout: seconds before the process is killed.
+        check: raise when the exit status is not 0.
+
+    Raises:
+        subprocess.CalledProcessError: ``check`` and a non-zero exit (output attached).
+        subprocess.TimeoutExpired: the timeout passed.
+        OSError: the program could not be started (missing binary, bad cwd).
+    """
+    full_env = None if env is None else {**os.environ, **env}
+    done = subprocess.run(
+        list(argv),
+        cwd=cwd,
+        env=full_env,
+        input=input.encode() if input is not None else None,
+        stdin=subprocess.DEVNULL if input is None else None,
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+    )
+    result = Completed(
+        argv=tuple(argv),
+        returncode=done.returncode,
+        stdout=done.stdout.decode("utf-8", "replace"),
+        stderr=done.stderr.decode("utf-8", "replace"),
+    )
+    if check and done.returncode != 0:
+        raise subprocess.CalledProcessError(
+            done.returncode, list(argv), output=result.stdout, stderr=result.stderr
+        )
+    return result
+
+
+def describe_failure(err: BaseException) -> str:
+    """A one-line description of a failed :func:`run` (for paw.errors messages)."""
+    if isinstance(err, subprocess.CalledProcessError):
+        detail = (err.stderr or err.output or "").strip().splitlines()
+        tail = detail[-1] if detail else f"exit status {err.returncode}"
+        return f"{_name(err.cmd)}: {tail}"
+    if isinstance(err, subprocess.TimeoutExpired):
+        return f"{_name(err.cmd)}: timed out after {err.timeout:g}s"
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
+def _name(cmd: object) -> str:
+    if isinstance(cmd, list | tuple) and cmd:
+        return " ".join(str(part) for part in cmd[:2])
+    return str(cmd)

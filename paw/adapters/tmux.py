@@ -1,0 +1,283 @@
+"""tmux as paw's :class:`~paw.core.ports.Terminal`.
+
+Structure (sessions, server life) goes through libtmux; the hot path is paw's own: a sweep
+captures every supervised pane with ONE tmux process (chained commands split by a random
+per-sweep marker), and spawning a pane costs two. Every tmux failure surfaces as
+:class:`paw.errors.TmuxError`.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import libtmux
+from libtmux import exc as libtmux_exc
+
+from paw.adapters import proc
+from paw.adapters.tmux_format import (
+    PANE_FIELDS,
+    escape_arg,
+    parse_pane_list,
+    parse_sweep,
+    sweep_argv,
+)
+from paw.core.ports import PaneCapture, PaneInfo
+from paw.errors import TmuxError
+
+#: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
+TAG_KEYS: tuple[str, ...] = ("paw_agent", "paw_kind", "paw_repo", "paw_id")
+
+_PLACEHOLDER = "exec cat"  # holds a new pane while paw tags it, before the real command starts
+_TIMEOUT = 15.0
+_GONE_MARKERS = ("no server running", "error connecting to", "server exited")
+_SWEEP_ATTEMPTS = 3
+
+
+class TmuxTerminal:
+    """A tmux server (private socket name, socket path, or the default server)."""
+
+    def __init__(
+        self,
+        socket_name: str | None = None,
+        socket_path: str | None = None,
+        *,
+        default_size: tuple[int, int] | None = (120, 40),
+        remain_on_exit: bool = True,
+    ) -> None:
+        """Create the adapter; no tmux process runs until a method needs one.
+
+        Args:
+            socket_name: ``tmux -L`` name.
+            socket_path: ``tmux -S`` path (wins over ``socket_name``).
+            default_size: (width, height) of sessions paw creates.
+            remain_on_exit: keep a pane (and its last screen) when its program exits.
+        """
+        self.socket_name = socket_name
+        self.socket_path = socket_path
+        self.default_size = default_size
+        self.remain_on_exit = remain_on_exit
+        if socket_path is not None:
+            self._base: tuple[str, ...] = ("tmux", "-S", socket_path)
+        elif socket_name is not None:
+            self._base = ("tmux", "-L", socket_name)
+        else:
+            self._base = ("tmux",)
+        self._server = libtmux.Server(socket_name=socket_name, socket_path=socket_path)
+
+    # -- structure (libtmux) -------------------------------------------------------------------
+
+    def ensure_session(self, name: str, cwd: str) -> None:
+        """Create the detached session ``name`` (start directory ``cwd``) unless it exists."""
+        try:
+            if self._server.has_session(name, exact=True):
+                return
+            width, height = self.default_size or (None, None)
+            self._server.new_session(
+                session_name=name, start_directory=cwd, attach=False, x=width, y=height
+            )
+        except libtmux_exc.LibTmuxException as err:
+            if self._has_session_quietly(name):
+                return  # created concurrently by another paw process
+            raise TmuxError(f"tmux: cannot create session {name!r}: {err}") from err
+
+    def has_session(self, name: str) -> bool:
+        """True when the session ``name`` exists (exact match)."""
+        try:
+            return bool(self._server.has_session(name, exact=True))
+        except libtmux_exc.LibTmuxException as err:
+            raise TmuxError(f"tmux: cannot query session {name!r}: {err}") from err
+
+    def server_alive(self) -> bool:
+        """True when a tmux server answers on this socket."""
+        return bool(self._server.is_alive())
+
+    def kill_server(self) -> None:
+        """Kill the server. For tests and benchmarks on private sockets only."""
+        if self.socket_name is None and self.socket_path is None:
+            raise TmuxError("refusing to kill the default tmux server")
+        try:
+            if self._server.is_alive():
+                self._server.kill()
+        except libtmux_exc.LibTmuxException as err:
+            raise TmuxError(f"tmux: cannot kill server: {err}") from err
+
+    def _has_session_quietly(self, name: str) -> bool:
+        try:
+            return bool(self._server.has_session(name, exact=True))
+        except libtmux_exc.LibTmuxException:
+            return False
+
+    # -- panes -------------------------------------------------------------------------------
+
+    def new_pane(
+        self,
+        session: str,
+        cwd: str,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        tags: Mapping[str, str],
+        size: tuple[int, int] | None = None,
+    ) -> PaneInfo:
+        """Start ``argv`` in a new window of ``session`` (named after the agent), tagged.
+
+        Two tmux processes: the first creates the window around a placeholder; the second tags
+        it, sets its size and options, then respawns it with the real command, so the tags are
+        in place before the agent runs, whatever it does.
+        """
+        unknown = sorted(set(tags) - set(TAG_KEYS))
+        if unknown:
+            raise ValueError(f"unknown pane tags {unknown}; paw's tags are {list(TAG_KEYS)}")
+        if any("\n" in value for value in tags.values()):
+            raise ValueError("pane tag values must be single lines")
+        name = tags.get("paw_agent") or Path(argv[0]).name
+        created = self._tmux(
+            "new-window", "-d", "-t", f"={session}:", "-n", escape_arg(name),
+            "-P", "-F", "#{pane_id}", _PLACEHOLDER,
+        )  # fmt: skip
+        pane_id = created.stdout.strip()
+        sep = _separator()
+        try:
+            done = self._tmux(
+                *self._start_argv(pane_id, cwd, argv, env, tags, size), _pane_format(sep)
+            )
+        except TmuxError:
+            self._tmux("kill-pane", "-t", pane_id, check=False)
+            raise
+        listed = parse_pane_list(done.stdout, sep, TAG_KEYS)
+        if not listed:
+            raise TmuxError(f"tmux: pane {pane_id} vanished while starting {argv[0]!r}")
+        return listed[0]
+
+    def _start_argv(
+        self,
+        pane_id: str,
+        cwd: str,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        tags: Mapping[str, str],
+        size: tuple[int, int] | None,
+    ) -> list[str]:
+        out: list[str] = []
+        for key, value in tags.items():
+            out += ["set-option", "-p", "-t", pane_id, f"@{key}", escape_arg(value), ";"]
+        if self.remain_on_exit:
+            out += ["set-option", "-p", "-t", pane_id, "remain-on-exit", "on", ";"]
+        if size is not None:
+            out += ["resize-window", "-t", pane_id, "-x", str(size[0]), "-y", str(size[1]), ";"]
+        out += ["respawn-pane", "-k", "-t", pane_id, "-c", cwd]
+        for key, value in env.items():
+            out += ["-e", escape_arg(f"{key}={value}")]
+        out += [escape_arg(shlex.join(argv)), ";"]
+        out += ["display-message", "-p", "-t", pane_id]  # the caller appends the format
+        return out
+
+    def list_panes(self, session: str | None = None) -> list[PaneInfo]:
+        """Panes of ``session`` (all sessions when None) with paw's tags; [] without a server."""
+        sep = _separator()
+        scope = ["-a"] if session is None else ["-s", "-t", f"={session}"]
+        done = self._tmux("list-panes", *scope, "-F", _pane_format(sep), check=False)
+        if not done.ok:
+            if _server_gone(done.stderr) or "can't find session" in done.stderr:
+                return []
+            raise TmuxError(f"tmux list-panes: {_last_line(done.stderr)}")
+        return parse_pane_list(done.stdout, sep, TAG_KEYS)
+
+    def sweep(self, pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture]:
+        """Capture the visible screen of every pane with one tmux process.
+
+        The chain starts with ``list-panes -a``, so when a pane is gone (tmux aborts a chain at
+        the first failing command) the same output says which panes still exist and one more
+        process captures those. Gone panes come back with ``text=None``.
+        """
+        wanted = list(dict.fromkeys(pane_ids))
+        found: dict[str, PaneCapture] = {}
+        todo = wanted
+        for _ in range(_SWEEP_ATTEMPTS):
+            if not todo:
+                break
+            token = uuid.uuid4().hex
+            done = self._tmux(*sweep_argv(todo, token, ansi=ansi), check=False)
+            existing, captures = parse_sweep(done.stdout, token)
+            if not done.ok and not existing and _server_gone(done.stderr):
+                raise TmuxError(f"tmux: server is gone ({_last_line(done.stderr)})")
+            if done.ok:
+                found.update(captures)
+                break
+            todo = [pane for pane in todo if pane in existing]
+        return [found.get(pane, PaneCapture(pane_id=pane, text=None)) for pane in pane_ids]
+
+    def capture(self, pane_id: str, *, ansi: bool = False) -> str | None:
+        """One pane's visible screen (None when the pane is gone)."""
+        return self.sweep([pane_id], ansi=ansi)[0].text
+
+    def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:
+        """Send tmux key names (``Enter``, ``Escape``, ``y``) in one ``send-keys`` call."""
+        if keys:
+            self._tmux("send-keys", "-t", pane_id, *(escape_arg(key) for key in keys))
+
+    def send_text(self, pane_id: str, text: str) -> None:
+        """Type ``text`` literally (``send-keys -l``): key names and ``;`` are just text."""
+        if text:
+            self._tmux("send-keys", "-l", "-t", pane_id, "--", escape_arg(text))
+
+    def kill_pane(self, pane_id: str) -> None:
+        """Kill the pane and its processes; a pane that is already gone is not an error."""
+        done = self._tmux("kill-pane", "-t", pane_id, check=False)
+        if not done.ok and "can't find pane" not in done.stderr:
+            raise TmuxError(f"tmux kill-pane {pane_id}: {_last_line(done.stderr)}")
+
+    def attach_argv(self, pane_id: str) -> list[str]:
+        """The argv that shows the pane's window in the user's terminal.
+
+        ``switch-client`` when the caller already runs inside this server, else ``attach``
+        (with ``TMUX`` unset when inside another server, so tmux does not refuse to nest).
+        """
+        inside = os.environ.get("TMUX", "")
+        if inside and inside.split(",", 1)[0] == self.socket_file():
+            return [*self._base, "switch-client", "-t", pane_id]
+        prefix = ["env", "-u", "TMUX"] if inside else []
+        return [*prefix, *self._base, "attach-session", "-t", pane_id]
+
+    def socket_file(self) -> str:
+        """The socket path this adapter talks to (as tmux computes it)."""
+        if self.socket_path is not None:
+            return self.socket_path
+        tmpdir = os.environ.get("TMUX_TMPDIR") or "/tmp"  # noqa: S108 - tmux's own default
+        return str(Path(tmpdir) / f"tmux-{os.geteuid()}" / (self.socket_name or "default"))
+
+    # -- the gateway -------------------------------------------------------------------------
+
+    def _tmux(self, *args: str, check: bool = True) -> proc.Completed:
+        try:
+            return proc.run([*self._base, *args], timeout=_TIMEOUT, check=check)
+        except subprocess.CalledProcessError as err:
+            raise TmuxError(f"tmux {args[0]}: {_last_line(err.stderr)}") from err
+        except subprocess.TimeoutExpired as err:
+            raise TmuxError(f"tmux {args[0]}: no answer within {_TIMEOUT:g}s") from err
+        except FileNotFoundError as err:
+            raise TmuxError("tmux is not installed (no `tmux` on PATH)") from err
+        except OSError as err:
+            raise TmuxError(f"tmux {args[0]}: {err}") from err
+
+
+def _pane_format(sep: str) -> str:
+    fields = [f"#{{{name}}}" for name in PANE_FIELDS] + [f"#{{@{key}}}" for key in TAG_KEYS]
+    return sep.join(fields)
+
+
+def _separator() -> str:
+    return f"\x1f{uuid.uuid4().hex[:8]}\x1f"  # tag values are free text: split on a fresh token
+
+
+def _server_gone(stderr: str) -> bool:
+    return any(marker in stderr for marker in _GONE_MARKERS)
+
+
+def _last_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[-1] if lines else "failed"

@@ -1,0 +1,122 @@
+"""Pure helpers of the tmux adapter: command building and output parsing (no I/O).
+
+Kept beside :mod:`paw.adapters.tmux` the way libtmux keeps ``neo.parse_output`` beside
+``fetch_objs``, so the parsing can be tested on strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paw.core.ports import PaneCapture, PaneInfo
+
+#: tmux format variables every pane listing asks for, in this order (then the tags).
+PANE_FIELDS: tuple[str, ...] = (
+    "pane_id",
+    "pane_pid",
+    "session_name",
+    "pane_width",
+    "pane_height",
+    "pane_dead",
+    "pane_current_command",
+)
+
+
+def escape_arg(arg: str) -> str:
+    r"""Protect an argument from tmux's command-line parser.
+
+    tmux ends a command at any argument that ends in ``;`` (dropping the ``;``) and turns a
+    final ``\;`` into a literal ``;``. So a trailing ``;`` is written as ``\;``, which tmux
+    reads back as exactly ``arg``.
+
+    >>> escape_arg("ls;")
+    'ls\\;'
+    >>> escape_arg("plain")
+    'plain'
+    """
+    return arg[:-1] + "\\;" if arg.endswith(";") else arg
+
+
+def sweep_argv(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -> list[str]:
+    """The tmux arguments of one sweep: list every pane, then a marker and a capture per pane.
+
+    >>> sweep_argv(["%1"], "T")  # doctest: +NORMALIZE_WHITESPACE
+    ['list-panes', '-a', '-F', 'TL #{pane_id}', ';',
+     'display-message', '-p', '-t', '%1', 'TP #{pane_id} #{pane_pid}', ';',
+     'capture-pane', '-p', '-t', '%1']
+    """
+    argv = ["list-panes", "-a", "-F", f"{token}L #{{pane_id}}"]
+    capture = ["capture-pane", "-p", "-e"] if ansi else ["capture-pane", "-p"]
+    for pane in pane_ids:
+        argv += [";", "display-message", "-p", "-t", pane, f"{token}P #{{pane_id}} #{{pane_pid}}"]
+        argv += [";", *capture, "-t", pane]
+    return argv
+
+
+def parse_sweep(stdout: str, token: str) -> tuple[set[str], dict[str, PaneCapture]]:
+    """Split a sweep's output into the set of existing panes and each pane's capture.
+
+    Lines are attributed to the last ``<token>P`` marker seen. The token is random per sweep,
+    so pane text cannot forge a marker. After a failed run the last capture may be cut short:
+    the caller then uses only the set of existing panes and sweeps again.
+
+    >>> existing, caps = parse_sweep("TL %1\\nTP %1 42\\nhello\\n\\n", "T")
+    >>> sorted(existing), caps["%1"].text, caps["%1"].pane_pid
+    (['%1'], 'hello\\n', 42)
+    """
+    existing: set[str] = set()
+    blocks: list[tuple[str, int, list[str]]] = []
+    lines = stdout.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    list_mark, pane_mark = f"{token}L ", f"{token}P "
+    for line in lines:
+        if line.startswith(pane_mark):
+            pane, _, pid = line[len(pane_mark) :].partition(" ")
+            blocks.append((pane, _to_int(pid), []))
+        elif line.startswith(list_mark):
+            existing.add(line[len(list_mark) :])
+        elif blocks:
+            blocks[-1][2].append(line)
+    captures = {
+        pane: PaneCapture(pane_id=pane, text="\n".join(body), pane_pid=pid)
+        for pane, pid, body in blocks
+    }
+    return existing, captures
+
+
+def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[PaneInfo]:
+    """Parse ``list-panes -F`` output made of :data:`PANE_FIELDS` then the tags, ``sep``-joined.
+
+    >>> [p.pane_id for p in parse_pane_list("%3|7|s|80|24|0|sh|ann|\\n", "|", ["a", "b"])]
+    ['%3']
+    """
+    panes = []
+    width = len(PANE_FIELDS) + len(tag_keys)
+    for line in stdout.splitlines():
+        parts = line.split(sep)
+        if len(parts) != width:
+            continue
+        pane_id, pid, session, cols, rows, dead, command = parts[: len(PANE_FIELDS)]
+        values = parts[len(PANE_FIELDS) :]
+        tags = {key: value for key, value in zip(tag_keys, values, strict=True) if value}
+        panes.append(
+            PaneInfo(
+                pane_id=pane_id,
+                pane_pid=_to_int(pid),
+                session=session,
+                width=_to_int(cols),
+                height=_to_int(rows),
+                dead=dead == "1",
+                current_command=command,
+                tags=tags,
+            )
+        )
+    return panes
+
+
+def _to_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0

@@ -1,0 +1,85 @@
+"""The append-only audit log: :class:`~paw.core.ports.AuditLog` as fsynced JSON lines."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from paw.errors import PawError
+
+
+class AuditError(PawError):
+    """The audit log cannot be written: paw must not act without its record."""
+
+
+class JsonlAuditLog:
+    """``.paw/audit.jsonl``: one JSON object per line, each fsynced before ``append`` returns."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Use the log at ``path`` (created, with its directory, on first append)."""
+        self.path = Path(path)
+
+    def append(self, record: Mapping[str, object]) -> None:
+        """Write ``record`` as one line, flush and fsync (record, then act)."""
+        line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str) + "\n"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, _complete_line_prefix(fd) + line.encode())
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as err:
+            raise AuditError(f"cannot write the audit log {self.path}: {err}") from err
+
+    def read(self) -> list[dict[str, object]]:
+        """All records, oldest first; a torn or garbled line (a crash mid-write) is skipped."""
+        try:
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return []
+        except OSError as err:
+            raise AuditError(f"cannot read the audit log {self.path}: {err}") from err
+        records = []
+        for line in text.splitlines():
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                records.append(value)
+        return records
+
+    def tail(self, n: int) -> list[dict[str, object]]:
+        """The last ``n`` records."""
+        return self.read()[-n:] if n > 0 else []
+
+
+def _complete_line_prefix(fd: int) -> bytes:
+    """A newline when the file ends mid-line (a torn write), so the new record starts clean."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return b""
+    return b"" if os.pread(fd, 1, size - 1) == b"\n" else b"\n"
+
+
+def current_user() -> str:
+    """The login name for audit records ("unknown" when it cannot be determined)."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "unknown"
+
+
+def current_tty() -> str | None:
+    """The controlling terminal of paw (e.g. ``/dev/pts/3``), None when there is none."""
+    for fd in (0, 1, 2):
+        try:
+            return os.ttyname(fd)
+        except OSError:
+            continue
+    return None

@@ -1,0 +1,195 @@
+"""git as paw's :class:`~paw.core.ports.Vcs`: worktrees, status, snapshots, diffs.
+
+Every git failure surfaces as :class:`paw.errors.GitError`. Parsers live in
+:mod:`paw.adapters.git_parse` and are re-exported here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from paw.adapters import proc
+from paw.adapters.git_parse import (
+    Worktree,
+    parse_left_right,
+    parse_shortstat,
+    parse_status_z,
+    parse_worktree_porcelain,
+    restore_instructions,
+)
+from paw.core.ports import StatusCounts
+from paw.errors import GitError
+
+__all__ = [
+    "GitCli",
+    "Worktree",
+    "parse_status_z",
+    "parse_worktree_porcelain",
+    "restore_instructions",
+]
+
+_TIMEOUT = 60.0
+_FALLBACK_IDENTITY = {
+    "GIT_AUTHOR_NAME": "paw",
+    "GIT_AUTHOR_EMAIL": "paw@localhost",
+    "GIT_COMMITTER_NAME": "paw",
+    "GIT_COMMITTER_EMAIL": "paw@localhost",
+}
+
+
+class GitCli:
+    """The ``git`` command line."""
+
+    def __init__(self, *, line_counts: bool = True) -> None:
+        """Create the adapter.
+
+        Args:
+            line_counts: fill ``StatusCounts.insertions/deletions`` (one more git call).
+        """
+        self.line_counts = line_counts
+
+    # -- repositories and worktrees --------------------------------------------------------
+
+    def repo_root(self, cwd: str) -> str:
+        """The main worktree's top directory, from any directory of the repo or its worktrees."""
+        worktrees = self.list_worktrees(cwd)
+        if not worktrees or worktrees[0].bare:
+            raise GitError(f"{cwd} is not inside a git repository with a working tree")
+        return worktrees[0].path
+
+    def list_worktrees(self, repo: str) -> list[Worktree]:
+        """All worktrees of the repository, the main one first."""
+        out = self._git(repo, "worktree", "list", "--porcelain", "-z").stdout
+        return parse_worktree_porcelain(out)
+
+    def add_worktree(self, repo: str, path: str, branch: str, base: str) -> None:
+        """``git worktree add -b branch path base``."""
+        self._git(repo, "worktree", "add", "--quiet", "-b", branch, path, base)
+
+    def remove_worktree(self, repo: str, path: str, *, force: bool = False) -> None:
+        """``git worktree remove`` (refuses a dirty worktree unless forced), then prune."""
+        flags = ["--force"] if force else []
+        self._git(repo, "worktree", "remove", *flags, path)
+        self._git(repo, "worktree", "prune")
+
+    def delete_branch(self, repo: str, branch: str, *, force: bool = False) -> None:
+        """``git branch -d`` (``-D`` when forced)."""
+        self._git(repo, "branch", "-D" if force else "-d", branch)
+
+    def branch_exists(self, repo: str, branch: str) -> bool:
+        """True when ``refs/heads/<branch>`` exists."""
+        ref = f"refs/heads/{branch}"
+        return self._git(repo, "show-ref", "--verify", "--quiet", ref, check=False).ok
+
+    def is_merged(self, repo: str, branch: str, base: str) -> bool:
+        """True when every commit of ``branch`` is reachable from ``base``."""
+        done = self._git(repo, "merge-base", "--is-ancestor", branch, base, check=False)
+        if done.returncode in (0, 1):
+            return done.returncode == 0
+        raise GitError(f"git merge-base {branch} {base}: {_last_line(done.stderr)}")
+
+    # -- state -------------------------------------------------------------------------------
+
+    def status_counts(self, worktree: str, base: str) -> StatusCounts:
+        """Uncommitted, untracked, unmerged paths; commits ahead/behind ``base``; and (with
+        ``line_counts``) lines added/removed since the merge base, working tree included."""
+        status = self._git(
+            worktree, "status", "--porcelain=v2", "-z", "--untracked-files=all"
+        ).stdout
+        counts = parse_status_z(status)
+        span = self._git(worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD")
+        behind, ahead = parse_left_right(span.stdout)
+        insertions = deletions = 0
+        if self.line_counts:
+            stat = self._git(worktree, "diff", "--shortstat", "--merge-base", base).stdout
+            insertions, deletions = parse_shortstat(stat)
+        return dataclasses.replace(
+            counts, ahead=ahead, behind=behind, insertions=insertions, deletions=deletions
+        )
+
+    def snapshot(self, worktree: str, ref: str, message: str) -> str:
+        """Commit the whole working tree to ``ref`` without touching the index, HEAD or files.
+
+        Tracked changes and untracked files are included; files ignored by ``.gitignore``
+        are not. The commit's parent is HEAD (none on an unborn branch). Works on a
+        temporary copy of the index, so the user's staging is left as it was.
+        """
+        if not ref.startswith("refs/"):
+            raise ValueError(f"snapshot ref must be a full ref name (refs/...), got {ref!r}")
+        head = self._head(worktree)
+        with self._temp_index(worktree) as env:
+            self._git(worktree, "add", "--all", env=env)
+            tree = self._git(worktree, "write-tree", env=env).stdout.strip()
+        parents = ["-p", head] if head else []
+        sha = self._commit_tree(worktree, tree, parents, message)
+        self._git(worktree, "update-ref", "-m", "paw snapshot", ref, sha)
+        return sha
+
+    def diff(self, worktree: str, base: str) -> str:
+        """Working tree against the merge base with ``base``, untracked files included."""
+        with self._temp_index(worktree) as env:
+            self._git(worktree, "add", "--all", "--intent-to-add", env=env)
+            return self._git(worktree, "diff", "--merge-base", base, env=env).stdout
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def _head(self, worktree: str) -> str | None:
+        done = self._git(worktree, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+        return done.stdout.strip() if done.ok else None
+
+    def _commit_tree(self, worktree: str, tree: str, parents: list[str], message: str) -> str:
+        argv = ["commit-tree", tree, *parents, "-m", message]
+        done = self._git(worktree, *argv, check=False)
+        if not done.ok and "identity" in done.stderr:
+            done = self._git(worktree, *argv, env=_FALLBACK_IDENTITY, check=False)
+        if not done.ok:
+            raise GitError(f"git commit-tree: {_last_line(done.stderr)}")
+        return done.stdout.strip()
+
+    @contextlib.contextmanager
+    def _temp_index(self, worktree: str) -> Iterator[dict[str, str]]:
+        """A private copy of the worktree's index (``GIT_INDEX_FILE``), deleted afterwards."""
+        source = self.git_path(worktree, "index")
+        with tempfile.TemporaryDirectory(prefix="paw-index-") as tmp:
+            env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+            try:
+                shutil.copyfile(source, env["GIT_INDEX_FILE"])  # keeps git's stat cache
+            except FileNotFoundError:  # no index yet: start empty, add --all fills it
+                self._git(worktree, "read-tree", "--empty", env=env)
+            except OSError as err:
+                raise GitError(f"cannot copy the index of {worktree}: {err}") from err
+            yield env
+
+    def git_path(self, worktree: str, name: str) -> Path:
+        """``git rev-parse --git-path name`` as an absolute path (e.g. this worktree's index)."""
+        out = self._git(worktree, "rev-parse", "--path-format=absolute", "--git-path", name)
+        return Path(out.stdout.strip())
+
+    def _git(
+        self,
+        cwd: str,
+        *args: str,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+    ) -> proc.Completed:
+        try:
+            return proc.run(["git", "-C", cwd, *args], env=env, timeout=_TIMEOUT, check=check)
+        except subprocess.CalledProcessError as err:
+            raise GitError(f"git {args[0]}: {_last_line(err.stderr)}") from err
+        except subprocess.TimeoutExpired as err:
+            raise GitError(f"git {args[0]}: no answer within {_TIMEOUT:g}s") from err
+        except FileNotFoundError as err:
+            raise GitError("git is not installed (no `git` on PATH)") from err
+        except OSError as err:
+            raise GitError(f"git {args[0]} in {cwd}: {err}") from err
+
+
+def _last_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[-1] if lines else "failed"

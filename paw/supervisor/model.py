@@ -74,7 +74,6 @@ class Snapshot:
     error: str | None = None
 
 
-
 class Outcome(StrEnum):
     """What an approval or denial did."""
 

@@ -1,0 +1,177 @@
+"""The approval path: the only code that sends keys in answer to a prompt.
+
+Order, for ``approve`` and ``deny`` alike: look up the prompt as first seen; prove it is still
+live (pane exists, the same agent process runs in it, a fresh capture shows the same
+fingerprint); apply the guard; record the decision (fsync) BEFORE sending; send once; check the
+prompt cleared or changed; record the outcome. Never retries. Every refusal is recorded too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paw.core.approval import Facts, Plan, Step, plan_approval, plan_denial
+from paw.core.models import Action, DetectionState, Finding, Verdict
+from paw.errors import PawError
+from paw.supervisor.model import Decision, Outcome
+from paw.supervisor.observe import detect_text, is_same_process, pane_for
+from paw.supervisor.records import load_agents, load_prompts
+from paw.supervisor.sweep import poll_once, verdict_for
+
+if TYPE_CHECKING:
+    from paw.core.models import Prompt
+    from paw.supervisor.context import Context
+    from paw.supervisor.records import AgentRecord, PromptRecord
+
+VERIFY_TIMEOUT_S = 1.0
+VERIFY_INTERVAL_S = 0.05
+
+_STEP_OUTCOME = {
+    Step.REFUSE: Outcome.REFUSED,
+    Step.NEEDS_CONFIRMATION: Outcome.NEEDS_CONFIRMATION,
+    Step.NEEDS_OVERRIDE: Outcome.NEEDS_OVERRIDE,
+}
+
+
+def approve(
+    ctx: Context,
+    prompt_id: str,
+    *,
+    always: bool = False,
+    confirmed: bool = False,
+    override: str | None = None,
+) -> Decision:
+    """Re-verify, guard, record, then send the approve keys of prompt ``prompt_id``."""
+    found = _lookup(ctx, prompt_id)
+    if isinstance(found, str):
+        return _refuse(ctx, "approve", prompt_id, found)
+    record, agent = found
+    facts = gather_facts(ctx, record, agent)
+    fresh = facts.fresh.prompt if facts.fresh is not None else None
+    verdict = verdict_for(ctx, agent, fresh) if fresh is not None else _no_prompt_verdict()
+    plan = plan_approval(facts, verdict, always=always, confirmed=confirmed, override=override)
+    return _carry_out(ctx, "approve", record, plan, verdict, override=override)
+
+
+def deny(ctx: Context, prompt_id: str) -> Decision:
+    """Re-verify, record, then send the deny keys of prompt ``prompt_id``."""
+    found = _lookup(ctx, prompt_id)
+    if isinstance(found, str):
+        return _refuse(ctx, "deny", prompt_id, found)
+    record, agent = found
+    plan = plan_denial(gather_facts(ctx, record, agent))
+    return _carry_out(ctx, "deny", record, plan, None, override=None)
+
+
+def _no_prompt_verdict() -> Verdict:
+    return Verdict.from_findings((Finding("approve.no-prompt", Action.BLOCK, "no live prompt"),))
+
+
+def _lookup(ctx: Context, prompt_id: str) -> tuple[PromptRecord, AgentRecord] | str:
+    prompts = load_prompts(ctx.state)
+    if prompt_id not in prompts:
+        poll_once(ctx)  # derive fresh: the id may be live but not yet listed by any paw process
+        prompts = load_prompts(ctx.state)
+    record = prompts.get(prompt_id)
+    if record is None:
+        return f"unknown prompt id {prompt_id!r} (run `paw prompts` to list live prompts)"
+    agent = load_agents(ctx.state).get(record.agent)
+    if agent is None:
+        return f"agent {record.agent!r} is no longer supervised"
+    return record, agent
+
+
+def gather_facts(ctx: Context, record: PromptRecord, agent: AgentRecord) -> Facts:
+    """Everything the decision needs, captured now: pane, process identity, a fresh screen."""
+    pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
+    if pane is None or pane.pane_id != record.pane_id or pane.dead:
+        return Facts(record.fingerprint, pane_exists=False, agent_alive=False, fresh=None)
+    if not is_same_process(ctx, agent, pane, record.proc):
+        return Facts(record.fingerprint, pane_exists=True, agent_alive=False, fresh=None)
+    captures = ctx.terminal.sweep([pane.pane_id])
+    text = captures[0].text if captures else None
+    return Facts(record.fingerprint, True, True, detect_text(ctx, agent, text))
+
+
+def _carry_out(
+    ctx: Context,
+    action: str,
+    record: PromptRecord,
+    plan: Plan,
+    verdict: Verdict | None,
+    *,
+    override: str | None,
+) -> Decision:
+    fields = _fields(record, plan, verdict, override)
+    if plan.step is not Step.SEND:
+        ctx.record(action, decision=plan.step.value, reason=plan.reason, **fields)
+        return Decision(
+            _STEP_OUTCOME[plan.step], record.id, plan.reason, verdict, (),
+            _confirmation(record, plan, verdict) if plan.step is Step.NEEDS_CONFIRMATION else None,
+        )  # fmt: skip
+    ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
+    ctx.terminal.send_keys(record.pane_id, plan.keys)
+    outcome = _verify(ctx, record)
+    ctx.record("outcome", action=action, outcome=outcome.value, **_ids(record))
+    return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
+
+
+def _verify(ctx: Context, record: PromptRecord) -> Outcome:
+    """Poll the pane briefly: did the prompt clear or change? Never sends anything."""
+    agent = load_agents(ctx.state).get(record.agent)
+    waited = 0.0
+    while waited < VERIFY_TIMEOUT_S:
+        try:
+            captures = ctx.terminal.sweep([record.pane_id])
+        except PawError:
+            return Outcome.SENT  # the pane went away with the answer
+        text = captures[0].text if captures else None
+        if text is None or agent is None:
+            return Outcome.SENT
+        fresh = detect_text(ctx, agent, text)
+        if fresh.state is not DetectionState.PROMPT or (
+            fresh.prompt is not None and fresh.prompt.fingerprint != record.fingerprint
+        ):
+            return Outcome.SENT
+        ctx.sleep(VERIFY_INTERVAL_S)
+        waited += VERIFY_INTERVAL_S
+    return Outcome.SENT_UNCONFIRMED
+
+
+def _ids(record: PromptRecord) -> dict[str, object]:
+    return {
+        "agent": record.agent,
+        "kind": record.kind,
+        "pane": record.pane_id,
+        "prompt_id": record.id,
+        "fingerprint": record.fingerprint,
+    }
+
+
+def _fields(
+    record: PromptRecord, plan: Plan, verdict: Verdict | None, override: str | None
+) -> dict[str, object]:
+    prompt: Prompt | None = plan.prompt
+    return {
+        **_ids(record),
+        "prompt_kind": record.prompt_kind,
+        "subject": prompt.subject if prompt is not None else record.subject,
+        "question": prompt.question if prompt is not None else record.question,
+        "verdict": verdict.to_dict() if verdict is not None else None,
+        "override": override,
+    }
+
+
+def _refuse(ctx: Context, action: str, prompt_id: str, reason: str) -> Decision:
+    ctx.record(action, decision=Step.REFUSE.value, reason=reason, prompt_id=prompt_id)
+    return Decision(Outcome.REFUSED, prompt_id, reason)
+
+
+def _confirmation(record: PromptRecord, plan: Plan, verdict: Verdict | None) -> str:
+    prompt = plan.prompt
+    lines = [f"{record.agent} ({record.kind}) asks: {record.question}"]
+    if prompt is not None and prompt.subject:
+        lines.append(f"  {prompt.kind.value}: {prompt.subject}")
+    if verdict is not None:
+        lines += [f"  guard: {verdict.action.value}"] + [f"  - {r}" for r in verdict.reasons]
+    return "\n".join(lines)

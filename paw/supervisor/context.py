@@ -1,0 +1,101 @@
+"""The supervisor's dependencies in one place, and the small lookups every operation shares."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from paw.core.agents import AgentProfile, known_kinds, profile_for
+from paw.core.names import default_session_name, repo_hash
+from paw.core.ports import Vcs
+from paw.errors import PawError
+
+if TYPE_CHECKING:
+    from paw.core.approval import ShellEvaluator
+    from paw.core.config import PawConfig
+    from paw.core.models import Detection
+    from paw.core.ports import AuditLog, ProcessInspector, StatusCounts, Terminal
+    from paw.supervisor.records import StateStore
+
+Detector = Callable[[str, str], "Detection"]
+
+TAG_AGENT = "paw_agent"
+TAG_KIND = "paw_kind"
+TAG_REPO = "paw_repo"
+
+
+class BranchVcs(Vcs, Protocol):
+    """:class:`~paw.core.ports.Vcs` plus the one query spawn needs to pin a base branch."""
+
+    def current_branch(self, repo: str) -> str:
+        """The branch checked out in ``repo`` (the commit id when HEAD is detached)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is deciding: recorded with every audit record."""
+
+    user: str = "unknown"
+    tty: str | None = None
+
+
+@dataclass(slots=True)
+class Context:
+    """Ports, settings and the caches of one Supervisor (no state lives only here)."""
+
+    config: PawConfig
+    repo_root: str
+    terminal: Terminal
+    vcs: BranchVcs
+    procs: ProcessInspector
+    audit: AuditLog
+    state: StateStore
+    clock: Callable[[], float]
+    detector: Detector
+    shell: ShellEvaluator
+    python: str = "python3"
+    actor: Actor = field(default_factory=Actor)
+    sleep: Callable[[float], None] = lambda _s: None
+    stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
+    status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    @property
+    def session(self) -> str:
+        """paw's tmux session for this repository."""
+        return self.config.tmux.session or default_session_name(self.repo_root)
+
+    @property
+    def repo_id(self) -> str:
+        """The tag value that marks this repository's panes."""
+        return repo_hash(self.repo_root)
+
+    def profile(self, kind: str) -> AgentProfile:
+        """The effective profile of ``kind``; PawError for an unknown kind."""
+        found = profile_for(self.config, kind)
+        if found is None:
+            kinds = ", ".join(known_kinds(self.config))
+            raise PawError(f"unknown agent kind {kind!r}", hint=f"known kinds: {kinds}")
+        return found
+
+    def worktree_path(self, name: str) -> str:
+        """Where agent ``name``'s worktree goes."""
+        repo = posixpath.basename(self.repo_root.rstrip("/"))
+        root = self.config.worktrees.root.replace("{repo}", repo)
+        return posixpath.normpath(posixpath.join(self.repo_root, root, name))
+
+    def branch_for(self, name: str) -> str:
+        """Agent ``name``'s branch."""
+        return f"{self.config.worktrees.branch_prefix}{name}"
+
+    def record(self, event: str, **fields: object) -> None:
+        """Append one audit record (fsync'd by the audit log before this returns)."""
+        base: dict[str, object] = {
+            "time": self.clock(),
+            "event": event,
+            "user": self.actor.user,
+            "tty": self.actor.tty,
+        }
+        self.audit.append({**base, **fields})

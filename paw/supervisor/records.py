@@ -1,0 +1,104 @@
+"""What paw persists in ``.paw/``: agent records and prompts seen (pydantic: a trust boundary).
+
+Everything else (panes, processes, screens, worktree counts) is rebuilt from tmux and git on
+every sweep, so any paw process sees the same picture and killing paw loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from paw.errors import PawError
+
+AGENTS_DOC = "agents"
+PROMPTS_DOC = "prompts"
+
+
+class StateStore(Protocol):
+    """Small JSON documents under ``.paw/`` (``agents.json``, ``prompts.json``)."""
+
+    def read(self, name: str) -> dict[str, object] | None:
+        """The document ``name``, or None when it does not exist."""
+        ...
+
+    def write(self, name: str, data: Mapping[str, object]) -> None:
+        """Replace the document ``name`` atomically (write a temp file, fsync, rename)."""
+        ...
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class ProcIdentity(_Record):
+    """One process, identified across pid reuse by its start time."""
+
+    pid: int
+    create_time: float
+
+
+class AgentRecord(_Record):
+    """One supervised agent."""
+
+    name: str
+    kind: str
+    branch: str
+    worktree: str
+    base: str
+    pane_id: str | None = None
+    task: str | None = None
+    created_at: float = 0.0
+    adopted: bool = False
+    proc: ProcIdentity | None = None  # the agent process, once resolved
+
+
+class PromptRecord(_Record):
+    """A live prompt as first seen: the proof ``approve`` checks again before sending."""
+
+    id: str
+    agent: str
+    kind: str
+    pane_id: str
+    fingerprint: str
+    prompt_kind: str
+    subject: str | None
+    question: str
+    first_seen: float
+    proc: ProcIdentity
+
+
+_R = TypeVar("_R", bound=_Record)
+
+
+def load_agents(state: StateStore) -> dict[str, AgentRecord]:
+    """Every agent record, by name."""
+    return {r.name: r for r in _load_list(state, AGENTS_DOC, AgentRecord)}
+
+
+def save_agents(state: StateStore, agents: Mapping[str, AgentRecord]) -> None:
+    """Replace the agent records."""
+    state.write(AGENTS_DOC, {"agents": [a.model_dump(mode="json") for a in agents.values()]})
+
+
+def load_prompts(state: StateStore) -> dict[str, PromptRecord]:
+    """Prompts seen (and still live at the last sweep), by id."""
+    return {r.id: r for r in _load_list(state, PROMPTS_DOC, PromptRecord, key="prompts")}
+
+
+def save_prompts(state: StateStore, prompts: Mapping[str, PromptRecord]) -> None:
+    """Replace the prompts seen."""
+    state.write(PROMPTS_DOC, {"prompts": [p.model_dump(mode="json") for p in prompts.values()]})
+
+
+def _load_list(state: StateStore, doc: str, model: type[_R], key: str = AGENTS_DOC) -> list[_R]:
+    data = state.read(doc) or {}
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise PawError(f".paw/{doc}.json is corrupt: '{key}' is not a list")
+    try:
+        return [model.model_validate(item) for item in items]
+    except ValidationError as err:
+        raise PawError(f".paw/{doc}.json is corrupt: {err.errors()[0]['msg']}") from err

@@ -1,0 +1,200 @@
+"""The Supervisor: paw's one service object, implementing :class:`SupervisorApi` over ports.
+
+It holds no state of its own beyond caches: agents live in ``.paw/agents.json``, prompts seen
+in ``.paw/prompts.json``, decisions in ``.paw/audit.jsonl``, everything else in tmux and git.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from paw.core.models import Action, Finding, Verdict
+from paw.errors import PawError
+from paw.supervisor import approve as approve_mod
+from paw.supervisor import cleanup, spawn, sweep
+from paw.supervisor.context import Actor, Context
+from paw.supervisor.stats import compute_stats
+
+if TYPE_CHECKING:
+    from paw.core.approval import ShellEvaluator
+    from paw.core.config import GuardConfig, PawConfig
+    from paw.core.ports import AuditLog, ProcessInspector, Terminal
+    from paw.supervisor.context import BranchVcs, Detector
+    from paw.supervisor.model import AgentView, Decision, Snapshot
+    from paw.supervisor.records import AgentRecord, StateStore
+
+
+class Supervisor:
+    """Spawn, sweep, approve and clean up agents of one repository."""
+
+    def __init__(
+        self,
+        config: PawConfig,
+        repo_root: str,
+        terminal: Terminal,
+        vcs: BranchVcs,
+        procs: ProcessInspector,
+        audit: AuditLog,
+        state: StateStore,
+        clock: Callable[[], float],
+        *,
+        detector: Detector | None = None,
+        shell: ShellEvaluator | None = None,
+        python: str = "python3",
+        actor: Actor | None = None,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        """Wire the ports; nothing runs until a method is called."""
+        self.ctx = Context(
+            config=config,
+            repo_root=repo_root,
+            terminal=terminal,
+            vcs=vcs,
+            procs=procs,
+            audit=audit,
+            state=state,
+            clock=clock,
+            detector=detector or default_detector(),
+            shell=shell or default_shell_evaluator(),
+            python=python,
+            actor=actor or Actor(),
+            sleep=sleep or (lambda _s: None),
+        )
+
+    @property
+    def session(self) -> str:
+        """paw's tmux session for this repository."""
+        return self.ctx.session
+
+    # -- SupervisorApi -------------------------------------------------------------------------
+
+    def poll_once(self) -> Snapshot:
+        """Sweep every supervised pane once (one batched tmux call) and return the picture."""
+        return sweep.poll_once(self.ctx)
+
+    def approve(
+        self,
+        prompt_id: str,
+        *,
+        always: bool = False,
+        confirmed: bool = False,
+        override: str | None = None,
+    ) -> Decision:
+        """Re-verify, record, then send the approve keys of a live prompt."""
+        return approve_mod.approve(
+            self.ctx, prompt_id, always=always, confirmed=confirmed, override=override
+        )
+
+    def deny(self, prompt_id: str) -> Decision:
+        """Re-verify, record, then send the deny keys of a live prompt."""
+        return approve_mod.deny(self.ctx, prompt_id)
+
+    def capture_ansi(self, agent: str) -> str:
+        """The agent pane's visible screen with colours ("" when the pane is gone)."""
+        pane = self._pane_id(agent)
+        if pane is None:
+            return ""
+        captures = self.ctx.terminal.sweep([pane], ansi=True)
+        return (captures[0].text or "") if captures else ""
+
+    def diff(self, agent: str) -> str:
+        """``git diff`` of the agent's worktree against its base."""
+        record = cleanup.get_agent(self.ctx, agent)
+        return self.ctx.vcs.diff(record.worktree, record.base or "HEAD")
+
+    def audit_tail(self, n: int) -> list[dict[str, object]]:
+        """The last ``n`` audit records."""
+        records = self.ctx.audit.read()
+        return records[-n:] if n > 0 else []
+
+    def spawn(self, name: str, kind: str, task: str | None, base: str | None = None) -> AgentView:
+        """Create a worktree and a pane and launch the agent."""
+        record = spawn.spawn(self.ctx, name, kind, task, base)
+        return self._view(record.name)
+
+    def send(self, agent: str, text: str) -> None:
+        """Type ``text`` literally into the agent's input and press Enter.
+
+        Refused while the agent shows a live prompt (typed text could answer it): use
+        approve/deny for prompts.
+        """
+        view = self._view(agent)
+        if not view.alive or view.pane_id is None:
+            raise PawError(f"agent {agent!r} is not running")
+        if view.status.value == "prompt":
+            raise PawError(
+                f"agent {agent!r} shows a permission prompt; text could answer it",
+                hint="use `paw prompts`, then `paw approve ID` or `paw deny ID`",
+            )
+        self.ctx.record("send", agent=agent, pane=view.pane_id, text=text)
+        self.ctx.terminal.send_text(view.pane_id, text)
+        self.ctx.terminal.send_keys(view.pane_id, ("Enter",))
+
+    def stop(self, agent: str) -> None:
+        """End the agent and its pane; keep the work."""
+        cleanup.stop(self.ctx, agent)
+
+    def remove(self, agent: str, *, force: bool = False) -> str:
+        """Remove worktree and branch (refuses unsaved work unless forced, then snapshots)."""
+        return cleanup.remove(self.ctx, agent, force=force)
+
+    # -- beyond the API ------------------------------------------------------------------------
+
+    def adopt(self, pane_id: str, *, name: str | None = None, kind: str | None = None) -> AgentView:
+        """Supervise an existing agent pane started outside paw."""
+        record = spawn.adopt(self.ctx, pane_id, name, kind)
+        return self._view(record.name)
+
+    def ls(self) -> tuple[AgentView, ...]:
+        """Every agent as of one fresh sweep."""
+        return self.poll_once().agents
+
+    def agent(self, name: str) -> AgentRecord:
+        """The persisted record of agent ``name``."""
+        return cleanup.get_agent(self.ctx, name)
+
+    def attach_argv(self, agent: str) -> list[str]:
+        """The argv that attaches the user's terminal to the agent's pane."""
+        pane = self._pane_id(agent)
+        if pane is None:
+            raise PawError(f"agent {agent!r} has no pane", hint="it was stopped or exited")
+        return self.ctx.terminal.attach_argv(pane)
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Per-agent and overall counts from the audit log."""
+        return compute_stats(self.ctx.audit.read())
+
+    def _view(self, name: str) -> AgentView:
+        cleanup.get_agent(self.ctx, name)
+        for view in self.poll_once().agents:
+            if view.name == name:
+                return view
+        raise PawError(f"no agent named {name!r}")
+
+    def _pane_id(self, agent: str) -> str | None:
+        view = self._view(agent)
+        return view.pane_id
+
+
+def default_detector() -> Detector:
+    """paw's detector registry: ``paw.core.detect.detect``."""
+    from paw.core.detect import detect
+
+    return detect
+
+
+def default_shell_evaluator() -> ShellEvaluator:
+    """The guard's ``evaluate_command``; fails closed (confirm) when it is unavailable."""
+    try:
+        module = importlib.import_module("paw.core.guard.shell")
+        return cast("ShellEvaluator", module.evaluate_command)
+    except (ImportError, AttributeError):
+        return _confirm_everything
+
+
+def _confirm_everything(command: str, cwd: str, config: GuardConfig) -> Verdict:
+    del cwd, config
+    finding = Finding("guard.unavailable", Action.CONFIRM, f"no shell guard loaded for {command!r}")
+    return Verdict.from_findings((finding,))

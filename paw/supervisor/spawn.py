@@ -1,0 +1,121 @@
+"""Spawn (worktree + tagged pane + agent) and adopt (an existing agent pane)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paw.core.agents import find_agent_process, known_kinds, plan_launch, profile_for
+from paw.core.models import DetectionState
+from paw.core.names import name_problem
+from paw.errors import PawError
+from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO
+from paw.supervisor.observe import detect_text
+from paw.supervisor.records import AgentRecord, ProcIdentity, load_agents, save_agents
+
+if TYPE_CHECKING:
+    from paw.core.agents import AgentProfile
+    from paw.core.ports import PaneInfo
+    from paw.supervisor.context import Context
+
+READY_TIMEOUT_S = 5.0
+READY_INTERVAL_S = 0.1
+
+
+def check_new_name(ctx: Context, name: str) -> None:
+    """Raise PawError unless ``name`` is a valid, unused agent name."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise PawError(problem)
+    if name in load_agents(ctx.state):
+        raise PawError(f"an agent named {name!r} already exists", hint="pick another name")
+
+
+def spawn(
+    ctx: Context, name: str, kind: str, task: str | None, base: str | None = None
+) -> AgentRecord:
+    """Create agent ``name``: a worktree on a new branch, a tagged pane, the agent in it."""
+    check_new_name(ctx, name)
+    profile = ctx.profile(kind)
+    base_ref = base or ctx.config.worktrees.base
+    if base_ref == "HEAD":
+        base_ref = ctx.vcs.current_branch(ctx.repo_root)
+    worktree, branch = ctx.worktree_path(name), ctx.branch_for(name)
+    ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
+    record = AgentRecord(
+        name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
+        task=task, created_at=ctx.clock(),
+    )  # fmt: skip
+    _store(ctx, record)
+    ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
+    launch = plan_launch(profile, task, ctx.python)
+    ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
+    pane = ctx.terminal.new_pane(
+        ctx.session, worktree, launch.argv, launch.env,
+        {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id},
+    )  # fmt: skip
+    record = record.model_copy(update={"pane_id": pane.pane_id})
+    _store(ctx, record)
+    if launch.typed_task:
+        _type_task(ctx, record, pane, launch.typed_task)
+    return record
+
+
+def _store(ctx: Context, record: AgentRecord) -> None:
+    agents = load_agents(ctx.state)
+    agents[record.name] = record
+    save_agents(ctx.state, agents)
+
+
+def _type_task(ctx: Context, record: AgentRecord, pane: PaneInfo, task: str) -> None:
+    """Type the task once the agent shows its idle input; never into anything else."""
+    waited = 0.0
+    while waited < READY_TIMEOUT_S:
+        captures = ctx.terminal.sweep([pane.pane_id])
+        text = captures[0].text if captures else None
+        if text is None:
+            break
+        if detect_text(ctx, record, text).state is DetectionState.IDLE:
+            ctx.record("send", agent=record.name, pane=pane.pane_id, text=task, reason="task")
+            ctx.terminal.send_text(pane.pane_id, task)
+            ctx.terminal.send_keys(pane.pane_id, ("Enter",))
+            return
+        ctx.sleep(READY_INTERVAL_S)
+        waited += READY_INTERVAL_S
+    raise PawError(
+        f"agent {record.name!r} started but never showed its input; the task was not typed",
+        hint=f"type it yourself: paw send {record.name} TEXT",
+    )
+
+
+def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> AgentRecord:
+    """Supervise an existing pane, only if its process tree runs a known agent."""
+    panes = {p.pane_id: p for p in ctx.terminal.list_panes(None)}
+    pane = panes.get(pane_id)
+    if pane is None or pane.dead:
+        raise PawError(f"no live tmux pane {pane_id!r}")
+    if any(a.pane_id == pane_id for a in load_agents(ctx.state).values()):
+        raise PawError(f"pane {pane_id} is already supervised")
+    procs = ctx.procs.tree(pane.pane_pid)
+    for profile in _candidates(ctx, kind):
+        proc = find_agent_process(profile, procs)
+        if proc is None:
+            continue
+        agent_name = name or f"{profile.kind}-{pane_id.lstrip('%')}"
+        check_new_name(ctx, agent_name)
+        record = AgentRecord(
+            name=agent_name, kind=profile.kind, branch="", worktree=ctx.repo_root, base="",
+            pane_id=pane_id, created_at=ctx.clock(), adopted=True,
+            proc=ProcIdentity(pid=proc.pid, create_time=proc.create_time),
+        )  # fmt: skip
+        ctx.record("adopt", agent=agent_name, kind=profile.kind, pane=pane_id, pid=proc.pid)
+        _store(ctx, record)
+        return record
+    commands = ", ".join(" ".join(p.cmdline) or p.name for p in procs) or "no processes"
+    raise PawError(f"pane {pane_id} does not run a known agent ({commands})")
+
+
+def _candidates(ctx: Context, kind: str | None) -> list[AgentProfile]:
+    kinds = [kind] if kind is not None else list(known_kinds(ctx.config))
+    if kind is not None:
+        ctx.profile(kind)  # raises for an unknown kind
+    return [p for k in kinds if (p := profile_for(ctx.config, k)) is not None]

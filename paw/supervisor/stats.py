@@ -1,0 +1,90 @@
+"""``paw stats``: counts per agent and overall, computed from the audit log's real records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+
+COLUMNS = (
+    "prompts_seen",
+    "approved",
+    "denied",
+    "refused",
+    "guard_refused",
+    "overrides",
+    "sensitive_file_aborts",
+    "git_writes_confirmed",
+)
+
+
+@dataclass(slots=True)
+class Counts:
+    """One row of the stats table."""
+
+    prompts_seen: int = 0
+    approved: int = 0
+    denied: int = 0
+    refused: int = 0  # nothing sent: unknown id, pane gone, prompt changed, …
+    guard_refused: int = 0  # nothing sent because the guard blocked (no override)
+    overrides: int = 0  # sent despite a block, with a recorded reason
+    sensitive_file_aborts: int = 0
+    git_writes_confirmed: int = 0
+    seen_ids: set[str] = field(default_factory=set, repr=False)
+
+    def to_dict(self) -> dict[str, int]:
+        """The row as a JSON-ready mapping."""
+        row = asdict(self)
+        row.pop("seen_ids")
+        return row
+
+
+def _rules(record: Mapping[str, object]) -> list[str]:
+    verdict = record.get("verdict")
+    if isinstance(verdict, Mapping):
+        rules = verdict.get("rules")
+        if isinstance(rules, list):
+            return [str(r) for r in rules]
+    return []
+
+
+def _count(row: Counts, record: Mapping[str, object]) -> None:
+    event, decision = record.get("event"), record.get("decision")
+    rules = _rules(record)
+    if event == "prompt-seen":
+        row.seen_ids.add(str(record.get("prompt_id")))
+        row.prompts_seen = len(row.seen_ids)
+    elif event in ("approve", "deny") and decision == "send":
+        _count_sent(row, record, str(event), rules)
+    elif event in ("approve", "deny"):
+        row.refused += 1
+        if decision == "needs-override":
+            row.guard_refused += 1
+        if decision != "needs-confirmation" and any("sensitive" in r for r in rules):
+            row.sensitive_file_aborts += 1
+
+
+def _count_sent(row: Counts, record: Mapping[str, object], event: str, rules: list[str]) -> None:
+    if event == "deny":
+        row.denied += 1
+        if any("sensitive" in r for r in rules):
+            row.sensitive_file_aborts += 1
+        return
+    row.approved += 1
+    if record.get("override"):
+        row.overrides += 1
+    if any(r.startswith("git.") for r in rules):
+        row.git_writes_confirmed += 1
+
+
+def compute_stats(records: Iterable[Mapping[str, object]]) -> dict[str, dict[str, int]]:
+    """``{"<agent>": row, …, "all": row}`` from audit records, oldest first."""
+    rows: dict[str, Counts] = {}
+    total = Counts()
+    for record in records:
+        agent = record.get("agent")
+        if not isinstance(agent, str):
+            _count(total, record)  # e.g. a refusal of an unknown id
+            continue
+        _count(rows.setdefault(agent, Counts()), record)
+        _count(total, record)
+    return {**{a: r.to_dict() for a, r in sorted(rows.items())}, "all": total.to_dict()}

@@ -181,13 +181,22 @@ class GitCli:
         try:
             return proc.run(["git", "-C", cwd, *args], env=env, timeout=_TIMEOUT, check=check)
         except subprocess.CalledProcessError as err:
-            raise GitError(f"git {args[0]}: {_last_line(err.stderr)}") from err
+            raise GitError(f"{_verb(args)}: {_last_line(err.stderr)}") from err
         except subprocess.TimeoutExpired as err:
             raise GitError(f"git {args[0]}: no answer within {_TIMEOUT:g}s") from err
         except FileNotFoundError as err:
             raise GitError("git is not installed (no `git` on PATH)") from err
         except OSError as err:
             raise GitError(f"git {args[0]} in {cwd}: {err}") from err
+
+
+def _verb(args: tuple[str, ...]) -> str:
+    """``git worktree remove`` for messages: the subcommand words, without options."""
+    words = [arg for arg in args[:2] if not arg.startswith("-")]
+    return " ".join(["git", *(words[:2] if args[0] in _TWO_WORD else words[:1])])
+
+
+_TWO_WORD = frozenset({"worktree", "stash", "remote", "submodule"})
 
 
 def _last_line(text: str | None) -> str:

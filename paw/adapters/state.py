@@ -6,6 +6,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from paw.errors import PawError
@@ -18,7 +19,8 @@ class StateError(PawError):
 
 
 class StateStore:
-    """``<root>/agents/<name>.json`` records, each written atomically.
+    """``<root>/agents/<name>.json`` records and ``<root>/<doc>.json`` documents, each written
+    atomically.
 
     ``root`` is the ``.paw`` directory; it is created on first write together with a
     ``.gitignore`` holding ``*``, so git never sees paw's state.
@@ -38,6 +40,19 @@ class StateStore:
                 _write_atomic(ignore, "*\n")
         except OSError as err:
             raise StateError(f"cannot create paw's state directory {self.root}: {err}") from err
+
+    def read(self, name: str) -> dict[str, object] | None:
+        """The document ``<root>/<name>.json``, None when it does not exist (or is unreadable)."""
+        return _read_record(self.root / f"{_checked_name(name)}.json")
+
+    def write(self, name: str, data: Mapping[str, object]) -> None:
+        """Replace the document ``<root>/<name>.json`` atomically."""
+        self.ensure()
+        text = json.dumps(dict(data), ensure_ascii=False, indent=2, sort_keys=True, default=str)
+        try:
+            _write_atomic(self.root / f"{_checked_name(name)}.json", text + "\n")
+        except OSError as err:
+            raise StateError(f"cannot write {name!r} in {self.root}: {err}") from err
 
     def save(self, record: dict[str, object]) -> None:
         """Write ``record`` (which must hold a valid ``name``) to ``agents/<name>.json``."""

@@ -38,9 +38,9 @@ class UsageError(PawError):
 
 def _command_modules() -> list[ModuleType]:
     # Imported lazily so `paw check` never pays for Textual or libtmux.
-    from paw.cli import check, detect, supervise, tui
+    from paw.cli import check, detect, doctor, supervise, tui
 
-    return [check, detect, supervise, tui]
+    return [check, detect, supervise, tui, doctor]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,7 +27,7 @@ class JsonlAuditLog:
         line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str) + "\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 os.write(fd, _complete_line_prefix(fd) + line.encode())
                 os.fsync(fd)

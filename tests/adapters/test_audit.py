@@ -1,0 +1,63 @@
+"""JsonlAuditLog: fsynced appends, tolerant reads."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from paw.adapters.audit import AuditError, JsonlAuditLog, current_tty, current_user
+
+
+def test_audit_append_read_round_trip(tmp_path: Path) -> None:
+    log = JsonlAuditLog(tmp_path / ".paw" / "audit.jsonl")
+    log.append({"event": "approve", "keys": ["1", "Enter"], "n": 1})
+    log.append({"event": "deny", "text": "ünïcode ; \n newline"})
+    assert log.read() == [
+        {"event": "approve", "keys": ["1", "Enter"], "n": 1},
+        {"event": "deny", "text": "ünïcode ; \n newline"},
+    ]
+    assert log.tail(1) == [{"event": "deny", "text": "ünïcode ; \n newline"}]
+    assert len(log.path.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_audit_append_fsyncs_before_returning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    real = os.fsync
+
+    def recording(fd: int) -> None:
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    JsonlAuditLog(tmp_path / "audit.jsonl").append({"event": "x"})
+    assert len(synced) == 1
+
+
+def test_audit_read_skips_torn_last_line_and_next_append_starts_clean(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    path.write_text('{"event": "a"}\n{"event": "tor', encoding="utf-8")
+    log = JsonlAuditLog(path)
+    assert log.read() == [{"event": "a"}]
+    log.append({"event": "b"})
+    assert log.read() == [{"event": "a"}, {"event": "b"}]
+
+
+def test_audit_missing_file_reads_empty(tmp_path: Path) -> None:
+    assert JsonlAuditLog(tmp_path / "none.jsonl").read() == []
+
+
+def test_audit_unwritable_raises_audit_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    with pytest.raises(AuditError, match="cannot write"):
+        JsonlAuditLog(blocker / "audit.jsonl").append({"event": "x"})
+
+
+def test_audit_current_user_and_tty() -> None:
+    assert current_user()
+    tty = current_tty()
+    assert tty is None or tty.startswith("/dev/")

@@ -1,0 +1,53 @@
+"""The subprocess gateway and the psutil inspector."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from libtmux.test.retry import retry_until
+
+from paw.adapters import proc
+from paw.adapters.procs import PsutilInspector
+
+
+def test_proc_run_captures_output_with_env_overlay_and_input(tmp_path: Path) -> None:
+    code = "import os, sys; print(os.environ['PAW_X'], os.getcwd(), sys.stdin.read())"
+    done = proc.run([sys.executable, "-c", code], cwd=str(tmp_path), env={"PAW_X": "1"}, input="in")
+    assert done.ok
+    assert done.stdout.split() == ["1", str(tmp_path), "in"]
+
+
+def test_proc_run_check_raises_with_stderr() -> None:
+    code = "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"
+    with pytest.raises(subprocess.CalledProcessError) as info:
+        proc.run([sys.executable, "-c", code])
+    assert info.value.returncode == 3
+    assert proc.describe_failure(info.value).endswith(": boom")
+    assert proc.run([sys.executable, "-c", code], check=False).returncode == 3
+
+
+def test_proc_run_missing_program_raises_oserror() -> None:
+    with pytest.raises(OSError, match="paw-no-such-program"):
+        proc.run(["paw-no-such-program"])
+
+
+def test_procs_tree_lists_children_and_tolerates_gone_pids() -> None:
+    code = "import subprocess, sys, time; subprocess.Popen(['sleep', '30']); time.sleep(30)"
+    parent = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        inspector = PsutilInspector()
+        retry_until(lambda: any(p.name == "sleep" for p in inspector.tree(parent.pid)), 10)
+        tree = inspector.tree(parent.pid)
+        assert tree[0].pid == parent.pid
+        assert tree[0].cmdline[:2] == (sys.executable, "-c")
+        assert tree[1].cmdline == ("sleep", "30")
+        assert tree[0].create_time > 0
+    finally:
+        for child in PsutilInspector().tree(parent.pid)[1:]:
+            subprocess.run(["kill", str(child.pid)], check=False)
+        parent.kill()
+        parent.wait()
+    assert PsutilInspector().tree(parent.pid) == []

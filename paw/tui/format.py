@@ -115,8 +115,16 @@ def shorten(text: str, width: int) -> str:
 
 
 def sort_agents(agents: Iterable[AgentView]) -> list[AgentView]:
-    """Waiting agents first, then busy, unknown, idle, exited; by name within a status."""
-    return sorted(agents, key=lambda a: (_STATUS_ORDER.get(a.status, 9), a.name))
+    """Waiting agents first (longest waiting first), then busy, unknown, idle, exited.
+
+    Within the other statuses agents are sorted by name, so rows do not jump around.
+    """
+
+    def key(agent: AgentView) -> tuple[int, float, str]:
+        waited = agent.status_since if agent.status is AgentStatus.PROMPT else 0.0
+        return (_STATUS_ORDER.get(agent.status, 9), waited, agent.name)
+
+    return sorted(agents, key=key)
 
 
 def sort_prompts(prompts: Iterable[LivePrompt]) -> list[LivePrompt]:

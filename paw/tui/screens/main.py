@@ -97,7 +97,7 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one(AuditTail).show_records([])
         self.query_one(PanePreview).show_capture(None, "")
         self.query_one(DiffView).show_diff(None, "")
-        self.query_one(PromptQueue).focus()
+        self.query_one(AgentList).focus()
 
     # -- sweeps -------------------------------------------------------------------------------
 
@@ -139,9 +139,10 @@ class MainScreen(AgentActions, Screen[None]):
         visible = set(agents.visible_keys)
         prompts = [p for p in self.snapshot.prompts if p.agent in visible]
         self.query_one(PromptQueue).show_prompts(prompts, now)
-        self.query_one(PromptCard).show_prompt(self.selected_prompt)
         if self.selected_agent is None and agents.selected_key is not None:
             self._select_agent(agents.selected_key)
+            self._follow_agent_prompt(agents.selected_key)
+        self.query_one(PromptCard).show_prompt(self.selected_prompt)
 
     def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
         new = [p for p in prompts if p.id not in self._seen_prompts]
@@ -157,23 +158,47 @@ class MainScreen(AgentActions, Screen[None]):
 
     @property
     def selected_prompt(self) -> LivePrompt | None:
-        """The prompt under the queue's cursor."""
+        """The prompt under the queue's cursor, if it belongs to the selected agent.
+
+        Keys act on what the human sees: an agent highlighted in the agents table without a
+        prompt of its own never lends its keys to another agent's prompt.
+        """
         key = self.query_one(PromptQueue).selected_key
         if key is None or self.snapshot is None:
             return None
-        return next((p for p in self.snapshot.prompts if p.id == key), None)
+        prompt = next((p for p in self.snapshot.prompts if p.id == key), None)
+        if prompt is None or prompt.agent != self.selected_agent:
+            return None
+        return prompt
 
     @on(DataTable.RowHighlighted, "#agents")
     def _agent_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None:
-            self._select_agent(event.row_key.value)
+        agent = event.row_key.value
+        if agent is None:
+            return
+        self._select_agent(agent)
+        self._follow_agent_prompt(agent)
+        self.query_one(PromptCard).show_prompt(self.selected_prompt)
+        self.refresh_bindings()
+
+    def _follow_agent_prompt(self, agent: str) -> None:
+        """Move the queue's cursor to ``agent``'s prompt, if it has one."""
+        if self.snapshot is None:
+            return
+        queue = self.query_one(PromptQueue)
+        ids = {p.id for p in self.snapshot.prompts if p.agent == agent}
+        for row, key in enumerate(queue.visible_keys):
+            if key in ids:
+                queue.move_cursor(row=row, animate=False)
+                return
 
     @on(DataTable.RowHighlighted, "#prompts")
-    def _prompt_highlighted(self) -> None:
-        prompt = self.selected_prompt
-        self.query_one(PromptCard).show_prompt(prompt)
-        if prompt is not None:
-            self._select_agent(prompt.agent)
+    def _prompt_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.snapshot is not None:
+            prompt = next((p for p in self.snapshot.prompts if p.id == event.row_key.value), None)
+            if prompt is not None:
+                self._select_agent(prompt.agent)
+        self.query_one(PromptCard).show_prompt(self.selected_prompt)
         self.refresh_bindings()
 
     def _select_agent(self, agent: str) -> None:
@@ -225,7 +250,7 @@ class MainScreen(AgentActions, Screen[None]):
         box = self.query_one("#filter", Input)
         box.value = ""
         box.remove_class("-visible")
-        self.query_one(PromptQueue).focus()
+        self.query_one(AgentList).focus()
 
     def action_toggle_view(self) -> None:
         """Switch the right panel between the pane and the diff."""

@@ -1,0 +1,305 @@
+"""Pilot tests of the TUI's flows over the corpus-backed fake supervisor."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from paw.core.models import Action
+from paw.supervisor.model import AgentStatus
+from paw.tui.app import make_app
+from paw.tui.screens.block import BlockDialog
+from paw.tui.screens.confirm import ConfirmDialog
+from paw.tui.screens.forms import MessageDialog, SpawnDialog
+from paw.tui.screens.help import HelpScreen
+from paw.tui.screens.main import MainScreen
+from paw.tui.screens.notice import TmuxLostDialog
+from paw.tui.widgets.agent_list import AgentList
+from tests.tui.conftest import settle
+from tests.tui.fake_supervisor import FakeAgent, FakeSupervisor, scenario
+from tests.tui.snapshot_app import HOUR, make_snapshot_app
+
+SIZE = (120, 40)
+
+
+async def test_app_approve_sends_approve_keys_of_selected_prompt() -> None:
+    app, fake = make_snapshot_app("allow")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert fake.sent_keys == []
+        await pilot.press("a")
+        await settle(pilot)
+        assert fake.sent_keys == [("%1", ("y",))]
+        assert fake.audit[-1]["event"] == "approve"
+
+
+async def test_app_deny_sends_deny_keys() -> None:
+    app, fake = make_snapshot_app("allow")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert fake.sent_keys == [("%1", ("Escape",))]
+        assert fake.calls == [("deny", "1-shell_")]
+
+
+async def test_app_always_sends_always_keys_for_allowed_prompt() -> None:
+    app, fake = make_snapshot_app("allow")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("A")
+        await settle(pilot)
+        assert fake.sent_keys == [("%1", ("p",))]
+
+
+async def test_app_always_is_disabled_for_confirm_verdict() -> None:
+    fake = FakeSupervisor(
+        [
+            FakeAgent(
+                "t",
+                "codex",
+                "shell_always_option_120x40",
+                AgentStatus.PROMPT,
+                scenario("confirm").prompts.popitem()[1].verdict,
+            )
+        ]
+    )
+    app = make_app(fake, poll_interval=HOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.main.check_action("always", ()) is False
+        await pilot.press("A")
+        await settle(pilot)
+        assert fake.sent_keys == []
+        assert fake.calls == []
+
+
+async def test_app_confirm_verdict_opens_dialog_before_anything_is_sent() -> None:
+    app, fake = make_snapshot_app("confirm")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert fake.sent_keys == []
+        await pilot.press("y")
+        await settle(pilot)
+        assert fake.sent_keys == [("%1", ("1",))]
+        assert fake.calls[-1] == ("approve", ("1-git_pu", False, True, None))
+
+
+async def test_app_confirm_dialog_cancel_sends_nothing() -> None:
+    app, fake = make_snapshot_app("confirm")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert fake.sent_keys == []
+
+
+async def test_app_block_needs_typed_reason_to_override() -> None:
+    app, fake = make_snapshot_app("block")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, BlockDialog)
+        assert fake.calls == []  # a block is never sent to the supervisor without a reason
+        await pilot.press("enter")  # empty reason: stays blocked
+        await settle(pilot)
+        assert isinstance(app.screen, BlockDialog)
+        await pilot.press(*"cleanup of my own scratch dir", "enter")
+        await settle(pilot)
+        assert fake.calls == [
+            ("approve", ("1-shell_", False, False, "cleanup of my own scratch dir"))
+        ]
+        assert fake.sent_keys == [("%1", ("y",))]
+        assert fake.audit[-1]["override"] == "cleanup of my own scratch dir"
+
+
+async def test_app_block_dialog_escape_keeps_it_blocked() -> None:
+    app, fake = make_snapshot_app("block")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press(*"abcdef", "escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert fake.calls == []
+        assert fake.sent_keys == []
+
+
+async def test_app_prompt_keys_disabled_without_prompt() -> None:
+    app, fake = make_snapshot_app("agents")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for action in ("approve", "deny", "always"):
+            assert app.main.check_action(action, ()) is None
+        await pilot.press("a", "d")
+        await settle(pilot)
+        assert fake.calls == []
+
+
+async def test_app_new_prompt_rings_bell_and_notifies() -> None:
+    app, fake = make_snapshot_app("agents")
+    bells: list[None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.bell = lambda: bells.append(None)  # type: ignore[method-assign]  # count rings
+        await settle(pilot)
+        assert bells == []
+        newcomer = FakeAgent(
+            "late",
+            "claude-code",
+            "git_push_120x40",
+            AgentStatus.PROMPT,
+            scenario("confirm").prompts.popitem()[1].verdict,
+            age=1,
+        )
+        fake.agents["late"] = newcomer
+        fake.panes["late"] = "%9"
+        live = fake._live_prompt(newcomer)
+        fake.prompts[live.id] = live
+        app.poll()
+        await settle(pilot)
+        assert bells == [None]
+        assert any("late" in n.message for n in app._notifications)
+
+
+async def test_app_tmux_gone_shows_banner_and_one_dialog() -> None:
+    app, _ = make_snapshot_app("tmux_gone")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TmuxLostDialog)
+        await pilot.press("escape")
+        app.poll()
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)  # not re-opened during the same outage
+        assert app.main.query_one("#error-banner").has_class("-visible")
+
+
+async def test_app_poll_exception_is_reported_once() -> None:
+    fake = scenario("agents")
+    fake.raise_on_poll = True
+    app = make_app(fake, poll_interval=HOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TmuxLostDialog)
+        await pilot.press("escape")
+        for _ in range(3):
+            app.poll()
+            await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_app_message_goes_through_supervisor_send() -> None:
+    app, fake = make_snapshot_app("agents")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, MessageDialog)
+        await pilot.press(*"run the tests", "enter")
+        await settle(pilot)
+        assert fake.sent_text == [("%1", "run the tests")]
+
+
+async def test_app_spawn_form_calls_supervisor_spawn() -> None:
+    app, fake = make_snapshot_app("empty")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, SpawnDialog)
+        await pilot.press(*"fix-login")
+        app.screen.query_one("#spawn-task", Input).value = "fix the login form"
+        app.screen.query_one("#spawn-task", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert fake.calls == [("spawn", ("fix-login", "claude-code", "fix the login form"))]
+        assert "fix-login" in app.main.query_one(AgentList).visible_keys
+
+
+async def test_app_remove_shows_refusal() -> None:
+    app, fake = make_snapshot_app("agents")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down")  # api -> docs (dirty worktree)
+        await settle(pilot)
+        assert app.main.selected_agent == "docs"
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert fake.calls == [("remove", ("docs", False))]
+        assert "docs" in fake.agents
+        assert any("uncommitted" in n.message for n in app._notifications)
+
+
+async def test_app_stop_after_confirmation() -> None:
+    app, fake = make_snapshot_app("agents")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert fake.calls == [("stop", "api")]
+
+
+async def test_app_filter_hides_other_agents() -> None:
+    app, _ = make_snapshot_app("agents")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"gem")
+        await settle(pilot)
+        assert app.main.query_one(AgentList).visible_keys == ["docs"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(app.main.query_one(AgentList).visible_keys) == 3
+
+
+async def test_app_help_lists_every_main_key() -> None:
+    app, _ = make_snapshot_app("empty")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+
+
+def test_fake_verdicts_cover_every_action() -> None:
+    actions = {p.verdict.action for p in scenario("mixed").prompts.values()}
+    assert actions == set(Action)
+
+
+async def test_app_keys_never_act_on_another_agents_prompt() -> None:
+    app, fake = make_snapshot_app("mixed")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "down", "down")  # three waiting agents, then api (busy)
+        await settle(pilot)
+        assert app.main.selected_agent == "api"
+        assert app.main.selected_prompt is None
+        await pilot.press("a", "d", "A")
+        await settle(pilot)
+        assert fake.calls == []
+
+
+async def test_app_selecting_waiting_agent_selects_its_prompt() -> None:
+    app, fake = make_snapshot_app("mixed")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down")  # second-longest waiting: pusher (confirm)
+        await settle(pilot)
+        prompt = app.main.selected_prompt
+        assert prompt is not None
+        assert (prompt.agent, app.main.selected_agent) == ("pusher", "pusher")
+        await pilot.press("d")
+        await settle(pilot)
+        assert fake.sent_keys == [(prompt.pane_id, ("Escape",))]

@@ -1,9 +1,405 @@
-"""`paw` sub-commands: supervise (placeholder until its issue lands)."""
+"""`paw` sub-commands of the supervisor: init, config check, spawn, ls, attach, send, stop, rm,
+adopt, prompts, approve, deny, log, stats. Handlers return an exit code (docs/cli.md)."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paw.cli import UsageError
+from paw.core.agents import known_kinds
+from paw.core.names import name_problem
+from paw.supervisor.model import Outcome
+from paw.supervisor.stats import COLUMNS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from paw.supervisor.model import AgentView, Decision, LivePrompt
+    from paw.supervisor.service import Supervisor
+
+Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
+EXIT_NEEDS_CONFIRMATION = 3
+EXIT_NEEDS_OVERRIDE = 4
+
+
+def _supervisor(args: argparse.Namespace) -> Supervisor:
+    from paw.cli.compose import build_supervisor
+
+    return build_supervisor(args.repo)
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, indent=2, default=str))
+
+
+def _check_name(name: str) -> None:
+    problem = name_problem(name)
+    if problem is not None:
+        raise UsageError(problem)
+
+
+# -- handlers ----------------------------------------------------------------------------------
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """Write a commented paw.toml at the repository root."""
+    from paw.adapters.config_file import write_default_config
+    from paw.cli.compose import CONFIG_NAME, find_repo_root
+
+    path = Path(find_repo_root(args.repo)) / CONFIG_NAME
+    write_default_config(path, overwrite=args.force)
+    print(f"wrote {path}")
+    return 0
+
+
+def cmd_config_check(args: argparse.Namespace) -> int:
+    """List every problem of paw.toml."""
+    from paw.cli.compose import CONFIG_NAME, config_problems, find_repo_root
+
+    path = Path(find_repo_root(args.repo)) / CONFIG_NAME
+    if not path.exists():
+        print(f"{path.name}: not found (paw uses its defaults; `paw init` writes one)")
+        return 0
+    problems = config_problems(path)
+    if args.json:
+        _print_json({"file": str(path), "problems": problems})
+    else:
+        print("\n".join(problems) if problems else f"{path.name}: ok")
+    return 2 if problems else 0
+
+
+def _task(args: argparse.Namespace) -> str | None:
+    if args.task_file is None:
+        return str(args.task) if args.task is not None else None
+    try:
+        return Path(args.task_file).read_text(encoding="utf-8").strip()
+    except OSError as err:
+        raise UsageError(f"cannot read task file {args.task_file}: {err.strerror}") from err
+
+
+def cmd_spawn(args: argparse.Namespace) -> int:
+    """Create a worktree and a pane, and launch the agent."""
+    _check_name(args.name)
+    sup = _supervisor(args)
+    kinds = known_kinds(sup.ctx.config)
+    if args.agent not in kinds:
+        raise UsageError(f"unknown agent kind {args.agent!r} (known: {', '.join(kinds)})")
+    view = sup.spawn(args.name, args.agent, _task(args), args.base)
+    if args.json:
+        _print_json(_agent_json(view))
+    else:
+        print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id} on {view.branch}")
+        print(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
+    return 0
+
+
+def _agent_json(view: AgentView) -> dict[str, object]:
+    data = dataclasses.asdict(view)
+    data["status"] = view.status.value
+    return data
+
+
+def cmd_ls(args: argparse.Namespace) -> int:
+    """List the agents."""
+    views = _supervisor(args).ls()
+    if args.json:
+        _print_json([_agent_json(v) for v in views])
+        return 0
+    if not views:
+        print("no agents (start one with `paw spawn NAME --agent KIND`)")
+        return 0
+    rows: list[tuple[str, ...]] = [
+        (
+            "NAME",
+            "KIND",
+            "PANE",
+            "ALIVE",
+            "STATE",
+            "BRANCH",
+            "UNCOMMITTED",
+            "UNTRACKED",
+            "AHEAD",
+            "BEHIND",
+        )
+    ]
+    for v in views:
+        s = v.stat
+        counts = (s.uncommitted, s.untracked, s.ahead, s.behind)
+        alive = "yes" if v.alive else "no"
+        row = (v.name, v.kind, v.pane_id or "-", alive, v.status.value, v.branch or "-")
+        rows.append(row + tuple(str(c) for c in counts))
+    _print_table(rows)
+    return 0
+
+
+def _print_table(rows: Sequence[tuple[str, ...]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+
+
+def cmd_attach(args: argparse.Namespace) -> int:
+    """Attach the terminal to the agent's pane."""
+    argv = _supervisor(args).attach_argv(args.name)
+    if args.print:
+        print(" ".join(argv))
+        return 0
+    _exec(argv)
+    return 1  # only reached if exec returned
+
+
+def _exec(argv: list[str]) -> None:
+    os.execvp(argv[0], argv)  # noqa: S606 - replaces paw with tmux attach by design
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    """Type text into the agent's input (literally) and press Enter."""
+    _supervisor(args).send(args.name, args.text)
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    """End the agent and its pane; keep the work."""
+    _supervisor(args).stop(args.name)
+    print(f"stopped {args.name} (worktree and branch kept)")
+    return 0
+
+
+def cmd_rm(args: argparse.Namespace) -> int:
+    """Remove the agent's worktree and branch."""
+    print(_supervisor(args).remove(args.name, force=args.force))
+    return 0
+
+
+def cmd_adopt(args: argparse.Namespace) -> int:
+    """Supervise an existing agent pane."""
+    if args.name is not None:
+        _check_name(args.name)
+    view = _supervisor(args).adopt(args.pane, name=args.name, kind=args.agent)
+    if args.json:
+        _print_json(_agent_json(view))
+    else:
+        print(f"adopted pane {view.pane_id} as {view.name} ({view.kind})")
+    return 0
+
+
+def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
+    return {
+        "id": p.id, "agent": p.agent, "kind": p.kind, "pane": p.pane_id,
+        "prompt_kind": p.prompt.kind.value, "subject": p.prompt.subject,
+        "question": p.prompt.question, "age_s": round(now - p.first_seen, 1),
+        **p.verdict.to_dict(),
+    }  # fmt: skip
+
+
+def cmd_prompts(args: argparse.Namespace) -> int:
+    """List live prompts with the guard's verdict."""
+    snap = _supervisor(args).poll_once()
+    items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
+    if args.json:
+        _print_json(items)
+        return 0
+    if not items:
+        print("no live prompts")
+    for i in items:
+        print(f"{i['id']}  {i['agent']} ({i['prompt_kind']}) {i['subject'] or i['question']}")
+        reasons = "; ".join(str(r) for r in i["reasons"]) if isinstance(i["reasons"], list) else ""
+        print(f"    guard: {i['verdict']}{' - ' + reasons if reasons else ''}  age {i['age_s']}s")
+    return 0
+
+
+def _decision_json(d: Decision) -> dict[str, object]:
+    return {
+        "outcome": d.outcome.value, "prompt_id": d.prompt_id, "reason": d.reason,
+        "keys": list(d.keys), "verdict": d.verdict.to_dict() if d.verdict else None,
+        "confirmation": d.confirmation,
+    }  # fmt: skip
+
+
+def _ask_yes(text: str) -> bool:
+    if not sys.stdin.isatty():
+        return False
+    print(text)
+    return input("approve? [y/N] ").strip().lower() in ("y", "yes")
+
+
+def cmd_approve(args: argparse.Namespace) -> int:
+    """Approve a live prompt (after re-verifying it)."""
+    sup = _supervisor(args)
+    options = {"always": args.always, "override": args.override}
+    decision = sup.approve(args.id, confirmed=args.yes, **options)
+    needs = decision.outcome is Outcome.NEEDS_CONFIRMATION and not args.json
+    if needs and _ask_yes(decision.confirmation or decision.reason):
+        decision = sup.approve(args.id, confirmed=True, **options)
+    return _report(args, decision)
+
+
+def cmd_deny(args: argparse.Namespace) -> int:
+    """Deny a live prompt (after re-verifying it)."""
+    return _report(args, _supervisor(args).deny(args.id))
+
+
+_EXIT = {
+    Outcome.SENT: 0,
+    Outcome.SENT_UNCONFIRMED: 0,
+    Outcome.REFUSED: 1,
+    Outcome.NEEDS_CONFIRMATION: EXIT_NEEDS_CONFIRMATION,
+    Outcome.NEEDS_OVERRIDE: EXIT_NEEDS_OVERRIDE,
+}
+
+
+def _report(args: argparse.Namespace, d: Decision) -> int:
+    if args.json:
+        _print_json(_decision_json(d))
+    elif d.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
+        note = "" if d.outcome is Outcome.SENT else " (the prompt still shows; check the pane)"
+        print(f"sent {' '.join(d.keys)} to prompt {d.prompt_id}: {d.reason}{note}")
+    else:
+        hints = {
+            Outcome.NEEDS_CONFIRMATION: "\nhint: re-run with --yes to confirm",
+            Outcome.NEEDS_OVERRIDE: '\nhint: --override "REASON" sends anyway (recorded)',
+        }
+        print(f"paw: {d.outcome.value}: {d.reason}{hints.get(d.outcome, '')}", file=sys.stderr)
+        if d.confirmation:
+            print(d.confirmation, file=sys.stderr)
+    return _EXIT[d.outcome]
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """Show the last audit records."""
+    records = _supervisor(args).audit_tail(args.n)
+    for r in records:
+        if args.json:
+            print(json.dumps(r, default=str))
+            continue
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(r.get("time", 0)))))
+        detail = r.get("reason") or r.get("outcome") or r.get("subject") or ""
+        print(f"{when}  {r.get('event')}  {r.get('agent', '-')}  {r.get('decision', '')}  {detail}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Counts per agent and overall from the audit log."""
+    table = _supervisor(args).stats()
+    if args.json:
+        _print_json(table)
+        return 0
+    rows = [("AGENT", *(c.upper() for c in COLUMNS))]
+    rows += [(name, *(str(row[c]) for c in COLUMNS)) for name, row in table.items()]
+    _print_table(rows)
+    return 0
+
+
+# -- parser ------------------------------------------------------------------------------------
+
+
+def _add(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    func: Callable[[argparse.Namespace], int],
+    *,
+    json_flag: bool = True,
+) -> argparse.ArgumentParser:
+    parser = sub.add_parser(
+        name, help=(func.__doc__ or "").splitlines()[0], description=func.__doc__,
+        epilog=EPILOGS[name], formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    parser.add_argument(
+        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
+    )
+    if json_flag:
+        parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(func=func)
+    return parser
+
+
+EPILOGS = {
+    "init": "example:\n  paw init",
+    "check": "example:\n  paw config check\n\nexit 2 when paw.toml has problems",
+    "spawn": """examples:
+  paw spawn alice --agent claude-code --task 'fix the flaky test'
+  paw spawn bob --agent aider --task-file TASK.md --base develop
+
+Names: letters, digits, '-' and '_' (no spaces, quotes, ';', '..', ':' or '%').""",
+    "ls": "examples:\n  paw ls\n  paw ls --json | jq '.[] | select(.alive)'",
+    "attach": "example:\n  paw attach alice   (detach again with your tmux prefix + d)",
+    "send": """example:
+  paw send alice 'also update the changelog'
+
+The text is typed literally (never read as tmux key names), then Enter.
+Refused while the agent shows a permission prompt: use approve/deny.""",
+    "stop": "example:\n  paw stop alice   (worktree and branch stay; `paw rm` removes them)",
+    "rm": """examples:
+  paw rm alice
+  paw rm --force alice   (archives everything to refs/paw/archive/... first)""",
+    "adopt": "examples:\n  paw adopt %12\n  paw adopt %12 --agent codex --name reviewer",
+    "prompts": "examples:\n  paw prompts\n  paw prompts --json",
+    "approve": """examples:
+  paw approve 3f9c2a1b0d
+  paw approve 3f9c2a1b0d --yes
+  paw approve 3f9c2a1b0d --override 'reviewed: pushes to my fork'
+
+Exit codes: 0 sent, 1 refused, 3 needs confirmation (--yes), 4 blocked (--override).""",
+    "deny": "example:\n  paw deny 3f9c2a1b0d",
+    "log": "examples:\n  paw log -n 50\n  paw log --json",
+    "stats": "example:\n  paw stats --json",
+}
+KINDS_HELP = "claude-code, codex, gemini-cli, aider, qwen-code, opencode, scripted, or custom"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register this module's sub-commands (none yet)."""
+    """Register the supervisor's sub-commands."""
+    p = _add(sub, "init", cmd_init, json_flag=False)
+    p.add_argument("--force", action="store_true", help="replace an existing paw.toml")
+    cfg = sub.add_parser("config", help="inspect paw.toml", description="Inspect paw.toml.")
+    cfg_sub = cfg.add_subparsers(dest="config_command", metavar="COMMAND", required=True)
+    _add(cfg_sub, "check", cmd_config_check)
+    _register_spawn(_add(sub, "spawn", cmd_spawn))
+    _add(sub, "ls", cmd_ls)
+    p = _add(sub, "attach", cmd_attach, json_flag=False)
+    p.add_argument("name")
+    p.add_argument("--print", action="store_true", help="print the tmux command, do not run it")
+    p = _add(sub, "send", cmd_send, json_flag=False)
+    p.add_argument("name")
+    p.add_argument("text")
+    p = _add(sub, "stop", cmd_stop, json_flag=False)
+    p.add_argument("name")
+    p = _add(sub, "rm", cmd_rm, json_flag=False)
+    p.add_argument("name")
+    p.add_argument(
+        "--force", action="store_true", help="archive unsaved work to a ref, then remove"
+    )
+    p = _add(sub, "adopt", cmd_adopt)
+    p.add_argument("pane", help="tmux pane id, e.g. %%12")
+    p.add_argument("--agent", metavar="KIND", help="expected kind (default: any known kind)")
+    p.add_argument("--name", help="agent name (default: KIND-PANE)")
+    _add(sub, "prompts", cmd_prompts)
+    _register_approve(_add(sub, "approve", cmd_approve))
+    p = _add(sub, "deny", cmd_deny)
+    p.add_argument("id", help="prompt id from `paw prompts`")
+    p = _add(sub, "log", cmd_log)
+    p.add_argument("-n", type=int, default=20, help="how many records (default 20)")
+    _add(sub, "stats", cmd_stats)
+
+
+def _register_spawn(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="the agent's name (also its worktree and branch suffix)")
+    p.add_argument("--agent", required=True, metavar="KIND", help=f"agent kind: {KINDS_HELP}")
+    task = p.add_mutually_exclusive_group()
+    task.add_argument("--task", help="the task text")
+    task.add_argument("--task-file", metavar="FILE", help="read the task from FILE")
+    p.add_argument("--base", metavar="REF", help="base of the new branch (default: checked out)")
+
+
+def _register_approve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", help="prompt id from `paw prompts`")
+    p.add_argument("--always", action="store_true", help="pick the prompt's 'always' option")
+    p.add_argument("--yes", action="store_true", help="confirm a confirm-verdict without asking")
+    p.add_argument("--override", metavar="REASON", help="send despite a block; REASON is recorded")

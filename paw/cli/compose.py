@@ -1,0 +1,147 @@
+"""The composition root: build a real :class:`~paw.supervisor.service.Supervisor`.
+
+``build_supervisor(repo_dir, socket_name=None)`` is what the CLI and the TUI use; tests build
+Supervisors over fakes directly (see tests/support/fakes.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from paw.adapters import proc
+from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
+from paw.adapters.git import GitCli
+from paw.adapters.procs import PsutilInspector
+from paw.adapters.state import StateStore as AgentStateStore
+from paw.adapters.tmux import TmuxTerminal
+from paw.cli import UsageError
+from paw.core.config import PawConfig
+from paw.errors import GitError, PawError
+from paw.supervisor.context import Actor
+from paw.supervisor.service import Supervisor
+
+CONFIG_NAME = "paw.toml"
+STATE_DIR = ".paw"
+SOCKET_ENV = "PAW_TMUX_SOCKET"
+
+
+class RepoGit(GitCli):
+    """GitCli plus ``current_branch`` (spawn pins a ``HEAD`` base to the checked-out branch)."""
+
+    def current_branch(self, repo: str) -> str:
+        """The branch checked out in ``repo``, or the commit id when HEAD is detached."""
+        done = proc.run(["git", "symbolic-ref", "--short", "-q", "HEAD"], cwd=repo, check=False)
+        if done.ok and done.stdout.strip():
+            return done.stdout.strip()
+        done = proc.run(["git", "rev-parse", "--verify", "HEAD"], cwd=repo, check=False)
+        if not done.ok:
+            raise GitError(f"cannot resolve HEAD in {repo}: {done.stderr.strip()}")
+        return done.stdout.strip()
+
+
+class JsonDocs:
+    """``.paw/<name>.json`` documents, each replaced atomically (temp file, fsync, rename)."""
+
+    def __init__(self, root: Path) -> None:
+        """Keep documents under ``root`` (created, with a ``*`` .gitignore, on first write)."""
+        self.root = root
+
+    def read(self, name: str) -> dict[str, object] | None:
+        """The document ``name``, None when missing or unreadable."""
+        try:
+            value = json.loads((self.root / f"{name}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
+
+    def write(self, name: str, data: Mapping[str, object]) -> None:
+        """Replace the document ``name`` atomically."""
+        AgentStateStore(self.root).ensure()
+        path = self.root / f"{name}.json"
+        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=1, sort_keys=True)
+                handle.flush()
+                os.fsync(handle.fileno())
+            Path(tmp).replace(path)
+        except OSError as err:
+            Path(tmp).unlink(missing_ok=True)
+            raise PawError(f"cannot write {path}: {err}") from err
+
+
+def find_repo_root(start: str | None = None) -> str:
+    """The main worktree of the repository containing ``start`` (default: the cwd)."""
+    return RepoGit().repo_root(start or str(Path.cwd()))
+
+
+def load_config(path: Path) -> PawConfig:
+    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the problem."""
+    if not path.exists():
+        return PawConfig()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise UsageError(f"{path.name}: {err}") from err
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err}") from err
+    try:
+        return PawConfig.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = ".".join(str(p) for p in first["loc"])
+        more = (
+            f" (+{err.error_count() - 1} more; run `paw config check`)"
+            if err.error_count() > 1
+            else ""
+        )
+        raise UsageError(f"{path.name}: {key}: {first['msg']}{more}") from err
+
+
+def config_problems(path: Path) -> list[str]:
+    """Every problem of paw.toml as ``file: key: message`` lines ([] when fine)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        return [f"{path.name}: {err}"]
+    except OSError as err:
+        return [f"{path}: {err}"]
+    try:
+        PawConfig.model_validate(data)
+    except ValidationError as err:
+        return [
+            f"{path.name}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()
+        ]
+    return []
+
+
+def build_supervisor(repo_dir: str | None = None, socket_name: str | None = None) -> Supervisor:
+    """A Supervisor over real tmux, git, psutil and ``.paw/`` for the repo containing
+    ``repo_dir``. The tmux socket is ``socket_name``, else ``$PAW_TMUX_SOCKET``, else
+    ``[tmux] socket_name``, else the default server."""
+    root = find_repo_root(repo_dir)
+    config = load_config(Path(root) / CONFIG_NAME)
+    socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
+    state_dir = Path(root) / STATE_DIR
+    return Supervisor(
+        config,
+        root,
+        TmuxTerminal(socket_name=socket),
+        RepoGit(),
+        PsutilInspector(),
+        JsonlAuditLog(state_dir / "audit.jsonl"),
+        JsonDocs(state_dir),
+        time.time,
+        python=sys.executable,
+        actor=Actor(user=current_user(), tty=current_tty()),
+        sleep=time.sleep,
+    )

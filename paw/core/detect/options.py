@@ -100,19 +100,51 @@ def find_numbered(lines: Sequence[str], end: int, start: int = 0) -> list[Option
         return []
     found: list[Option] = []
     column = -1
+    continuation = _trailing_continuation(lines, last, end)
     for index in range(last, start - 1, -1):
         parsed = _parse_numbered(lines[index], index)
         if parsed is not None:
             option, col = parsed
             if found and option.number != (found[0].number or 0) - 1:
                 return []
-            found.insert(0, option)
-            column = col
+            found.insert(0, _extend(option, continuation))
+            column, continuation = col, []
             if option.number == 1:
                 return found
         elif not _is_filler(lines[index], column):
             return []
+        elif lines[index].strip() and not is_rule(lines[index]):
+            continuation.insert(0, strip_border(lines[index]).strip())
+        else:
+            continuation = []
     return []
+
+
+def _trailing_continuation(lines: Sequence[str], last: int, end: int) -> list[str]:
+    parsed = _parse_numbered(lines[last], last)
+    column = parsed[1] if parsed else -1
+    found: list[str] = []
+    for line in lines[last + 1 : end]:
+        body = strip_border(line)
+        if not body.strip() or is_rule(body) or len(body) - len(body.lstrip()) <= column:
+            break
+        found.append(body.strip())
+    return found
+
+
+def _extend(option: Option, continuation: list[str]) -> Option:
+    """Join an option's wrapped continuation lines (indented deeper) to its label."""
+    if not continuation:
+        return option
+    label = " ".join([option.label, *continuation])
+    shortcut = _SHORTCUT.search(label)
+    return Option(
+        label=label,
+        number=option.number,
+        selected=option.selected,
+        line=option.line,
+        shortcut=shortcut["key"].lower() if shortcut else option.shortcut,
+    )
 
 
 def _is_filler(line: str, column: int) -> bool:

@@ -1,0 +1,238 @@
+"""codex (npm ``@openai/codex``), verified against 0.171.0.
+
+Approval requests replace the input box at the bottom: a question (``Would you like to run the
+following command?``, ``Would you like to make the following edits?``, ``Allow the X MCP server
+to run tool "y"?``), details (``Reason:`` is the model's text, never trusted), the command after
+``$ ``, a ``›``-marked numbered list whose options end with a letter shortcut (``(y)``, ``(p)``,
+``(a)``, ``(esc)``), and the footer ``Press enter to confirm or esc to cancel``. The letter acts
+at once; options without letters (MCP, folder trust) take the digit or arrows, then Enter.
+
+Codex keeps its input box and ``? for shortcuts`` footer while it works: a turn is busy when the
+status line says ``esc to interrupt``, or when the last user message has no ``Worked for``
+summary after it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paw.core.detect.boxes import unwrap
+from paw.core.detect.options import (
+    ENTER,
+    ESCAPE,
+    Option,
+    always_option,
+    find_numbered,
+    first_positive,
+    labels,
+    selected_index,
+)
+from paw.core.detect.prompts import busy, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.models import Detection, Prompt, PromptKind
+
+AGENT = "codex"
+VERIFIED_VERSION = "0.171.0"
+
+FOOTER = re.compile(r"\benter\b.*\besc\b|\besc\b.*\benter\b", re.IGNORECASE)
+BUSY = re.compile(r"esc to interrupt", re.IGNORECASE)
+TURN_END = re.compile(r"^\s*(?:─\s*)?Worked for\b|Conversation interrupted|^\s*■ ", re.IGNORECASE)
+IDLE_FOOTER = re.compile(r"for shortcuts|context left|tab to queue", re.IGNORECASE)
+# Question line -> kind; the first that matches wins.
+QUESTIONS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
+    (
+        re.compile(r"^Would you like to run the following command\?", re.IGNORECASE),
+        PromptKind.SHELL,
+    ),
+    (re.compile(r"^Would you like to make the following edits\?", re.IGNORECASE), PromptKind.EDIT),
+    (
+        re.compile(
+            r"^Allow the (?P<server>\S+) MCP server to run tool \"(?P<tool>[^\"]+)\"\?",
+            re.IGNORECASE,
+        ),
+        PromptKind.MCP,
+    ),
+    (
+        re.compile(r"^(?:Would you like to grant|Allow .* network|Allow .*\?$)", re.IGNORECASE),
+        PromptKind.OTHER,
+    ),
+    (re.compile(r"^(?:Trust this folder\?|Do you trust)", re.IGNORECASE), PromptKind.OTHER),
+    (re.compile(r"^(?:Would you like to |Do you want to )", re.IGNORECASE), PromptKind.OTHER),
+)
+TRUST_SUBJECT = "trust folder"
+_MAX_PROMPT = 40
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    question_line: int
+    question: str
+    kind: PromptKind
+    options: tuple[Option, ...]
+    footer: str
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect codex's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    if _is_busy(screen):
+        return busy(AGENT)
+    request = _find_request(screen)
+    if request is not None:
+        return prompt_found(AGENT, _build_prompt(screen, request))
+    if _turn_running(screen):
+        return busy(AGENT, "no end-of-turn summary after the last message")
+    return idle(AGENT)
+
+
+def _is_busy(screen: Screen) -> bool:
+    return any(BUSY.search(line) for line in screen.tail(8))
+
+
+def _input_box(screen: Screen) -> int:
+    """Line index of the input box (``› `` above the ``? for shortcuts`` footer), or -1."""
+    lines = screen.lines
+    for index in range(len(lines) - 1, max(-1, len(lines) - 8), -1):
+        if IDLE_FOOTER.search(lines[index]):
+            for box in range(index - 1, max(-1, index - 6), -1):
+                if lines[box].startswith("› ") or lines[box] == "›":
+                    return box
+    return -1
+
+
+def _turn_running(screen: Screen) -> bool:
+    box = _input_box(screen)
+    if box < 0:
+        return False
+    transcript = screen.lines[:box]
+    last_user = max((i for i, line in enumerate(transcript) if line.startswith("› ")), default=-1)
+    if last_user < 0:
+        return False
+    return not any(TURN_END.search(line) for line in transcript[last_user + 1 :])
+
+
+def _find_request(screen: Screen) -> _Request | None:
+    lines = screen.lines
+    end = len(lines)
+    footer = ""
+    if FOOTER.search(lines[-1]) and len(lines[-1].strip()) < 80:
+        footer, end = lines[-1], end - 1
+    start = max(0, end - _MAX_PROMPT)
+    options = find_numbered(lines, end, start)
+    if not options or (not footer and not _options_at_tail(lines, options[-1], end)):
+        return None
+    if any(line.strip() for line in lines[options[-1].line + 1 : end]) and not footer:
+        return None
+    for index in range(options[0].line - 1, start - 1, -1):
+        body = lines[index].strip()
+        if lines[index].startswith(("• ", "› ", "✔ ", "└ ")):
+            return None  # reached the transcript without finding the question
+        for pattern, kind in QUESTIONS:
+            if pattern.search(body):
+                return _Request(index, body, kind, tuple(options), footer)
+    return None
+
+
+def _options_at_tail(lines: tuple[str, ...], last: Option, end: int) -> bool:
+    return not any(line.strip() for line in lines[last.line + 1 : end])
+
+
+def _build_prompt(screen: Screen, request: _Request) -> Prompt:
+    options = list(request.options)
+    subject = _subject(screen, request)
+    kind = request.kind
+    if kind is PromptKind.EDIT and _is_new_file(screen, request, subject):
+        kind = PromptKind.WRITE
+    approve, always = _approve_keys(options)
+    deny = (
+        (ESCAPE,) if "esc" in (request.footer + " ".join(o.label for o in options)).lower() else ()
+    )
+    question = request.question
+    if kind is PromptKind.OTHER and _is_trust(request):
+        question = " ".join(
+            line.strip() for line in screen.lines[request.question_line - 2 : options[0].line]
+        )
+    return make_prompt(
+        kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
+    )
+
+
+def _approve_keys(options: list[Option]) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    approve_at = first_positive(options)
+    always_at = always_option(options)
+    if approve_at < 0:
+        return (), None
+    approve_option = options[approve_at]
+    remember = options[always_at] if always_at >= 0 else None
+    if approve_option.shortcut and approve_option.shortcut not in ("esc", "enter"):
+        letter = remember.shortcut if remember else None
+        return (approve_option.shortcut,), ((letter,) if letter else None)
+    if selected_index(options) == approve_at:
+        approve: tuple[str, ...] = (ENTER,)
+    else:
+        approve = (str(approve_option.number), ENTER)
+    return approve, ((str(remember.number), ENTER) if remember else None)
+
+
+def _is_trust(request: _Request) -> bool:
+    return "trust" in request.question.lower()
+
+
+def _subject(screen: Screen, request: _Request) -> str | None:
+    lines = screen.lines[request.question_line + 1 : request.options[0].line]
+    if request.kind is PromptKind.SHELL:
+        return _command(list(lines), screen.width)
+    if request.kind is PromptKind.EDIT:
+        return _destination(screen, list(lines))
+    if request.kind is PromptKind.MCP:
+        match = QUESTIONS[2][0].search(request.question)
+        return f"{match['server']}.{match['tool']}" if match else None
+    if _is_trust(request):
+        return TRUST_SUBJECT
+    return None
+
+
+def _command(lines: list[str], width: int) -> str | None:
+    start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("$ ")), -1)
+    if start < 0:
+        return None
+    block = lines[start:]
+    while block and not block[-1].strip():
+        block.pop()
+    margin = len(block[0]) - len(block[0].lstrip())
+    first = block[0].lstrip()[2:]
+    rest = [line[margin:] if line[:margin].isspace() else line.lstrip() for line in block[1:]]
+    return unwrap([first, *rest], width - margin) or None
+
+
+def _destination(screen: Screen, lines: list[str]) -> str | None:
+    for line in lines:
+        stripped = line.strip()
+        if stripped.lower().startswith(("destination:", "path:", "file:")):
+            path = stripped.split(":", 1)[1].strip()
+            return _relative(screen, path)
+    return None
+
+
+def _relative(screen: Screen, path: str) -> str:
+    """``path`` relative to the session's folder when the banner or footer shows it."""
+    for line in screen.lines[:6]:
+        folder = line.strip()
+        if folder.startswith(("/", "~")) and path.startswith(folder.rstrip("/") + "/"):
+            return path[len(folder.rstrip("/")) + 1 :]
+    for line in screen.lines[: max(0, len(screen.lines) - 1)]:
+        match = re.match(r"^\s*• (?:Edited|Added|Deleted) (\S+)", line)
+        if match and path.endswith("/" + match.group(1)):
+            return match.group(1)
+    return path
+
+
+def _is_new_file(screen: Screen, request: _Request, subject: str | None) -> bool:
+    for line in reversed(screen.lines[: request.question_line]):
+        match = re.match(r"^\s*• (Edited|Added|Deleted) (\S+)", line)
+        if match:
+            return match.group(1) == "Added" and (subject is None or subject.endswith(match[2]))
+    return False

@@ -1,0 +1,199 @@
+"""gemini-cli (npm ``@google/gemini-cli``), verified against 0.61.0.
+
+Gemini renders inline: answered prompts stay in the scrollback. A live confirmation is a rounded
+box (``╭───╮`` … ``╰───╯``) at the bottom of the screen, with the input composer hidden: a
+``? <Tool>  <summary>`` line, the command in a nested box, a question (``Allow execution of
+[Shell]?``, ``Apply this change?``, ``Do you want to proceed?``) and a ``●``-marked numbered
+list (``1. Allow once``, ``2. Allow for this session``, ``No, suggest changes (esc)``). The
+digit acts at once; ``Escape`` denies. ``(esc to cancel, 5s)`` on the spinner line means busy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paw.core.detect.boxes import dedent, is_box_edge, strip_border, unwrap
+from paw.core.detect.options import (
+    ENTER,
+    ESCAPE,
+    Option,
+    always_option,
+    find_numbered,
+    first_positive,
+    labels,
+    move_keys,
+)
+from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.models import Detection, Prompt, PromptKind
+
+AGENT = "gemini-cli"
+VERIFIED_VERSION = "0.61.0"
+
+BUSY = re.compile(r"\(esc to cancel, [^)]*\)", re.IGNORECASE)
+FOOTER = re.compile(r"sandbox|/model|for shortcuts|workspace \(", re.IGNORECASE)
+TOOL_LINE = re.compile(r"^\?\s+(?P<rest>.+)$")
+# Tool name at the start of the ``? `` line -> kind.
+TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
+    (re.compile(r"^(?:Shell|run_shell_command)\b", re.IGNORECASE), PromptKind.SHELL),
+    (re.compile(r"^(?:Edit|replace)\b", re.IGNORECASE), PromptKind.EDIT),
+    (re.compile(r"^(?:WriteFile|Write ?File|write_file)\b", re.IGNORECASE), PromptKind.WRITE),
+    (re.compile(r"^(?:WebFetch|web_fetch)\b", re.IGNORECASE), PromptKind.FETCH),
+    (re.compile(r"^(?:Ask ?User|ask_user)\b", re.IGNORECASE), PromptKind.QUESTION),
+    (re.compile(r"^\S+ \((?P<server>\S+) MCP Server\)", re.IGNORECASE), PromptKind.MCP),
+    (re.compile(r"^(?:Enter|Exit) Plan Mode\b", re.IGNORECASE), PromptKind.OTHER),
+)
+MCP_QUESTION = re.compile(
+    r'MCP tool "(?P<tool>[^"]+)" from server "(?P<server>[^"]+)"', re.IGNORECASE
+)
+PLAN_SUBJECT = "plan mode switch"
+QUESTION_OPTIONS = re.compile(r"type something|type your own|^other\b", re.IGNORECASE)
+_MAX_FOOTER = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Box:
+    content: tuple[str, ...]
+    options: tuple[Option, ...]
+    width: int
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect gemini-cli's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    if any(BUSY.search(line) for line in screen.tail(8)):
+        return busy(AGENT)
+    box = _find_box(screen)
+    if box is None:
+        return idle(AGENT)
+    return prompt_found(AGENT, _build_prompt(box))
+
+
+def _find_box(screen: Screen) -> _Box | None:
+    lines = screen.lines
+    bottom = len(lines) - 1
+    while bottom >= 0 and bottom >= len(lines) - 1 - _MAX_FOOTER:
+        if is_box_edge(lines[bottom]) and lines[bottom].lstrip().startswith("╰"):
+            break
+        if lines[bottom].strip() and not FOOTER.search(lines[bottom]):
+            return None
+        bottom -= 1
+    else:
+        return None
+    if bottom < 0:
+        return None
+    indent = len(lines[bottom]) - len(lines[bottom].lstrip())
+    top = next(
+        (
+            i
+            for i in range(bottom - 1, -1, -1)
+            if lines[i].startswith(" " * indent + "╭") and is_box_edge(lines[i])
+        ),
+        -1,
+    )
+    if top < 0:
+        return None
+    content = tuple(strip_border(line, depth=1) for line in lines[top + 1 : bottom])
+    options = find_numbered(content, len(content))
+    if not options:
+        return None
+    return _Box(content, tuple(options), len(lines[bottom]) - indent)
+
+
+def _build_prompt(box: _Box) -> Prompt:
+    tool = _tool(box)
+    kind = _kind(tool, box.options)
+    question = _question(box)
+    options = list(box.options)
+    if kind is PromptKind.QUESTION:
+        return make_prompt(
+            kind, question, question, approve=(), deny=(ESCAPE,), options=labels(options)
+        )
+    subject = _subject(kind, tool, box)
+    approve_at = first_positive(options)
+    if _is_permission(options) and approve_at >= 0:
+        always_at = always_option(options)
+        always = (str(options[always_at].number),) if always_at >= 0 else None
+        approve: tuple[str, ...] = (str(options[approve_at].number),)
+        deny: tuple[str, ...] = (ESCAPE,)
+    else:
+        always = None
+        approve = move_keys(options, approve_at) if approve_at >= 0 else (ENTER,)
+        mentions_esc = any("esc" in line.lower() for line in box.content)
+        deny = (ESCAPE,) if mentions_esc else ()
+    return make_prompt(
+        kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
+    )
+
+
+def _tool(box: _Box) -> str:
+    for line in box.content[: box.options[0].line]:
+        match = TOOL_LINE.match(line.strip())
+        if match:
+            return match["rest"].strip()
+    return ""
+
+
+def _is_permission(options: list[Option]) -> bool:
+    return any(o.text.lower().startswith("allow once") for o in options)
+
+
+def _kind(tool: str, options: tuple[Option, ...]) -> PromptKind:
+    for pattern, kind in TOOLS:
+        if pattern.search(tool):
+            return kind
+    if any(QUESTION_OPTIONS.search(o.text) for o in options) and not _is_permission(list(options)):
+        return PromptKind.QUESTION
+    return PromptKind.OTHER
+
+
+def _question(box: _Box) -> str:
+    body = box.content[: box.options[0].line]
+    for line in reversed(body):
+        if line.strip().endswith("?"):
+            return line.strip()
+    return next((line.strip() for line in body if line.strip()), "")
+
+
+def _subject(kind: PromptKind, tool: str, box: _Box) -> str | None:
+    if kind is PromptKind.SHELL:
+        return _nested_block(box) or tool.split(None, 1)[-1].strip()
+    if kind in (PromptKind.EDIT, PromptKind.WRITE):
+        return _path(tool)
+    if kind is PromptKind.FETCH:
+        return _listed_url(box) or find_url(tool)
+    if kind is PromptKind.MCP:
+        match = MCP_QUESTION.search(" ".join(box.content))
+        return f"{match['server']} {match['tool']}" if match else tool.split(" (", 1)[0]
+    if "plan mode" in tool.lower():
+        return PLAN_SUBJECT
+    return None
+
+
+def _nested_block(box: _Box) -> str | None:
+    content = box.content
+    top = next((i for i, line in enumerate(content) if is_box_edge(line)), -1)
+    if top < 0:
+        return None
+    bottom = next((i for i in range(top + 1, len(content)) if is_box_edge(content[i])), -1)
+    if bottom < 0:
+        return None
+    inner = dedent([strip_border(line, depth=1) for line in content[top + 1 : bottom]])
+    return unwrap(inner, box.width - 8) or None
+
+
+def _path(tool: str) -> str | None:
+    rest = tool.split(None, 1)[1] if " " in tool else ""
+    rest = re.sub(r"^(?:Writing to|to)\s+", "", rest.strip(), flags=re.IGNORECASE)
+    path = rest.split(": ", 1)[0].strip()
+    return path.split()[0] if path else None
+
+
+def _listed_url(box: _Box) -> str | None:
+    for index, line in enumerate(box.content):
+        if line.strip().lower().startswith("urls to fetch"):
+            return find_url(" ".join(box.content[index + 1 : index + 3]))
+    return None

@@ -1,0 +1,159 @@
+"""opencode (npm ``opencode-ai``), verified against 1.18.33.
+
+A permission request replaces the input box at the bottom of the screen with a ``┃``-bordered
+block: ``△ Permission required``, a kind line (``# Shell command``, ``→ Edit <file>``,
+``⚙ Call tool <server>_<tool>``), the details (``$ <command>``, a diff), then the choices on one
+line, ``Allow once   Allow always   Reject``, with ``enter confirm`` at its right. The highlight
+is drawn in colour only, so paw assumes the fresh dialog's default (``Allow once``): approve
+``Enter``, deny ``Right Right Enter``, always ``Right Enter Enter`` ("Allow always" asks for a
+confirmation). Ask-the-user questions end with ``enter submit  esc dismiss``; overlay dialogs
+(``Connect a provider``) have ``esc`` at the right of their title. ``esc interrupt`` in the
+status line means busy.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paw.core.detect.boxes import dedent, has_left_border, strip_border, unwrap
+from paw.core.detect.options import ENTER, ESCAPE, RIGHT
+from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.models import Detection, Prompt, PromptKind
+
+AGENT = "opencode"
+VERIFIED_VERSION = "1.18.33"
+
+BUSY = re.compile(r"esc (?:to )?interrupt", re.IGNORECASE)
+CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
+CHOICE_LABELS = ("Allow once", "Allow always", "Reject")
+PERMISSION_TITLE = re.compile(r"^\s*△\s*Permission required", re.IGNORECASE)
+QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
+OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
+APPROVE = (ENTER,)
+DENY = (RIGHT, RIGHT, ENTER)
+ALWAYS = (RIGHT, ENTER, ENTER)
+KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
+    (re.compile(r"^#\s*Shell command", re.IGNORECASE), PromptKind.SHELL),
+    (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
+    (re.compile(r"^[→←]\s*Write\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.WRITE),
+    (re.compile(r"^%\s*(?:WebFetch|Fetch)\b", re.IGNORECASE), PromptKind.FETCH),
+    (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
+)
+_MAX_BLOCK = 45
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect opencode's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    if any(BUSY.search(line) for line in screen.tail(2)):
+        return busy(AGENT)
+    block = _bottom_block(screen)
+    prompt = _permission(screen, block) or _question(block) or _overlay(screen)
+    if prompt is None:
+        return idle(AGENT)
+    return prompt_found(AGENT, prompt)
+
+
+def _bottom_block(screen: Screen) -> list[str]:
+    """The ``┃``-bordered block at the bottom, borders removed, trailing empty rows dropped."""
+    lines = screen.lines
+    index = len(lines) - 1
+    block: list[str] = []
+    while index >= 0 and len(block) < _MAX_BLOCK and has_left_border(lines[index]):
+        block.insert(0, strip_border(lines[index], depth=1))
+        index -= 1
+    while block and not block[-1].strip():
+        block.pop()
+    return block
+
+
+def _permission(screen: Screen, block: list[str]) -> Prompt | None:
+    if not block or not CHOICES.match(block[-1]):
+        return None
+    title = next((i for i in range(len(block) - 1, -1, -1) if PERMISSION_TITLE.match(block[i])), -1)
+    if title < 0:
+        return None
+    body = block[title + 1 : -1]
+    kind, detail = _kind(body)
+    subject = _subject(kind, detail, body, screen.width)
+    if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
+        kind = PromptKind.WRITE
+    first = next((line.strip() for line in body if line.strip()), "Permission required")
+    return make_prompt(
+        kind,
+        subject,
+        f"Permission required: {first}",
+        approve=APPROVE,
+        deny=DENY,
+        always=ALWAYS,
+        options=CHOICE_LABELS,
+    )
+
+
+def _kind(body: list[str]) -> tuple[PromptKind, re.Match[str] | None]:
+    for line in body:
+        for pattern, kind in KINDS:
+            match = pattern.match(line.strip())
+            if match:
+                return kind, match
+        if line.strip():
+            break
+    return PromptKind.OTHER, None
+
+
+def _subject(
+    kind: PromptKind, detail: re.Match[str] | None, body: list[str], width: int
+) -> str | None:
+    if kind is PromptKind.SHELL:
+        return _command(body, width)
+    if kind in (PromptKind.EDIT, PromptKind.WRITE) and detail is not None:
+        return detail["path"]
+    if kind is PromptKind.MCP and detail is not None:
+        server, _, tool = detail["tool"].partition("_")
+        return f"{server} {tool}" if tool else server
+    if kind is PromptKind.FETCH:
+        return find_url("\n".join(body))
+    return None
+
+
+def _command(body: list[str], width: int) -> str | None:
+    content = dedent(body)
+    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
+    if start < 0:
+        return None
+    block = [content[start][2:]]
+    for line in content[start + 1 :]:
+        if not line.strip():
+            break
+        block.append(line)
+    return unwrap(block, width - 6) or None
+
+
+def _announced_write(screen: Screen, path: str) -> bool:
+    """The pending tool line in the transcript says ``Write <path>`` (a new file)."""
+    pattern = re.compile(r"^\s*[←→]\s*Write\s+" + re.escape(path) + r"\s*$")
+    return any(pattern.match(line) for line in screen.lines)
+
+
+def _question(block: list[str]) -> Prompt | None:
+    if not block or not QUESTION_FOOTER.search(block[-1]):
+        return None
+    question = next((line.strip() for line in block if line.strip()), "")
+    options = tuple(
+        re.sub(r"^\d+\.\s+", "", line.strip()) for line in block if re.match(r"^\s*\d+\.\s", line)
+    )
+    return make_prompt(
+        PromptKind.QUESTION, question, question, approve=(), deny=(ESCAPE,), options=options
+    )
+
+
+def _overlay(screen: Screen) -> Prompt | None:
+    for line in screen.lines:
+        match = OVERLAY_TITLE.match(line)
+        if match:
+            title = match["title"].strip()
+            return make_prompt(PromptKind.OTHER, None, title, approve=(), deny=(ESCAPE,))
+    return None

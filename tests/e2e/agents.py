@@ -1,0 +1,278 @@
+"""How each real agent CLI is installed, configured against the stub model and launched.
+
+Every agent runs with a clean environment (``env -i`` plus what it needs), an isolated HOME
+holding the config files that skip its onboarding, and a scratch git repository as its working
+directory. Scratch space lives under the agents cache, not under /tmp: Codex refuses to put its
+helper binaries under /tmp.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from tests.e2e.scenarios import EDIT_OLD
+
+API_KEY = "sk-paw-e2e-0123456789abcdefghijklmnop"
+MODEL = "paw-stub"
+AGENT_IDS = ("claude-code", "codex", "gemini-cli", "aider", "qwen-code", "opencode")
+VERSIONS = {
+    "claude-code": "2.1.332",
+    "codex": "0.171.0",
+    "gemini-cli": "0.61.0",
+    "aider": "0.86.2",
+    "qwen-code": "0.24.4",
+    "opencode": "1.18.33",
+}
+INSTALL_HINT = (
+    "run scripts/install-agents (it installs the pinned agent CLIs into $PAW_AGENTS_HOME)"
+)
+
+
+def agents_home() -> Path:
+    """Where scripts/install-agents put the CLIs."""
+    default = Path(os.environ.get("HOME_FOR_AGENTS") or Path.home()) / ".cache" / "paw-agents"
+    return Path(os.environ.get("PAW_AGENTS_HOME") or default)
+
+
+def binary_path(agent: str, home: Path | None = None) -> Path:
+    """The installed binary of ``agent``."""
+    root = home or agents_home()
+    if agent == "aider":
+        return root / "aider-venv" / "bin" / "aider"
+    name = {"claude-code": "claude", "gemini-cli": "gemini", "qwen-code": "qwen"}.get(agent, agent)
+    return root / "node_modules" / ".bin" / name
+
+
+def missing_binaries(home: Path | None = None) -> list[str]:
+    """The agents whose binary is not installed."""
+    return [a for a in AGENT_IDS if not os.access(binary_path(a, home), os.X_OK)]
+
+
+class Workspace(NamedTuple):
+    """One agent run's private directories."""
+
+    root: Path
+    home: Path
+    repo: Path
+
+
+def make_workspace(agent: str, base: Path | None = None) -> Workspace:
+    """A scratch HOME and a git repository with README.md and one commit (outside /tmp)."""
+    scratch = base or agents_home() / "scratch"
+    scratch.mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(prefix=f"{agent}-", dir=scratch))
+    home, repo = root / "home", root / "demo"
+    home.mkdir()
+    repo.mkdir()
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = paw e2e\n\temail = paw-e2e@example.invalid\n[init]\n\tdefaultBranch = main\n",
+        encoding="utf-8",
+    )
+    (repo / "README.md").write_text(f"# Demo\n\n{EDIT_OLD}\n", encoding="utf-8")
+    env = {**git_env(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "README.md"],
+        ["commit", "-q", "-m", "init"],
+    ):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    return Workspace(root, home, repo)
+
+
+def remove_workspace(ws: Workspace) -> None:
+    """Delete a scratch workspace."""
+    shutil.rmtree(ws.root, ignore_errors=True)
+
+
+def git_env(home: Path) -> dict[str, str]:
+    """Isolated git identity and config for a scratch HOME."""
+    return {
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "paw e2e",
+        "GIT_AUTHOR_EMAIL": "paw-e2e@example.invalid",
+        "GIT_COMMITTER_NAME": "paw e2e",
+        "GIT_COMMITTER_EMAIL": "paw-e2e@example.invalid",
+        "HOME": str(home),
+    }
+
+
+def _write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+def _setup_claude(ws: Workspace, url: str) -> dict[str, str]:
+    _write_json(
+        ws.home / ".claude.json",
+        {
+            "hasCompletedOnboarding": True,
+            "hasSeenAutoDefaultNudge": True,
+            "theme": "dark",
+            "customApiKeyResponses": {"approved": [API_KEY[-20:]], "rejected": []},
+            "projects": {str(ws.repo): {"hasTrustDialogAccepted": True, "allowedTools": []}},
+        },
+    )
+    _write_json(ws.home / ".claude" / "settings.json", {"permissions": {"defaultMode": "default"}})
+    return {
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": API_KEY,
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+
+
+def _setup_codex(ws: Workspace, url: str) -> dict[str, str]:
+    codex_home = ws.home / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        "\n".join(
+            [
+                f'model = "{MODEL}"',
+                'model_provider = "fake"',
+                "[model_providers.fake]",
+                'name = "paw stub"',
+                f'base_url = "{url}/v1"',
+                'env_key = "PAW_STUB_KEY"',
+                'wire_api = "responses"',
+                "supports_websockets = false",
+                f'[projects."{ws.repo}"]',
+                'trust_level = "trusted"',
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    return {"CODEX_HOME": str(codex_home), "PAW_STUB_KEY": API_KEY}
+
+
+def _setup_gemini(ws: Workspace, url: str) -> dict[str, str]:
+    settings = {
+        "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}},
+        "privacy": {"usageStatisticsEnabled": False},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+    }
+    _write_json(ws.home / ".gemini" / "settings.json", settings)
+    return {"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": API_KEY}
+
+
+def _setup_aider(ws: Workspace, url: str) -> dict[str, str]:
+    prices = {
+        f"openai/{MODEL}": {
+            "max_tokens": 8192,
+            "max_input_tokens": 128000,
+            "max_output_tokens": 8192,
+            "input_cost_per_token": 0.0,
+            "output_cost_per_token": 0.0,
+            "litellm_provider": "openai",
+            "mode": "chat",
+        }
+    }
+    _write_json(ws.home / ".aider" / "caches" / "model_prices_and_context_window.json", prices)
+    return {
+        "OPENAI_API_BASE": f"{url}/v1",
+        "OPENAI_API_KEY": API_KEY,
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+
+
+def _setup_qwen(ws: Workspace, url: str) -> dict[str, str]:
+    settings = {
+        "security": {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": False}},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "tools": {"useRipgrep": False, "approvalMode": "default"},
+    }
+    _write_json(ws.home / ".qwen" / "settings.json", settings)
+    return {"OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_MODEL": MODEL}
+
+
+def _setup_opencode(ws: Workspace, url: str) -> dict[str, str]:
+    config = {
+        "$schema": "https://opencode.ai/config.json",
+        "provider": {
+            "paw": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "paw stub",
+                "options": {"baseURL": f"{url}/v1", "apiKey": API_KEY},
+                "models": {MODEL: {"name": "paw stub"}},
+            }
+        },
+        "model": f"paw/{MODEL}",
+        "small_model": f"paw/{MODEL}",
+        "permission": {"bash": "ask", "edit": "ask", "webfetch": "ask"},
+        "autoupdate": False,
+        "share": "disabled",
+    }
+    _write_json(ws.home / ".config" / "opencode" / "opencode.json", config)
+    return {"OPENCODE_DISABLE_AUTOUPDATE": "1"}
+
+
+class AgentSpec(NamedTuple):
+    """How to configure and start one agent CLI."""
+
+    agent: str
+    setup: Callable[[Workspace, str], dict[str, str]]
+    args: tuple[str, ...]
+
+
+SPECS: dict[str, AgentSpec] = {
+    "claude-code": AgentSpec("claude-code", _setup_claude, ()),
+    "codex": AgentSpec(
+        "codex", _setup_codex, ("--no-daemon", "-a", "on-request", "-s", "read-only")
+    ),
+    "gemini-cli": AgentSpec("gemini-cli", _setup_gemini, ()),
+    "aider": AgentSpec(
+        "aider",
+        _setup_aider,
+        (
+            "--model",
+            f"openai/{MODEL}",
+            "--edit-format",
+            "diff",
+            "--no-check-update",
+            "--no-show-release-notes",
+            "--no-show-model-warnings",
+            "--analytics-disable",
+            "--no-gitignore",
+            "--no-auto-commits",
+        ),
+    ),
+    "qwen-code": AgentSpec("qwen-code", _setup_qwen, ()),
+    "opencode": AgentSpec("opencode", _setup_opencode, ()),
+}
+
+
+def launch_env(agent: str, ws: Workspace, url: str) -> dict[str, str]:
+    """The complete environment of one agent process (nothing inherited but PATH)."""
+    node_bin = str(agents_home() / "node_modules" / ".bin")
+    env = {
+        "PATH": f"{node_bin}:{os.environ.get('PATH', '/usr/local/bin:/usr/bin:/bin')}",
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "NO_UPDATE_NOTIFIER": "1",
+        **git_env(ws.home),
+    }
+    env.update(SPECS[agent].setup(ws, url))
+    return env
+
+
+def launch_argv(agent: str, ws: Workspace, url: str) -> list[str]:
+    """``env -i K=V … binary args``: a command line for a tmux pane."""
+    env = launch_env(agent, ws, url)
+    return [
+        "env",
+        "-i",
+        *(f"{k}={v}" for k, v in env.items()),
+        str(binary_path(agent)),
+        *SPECS[agent].args,
+    ]

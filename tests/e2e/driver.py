@@ -1,0 +1,94 @@
+"""Drive a live agent: start it against the stub, wait until it takes input, send a scenario."""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+from tests.e2e import agents
+from tests.e2e.pane import POLL, Pane
+from tests.e2e.stub_model import StubModel
+
+START_TIMEOUT = 60.0
+ENTER = "Enter"
+
+# A screen fragment that shows each agent is ready for input.
+READY_MARKS: dict[str, tuple[str, ...]] = {
+    "claude-code": ("? for shortcuts",),
+    "codex": ("? for shortcuts", "Ask Codex"),
+    "gemini-cli": ("Type your message",),
+    "aider": ("> ",),
+    "qwen-code": ("Type your message",),
+    "opencode": ("ctrl+p", "tab"),
+}
+
+
+class Run(NamedTuple):
+    """One live agent run: its workspace, stub and pane."""
+
+    agent: str
+    ws: agents.Workspace
+    stub: StubModel
+    pane: Pane
+
+
+def start_run(agent: str, socket: str, cols: int, rows: int) -> Run:
+    """Workspace, stub model and a pane running ``agent`` at ``cols``x``rows``."""
+    ws = agents.make_workspace(agent)
+    stub = StubModel(str(ws.repo)).start()
+    try:
+        pane = Pane.start(socket, agents.launch_argv(agent, ws, stub.url), ws.repo, cols, rows)
+    except Exception:
+        stub.stop()
+        agents.remove_workspace(ws)
+        raise
+    return Run(agent, ws, stub, pane)
+
+
+def stop_run(run: Run) -> None:
+    """Kill the pane's tmux server, stop the stub, delete the workspace."""
+    run.pane.kill_server()
+    run.stub.stop()
+    agents.remove_workspace(run.ws)
+
+
+def wait_ready(run: Run, timeout: float = START_TIMEOUT) -> str:
+    """Wait until the agent's input is shown and the screen has settled."""
+    marks = READY_MARKS[run.agent]
+    run.pane.wait_for(lambda s: any(m in s for m in marks), timeout, f"{run.agent} to start")
+    return run.pane.wait_stable(quiet=1.5, timeout=20)
+
+
+def send_scenario(run: Run, name: str, timeout: float = 30.0) -> None:
+    """Type ``SCENARIO <name>``, check it shows, press Enter until the stub sees the request."""
+    text = f"SCENARIO {name}"
+    deadline = time.monotonic() + timeout
+    typed = False
+    while time.monotonic() < deadline:
+        screen = run.pane.capture()
+        if not typed or text not in screen:
+            run.pane.type_text(text)
+            typed = True
+            _wait_shown(run.pane, text, 5.0)
+        run.pane.send_keys(ENTER)
+        if _wait_request(run.stub, name, 6.0):
+            return
+    raise TimeoutError(f"{run.agent} never sent {text!r}; screen:\n{run.pane.capture()}")
+
+
+def _wait_shown(pane: Pane, text: str, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if text in pane.capture():
+            return True
+        time.sleep(POLL)
+    return False
+
+
+def _wait_request(stub: StubModel, name: str, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if stub.scenario_requests(name):
+            return True
+        time.sleep(POLL)
+    return False

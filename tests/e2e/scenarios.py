@@ -1,0 +1,171 @@
+"""The stub model's script: what it answers to ``SCENARIO <name>``, independent of any wire format.
+
+A scenario is at most one tool call (a shell command, an edit of an existing file or the write of
+a new file) followed, once the tool result comes back, by a short final text. ``quote`` makes no
+tool call: its final answer quotes prompt-looking text (a negative case for detection).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+SCENARIO_RE = re.compile(r"SCENARIO ([a-z_]+)")
+
+SHELL_FILE = "paw-shell.txt"
+EDIT_FILE = "README.md"
+EDIT_OLD = "hello from the demo"
+EDIT_NEW = "hello from paw"
+WRITE_FILE = "paw-new.txt"
+WRITE_CONTENT = "written by the paw e2e stub\n"
+SHELL_COMMAND = f"touch {SHELL_FILE}"
+
+QUOTED_PROMPTS = """Here is what the prompts look like, quoted for the docs:
+
+    Do you want to proceed?
+    ❯ 1. Yes
+      2. No
+    Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]:
+    △ Permission required
+    Allow once   Allow always   Reject
+
+Nothing to approve here: this is only an example."""
+
+
+class Action(NamedTuple):
+    """One scripted tool call."""
+
+    kind: str  # shell | edit | write
+    command: str = ""
+    path: str = ""
+    old: str = ""
+    new: str = ""
+    content: str = ""
+
+
+SCENARIOS: dict[str, Action | None] = {
+    "shell": Action("shell", command=SHELL_COMMAND),
+    "edit": Action("edit", path=EDIT_FILE, old=EDIT_OLD, new=EDIT_NEW),
+    "write": Action("write", path=WRITE_FILE, content=WRITE_CONTENT),
+    "quote": None,
+}
+
+# Tool names by kind, in the order they are looked up in a request's tool list.
+TOOL_NAMES: dict[str, tuple[str, ...]] = {
+    "shell": ("Bash", "run_shell_command", "bash", "exec_command", "shell"),
+    "edit": ("Edit", "replace", "edit"),
+    "write": ("Write", "write_file", "write"),
+}
+PATH_KEYS = ("file_path", "filePath", "absolute_path", "path")
+OLD_KEYS = ("old_string", "oldString")
+NEW_KEYS = ("new_string", "newString")
+COMMAND_KEYS = ("command", "cmd")
+
+
+def final_text(name: str) -> str:
+    """The final answer after the tool result (or instead of a tool call, for ``quote``)."""
+    if name == "quote":
+        return QUOTED_PROMPTS
+    return f"Finished scenario {name}."
+
+
+def find_scenario(text: str) -> str | None:
+    """The scenario named in a user message, if any."""
+    match = SCENARIO_RE.search(text)
+    if match is None or match.group(1) not in SCENARIOS:
+        return None
+    return match.group(1)
+
+
+class ToolCall(NamedTuple):
+    """A tool call ready to encode: tool name and its arguments."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+def _pick(props: dict[str, Any], keys: tuple[str, ...]) -> str | None:
+    return next((k for k in keys if k in props), None)
+
+
+def _fill_required(args: dict[str, Any], schema: dict[str, Any]) -> None:
+    props = schema.get("properties") or {}
+    for key in schema.get("required") or ():
+        if key in args:
+            continue
+        kind = (props.get(key) or {}).get("type", "string")
+        args[key] = {"boolean": False, "integer": 1, "number": 1}.get(
+            str(kind).lower(), "paw e2e step"
+        )
+
+
+def codex_call(name: str, action: Action, workdir: str, schema: dict[str, Any]) -> ToolCall:
+    """Codex has no edit tool: edits are an ``apply_patch`` heredoc run by ``exec_command``."""
+    if action.kind == "shell":
+        cmd = action.command
+    elif action.kind == "edit":
+        body = f"*** Update File: {action.path}\n@@\n-{action.old}\n+{action.new}"
+    else:
+        lines = "".join(f"+{line}\n" for line in action.content.splitlines())
+        body = f"*** Add File: {action.path}\n{lines}".rstrip("\n")
+    if action.kind != "shell":
+        cmd = f"apply_patch <<'EOF'\n*** Begin Patch\n{body}\n*** End Patch\nEOF"
+    props = schema.get("properties") or {}
+    args: dict[str, Any] = {}
+    key = _pick(props, COMMAND_KEYS) or "cmd"
+    if (props.get(key) or {}).get("type") == "array":
+        args[key] = ["bash", "-lc", cmd]
+    else:
+        args[key] = cmd
+    if "workdir" in props:
+        args["workdir"] = workdir
+    if action.kind == "shell" and "sandbox_permissions" in props:
+        args["sandbox_permissions"] = "require_escalated"
+        args["justification"] = "paw e2e: create a marker file"
+    return ToolCall(name, args)
+
+
+def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) -> ToolCall:
+    """Build the tool call for ``action`` against the tools this request offers."""
+    name = next((n for n in TOOL_NAMES[action.kind] if n in tools), None)
+    if name is None and "exec_command" in tools:
+        return codex_call("exec_command", action, workdir, tools["exec_command"])
+    if name is None:
+        raise LookupError(f"no {action.kind} tool among {sorted(tools)}")
+    if name in ("exec_command", "shell"):
+        return codex_call(name, action, workdir, tools[name])
+    schema = tools[name]
+    props = schema.get("properties") or {}
+    args: dict[str, Any] = {}
+    if action.kind == "shell":
+        args[_pick(props, COMMAND_KEYS) or "command"] = action.command
+        if "description" in props:
+            args["description"] = "Create a marker file"
+    else:
+        args[_pick(props, PATH_KEYS) or "file_path"] = f"{workdir.rstrip('/')}/{action.path}"
+        if action.kind == "edit":
+            args[_pick(props, OLD_KEYS) or "old_string"] = action.old
+            args[_pick(props, NEW_KEYS) or "new_string"] = action.new
+        else:
+            args["content"] = action.content
+    _fill_required(args, schema)
+    return ToolCall(name, args)
+
+
+def text_reply(name: str) -> str:
+    """For agents without tools (aider): the scenario as a fenced command or an edit block."""
+    action = SCENARIOS[name]
+    if action is None:
+        return final_text(name)
+    if action.kind == "shell":
+        return f"Run this:\n\n```bash\n{action.command}\n```\n"
+    search = "" if action.kind == "write" else action.old + "\n"
+    replace = action.content if action.kind == "write" else action.new + "\n"
+    block = f"<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE"
+    return f"I will change the file.\n\n{action.path}\n```\n{block}\n```\n"
+
+
+def dumps(args: dict[str, Any]) -> str:
+    """Tool arguments as the JSON string the wire formats carry."""
+    return json.dumps(args, ensure_ascii=False)

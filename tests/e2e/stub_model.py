@@ -1,0 +1,355 @@
+"""A scripted stub model server for the end-to-end tests (stdlib only, 127.0.0.1, port 0).
+
+It speaks the Anthropic Messages API, OpenAI Chat Completions and Responses, and the Gemini API,
+streaming included. On a user message containing ``SCENARIO <name>`` it answers with the
+scenario's tool call (see :mod:`tests.e2e.scenarios`); after the tool result it answers with a
+short final text. Side requests (titles, next-speaker checks, routers, commit messages,
+suggestions, token counts) get canned answers. Every request and every tool result received is
+recorded so tests can check what approval or denial did.
+
+Run it by hand with ``python -m tests.e2e.stub_model [PORT]``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import sys
+import threading
+import zlib
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, NamedTuple
+
+from tests.e2e import wire
+from tests.e2e.scenarios import SCENARIOS, final_text, text_reply, tool_call
+
+Json = dict[str, Any]
+MODEL = "paw-stub"
+
+
+class Received(NamedTuple):
+    """A tool result the stub received, with the scenario it answers."""
+
+    scenario: str | None
+    text: str
+
+
+class Reply(NamedTuple):
+    """What to answer: text and/or one tool call."""
+
+    text: str
+    call: wire.ToolCall | None = None
+
+
+def _all_text(body: Json) -> str:
+    return json.dumps(body, ensure_ascii=False)
+
+
+def side_reply(body: Json) -> Reply | None:
+    """Canned answers for the CLIs' side requests, recognised by what they ask for."""
+    if body.get("tools"):
+        return None
+    schema = response_schema(body)
+    if schema is not None:
+        return Reply(json.dumps(json_from_schema(schema)))
+    blob = _all_text(body)
+    if "next_speaker" in blob:
+        return Reply('{"reasoning": "The model finished its turn.", "next_speaker": "user"}')
+    if "model_choice" in blob:
+        return Reply('{"reasoning": "A simple scripted task.", "model_choice": "flash"}')
+    if re.search(r"commit message", blob, re.IGNORECASE) and "SEARCH/REPLACE" not in blob:
+        return Reply("chore: paw e2e change")
+    if _wants_title(body, blob):
+        return Reply(
+            '{"title": "paw e2e session"}' if '"json_schema"' in blob else "paw e2e session"
+        )
+    return None
+
+
+KNOWN_VALUES: dict[str, Any] = {
+    "next_speaker": "user",
+    "model_choice": "flash",
+    "complexity_score": 10,
+    "title": "paw e2e session",
+}
+
+
+def json_from_schema(schema: Any, key: str = "") -> Any:
+    """A small JSON value satisfying ``schema`` (for structured side requests)."""
+    if not isinstance(schema, dict):
+        return "stub"
+    if key in KNOWN_VALUES:
+        return KNOWN_VALUES[key]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = str(schema.get("type", "object")).lower()
+    if kind == "object" or "properties" in schema:
+        props = schema.get("properties") or {}
+        return {k: json_from_schema(v, k) for k, v in props.items()}
+    if kind == "array":
+        return []
+    return {"integer": 1, "number": 1, "boolean": False}.get(kind, "stub")
+
+
+def response_schema(body: Json) -> Any:
+    """The JSON schema a structured request asks the answer to follow, if any."""
+    config = body.get("generationConfig") or {}
+    for key in ("responseJsonSchema", "responseSchema"):
+        if key in config:
+            return config[key]
+    fmt = body.get("response_format") or (body.get("text") or {}).get("format") or {}
+    if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
+    return None
+
+
+def _wants_title(body: Json, blob: str) -> bool:
+    if body.get("tools"):
+        return False
+    head = json.dumps(body.get("system") or body.get("instructions") or "")
+    msgs = body.get("messages") or body.get("input") or []
+    if (
+        isinstance(msgs, list)
+        and msgs
+        and isinstance(msgs[0], dict)
+        and msgs[0].get("role") == "system"
+    ):
+        head += json.dumps(msgs[0].get("content"))
+    return bool(re.search(r"\btitle\b", head, re.IGNORECASE)) or (
+        '"title"' in blob and "json_schema" in blob
+    )
+
+
+class StubModel:
+    """The scripted model: state shared by every request handler thread."""
+
+    def __init__(self, workdir: str = "") -> None:
+        self.workdir = workdir
+        self.requests: list[tuple[str, Json]] = []
+        self.tool_results: list[Received] = []
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> StubModel:
+        """Listen on 127.0.0.1, an ephemeral port, in a daemon thread."""
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="stub-model", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "start() first"
+        return int(self._server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    # --- queries for tests --------------------------------------------------------------------
+
+    def results_for(self, scenario: str) -> list[str]:
+        """Tool results received for ``scenario``."""
+        with self._lock:
+            return [r.text for r in self.tool_results if r.scenario == scenario]
+
+    def scenario_requests(self, scenario: str) -> int:
+        """How many main requests started ``scenario``."""
+        with self._lock:
+            return sum(
+                1 for path, body in self.requests if f"SCENARIO {scenario}" in _all_text(body)
+            )
+
+    # --- answering ----------------------------------------------------------------------------
+
+    def record(self, path: str, body: Json) -> None:
+        with self._lock:
+            self.requests.append((path, body))
+
+    def decide(self, turn: wire.Turn, tools: dict[str, Json], body: Json) -> Reply:
+        """The scripted answer for one request."""
+        side = side_reply(body)
+        if turn.tool_result is not None:
+            with self._lock:
+                self.tool_results.append(Received(turn.result_scenario, turn.tool_result))
+            return Reply(final_text(turn.result_scenario or "unknown"))
+        if side is not None:
+            return side
+        if turn.scenario is None:
+            return Reply("OK.")
+        action = SCENARIOS[turn.scenario]
+        if action is None:
+            return Reply(final_text(turn.scenario))
+        if not tools:
+            return Reply(
+                text_reply(turn.scenario) if "SEARCH/REPLACE" in _all_text(body) else "OK."
+            )
+        try:
+            return Reply("", tool_call(action, self.workdir, tools))
+        except LookupError as err:
+            self.errors.append(str(err))
+            return Reply(f"stub error: {err}")
+
+
+def _read_body(handler: BaseHTTPRequestHandler) -> bytes:
+    if handler.headers.get("Transfer-Encoding", "").lower() == "chunked":
+        data = b""
+        while True:
+            size = int(handler.rfile.readline().strip().split(b";")[0], 16)
+            if size == 0:
+                handler.rfile.readline()
+                return data
+            data += handler.rfile.read(size)
+            handler.rfile.readline()
+    raw = handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+    encoding = handler.headers.get("Content-Encoding", "").lower()
+    if encoding == "gzip":
+        return gzip.decompress(raw)
+    if encoding == "deflate":
+        return zlib.decompress(raw)
+    return raw
+
+
+def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_stub = stub
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            return
+
+        def _send(self, status: int, payload: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def _json(self, obj: Json, status: int = 200) -> None:
+            self._send(status, json.dumps(obj).encode(), "application/json")
+
+        def _sse(self, payload: bytes) -> None:
+            self._send(200, payload, "text/event-stream")
+
+        def do_GET(self) -> None:
+            stub.record(self.path, {})
+            if self.path.rstrip("/").endswith("/models"):
+                self._json(
+                    {
+                        "object": "list",
+                        "data": [{"id": MODEL, "object": "model", "owned_by": "paw"}],
+                    }
+                )
+            else:
+                self._json({"ok": True})
+
+        def do_HEAD(self) -> None:
+            self._send(200, b"", "text/plain")
+
+        def do_POST(self) -> None:
+            try:
+                body = json.loads(_read_body(self) or b"{}")
+            except (ValueError, OSError) as err:
+                stub.errors.append(f"{self.path}: bad body: {err}")
+                self._json({"error": {"message": str(err)}}, 400)
+                return
+            stub.record(self.path, body)
+            route = _route(self.path)
+            if route is None:
+                self._json({"error": {"message": f"stub: no route for {self.path}"}}, 404)
+                return
+            route(self, body)
+
+    return Handler
+
+
+def _anthropic(h: Any, body: Json) -> None:
+    if "count_tokens" in h.path:
+        h._json({"input_tokens": 42})
+        return
+    reply = h.server_stub.decide(wire.anthropic_turn(body), wire.anthropic_tools(body), body)
+    model = body.get("model", MODEL)
+    if body.get("stream"):
+        h._sse(wire.anthropic_sse(model, reply.text, reply.call))
+    else:
+        h._json(wire.anthropic_json(model, reply.text, reply.call))
+
+
+def _chat(h: Any, body: Json) -> None:
+    reply = h.server_stub.decide(wire.chat_turn(body), wire.chat_tools(body), body)
+    model = body.get("model", MODEL)
+    if body.get("stream"):
+        h._sse(wire.chat_sse(model, reply.text, reply.call))
+    else:
+        h._json(wire.chat_json(model, reply.text, reply.call))
+
+
+def _responses(h: Any, body: Json) -> None:
+    reply = h.server_stub.decide(wire.responses_turn(body), wire.responses_tools(body), body)
+    h._sse(wire.responses_sse(body.get("model", MODEL), reply.text, reply.call))
+
+
+def _gemini(h: Any, body: Json) -> None:
+    if ":countTokens" in h.path:
+        h._json({"totalTokens": 42})
+        return
+    stream = ":streamGenerateContent" in h.path
+    turn = wire.gemini_turn(body) if stream else wire.Turn(None, None, None)
+    reply = h.server_stub.decide(turn, wire.gemini_tools(body), body)
+    if stream:
+        h._sse(wire.gemini_sse(reply.text, reply.call))
+    else:
+        h._json(wire.gemini_json(reply.text, reply.call))
+
+
+def _route(path: str) -> Callable[[Any, Json], None] | None:
+    clean = path.split("?")[0]
+    if clean.endswith(("/messages", "/messages/count_tokens")):
+        return _anthropic
+    if clean.endswith("/chat/completions"):
+        return _chat
+    if clean.endswith("/responses"):
+        return _responses
+    if re.search(r":(streamGenerateContent|generateContent|countTokens)$", clean):
+        return _gemini
+    return None
+
+
+def serve(port: int = 0, workdir: str = "") -> StubModel:
+    """Start a stub on ``port`` (0: any free port)."""
+    stub = StubModel(workdir)
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(stub))
+    server.daemon_threads = True
+    stub._server = server
+    return stub
+
+
+def main(argv: list[str]) -> int:
+    """Serve in the foreground (for poking at a CLI by hand); prints the URL."""
+    stub = serve(int(argv[0]) if argv else 0, argv[1] if len(argv) > 1 else "")
+    print(stub.url, flush=True)
+    assert stub._server is not None
+    try:
+        stub._server.serve_forever()
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,100 @@
+"""paw's shell-command guard: parse with tree-sitter-bash, normalise words, judge each command.
+
+``evaluate_command(text)`` returns a :class:`~paw.core.models.Verdict`: ``block`` for
+destructive, privilege-escalating, remote-code or guard-tampering commands, ``confirm`` for git
+writes, instruction-file writes and anything that cannot be resolved statically, ``allow``
+otherwise. The rules and their ids are listed in docs/guardrails.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
+from paw.core.guard.shell.dispatch import evaluate_simple
+from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_script
+from paw.core.guard.shell.rules.targets import is_dangerous_dir
+from paw.core.guard.shell.walk import Walker
+from paw.core.models import Action, Finding, Verdict
+
+if TYPE_CHECKING:
+    from paw.core.config import GuardConfig
+
+__all__ = ["evaluate_command"]
+
+_ALLOW = Verdict(Action.ALLOW)
+
+
+def _cwd_kind(cwd: str | None, ctx_probe: Context) -> CwdKind:
+    if cwd is None:
+        return CwdKind.PROJECT
+    return (
+        CwdKind.DANGEROUS
+        if is_dangerous_dir(cwd.rstrip("/") or "/", ctx_probe)
+        else CwdKind.PROJECT
+    )
+
+
+def _run_script(ctx: Context, text: str, origin: str) -> None:
+    if ctx.depth >= MAX_DEPTH:
+        ctx.confirm("shell.limit", f"`{origin}` nests scripts too deeply to check")
+        return
+    if len(text) > MAX_SCRIPT_CHARS:
+        ctx.confirm("shell.limit", f"`{origin}` carries a script too large to check")
+        return
+    if "\x00" in text:
+        ctx.confirm("shell.limit", f"`{origin}` contains NUL bytes")
+        text = text.replace("\x00", " ")
+    root = parse_script(text)
+    if root.has_error:
+        ctx.confirm("shell.parse-error", f"`{origin}`: the shell syntax does not parse cleanly")
+    ctx.depth += 1
+    try:
+        Walker(ctx, evaluate_simple).walk(root)
+    finally:
+        ctx.depth -= 1
+
+
+def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
+    patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
+    ctx = Context(config, CwdKind.PROJECT, patterns)
+    ctx.cwd = _cwd_kind(cwd, ctx)
+    ctx.run_script = lambda text, origin: _run_script(ctx, text, origin)
+    ctx.run_command = lambda cmd: evaluate_simple(cmd, ctx)
+    return ctx
+
+
+def evaluate_command(
+    command: str,
+    cwd: str | None = None,
+    config: GuardConfig | None = None,
+) -> Verdict:
+    """Judge a shell command an agent asks to run.
+
+    Args:
+        command: the command text, possibly several lines.
+        cwd: the directory it would run in, when known (root or home make bare globs block).
+        config: the guard settings (protected branches, user-blocked patterns).
+
+    Returns:
+        The most severe verdict over every executed part, with one finding per rule that fired.
+        Never raises; anything paw cannot judge is ``confirm``.
+    """
+    try:
+        ctx = _new_context(cwd, config)
+        _run_script(ctx, command, "command")
+    except RecursionError:
+        return Verdict.from_findings((Finding("shell.limit", Action.CONFIRM, "too deeply nested"),))
+    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
+        reason = f"the guard could not judge this command ({type(err).__name__})"
+        return Verdict.from_findings((Finding("shell.internal-error", Action.CONFIRM, reason),))
+    if not ctx.findings:
+        return _ALLOW
+    return Verdict.from_findings(_dedupe(ctx.findings))
+
+
+def _dedupe(findings: list[Finding]) -> tuple[Finding, ...]:
+    seen: dict[tuple[str, str], Finding] = {}
+    for finding in findings:
+        seen.setdefault((finding.rule, finding.reason), finding)
+    return tuple(seen.values())

@@ -1,0 +1,189 @@
+"""The simple-command model and wrapper unwrapping (``env``, ``nice``, ``sudo``, ``timeout`` …)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from paw.core.guard.shell.words import UNKNOWN, Word
+
+PRIVILEGE_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "su", "sudoedit", "calife"})
+
+# wrapper -> (options that take a value, number of positional operands before the command)
+_WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
+    "env": (frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P"}), 0),
+    "command": (frozenset(), 0),
+    "builtin": (frozenset(), 0),
+    "exec": (frozenset({"-a"}), 0),
+    "nohup": (frozenset(), 0),
+    "time": (frozenset({"-f", "--format", "-o", "--output"}), 0),
+    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "gtimeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "nice": (frozenset({"-n", "--adjustment"}), 0),
+    "renice": (frozenset({"-n", "-g", "-p", "-u"}), 0),
+    "ionice": (frozenset({"-c", "--class", "-n", "--classdata"}), 0),
+    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), 0),
+    "setsid": (frozenset(), 0),
+    "chrt": (frozenset({"-T", "-P", "-D"}), 1),
+    "taskset": (frozenset(), 1),
+    "strace": (
+        frozenset({"-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"}),
+        0,
+    ),
+    "ltrace": (frozenset({"-e", "-o", "-p", "-s", "-u", "-E", "-a", "-l", "-n", "-x", "-L"}), 0),
+    "busybox": (frozenset(), 0),
+    "toybox": (frozenset(), 0),
+    "flock": (frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}), 1),
+    "unbuffer": (frozenset(), 0),
+    "caffeinate": (frozenset({"-t", "-w"}), 0),
+    "firejail": (frozenset(), 0),
+    "sudo": (
+        frozenset(
+            {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group"}
+        ),
+        0,
+    ),
+    "doas": (frozenset({"-u", "-C"}), 0),
+    "pkexec": (frozenset({"--user"}), 0),
+    "run0": (frozenset({"-u", "--user", "-g", "--group", "-D", "--chdir", "--nice"}), 0),
+    "sudoedit": (frozenset({"-u", "-g"}), 0),
+    "su": (frozenset({"-c", "--command", "-s", "--shell", "-g", "-G"}), 0),
+}
+WRAPPER_NAMES = frozenset(_WRAPPERS) | {"watch"}
+_WATCH_OPTS = frozenset({"-n", "--interval", "-d", "--differences", "-q", "--equexit"})
+_TASKSET_PID = frozenset({"-p", "--pid"})
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """One redirection: its operator and normalised target."""
+
+    op: str
+    target: Word
+
+
+@dataclass(slots=True)
+class SimpleCommand:
+    """One executed simple command after normalisation.
+
+    ``upstream`` are the commands whose output feeds this one's stdin (earlier pipeline stages);
+    ``stdin_text`` is a heredoc or here-string body; ``subs`` maps an argument index to the
+    commands run by substitutions inside that argument.
+    """
+
+    argv: list[Word]
+    redirects: list[Redirect] = field(default_factory=list)
+    stdin_text: str | None = None
+    upstream: tuple[SimpleCommand, ...] = ()
+    subs: dict[int, list[SimpleCommand]] = field(default_factory=dict)
+    wrappers: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The command word's basename (``/bin/rm`` is ``rm``)."""
+        if not self.argv:
+            return ""
+        return self.argv[0].text.rsplit("/", 1)[-1]
+
+    @property
+    def args(self) -> list[str]:
+        """Normalised argument texts (without the command word)."""
+        return [w.text for w in self.argv[1:]]
+
+    def render(self) -> str:
+        """Human-readable normalised text (command word and arguments)."""
+        return " ".join(
+            w.text.replace(UNKNOWN, "$…").replace("\ue001", "${…:?}") for w in self.argv
+        )
+
+    def with_argv(self, argv: list[Word], wrapper: str) -> SimpleCommand:
+        """A copy running ``argv`` under one more wrapper (substitution indices shifted)."""
+        shift = len(self.argv) - len(argv)
+        subs = {i - shift: c for i, c in self.subs.items() if i - shift >= 0}
+        return SimpleCommand(
+            argv,
+            self.redirects,
+            self.stdin_text,
+            self.upstream,
+            subs,
+            (*self.wrappers, wrapper),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Unwrapped:
+    """The result of peeling one wrapper: the inner argv or a script string, or nothing."""
+
+    wrapper: str
+    argv: list[Word]
+    script: str | None = None
+
+
+def _skip_options(args: list[Word], with_value: frozenset[str], start: int) -> int:
+    i = start
+    while i < len(args):
+        text = args[i].text
+        if text == "--":
+            return i + 1
+        if not text.startswith("-") or text == "-":
+            return i
+        if text in with_value:
+            i += 2
+            continue
+        i += 1
+    return i
+
+
+def _unwrap_env(args: list[Word]) -> Unwrapped:
+    i = 1
+    while i < len(args):
+        text = args[i].text
+        if text in {"-S", "--split-string"} and i + 1 < len(args):
+            return Unwrapped("env", [], script=" ".join(w.text for w in args[i + 1 :]))
+        if text.startswith("--split-string="):
+            rest = [text.split("=", 1)[1], *(w.text for w in args[i + 1 :])]
+            return Unwrapped("env", [], script=" ".join(rest))
+        if text in {"-u", "--unset", "-C", "--chdir", "-P"}:
+            i += 2
+        elif text.startswith("-") or ("=" in text and not text.startswith("=")):
+            i += 1
+        else:
+            break
+    return Unwrapped("env", args[i:])
+
+
+def _unwrap_watch(args: list[Word]) -> Unwrapped:
+    i = 1
+    exec_mode = False
+    while i < len(args) and args[i].text.startswith("-"):
+        text = args[i].text
+        exec_mode = exec_mode or text in {"-x", "--exec"}
+        i += 2 if text in _WATCH_OPTS - {"-d", "--differences", "-q", "--equexit"} else 1
+    rest = args[i:]
+    if not exec_mode:
+        return Unwrapped("watch", [], script=" ".join(w.text for w in rest))
+    return Unwrapped("watch", rest)
+
+
+def unwrap(argv: list[Word]) -> Unwrapped | None:
+    """Peel one wrapper off ``argv``; None when the command word is not a wrapper."""
+    name = argv[0].text.rsplit("/", 1)[-1]
+    if name == "env":
+        return _unwrap_env(argv)
+    if name == "watch":
+        return _unwrap_watch(argv)
+    spec = _WRAPPERS.get(name)
+    if spec is None:
+        return None
+    with_value, positionals = spec
+    if name == "command" and any(w.text in {"-v", "-V"} for w in argv[1:2]):
+        return Unwrapped(name, [])  # a lookup, nothing runs
+    if name == "taskset" and any(w.text in _TASKSET_PID for w in argv[1:]):
+        return Unwrapped(name, [])
+    if name in {"su", "flock"}:
+        for i, w in enumerate(argv[:-1]):
+            if w.text in {"-c", "--command"}:
+                return Unwrapped(name, [], script=argv[i + 1].text)
+    i = _skip_options(argv, with_value, 1) + positionals
+    if name == "su":
+        return Unwrapped(name, [])
+    return Unwrapped(name, argv[i:])

@@ -1,0 +1,107 @@
+"""Evaluation state shared by the walker and the rules for one ``evaluate_command`` call."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from paw.core.models import Action, Finding
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.core.config import GuardConfig
+    from paw.core.guard.shell.commands import SimpleCommand
+
+MAX_DEPTH = 12
+MAX_NODES = 20_000
+
+DEFAULT_PROTECTED = ("main", "master", "trunk", "develop", "production")
+
+_PATTERN_CACHE: dict[tuple[str, ...], tuple[re.Pattern[str], ...]] = {}
+
+
+class CwdKind(Enum):
+    """What the current directory is, as far as the command tells."""
+
+    PROJECT = "project"
+    DANGEROUS = "dangerous"  # root, home or a system directory
+    UNKNOWN = "unknown"
+
+
+def compile_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """User regexes, compiled once per distinct tuple (invalid ones never match)."""
+    cached = _PATTERN_CACHE.get(patterns)
+    if cached is None:
+        compiled: list[re.Pattern[str]] = []
+        for pattern in patterns:
+            try:
+                compiled.append(re.compile(pattern, re.IGNORECASE))
+            except re.error:
+                compiled.append(re.compile(re.escape(pattern), re.IGNORECASE))
+        cached = tuple(compiled)
+        _PATTERN_CACHE[patterns] = cached
+    return cached
+
+
+class Context:
+    """Findings, literal variables, functions, aliases and limits for one evaluation."""
+
+    __slots__ = (
+        "aliases",
+        "config",
+        "cwd",
+        "depth",
+        "downloads",
+        "env",
+        "findings",
+        "functions",
+        "nodes",
+        "patterns",
+        "protected",
+        "run_command",
+        "run_script",
+        "sinks",
+    )
+
+    def __init__(
+        self,
+        config: GuardConfig | None,
+        cwd: CwdKind,
+        patterns: tuple[re.Pattern[str], ...],
+    ) -> None:
+        self.config = config
+        self.cwd = cwd
+        self.patterns = patterns
+        self.protected = config.protected_branches if config is not None else DEFAULT_PROTECTED
+        self.findings: list[Finding] = []
+        self.env: dict[str, str] = {}
+        self.functions: set[str] = set()
+        self.aliases: dict[str, str] = {}
+        self.downloads: set[str] = set()
+        self.depth = 0
+        self.nodes = 0
+        self.sinks: list[list[SimpleCommand]] = []
+        self.run_script: Callable[[str, str], None] = _no_script
+        self.run_command: Callable[[SimpleCommand], None] = _no_command
+
+    def add(self, rule: str, action: Action, reason: str) -> None:
+        """Record one finding."""
+        self.findings.append(Finding(rule, action, reason))
+
+    def block(self, rule: str, reason: str) -> None:
+        """Record a block finding."""
+        self.findings.append(Finding(rule, Action.BLOCK, reason))
+
+    def confirm(self, rule: str, reason: str) -> None:
+        """Record a confirm finding."""
+        self.findings.append(Finding(rule, Action.CONFIRM, reason))
+
+
+def _no_script(text: str, origin: str) -> None:
+    del text, origin
+
+
+def _no_command(cmd: SimpleCommand) -> None:
+    del cmd

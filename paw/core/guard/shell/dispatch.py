@@ -1,0 +1,127 @@
+"""Per simple command: resolve the command word, unwrap wrappers, run the rules for its name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, unwrap
+from paw.core.guard.shell.rules import agents, files, git, interp, net, payload, perms, rm, system
+from paw.core.guard.shell.rules.net import is_download
+from paw.core.guard.shell.words import UNKNOWN, Word, fold_confusables
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.rules import Check
+
+MAX_UNWRAP = 8
+
+
+def _build_table() -> dict[str, tuple[Check, ...]]:
+    table: dict[str, tuple[Check, ...]] = {}
+    for module in (rm, files, perms, agents, git, net, interp, payload, system):
+        for name, checks in module.RULES.items():
+            table[name] = table.get(name, ()) + checks
+    return table
+
+
+_TABLE = _build_table()
+_GLOBAL: tuple[Check, ...] = (files.check_redirects, *agents.GLOBAL)
+_LOOKUP = frozenset({"which", "command", "type", "whereis"})
+
+
+def _checks_for(name: str) -> tuple[Check, ...]:
+    found = _TABLE.get(name)
+    if found is not None:
+        return found
+    low = name.lower()
+    if low != name and low in _TABLE:
+        return _TABLE[low]
+    return interp.python_check(low) or system.disk_check(low) or ()
+
+
+def _resolve_dynamic(cmd: SimpleCommand) -> str | None:
+    """``$(which sudo)`` and friends name a program statically."""
+    subs = cmd.subs.get(0, [])
+    if len(subs) == 1 and subs[0].name in _LOOKUP:
+        names = [a for a in subs[0].args if not a.startswith("-")]
+        if len(names) == 1 and UNKNOWN not in names[0]:
+            return names[0]
+    return None
+
+
+def _check_patterns(cmd: SimpleCommand, ctx: Context) -> None:
+    if not ctx.patterns:
+        return
+    text = cmd.render()
+    for pattern in ctx.patterns:
+        if pattern.search(text):
+            ctx.block(
+                "shell.user-pattern", f"`{text}` matches the blocked pattern `{pattern.pattern}`"
+            )
+            return
+
+
+def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
+    """Resolve and vet the command word in place; False when nothing more can be judged."""
+    first = cmd.argv[0]
+    if not first.is_static:
+        resolved = _resolve_dynamic(cmd)
+        if resolved is None:
+            ctx.confirm(
+                "shell.unresolved", f"the command word of `{cmd.render()}` is computed at run time"
+            )
+            return False
+        cmd.argv[0] = Word(resolved)
+    text = cmd.argv[0].text
+    if not text.isascii():
+        folded = fold_confusables(text)
+        if folded != text:
+            ctx.block("shell.lookalike-command", f"the command word `{text}` imitates `{folded}`")
+            cmd.argv[0] = Word(folded)
+    if is_download(text, ctx):
+        ctx.block("shell.download-exec", f"`{text}` runs a file that was just downloaded")
+    return True
+
+
+def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> None:
+    """Judge one simple command (and whatever it wraps) into ``ctx.findings``."""
+    if not cmd.argv:
+        files.check_redirects(cmd, ctx)
+        return
+    if not _command_word(cmd, ctx):
+        files.check_redirects(cmd, ctx)
+        return
+    for _ in range(MAX_UNWRAP):
+        _check_patterns(cmd, ctx)
+        unwrapped = unwrap(cmd.argv)
+        if unwrapped is None:
+            break
+        if unwrapped.wrapper in PRIVILEGE_WRAPPERS:
+            inner = " ".join(w.text for w in unwrapped.argv) or (unwrapped.script or "")
+            perms.check_privilege(unwrapped.wrapper, inner, ctx)
+        if unwrapped.script is not None:
+            ctx.run_script(unwrapped.script, unwrapped.wrapper)
+        if not unwrapped.argv:
+            files.check_redirects(cmd, ctx)
+            return
+        cmd = cmd.with_argv(unwrapped.argv, unwrapped.wrapper)
+        if not _command_word(cmd, ctx):
+            return
+    name = cmd.name
+    if name in ctx.aliases:
+        ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
+    for check in _checks_for(name):
+        check(cmd, ctx)
+    for check in _GLOBAL:
+        check(cmd, ctx)
+
+
+def _check_alias(cmd: SimpleCommand, ctx: Context) -> None:
+    for arg in cmd.args:
+        name, eq, value = arg.partition("=")
+        if eq:
+            ctx.aliases[name] = value
+            ctx.run_script(value, f"alias {name}")
+
+
+_TABLE["alias"] = (_check_alias,)

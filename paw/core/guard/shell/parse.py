@@ -1,0 +1,54 @@
+"""tree-sitter-bash parsing: one lazily built parser, line-continuation joining."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+MAX_SCRIPT_CHARS = 64 * 1024
+
+_PARSER: list[Parser] = []  # module-level cache of the one parser (built on first use)
+
+
+def _parser() -> Parser:
+    if not _PARSER:
+        import tree_sitter
+        import tree_sitter_bash
+
+        language = tree_sitter.Language(tree_sitter_bash.language())
+        _PARSER.append(tree_sitter.Parser(language))
+    return _PARSER[0]
+
+
+def join_continuations(text: str) -> str:
+    """Remove backslash-newline pairs outside single quotes, as bash does before word splitting."""
+    if "\\\n" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    in_single = in_double = False
+    while i < n:
+        ch = text[i]
+        if in_single:
+            in_single = ch != "'"
+        elif ch == "\\" and i + 1 < n:
+            if text[i + 1] == "\n":
+                i += 2
+                continue
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        elif ch == "'" and not in_double:
+            in_single = True
+        elif ch == '"':
+            in_double = not in_double
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def parse_script(text: str) -> Node:
+    """Parse a shell script into a tree-sitter root node (continuations already joined)."""
+    return _parser().parse(join_continuations(text).encode("utf-8", "surrogatepass")).root_node

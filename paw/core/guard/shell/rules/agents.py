@@ -1,0 +1,94 @@
+"""Guard and agent tampering: guard-off variables, unguarded agent launches."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.rules import Check
+
+_GUARD_VAR_RE = re.compile(
+    r"^(PAW_GUARD\w*|PAW_\w*(BYPASS|DISABLE|UNSAFE)\w*|DCG_BYPASS|\w*_BYPASS(_\w+)?"
+    r"|\w*SKIP_PERMISSIONS\w*|\w*DANGEROUSLY\w*|\w*YOLO\w*|CLAUDE_CODE_DISABLE_HOOKS\w*)$"
+)
+_OFF_VALUES = frozenset({"off", "0", "false", "no", "disable", "disabled", "none", "skip"})
+_ON_VALUES = frozenset({"1", "true", "yes", "on", "enable", "enabled", "all"})
+_DANGER_FLAG_RE = re.compile(
+    r"^--(dangerously[-\w]*|yolo|yes-always|allow-dangerously[-\w]*|no-sandbox|trust-all"
+    r"|auto-approve(-all)?|skip-permissions[-\w]*|always-approve)(=.*)?$"
+)
+AGENT_CLIS = frozenset(
+    {
+        "claude", "codex", "gemini", "qwen", "aider", "opencode", "cursor-agent", "amp", "goose",
+        "crush", "kiro", "kiro-cli", "copilot", "auggie", "cn", "droid", "q", "openhands", "cline",
+    }
+)  # fmt: skip
+_MODE_OPTIONS = {
+    "--permission-mode": frozenset({"bypasspermissions"}),
+    "--approval-mode": frozenset({"yolo"}),
+    "--ask-for-approval": frozenset({"never"}),
+    "-a": frozenset({"never"}),
+    "--sandbox": frozenset({"danger-full-access"}),
+    "-s": frozenset({"danger-full-access"}),
+}
+_DATA_COMMANDS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "man", "which"})
+
+
+def check_assignment(name: str, value: str, ctx: Context) -> None:
+    """``PAW_GUARD=off`` and friends switch a guard off."""
+    if not _GUARD_VAR_RE.match(name):
+        return
+    low = value.strip().lower()
+    bypass_name = any(
+        k in name for k in ("BYPASS", "SKIP", "DANGEROUSLY", "YOLO", "DISABLE", "UNSAFE")
+    )
+    if (low in _OFF_VALUES and not bypass_name) or (bypass_name and low in _ON_VALUES):
+        ctx.block("agents.guard-off", f"`{name}={value}` switches a guard off")
+    elif not low or "\ue000" in low:
+        ctx.confirm("agents.guard-off", f"`{name}` is set to a value paw cannot see")
+
+
+def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
+    if cmd.name in _DATA_COMMANDS:
+        return
+    args = cmd.args
+    for i, arg in enumerate(args):
+        if _DANGER_FLAG_RE.match(arg):
+            ctx.block(
+                "agents.unguarded-launch", f"`{cmd.name} {arg}` runs an agent without approvals"
+            )
+            return
+        if cmd.name not in AGENT_CLIS:
+            continue
+        key, _, inline = arg.partition("=")
+        values = _MODE_OPTIONS.get(key)
+        value = inline or (args[i + 1] if i + 1 < len(args) else "")
+        if values is not None and value.lower() in values:
+            ctx.block("agents.unguarded-launch", f"`{cmd.name} {key} {value}` disables approvals")
+            return
+        if cmd.name in {"gemini", "qwen"} and arg == "-y":
+            ctx.block("agents.unguarded-launch", f"`{cmd.name} -y` (yolo) disables approvals")
+            return
+
+
+def _check_export(cmd: SimpleCommand, ctx: Context) -> None:
+    for arg in cmd.args:
+        name, eq, value = arg.partition("=")
+        if eq:
+            check_assignment(name, value, ctx)
+
+
+def _check_assign(cmd: SimpleCommand, ctx: Context) -> None:
+    if len(cmd.argv) == 3:
+        check_assignment(cmd.argv[1].text, cmd.argv[2].text, ctx)
+
+
+GLOBAL: tuple[Check, ...] = (_check_agent_flags,)
+RULES: dict[str, tuple[Check, ...]] = {
+    "=": (_check_assign,),
+    "export": (_check_export,),
+    "setenv": (_check_export,),
+}

@@ -1,0 +1,130 @@
+"""Inline interpreter code: shell-outs parsed as shell, language-API deletes judged as rm."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from paw.core.guard.shell.rules.targets import judge_path
+from paw.core.models import Action
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.context import Context
+
+_STR = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"""
+_SHELL_CALL_RE = re.compile(
+    r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|\bsystem|\bexec(?:Sync)?"
+    r"|\bspawn(?:Sync)?|\bexecFileSync|\bpopen|shell_exec|passthru|proc_open|\bIO\.popen|Open3\.\w+"
+    r"|do shell script|Runtime\.getRuntime\(\)\.exec)\s*[(\[{]?\s*\[?\s*" + _STR
+)
+_LIST_CALL_RE = re.compile(
+    r"(?:subprocess\.\w+|\bspawn(?:Sync)?|execFileSync|os\.exec\w*)\s*\(\s*\[([^\]]*)\]"
+)
+_BACKTICK_RE = re.compile(r"`([^`]+)`")
+_DELETE_RE = re.compile(
+    r"(shutil\.rmtree|rmtree|os\.(?:remove|unlink|rmdir|removedirs)|\.unlink|\.rmdir"
+    r"|(?:fs|fsp|fs\.promises|require\(\s*['\"](?:node:)?fs(?:/promises)?['\"]\s*\))\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink)"
+    r"|FileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry(?:_secure)?|rmtree|remove)"
+    r"|File\.(?:delete|unlink)|Dir\.(?:delete|rmdir|unlink)|\bremove_tree|\bunlink|Remove-Item|\bdel\b|file\.remove|Deno\.remove)"
+    r"\s*\(?\s*([^\n;]*)"
+)
+_RECURSIVE_HINT_RE = re.compile(r"rmtree|rm_rf|rm_r|remove_tree|recursive|Remove-Item|Deno\.remove")
+_HOME_RE = re.compile(
+    r"homedir\(\)|expanduser\(\s*['\"]~['\"]\s*\)|Path\.home\(\)|Dir\.home|ENV\[['\"]HOME['\"]\]"
+    r"|\$ENV\{\s*['\"]?HOME['\"]?\s*\}|environ\[['\"]HOME['\"]\]|getenv\(\s*['\"]HOME['\"]\s*\)"
+    r"|process\.env\.HOME|environ\.get\(\s*['\"]HOME['\"]|\$HOME|\$env:USERPROFILE|~"
+)
+_DOWNLOAD_EXEC_RE = re.compile(
+    r"(?:\bexec|\beval|Function|runpy|compile|iex|Invoke-Expression)\b.*(?:urlopen|requests\.|urllib"
+    r"|fetch\(|https?://|Net\.WebClient|DownloadString|Invoke-WebRequest|\biwr\b|open-uri|LWP::)",
+    re.DOTALL,
+)
+_LITERAL_RE = re.compile(_STR)
+
+
+def _literal(match: re.Match[str]) -> str:
+    raw = match.group(1) if match.group(1) is not None else match.group(2) or ""
+    return raw.replace('\\"', '"').replace("\\'", "'").replace("\\\\", "\\")
+
+
+def _delete_target(arg: str) -> str | None:
+    literals = [_literal(m) for m in _LITERAL_RE.finditer(arg)]
+    for literal in literals:
+        if literal.startswith("~"):
+            return literal
+    home = _HOME_RE.search(arg)
+    if home is not None:
+        after = _LITERAL_RE.search(arg[home.end() :].split(")", 1)[0])
+        tail = _literal(after) if after else ""
+        return "~/" + tail.lstrip("/") if tail else "~"
+    first = _LITERAL_RE.match(arg.strip())
+    return _literal(first) if first is not None else None
+
+
+def _scan_deletes(source: str, lang: str, ctx: Context, origin: str) -> None:
+    for match in _DELETE_RE.finditer(source):
+        api, arg = match.group(1), match.group(2)
+        if lang not in {"perl", "php"} and api in {"unlink", "del"}:
+            continue
+        target = _delete_target(arg)
+        verb = f"{origin}: {api}"
+        if target is None:
+            if arg.strip():
+                ctx.confirm("shell.rm-unresolved", f"`{verb}` deletes a path paw cannot see")
+            continue
+        recursive = bool(_RECURSIVE_HINT_RE.search(api + arg))
+        danger = judge_path(target, ctx)
+        if danger is None or (
+            not recursive and danger.rule in {"shell.rm-unresolved", "shell.rm-cwd"}
+        ):
+            continue
+        if danger.action is Action.BLOCK:
+            ctx.block(danger.rule, f"`{verb}` would delete {danger.what}")
+        else:
+            ctx.confirm(danger.rule, f"`{verb}` would delete {danger.what}")
+
+
+def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
+    """Scan interpreter code for shell-outs (parsed as shell) and language-API deletes."""
+    if ctx.depth >= 8:
+        ctx.confirm("shell.limit", f"`{origin}` nests too deeply to check")
+        return
+    for match in _SHELL_CALL_RE.finditer(source):
+        if lang == "py" and match.group(0).startswith(("exec", "spawn", "system")):
+            continue
+        ctx.run_script(_literal(match), f"{origin} shell call")
+    for match in _LIST_CALL_RE.finditer(source):
+        parts = [_literal(m) for m in _LITERAL_RE.finditer(match.group(1))]
+        if parts:
+            ctx.run_script(" ".join(_quote(p) for p in parts), f"{origin} exec")
+    if lang in {"perl", "ruby", "php"}:
+        for match in _BACKTICK_RE.finditer(source):
+            ctx.run_script(match.group(1), f"{origin} backticks")
+    if lang == "py" and re.search(r"\bos\.system\s*\(\s*[^'\")\s]", source):
+        ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
+    _scan_deletes(source, lang, ctx, origin)
+    if _DOWNLOAD_EXEC_RE.search(source):
+        ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
+
+
+def _quote(part: str) -> str:
+    return "'" + part.replace("'", "'\\''") + "'"
+
+
+def check_perl_in_place(cmd: SimpleCommand, ctx: Context) -> None:
+    """``perl -pi -e … FILE`` edits files in place."""
+    from paw.core.guard.shell.rules.files import check_write_target
+
+    args = cmd.args
+    if not any(a.startswith("-") and "i" in a and not a.startswith("--") for a in args):
+        return
+    skip_next = False
+    for arg in args:
+        if skip_next:
+            skip_next = False
+            continue
+        if arg.startswith("-"):
+            skip_next = arg[-1] in "eE"
+            continue
+        check_write_target(arg, ctx, "perl -i", None)

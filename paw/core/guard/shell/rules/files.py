@@ -1,0 +1,195 @@
+"""Writes (redirections, tee, cp, sed -i, editors) into instruction, config or system files."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from paw.core.guard.files import PathClass, classify_path
+from paw.core.guard.shell.rules.argv import option_value, split_args
+from paw.core.guard.shell.words import UNKNOWN
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.rules import Check
+
+_DEVICE_RE = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|md|dm-|loop|sr)")
+_HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
+_SSH_RE = re.compile(r"(^~|^/root|^/home/[^/]+|^/Users/[^/]+)/\.ssh(/|$)")
+_PERSIST_RE = re.compile(
+    r"(^/etc/cron|^/var/spool/cron|^/etc/systemd|^/etc/init\.d|^/etc/rc\.local|^/etc/profile"
+    r"|^/etc/sudoers|/\.config/autostart/|/Library/LaunchAgents/|/Library/LaunchDaemons/"
+    r"|/\.config/systemd/)"
+)
+_SYSTEM_RE = re.compile(
+    r"^/(etc|usr|bin|sbin|lib|lib32|lib64|boot|sys|proc|System|Library|root|opt)(/|$)"
+)
+_RC_RE = re.compile(
+    r"(^~|^/home/[^/]+|^/Users/[^/]+|^/root)/(\.bashrc|\.bash_profile|\.bash_login|\.profile"
+    r"|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.config/fish/config\.fish|\.inputrc)$"
+)
+_PAW_CONFIG_RE = re.compile(r"(^|/)(paw\.toml|\.paw/.*|\.config/paw/.*|guardrails\.toml)$")
+_AGENT_CONFIG_RE = re.compile(
+    r"(^|/)(\.aider\.conf\.ya?ml|\.claude/settings(\.local)?\.json|\.claude\.json"
+    r"|\.codex/config\.toml|\.gemini/settings\.json|\.qwen/settings\.json|opencode\.jsonc?"
+    r"|\.cursor/cli(-config)?\.json|\.continue/config\.(json|ya?ml|ts)|\.vscode/settings\.json"
+    r"|\.claude/hooks/.*|\.windsurf/.*\.json|\.kiro/settings/.*|\.amazonq/.*\.json|\.mcp\.json)$"
+)
+_BYPASS_RE = re.compile(
+    r"yes[-_]always|bypass_?permissions|dangerously|approval_policy\W*never|approval.?mode\W*yolo"
+    r"|\byolo\b|auto[-_]?approve|Bash\(\*\)|disableAllHooks|danger-full-access|skip.?permissions"
+    r"|PAW_GUARD|\"defaultMode\"|trust_?all|allow_?all",
+    re.IGNORECASE,
+)
+_BLOCKED_PLACES = (
+    (_DEVICE_RE, "shell.disk-write", "a raw disk device"),
+    (_SSH_RE, "files.ssh", "SSH keys and logins"),
+    (_PERSIST_RE, "files.persistence", "runs at boot, login or on a timer"),
+    (_PAW_CONFIG_RE, "agents.guard-tamper", "paw's own guard configuration"),
+    (_SYSTEM_RE, "files.system-write", "a system path"),
+)
+_EDITORS = frozenset(
+    {
+        "vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "code", "subl",
+        "code-insiders", "micro", "hx", "helix", "ed", "ex", "kak", "gedit", "joe", "mcedit",
+        "cursor", "zed", "kate", "mate", "atom", "windsurf",
+    }
+)  # fmt: skip
+
+
+def _expand_home(path: str) -> str:
+    return path
+
+
+def _ignored(path: str) -> bool:
+    return not path or path.startswith((UNKNOWN, "/dev/fd")) or path in _HARMLESS_DEVICES
+
+
+def _check_agent_file(path: str, ctx: Context, verb: str, content: str | None) -> bool:
+    """Agent configuration and instruction files; True when the path was one."""
+    config = _AGENT_CONFIG_RE.search(path) is not None
+    if not config and _classify(path, ctx) is not PathClass.INSTRUCTION:
+        return False
+    if content is not None and _BYPASS_RE.search(content):
+        ctx.block("agents.config-bypass", f"`{verb}` writes an auto-approve setting to `{path}`")
+    elif config:
+        ctx.confirm("files.agent-config", f"`{verb}` changes the agent configuration `{path}`")
+    else:
+        ctx.confirm("files.instruction-write", f"`{verb}` changes the agent instructions `{path}`")
+    return True
+
+
+def check_write_target(path: str, ctx: Context, verb: str, content: str | None) -> None:
+    """Judge one file a command writes, creates or deletes."""
+    if _ignored(path):
+        return
+    for pattern, rule, why in _BLOCKED_PLACES:
+        if pattern.search(path):
+            ctx.block(rule, f"`{verb}` changes `{path}` ({why})")
+            return
+    if _RC_RE.search(path):
+        ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
+    elif _check_agent_file(path, ctx, verb, content):
+        return
+    elif path.startswith(".git/hooks/") or "/.git/hooks/" in path:
+        ctx.confirm("files.git-hook", f"`{verb}` changes the git hook `{path}` (runs on commit)")
+
+
+def _classify(path: str, ctx: Context) -> PathClass:
+    clean = path.removeprefix("./")
+    return classify_path(clean, ctx.config)
+
+
+def content_of(cmd: SimpleCommand) -> str:
+    """What a command writes, as far as it shows: literal args, heredocs, upstream echo text."""
+    parts = [w.text for w in cmd.argv[1:]]
+    if cmd.stdin_text:
+        parts.append(cmd.stdin_text)
+    for up in cmd.upstream:
+        parts.extend(w.text for w in up.argv[1:])
+        if up.stdin_text:
+            parts.append(up.stdin_text)
+    return "\n".join(parts)
+
+
+def check_redirects(cmd: SimpleCommand, ctx: Context) -> None:
+    """Every ``>``/``>>``/``&>`` target of a command is a write."""
+    if not cmd.redirects:
+        return
+    content = content_of(cmd)
+    label = cmd.name or "redirection"
+    for redirect in cmd.redirects:
+        check_write_target(redirect.target.text, ctx, f"{label} {redirect.op}", content)
+
+
+def _check_tee(cmd: SimpleCommand, ctx: Context) -> None:
+    content = content_of(cmd)
+    for operand in split_args(cmd.args).operands:
+        check_write_target(operand, ctx, "tee", content)
+
+
+def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
+    parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S", "-m", "-o", "-g"}))
+    target = option_value(cmd.args, "-t", "--target-directory")
+    if target is None and len(parsed.operands) >= 2:
+        target = parsed.operands[-1]
+    if target is not None:
+        check_write_target(target, ctx, cmd.name, " ".join(parsed.operands))
+
+
+def _check_in_place(cmd: SimpleCommand, ctx: Context) -> None:
+    args = cmd.args
+    if not any(
+        a.startswith(("-i", "--in-place"))
+        or (a.startswith("-") and "i" in a[1:] and not a.startswith("--"))
+        for a in args
+    ):
+        return
+    parsed = split_args(args, frozenset({"-e", "--expression", "-f", "--file"}))
+    operands = parsed.operands
+    has_script = any(o.startswith(("-e", "--expression", "-f", "--file")) for o in parsed.options)
+    files = operands if has_script else operands[1:]
+    script = " ".join(operands[:1] if not has_script else parsed.options)
+    for path in files:
+        check_write_target(path, ctx, f"{cmd.name} -i", script)
+
+
+def _check_editor(cmd: SimpleCommand, ctx: Context) -> None:
+    for operand in split_args(cmd.args).operands:
+        if not operand.startswith("+"):
+            check_write_target(operand, ctx, cmd.name, None)
+
+
+def _check_dd(cmd: SimpleCommand, ctx: Context) -> None:
+    for arg in cmd.args:
+        if arg.startswith("of="):
+            check_write_target(arg[3:], ctx, "dd", None)
+
+
+def _check_ssh_keygen(cmd: SimpleCommand, ctx: Context) -> None:
+    path = option_value(cmd.args, "-f")
+    if path is not None and not any(a in {"-l", "-y", "-F", "-R"} for a in cmd.args):
+        check_write_target(path, ctx, "ssh-keygen -f", None)
+
+
+def _check_crontab(cmd: SimpleCommand, ctx: Context) -> None:
+    parsed = split_args(cmd.args, frozenset({"-u"}))
+    if parsed.letters & {"l"}:
+        return
+    if parsed.letters & {"r", "e"} or parsed.operands or cmd.upstream or cmd.stdin_text:
+        ctx.block("files.persistence", "`crontab` installs or removes scheduled jobs")
+
+
+RULES: dict[str, tuple[Check, ...]] = {
+    "tee": (_check_tee,),
+    "cp": (_check_copy,),
+    "install": (_check_copy,),
+    "ln": (_check_copy,),
+    "sed": (_check_in_place,),
+    "gsed": (_check_in_place,),
+    "dd": (_check_dd,),
+    "ssh-keygen": (_check_ssh_keygen,),
+    "crontab": (_check_crontab,),
+    **dict.fromkeys(_EDITORS, (_check_editor,)),
+}

@@ -1,0 +1,199 @@
+"""A small git-aware parser: global options, code-running config, and per-subcommand policy."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from paw.core.guard.shell.rules.argv import split_args
+from paw.core.guard.shell.rules.gitpush import check_push
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.rules import Check
+
+_GLOBAL_WITH_VALUE = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env",
+     "--super-prefix", "--list-cmds", "--attr-source"}
+)  # fmt: skip
+_EXEC_KEY_RE = re.compile(
+    r"^(core\.(pager|fsmonitor|sshcommand|editor|hookspath|askpass|gitproxy)|sequence\.editor"
+    r"|diff\.external|.*\.textconv|.*\.command|pager\..*|gpg\.(.*\.)?program|credential\.helper"
+    r"|uploadpack\.packobjectshook|filter\..*\.(clean|smudge|process)|merge\..*\.driver"
+    r"|include\.path|includeif\..*|alias\..*|web\.browser|browser\..*\.cmd|protocol\.ext\.allow"
+    r"|remote\..*\.(uploadpack|receivepack)|core\.alternaterefscommand|init\.templatedir)$"
+)
+_READ_ONLY = frozenset(
+    {
+        "status", "log", "diff", "show", "fetch", "blame", "grep", "ls-files", "ls-tree",
+        "ls-remote", "rev-parse", "rev-list", "describe", "shortlog", "cat-file", "show-ref",
+        "for-each-ref", "help", "version", "whatchanged", "name-rev", "merge-base",
+        "count-objects", "fsck", "check-ignore", "check-attr", "archive", "format-patch",
+        "init", "clone", "add", "mv", "rm", "switch", "diff-tree", "diff-index", "diff-files",
+        "range-diff", "cherry", "var", "verify-commit", "verify-tag", "bisect", "sparse-checkout",
+        "notes", "apply", "bundle", "maintenance", "gc", "prune-packed", "instaweb", "annotate",
+        "show-branch", "difftool", "mergetool", "citool", "gui", "request-pull", "lfs", "restore",
+        "checkout", "branch", "tag", "stash", "reset", "clean", "config", "remote", "worktree",
+        "submodule", "reflog", "update-index", "hash-object", "mktree", "write-tree", "read-tree",
+        "column", "stripspace", "check-ref-format", "interpret-trailers", "credential",
+    }
+)  # fmt: skip
+_WRITES = frozenset(
+    {"commit", "merge", "rebase", "am", "cherry-pick", "revert", "pull", "send-email",
+     "commit-tree", "replace", "update-ref", "svn", "p4", "subtree"}
+)  # fmt: skip
+_HISTORY_REWRITE = frozenset({"filter-branch", "filter-repo"})
+
+
+class GitCall(NamedTuple):
+    """A git invocation after global options: the subcommand and its arguments."""
+
+    sub: str
+    args: list[str]
+    config: list[str]
+
+
+def parse_git(args: list[str]) -> GitCall:
+    """Skip git's global options to find the subcommand; collect ``-c key=value`` pairs."""
+    config: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _GLOBAL_WITH_VALUE:
+            if arg == "-c" and i + 1 < len(args):
+                config.append(args[i + 1])
+            i += 2
+        elif arg.startswith("-"):
+            if arg.startswith("--config-env="):
+                config.append(arg.split("=", 1)[1])
+            i += 1
+        else:
+            return GitCall(arg, args[i + 1 :], config)
+    return GitCall("", [], config)
+
+
+def is_exec_key(key: str, value: str) -> bool:
+    """True for config keys whose value git runs as a program."""
+    key = key.strip().lower()
+    if key.startswith("alias."):
+        return value.lstrip().startswith("!")
+    return bool(_EXEC_KEY_RE.match(key))
+
+
+def _check_config_pairs(call: GitCall, ctx: Context) -> None:
+    for pair in call.config:
+        key, _, value = pair.partition("=")
+        if is_exec_key(key, value):
+            ctx.block(
+                "git.config-exec", f"`git -c {key}=…` runs a program chosen on the command line"
+            )
+
+
+def _check_config_cmd(args: list[str], ctx: Context) -> None:
+    parsed = split_args(args, frozenset({"--file", "-f", "--blob", "--type"}))
+    reading = any(o.startswith(("--get", "--list", "-l")) for o in parsed.options)
+    if reading or len(parsed.operands) < 2:
+        return
+    key, value = parsed.operands[0], parsed.operands[1]
+    if is_exec_key(key, value):
+        ctx.block("git.config-exec", f"`git config {key}` sets a program git will run")
+
+
+def _check_discard(sub: str, args: list[str], ctx: Context) -> None:
+    parsed = split_args(args, frozenset({"-s", "--source", "-b", "-B", "--orphan"}))
+    if (
+        sub == "restore"
+        and any(o in {"--staged", "-S"} for o in parsed.options)
+        and not any(o in {"--worktree", "-W"} for o in parsed.options)
+    ):
+        return
+    whole = {".", ":/", "*", ":/*", "./"}
+    forced = sub == "checkout" and (parsed.letters & {"f"} or "--force" in parsed.options)
+    paths = parsed.operands if sub == "restore" or "--" in args else []
+    if sub == "checkout" and not paths:
+        paths = [p for p in parsed.operands if p in whole]
+    if forced or any(p in whole for p in paths):
+        ctx.block("git.discard", f"`git {sub}` discards uncommitted work in the whole tree")
+    elif paths:
+        ctx.confirm("git.discard-file", f"`git {sub}` discards uncommitted changes in {paths[0]}")
+
+
+def _check_branch(args: list[str], ctx: Context) -> None:
+    parsed = split_args(args)
+    force_delete = "D" in parsed.letters or (
+        ("d" in parsed.letters or "--delete" in parsed.options)
+        and ("f" in parsed.letters or "--force" in parsed.options)
+    )
+    deleting = force_delete or "d" in parsed.letters or "--delete" in parsed.options
+    if not deleting:
+        return
+    for name in parsed.operands:
+        if name.split("/")[-1] in ctx.protected:
+            ctx.block("git.branch-delete", f"`git branch` deletes the protected branch `{name}`")
+            return
+    if force_delete:
+        ctx.confirm("git.branch-delete", "`git branch -D` deletes unmerged commits")
+
+
+def _check_maintenance(sub: str, args: list[str], ctx: Context) -> None:
+    parsed = split_args(args)
+    if sub == "stash" and args[:1] == ["clear"]:
+        ctx.block("git.stash-clear", "`git stash clear` deletes every stash")
+    elif sub == "stash" and args[:1] == ["drop"]:
+        ctx.confirm("git.stash-drop", "`git stash drop` deletes a stash")
+    elif sub == "config":
+        _check_config_cmd(args, ctx)
+    elif sub in {"reflog", "gc"} and any(
+        "expire" in a or "prune=now" in a or a == "delete" for a in args
+    ):
+        ctx.block("git.history-rewrite", f"`git {sub}` expires the reflog (no way back)")
+    elif sub in {"worktree", "submodule"} and args[:1] in (["remove"], ["prune"], ["deinit"]):
+        ctx.confirm("git.worktree-remove", f"`git {sub} {args[0]}` may remove unsaved work")
+    elif sub == "tag" and ("d" in parsed.letters or "--delete" in parsed.options):
+        ctx.confirm("git.write", "`git tag -d` deletes a tag")
+
+
+def _check_local(call: GitCall, ctx: Context) -> None:
+    sub, args = call.sub, call.args
+    parsed = split_args(args)
+    if sub == "reset" and "--hard" in args:
+        ctx.block("git.reset-hard", "`git reset --hard` throws away uncommitted work")
+    elif sub == "reset" and any(a in {"--merge", "--keep"} for a in args):
+        ctx.confirm("git.write", f"`git reset {' '.join(args)}` moves the branch")
+    elif sub == "clean" and ("f" in parsed.letters or "--force" in parsed.options):
+        if not ("n" in parsed.letters or "--dry-run" in parsed.options):
+            ctx.block("git.clean", "`git clean -f` deletes untracked files for good")
+    elif sub in {"checkout", "restore"}:
+        _check_discard(sub, args, ctx)
+    elif sub == "switch" and ("--discard-changes" in args or "f" in parsed.letters):
+        ctx.block("git.discard", "`git switch --discard-changes` throws away uncommitted work")
+    elif sub == "branch":
+        _check_branch(args, ctx)
+    else:
+        _check_maintenance(sub, args, ctx)
+
+
+def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
+    call = parse_git(cmd.args)
+    _check_config_pairs(call, ctx)
+    sub = call.sub
+    if not sub:
+        return
+    if "\ue000" in sub:
+        ctx.confirm("shell.unresolved", "the git subcommand comes from a value paw cannot see")
+    elif sub == "push" or (sub == "subtree" and call.args[:1] == ["push"]):
+        check_push(call.args, ctx, subtree=sub == "subtree")
+    elif sub in _HISTORY_REWRITE:
+        ctx.block("git.history-rewrite", f"`git {sub}` rewrites the whole history")
+    elif sub in _WRITES:
+        ctx.confirm("git.write", f"`git {sub}` writes commits or refs (and runs hooks)")
+    elif sub in _READ_ONLY:
+        _check_local(call, ctx)
+    else:
+        ctx.confirm(
+            "git.unknown", f"`git {sub}` is not a known git command (an alias can run anything)"
+        )
+
+
+RULES: dict[str, tuple[Check, ...]] = {"git": (_check_git,)}

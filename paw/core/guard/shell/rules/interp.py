@@ -1,0 +1,240 @@
+"""Shells and interpreters: ``-c``/``-e`` bodies, stdin scripts, downloads fed to them."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from paw.core.guard.shell.rules import code
+from paw.core.guard.shell.rules.net import is_download, is_fetch
+from paw.core.guard.shell.rules.stdin import simulate_stdin
+from paw.core.guard.shell.words import UNKNOWN
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.rules import Check
+
+SHELLS = frozenset(
+    {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh",
+     "rbash", "oksh", "loksh", "elvish", "nu", "xonsh"}
+)  # fmt: skip
+_SHELL_VALUE = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
+_PY_RE = re.compile(r"^(python[\d.]*|pypy[\d.]*|py)$")
+# interpreter -> (code options, options taking a value, language)
+_INTERP: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
+    "node": (
+        frozenset({"-e", "--eval", "-p", "--print"}),
+        frozenset({"-r", "--require", "--import", "--loader"}),
+        "js",
+    ),
+    "nodejs": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"}), "js"),
+    "bun": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset(), "js"),
+    "deno": (frozenset({"eval"}), frozenset(), "js"),
+    "perl": (frozenset({"-e", "-E"}), frozenset({"-I", "-M", "-m"}), "perl"),
+    "ruby": (frozenset({"-e"}), frozenset({"-I", "-r"}), "ruby"),
+    "php": (frozenset({"-r"}), frozenset({"-d", "-c"}), "php"),
+    "lua": (frozenset({"-e"}), frozenset({"-l"}), "lua"),
+    "osascript": (frozenset({"-e"}), frozenset(), "applescript"),
+    "pwsh": (frozenset({"-c", "-command", "-Command"}), frozenset({"-File", "-f"}), "ps"),
+    "powershell": (frozenset({"-c", "-command", "-Command"}), frozenset({"-File"}), "ps"),
+    "rscript": (frozenset({"-e"}), frozenset(), "r"),
+}
+_PY_VALUE = frozenset({"-W", "-X", "-Q"})
+_ENCODED = frozenset({"-enc", "-encodedcommand", "-e", "-ec"})
+
+
+def _shell_parts(args: list[str]) -> tuple[str | None, str | None, list[str], bool]:
+    """(``-c`` body, script operand, remaining operands, reads stdin) for a shell's args."""
+    has_c = stdin = noexec = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _SHELL_VALUE:
+            i += 2
+            continue
+        if arg in {"--", "-"}:
+            i += 1
+            break
+        if arg.startswith("--"):
+            noexec = noexec or arg == "--noexec"
+        elif arg.startswith(("-", "+")) and len(arg) > 1:
+            letters = arg[1:]
+            has_c = has_c or "c" in letters
+            stdin = stdin or "s" in letters
+            noexec = noexec or ("n" in letters and arg.startswith("-"))
+        else:
+            break
+        i += 1
+    rest = args[i:]
+    if noexec:
+        return None, None, [], False
+    if has_c:
+        return (rest[0] if rest else ""), None, rest[1:], False
+    if stdin or not rest:
+        return None, None, rest, True
+    return None, rest[0], rest[1:], False
+
+
+def run_with_positionals(ctx: Context, script: str, origin: str, positional: list[str]) -> None:
+    """Evaluate ``script`` with ``$0``, ``$1`` … bound to literal operands."""
+    saved = {k: ctx.env.get(k) for k in ("0", "1", "2", "3", "@", "*")}
+    for index, value in enumerate(positional[:4]):
+        ctx.env[str(index)] = value
+    ctx.env["@"] = ctx.env["*"] = " ".join(positional[1:]) if positional else UNKNOWN
+    try:
+        ctx.run_script(script, origin)
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                ctx.env.pop(key, None)
+            else:
+                ctx.env[key] = old
+
+
+def _fetched_subs(cmd: SimpleCommand, index: int | None = None) -> bool:
+    for i, subs in cmd.subs.items():
+        if index is not None and i != index:
+            continue
+        if any(is_fetch(sub) for sub in subs):
+            return True
+    return False
+
+
+def check_stdin_exec(cmd: SimpleCommand, ctx: Context, lang: str) -> None:
+    """A shell or interpreter that runs what arrives on stdin."""
+    if any(is_fetch(up) for up in cmd.upstream):
+        ctx.block("shell.download-exec", f"downloaded content is piped into `{cmd.name}`")
+        return
+    text, decoded = simulate_stdin(cmd)
+    if text is not None:
+        if lang == "sh":
+            ctx.run_script(text, f"{cmd.name} stdin")
+        else:
+            code.scan_code(text, lang, ctx, cmd.name)
+    elif decoded:
+        ctx.block("shell.decode-exec", f"decoded or reversed text is piped into `{cmd.name}`")
+    elif cmd.upstream:
+        ctx.confirm("shell.stdin-exec", f"`{cmd.name}` runs a script from a pipe paw cannot see")
+
+
+def check_script_file(cmd: SimpleCommand, ctx: Context, path: str, index: int) -> None:
+    """A script operand: a download from earlier, or a process substitution of a download."""
+    if is_download(path, ctx) or _fetched_subs(cmd, index):
+        ctx.block("shell.download-exec", f"`{cmd.name}` runs a script that was just downloaded")
+
+
+def _check_shell(cmd: SimpleCommand, ctx: Context) -> None:
+    body, script, rest, stdin = _shell_parts(cmd.args)
+    if body is not None:
+        if UNKNOWN in body and _fetched_subs(cmd):
+            ctx.block("shell.download-exec", f"`{cmd.name} -c` runs downloaded text")
+            return
+        run_with_positionals(ctx, body, f"{cmd.name} -c", rest)
+    elif script is not None:
+        check_script_file(cmd, ctx, script, cmd.args.index(script) + 1)
+    elif stdin:
+        check_stdin_exec(cmd, ctx, "sh")
+
+
+def _python_parts(args: list[str]) -> tuple[str | None, str | None, bool]:
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "-c" or (
+            arg.startswith("-") and not arg.startswith("--") and arg.endswith("c") and len(arg) > 2
+        ):
+            return (args[i + 1] if i + 1 < len(args) else ""), None, False
+        if arg.startswith("-c") and len(arg) > 2:
+            return arg[2:], None, False
+        if arg == "-m":
+            return None, None, False
+        if arg in _PY_VALUE:
+            i += 2
+            continue
+        if arg == "-":
+            return None, None, True
+        if not arg.startswith("-"):
+            return None, arg, False
+        i += 1
+    return None, None, True
+
+
+def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
+    body, script, stdin = _python_parts(cmd.args)
+    if body is not None:
+        code.scan_code(body, "py", ctx, f"{cmd.name} -c")
+    elif script is not None:
+        check_script_file(cmd, ctx, script, cmd.args.index(script) + 1)
+    elif stdin:
+        check_stdin_exec(cmd, ctx, "py")
+
+
+def _interp_parts(cmd: SimpleCommand) -> tuple[str | None, str | None, bool, str]:
+    code_opts, value_opts, lang = _INTERP[cmd.name.lower()]
+    args = cmd.args
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if lang == "perl" and arg.startswith("-") and not arg.startswith("--") and arg[-1] in "eE":
+            return (args[i + 1] if i + 1 < len(args) else ""), None, False, lang
+        if arg in code_opts or (lang == "ps" and arg.lower() in {"-c", "-command"}):
+            return (
+                " ".join(args[i + 1 :])
+                if lang == "ps"
+                else (args[i + 1] if i + 1 < len(args) else ""),
+                None,
+                False,
+                lang,
+            )
+        if lang == "ps" and arg.lower() in _ENCODED:
+            return None, None, True, "encoded"
+        if arg in value_opts:
+            i += 2
+            continue
+        if not arg.startswith("-"):
+            if lang == "js" and arg == "run" and cmd.name == "deno":
+                i += 1
+                continue
+            return None, arg, False, lang
+        i += 1
+    return None, None, True, lang
+
+
+def _check_interp(cmd: SimpleCommand, ctx: Context) -> None:
+    body, script, stdin, lang = _interp_parts(cmd)
+    if lang == "encoded":
+        ctx.block("shell.decode-exec", f"`{cmd.name}` runs an encoded command")
+    elif body is not None:
+        code.scan_code(body, lang, ctx, f"{cmd.name} -e")
+        if lang == "perl":
+            code.check_perl_in_place(cmd, ctx)
+    elif script is not None:
+        if "://" in script:
+            ctx.confirm("shell.remote-script", f"`{cmd.name}` runs a script from a URL")
+        check_script_file(cmd, ctx, script, cmd.args.index(script) + 1)
+    elif stdin:
+        check_stdin_exec(cmd, ctx, lang)
+
+
+def _check_iex(cmd: SimpleCommand, ctx: Context) -> None:
+    if cmd.args:
+        if _fetched_subs(cmd):
+            ctx.block("shell.download-exec", f"`{cmd.name}` evaluates downloaded text")
+        else:
+            ctx.run_script(" ".join(cmd.args), cmd.name)
+    else:
+        check_stdin_exec(cmd, ctx, "sh")
+
+
+def python_check(name: str) -> tuple[Check, ...] | None:
+    """Rules for python-like names (``python3.12``, ``pypy3``)."""
+    return (_check_python,) if _PY_RE.match(name) else None
+
+
+RULES: dict[str, tuple[Check, ...]] = {
+    **dict.fromkeys(SHELLS, (_check_shell,)),
+    **dict.fromkeys(_INTERP, (_check_interp,)),
+    "iex": (_check_iex,),
+    "invoke-expression": (_check_iex,),
+}

@@ -1,0 +1,158 @@
+"""Commands that run other commands: eval, source, find -exec/-delete, xargs, parallel, cd."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paw.core.guard.shell.commands import SimpleCommand
+from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.rules.interp import check_script_file, check_stdin_exec
+from paw.core.guard.shell.rules.rm import check_targets
+from paw.core.guard.shell.rules.targets import is_dangerous_dir
+from paw.core.guard.shell.words import UNKNOWN, Word
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.rules import Check
+
+_FIND_FILTERS = frozenset(
+    {"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime", "-mmin",
+     "-atime", "-ctime", "-size", "-user", "-group", "-perm", "-empty", "-wholename", "-lname",
+     "-inum", "-samefile", "-links", "-cmin", "-amin", "-newermt"}
+)  # fmt: skip
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_XARGS_VALUE = frozenset(
+    {"-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args",
+     "--max-procs", "--delimiter", "--arg-file", "--replace"}
+)  # fmt: skip
+
+
+def _check_eval(cmd: SimpleCommand, ctx: Context) -> None:
+    from paw.core.guard.shell.rules.interp import _fetched_subs
+
+    if not cmd.args:
+        return
+    if _fetched_subs(cmd):
+        ctx.block("shell.download-exec", "`eval` runs downloaded text")
+        return
+    ctx.run_script(" ".join(cmd.args), "eval")
+
+
+def _check_source(cmd: SimpleCommand, ctx: Context) -> None:
+    if not cmd.args:
+        return
+    path = cmd.args[0]
+    if path in {"/dev/stdin", "-", "/proc/self/fd/0"}:
+        check_stdin_exec(cmd, ctx, "sh")
+    else:
+        check_script_file(cmd, ctx, path, 1)
+
+
+def _find_parts(args: list[str]) -> tuple[list[str], list[str]]:
+    roots: list[str] = []
+    i = 0
+    while i < len(args) and args[i] in {"-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3", "-D"}:
+        i += 2 if args[i] == "-D" else 1
+    while i < len(args) and not args[i].startswith(("-", "(", "!", "\\(")):
+        roots.append(args[i])
+        i += 1
+    return roots or ["."], args[i:]
+
+
+def _run_payload(ctx: Context, words: list[str], parent: SimpleCommand, origin: str) -> None:
+    if not words:
+        return
+    inner = SimpleCommand([Word(w) for w in words], upstream=parent.upstream)
+    inner.wrappers = (origin,)
+    ctx.run_command(inner)
+
+
+def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
+    roots, expr = _find_parts(cmd.args)
+    filtered = any(e in _FIND_FILTERS for e in expr)
+    found = [r if not filtered else r.rstrip("/") + "/found" for r in roots]
+    if "-delete" in expr:
+        check_targets(ctx, "find -delete", found, recursive=True)
+    i = 0
+    while i < len(expr):
+        if expr[i] in _FIND_EXEC:
+            end = i + 1
+            while end < len(expr) and expr[end] not in {";", "+", "\\;"}:
+                end += 1
+            payload = expr[i + 1 : end]
+            for target in found:
+                words = [target if w == "{}" else w.replace("{}", target) for w in payload]
+                _run_payload(ctx, words, cmd, f"find {expr[i]}")
+            i = end
+        i += 1
+
+
+def _stdin_operands(cmd: SimpleCommand) -> list[str]:
+    for up in reversed(cmd.upstream):
+        if up.name == "find":
+            roots, expr = _find_parts(up.args)
+            if any(e in _FIND_FILTERS for e in expr):
+                return [r.rstrip("/") + "/found" for r in roots]
+            return roots
+        if up.name in {"echo", "printf"}:
+            return [a for a in up.args if not a.startswith("-")]
+    return []
+
+
+def _check_xargs(cmd: SimpleCommand, ctx: Context) -> None:
+    args = cmd.args
+    i, replace = 0, None
+    while i < len(args) and args[i].startswith("-"):
+        if args[i] in {"-I", "--replace"} and i + 1 < len(args):
+            replace = args[i + 1]
+        if args[i].startswith("-I") and len(args[i]) > 2:
+            replace = args[i][2:]
+        i += 2 if args[i] in _XARGS_VALUE else 1
+    payload = args[i:] or ["echo"]
+    operands = _stdin_operands(cmd)
+    if replace is not None:
+        for operand in operands or [UNKNOWN]:
+            _run_payload(ctx, [w.replace(replace, operand) for w in payload], cmd, "xargs")
+    else:
+        _run_payload(ctx, payload + operands, cmd, "xargs")
+
+
+def _check_parallel(cmd: SimpleCommand, ctx: Context) -> None:
+    args = cmd.args
+    cut = args.index(":::") if ":::" in args else len(args)
+    head = [a for a in args[:cut] if not a.startswith("-")]
+    values = args[cut + 1 :] or [UNKNOWN]
+    for value in values[:4]:
+        words = [w.replace("{}", value) for w in head]
+        if len(words) == 1 and " " in words[0]:
+            ctx.run_script(words[0], "parallel")
+        else:
+            _run_payload(
+                ctx, words + ([value] if "{}" not in " ".join(head) else []), cmd, "parallel"
+            )
+
+
+def _check_cd(cmd: SimpleCommand, ctx: Context) -> None:
+    operands = [a for a in cmd.args if not a.startswith("-") or a == "-"]
+    target = operands[0] if operands else "~"
+    if UNKNOWN in target or target == "-":
+        ctx.cwd = CwdKind.UNKNOWN
+    elif is_dangerous_dir(target, ctx) or target in {"/", "~"}:
+        ctx.cwd = CwdKind.DANGEROUS
+    elif target.startswith("..") or (ctx.cwd is CwdKind.DANGEROUS and not target.startswith("/")):
+        ctx.cwd = CwdKind.UNKNOWN
+    else:
+        ctx.cwd = CwdKind.PROJECT
+
+
+RULES: dict[str, tuple[Check, ...]] = {
+    "eval": (_check_eval,),
+    "source": (_check_source,),
+    ".": (_check_source,),
+    "find": (_check_find,),
+    "gfind": (_check_find,),
+    "xargs": (_check_xargs,),
+    "parallel": (_check_parallel,),
+    "cd": (_check_cd,),
+    "pushd": (_check_cd,),
+}

@@ -1,0 +1,148 @@
+"""Judging a path operand of a destructive command: root, home, system, escapes, variables."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.words import GUARDED, UNKNOWN
+from paw.core.models import Action
+
+if TYPE_CHECKING:
+    from paw.core.guard.shell.context import Context
+
+SYSTEM_TOP = frozenset(
+    {
+        "etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "dev", "proc",
+        "sys", "var", "opt", "srv", "root", "home", "users", "system", "library", "applications",
+        "snap", "mnt", "media", "run", "private", "nix", "volumes", "cores", "efi", "tmp",
+    }
+)  # fmt: skip
+DEEP_SYSTEM = frozenset(
+    {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "dev", "proc", "sys", "system",
+     "library", "root", "snap", "nix", "efi"}
+)  # fmt: skip
+TEMP_ROOTS = (("tmp",), ("var", "tmp"), ("private", "tmp"), ("var", "folders"), ("dev", "shm"))
+HOME_ROOTS = frozenset({"home", "users"})
+HOME_PRECIOUS = frozenset(
+    {
+        "documents", "desktop", "downloads", "pictures", "music", "videos", "movies", "library",
+        ".ssh", ".gnupg", ".aws", ".config", ".local", ".kube", ".docker", ".azure", ".gcloud",
+        "src", "code", "projects", "work", "workspace", "dev", "git", "repos", "go", ".cargo",
+        ".rustup", ".npm", ".password-store", ".mozilla", "dropbox", "onedrive", "icloud drive",
+    }
+)  # fmt: skip
+HOME_SECRET_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".password-store", ".kube", ".azure"})
+GLOB_CHARS = frozenset("*?[")
+
+
+class Danger(NamedTuple):
+    """Why a target is dangerous: rule id, action and a short description."""
+
+    rule: str
+    action: Action
+    what: str
+
+
+def _segments(path: str) -> list[str]:
+    return [s for s in path.split("/") if s not in {"", "."}]
+
+
+def _is_glob(segment: str) -> bool:
+    return any(c in GLOB_CHARS for c in segment)
+
+
+def _home_danger(segs: list[str]) -> Danger | None:
+    if not segs or (all(_is_glob(s) for s in segs[:1]) and len(segs) == 1):
+        return Danger("shell.rm-home", Action.BLOCK, "the home directory")
+    top = segs[0].lower()
+    if len(segs) == 1:
+        if top in HOME_PRECIOUS or _is_glob(top):
+            return Danger("shell.rm-home", Action.BLOCK, f"`~/{segs[0]}` in the home directory")
+        return Danger("shell.rm-outside", Action.CONFIRM, f"`~/{segs[0]}` outside the project")
+    if top in HOME_SECRET_DIRS:
+        return Danger("shell.rm-home", Action.BLOCK, f"`~/{'/'.join(segs)}` (credentials)")
+    return None
+
+
+def _absolute_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
+    if not segs or _is_glob(segs[0]):
+        return Danger("shell.rm-root", Action.BLOCK, "the filesystem root")
+    low = [s.lower() for s in segs]
+    for temp in TEMP_ROOTS:
+        if tuple(low[: len(temp)]) == temp:
+            if len(low) == len(temp) or (_is_glob(low[len(temp)]) and len(low) == len(temp) + 1):
+                return Danger("shell.rm-system", Action.BLOCK, f"the system temp dir `{path}`")
+            return None
+    if low[0] in HOME_ROOTS:
+        if len(low) <= 2 or (len(low) == 3 and _is_glob(low[2])):
+            return Danger("shell.rm-home", Action.BLOCK, f"a home directory `{path}`")
+        return _home_danger(segs[2:])
+    if low[0] in DEEP_SYSTEM or (low[0] in SYSTEM_TOP and len(low) <= 2):
+        return Danger("shell.rm-system", Action.BLOCK, f"the system path `{path}`")
+    if len(low) == 1:
+        return Danger("shell.rm-root", Action.BLOCK, f"the top-level directory `{path}`")
+    return Danger("shell.rm-outside", Action.CONFIRM, f"`{path}` outside the project")
+
+
+def _relative_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
+    if not segs or (len(segs) == 1 and segs[0] in {"*", ".*", "*/", ".[!.]*"}):
+        what = "everything in the current directory"
+        if ctx.cwd is CwdKind.DANGEROUS:
+            return Danger("shell.rm-bare-glob", Action.BLOCK, f"{what} (root, home or system)")
+        return Danger("shell.rm-cwd", Action.CONFIRM, what)
+    if segs[0] == "..":
+        if len(segs) == 1 or all(s == ".." or _is_glob(s) for s in segs):
+            return Danger("shell.rm-escape", Action.BLOCK, f"`{path}` above the project")
+        return Danger("shell.rm-outside", Action.CONFIRM, f"`{path}` outside the project")
+    if segs[0] == ".git" and len(segs) == 1:
+        return Danger("shell.rm-git-dir", Action.BLOCK, "the repository's history (.git)")
+    if ctx.cwd is CwdKind.DANGEROUS and len(segs) == 1 and _is_glob(segs[0]):
+        return Danger("shell.rm-bare-glob", Action.BLOCK, f"`{path}` in a root, home or system dir")
+    return None
+
+
+def judge_path(text: str, ctx: Context) -> Danger | None:
+    """Judge one operand of a destructive command (``rm``, ``find -delete``, ``shutil.rmtree``)."""
+    if GUARDED in text:
+        text = text.replace(GUARDED, "guarded")
+    if UNKNOWN in text:
+        return _judge_unknown(text, ctx)
+    if text.startswith("//"):
+        return Danger("shell.rm-root", Action.BLOCK, f"`{text}` (resolves to the root)")
+    if text == "~" or text.startswith("~/"):
+        return _home_danger(_segments(text[1:]))
+    if text.startswith("~"):
+        return Danger("shell.rm-home", Action.BLOCK, f"another user's home `{text}`")
+    if text.startswith("/"):
+        return _absolute_danger(_segments(text), ctx, text)
+    return _relative_danger(_segments(text), ctx, text)
+
+
+def _judge_unknown(text: str, ctx: Context) -> Danger | None:
+    empty = text.replace(UNKNOWN, "")
+    if empty.strip() and empty != text:
+        danger = judge_path(empty, ctx)
+        if danger is not None and danger.action is Action.BLOCK:
+            return Danger(
+                "shell.rm-unguarded-var",
+                Action.BLOCK,
+                f"`{text.replace(UNKNOWN, '$VAR')}` becomes {danger.what} if the variable is empty",
+            )
+    if text.startswith(UNKNOWN):
+        return Danger(
+            "shell.rm-unresolved",
+            Action.CONFIRM,
+            f"`{text.replace(UNKNOWN, '$VAR')}` depends on a value paw cannot see",
+        )
+    return None
+
+
+def is_dangerous_dir(text: str, ctx: Context) -> bool:
+    """True when ``cd`` to ``text`` lands in root, home or a system directory."""
+    danger = judge_path(text, ctx)
+    return danger is not None and danger.rule in {
+        "shell.rm-root",
+        "shell.rm-home",
+        "shell.rm-system",
+    }

@@ -1,0 +1,289 @@
+"""Walk every executed node of a parsed script and hand each simple command to the rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paw.core.guard.shell.commands import Redirect, SimpleCommand
+from paw.core.guard.shell.context import MAX_NODES
+from paw.core.guard.shell.words import UNKNOWN, Word, WordReader, expand_braces
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tree_sitter import Node
+
+    from paw.core.guard.shell.context import Context
+
+MAX_NESTING = 150
+MAX_LOOP_UNROLL = 8
+
+_SUBST_MARKERS = (b"$(", b"`", b"<(", b">(")
+_REDIRECT_TYPES = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
+_SKIP = frozenset({"comment", "|", "&&", "||", ";", "&", ";;", "\n"})
+_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+
+
+class Walker:
+    """Recursive walk over a tree-sitter-bash tree; one instance per parsed script."""
+
+    __slots__ = ("ctx", "evaluate", "level")
+
+    def __init__(self, ctx: Context, evaluate: Callable[[SimpleCommand, Context], None]) -> None:
+        self.ctx = ctx
+        self.evaluate = evaluate
+        self.level = 0
+
+    def walk(self, node: Node) -> None:
+        """Visit ``node`` and everything under it that bash would execute."""
+        ctx = self.ctx
+        ctx.nodes += 1
+        if ctx.nodes > MAX_NODES or self.level > MAX_NESTING:
+            if ctx.nodes == MAX_NODES + 1 or self.level == MAX_NESTING + 1:
+                ctx.confirm("shell.limit", "the command is too large or too deeply nested to check")
+            return
+        kind = node.type
+        handler = _HANDLERS.get(kind)
+        self.level += 1
+        try:
+            if handler is not None:
+                handler(self, node)
+            elif kind not in _SKIP:
+                for child in node.children:
+                    self.walk(child)
+        finally:
+            self.level -= 1
+
+    # -- handlers -------------------------------------------------------------------------------
+
+    def _command(
+        self,
+        node: Node,
+        upstream: tuple[SimpleCommand, ...] = (),
+        redirects: list[Redirect] | None = None,
+        stdin_text: str | None = None,
+    ) -> SimpleCommand:
+        reader = WordReader(self.ctx.env)
+        argv: list[Word] = []
+        subs: dict[int, list[SimpleCommand]] = {}
+        reds = list(redirects or ())
+        prefix: list[Node] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_assignment":
+                prefix.append(child)
+            elif kind in _REDIRECT_TYPES:
+                stdin_text = self._redirect(child, reader, reds, stdin_text)
+            elif child.is_named and kind != "comment":
+                self._argument(child, reader, argv, subs)
+        for assignment in prefix:
+            self._assignment(assignment, scoped=True)
+        cmd = SimpleCommand(argv, reds, stdin_text, upstream, subs)
+        self.evaluate(cmd, self.ctx)
+        for sink in self.ctx.sinks:
+            sink.append(cmd)
+        return cmd
+
+    def _command_stmt(self, node: Node) -> None:
+        self._command(node)
+
+    def _argument(
+        self,
+        node: Node,
+        reader: WordReader,
+        argv: list[Word],
+        subs: dict[int, list[SimpleCommand]],
+    ) -> None:
+        raw = node.text or b""
+        if any(marker in raw for marker in _SUBST_MARKERS):
+            subs[len(argv)] = self.collect(node)
+        word = reader.read(node)
+        if word.braces and argv:
+            argv.extend(Word(t, word.quoted) for t in expand_braces(word.text))
+        else:
+            argv.append(word)
+
+    def collect(self, node: Node) -> list[SimpleCommand]:
+        """Walk ``node`` and return the simple commands it runs."""
+        sink: list[SimpleCommand] = []
+        self.ctx.sinks.append(sink)
+        try:
+            self.walk(node)
+        finally:
+            self.ctx.sinks.pop()
+        return sink
+
+    def _redirect(
+        self,
+        node: Node,
+        reader: WordReader,
+        reds: list[Redirect],
+        stdin_text: str | None,
+    ) -> str | None:
+        kind = node.type
+        if kind == "herestring_redirect":
+            for child in node.named_children:
+                self._subst_in(child)
+                return reader.read(child).text
+            return stdin_text
+        if kind == "heredoc_redirect":
+            return self._heredoc(node, stdin_text)
+        op = ""
+        for child in node.children:
+            if not child.is_named:
+                op = child.type
+            elif child.type != "file_descriptor":
+                self._subst_in(child)
+                target = reader.read(child)
+                if op in _WRITE_OPS and not (op == ">&" and target.text.isdigit()):
+                    reds.append(Redirect(op, target))
+        return stdin_text
+
+    def _heredoc(self, node: Node, stdin_text: str | None) -> str | None:
+        quoted = False
+        for child in node.children:
+            kind = child.type
+            if kind == "heredoc_start":
+                quoted = any(q in (child.text or b"") for q in (b"'", b'"', b"\\"))
+            elif kind == "heredoc_body":
+                body = (child.text or b"").decode("utf-8", "replace")
+                if not quoted:
+                    for part in child.named_children:
+                        self.walk(part)
+                stdin_text = body
+        return stdin_text
+
+    def _subst_in(self, node: Node) -> None:
+        raw = node.text or b""
+        if any(marker in raw for marker in _SUBST_MARKERS):
+            self.walk(node)
+
+    def _redirected(self, node: Node, upstream: tuple[SimpleCommand, ...] = ()) -> None:
+        body = node.child_by_field_name("body")
+        reader = WordReader(self.ctx.env)
+        reds: list[Redirect] = []
+        stdin_text: str | None = None
+        tails: list[Node] = []
+        for child in node.children:
+            if child.type in _REDIRECT_TYPES:
+                stdin_text = self._redirect(child, reader, reds, stdin_text)
+                if child.type == "heredoc_redirect":
+                    tails.extend(c for c in child.named_children if c.type not in _HEREDOC_PARTS)
+        if body is None:
+            return
+        if body.type == "command":
+            cmd = self._command(body, upstream, reds, stdin_text)
+            self._tails(tails, cmd)
+        elif body.type == "pipeline":
+            self._pipeline(body, reds)
+            self._tails(tails, None)
+        else:
+            self.walk(body)
+            if reds or stdin_text is not None:
+                self.evaluate(SimpleCommand([], reds, stdin_text), self.ctx)
+            self._tails(tails, None)
+
+    def _tails(self, tails: list[Node], head: SimpleCommand | None) -> None:
+        for tail in tails:
+            if tail.type == "pipeline" and head is not None:
+                self._pipeline(tail, None, (head,))
+            else:
+                self.walk(tail)
+
+    def _pipeline(
+        self,
+        node: Node,
+        last_redirects: list[Redirect] | None = None,
+        upstream: tuple[SimpleCommand, ...] = (),
+    ) -> None:
+        stages = [c for c in node.children if c.is_named and c.type != "comment"]
+        seen: list[SimpleCommand] = list(upstream)
+        for index, stage in enumerate(stages):
+            reds = last_redirects if index == len(stages) - 1 else None
+            sink: list[SimpleCommand] = []
+            self.ctx.sinks.append(sink)
+            try:
+                if stage.type == "command":
+                    self._command(stage, tuple(seen), reds)
+                elif stage.type == "redirected_statement":
+                    self._redirected(stage, tuple(seen))
+                elif stage.type == "pipeline":
+                    self._pipeline(stage, reds, tuple(seen))
+                else:
+                    self.walk(stage)
+            finally:
+                self.ctx.sinks.pop()
+            seen.extend(sink)
+
+    def _assignment(self, node: Node, *, scoped: bool = False) -> None:
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        name = (name_node.text or b"").decode("utf-8", "replace") if name_node else ""
+        value = ""
+        if value_node is not None:
+            self._subst_in(value_node)
+            value = WordReader(self.ctx.env).read(value_node).text
+            if value_node.type == "array":
+                value = UNKNOWN
+        assign = SimpleCommand([Word("="), Word(name), Word(value)])
+        self.evaluate(assign, self.ctx)
+        if not scoped:
+            self.ctx.env[name] = value
+
+    def _declaration(self, node: Node) -> None:
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self._assignment(child)
+            else:
+                self._subst_in(child)
+
+    def _function(self, node: Node) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        name = (name_node.text or b"").decode("utf-8", "replace") if name_node else ""
+        self.ctx.functions.add(name)
+        if body is None:
+            return
+        inner = self.collect(body)
+        calls = sum(1 for c in inner if c.argv and c.argv[0].text == name)
+        raw = body.text or b""
+        if calls >= 2 or (calls == 1 and (b"|" in raw or b"&" in raw)):
+            self.ctx.block("shell.fork-bomb", f"function `{name}` calls itself in the background")
+
+    def _for(self, node: Node) -> None:
+        var_node = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values = list(node.children_by_field_name("value"))
+        for value in values:
+            self._subst_in(value)
+        name = (var_node.text or b"").decode() if var_node else ""
+        reader = WordReader(self.ctx.env)
+        words = [w for v in values for w in expand_braces(reader.read(v).text)]
+        if body is None:
+            return
+        if values and len(words) <= MAX_LOOP_UNROLL and all(UNKNOWN not in w for w in words):
+            for word in words:
+                self.ctx.env[name] = word
+                self.walk(body)
+        else:
+            self.ctx.env[name] = UNKNOWN
+            self.walk(body)
+
+    def _error(self, node: Node) -> None:
+        for child in node.children:
+            self.walk(child)
+
+
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
+
+_HANDLERS: dict[str, Callable[[Walker, Node], None]] = {
+    "command": lambda w, n: w._command_stmt(n),
+    "redirected_statement": lambda w, n: w._redirected(n),
+    "pipeline": lambda w, n: w._pipeline(n),
+    "variable_assignment": lambda w, n: w._assignment(n),
+    "declaration_command": Walker._declaration,
+    "function_definition": Walker._function,
+    "for_statement": Walker._for,
+    "ERROR": Walker._error,
+    "comment": lambda w, n: None,
+}

@@ -48,11 +48,14 @@ def _guard_config(config: GuardConfig | PawConfig | None) -> GuardConfig:
 class _Git:
     """git in one repository through the (possibly injected) shell."""
 
-    def __init__(self, repo: str, shell: Shell | None, timeout_s: float) -> None:
+    def __init__(
+        self, repo: str, shell: Shell | None, timeout_s: float, *, must_exist: bool = True
+    ) -> None:
         self.repo = repo
         self.shell = shell or _default_shell
         self.timeout_s = timeout_s
-        if shell is None and not Path(repo).is_dir():
+        # Only the real shell touches the disk; run_shell would create a missing cwd.
+        if must_exist and shell is None and not Path(repo).is_dir():
             raise GitError(f"not a directory: {repo}")
 
     def run(self, args: Sequence[str], *, check: bool = True) -> ShellResult:
@@ -336,7 +339,8 @@ def execute_git_action(
         params = GitActionParams.from_dict(params)
     cfg = _guard_config(config)
     if params.action is GitAction.CLONE:
-        git = _Git(str(Path(params.repo_path).parent), shell, cfg.git_timeout_s)
+        parent = str(Path(params.repo_path).parent)
+        git = _Git(parent, shell, cfg.git_timeout_s, must_exist=False)
         return GitActionResult(requires_confirmation=False, output=_run_read(git, params))
     git = _Git(params.repo_path, shell, cfg.git_timeout_s)
     if params.action is GitAction.COMMIT:

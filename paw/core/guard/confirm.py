@@ -166,6 +166,7 @@ class _Writer:
             self.lines.append(_fence(body))
         else:
             self.lines.extend("    " + line for line in body.split("\n"))
+        self.blank()
 
     def blank(self) -> None:
         if self.lines and self.lines[-1] != "":

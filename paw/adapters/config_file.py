@@ -69,7 +69,7 @@ def render_default_config() -> str:
 
 def _agent_fields() -> list[tuple[str, str]]:
     fields = AgentProfileConfig.model_fields.items()
-    return [(k, (f.description or "").strip().split(". ")[0]) for k, f in fields]
+    return [(k, " ".join((f.description or "").split()).split(". ")[0]) for k, f in fields]
 
 
 def write_default_config(path: Path, *, overwrite: bool = False) -> None:

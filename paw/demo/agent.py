@@ -85,16 +85,21 @@ def busy(seconds: float) -> None:
     sys.stdout.flush()
 
 
-def draw_box(step: Step) -> None:
-    """Draw the permission prompt box as the last thing on the screen."""
+def render_box(step: Step) -> list[str]:
+    """The permission prompt box for ``step``, line by line (pure)."""
     options = "[1] first  [2] second" if step.kind == "question" else "[y] yes  [a] always  [n] no"
     body = [_QUESTIONS[step.kind], f"  {step.subject}", options]
     width = max(len(line) for line in body) + 2
     title = f"╭─ paw-demo permission: {step.kind} "
-    _out(title + "─" * max(1, width - len(title) + 1) + "╮")
-    for line in body:
-        _out("│ " + line.ljust(width - 1) + "│")
-    _out("╰" + "─" * width + "╯")
+    lines = [title + "─" * max(1, width - len(title) + 1) + "╮"]
+    lines += ["│ " + line.ljust(width - 1) + "│" for line in body]
+    return [*lines, "╰" + "─" * width + "╯"]
+
+
+def draw_box(step: Step) -> None:
+    """Draw the permission prompt box as the last thing on the screen."""
+    for line in render_box(step):
+        _out(line)
 
 
 def read_key(timeout: float | None) -> str | None:

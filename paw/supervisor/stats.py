@@ -55,7 +55,7 @@ def _count(row: Counts, record: Mapping[str, object]) -> None:
         row.prompts_seen = len(row.seen_ids)
     elif event in ("approve", "deny") and decision == "send":
         _count_sent(row, record, str(event), rules)
-    elif event in ("approve", "deny"):
+    elif event in ("approve", "deny") and decision in ("refuse", "needs-override"):
         row.refused += 1
         if decision == "needs-override":
             row.guard_refused += 1

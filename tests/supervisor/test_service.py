@@ -1,0 +1,270 @@
+"""The Supervisor over fake ports: sweep, the approval path's proofs and refusals, cleanup."""
+
+from __future__ import annotations
+
+import pytest
+
+from paw.core.ports import StatusCounts
+from paw.errors import PawError
+from paw.supervisor.model import AgentStatus, Outcome
+from paw.supervisor.service import Supervisor
+from tests.support.fakes import FakeTerminal
+from tests.support.supervision import (
+    IDLE_SCREEN,
+    REPO,
+    Rig,
+    demo_proc,
+    demo_screen,
+    make_rig,
+    shell_proc,
+    spawn_demo,
+)
+
+
+def _answer_clears(terminal: FakeTerminal, pane_id: str, keys: tuple[str, ...]) -> None:
+    del keys
+    terminal.set_screen(pane_id, IDLE_SCREEN)
+
+
+def _one_prompt(rig: Rig) -> str:
+    prompts = rig.sup.poll_once().prompts
+    assert len(prompts) == 1
+    return prompts[0].id
+
+
+def _events(rig: Rig, event: str) -> list[dict[str, object]]:
+    return [r for r in rig.audit.records if r["event"] == event]
+
+
+def test_supervisor_spawn_creates_worktree_branch_and_tagged_pane() -> None:
+    rig = make_rig()
+    pane_id = spawn_demo(rig, "alice", IDLE_SCREEN)
+    assert rig.vcs.worktrees == {"/src/app-paw/alice": "paw/alice"}
+    tags = rig.terminal.panes[pane_id].info.tags
+    assert tags["paw_agent"] == "alice"
+    assert tags["paw_kind"] == "scripted"
+    assert rig.terminal.panes[pane_id].argv == ("/usr/bin/python3", "-m", "paw.demo.agent")
+    assert rig.sup.session.startswith("pawd-app-")
+    [view] = rig.sup.ls()
+    assert (view.status, view.alive, view.branch) == (AgentStatus.IDLE, True, "paw/alice")
+
+
+def test_supervisor_spawn_refuses_existing_name_and_unknown_kind() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    with pytest.raises(PawError, match="already exists"):
+        rig.sup.spawn("alice", "scripted", None)
+    with pytest.raises(PawError, match="unknown agent kind"):
+        rig.sup.spawn("bob", "no-such-agent", None)
+    with pytest.raises(PawError, match="invalid agent name"):
+        rig.sup.spawn("a;b", "scripted", None)
+
+
+def test_supervisor_second_instance_sees_the_same_picture() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    first = rig.sup.poll_once()
+    other = Supervisor(
+        rig.sup.ctx.config, REPO, rig.terminal, rig.vcs, rig.procs, rig.audit, rig.state,
+        lambda: 2000.0,
+    )  # fmt: skip
+    second = other.poll_once()
+    assert [a.name for a in second.agents] == ["alice"]
+    assert [p.id for p in second.prompts] == [p.id for p in first.prompts]
+    assert second.prompts[0].first_seen == first.prompts[0].first_seen
+
+
+def test_approve_sends_keys_records_then_verifies() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls -la"))
+    rig.terminal.on_keys = _answer_clears
+    prompt_id = _one_prompt(rig)
+    decision = rig.sup.approve(prompt_id)
+    assert decision.outcome is Outcome.SENT
+    assert rig.terminal.sent == [(pane, ("y",))]
+    events = [r["event"] for r in rig.audit.records]
+    assert events[-2:] == ["approve", "outcome"]
+    assert _events(rig, "approve")[-1]["keys"] == ["y"]
+
+
+def test_approve_reports_unconfirmed_when_prompt_stays_and_never_retries() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    decision = rig.sup.approve(_one_prompt(rig))
+    assert decision.outcome is Outcome.SENT_UNCONFIRMED
+    assert len(rig.terminal.sent) == 1
+
+
+def test_approve_refuses_unknown_id_with_audit_record() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    decision = rig.sup.approve("0123456789")
+    assert decision.outcome is Outcome.REFUSED
+    assert "unknown prompt id" in decision.reason
+    assert _events(rig, "approve")[-1]["decision"] == "refuse"
+    assert rig.terminal.sent == []
+
+
+def test_approve_refuses_when_agent_exited_and_shell_shows_same_text() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    prompt_id = _one_prompt(rig)
+    pid = rig.terminal.panes[pane].info.pane_pid
+    rig.procs.trees[pid] = [shell_proc(pid)]  # same pane, same text, no agent
+    decision = rig.sup.approve(prompt_id)
+    assert decision.outcome is Outcome.REFUSED
+    assert "no longer runs" in decision.reason
+    assert rig.terminal.sent == []
+
+
+def test_approve_refuses_when_agent_restarted_with_new_process() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    prompt_id = _one_prompt(rig)
+    pid = rig.terminal.panes[pane].info.pane_pid
+    rig.procs.trees[pid] = [demo_proc(pid, create_time=555.0)]  # pid reused, other start time
+    assert rig.sup.approve(prompt_id).outcome is Outcome.REFUSED
+    assert rig.terminal.sent == []
+
+
+def test_approve_refuses_when_prompt_changed() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    prompt_id = _one_prompt(rig)
+    rig.terminal.set_screen(pane, demo_screen("shell", "rm -rf build"))
+    decision = rig.sup.approve(prompt_id)
+    assert (decision.outcome, decision.reason) == (
+        Outcome.REFUSED,
+        "the prompt changed since it was listed",
+    )
+    assert rig.terminal.sent == []
+
+
+def test_approve_refuses_when_pane_killed_and_another_program_took_a_pane() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    prompt_id = _one_prompt(rig)
+    rig.terminal.kill_pane(pane)
+    other = rig.terminal.add_pane(demo_screen("shell", "ls"))
+    rig.procs.trees[other.pane_pid] = [demo_proc(other.pane_pid)]
+    decision = rig.sup.approve(prompt_id)
+    assert decision.outcome is Outcome.REFUSED
+    assert "pane is gone" in decision.reason
+    assert rig.terminal.sent == []
+
+
+def test_approve_refuses_quoted_prompt_that_is_not_at_live_position() -> None:
+    rig = make_rig()
+    history = "\n".join(demo_screen("shell", "ls").splitlines()[2:])
+    spawn_demo(rig, "alice", IDLE_SCREEN.replace("demo> ", history + "\ndemo> "))
+    assert rig.sup.poll_once().prompts == ()
+
+
+def test_approve_block_needs_override_and_records_it() -> None:
+    rig = make_rig()
+    rig.terminal.on_keys = _answer_clears
+    spawn_demo(rig, "alice", demo_screen("shell", "rm -rf /"))
+    prompt_id = _one_prompt(rig)
+    blocked = rig.sup.approve(prompt_id, confirmed=True)
+    assert blocked.outcome is Outcome.NEEDS_OVERRIDE
+    assert rig.terminal.sent == []
+    sent = rig.sup.approve(prompt_id, override="disposable container")
+    assert sent.outcome is Outcome.SENT
+    assert _events(rig, "approve")[-1]["override"] == "disposable container"
+    assert rig.sup.stats()["alice"]["overrides"] == 1
+    assert rig.sup.stats()["alice"]["guard_refused"] == 1
+
+
+def test_approve_confirm_verdict_needs_confirmation_text() -> None:
+    rig = make_rig()
+    rig.terminal.on_keys = _answer_clears
+    spawn_demo(rig, "alice", demo_screen("shell", "git push origin main"))
+    prompt_id = _one_prompt(rig)
+    asked = rig.sup.approve(prompt_id)
+    assert asked.outcome is Outcome.NEEDS_CONFIRMATION
+    assert asked.confirmation is not None
+    assert "git push origin main" in asked.confirmation
+    assert rig.sup.approve(prompt_id, confirmed=True).outcome is Outcome.SENT
+    assert rig.sup.stats()["alice"]["git_writes_confirmed"] == 1
+
+
+def test_approve_write_outside_worktree_is_blocked() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", demo_screen("write", "../../etc/passwd"))
+    decision = rig.sup.approve(_one_prompt(rig))
+    assert decision.outcome is Outcome.NEEDS_OVERRIDE
+    assert decision.verdict is not None
+    assert decision.verdict.rule == "approve.path-outside-worktree"
+
+
+def test_approve_always_uses_always_keys() -> None:
+    rig = make_rig()
+    rig.terminal.on_keys = _answer_clears
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    assert rig.sup.approve(_one_prompt(rig), always=True).outcome is Outcome.SENT
+    assert rig.terminal.sent == [(pane, ("a",))]
+
+
+def test_deny_sends_deny_keys() -> None:
+    rig = make_rig()
+    rig.terminal.on_keys = _answer_clears
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "rm -rf /"))
+    assert rig.sup.deny(_one_prompt(rig)).outcome is Outcome.SENT
+    assert rig.terminal.sent == [(pane, ("n",))]
+    assert rig.sup.stats()["all"]["denied"] == 1
+
+
+def test_question_prompt_has_no_generic_approve() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", demo_screen("question", "pick one"))
+    decision = rig.sup.approve(_one_prompt(rig), confirmed=True)
+    assert decision.outcome is Outcome.REFUSED
+    assert rig.terminal.sent == []
+
+
+def test_send_refused_while_prompt_is_live() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    with pytest.raises(PawError, match="permission prompt"):
+        rig.sup.send("alice", "y")
+    rig.terminal.set_screen(pane, IDLE_SCREEN)
+    rig.sup.send("alice", "C-c; kill-server")
+    assert rig.terminal.typed == [(pane, "C-c; kill-server")]
+
+
+def test_remove_refuses_unsaved_work_and_force_snapshots_first() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    rig.vcs.counts["/src/app-paw/alice"] = StatusCounts(1, 2, 0, 3, 0)
+    with pytest.raises(PawError, match="1 uncommitted, 2 untracked, 3 not merged"):
+        rig.sup.remove("alice")
+    assert "/src/app-paw/alice" in rig.vcs.worktrees
+    message = rig.sup.remove("alice", force=True)
+    [ref] = rig.vcs.snapshots
+    assert ref.startswith("refs/paw/archive/alice-")
+    assert ref in message
+    assert rig.vcs.worktrees == {}
+    assert rig.sup.ls() == ()
+
+
+def test_stop_kills_pane_keeps_worktree() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", IDLE_SCREEN)
+    rig.sup.stop("alice")
+    assert pane not in rig.terminal.panes
+    [view] = rig.sup.ls()
+    assert (view.alive, view.status) == (False, AgentStatus.EXITED)
+    assert "/src/app-paw/alice" in rig.vcs.worktrees
+
+
+def test_adopt_requires_a_resolved_agent_process() -> None:
+    rig = make_rig()
+    shell = rig.terminal.add_pane("$ ")
+    rig.procs.trees[shell.pane_pid] = [shell_proc(shell.pane_pid)]
+    with pytest.raises(PawError, match="does not run a known agent"):
+        rig.sup.adopt(shell.pane_id)
+    agent = rig.terminal.add_pane(IDLE_SCREEN)
+    rig.procs.trees[agent.pane_pid] = [shell_proc(agent.pane_pid), demo_proc(agent.pane_pid + 1)]
+    view = rig.sup.adopt(agent.pane_id)
+    assert (view.kind, view.alive) == ("scripted", True)
+    assert view.name == f"scripted-{agent.pane_id[1:]}"

@@ -1,0 +1,221 @@
+"""In-memory ports for supervisor tests: they satisfy the paw.core.ports Protocols (mypy checks).
+
+``FakeTerminal`` keeps a screen per pane; tests script what a key does with ``on_keys``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from paw.core.ports import (
+    AuditLog,
+    PaneCapture,
+    PaneInfo,
+    ProcessInspector,
+    ProcInfo,
+    StatusCounts,
+    Terminal,
+)
+from paw.errors import GitError, TmuxError
+from paw.supervisor.context import BranchVcs
+from paw.supervisor.records import StateStore
+
+KeyHook = Callable[["FakeTerminal", str, tuple[str, ...]], None]
+
+
+@dataclass
+class FakePane:
+    """One pane: its info and current screen."""
+
+    info: PaneInfo
+    screen: str
+    argv: tuple[str, ...] = ()
+
+
+@dataclass
+class FakeTerminal:
+    """tmux in memory. ``sent`` records every send_keys/send_text call."""
+
+    panes: dict[str, FakePane] = field(default_factory=dict)
+    sessions: set[str] = field(default_factory=set)
+    sent: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    typed: list[tuple[str, str]] = field(default_factory=list)
+    on_keys: KeyHook | None = None
+    next_id: int = 1
+    next_pid: int = 1000
+    sweeps: int = 0
+
+    def add_pane(self, screen: str, tags: Mapping[str, str] | None = None) -> PaneInfo:
+        """Create a pane directly (as if started outside paw)."""
+        info = PaneInfo(f"%{self.next_id}", self.next_pid, "other", 120, 40, tags=dict(tags or {}))
+        self.next_id += 1
+        self.next_pid += 1
+        self.panes[info.pane_id] = FakePane(info, screen)
+        return info
+
+    def set_screen(self, pane_id: str, screen: str) -> None:
+        """Replace what the pane shows."""
+        self.panes[pane_id].screen = screen
+
+    def ensure_session(self, name: str, cwd: str) -> None:
+        """Remember the session."""
+        del cwd
+        self.sessions.add(name)
+
+    def new_pane(
+        self,
+        session: str,
+        cwd: str,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        tags: Mapping[str, str],
+        size: tuple[int, int] | None = None,
+    ) -> PaneInfo:
+        """Create a tagged pane with an empty screen."""
+        del cwd, env, size
+        if session not in self.sessions:
+            raise TmuxError(f"no session {session}")
+        info = self.add_pane("", tags)
+        self.panes[info.pane_id].argv = tuple(argv)
+        return info
+
+    def list_panes(self, session: str | None = None) -> list[PaneInfo]:
+        """Every pane (sessions are not modelled)."""
+        del session
+        return [p.info for p in self.panes.values()]
+
+    def sweep(self, pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture]:
+        """Current screens; gone panes have ``text=None``."""
+        del ansi
+        self.sweeps += 1
+        out = []
+        for pid in pane_ids:
+            pane = self.panes.get(pid)
+            out.append(PaneCapture(pid, pane.screen if pane else None))
+        return out
+
+    def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:
+        """Record the keys and run the test's hook."""
+        if pane_id not in self.panes:
+            raise TmuxError(f"no pane {pane_id}")
+        self.sent.append((pane_id, tuple(keys)))
+        if self.on_keys is not None:
+            self.on_keys(self, pane_id, tuple(keys))
+
+    def send_text(self, pane_id: str, text: str) -> None:
+        """Record typed text."""
+        self.typed.append((pane_id, text))
+
+    def kill_pane(self, pane_id: str) -> None:
+        """Remove the pane."""
+        self.panes.pop(pane_id, None)
+
+    def attach_argv(self, pane_id: str) -> list[str]:
+        """A fake attach command."""
+        return ["tmux", "attach", "-t", pane_id]
+
+
+@dataclass
+class FakeProcesses:
+    """Process trees by root pid."""
+
+    trees: dict[int, list[ProcInfo]] = field(default_factory=dict)
+
+    def tree(self, pid: int) -> list[ProcInfo]:
+        """The tree rooted at ``pid`` (empty when unknown)."""
+        return list(self.trees.get(pid, []))
+
+
+@dataclass
+class FakeVcs:
+    """git in memory: worktrees as a set, counts per worktree."""
+
+    branch: str = "main"
+    worktrees: dict[str, str] = field(default_factory=dict)  # path -> branch
+    branches: set[str] = field(default_factory=set)
+    counts: dict[str, StatusCounts] = field(default_factory=dict)
+    snapshots: dict[str, str] = field(default_factory=dict)  # ref -> worktree
+
+    def current_branch(self, repo: str) -> str:
+        """The configured branch."""
+        del repo
+        return self.branch
+
+    def repo_root(self, cwd: str) -> str:
+        """``cwd`` itself."""
+        return cwd
+
+    def add_worktree(self, repo: str, path: str, branch: str, base: str) -> None:
+        """Record a worktree; refuse an existing branch."""
+        del repo, base
+        if branch in self.branches:
+            raise GitError(f"branch {branch} exists")
+        self.branches.add(branch)
+        self.worktrees[path] = branch
+
+    def remove_worktree(self, repo: str, path: str, *, force: bool = False) -> None:
+        """Forget the worktree."""
+        del repo, force
+        self.worktrees.pop(path, None)
+
+    def delete_branch(self, repo: str, branch: str, *, force: bool = False) -> None:
+        """Forget the branch."""
+        del repo, force
+        self.branches.discard(branch)
+
+    def status_counts(self, worktree: str, base: str) -> StatusCounts:
+        """Configured counts (clean by default)."""
+        del base
+        return self.counts.get(worktree, StatusCounts(0, 0, 0, 0, 0))
+
+    def snapshot(self, worktree: str, ref: str, message: str) -> str:
+        """Remember the snapshot ref."""
+        del message
+        self.snapshots[ref] = worktree
+        return "0" * 40
+
+    def diff(self, worktree: str, base: str) -> str:
+        """No diff."""
+        del worktree, base
+        return ""
+
+
+@dataclass
+class MemoryAudit:
+    """Audit records in a list."""
+
+    records: list[dict[str, object]] = field(default_factory=list)
+
+    def append(self, record: Mapping[str, object]) -> None:
+        """Keep a copy."""
+        self.records.append(dict(record))
+
+    def read(self) -> list[dict[str, object]]:
+        """All records."""
+        return list(self.records)
+
+
+@dataclass
+class MemoryState:
+    """.paw documents in a dict."""
+
+    docs: dict[str, dict[str, object]] = field(default_factory=dict)
+
+    def read(self, name: str) -> dict[str, object] | None:
+        """The document, if any."""
+        return self.docs.get(name)
+
+    def write(self, name: str, data: Mapping[str, object]) -> None:
+        """Replace the document."""
+        self.docs[name] = dict(data)
+
+
+def _check_protocols() -> None:
+    """Static proof (mypy) that the fakes satisfy the ports."""
+    terminal: Terminal = FakeTerminal()
+    procs: ProcessInspector = FakeProcesses()
+    vcs: BranchVcs = FakeVcs()
+    audit: AuditLog = MemoryAudit()
+    state: StateStore = MemoryState()
+    del terminal, procs, vcs, audit, state

@@ -19,7 +19,9 @@ LEFT = "Left"
 _NUMBERED = re.compile(
     r"^(?P<indent>\s*)(?P<mark>[❯›>●▶➤→*]\s*)?(?P<num>\d{1,2})[.)]\s+(?P<label>\S.*)$"
 )
-_MARKED = re.compile(r"^(?P<indent>\s*)(?P<mark>[❯›>●▶➤→])\s+(?:✔\s+)?(?P<label>\S.*)$")
+# Unnumbered pickers mark the highlighted line with a pointer (never a bullet such as ``●``,
+# which transcripts use).
+_MARKED = re.compile(r"^(?P<indent>\s*)(?P<mark>[❯›➤])\s+(?:✔\s+)?(?P<label>\S.*)$")
 _SHORTCUT = re.compile(r"\s*\((?P<key>[a-z]|esc|enter)\)\s*$", re.IGNORECASE)
 _POSITIVE = re.compile(
     r"^(?:✔\s*)?(yes|allow|approve|proceed|trust|continue|accept|run|always allow)\b", re.IGNORECASE

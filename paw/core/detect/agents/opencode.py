@@ -30,6 +30,8 @@ CHOICE_LABELS = ("Allow once", "Allow always", "Reject")
 PERMISSION_TITLE = re.compile(r"^\s*△\s*Permission required", re.IGNORECASE)
 QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
 OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
+SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
+INPUT_EDGE = re.compile(r"^\s*╹▀")
 APPROVE = (ENTER,)
 DENY = (RIGHT, RIGHT, ENTER)
 ALWAYS = (RIGHT, ENTER, ENTER)
@@ -151,9 +153,33 @@ def _question(block: list[str]) -> Prompt | None:
 
 
 def _overlay(screen: Screen) -> Prompt | None:
-    for line in screen.lines:
+    """A modal overlay (title with ``esc`` at its right) drawn over the session.
+
+    It is live only if nothing of the session UI (the input box's ``╹▀▀▀`` edge) or a shell
+    prompt is drawn below the overlay's last line: quoted or printed copies have the input box
+    or the shell prompt under them.
+    """
+    lines = screen.lines
+    if SHELL_PROMPT.match(lines[-1]):
+        return None
+    for index, line in enumerate(lines):
         match = OVERLAY_TITLE.match(line)
         if match:
+            end = _overlay_end(lines, index, len(line) - len(line.lstrip()))
+            if any(INPUT_EDGE.match(rest) for rest in lines[end + 1 :]):
+                return None
             title = match["title"].strip()
             return make_prompt(PromptKind.OTHER, None, title, approve=(), deny=(ESCAPE,))
     return None
+
+
+def _overlay_end(lines: tuple[str, ...], title: int, column: int) -> int:
+    """Last line of the overlay: lines with text at the title's column, gaps of two at most."""
+    end = title
+    for index in range(title + 1, len(lines)):
+        line = lines[index]
+        if len(line) > column and not line[column].isspace():
+            end = index
+        elif index - end > 2:
+            break
+    return end

@@ -1,0 +1,102 @@
+"""Look-alike screens built from real prompts are never an approvable prompt.
+
+Three families (issue 4): the prompt quoted in the model's final answer above the idle input
+box; a plain shell pane that ``cat``s a saved prompt screen; a prompt screen with more
+transcript lines below it (the prompt was answered and the agent moved on).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from paw.core.detect import detect
+from paw.core.models import Detection, DetectionState
+from tests.detect.corpus import Case, load_cases
+
+
+class IdleFrame(NamedTuple):
+    """Where an agent's answer goes: its idle screen, the input-area size and answer marker."""
+
+    test_id: str
+    case: str
+    input_lines: int
+    marker: str
+    replace: tuple[str, str] = ("", "")
+
+
+FRAMES = {
+    "claude-code": IdleFrame("claude-code", "done_120x40", 5, "● "),
+    "codex": IdleFrame("codex", "done_120x40", 3, "• "),
+    "gemini-cli": IdleFrame("gemini-cli", "done_120x40", 6, "✦ "),
+    "aider": IdleFrame("aider", "done_120x40", 3, ""),
+    "qwen-code": IdleFrame("qwen-code", "done", 5, "  ◆ "),
+    # No idle opencode capture in the corpus: its busy screen minus the interrupt hint.
+    "opencode": IdleFrame("opencode", "busy", 6, "     ", ("esc interrupt", "             ")),
+}
+CASES = load_cases()
+PROMPTS = [c for c in CASES if c.meta["state"] in ("permission_prompt", "dialog")]
+BY_NAME = {(c.agent, c.name): c for c in CASES}
+
+
+def _approvable(found: Detection) -> bool:
+    return found.state is DetectionState.PROMPT and bool(
+        found.prompt is not None and found.prompt.approve_keys
+    )
+
+
+def _lines(case: Case) -> list[str]:
+    lines = case.text().split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _dialog(case: Case, count: int = 18) -> list[str]:
+    return [line for line in _lines(case) if line.strip()][-count:]
+
+
+def _answer_screen(case: Case, indent: str) -> str:
+    frame = FRAMES[case.agent]
+    idle = [line.replace(*frame.replace) for line in _lines(BY_NAME[(case.agent, frame.case)])]
+    filled = [i for i, line in enumerate(idle) if line.strip()]
+    cut = filled[-frame.input_lines]
+    head = idle[:cut]
+    while head and not head[-1].strip():
+        head.pop()
+    quoted = [f"{frame.marker}I was shown this dialog earlier:", ""]
+    quoted += [indent + line for line in _dialog(case)]
+    return "\n".join([*head, "", *quoted, "", *idle[cut:]])
+
+
+@pytest.mark.parametrize("indent", ["  ", ""], ids=["indented", "verbatim"])
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_prompt_quoted_in_answer_is_not_approvable(case: Case, indent: str) -> None:
+    screen = _answer_screen(case, indent)
+    found = detect(screen, case.agent)
+    assert not _approvable(found), found
+    assert found.state is not DetectionState.PROMPT
+
+
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_shell_pane_catting_prompt_is_not_a_prompt(case: Case) -> None:
+    screen = "\n".join(["$ cat saved-prompt.txt", *_lines(case), "$ "])
+    for agent in FRAMES:
+        found = detect(screen, agent)
+        assert found.state is not DetectionState.PROMPT, (agent, found)
+
+
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_prompt_with_transcript_below_is_not_approvable(case: Case) -> None:
+    marker = FRAMES[case.agent].marker or ""
+    below = ["", f"{marker}Ran the command; it printed nothing.", "  └ (no output)", ""]
+    found = detect("\n".join([*_lines(case), *below]), case.agent)
+    assert not _approvable(found), found
+
+
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_quoted_frame_still_detects_real_prompt(case: Case) -> None:
+    """Control: the same construction keeps the real prompt when it stays at the tail."""
+    found = detect(case.text(), case.agent)
+    assert found.state is DetectionState.PROMPT

@@ -1,0 +1,286 @@
+"""End to end: real tmux (private socket), real git, the scripted demo agent, the paw CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+import pytest
+from libtmux.test.retry import retry_until
+
+from paw.cli import main
+from paw.cli.compose import build_supervisor
+from paw.supervisor.model import LivePrompt
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+PAW = Path(sys.executable).parent / "paw"
+
+
+class Paw(NamedTuple):
+    """A repository under paw, with helpers."""
+
+    repo: Path
+    record: Path
+    socket: str
+    tmp: Path
+
+
+@pytest.fixture
+def paw_env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Paw:
+    """A repository whose paw talks to the plugin's private tmux server."""
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    return Paw(git_repo, tmp_path / "record.jsonl", server.socket_name, tmp_path)
+
+
+def configure(env: Paw, *steps: str) -> None:
+    """Make the scripted agent run ``steps`` and record its answers."""
+    script = env.tmp / "steps.txt"
+    script.write_text("\n".join(steps) + "\n", encoding="utf-8")
+    command = json.dumps(["{python}", "-m", "paw.demo.agent", "--script", str(script)])
+    (env.repo / "paw.toml").write_text(
+        f'[agents.scripted]\ncommand = {command}\nenv = {{ PAW_DEMO_RECORD = "{env.record}" }}\n',
+        encoding="utf-8",
+    )
+
+
+def paw(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``paw ARGS`` in-process; return (exit code, stdout, stderr)."""
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def wait_prompt(env: Paw, subject: str) -> LivePrompt:
+    """Poll until the live prompt about ``subject`` shows; return it."""
+    sup = build_supervisor(str(env.repo))
+    found: list[LivePrompt] = []
+
+    def shows() -> bool:
+        found[:] = [p for p in sup.poll_once().prompts if p.prompt.subject == subject]
+        return bool(found)
+
+    assert retry_until(shows, 10, raises=False), f"no prompt about {subject!r}"
+    return found[0]
+
+
+def answers(env: Paw) -> list[dict[str, object]]:
+    """What the scripted agent recorded."""
+    if not env.record.exists():
+        return []
+    return [json.loads(line) for line in env.record.read_text(encoding="utf-8").splitlines()]
+
+
+def audit(env: Paw) -> list[dict[str, object]]:
+    """paw's audit records."""
+    text = (env.repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git; return stdout."""
+    return subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_e2e_spawn_three_and_ls_json_from_a_second_process(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env)
+    for name in ("a1", "b2", "c3"):
+        assert paw(capsys, "spawn", name, "--agent", "scripted", "--task", "t")[0] == 0
+    code, out, _ = paw(capsys, "ls", "--json")
+    assert code == 0
+    listed = json.loads(out)
+    assert [a["name"] for a in listed] == ["a1", "b2", "c3"]
+    assert len({a["pane_id"] for a in listed}) == 3
+    assert [a["branch"] for a in listed] == ["paw/a1", "paw/b2", "paw/c3"]
+    assert all(Path(a["worktree"]).is_dir() for a in listed)
+    assert git(paw_env.repo, "worktree", "list").count("[paw/") == 3
+    done = subprocess.run([str(PAW), "ls", "--json"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    second = json.loads(done.stdout)
+    assert [(a["name"], a["pane_id"], a["alive"]) for a in second] == [
+        (a["name"], a["pane_id"], True) for a in listed
+    ]
+
+
+def test_e2e_approve_sends_the_key_and_the_agent_acts(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell touch approved.txt")
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    prompt = wait_prompt(paw_env, "touch approved.txt")
+    code, out, err = paw(capsys, "approve", prompt.id, "--yes", "--json")
+    assert code == 0, err
+    assert json.loads(out)["outcome"] == "sent"
+    assert answers(paw_env) == [
+        {
+            "step": 1,
+            "kind": "shell",
+            "subject": "touch approved.txt",
+            "key": "y",
+            "decision": "approve",
+        }
+    ]
+    worktree = paw_env.repo.parent / "repo-paw" / "alice"
+    assert retry_until(lambda: (worktree / "approved.txt").exists(), 5, raises=False)
+    events = [(r["event"], r.get("decision")) for r in audit(paw_env)]
+    assert events[-2:] == [("approve", "send"), ("outcome", None)]
+
+
+def _screen(server: Server, pane_id: str) -> str:
+    return "\n".join(server.cmd("capture-pane", "-p", "-t", pane_id).stdout)
+
+
+def test_e2e_refuses_when_agent_exited_and_a_shell_prints_the_same_prompt(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell touch approved.txt")
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    prompt = wait_prompt(paw_env, "touch approved.txt")
+    saved = paw_env.tmp / "screen.txt"
+    saved.write_text(_screen(server, prompt.pane_id), encoding="utf-8")
+    server.cmd("respawn-pane", "-k", "-t", prompt.pane_id, f"cat {saved}; exec sleep 600")
+    assert retry_until(lambda: "touch approved.txt" in _screen(server, prompt.pane_id), 5)
+    code, _, err = paw(capsys, "approve", prompt.id, "--yes")
+    assert code == 1
+    assert "no longer runs" in err
+    assert answers(paw_env) == []
+    assert audit(paw_env)[-1]["decision"] == "refuse"
+
+
+def test_e2e_refuses_when_the_prompt_changed(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell@0.5 ls", "shell pwd")
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    first = wait_prompt(paw_env, "ls")
+    wait_prompt(paw_env, "pwd")
+    code, _, err = paw(capsys, "approve", first.id, "--yes")
+    assert code == 1
+    assert "changed" in err
+    assert [a["decision"] for a in answers(paw_env)] == ["timeout"]
+    assert audit(paw_env)[-1]["reason"] == "the prompt changed since it was listed"
+
+
+def test_e2e_refuses_when_pane_killed_and_another_program_took_a_pane(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell touch approved.txt")
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    prompt = wait_prompt(paw_env, "touch approved.txt")
+    saved = paw_env.tmp / "screen.txt"
+    saved.write_text(_screen(server, prompt.pane_id), encoding="utf-8")
+    server.cmd("kill-pane", "-t", prompt.pane_id)
+    server.cmd("new-window", "-d", f"cat {saved}; exec sleep 600")
+    code, _, err = paw(capsys, "approve", prompt.id, "--yes")
+    assert code == 1
+    assert "pane is gone" in err
+    assert audit(paw_env)[-1]["decision"] == "refuse"
+
+
+def test_e2e_guard_block_refuses_and_is_recorded(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "write ../outside.txt")
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    prompt = wait_prompt(paw_env, "../outside.txt")
+    assert prompt.verdict.action.value == "block"
+    code, _, err = paw(capsys, "approve", prompt.id, "--yes")
+    assert code == 4
+    assert "outside" in err
+    assert answers(paw_env) == []
+    assert audit(paw_env)[-1]["decision"] == "needs-override"
+
+
+def test_e2e_unknown_id_is_refused_with_a_record(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env)
+    code, _, err = paw(capsys, "approve", "ffffffffff")
+    assert code == 1
+    assert err.splitlines()[0].startswith("paw: refused: unknown prompt id")
+    assert audit(paw_env)[-1]["decision"] == "refuse"
+
+
+def test_e2e_rm_refuses_unsaved_work_and_force_archives_everything(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env)
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    wt = paw_env.repo.parent / "repo-paw" / "alice"
+    (wt / "new.txt").write_text("untracked\n", encoding="utf-8")
+    code, _, err = paw(capsys, "rm", "alice")
+    assert (code, "1 untracked" in err) == (1, True)
+    (wt / "new.txt").unlink()
+    (wt / "feature.txt").write_text("committed\n", encoding="utf-8")
+    git(wt, "add", "feature.txt")
+    git(wt, "commit", "-q", "-m", "feature")
+    code, _, err = paw(capsys, "rm", "alice")
+    assert (code, "not merged" in err) == (1, True)
+    (wt / "README.md").write_text("# changed\n", encoding="utf-8")
+    (wt / "untracked.txt").write_text("keep me\n", encoding="utf-8")
+    code, _, err = paw(capsys, "rm", "alice")
+    assert (code, "1 uncommitted, 1 untracked" in err) == (1, True)
+    code, out, err = paw(capsys, "rm", "--force", "alice")
+    assert code == 0, err
+    ref = next(w for w in out.split() if w.startswith("refs/paw/archive/alice-"))
+    assert not wt.exists()
+    assert "paw/alice" not in git(paw_env.repo, "branch", "--list")
+    restored = paw_env.tmp / "restored"
+    git(paw_env.repo, "worktree", "add", "-q", "--detach", str(restored), ref)
+    assert (restored / "feature.txt").read_text(encoding="utf-8") == "committed\n"
+    assert (restored / "README.md").read_text(encoding="utf-8") == "# changed\n"
+    assert (restored / "untracked.txt").read_text(encoding="utf-8") == "keep me\n"
+
+
+class BadInput(NamedTuple):
+    test_id: str
+    args: tuple[str, ...]
+
+
+BAD_INPUTS = [
+    BadInput("space", ("spawn", "a b", "--agent", "scripted")),
+    BadInput("quote", ("spawn", "a'b", "--agent", "scripted")),
+    BadInput("semicolon", ("spawn", "a;rm", "--agent", "scripted")),
+    BadInput("dotdot", ("spawn", "..", "--agent", "scripted")),
+    BadInput("tmux-target", ("spawn", "a:b", "--agent", "scripted")),
+    BadInput("tmux-pane", ("spawn", "%1", "--agent", "scripted")),
+    BadInput("unknown-kind", ("spawn", "alice", "--agent", "gpt-9")),
+]
+
+
+@pytest.mark.parametrize(BadInput._fields, BAD_INPUTS, ids=[c.test_id for c in BAD_INPUTS])
+def test_e2e_bad_input_exits_2_with_one_line(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str], test_id: str, args: tuple[str, ...]
+) -> None:
+    del test_id
+    configure(paw_env)
+    code, _, err = paw(capsys, *args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert git(paw_env.repo, "worktree", "list").count("\n") == 1
+
+
+def test_e2e_malformed_paw_toml_exits_2_with_one_line(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (paw_env.repo / "paw.toml").write_text("[tmux\nsession = 1\n", encoding="utf-8")
+    code, _, err = paw(capsys, "ls")
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "paw.toml" in err
+    (paw_env.repo / "paw.toml").write_text("[tmux]\nsesion = 'x'\n", encoding="utf-8")
+    code, out, _ = paw(capsys, "config", "check")
+    assert code == 2
+    assert "tmux.sesion" in out

@@ -52,6 +52,10 @@ class GuardConfig(_Strict):
     diff_preview_lines: int = 60
     """How many lines of diff the confirmation details carry."""
 
+    content_scan: bool = True
+    """Before a commit, also look inside the files it would add for unambiguous secret formats
+    (private-key armour, provider-prefixed tokens); a hit aborts like a sensitive file name."""
+
 
 TaskMode = Literal["argv", "stdin-typed", "none"]
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from paw.core.config import GuardConfig
 from paw.core.guard.confirm import format_confirmation_prompt
 from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.guard.git_actions import execute_confirmed_git_action, execute_git_action
@@ -170,3 +171,21 @@ def test_repo_missing_directory_is_a_git_error(tmp_path: Path) -> None:
     with pytest.raises(GitError, match="not a directory"):
         execute_git_action({"action": "status", "repo_path": str(missing)})
     assert not missing.exists()
+
+
+FAKE_KEY = (
+    "-----BEGIN OPENSSH "
+    + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+)
+
+
+def test_repo_key_copied_to_an_innocent_name_aborts_by_content(git_repo: Path) -> None:
+    (git_repo / "notes.txt").write_text(FAKE_KEY, encoding="utf-8")
+    with pytest.raises(SensitiveFilesError, match=r"notes\.txt \(contains a private key\)"):
+        execute_git_action(_commit_params(git_repo))
+
+
+def test_repo_content_scan_can_be_switched_off(git_repo: Path) -> None:
+    (git_repo / "notes.txt").write_text(FAKE_KEY, encoding="utf-8")
+    result = execute_git_action(_commit_params(git_repo), GuardConfig(content_scan=False))
+    assert result.requires_confirmation

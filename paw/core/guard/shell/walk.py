@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import Redirect, SimpleCommand
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 MAX_NESTING = 150
 MAX_LOOP_UNROLL = 8
 
-_SUBST_MARKERS = (b"$(", b"`", b"<(", b">(")
+_SUBST_RE = re.compile(rb"\$\(|`|<\(|>\(")
 _REDIRECT_TYPES = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
 _SKIP = frozenset({"comment", "|", "&&", "||", ";", "&", ";;", "\n"})
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
@@ -45,14 +46,12 @@ class Walker:
         kind = node.type
         handler = _HANDLERS.get(kind)
         self.level += 1
-        try:
-            if handler is not None:
-                handler(self, node)
-            elif kind not in _SKIP:
-                for child in node.children:
-                    self.walk(child)
-        finally:
-            self.level -= 1
+        if handler is not None:
+            handler(self, node)
+        elif kind not in _SKIP:
+            for child in node.children:
+                self.walk(child)
+        self.level -= 1
 
     # -- handlers -------------------------------------------------------------------------------
 
@@ -94,8 +93,16 @@ class Walker:
         argv: list[Word],
         subs: dict[int, list[SimpleCommand]],
     ) -> None:
-        raw = node.text or b""
-        if any(marker in raw for marker in _SUBST_MARKERS):
+        kind = node.type
+        if kind == "command_name" and node.child_count == 1:
+            node = node.children[0]
+            kind = node.type
+        if kind == "word":
+            text = (node.text or b"").decode("utf-8", "replace")
+            if "\\" not in text and "{" not in text:
+                argv.append(Word(text))
+                return
+        elif _SUBST_RE.search(node.text or b""):
             subs[len(argv)] = self.collect(node)
         word = reader.read(node)
         if word.braces and argv:
@@ -154,8 +161,7 @@ class Walker:
         return stdin_text
 
     def _subst_in(self, node: Node) -> None:
-        raw = node.text or b""
-        if any(marker in raw for marker in _SUBST_MARKERS):
+        if _SUBST_RE.search(node.text or b""):
             self.walk(node)
 
     def _redirected(self, node: Node, upstream: tuple[SimpleCommand, ...] = ()) -> None:

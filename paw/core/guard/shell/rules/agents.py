@@ -55,6 +55,8 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.name in _DATA_COMMANDS:
         return
     args = cmd.args
+    if cmd.name not in AGENT_CLIS and not any(a.startswith("--") for a in args):
+        return
     for i, arg in enumerate(args):
         if _DANGER_FLAG_RE.match(arg):
             ctx.block(

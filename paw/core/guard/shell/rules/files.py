@@ -10,6 +10,7 @@ from paw.core.guard.shell.rules.argv import option_value, split_args
 from paw.core.guard.shell.words import UNKNOWN
 
 if TYPE_CHECKING:
+    from paw.core.config import GuardConfig
     from paw.core.guard.shell.commands import SimpleCommand
     from paw.core.guard.shell.context import Context
     from paw.core.guard.shell.rules import Check
@@ -96,9 +97,24 @@ def check_write_target(path: str, ctx: Context, verb: str, content: str | None) 
         ctx.confirm("files.git-hook", f"`{verb}` changes the git hook `{path}` (runs on commit)")
 
 
-def _classify(path: str, ctx: Context) -> PathClass:
+_CLASS_CACHE: dict[tuple[str, GuardConfig | None], PathClass] = {}
+_CLASS_CACHE_MAX = 4096
+
+
+def classify_cached(path: str, config: GuardConfig | None) -> PathClass:
+    """``classify_path`` memoised per (path, config): both are immutable values."""
     clean = path.removeprefix("./")
-    return classify_path(clean, ctx.config)
+    key = (clean, config)
+    found = _CLASS_CACHE.get(key)
+    if found is None:
+        if len(_CLASS_CACHE) >= _CLASS_CACHE_MAX:
+            _CLASS_CACHE.clear()
+        found = _CLASS_CACHE[key] = classify_path(clean, config)
+    return found
+
+
+def _classify(path: str, ctx: Context) -> PathClass:
+    return classify_cached(path, ctx.config)
 
 
 def content_of(cmd: SimpleCommand) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.files import PathClass, classify_path
+from paw.core.guard.files import PathClass
 from paw.core.guard.shell.rules.argv import option_value, split_args
+from paw.core.guard.shell.rules.files import classify_cached
 from paw.core.guard.shell.words import UNKNOWN
 
 if TYPE_CHECKING:
@@ -52,8 +53,7 @@ def is_secret_path(path: str, ctx: Context) -> bool:
         return False
     if _SECRET_RE.search(path):
         return True
-    clean = path.removeprefix("./")
-    return classify_path(clean, ctx.config) is PathClass.SENSITIVE
+    return classify_cached(path, ctx.config) is PathClass.SENSITIVE
 
 
 def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:

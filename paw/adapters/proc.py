@@ -71,6 +71,23 @@ def run(
     return result
 
 
+def spawn(argv: Sequence[str], *, cwd: str | None = None) -> subprocess.Popen[bytes]:
+    """Start a long-lived helper (e.g. a tmux control client) with binary stdin/stdout pipes.
+
+    stderr goes to /dev/null; the caller owns the process and must close and reap it.
+
+    Raises:
+        OSError: the program could not be started.
+    """
+    return subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def describe_failure(err: BaseException) -> str:
     """A one-line description of a failed :func:`run` (for paw.errors messages)."""
     if isinstance(err, subprocess.CalledProcessError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ import libtmux
 from libtmux import exc as libtmux_exc
 
 from paw.adapters import proc
+from paw.adapters.tmux_control import ControlClient, ControlError
 from paw.adapters.tmux_format import (
     PANE_FIELDS,
     escape_arg,
@@ -36,6 +38,7 @@ _PLACEHOLDER = "exec cat"  # holds a new pane while paw tags it, before the real
 _TIMEOUT = 15.0
 _GONE_MARKERS = ("no server running", "error connecting to", "server exited")
 _SWEEP_ATTEMPTS = 3
+_CONTROL_RETRY_S = 5.0  # after a control client failure, sweep with processes for a while
 
 
 class TmuxTerminal:
@@ -48,6 +51,7 @@ class TmuxTerminal:
         *,
         default_size: tuple[int, int] | None = (120, 40),
         remain_on_exit: bool = True,
+        control: bool = False,
     ) -> None:
         """Create the adapter; no tmux process runs until a method needs one.
 
@@ -56,6 +60,9 @@ class TmuxTerminal:
             socket_path: ``tmux -S`` path (wins over ``socket_name``).
             default_size: (width, height) of sessions paw creates.
             remain_on_exit: keep a pane (and its last screen) when its program exits.
+            control: sweep through a persistent control-mode client attached to the session
+                of :meth:`ensure_session` (no process per sweep); falls back to one tmux
+                process per sweep whenever the client is unavailable.
         """
         self.socket_name = socket_name
         self.socket_path = socket_path
@@ -68,11 +75,17 @@ class TmuxTerminal:
         else:
             self._base = ("tmux",)
         self._server = libtmux.Server(socket_name=socket_name, socket_path=socket_path)
+        self.control = control
+        self._control: ControlClient | None = None
+        self._control_session: str | None = None
+        self._control_retry_at = 0.0
 
     # -- structure (libtmux) -------------------------------------------------------------------
 
     def ensure_session(self, name: str, cwd: str) -> None:
         """Create the detached session ``name`` (start directory ``cwd``) unless it exists."""
+        if self._control_session is None:
+            self._control_session = name
         try:
             if self._server.has_session(name, exact=True):
                 return
@@ -100,6 +113,7 @@ class TmuxTerminal:
         """Kill the server. For tests and benchmarks on private sockets only."""
         if self.socket_name is None and self.socket_path is None:
             raise TmuxError("refusing to kill the default tmux server")
+        self.close()
         try:
             if self._server.is_alive():
                 self._server.kill()
@@ -195,6 +209,11 @@ class TmuxTerminal:
         process captures those. Gone panes come back with ``text=None``.
         """
         wanted = list(dict.fromkeys(pane_ids))
+        if self.control and wanted:
+            controlled = self._control_sweep(wanted, ansi=ansi)
+            if controlled is not None:
+                by_id = {capture.pane_id: capture for capture in controlled}
+                return [by_id[pane] for pane in pane_ids]
         found: dict[str, PaneCapture] = {}
         todo = wanted
         for _ in range(_SWEEP_ATTEMPTS):
@@ -210,6 +229,38 @@ class TmuxTerminal:
                 break
             todo = [pane for pane in todo if pane in existing]
         return [found.get(pane, PaneCapture(pane_id=pane, text=None)) for pane in pane_ids]
+
+    def _control_sweep(self, pane_ids: list[str], *, ansi: bool) -> list[PaneCapture] | None:
+        client = self._control_client()
+        if client is None:
+            return None
+        try:
+            return client.sweep(pane_ids, ansi=ansi)
+        except ControlError:
+            self._drop_control()
+            return None
+
+    def _control_client(self) -> ControlClient | None:
+        if self._control is not None and self._control.alive():
+            return self._control
+        self._drop_control()
+        if self._control_session is None or time.monotonic() < self._control_retry_at:
+            return None
+        try:
+            self._control = ControlClient(self._base, self._control_session)
+        except ControlError:
+            self._drop_control()
+        return self._control
+
+    def _drop_control(self) -> None:
+        if self._control is not None:
+            self._control_retry_at = time.monotonic() + _CONTROL_RETRY_S
+            self._control.close()
+            self._control = None
+
+    def close(self) -> None:
+        """Stop the control-mode client, if one runs (the tmux server is left alone)."""
+        self._drop_control()
 
     def capture(self, pane_id: str, *, ansi: bool = False) -> str | None:
         """One pane's visible screen (None when the pane is gone)."""

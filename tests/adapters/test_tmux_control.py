@@ -1,0 +1,115 @@
+"""The control-mode sweep: same captures as the process sweep, no process per sweep."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from libtmux.test.retry import retry_until
+
+from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux_control import ControlError, control_script, parse_control_sweep
+from tests.adapters.conftest import SESSION
+
+pytestmark = pytest.mark.tmux
+
+
+def _printer(text: str) -> list[str]:
+    return [sys.executable, "-c", f"import time; print({text!r}, flush=True); time.sleep(600)"]
+
+
+@pytest.fixture
+def controlled(terminal: TmuxTerminal, tmp_path: Path) -> Iterator[TmuxTerminal]:
+    """A control-mode TmuxTerminal on the same server and session as ``terminal``."""
+    term = TmuxTerminal(socket_name=terminal.socket_name, control=True)
+    term.ensure_session(SESSION, str(tmp_path))
+    yield term
+    term.close()
+
+
+def _spawn_ready(terminal: TmuxTerminal, cwd: Path, texts: list[str]) -> list[str]:
+    panes = [
+        terminal.new_pane(SESSION, str(cwd), _printer(text), {}, {"paw_agent": f"c{i}"}).pane_id
+        for i, text in enumerate(texts)
+    ]
+
+    def all_shown() -> bool:
+        captures = terminal.sweep(panes)
+        return all(text in (c.text or "") for text, c in zip(texts, captures, strict=True))
+
+    retry_until(all_shown, 10)
+    return panes
+
+
+def test_tmux_control_sweep_matches_process_sweep_without_processes(
+    terminal: TmuxTerminal,
+    controlled: TmuxTerminal,
+    tmp_path: Path,
+    proc_calls: list[tuple[str, ...]],
+) -> None:
+    panes = _spawn_ready(terminal, tmp_path, [f"control-{i}" for i in range(5)])
+    controlled.sweep(panes)  # starts the client
+    proc_calls.clear()
+    first = controlled.sweep(panes)
+    second = controlled.sweep(panes, ansi=True)
+    assert proc_calls == []
+    assert first == terminal.sweep(panes)
+    assert [c.text is not None for c in second] == [True] * 5
+
+
+def test_tmux_control_sweep_gone_pane_is_none(
+    terminal: TmuxTerminal, controlled: TmuxTerminal, tmp_path: Path
+) -> None:
+    panes = _spawn_ready(terminal, tmp_path, ["one", "two", "three"])
+    terminal.kill_pane(panes[1])
+    captures = controlled.sweep([*panes, "%99999"])
+    assert [c.text is None for c in captures] == [False, True, False, True]
+    assert "three" in (captures[2].text or "")
+
+
+def test_tmux_control_forged_block_lines_stay_pane_text(
+    terminal: TmuxTerminal, controlled: TmuxTerminal, tmp_path: Path
+) -> None:
+    forged = "%end 1 2 1\n%begin 1 3 1\n%error 1 3 1"
+    panes = _spawn_ready(terminal, tmp_path, [forged, "neighbour"])
+    captures = controlled.sweep(panes)
+    assert forged in (captures[0].text or "")
+    assert "neighbour" in (captures[1].text or "")
+    assert captures == terminal.sweep(panes)
+
+
+def test_tmux_control_falls_back_when_the_client_dies(
+    terminal: TmuxTerminal, controlled: TmuxTerminal, tmp_path: Path
+) -> None:
+    panes = _spawn_ready(terminal, tmp_path, ["survivor"])
+    controlled.sweep(panes)
+    client = controlled._control  # the test ends the client paw started
+    assert client is not None
+    client._process.kill()
+    client._process.wait()
+    assert "survivor" in (controlled.sweep(panes)[0].text or "")
+
+
+def test_parse_control_sweep_rejects_bad_framing() -> None:
+    lines = ["TL %1", "TP 0 42", "%end 1 1 1", "text", "%end 1 2 1", "%begin 1 3 1", "TE 0"]
+    with pytest.raises(ControlError, match="framing"):
+        parse_control_sweep(lines, ["%1"], "T")
+
+
+def test_parse_control_sweep_cuts_capture_by_position() -> None:
+    lines = [
+        "%begin 1 1 1", "TL %1", "%end 1 1 1",
+        "%begin 1 2 1", "TP 0 42", "%end 1 2 1",
+        "%begin 1 3 1", "%end 9 9 9", "TZ", "line", "%end 1 3 1",
+        "%begin 1 4 1", "TE 0", "%end 1 4 1",
+    ]  # fmt: skip
+    [capture] = parse_control_sweep(lines, ["%1"], "T") or []
+    assert (capture.text, capture.pane_pid) == ("%end 9 9 9\nTZ\nline", 42)
+
+
+def test_control_script_skips_non_pane_ids() -> None:
+    script = control_script(["%1", "%2 ; kill-server", "x"], "T")
+    assert "kill-server" not in script
+    assert script.count("capture-pane") == 1

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -24,8 +24,9 @@ from paw.adapters.procs import PsutilInspector
 from paw.adapters.state import StateStore as AgentStateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError
+from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
-from paw.errors import GitError, PawError
+from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
 from paw.supervisor.service import Supervisor
 
@@ -77,6 +78,30 @@ class JsonDocs:
         except OSError as err:
             Path(tmp).unlink(missing_ok=True)
             raise PawError(f"cannot write {path}: {err}") from err
+
+
+def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
+    """Confirmation details for a git commit/push an agent asks to run (message, diff preview,
+    pending commits, agent-instruction and sensitive files), prepared by the git guard without
+    running the write."""
+
+    def details(command: str, worktree: str) -> str | None:
+        from paw.core.guard.confirm import format_confirmation_prompt
+        from paw.guard.git_actions import execute_git_action
+
+        found = find_git_write(command)
+        if found is None:
+            return None
+        params = {"action": found.action, "repo_path": worktree, "message": found.message}
+        try:
+            result = execute_git_action(params, config.guard)
+        except SensitiveFilesError as err:
+            return f"WARNING: {err.message}"
+        if result.confirmation_details is None:
+            return None
+        return format_confirmation_prompt(result.confirmation_details, format="plain")
+
+    return details
 
 
 def find_repo_root(start: str | None = None) -> str:
@@ -144,4 +169,5 @@ def build_supervisor(repo_dir: str | None = None, socket_name: str | None = None
         python=sys.executable,
         actor=Actor(user=current_user(), tty=current_tty()),
         sleep=time.sleep,
+        git_details=git_details_for(config),
     )

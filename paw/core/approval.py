@@ -7,7 +7,9 @@ Nothing here sends anything; :mod:`paw.supervisor.approve` gathers the facts, re
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import posixpath
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -48,6 +50,60 @@ def evaluate_path(path: str, worktree: str, config: GuardConfig) -> Verdict:
             "approve.instruction-file", Action.CONFIRM, f"{rel} steers agents (instruction file)"
         )
     return Verdict(Action.ALLOW)
+
+
+GIT_WRITES = frozenset({"commit", "push"})
+
+
+@dataclass(frozen=True, slots=True)
+class GitWrite:
+    """A git write found in a shell command: the action and, for a commit, its ``-m`` message."""
+
+    action: str
+    message: str | None = None
+
+
+_SEPARATORS = frozenset({";", "&&", "||", "|"})
+_GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
+def find_git_write(command: str) -> GitWrite | None:
+    """The first ``git commit``/``git push`` in command position in ``command`` (None when
+    there is none or it cannot be split). Adds details to a confirmation; never allows."""
+    spaced = command
+    for sep in ("&&", "||", ";", "|"):
+        spaced = spaced.replace(sep, f" {sep} ")
+    try:
+        words = shlex.split(spaced)
+    except ValueError:
+        return None
+    for i, word in enumerate(words):
+        at_start = i == 0 or words[i - 1] in _SEPARATORS
+        if at_start and posixpath.basename(word) == "git":
+            found = _git_write(words[i + 1 :])
+            if found is not None:
+                return found
+    return None
+
+
+def _git_write(args: list[str]) -> GitWrite | None:
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _GIT_OPTIONS_WITH_VALUE else 1
+    if i >= len(args) or args[i] not in GIT_WRITES:
+        return None
+    rest = list(itertools.takewhile(lambda w: w not in _SEPARATORS, args[i + 1 :]))
+    return GitWrite(args[i], _message(rest) if args[i] == "commit" else None)
+
+
+def _message(args: list[str]) -> str | None:
+    for i, arg in enumerate(args):
+        short = arg.startswith("-") and not arg.startswith("--") and arg.endswith("m")
+        if (short or arg == "--message") and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--message="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def evaluate_mcp(tool: str, allowed: tuple[str, ...]) -> Verdict:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paw.core.approval import Facts, Plan, Step, plan_approval, plan_denial
-from paw.core.models import Action, DetectionState, Finding, Verdict
+from paw.core.approval import Facts, Plan, Step, find_git_write, plan_approval, plan_denial
+from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
@@ -107,7 +107,9 @@ def _carry_out(
         ctx.record(action, decision=plan.step.value, reason=plan.reason, **fields)
         return Decision(
             _STEP_OUTCOME[plan.step], record.id, plan.reason, verdict, (),
-            _confirmation(record, plan, verdict) if plan.step is Step.NEEDS_CONFIRMATION else None,
+            _confirmation(ctx, record, plan, verdict)
+            if plan.step is Step.NEEDS_CONFIRMATION
+            else None,
         )  # fmt: skip
     ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
     ctx.terminal.send_keys(record.pane_id, plan.keys)
@@ -167,11 +169,27 @@ def _refuse(ctx: Context, action: str, prompt_id: str, reason: str) -> Decision:
     return Decision(Outcome.REFUSED, prompt_id, reason)
 
 
-def _confirmation(record: PromptRecord, plan: Plan, verdict: Verdict | None) -> str:
+def _confirmation(ctx: Context, record: PromptRecord, plan: Plan, verdict: Verdict | None) -> str:
+    """What the human reads before confirming; git writes add the git details."""
     prompt = plan.prompt
     lines = [f"{record.agent} ({record.kind}) asks: {record.question}"]
     if prompt is not None and prompt.subject:
         lines.append(f"  {prompt.kind.value}: {prompt.subject}")
     if verdict is not None:
         lines += [f"  guard: {verdict.action.value}"] + [f"  - {r}" for r in verdict.reasons]
-    return "\n".join(lines)
+    details = _git_details(ctx, record, prompt)
+    return "\n".join(lines + ([details] if details else []))
+
+
+def _git_details(ctx: Context, record: PromptRecord, prompt: Prompt | None) -> str | None:
+    if ctx.git_details is None or prompt is None or prompt.kind is not PromptKind.SHELL:
+        return None
+    if not prompt.subject or find_git_write(prompt.subject) is None:
+        return None
+    agent = load_agents(ctx.state).get(record.agent)
+    if agent is None:
+        return None
+    try:
+        return ctx.git_details(prompt.subject, agent.worktree)
+    except PawError as err:
+        return f"(git details unavailable: {err.message})"

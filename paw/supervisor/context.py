@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from paw.supervisor.records import StateStore
 
 Detector = Callable[[str, str], "Detection"]
+GitDetails = Callable[[str, str], "str | None"]  # (shell command, worktree) -> details text
 
 TAG_AGENT = "paw_agent"
 TAG_KIND = "paw_kind"
@@ -59,6 +60,7 @@ class Context:
     python: str = "python3"
     actor: Actor = field(default_factory=Actor)
     sleep: Callable[[float], None] = lambda _s: None
+    git_details: GitDetails | None = None
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
 

@@ -6,11 +6,9 @@ in ``.paw/prompts.json``, decisions in ``.paw/audit.jsonl``, everything else in 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from paw.core.models import Action, Finding, Verdict
 from paw.errors import PawError
 from paw.supervisor import approve as approve_mod
 from paw.supervisor import cleanup, spawn, sweep
@@ -19,9 +17,9 @@ from paw.supervisor.stats import compute_stats
 
 if TYPE_CHECKING:
     from paw.core.approval import ShellEvaluator
-    from paw.core.config import GuardConfig, PawConfig
+    from paw.core.config import PawConfig
     from paw.core.ports import AuditLog, ProcessInspector, Terminal
-    from paw.supervisor.context import BranchVcs, Detector
+    from paw.supervisor.context import BranchVcs, Detector, GitDetails
     from paw.supervisor.model import AgentView, Decision, Snapshot
     from paw.supervisor.records import AgentRecord, StateStore
 
@@ -45,6 +43,7 @@ class Supervisor:
         python: str = "python3",
         actor: Actor | None = None,
         sleep: Callable[[float], None] | None = None,
+        git_details: GitDetails | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called."""
         self.ctx = Context(
@@ -61,6 +60,7 @@ class Supervisor:
             python=python,
             actor=actor or Actor(),
             sleep=sleep or (lambda _s: None),
+            git_details=git_details,
         )
 
     @property
@@ -186,15 +186,7 @@ def default_detector() -> Detector:
 
 
 def default_shell_evaluator() -> ShellEvaluator:
-    """The guard's ``evaluate_command``; fails closed (confirm) when it is unavailable."""
-    try:
-        module = importlib.import_module("paw.core.guard.shell")
-        return cast("ShellEvaluator", module.evaluate_command)
-    except (ImportError, AttributeError):
-        return _confirm_everything
+    """The guard's ``evaluate_command`` (fails closed: never raises, unknown is confirm)."""
+    from paw.core.guard.shell import evaluate_command
 
-
-def _confirm_everything(command: str, cwd: str, config: GuardConfig) -> Verdict:
-    del cwd, config
-    finding = Finding("guard.unavailable", Action.CONFIRM, f"no shell guard loaded for {command!r}")
-    return Verdict.from_findings((finding,))
+    return evaluate_command

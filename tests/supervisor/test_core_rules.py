@@ -8,7 +8,15 @@ import pytest
 from pydantic import ValidationError
 
 from paw.core.agents import BUILTIN_PROFILES, plan_launch, profile_for, resolves
-from paw.core.approval import Facts, Step, evaluate_path, is_inside, plan_approval, plan_denial
+from paw.core.approval import (
+    Facts,
+    Step,
+    evaluate_path,
+    find_git_write,
+    is_inside,
+    plan_approval,
+    plan_denial,
+)
 from paw.core.config import AgentProfileConfig, PawConfig
 from paw.core.detect.agents.scripted import detect_screen
 from paw.core.fingerprint import is_prompt_id, prompt_id
@@ -214,4 +222,35 @@ def test_scripted_detector_states() -> None:
     broken = demo_screen("shell", "ls").replace("│ [y]", "  [y]")
     assert detect_screen(broken) == Detection(
         DetectionState.UNKNOWN, "scripted", notes=("unreadable prompt box",)
+    )
+
+
+class GitWriteCase(NamedTuple):
+    test_id: str
+    command: str
+    action: str | None
+    message: str | None
+
+
+GIT_WRITE_CASES = [
+    GitWriteCase("push", "git push origin main", "push", None),
+    GitWriteCase("commit-m", 'git commit -am "fix: x"', "commit", "fix: x"),
+    GitWriteCase("chained", "npm test && git -C sub commit --message=done", "commit", "done"),
+    GitWriteCase("status", "git status", None, None),
+    GitWriteCase("not-git", "echo git push", None, None),
+    GitWriteCase("unbalanced-quote", "git commit -m 'oops", None, None),
+]
+
+
+@pytest.mark.parametrize(
+    GitWriteCase._fields, GIT_WRITE_CASES, ids=[c.test_id for c in GIT_WRITE_CASES]
+)
+def test_find_git_write_table(
+    test_id: str, command: str, action: str | None, message: str | None
+) -> None:
+    del test_id
+    found = find_git_write(command)
+    assert (found.action if found else None, found.message if found else None) == (
+        action,
+        message,
     )

@@ -123,6 +123,7 @@ def test_e2e_approve_sends_the_key_and_the_agent_acts(
     code, out, err = paw(capsys, "approve", prompt.id, "--yes", "--json")
     assert code == 0, err
     assert json.loads(out)["outcome"] == "sent"
+    assert retry_until(lambda: bool(answers(paw_env)), 5, raises=False)
     assert answers(paw_env) == [
         {
             "step": 1,
@@ -284,3 +285,19 @@ def test_e2e_malformed_paw_toml_exits_2_with_one_line(
     code, out, _ = paw(capsys, "config", "check")
     assert code == 2
     assert "tmux.sesion" in out
+
+
+def test_e2e_git_commit_confirmation_shows_git_details(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, 'shell git commit -am "wip: tidy readme"')
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    wt = paw_env.repo.parent / "repo-paw" / "alice"
+    (wt / "README.md").write_text("# tidied\n", encoding="utf-8")
+    prompt = wait_prompt(paw_env, 'git commit -am "wip: tidy readme"')
+    code, out, _ = paw(capsys, "approve", prompt.id, "--json")
+    assert code == 3
+    confirmation = json.loads(out)["confirmation"]
+    assert "wip: tidy readme" in confirmation
+    assert "README.md" in confirmation
+    assert answers(paw_env) == []

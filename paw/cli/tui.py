@@ -1,9 +1,76 @@
-"""`paw` sub-commands: tui (placeholder until its issue lands)."""
+"""`paw tui` (also bare `paw`) and `paw demo`: the Textual front end over a real supervisor."""
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.supervisor.service import Supervisor
+    from paw.tui.app import PawApp
+
+DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps (one batched tmux call each)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register this module's sub-commands (none yet)."""
+    """Register ``tui`` and ``demo``."""
+    p = sub.add_parser(
+        "tui",
+        help="open the TUI (also what `paw` alone does)",
+        description="Watch every agent of this repository and decide their prompts.",
+    )
+    add_tui_options(p)
+    p.set_defaults(func=cmd_tui)
+    from paw.cli.demo import register_demo
+
+    register_demo(sub)
+
+
+def add_tui_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``paw tui`` and ``paw demo``."""
+    p.add_argument(
+        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
+    )
+    p.add_argument(
+        "--interval",
+        type=float,
+        default=DEFAULT_POLL_INTERVAL,
+        metavar="SECONDS",
+        help=f"seconds between sweeps (default {DEFAULT_POLL_INTERVAL})",
+    )
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    """Open the TUI for the repository containing the current directory (or ``-C DIR``)."""
+    from paw.cli.compose import build_supervisor
+
+    supervisor = build_supervisor(getattr(args, "repo", None))
+    build_app(supervisor, getattr(args, "interval", DEFAULT_POLL_INTERVAL)).run()
+    return 0
+
+
+def build_app(supervisor: Supervisor, interval: float) -> PawApp:
+    """The TUI over a real supervisor, with attach and the configured agent kinds."""
+    from paw.core.agents import known_kinds
+    from paw.tui.app import make_app
+
+    return make_app(
+        supervisor,
+        poll_interval=interval,
+        attach=attacher(supervisor),
+        kinds=known_kinds(supervisor.ctx.config),
+    )
+
+
+def attacher(supervisor: Supervisor) -> Callable[[str], None]:
+    """Run ``tmux attach`` (or ``switch-client``) for an agent in the foreground."""
+
+    def attach(agent: str) -> None:
+        argv = supervisor.attach_argv(agent)
+        # The terminal is handed to tmux until the human detaches; nothing to capture.
+        subprocess.run(argv, check=False)  # noqa: S603 - argv comes from the tmux adapter
+
+    return attach

@@ -79,7 +79,7 @@ class PawApp(App[None]):
     @work(thread=True, exclusive=True, name="poll", exit_on_error=False)
     def poll(self) -> None:
         """One sweep (off the UI thread): snapshot, selected agent's pane and diff, audit tail."""
-        agent = self.main.selected_agent
+        agent = self.main.shown_agent
         try:
             with self.supervisor_lock:
                 snapshot = self.supervisor.poll_once()

@@ -303,3 +303,21 @@ async def test_app_selecting_waiting_agent_selects_its_prompt() -> None:
         await pilot.press("d")
         await settle(pilot)
         assert fake.sent_keys == [(prompt.pane_id, ("Escape",))]
+
+
+async def test_app_key_right_after_cursor_move_acts_on_new_row() -> None:
+    app, fake = make_snapshot_app("mixed")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "d")  # no pause: the key must see the moved cursor
+        await settle(pilot)
+        assert fake.calls == [("deny", "3-git_pu")]
+
+
+async def test_app_prompt_queue_focus_acts_on_queue_row() -> None:
+    app, fake = make_snapshot_app("mixed")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("tab", "down", "down", "d")
+        await settle(pilot)
+        assert fake.calls == [("deny", "4-shell_")]

@@ -33,16 +33,23 @@ if TYPE_CHECKING:
 class AgentActions(Screen[None]):
     """Actions on prompts and agents; the main screen supplies the selection."""
 
-    selected_agent: str | None
-
     @property
     def paw(self) -> PawApp:
         """The app, typed."""
         return cast("PawApp", self.app)
 
     @property
+    def selected_agent(self) -> str | None:
+        """The agent under the cursor (the main screen overrides this)."""
+        return None
+
+    @property
     def selected_prompt(self) -> LivePrompt | None:
         """The prompt the human is looking at (the main screen overrides this)."""
+        return None
+
+    def find_prompt(self, prompt_id: str | None) -> LivePrompt | None:
+        """The live prompt with this id (the main screen overrides this)."""
         return None
 
     def make_request(self, *, deny: bool = False, always: bool = False) -> DecisionRequest | None:
@@ -101,8 +108,8 @@ class AgentActions(Screen[None]):
         if outcome is Outcome.NEEDS_CONFIRMATION and not request.confirmed:
             self._ask_confirmation(request, decision)
         elif outcome is Outcome.NEEDS_OVERRIDE and request.override is None:
-            prompt = self.selected_prompt
-            if prompt is not None and prompt.id == request.prompt_id:
+            prompt = self.find_prompt(request.prompt_id)
+            if prompt is not None:
                 self._ask_override(request, prompt, decision)
             else:
                 self.notify("The prompt is gone.", severity="warning")
@@ -140,6 +147,8 @@ class AgentActions(Screen[None]):
     def _report(self, request: DecisionRequest, decision: Decision) -> None:
         verb = "denied" if request.deny else "approved"
         keys = " ".join(decision.keys)
+        if decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
+            self.paw.poll()  # show the agent's answer without waiting for the timer
         if decision.outcome is Outcome.SENT:
             self.notify(f"{request.agent}: {verb} (sent {keys})", title="Sent")
         elif decision.outcome is Outcome.SENT_UNCONFIRMED:

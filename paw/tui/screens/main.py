@@ -64,7 +64,7 @@ class MainScreen(AgentActions, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.snapshot: Snapshot | None = None
-        self.selected_agent: str | None = None
+        self.shown_agent: str | None = None  # whose pane and diff are on screen
         self.needle = ""
         self._seen_prompts: set[str] = set()
 
@@ -109,12 +109,11 @@ class MainScreen(AgentActions, Screen[None]):
         self._show_error(None if snapshot.tmux_ok else (snapshot.error or "tmux is not running"))
         self.query_one(CountsHeader).show_snapshot(snapshot)
         self._show_tables()
-        if message.details is not None and message.details.agent == self.selected_agent:
-            self.query_one(PanePreview).show_capture(
-                self.selected_agent, message.details.preview_ansi
-            )
-            if message.details.diff is not None:
-                self.query_one(DiffView).show_diff(self.selected_agent, message.details.diff)
+        details = message.details
+        if details is not None and details.agent == self.shown_agent:
+            self.query_one(PanePreview).show_capture(details.agent, details.preview_ansi)
+            if details.diff is not None:
+                self.query_one(DiffView).show_diff(details.agent, details.diff)
         if message.audit is not None:
             self.query_one(AuditTail).show_records(message.audit)
         self._announce_new_prompts(snapshot.prompts, quiet=first)
@@ -139,10 +138,7 @@ class MainScreen(AgentActions, Screen[None]):
         visible = set(agents.visible_keys)
         prompts = [p for p in self.snapshot.prompts if p.agent in visible]
         self.query_one(PromptQueue).show_prompts(prompts, now)
-        if self.selected_agent is None and agents.selected_key is not None:
-            self._select_agent(agents.selected_key)
-            self._follow_agent_prompt(agents.selected_key)
-        self.query_one(PromptCard).show_prompt(self.selected_prompt)
+        self._sync_selection()
 
     def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
         new = [p for p in prompts if p.id not in self._seen_prompts]
@@ -155,60 +151,61 @@ class MainScreen(AgentActions, Screen[None]):
             self.notify(f"{p.agent}: {subject} ({p.verdict.action.value})", title="New prompt")
 
     # -- selection ----------------------------------------------------------------------------
+    # Keys act on what the cursor shows *now*: both properties read the tables' cursors
+    # synchronously, never state updated later by queued highlight messages.
+
+    @property
+    def selected_agent(self) -> str | None:
+        """The agent under the cursor (the prompt's agent when the queue has focus)."""
+        queue = self.query_one(PromptQueue)
+        if self.focused is queue:
+            prompt = self.find_prompt(queue.selected_key)
+            return prompt.agent if prompt else None
+        return self.query_one(AgentList).selected_key
 
     @property
     def selected_prompt(self) -> LivePrompt | None:
-        """The prompt under the queue's cursor, if it belongs to the selected agent.
-
-        Keys act on what the human sees: an agent highlighted in the agents table without a
-        prompt of its own never lends its keys to another agent's prompt.
-        """
-        key = self.query_one(PromptQueue).selected_key
-        if key is None or self.snapshot is None:
-            return None
-        prompt = next((p for p in self.snapshot.prompts if p.id == key), None)
-        if prompt is None or prompt.agent != self.selected_agent:
-            return None
-        return prompt
-
-    @on(DataTable.RowHighlighted, "#agents")
-    def _agent_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        agent = event.row_key.value
-        if agent is None:
-            return
-        self._select_agent(agent)
-        self._follow_agent_prompt(agent)
-        self.query_one(PromptCard).show_prompt(self.selected_prompt)
-        self.refresh_bindings()
-
-    def _follow_agent_prompt(self, agent: str) -> None:
-        """Move the queue's cursor to ``agent``'s prompt, if it has one."""
-        if self.snapshot is None:
-            return
+        """The prompt keys act on: the queue's cursor row when the queue has focus, else the
+        oldest prompt of the agent under the agents table's cursor (None if it has none)."""
         queue = self.query_one(PromptQueue)
-        ids = {p.id for p in self.snapshot.prompts if p.agent == agent}
-        for row, key in enumerate(queue.visible_keys):
-            if key in ids:
+        if self.focused is queue:
+            return self.find_prompt(queue.selected_key)
+        agent = self.query_one(AgentList).selected_key
+        if agent is None or self.snapshot is None:
+            return None
+        mine = [p for p in self.snapshot.prompts if p.agent == agent]
+        return min(mine, key=lambda p: p.first_seen) if mine else None
+
+    def find_prompt(self, prompt_id: str | None) -> LivePrompt | None:
+        """The live prompt ``prompt_id`` of the latest sweep, if it is still there."""
+        if prompt_id is None or self.snapshot is None:
+            return None
+        return next((p for p in self.snapshot.prompts if p.id == prompt_id), None)
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self) -> None:
+        self._sync_selection()
+
+    def on_descendant_focus(self) -> None:
+        """Focus moved between the tables: the selection may have changed."""
+        self._sync_selection()
+
+    def _sync_selection(self) -> None:
+        """Make the queue's cursor, the card, the pane and the diff follow the selection."""
+        queue = self.query_one(PromptQueue)
+        prompt = self.selected_prompt
+        if self.focused is not queue and prompt is not None:
+            row = queue.visible_keys.index(prompt.id) if prompt.id in queue.visible_keys else -1
+            if row >= 0 and row != queue.cursor_row:
                 queue.move_cursor(row=row, animate=False)
-                return
-
-    @on(DataTable.RowHighlighted, "#prompts")
-    def _prompt_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if self.snapshot is not None:
-            prompt = next((p for p in self.snapshot.prompts if p.id == event.row_key.value), None)
-            if prompt is not None:
-                self._select_agent(prompt.agent)
-        self.query_one(PromptCard).show_prompt(self.selected_prompt)
+        self.query_one(PromptCard).show_prompt(prompt)
+        agent = self.selected_agent
+        if agent is not None and agent != self.shown_agent:
+            self.shown_agent = agent
+            self.query_one(PanePreview).show_capture(agent, "")
+            self.query_one(DiffView).show_diff(agent, "")
+            self.app.call_later(self._request_poll)
         self.refresh_bindings()
-
-    def _select_agent(self, agent: str) -> None:
-        if agent == self.selected_agent:
-            return
-        self.selected_agent = agent
-        self.query_one(PanePreview).show_capture(agent, "")
-        self.query_one(DiffView).show_diff(agent, "")
-        self.refresh_bindings()
-        self.app.call_later(self._request_poll)
 
     def _request_poll(self) -> None:
         poll = getattr(self.app, "poll", None)

@@ -10,7 +10,8 @@ from textual.widgets import Static
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-_FIELDS = ("event", "agent", "outcome", "verdict", "subject", "reason", "keys")
+_FIELDS = ("agent", "decision", "outcome", "verdict", "subject", "keys", "override", "text")
+_STYLES = {"block": "red", "confirm": "yellow", "allow": "green", "sent": "bold green"}
 
 
 class AuditTail(Static):
@@ -25,18 +26,22 @@ class AuditTail(Static):
 
 
 def render_record(record: Mapping[str, object]) -> Text:
-    """One audit record as a line: known fields first, in a fixed order."""
+    """One audit record as a line: the event, then known fields in a fixed order."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    when = record.get("ts") or record.get("time")
-    if isinstance(when, str):
-        text.append(when[11:19] if len(when) >= 19 else when, style="dim")
-        text.append(" ")
+    text.append(str(record.get("event", "?")), style="bold")
     for name in _FIELDS:
-        value = record.get(name)
-        if value in (None, "", [], ()):
-            continue
-        shown = " ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
-        style = "bold" if name == "event" else ""
-        text.append(f"{name}=", style="dim")
-        text.append(shown + " ", style=style)
+        shown = _value(record.get(name))
+        if shown:
+            text.append(f" {name}=", style="dim")
+            text.append(shown, style=_STYLES.get(shown, ""))
     return text
+
+
+def _value(value: object) -> str:
+    if value is None or value in ("", [], ()):
+        return ""
+    if isinstance(value, dict):  # a verdict: {"verdict": "confirm", "reasons": [...]}
+        return str(value.get("verdict", ""))
+    if isinstance(value, list | tuple):
+        return " ".join(map(str, value))
+    return str(value)

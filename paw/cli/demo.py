@@ -1,0 +1,132 @@
+"""`paw demo`: a throwaway repository, three scripted agents on a private tmux server, the TUI.
+
+The demo agents (``python -m paw.demo.agent``) ask for permission the way real agent CLIs do:
+one safe command, one ``git push``, one dangerous command, so a newcomer sees each guard
+verdict and the approval path within seconds. Everything is removed on exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import NamedTuple
+
+from paw.adapters import proc
+
+
+class DemoAgent(NamedTuple):
+    """One scripted agent of the demo: its name, its kind (a paw.toml profile), task, steps."""
+
+    name: str
+    kind: str
+    task: str
+    steps: tuple[str, ...]
+
+
+DEMO_AGENTS = (
+    DemoAgent("tidy", "demo-safe", "look around the repository", ("busy 1", "shell ls -la")),
+    DemoAgent("ship", "demo-push", "publish the fix", ("busy 1.5", "shell git push origin main")),
+    DemoAgent("wreck", "demo-danger", "clean up everything", ("busy 2", "shell rm -rf /")),
+)
+
+DEMO_README = """# paw demo
+
+A throwaway repository made by `paw demo`. Three scripted agents work in worktrees beside it.
+"""
+
+NEXT_STEPS = """\
+That was the demo (its repository and tmux server are gone).
+
+To supervise real agents, in your own git repository:
+  paw init                                   # writes a commented paw.toml
+  paw spawn fix-login --agent claude-code --task "fix the login form"
+  paw spawn docs --agent codex --task "document the API"
+  paw                                        # the TUI (or: paw prompts / paw approve ID)
+Agent kinds: claude-code, codex, gemini-cli, aider, opencode, qwen-code (`paw doctor` checks them).
+"""
+
+
+def register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``paw demo``."""
+    p = sub.add_parser(
+        "demo",
+        help="try paw: three scripted agents in a throwaway repository, in the TUI",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--keep", action="store_true", help="keep the demo repository on exit")
+    p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_demo)
+
+
+def render_demo_config(socket: str) -> str:
+    """paw.toml for the demo repository: a private tmux socket and three scripted profiles."""
+    lines = ["# Written by `paw demo`.", "[tmux]", f'socket_name = "{socket}"', ""]
+    for kind, steps in {a.kind: a.steps for a in DEMO_AGENTS}.items():
+        command = ", ".join(f'"{part}"' for part in ("{python}", "-m", "paw.demo.agent", *steps))
+        lines += [
+            f"[agents.{kind}]",
+            f"command = [{command}]",
+            'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }',
+            'detector = "scripted"',
+            'task_flag = "--task"',
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def create_demo_repo(root: Path, socket: str) -> Path:
+    """A git repository under ``root`` with a README, the demo paw.toml and one commit."""
+    repo = root / "demo-repo"
+    repo.mkdir(parents=True)
+    (repo / "README.md").write_text(DEMO_README, encoding="utf-8")
+    (repo / "paw.toml").write_text(render_demo_config(socket), encoding="utf-8")
+    (repo / ".gitignore").write_text(".paw/\n", encoding="utf-8")
+    identity = ["-c", "user.name=paw demo", "-c", "user.email=demo@paw.invalid"]
+    proc.run(["git", "init", "-q", "-b", "main"], cwd=str(repo))
+    proc.run(["git", "add", "."], cwd=str(repo))
+    proc.run(["git", *identity, "commit", "-q", "-m", "demo: initial commit"], cwd=str(repo))
+    return repo
+
+
+def spawn_demo_agents(repo: Path, socket: str) -> None:
+    """Spawn the three scripted agents through the supervisor."""
+    from paw.cli.compose import build_supervisor
+
+    supervisor = build_supervisor(str(repo), socket_name=socket)
+    for agent in DEMO_AGENTS:
+        supervisor.spawn(agent.name, agent.kind, agent.task)
+
+
+def kill_tmux_server(socket: str) -> None:
+    """End the demo's private tmux server (and its agents)."""
+    proc.run(["tmux", "-L", socket, "kill-server"], check=False)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Run the demo; clean up the tmux server (and the repository unless --keep)."""
+    from paw.cli.compose import build_supervisor
+    from paw.cli.tui import build_app
+
+    for tool in ("tmux", "git"):
+        if shutil.which(tool) is None:
+            print(f"paw demo needs {tool} on PATH", file=sys.stderr)
+            return 1
+    socket = f"paw-demo-{os.getpid()}"
+    root = Path(tempfile.mkdtemp(prefix="paw-demo-"))
+    try:
+        repo = create_demo_repo(root, socket)
+        spawn_demo_agents(repo, socket)
+        build_app(build_supervisor(str(repo), socket_name=socket), args.interval).run()
+    finally:
+        kill_tmux_server(socket)
+        if args.keep:
+            print(f"demo repository kept: {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    print(NEXT_STEPS)
+    return 0

@@ -61,20 +61,24 @@ class Walker:
         upstream: tuple[SimpleCommand, ...] = (),
         redirects: list[Redirect] | None = None,
         stdin_text: str | None = None,
+        extra: list[Node] | None = None,
     ) -> SimpleCommand:
         reader = WordReader(self.ctx.env)
         argv: list[Word] = []
         subs: dict[int, list[SimpleCommand]] = {}
         reds = list(redirects or ())
         prefix: list[Node] = []
+        trailing: list[Node] = list(extra or ())
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 prefix.append(child)
             elif kind in _REDIRECT_TYPES:
-                stdin_text = self._redirect(child, reader, reds, stdin_text)
+                stdin_text = self._redirect(child, reader, reds, stdin_text, trailing)
             elif child.is_named and kind != "comment":
                 self._argument(child, reader, argv, subs)
+        for child in trailing:
+            self._argument(child, reader, argv, subs)
         for assignment in prefix:
             self._assignment(assignment, scoped=True)
         cmd = SimpleCommand(argv, reds, stdin_text, upstream, subs)
@@ -126,6 +130,7 @@ class Walker:
         reader: WordReader,
         reds: list[Redirect],
         stdin_text: str | None,
+        extra: list[Node],
     ) -> str | None:
         kind = node.type
         if kind == "herestring_redirect":
@@ -136,13 +141,17 @@ class Walker:
         if kind == "heredoc_redirect":
             return self._heredoc(node, stdin_text)
         op = ""
+        seen_target = False
         for child in node.children:
             if not child.is_named:
                 op = child.type
+            elif seen_target:
+                extra.append(child)  # words after the target belong to the command
             elif child.type != "file_descriptor":
+                seen_target = True
                 self._subst_in(child)
                 target = reader.read(child)
-                if op in _WRITE_OPS and not (op == ">&" and target.text.isdigit()):
+                if (op in _WRITE_OPS and not (op == ">&" and target.text.isdigit())) or op == "<":
                     reds.append(Redirect(op, target))
         return stdin_text
 
@@ -170,15 +179,16 @@ class Walker:
         reds: list[Redirect] = []
         stdin_text: str | None = None
         tails: list[Node] = []
+        extra: list[Node] = []
         for child in node.children:
             if child.type in _REDIRECT_TYPES:
-                stdin_text = self._redirect(child, reader, reds, stdin_text)
+                stdin_text = self._redirect(child, reader, reds, stdin_text, extra)
                 if child.type == "heredoc_redirect":
                     tails.extend(c for c in child.named_children if c.type not in _HEREDOC_PARTS)
         if body is None:
             return
         if body.type == "command":
-            cmd = self._command(body, upstream, reds, stdin_text)
+            cmd = self._command(body, upstream, reds, stdin_text, extra)
             self._tails(tails, cmd)
         elif body.type == "pipeline":
             self._pipeline(body, reds)

@@ -136,6 +136,8 @@ def check_redirects(cmd: SimpleCommand, ctx: Context) -> None:
     content = content_of(cmd)
     label = cmd.name or "redirection"
     for redirect in cmd.redirects:
+        if redirect.op == "<":
+            continue
         check_write_target(redirect.target.text, ctx, f"{label} {redirect.op}", content)
 
 

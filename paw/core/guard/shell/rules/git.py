@@ -186,9 +186,9 @@ def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
         check_push(call.args, ctx, subtree=sub == "subtree")
     elif sub in _HISTORY_REWRITE:
         ctx.block("git.history-rewrite", f"`git {sub}` rewrites the whole history")
-    elif sub in _WRITES:
+    elif sub in _WRITES and "--dry-run" not in call.args:
         ctx.confirm("git.write", f"`git {sub}` writes commits or refs (and runs hooks)")
-    elif sub in _READ_ONLY:
+    elif sub in _READ_ONLY or sub in _WRITES:
         _check_local(call, ctx)
     else:
         ctx.confirm(

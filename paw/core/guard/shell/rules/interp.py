@@ -205,6 +205,8 @@ def _check_interp(cmd: SimpleCommand, ctx: Context) -> None:
     body, script, stdin, lang = _interp_parts(cmd)
     if lang == "encoded":
         ctx.block("shell.decode-exec", f"`{cmd.name}` runs an encoded command")
+    elif body is not None and lang == "ps":
+        ctx.run_script(body, f"{cmd.name} -Command")
     elif body is not None:
         code.scan_code(body, lang, ctx, f"{cmd.name} -e")
         if lang == "perl":

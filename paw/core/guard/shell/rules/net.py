@@ -30,7 +30,7 @@ SENDERS = frozenset(
     }
 )  # fmt: skip
 _SECRET_RE = re.compile(
-    r"(^|/)(\.aws/credentials|\.aws/config|\.ssh/id_[^/]*|\.ssh/.*key|\.netrc|\.npmrc|\.pypirc"
+    r"(^|/)(\.ssh|\.gnupg|\.aws|\.aws/credentials|\.aws/config|\.ssh/id_[^/]*|\.ssh/.*key|\.netrc|\.npmrc|\.pypirc"
     r"|\.git-credentials|\.docker/config\.json|\.kube/config|\.config/gh/hosts\.yml|\.gnupg/.*"
     r"|\.env(\.[\w.-]+)?|shadow|gshadow|\.pgpass|credentials\.json|\.vault-token|\.boto"
     r"|\.azure/.*|\.config/gcloud/.*|id_rsa|id_ed25519|id_ecdsa|.*\.pem|.*\.key|.*\.p12|.*\.pfx)$"
@@ -63,7 +63,7 @@ def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
         return "the environment (tokens and keys)"
     if name == "gh" and cmd.args[:2] == ["auth", "token"]:
         return "the GitHub token"
-    if name in _READERS or name == "<":
+    if name in _READERS:
         for arg in cmd.args:
             if is_secret_path(arg, ctx):
                 return f"`{arg}`"
@@ -89,6 +89,10 @@ def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
         if secret is not None:
             ctx.block("shell.exfiltration", f"{secret} is piped to `{cmd.name}` (network)")
             return
+    for redirect in cmd.redirects:
+        if redirect.op == "<" and is_secret_path(redirect.target.text, ctx):
+            ctx.block("shell.exfiltration", f"`{redirect.target.text}` is fed to `{cmd.name}`")
+            return
     for index, subs in cmd.subs.items():
         for sub in subs:
             secret = reads_secret(sub, ctx)
@@ -105,7 +109,8 @@ def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
         if value is None:
             continue
         path = value.split("@", 1)[1] if "@" in value else value
-        uploads = arg in {"-T", "--upload-file", "--post-file", "--body-file"} or "@" in value
+        option = arg.split("=", 1)[0]
+        uploads = option in {"-T", "--upload-file", "--post-file", "--body-file"} or "@" in value
         if uploads and is_secret_path(path.split(";", 1)[0], ctx):
             ctx.block("shell.exfiltration", f"`{cmd.name}` uploads the secret `{path}`")
             return

@@ -145,7 +145,22 @@ def _check_cd(cmd: SimpleCommand, ctx: Context) -> None:
         ctx.cwd = CwdKind.PROJECT
 
 
+def _check_set(cmd: SimpleCommand, ctx: Context) -> None:
+    """``set -- a b`` assigns the positional parameters."""
+    args = cmd.args
+    if "--" in args:
+        values = args[args.index("--") + 1 :]
+    elif args and not args[0].startswith(("-", "+")):
+        values = args
+    else:
+        return
+    for index, value in enumerate(values[:9], start=1):
+        ctx.env[str(index)] = value
+    ctx.env["@"] = ctx.env["*"] = " ".join(values)
+
+
 RULES: dict[str, tuple[Check, ...]] = {
+    "set": (_check_set,),
     "eval": (_check_eval,),
     "source": (_check_source,),
     ".": (_check_source,),

@@ -50,6 +50,7 @@ MCP_QUESTION = re.compile(
 PLAN_SUBJECT = "plan mode switch"
 QUESTION_OPTIONS = re.compile(r"type something|type your own|^other\b", re.IGNORECASE)
 _MAX_FOOTER = 4
+_BUSY_WINDOW = 15  # the spinner sits above the composer and its footer rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    if any(BUSY.search(line) for line in screen.tail(8)):
+    if any(BUSY.search(line) for line in screen.tail(_BUSY_WINDOW)):
         return busy(AGENT)
     box = _find_box(screen)
     if box is None:

@@ -26,12 +26,13 @@ VERIFIED_VERSION = "1.18.33"
 
 BUSY = re.compile(r"esc (?:to )?interrupt", re.IGNORECASE)
 CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
+HINTS = re.compile(r"fullscreen|select|confirm")
 CHOICE_LABELS = ("Allow once", "Allow always", "Reject")
 PERMISSION_TITLE = re.compile(r"^\s*△\s*Permission required", re.IGNORECASE)
 QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
 OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
-INPUT_EDGE = re.compile(r"^\s*╹▀")
+INTACT_EDGE = re.compile(r"^\s*╹▀+$")
 APPROVE = (ENTER,)
 DENY = (RIGHT, RIGHT, ENTER)
 ALWAYS = (RIGHT, ENTER, ENTER)
@@ -73,8 +74,18 @@ def _bottom_block(screen: Screen) -> list[str]:
 
 
 def _permission(screen: Screen, block: list[str]) -> Prompt | None:
-    if not block or not CHOICES.match(block[-1]):
+    # The choices row is the block's last line; at narrow widths its key hints may wrap below.
+    row = next(
+        (
+            i
+            for i in range(len(block) - 1, len(block) - 4, -1)
+            if i >= 0 and CHOICES.match(block[i])
+        ),
+        -1,
+    )
+    if row < 0 or not all(HINTS.search(line) for line in block[row + 1 :]):
         return None
+    block = block[: row + 1]
     title = next((i for i in range(len(block) - 1, -1, -1) if PERMISSION_TITLE.match(block[i])), -1)
     if title < 0:
         return None
@@ -155,9 +166,8 @@ def _question(block: list[str]) -> Prompt | None:
 def _overlay(screen: Screen) -> Prompt | None:
     """A modal overlay (title with ``esc`` at its right) drawn over the session.
 
-    It is live only if nothing of the session UI (the input box's ``╹▀▀▀`` edge) or a shell
-    prompt is drawn below the overlay's last line: quoted or printed copies have the input box
-    or the shell prompt under them.
+    A live overlay covers the input box, whose bottom edge (``╹▀▀▀``) then shows overlay text
+    through it; quoted or printed copies have the intact input box, or a shell prompt, below.
     """
     lines = screen.lines
     if SHELL_PROMPT.match(lines[-1]):
@@ -165,21 +175,8 @@ def _overlay(screen: Screen) -> Prompt | None:
     for index, line in enumerate(lines):
         match = OVERLAY_TITLE.match(line)
         if match:
-            end = _overlay_end(lines, index, len(line) - len(line.lstrip()))
-            if any(INPUT_EDGE.match(rest) for rest in lines[end + 1 :]):
+            if any(INTACT_EDGE.match(rest) for rest in lines[index + 1 :]):
                 return None
             title = match["title"].strip()
             return make_prompt(PromptKind.OTHER, None, title, approve=(), deny=(ESCAPE,))
     return None
-
-
-def _overlay_end(lines: tuple[str, ...], title: int, column: int) -> int:
-    """Last line of the overlay: lines with text at the title's column, gaps of two at most."""
-    end = title
-    for index in range(title + 1, len(lines)):
-        line = lines[index]
-        if len(line) > column and not line[column].isspace():
-            end = index
-        elif index - end > 2:
-            break
-    return end

@@ -46,11 +46,17 @@ TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     ),
     (re.compile(r"^(?:ExitPlanMode|exit_plan_mode)$", re.IGNORECASE), PromptKind.OTHER),
 )
+# When the tool line is off screen, the question still names the tool family.
+QUESTION_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^Allow execution of MCP tool", re.IGNORECASE), "mcp"),
+    (re.compile(r"^Allow execution of:", re.IGNORECASE), "Shell"),
+    (re.compile(r"^Apply this change\?", re.IGNORECASE), "Edit"),
+)
 MCP_QUESTION = re.compile(
     r'MCP tool "(?P<tool>[^"]+)" from server "(?P<server>[^"]+)"', re.IGNORECASE
 )
 PLAN_SUBJECT = "exit plan mode (plan approval)"
-BANNER_FOLDER = re.compile(r"│\s+(?P<folder>~?/[^\s│]*)\s+│")
+BANNER_FOLDER = re.compile(r"│\s+(?P<folder>~?/[^\s│]*)\s*(?:│|$)")
 _MAX_PROMPT = 45
 
 
@@ -98,14 +104,13 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | None:
     title = next(
         (i for i in range(options[0].line - 1, start - 1, -1) if TOOL_LINE.match(lines[i])), -1
     )
-    if title < 0:
-        return None
-    match = TOOL_LINE.match(lines[title])
-    assert match is not None  # noqa: S101 - matched in the search above
-    body = lines[title + 1 : options[0].line]
-    return _Request(
-        match["tool"], match["rest"].strip(), body, tuple(options), _question(body), False
-    )
+    match = TOOL_LINE.match(lines[title]) if title >= 0 else None
+    body = lines[title + 1 : options[0].line] if title >= 0 else lines[start : options[0].line]
+    question = _question(body)
+    if match is None:  # the tool line scrolled off a short pane: name the tool by its question
+        tool = next((name for pattern, name in QUESTION_TOOLS if pattern.search(question)), "")
+        return _Request(tool, "", body, tuple(options), question, False)
+    return _Request(match["tool"], match["rest"].strip(), body, tuple(options), question, False)
 
 
 def _boxed_request(lines: tuple[str, ...]) -> _Request | None:

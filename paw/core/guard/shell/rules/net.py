@@ -83,37 +83,43 @@ def is_fetch(cmd: SimpleCommand) -> bool:
     return name in FETCHERS
 
 
-def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
+def _piped_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
     for up in cmd.upstream:
         secret = reads_secret(up, ctx)
         if secret is not None:
-            ctx.block("shell.exfiltration", f"{secret} is piped to `{cmd.name}` (network)")
-            return
+            return f"{secret} is piped to `{cmd.name}` (network)"
     for redirect in cmd.redirects:
         if redirect.op == "<" and is_secret_path(redirect.target.text, ctx):
-            ctx.block("shell.exfiltration", f"`{redirect.target.text}` is fed to `{cmd.name}`")
-            return
+            return f"`{redirect.target.text}` is fed to `{cmd.name}` (network)"
     for index, subs in cmd.subs.items():
         for sub in subs:
             secret = reads_secret(sub, ctx)
             if secret is not None and index > 0:
-                ctx.block("shell.exfiltration", f"{secret} is sent by `{cmd.name}` (network)")
-                return
+                return f"{secret} is sent by `{cmd.name}` (network)"
+    return None
+
+
+def _uploaded_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
     args = cmd.args
     for i, arg in enumerate(args):
-        value = None
+        option, eq, inline = arg.partition("=")
         if arg in _DATA_FILE_OPTS and i + 1 < len(args):
             value = args[i + 1]
-        elif arg.startswith(("--data", "--upload-file=", "--post-file=", "--form=")) and "=" in arg:
-            value = arg.split("=", 1)[1]
-        if value is None:
+        elif eq and option in _DATA_FILE_OPTS:
+            value = inline
+        else:
             continue
         path = value.split("@", 1)[1] if "@" in value else value
-        option = arg.split("=", 1)[0]
         uploads = option in {"-T", "--upload-file", "--post-file", "--body-file"} or "@" in value
         if uploads and is_secret_path(path.split(";", 1)[0], ctx):
-            ctx.block("shell.exfiltration", f"`{cmd.name}` uploads the secret `{path}`")
-            return
+            return f"`{cmd.name}` uploads the secret `{path}`"
+    return None
+
+
+def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
+    reason = _piped_secret(cmd, ctx) or _uploaded_secret(cmd, ctx)
+    if reason is not None:
+        ctx.block("shell.exfiltration", reason)
 
 
 def _check_copy_out(cmd: SimpleCommand, ctx: Context) -> None:

@@ -82,6 +82,14 @@ FAMILIES = [
     FileCase("secrets-dir-file", "secrets/prod.yaml", S),
     FileCase("collapsed-aws", ".aws/", S),
     FileCase("collapsed-gnupg", ".gnupg/", S),
+    FileCase("firebase-service-account", "serviceAccountKey.json", S),
+    FileCase("aws-root-key", "rootkey.csv", S),
+    FileCase("cookies", "cookies.txt", S),
+    FileCase("rclone", ".config/rclone/rclone.conf", S),
+    FileCase("env-sh", "scripts/.env.sh", S),
+    FileCase("kube-config-dash", "kube-config.yaml", S),
+    FileCase("claude-workflow", ".github/workflows/claude.yml", INS),
+    FileCase("claude-json", ".claude.json", INS),
     # agent configuration families
     FileCase("nested-claude", "services/web/CLAUDE.md", INS),
     FileCase("claude-local", "CLAUDE.local.md", INS),
@@ -131,6 +139,12 @@ FAMILIES = [
     FileCase("claude-doc", "docs/claude-integration.md", ORD),
     FileCase("vscode-settings", ".vscode/settings.json", ORD),
     FileCase("dist-dir", "dist/", ORD),
+    FileCase("kubeconfig-doc", "docs/kubeconfig.md", ORD),
+    FileCase("id-rsa-test-source", "ssh/id_rsa_test.go", ORD),
+    FileCase("env-doc", "docs/.env.md", ORD),
+    FileCase("ci-workflow", ".github/workflows/ci.yml", ORD),
+    FileCase("detect-secrets-baseline", ".secrets.baseline", ORD),
+    FileCase("public-armour", "KEYS.asc", ORD),
 ]
 
 

@@ -65,7 +65,7 @@ _START = r"(?:^|/)"
 _BACKUP = r"(?:\.(?:bak|backup|old|orig|save|sav|tmp|copy|swp|\d+)|~)?"
 _DATA_EXT = (
     r"(?:json[c5]?|ya?ml|toml|ini|cfg|conf|config|cnf|txt|text|xml|properties|props|env|"
-    r"pickle|pkl|dat|db|sqlite3?|csv|plist|tfvars|hcl|bak|backup|old|orig|save)"
+    r"pickle|pkl|dat|db|sqlite3?|csv|plist|tfvars|hcl|asc|bak|backup|old|orig|save)"
 )
 # Keyword stems of credential stores. Whole tokens only (split on . _ -), so ``secretstore``,
 # ``tokens.css`` and ``token_utils.rs`` stay ordinary: the keyword rules also require a data
@@ -74,10 +74,17 @@ _KEYWORDS = (
     r"(?:secrets?|credentials?|creds|passwords?|passwd|token|apikeys?|"
     r"(?:api|access|secret|private|signing|deploy|master|encryption|auth)[_-]?keys?|"
     r"(?:access|auth|refresh|bearer|oauth|session|vault|github|gitlab|npm|pypi)[_-]?tokens?|"
-    r"keystore|keyfile|key|privkey|client[_-]?secrets?|service[_-]?accounts?"
-    r"(?:[_-](?:keys?|creds|credentials))?|vault[_-]?pass(?:word)?)"
+    r"keystore|keyfile|key|privkey|rootkey|client[_-]?secrets?|service[_-]?accounts?"
+    r"(?:[_-]?(?:keys?|creds|credentials))?|vault[_-]?pass(?:word)?|pgpass|cookies?)"
 )
 _SEP = r"[._-]"
+_NOT_CODE = (
+    r"(?!(?:md|markdown|rst|adoc|html?|py|go|rs|tsx?|jsx?|java|kt|rb|php|cs|c|h|cpp|swift|"
+    r"scala|exs?|tf)$)"
+)
+"""A lookahead refusing a final source or documentation extension."""
+_NO_CODE_END = r"(?![^/]*\." + _NOT_CODE.removeprefix("(?!")
+"""At a component start: the file name does not end in a source or documentation extension."""
 
 _KEY_CONTAINER_EXT = (
     r"(?:pem|key|p12|pfx|pkcs12|p8|jks|keystore|bks|jceks|uber|kdbx?|ppk|ovpn|keytab|psafe3|"
@@ -113,16 +120,20 @@ TEMPLATE_NOT_EXEMPT: str = (
 
 SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     # dotenv family: .env, .env.local, .env.production.local, .env.keys, .env.bak, docker.env
-    _START + r"\.env(?:" + _SEP + r"[^/]*)?$",
+    _START + _NO_CODE_END + r"\.env(?:" + _SEP + r"[^/]*)?$",
     _START + r"[^/]+\.env" + _BACKUP + r"$",
-    _START + r"\.envrc(?:" + _SEP + r"[^/]*)?$",
+    _START + _NO_CODE_END + r"\.envrc(?:" + _SEP + r"[^/]*)?$",
     _START + r"\.flaskenv\.local$",
     # private keys, keystores, certificate bundles, password databases, VPN profiles (by extension)
     r"\." + _KEY_CONTAINER_EXT + _BACKUP + r"$",
     r"\.tfstate(?:\.[^/]*)?$",
     r"\.tfvars(?:\.json)?" + _BACKUP + r"$",
     # SSH private keys and directories of keys
-    _START + r"(?![^/]*\.pub$)id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:" + _SEP + r"[^/]*)?$",
+    _START
+    + _NO_CODE_END
+    + r"(?![^/]*\.pub$)id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:"
+    + _SEP
+    + r"[^/]*)?$",
     _START + r"(?![^/]*\.pub$)[^/.]+[_-](?:rsa|dsa|ecdsa|ed25519)" + _BACKUP + r"$",
     _START + r"identity$",
     _START + r"ssh_host_[^/]*_key" + _BACKUP + r"$",
@@ -137,7 +148,9 @@ SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     _START + r"(?:application_default_credentials|adc)\.json$",
     _START + r"(?:access_tokens|credentials)\.db$",
     _START + r"\.kube(?:/|$)",
-    _START + r"kubeconfig(?:" + _SEP + r"[^/]*)?$",
+    _START + r"(?:[^/]*[._-])?kube[._-]?config(?:[_-][^/.]*)?(?:\." + _NOT_CODE + r"[^/]*)?$",
+    _START + r"rclone\.conf$",
+    _START + r"\.vscode/sftp\.json$",
     _START + r"\.docker/config\.json$",
     _START + r"\.dockercfg$",
     _START + r"\.(?:netrc|_netrc|pgpass|my\.cnf|mylogin\.cnf|git-credentials|gitcookies|npmrc|"
@@ -163,7 +176,7 @@ SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     _START + r"wallet\.dat$",
     # shell and REPL histories
     _START + r"\.[^/]*_history$",
-    _START + r"\.(?:history|zhistory|histfile|lesshst)$",
+    _START + r"\.(?:history|zhistory|histfile|lesshst|viminfo)$",
     _START + r"fish_history$",
     # credential stores named by keyword with a data extension or none
     _START
@@ -190,7 +203,8 @@ _DIRS = (
     r"claude|claude-plugin|cursor|gemini|codex|qwen|opencode|windsurf|codeium|roo|kilocode|"
     r"clinerules|continue|amazonq|kiro|junie|augment|trae|idx|openhands|factory|goose|crush|"
     r"agent|agents|aider|cody|tabnine|specify|zencoder|amp|sourcegraph|github/instructions|"
-    r"github/prompts|github/chatmodes|github/agents|github/copilot|gitlab/duo|devin|jules"
+    r"github/prompts|github/chatmodes|github/agents|github/copilot|gitlab/duo|devin|jules|"
+    r"cline|lingma|qoder|warp|mcp|firebender"
 )
 
 AGENT_INSTRUCTION_FILE_PATTERNS: tuple[str, ...] = (
@@ -222,6 +236,9 @@ AGENT_INSTRUCTION_FILE_PATTERNS: tuple[str, ...] = (
     _START + r"\.?mcp(?:[._-][^/]*)?\.jsonc?$",
     _START + r"(?:opencode|crush)\.jsonc?$",
     _START + r"claude_desktop_config\.json$",
+    _START + r"\.(?:claude|continuerc)\.json$",
+    _START + r"\.github/workflows/(?:claude|gemini|codex|copilot|opencode|qwen|cursor|aider|amp|"
+    r"jules|devin)[^/]*\.ya?ml$",
     _START + r"\.vscode/mcp\.json$",
     _START + r"\.github/workflows/copilot-setup-steps\.ya?ml$",
     _START + r"\.idx/airules\.md$",

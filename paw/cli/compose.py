@@ -11,14 +11,12 @@ import os
 import sys
 import tempfile
 import time
-import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from paw.adapters import proc
+from paw.adapters import config_store, proc
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
+from paw.adapters.config_store import format_problem
 from paw.adapters.git import GitCli
 from paw.adapters.procs import PsutilInspector
 from paw.adapters.state import StateStore as AgentStateStore
@@ -110,43 +108,19 @@ def find_repo_root(start: str | None = None) -> str:
 
 
 def load_config(path: Path) -> PawConfig:
-    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the problem."""
-    if not path.exists():
-        return PawConfig()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        raise UsageError(f"{path.name}: {err}") from err
-    except OSError as err:
-        raise UsageError(f"cannot read {path}: {err}") from err
-    try:
-        return PawConfig.model_validate(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = ".".join(str(p) for p in first["loc"])
-        more = (
-            f" (+{err.error_count() - 1} more; run `paw config check`)"
-            if err.error_count() > 1
-            else ""
-        )
-        raise UsageError(f"{path.name}: {key}: {first['msg']}{more}") from err
+    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the first problem."""
+    config, problems = config_store.load_config(path, missing_ok=True)
+    if config is None or problems:
+        first = format_problem(problems[0]).replace(str(path), path.name)
+        more = f" (+{len(problems) - 1} more; run `paw config check`)" if len(problems) > 1 else ""
+        raise UsageError(first + more)
+    return config
 
 
 def config_problems(path: Path) -> list[str]:
-    """Every problem of paw.toml as ``file: key: message`` lines ([] when fine)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        return [f"{path.name}: {err}"]
-    except OSError as err:
-        return [f"{path}: {err}"]
-    try:
-        PawConfig.model_validate(data)
-    except ValidationError as err:
-        return [
-            f"{path.name}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()
-        ]
-    return []
+    """Every problem of paw.toml as ``file:line: key: message`` lines ([] when fine)."""
+    _config, problems = config_store.load_config(path)
+    return [format_problem(p).replace(str(path), path.name) for p in problems]
 
 
 def build_supervisor(repo_dir: str | None = None, socket_name: str | None = None) -> Supervisor:

@@ -21,6 +21,7 @@ from libtmux import exc as libtmux_exc
 
 from paw.adapters import proc
 from paw.adapters.tmux_control import ControlClient, ControlError
+from paw.adapters.tmux_delta import STATE_FIELDS, CaptureCache, PaneState, parse_pane_states
 from paw.adapters.tmux_format import (
     PANE_FIELDS,
     escape_arg,
@@ -79,6 +80,8 @@ class TmuxTerminal:
         self._control: ControlClient | None = None
         self._control_session: str | None = None
         self._control_retry_at = 0.0
+        self._cache = CaptureCache()
+        self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
 
     # -- structure (libtmux) -------------------------------------------------------------------
 
@@ -201,19 +204,35 @@ class TmuxTerminal:
             raise TmuxError(f"tmux list-panes: {_last_line(done.stderr)}")
         return parse_pane_list(done.stdout, sep, TAG_KEYS)
 
-    def sweep(self, pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture]:
-        """Capture the visible screen of every pane with one tmux process.
+    def sweep(
+        self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True
+    ) -> list[PaneCapture]:
+        """Capture the visible screen of every pane: one tmux process (or control-client round
+        trip) per sweep. Gone panes come back with ``text=None``.
 
-        The chain starts with ``list-panes -a``, so when a pane is gone (tmux aborts a chain at
-        the first failing command) the same output says which panes still exist and one more
-        process captures those. Gone panes come back with ``text=None``.
+        With ``fresh=False`` a pane whose window printed nothing since its last capture (and
+        kept its process, size and liveness; see :mod:`paw.adapters.tmux_delta`) reuses that
+        capture, and only the others are captured: one more process. Re-verification before
+        sending keys must use the default ``fresh=True``.
         """
         wanted = list(dict.fromkeys(pane_ids))
-        if self.control and wanted:
+        self.last_captured = len(wanted)
+        found = self._sweep_fresh(wanted, ansi=ansi) if fresh else self._sweep_delta(wanted, ansi)
+        return [found.get(pane, PaneCapture(pane_id=pane, text=None)) for pane in pane_ids]
+
+    def _sweep_fresh(self, wanted: list[str], *, ansi: bool) -> dict[str, PaneCapture]:
+        if not wanted:
+            return {}
+        if self.control:
             controlled = self._control_sweep(wanted, ansi=ansi)
             if controlled is not None:
-                by_id = {capture.pane_id: capture for capture in controlled}
-                return [by_id[pane] for pane in pane_ids]
+                return {capture.pane_id: capture for capture in controlled}
+        return self._sweep_processes(wanted, ansi=ansi)
+
+    def _sweep_processes(self, wanted: list[str], *, ansi: bool) -> dict[str, PaneCapture]:
+        """The chain starts with ``list-panes -a``: when a pane is gone (tmux aborts a chain
+        at the first failing command) the same output says which panes still exist, and one
+        more process captures those."""
         found: dict[str, PaneCapture] = {}
         todo = wanted
         for _ in range(_SWEEP_ATTEMPTS):
@@ -228,7 +247,42 @@ class TmuxTerminal:
                 found.update(captures)
                 break
             todo = [pane for pane in todo if pane in existing]
-        return [found.get(pane, PaneCapture(pane_id=pane, text=None)) for pane in pane_ids]
+        return found
+
+    def _sweep_delta(self, wanted: list[str], ansi: bool) -> dict[str, PaneCapture]:
+        states = self.pane_states()
+        self._cache.prune(set(states))
+        found: dict[str, PaneCapture] = {}
+        todo = []
+        for pane in wanted:
+            state = states.get(pane)
+            cached = None if state is None else self._cache.reusable(pane, state, ansi=ansi)
+            if cached is not None:
+                found[pane] = cached
+            elif state is not None:
+                todo.append(pane)
+        started = time.time()
+        self.last_captured = len(todo)
+        for pane, capture in self._sweep_fresh(todo, ansi=ansi).items():
+            found[pane] = capture
+            if pane in states:
+                self._cache.store(capture, states[pane], ansi=ansi, started=started)
+        return found
+
+    def pane_states(self) -> dict[str, PaneState]:
+        """Every pane's process, size, liveness and last output time (one tmux call)."""
+        token = uuid.uuid4().hex
+        client = self._control_client() if self.control else None
+        if client is not None:
+            try:
+                return parse_pane_states("\n".join(client.states(token)), token)
+            except ControlError:
+                self._drop_control()
+        fmt = f"{token} {STATE_FIELDS}"
+        done = self._tmux("list-panes", "-a", "-F", fmt, check=False)
+        if not done.ok and _server_gone(done.stderr):
+            raise TmuxError(f"tmux: server is gone ({_last_line(done.stderr)})")
+        return parse_pane_states(done.stdout, token)
 
     def _control_sweep(self, pane_ids: list[str], *, ansi: bool) -> list[PaneCapture] | None:
         client = self._control_client()

@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Sequence
 
 from paw.adapters import proc
+from paw.adapters.tmux_delta import STATE_FIELDS
 from paw.core.ports import PaneCapture
 
 _READ_CHUNK = 1 << 16
@@ -80,6 +81,12 @@ class ControlClient:
         with self._lock:
             lines = self._exchange(script.encode(), f"{token}Z")
         return parse_control_sweep(lines, pane_ids, token)
+
+    def states(self, token: str) -> list[str]:
+        """The lines of ``list-panes -a -F "<token> STATE_FIELDS"`` (see tmux_delta)."""
+        script = f'list-panes -a -F "{token} {STATE_FIELDS}"\ndisplay-message -p "{token}Z"\n'
+        with self._lock:
+            return self._exchange(script.encode(), f"{token}Z")
 
     def _exchange(self, payload: bytes, last: str) -> list[str]:
         if not self.alive() or self._process.stdin is None:

@@ -1,0 +1,89 @@
+"""Reuse of quiet panes' captures between sweeps (pure: the caller passes states and times).
+
+tmux stamps a window with the time of its last output (``#{window_activity}``, in whole
+seconds); paw gives every agent its own window. A capture can be reused when, since it was
+taken, the pane printed nothing, and kept the same process, size and liveness:
+
+* the capture started at ``started`` (paw's clock, read before the capture was requested);
+* the window's last output is at least one whole second before ``started``
+  (``activity < floor(started) - 1``: whole-second stamps and a margin for clock steps);
+* so the last output was processed before the capture ran, and nothing came after it.
+
+Screen changes that are not output (a resize, a respawn, the "Pane is dead" line) change
+the state key, which forces a new capture.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from paw.core.ports import PaneCapture
+
+#: ``list-panes -F`` fields after the token, in :class:`PaneState` order (plus the pane id).
+STATE_FIELDS = "#{pane_id} #{pane_pid} #{pane_width} #{pane_height} #{pane_dead} #{window_activity}"
+
+
+@dataclass(frozen=True, slots=True)
+class PaneState:
+    """What must not change for a capture to stay valid, and the last output's time."""
+
+    pid: int
+    width: int
+    height: int
+    dead: bool
+    activity: int  # epoch seconds of the window's last output
+
+
+def parse_pane_states(stdout: str, token: str) -> dict[str, PaneState]:
+    """Parse ``list-panes -a -F "<token> " + STATE_FIELDS`` output.
+
+    >>> parse_pane_states("T %1 42 80 24 0 1700000000\\nnoise\\n", "T")
+    {'%1': PaneState(pid=42, width=80, height=24, dead=False, activity=1700000000)}
+    """
+    states: dict[str, PaneState] = {}
+    for line in stdout.splitlines():
+        parts = line.split(" ")
+        if len(parts) != 7 or parts[0] != token or not all(p.isdigit() for p in parts[2:]):
+            continue
+        pid, width, height, dead, activity = (int(p) for p in parts[2:])
+        states[parts[1]] = PaneState(pid, width, height, dead == 1, activity)
+    return states
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    capture: PaneCapture
+    state: PaneState
+    started: float
+
+
+class CaptureCache:
+    """Last capture per (pane, ansi), with the state it was taken in."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, bool], _Entry] = {}
+
+    def reusable(self, pane_id: str, state: PaneState, *, ansi: bool) -> PaneCapture | None:
+        """The cached capture when the pane is provably unchanged since it was taken."""
+        entry = self._entries.get((pane_id, ansi))
+        if entry is None:
+            return None
+        same = (entry.state.pid, entry.state.width, entry.state.height, entry.state.dead) == (
+            state.pid,
+            state.width,
+            state.height,
+            state.dead,
+        )
+        quiet = state.activity < math.floor(entry.started) - 1
+        return entry.capture if same and quiet else None
+
+    def store(self, capture: PaneCapture, state: PaneState, *, ansi: bool, started: float) -> None:
+        """Remember ``capture`` (requested at ``started``) taken while the pane was ``state``."""
+        if capture.text is not None:
+            self._entries[(capture.pane_id, ansi)] = _Entry(capture, state, started)
+
+    def prune(self, live: set[str]) -> None:
+        """Forget panes that no longer exist."""
+        for key in [key for key in self._entries if key[0] not in live]:
+            del self._entries[key]

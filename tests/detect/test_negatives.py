@@ -100,3 +100,14 @@ def test_detect_quoted_frame_still_detects_real_prompt(case: Case) -> None:
     """Control: the same construction keeps the real prompt when it stays at the tail."""
     found = detect(case.text(), case.agent)
     assert found.state is DetectionState.PROMPT
+
+
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_other_agents_detectors_do_not_claim_the_prompt(case: Case) -> None:
+    """Each agent's dialogs are its own: `paw detect` without --agent can pick the right one."""
+    claimed = [
+        agent
+        for agent in FRAMES
+        if agent != case.agent and detect(case.text(), agent).state is DetectionState.PROMPT
+    ]
+    assert claimed == []

@@ -102,6 +102,8 @@ def _find_dialog(screen: Screen) -> _Dialog | None:
     if not options or not _only_filler_after(lines, options[-1], end):
         return None
     top = last_rule(lines, _RULE, before=options[0].line)
+    if top < 0 and numbered and "·" not in footer:
+        return None  # claude draws numbered dialogs under a rule or with a `·`-joined footer
     body_start = top + 1 if top >= 0 else max(0, options[0].line - 12)
     body = lines[body_start : options[0].line]
     if any(line.startswith(TRANSCRIPT_MARKERS) for line in body):

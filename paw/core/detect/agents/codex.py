@@ -120,11 +120,11 @@ def _find_request(screen: Screen) -> _Request | None:
     footer = ""
     if FOOTER.search(lines[-1]) and len(lines[-1].strip()) < 80:
         footer, end = lines[-1], end - 1
+    if not footer:
+        return None  # codex always draws its key hint under an approval request
     start = max(0, end - _MAX_PROMPT)
     options = find_numbered(lines, end, start)
-    if not options or (not footer and not _options_at_tail(lines, options[-1], end)):
-        return None
-    if any(line.strip() for line in lines[options[-1].line + 1 : end]) and not footer:
+    if not options or not _only_continuation_after(lines, options[-1], end):
         return None
     for index in range(options[0].line - 1, start - 1, -1):
         body = lines[index].strip()
@@ -136,8 +136,13 @@ def _find_request(screen: Screen) -> _Request | None:
     return None
 
 
-def _options_at_tail(lines: tuple[str, ...], last: Option, end: int) -> bool:
-    return not any(line.strip() for line in lines[last.line + 1 : end])
+def _only_continuation_after(lines: tuple[str, ...], last: Option, end: int) -> bool:
+    """Between the last option and the footer: blank rows or the option's wrapped tail."""
+    indent = len(lines[last.line]) - len(lines[last.line].lstrip()) + 2
+    return all(
+        not line.strip() or len(line) - len(line.lstrip()) > indent
+        for line in lines[last.line + 1 : end]
+    )
 
 
 def _build_prompt(screen: Screen, request: _Request) -> Prompt:

@@ -77,7 +77,8 @@ def _find_box(screen: Screen) -> _Box | None:
     lines = screen.lines
     bottom = len(lines) - 1
     while bottom >= 0 and bottom >= len(lines) - 1 - _MAX_FOOTER:
-        if is_box_edge(lines[bottom]) and lines[bottom].lstrip().startswith("╰"):
+        edge = lines[bottom].strip()
+        if is_box_edge(edge) and edge.startswith("╰") and edge.endswith("╯"):
             break
         if lines[bottom].strip() and not FOOTER.search(lines[bottom]):
             return None

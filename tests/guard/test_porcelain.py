@@ -53,6 +53,11 @@ CASES = [
     ),
     PorcelainCase("z-unicode", "?? ключи/id_ed25519\0", [("??", ("ключи/id_ed25519",))]),
     PorcelainCase("empty", "", []),
+    PorcelainCase(
+        "name-status",
+        'M\tsrc/a.py\nR100\t.env\tconfig/.env.example\nA\t"\\303\\251.pem"\n',
+        [("M ", ("src/a.py",)), ("R ", (".env", "config/.env.example")), ("A ", ("é.pem",))],
+    ),
 ]
 
 

@@ -2,11 +2,13 @@
 
 Pure: the text comes from the caller. Handles renames and copies (both sides), C-style quoted
 paths with octal escapes (``core.quotePath``), spaces, non-ASCII names, collapsed untracked
-directories (``?? dir/``), ``## branch`` headers, and bare path lines with no status code.
+directories (``?? dir/``), ``## branch`` headers, bare path lines with no status code, and
+``git diff --name-status`` lines (``R100<TAB>old<TAB>new``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _STATUS_CHARS = frozenset(" MTADRCU?!")
@@ -22,6 +24,7 @@ _ESCAPES = {
     "\\": 92,
 }
 _ARROW = " -> "
+_NAME_STATUS = re.compile(r"^([MADRCTUX])[0-9]{0,3}\t")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +144,24 @@ def _status_code(line: str) -> tuple[str, str] | None:
     return None
 
 
+def _parse_name_status(line: str) -> StatusEntry | None:
+    """``git diff --name-status`` lines: ``M\tpath``, ``R100\told\tnew``."""
+    match = _NAME_STATUS.match(line)
+    if match is None:
+        return None
+    fields = [unquote_path(f) for f in line[match.end() :].split("\t")]
+    letter = match.group(1)
+    if letter in "RC" and len(fields) == 2:
+        return StatusEntry(letter, " ", fields[1], fields[0])
+    return StatusEntry(letter, " ", "\t".join(fields))
+
+
 def _parse_line(line: str) -> StatusEntry | None:
     if not line.strip() or line.startswith("## "):
         return None
+    named = _parse_name_status(line)
+    if named is not None:
+        return named
     code = _status_code(line)
     if code is None:
         first, second = _split_quoted(line)

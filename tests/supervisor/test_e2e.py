@@ -301,3 +301,51 @@ def test_e2e_git_commit_confirmation_shows_git_details(
     assert "wip: tidy readme" in confirmation
     assert "README.md" in confirmation
     assert answers(paw_env) == []
+
+
+def test_e2e_send_types_literally_and_stop_keeps_the_work(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env)
+    sub = paw_env.repo / "docs"
+    sub.mkdir()
+    assert paw(capsys, "spawn", "-C", str(sub), "alice", "--agent", "scripted")[0] == 0
+    [agent] = json.loads(paw(capsys, "ls", "--json")[1])
+    assert retry_until(lambda: "demo>" in _screen(server, agent["pane_id"]), 5)
+    assert paw(capsys, "send", "alice", "Enter; kill-server 'q'")[0] == 0
+    shown = "received: Enter; kill-server 'q'"
+    assert retry_until(lambda: shown in _screen(server, agent["pane_id"]), 5)
+    code, out, _ = paw(capsys, "attach", "alice", "--print")
+    assert (code, agent["pane_id"] in out) == (0, True)
+    assert paw(capsys, "stop", "alice")[0] == 0
+    [stopped] = json.loads(paw(capsys, "ls", "--json")[1])
+    assert (stopped["alive"], stopped["status"]) == (False, "exited")
+    assert Path(agent["worktree"]).is_dir()
+
+
+def test_e2e_stdin_typed_task_waits_for_the_idle_input(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env)
+    with (paw_env.repo / "paw.toml").open("a", encoding="utf-8") as fh:
+        fh.write('task_mode = "stdin-typed"\n')
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted", "--task", "fix the bug")[0] == 0
+    [agent] = json.loads(paw(capsys, "ls", "--json")[1])
+    assert retry_until(lambda: "received: fix the bug" in _screen(server, agent["pane_id"]), 5)
+
+
+def test_e2e_adopt_only_a_pane_that_runs_an_agent(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env)
+    shell = server.cmd("new-session", "-d", "-P", "-F", "#{pane_id}", "exec sleep 600").stdout[0]
+    code, _, err = paw(capsys, "adopt", shell)
+    assert (code, "does not run a known agent" in err) == (1, True)
+    agent_cmd = f"{sys.executable} -m paw.demo.agent --script /dev/null"
+    pane = server.cmd("new-window", "-d", "-P", "-F", "#{pane_id}", agent_cmd).stdout[0]
+    code, out, err = paw(capsys, "adopt", pane, "--name", "found", "--json")
+    assert code == 0, err
+    assert (json.loads(out)["kind"], json.loads(out)["pane_id"]) == ("scripted", pane)
+    assert retry_until(
+        lambda: json.loads(paw(capsys, "ls", "--json")[1])[0]["status"] == "idle", 5, raises=False
+    )

@@ -1,0 +1,56 @@
+"""Every rule id fires on its table cases; the cwd, user patterns and internal errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from paw.core.config import GuardConfig, PatternSet
+from paw.core.guard.shell import dispatch, evaluate_command
+from paw.core.models import Action
+from tests.core.guard.rule_cases import RULE_CASES, RuleCase
+
+
+@pytest.mark.parametrize("case", RULE_CASES, ids=[c.test_id for c in RULE_CASES])
+def test_evaluate_command_rule_fires(case: RuleCase) -> None:
+    verdict = evaluate_command(case.command)
+    assert verdict.action.value == case.action, verdict
+    assert case.rule in verdict.rules, verdict
+    assert all(reason for reason in verdict.reasons)
+
+
+def test_evaluate_command_bare_glob_in_dangerous_cwd_blocks() -> None:
+    assert evaluate_command("rm -rf *", cwd="/").action is Action.BLOCK
+    assert evaluate_command("rm -rf *", cwd="/home/alice").rule == "shell.rm-bare-glob"
+    assert evaluate_command("rm -rf *", cwd="/home/alice/src/app").action is Action.CONFIRM
+
+
+def test_evaluate_command_user_pattern_matches_normalised_command() -> None:
+    config = GuardConfig(blocked_patterns=PatternSet(extend=(r"^terraform destroy\b",)))
+    quoted = evaluate_command("cd infra && 't'erraform \\destroy -auto-approve", config=config)
+    assert quoted.action is Action.BLOCK
+    assert quoted.rule == "shell.user-pattern"
+    assert evaluate_command("echo terraform destroy", config=config).action is Action.ALLOW
+    assert evaluate_command("terraform plan", config=config).action is Action.ALLOW
+
+
+def test_evaluate_command_protected_branches_come_from_config() -> None:
+    config = GuardConfig(protected_branches=("release",))
+    assert evaluate_command("git push -f origin release", config=config).action is Action.BLOCK
+    forced_main = evaluate_command("git push -f origin main", config=config)
+    assert forced_main.action is Action.CONFIRM
+
+
+def test_evaluate_command_internal_error_is_confirm(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object) -> None:
+        raise ValueError("boom")
+
+    monkeypatch.setitem(dispatch._TABLE, "ls", (broken,))
+    verdict = evaluate_command("ls")
+    assert verdict.action is Action.CONFIRM
+    assert verdict.rule == "shell.internal-error"
+
+
+def test_evaluate_command_reason_names_the_parsed_command() -> None:
+    verdict = evaluate_command("FOO=1 r''m -r\\f /")
+    assert verdict.rule == "shell.rm-root"
+    assert "rm" in verdict.reasons[0]

@@ -90,9 +90,6 @@ def _prepare_push(git: GitRunner, params: GitActionParams, cfg: GuardConfig) -> 
     pending = git.out(["log", "--oneline", f"-{_MAX_PENDING}", *revs]) or ""
     rules = PathRules.from_config(cfg)
     instruction, sensitive = _touched(git, revs, rules)
-    notes = []
-    if branch in cfg.protected_branches:
-        notes.append(f"pushes straight to the protected branch {branch!r}")
     details = ConfirmationDetails(
         action="push",
         repo_path=params.repo_path,
@@ -101,7 +98,7 @@ def _prepare_push(git: GitRunner, params: GitActionParams, cfg: GuardConfig) -> 
         pending_commits=pending,
         agent_instruction_files_changed=tuple(instruction),
         sensitive_files=tuple(sensitive),
-        notes=tuple(notes),
+        protected_branch=branch in cfg.protected_branches,
     )
     payload = GitConfirmationPayload(
         action=GitAction.PUSH, repo_path=params.repo_path, remote=remote, branch=branch

@@ -91,11 +91,13 @@ def test_format_confirmation_prompt_spanish_translates_every_label() -> None:
         remote="origin",
         pending_commits="",
         sensitive_files=("id_rsa",),
-        notes=("pushes straight to the protected branch 'main'",),
+        protected_branch=True,
+        notes=("nota libre",),
     )
     es = format_confirmation_prompt(details, language="es", format="plain")
     for word in ("Remoto: origin", "Commits pendientes:", "ninguno detectado", "Notas:"):
         assert word in es
+    assert "rama protegida main" in es
     assert "archivos sensibles" in es
     en_only = ("Remote", "Pending", "Branch", "Reply", "none detected", "Notes", "WARNING")
     assert not [w for w in en_only if w in es]

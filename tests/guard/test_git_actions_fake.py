@@ -180,7 +180,7 @@ def test_git_push_asks_with_pending_commits_and_protected_note() -> None:
     assert (details.remote, details.branch) == ("origin", "main")
     assert details.pending_commits == "abc123 feat: x"
     assert details.agent_instruction_files_changed == ("CLAUDE.md",)
-    assert any("protected" in n for n in details.notes)
+    assert details.protected_branch
     assert not [c for c in shell.commands if c.startswith("git 'push'")]
 
 

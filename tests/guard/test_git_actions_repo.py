@@ -189,3 +189,17 @@ def test_repo_content_scan_can_be_switched_off(git_repo: Path) -> None:
     (git_repo / "notes.txt").write_text(FAKE_KEY, encoding="utf-8")
     result = execute_git_action(_commit_params(git_repo), GuardConfig(content_scan=False))
     assert result.requires_confirmation
+
+
+def test_repo_first_commit_on_unborn_branch(tmp_path: Path) -> None:
+    repo = tmp_path / "fresh"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "app.py").write_text("print(1)\n", encoding="utf-8")
+    result = execute_git_action(_commit_params(repo, "feat: first"))
+    assert result.confirmation_details is not None
+    assert result.confirmation_details.files == ("app.py",)
+    assert result.confirmation_details.branch == "main"
+    assert result.confirmation_payload is not None
+    execute_confirmed_git_action(result.confirmation_payload)
+    assert _git(repo, "log", "--format=%s") == "feat: first"

@@ -40,7 +40,8 @@ class ConfirmationDetails:
     ``files`` lists what a commit will include; ``agent_instruction_files_changed`` the files
     among them (or, for a push, in the pending commits) that steer an agent; ``sensitive_files``
     secret-bearing paths that are being removed (a commit) or that the pending commits touch (a
-    push): a commit that *adds* one never gets this far.
+    push): a commit that *adds* one never gets this far. ``protected_branch`` marks a push to
+    one of the configured protected branches. ``notes`` are extra free-text remarks.
     """
 
     action: str
@@ -56,6 +57,7 @@ class ConfirmationDetails:
     title: str | None = None
     body: str | None = None
     base: str | None = None
+    protected_branch: bool = False
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
@@ -74,6 +76,7 @@ _STRINGS: dict[str, dict[str, str]] = {
             "(the agent may be modifying its own rules):"
         ),
         "sensitive_warn": "WARNING: sensitive files are involved:",
+        "protected_warn": "WARNING: this pushes straight to the protected branch {branch}.",
         "repository": "Repository",
         "branch": "Branch",
         "remote": "Remote",
@@ -99,6 +102,7 @@ _STRINGS: dict[str, dict[str, str]] = {
             "(el agente podría estar modificando sus propias reglas):"
         ),
         "sensitive_warn": "ADVERTENCIA: hay archivos sensibles implicados:",
+        "protected_warn": "ADVERTENCIA: esto hace push directamente a la rama protegida {branch}.",
         "repository": "Repositorio",
         "branch": "Rama",
         "remote": "Remoto",
@@ -182,6 +186,9 @@ def _warnings(w: _Writer, details: ConfirmationDetails, s: dict[str, str]) -> No
     if details.sensitive_files:
         w.bold(icon + s["sensitive_warn"])
         w.items(None, details.sensitive_files, s["more"])
+        w.blank()
+    if details.protected_branch:
+        w.bold(icon + s["protected_warn"].format(branch=_clean(details.branch or "?")))
         w.blank()
 
 

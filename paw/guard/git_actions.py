@@ -111,10 +111,11 @@ def _prepare_pr(git: GitRunner, params: GitActionParams, cfg: GuardConfig) -> Gi
     title = params.title or git.out(["log", "-1", "--format=%s"]) or "Automated changes"
     body = params.body if params.body is not None else "PR created automatically."
     rules = PathRules.from_config(cfg)
-    revs = [branch or "HEAD", "--not", "--remotes"]
-    base_ref = f"origin/{params.base}" if params.base else None
-    if base_ref and git.has_ref(base_ref):
-        revs = [branch or "HEAD", "--not", base_ref]
+    # Commits the PR brings: against the base on origin (or origin's default branch), else
+    # everything no remote has yet.
+    base_ref = f"refs/remotes/origin/{params.base}" if params.base else "refs/remotes/origin/HEAD"
+    tip = branch or "HEAD"
+    revs = [tip, "--not", base_ref] if git.has_ref(base_ref) else [tip, "--not", "--remotes"]
     pending = git.out(["log", "--oneline", f"-{_MAX_PENDING}", *revs]) or ""
     instruction, sensitive = _touched(git, revs, rules)
     details = ConfirmationDetails(

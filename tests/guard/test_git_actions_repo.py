@@ -203,3 +203,24 @@ def test_repo_first_commit_on_unborn_branch(tmp_path: Path) -> None:
     assert result.confirmation_payload is not None
     execute_confirmed_git_action(result.confirmation_payload)
     assert _git(repo, "log", "--format=%s") == "feat: first"
+
+
+def test_repo_pr_lists_commits_against_the_base(git_repo: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "remote.git"
+    _git(tmp_path, "init", "-q", "--bare", str(bare))
+    _git(git_repo, "remote", "add", "origin", str(bare))
+    _git(git_repo, "push", "-q", "origin", "main")
+    _git(git_repo, "fetch", "-q", "origin")
+    _git(git_repo, "switch", "-q", "-c", "feat/rules")
+    (git_repo / ".cursorrules").write_text("be bold\n", encoding="utf-8")
+    _git(git_repo, "add", ".cursorrules")
+    _git(git_repo, "commit", "-q", "-m", "feat: rules")
+    _git(git_repo, "push", "-q", "origin", "feat/rules")
+    result = execute_git_action({"action": "pr", "repo_path": str(git_repo), "base": "main"})
+    details = result.confirmation_details
+    assert details is not None
+    assert details.title == "feat: rules"
+    assert details.branch == "feat/rules"
+    assert "feat: rules" in (details.pending_commits or "")
+    assert "initial" not in (details.pending_commits or "")
+    assert details.agent_instruction_files_changed == (".cursorrules",)

@@ -112,7 +112,13 @@ def _carry_out(
             else None,
         )  # fmt: skip
     ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
-    ctx.terminal.send_keys(record.pane_id, plan.keys)
+    try:
+        ctx.terminal.send_keys(record.pane_id, plan.keys)
+    except PawError as err:
+        ctx.record(
+            "outcome", action=action, outcome="send-failed", error=err.message, **_ids(record)
+        )
+        raise
     outcome = _verify(ctx, record)
     ctx.record("outcome", action=action, outcome=outcome.value, **_ids(record))
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)

@@ -13,6 +13,7 @@ from paw.errors import PawError
 from paw.supervisor import approve as approve_mod
 from paw.supervisor import cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context
+from paw.supervisor.observe import pane_for
 from paw.supervisor.stats import compute_stats
 
 if TYPE_CHECKING:
@@ -174,8 +175,9 @@ class Supervisor:
         raise PawError(f"no agent named {name!r}")
 
     def _pane_id(self, agent: str) -> str | None:
-        view = self._view(agent)
-        return view.pane_id
+        record = cleanup.get_agent(self.ctx, agent)
+        pane = pane_for(self.ctx, record, self.ctx.terminal.list_panes(None))
+        return pane.pane_id if pane is not None and not pane.dead else None
 
 
 def default_detector() -> Detector:

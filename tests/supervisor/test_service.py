@@ -268,3 +268,28 @@ def test_adopt_requires_a_resolved_agent_process() -> None:
     view = rig.sup.adopt(agent.pane_id)
     assert (view.kind, view.alive) == ("scripted", True)
     assert view.name == f"scripted-{agent.pane_id[1:]}"
+
+
+def test_approve_records_a_failed_send_and_does_not_retry() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    prompt_id = _one_prompt(rig)
+
+    def vanish(terminal: FakeTerminal, pane_id: str, keys: tuple[str, ...]) -> None:
+        del keys
+        raise PawError(f"tmux: pane {pane_id} vanished")
+
+    rig.terminal.on_keys = vanish
+    with pytest.raises(PawError, match="vanished"):
+        rig.sup.approve(prompt_id)
+    assert [r["event"] for r in rig.audit.records][-2:] == ["approve", "outcome"]
+    assert rig.audit.records[-1]["outcome"] == "send-failed"
+    assert rig.terminal.sent == [(pane, ("y",))]
+
+
+def test_capture_ansi_of_a_stopped_agent_is_empty() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    assert "demo>" in rig.sup.capture_ansi("alice")
+    rig.sup.stop("alice")
+    assert rig.sup.capture_ansi("alice") == ""

@@ -199,7 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("steps", nargs="*", help="steps, e.g. 'shell ls' 'write notes.txt'")
     args = parser.parse_args(argv)
     texts = _step_texts(args.script, args.steps)
-    steps = [parse_step(t) for t in texts]
+    try:
+        steps = [parse_step(t) for t in texts]
+    except ValueError as err:
+        parser.error(str(err))
     _out(f"paw demo agent — task: {args.task or '(none)'}")
     cwd = Path.cwd()
     for number, step in enumerate(steps, 1):

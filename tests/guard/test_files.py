@@ -173,6 +173,11 @@ TRICKS = [
     TrickCase("absolute", "/home/user/.ssh/id_rsa", S),
     TrickCase("cyrillic-dir", "ключи/id_ed25519", S),
     TrickCase("instruction-fullwidth", "ＡＧＥＮＴＳ.md", INS),
+    TrickCase("hangul-filler", ".env\u3164", S),
+    TrickCase("bidi-override", ".env\u202e", S),
+    TrickCase("variation-selector", ".env\ufe0f", S),
+    TrickCase("tag-character", ".env\U000e0041", S),
+    TrickCase("cyrillic-i", "\u0456d_rsa", S),
 ]
 
 

@@ -98,8 +98,12 @@ _TEMPLATES = frozenset(TEMPLATE_MARKERS)
 _ANCHOR = "(?:^|/)"
 
 
+# Invisible letters that are not format characters (Hangul fillers, braille blank).
+_INVISIBLE = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5"))
+
+
 def _fold_unicode(path: str) -> str:
-    text = unicodedata.normalize("NFKC", path)
+    text = unicodedata.normalize("NFKC", path).translate(_INVISIBLE)
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc"))
     text = unicodedata.normalize("NFKD", text.casefold())
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Mn")

@@ -131,6 +131,7 @@ def build_supervisor(repo_dir: str | None = None, socket_name: str | None = None
     config = load_config(Path(root) / CONFIG_NAME)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
     state_dir = Path(root) / STATE_DIR
+    AgentStateStore(state_dir).ensure()  # .paw/ with a `*` .gitignore before any record
     return Supervisor(
         config,
         root,

@@ -349,3 +349,11 @@ def test_e2e_adopt_only_a_pane_that_runs_an_agent(
     assert retry_until(
         lambda: json.loads(paw(capsys, "ls", "--json")[1])[0]["status"] == "idle", 5, raises=False
     )
+
+
+def test_e2e_state_dir_is_invisible_to_git(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert paw(capsys, "approve", "0000000000")[0] == 1
+    assert (paw_env.repo / ".paw" / "audit.jsonl").exists()
+    assert git(paw_env.repo, "status", "--porcelain") == ""

@@ -20,8 +20,13 @@ _ANSI = re.compile(
     r"|\x1b[@-Z\\-_]"  # other Fe escapes
     r"|[\x00-\x08\x0b-\x1f\x7f]"  # stray C0 controls except tab/newline
 )
-# Variation selectors and zero-width characters some agents print after symbols.
-_INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\u2060\ufeff"), None)
+# Variation selectors and zero-width characters some agents print after symbols are dropped;
+# no-break spaces become spaces (claude-code draws its idle input as ``❯`` + NBSP).
+_TRANSLATE: dict[int, str | None] = dict.fromkeys(
+    map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\u2060\ufeff"), None
+)
+_TRANSLATE[ord("\u00a0")] = " "
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TAB_SIZE = 8
 
 
@@ -39,32 +44,30 @@ class Screen:
 
 def strip_ansi(text: str) -> str:
     """Remove terminal escape sequences and stray control characters from ``text``."""
-    if "\x1b" not in text and not _has_controls(text):
+    if "\x1b" not in text and _CONTROLS.search(text) is None:
         return text
     return _ANSI.sub("", text)
 
 
-def _has_controls(text: str) -> bool:
-    return any(ord(ch) < 0x20 and ch not in "\n\t" for ch in text[:4096])
-
-
 def normalise_line(line: str) -> str:
-    """One line as detectors read it: tabs expanded, invisibles dropped, no trailing blanks.
-
-    No-break spaces become plain spaces (claude-code draws its idle input as ``❯`` + NBSP).
-    """
+    """One line as detectors read it: tabs expanded, invisibles dropped, no trailing blanks."""
     if "\t" in line:
         line = line.expandtabs(_TAB_SIZE)
-    return line.translate(_INVISIBLE).replace("\u00a0", " ").rstrip()
+    return line.translate(_TRANSLATE).rstrip()
 
 
 def parse_screen(text: str) -> Screen:
     """Normalise a capture into a :class:`Screen` (escape sequences accepted)."""
-    plain = strip_ansi(text.replace("\r\n", "\n").replace("\r", "\n"))
-    lines = [normalise_line(line) for line in plain.split("\n")]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    plain = strip_ansi(text).translate(_TRANSLATE)
+    raw = plain.split("\n")
+    if "\t" in plain:
+        raw = [line.expandtabs(_TAB_SIZE) for line in raw]
+    lines = [line.rstrip() for line in raw]
     while lines and not lines[-1]:
         lines.pop()
-    width = max((len(line) for line in lines), default=0)
+    width = max(map(len, lines), default=0)
     return Screen(lines=tuple(lines), width=width)
 
 

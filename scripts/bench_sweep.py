@@ -1,13 +1,16 @@
 """Benchmark paw's pane sweep against a naive libtmux capture loop.
 
-Starts its own tmux server on a private socket (``-L paw-bench-<pid>``), opens N panes that
-each show a Claude Code permission prompt from the screen corpus, then times in the same run:
+Starts its own tmux server on a private socket (``-L paw-bench-<pid>``) and opens N panes
+that each show a Claude Code permission prompt from the screen corpus; ``--busy`` of them
+also redraw a spinner every 100 ms (an agent at work). Then it times, in the same run:
 
-(a) ``TmuxTerminal.sweep`` of all panes (one tmux process), median of ``--runs`` runs;
-(b) a libtmux loop of ``Pane.capture_pane()`` over the same panes, median of a few runs;
-(c) ``paw.core.detect.detect`` per captured screen, when the detector is importable.
+* paw's fresh sweep, one tmux process (``TmuxTerminal.sweep``), median of ``--runs``;
+* the same through a persistent control-mode client (``control=True``);
+* the steady-state sweep that reuses captures of quiet panes (``fresh=False``), both ways;
+* a libtmux loop of ``Pane.capture_pane()`` over the same panes, median of a few runs;
+* ``paw.core.detect.detect`` per captured screen, when the detector is importable.
 
-Usage: .venv/bin/python scripts/bench_sweep.py [--panes 50] [--runs 20]
+Usage: .venv/bin/python scripts/bench_sweep.py [--panes 50] [--busy 5] [--runs 20]
 The server is killed at the end (only this script's own socket).
 """
 
@@ -30,18 +33,22 @@ from paw.adapters.tmux import TmuxTerminal
 ROOT = Path(__file__).resolve().parent.parent
 SCREEN = ROOT / "tests/fixtures/corpus/claude-code/shell_short_120x40/screen.txt"
 SESSION = "pawbench"
-MARK = "paw-bench-ready"
+
+_SHOW = """
+import pathlib, sys, time
+text = pathlib.Path(sys.argv[1]).read_text(encoding="utf-8")
+sys.stdout.write(text.rstrip("\\n"))
+sys.stdout.flush()
+busy = sys.argv[2] == "busy"
+while True:
+    time.sleep(0.1 if busy else 3600)
+    sys.stdout.write("\\x1b7\\x1b[1;1H" + "|/-\\\\"[int(time.time() * 10) % 4] + "\\x1b8")
+    sys.stdout.flush()
+"""
 
 
-def _pane_argv(index: int) -> list[str]:
-    code = (
-        "import pathlib, sys, time\n"
-        f"text = pathlib.Path({str(SCREEN)!r}).read_text(encoding='utf-8')\n"
-        f"sys.stdout.write('{MARK}-{index}\\n' + text.rstrip('\\n'))\n"
-        "sys.stdout.flush()\n"
-        "time.sleep(3600)\n"
-    )
-    return [sys.executable, "-c", code]
+def _pane_argv(busy: bool) -> list[str]:
+    return [sys.executable, "-c", _SHOW, str(SCREEN), "busy" if busy else "quiet"]
 
 
 def _median_ms(fn: Callable[[], object], runs: int) -> float:
@@ -53,14 +60,12 @@ def _median_ms(fn: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def _wait_ready(terminal: TmuxTerminal, panes: list[str], timeout: float = 60.0) -> None:
+def _wait_until(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        texts = [c.text or "" for c in terminal.sweep(panes)]
-        if all("Bash command" in text or "Do you want" in text for text in texts):
-            return
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for {what}")
         time.sleep(0.1)
-    raise SystemExit("panes did not show their screens in time")
 
 
 def _detect_times(texts: list[str]) -> str:
@@ -81,43 +86,71 @@ def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--panes", type=int, default=50)
+    parser.add_argument("--busy", type=int, default=5, help="panes that keep redrawing")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--naive-runs", type=int, default=3)
     args = parser.parse_args()
 
     socket = f"paw-bench-{os.getpid()}"
     terminal = TmuxTerminal(socket_name=socket)
+    controlled = TmuxTerminal(socket_name=socket, control=True)
     with tempfile.TemporaryDirectory(prefix="paw-bench-") as tmp:
         try:
             terminal.ensure_session(SESSION, tmp)
+            controlled.ensure_session(SESSION, tmp)
             panes = [
-                terminal.new_pane(SESSION, tmp, _pane_argv(i), {}, {"paw_agent": f"b{i}"}).pane_id
+                terminal.new_pane(
+                    SESSION, tmp, _pane_argv(i < args.busy), {}, {"paw_agent": f"b{i}"}
+                ).pane_id
                 for i in range(args.panes)
             ]
-            _wait_ready(terminal, panes)
-            report(terminal, socket, panes, args.runs, args.naive_runs)
+            _wait_until(
+                lambda: all("Do you want" in (c.text or "") for c in terminal.sweep(panes)),
+                "the panes to show their screens",
+            )
+            report(terminal, controlled, panes, args)
         finally:
+            controlled.close()
             terminal.kill_server()
     return 0
 
 
-def report(terminal: TmuxTerminal, socket: str, panes: list[str], runs: int, naive: int) -> None:
-    """Time the sweep, the naive loop and detection; print the figures."""
+def report(
+    terminal: TmuxTerminal, controlled: TmuxTerminal, panes: list[str], args: argparse.Namespace
+) -> None:
+    """Time the sweeps, the naive loop and detection; print the figures."""
+    runs = args.runs
     captures = terminal.sweep(panes)
-    assert all(c.text for c in captures), "a pane came back empty"  # noqa: S101 - sanity
-    sweep_ms = _median_ms(lambda: terminal.sweep(panes), runs)
-    sweep_ansi_ms = _median_ms(lambda: terminal.sweep(panes, ansi=True), runs)
+    fresh_ms = _median_ms(lambda: terminal.sweep(panes), runs)
+    fresh_ansi_ms = _median_ms(lambda: terminal.sweep(panes, ansi=True), runs)
+    control_ms = _median_ms(lambda: controlled.sweep(panes), runs)
 
-    server = libtmux.Server(socket_name=socket)
+    def settled(term: TmuxTerminal) -> bool:
+        term.sweep(panes, fresh=False)
+        return term.last_captured <= int(args.busy)
+
+    _wait_until(functools.partial(settled, terminal), "quiet panes to settle")
+    _wait_until(functools.partial(settled, controlled), "quiet panes to settle")
+    delta_ms = _median_ms(lambda: terminal.sweep(panes, fresh=False), runs)
+    delta_control_ms = _median_ms(lambda: controlled.sweep(panes, fresh=False), runs)
+    recaptured = controlled.last_captured
+
+    server = libtmux.Server(socket_name=terminal.socket_name)
     by_id = {pane.pane_id: pane for pane in server.panes}
     objects = [by_id[pane] for pane in panes]
-    naive_ms = _median_ms(lambda: [pane.capture_pane() for pane in objects], naive)
+    naive_ms = _median_ms(lambda: [pane.capture_pane() for pane in objects], args.naive_runs)
 
-    print(f"panes: {len(panes)} (tmux {libtmux.common.get_version()})")
-    print(f"paw sweep (1 tmux process):      median {sweep_ms:.2f} ms over {runs} runs")
-    print(f"paw sweep with ANSI (-e):        median {sweep_ansi_ms:.2f} ms over {runs} runs")
-    print(f"libtmux capture_pane loop:       median {naive_ms:.2f} ms over {naive} runs")
-    print(f"speed-up: {naive_ms / sweep_ms:.1f}x")
+    rows = [
+        ("fresh sweep, 1 tmux process", fresh_ms),
+        ("fresh sweep with ANSI (-e)", fresh_ansi_ms),
+        ("fresh sweep, control-mode client", control_ms),
+        (f"steady sweep (fresh=False), processes, {recaptured} recaptured", delta_ms),
+        (f"steady sweep (fresh=False), control mode, {recaptured} recaptured", delta_control_ms),
+    ]
+    print(f"panes: {len(panes)}, busy: {args.busy}, runs: {runs}, cpus: {os.cpu_count()}")
+    print(f"libtmux capture_pane loop: median {naive_ms:.2f} ms ({args.naive_runs} runs)")
+    for label, value in rows:
+        print(f"{label:<58} median {value:6.2f} ms  ({naive_ms / value:5.1f}x)")
     print(_detect_times([c.text or "" for c in captures]))
 
 

@@ -82,6 +82,7 @@ class TmuxTerminal:
         self._control_retry_at = 0.0
         self._cache = CaptureCache()
         self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
+        self._recent: set[str] = set()  # panes the last fresh=False sweep had to capture
 
     # -- structure (libtmux) -------------------------------------------------------------------
 
@@ -227,47 +228,77 @@ class TmuxTerminal:
             controlled = self._control_sweep(wanted, ansi=ansi)
             if controlled is not None:
                 return {capture.pane_id: capture for capture in controlled}
-        return self._sweep_processes(wanted, ansi=ansi)
+        return self._sweep_processes(wanted, ansi=ansi)[0]
 
-    def _sweep_processes(self, wanted: list[str], *, ansi: bool) -> dict[str, PaneCapture]:
-        """The chain starts with ``list-panes -a``: when a pane is gone (tmux aborts a chain
-        at the first failing command) the same output says which panes still exist, and one
-        more process captures those."""
+    def _sweep_processes(
+        self, wanted: list[str], *, ansi: bool
+    ) -> tuple[dict[str, PaneCapture], dict[str, PaneState]]:
+        """Captures, and every pane's state from the ``list-panes -a`` that starts the chain.
+
+        When a pane is gone (tmux aborts a chain at the first failing command) that listing
+        says which panes still exist, and one more process captures those.
+        """
         found: dict[str, PaneCapture] = {}
+        states: dict[str, PaneState] | None = None
         todo = wanted
         for _ in range(_SWEEP_ATTEMPTS):
-            if not todo:
-                break
             token = uuid.uuid4().hex
             done = self._tmux(*sweep_argv(todo, token, ansi=ansi), check=False)
             existing, captures = parse_sweep(done.stdout, token)
             if not done.ok and not existing and _server_gone(done.stderr):
                 raise TmuxError(f"tmux: server is gone ({_last_line(done.stderr)})")
+            if states is None:
+                states = parse_pane_states(done.stdout, f"{token}L")
             if done.ok:
                 found.update(captures)
                 break
             todo = [pane for pane in todo if pane in existing]
-        return found
+        return found, states or {}
 
     def _sweep_delta(self, wanted: list[str], ansi: bool) -> dict[str, PaneCapture]:
-        states = self.pane_states()
+        """Panes captured last time are captured again in the same process that lists every
+        pane's state (they are likely still busy); of the others, only those that printed
+        since their last capture are captured, by one more process."""
+        started = time.time()
+        if self.control and self._control_client() is not None:
+            guessed: dict[str, PaneCapture] = {}
+            states = self.pane_states()
+        else:
+            guess = [pane for pane in wanted if pane in self._recent]
+            guessed, states = self._sweep_processes(guess, ansi=ansi)
         self._cache.prune(set(states))
-        found: dict[str, PaneCapture] = {}
-        todo = []
-        for pane in wanted:
-            state = states.get(pane)
-            cached = None if state is None else self._cache.reusable(pane, state, ansi=ansi)
+        busy = {pane for pane in guessed if not self._reusable(pane, states, ansi)}
+        found = self._remember(guessed, states, ansi=ansi, started=started)
+        todo = [p for p in wanted if p in states and p not in found]
+        for pane in todo:
+            cached = self._reusable(pane, states, ansi)
             if cached is not None:
                 found[pane] = cached
-            elif state is not None:
-                todo.append(pane)
-        started = time.time()
-        self.last_captured = len(todo)
-        for pane, capture in self._sweep_fresh(todo, ansi=ansi).items():
-            found[pane] = capture
+        todo = [pane for pane in todo if pane not in found]
+        if todo:
+            started = time.time()
+            fresh = self._sweep_fresh(todo, ansi=ansi)
+            found.update(self._remember(fresh, states, ansi=ansi, started=started))
+        self._recent = busy | set(todo)
+        self.last_captured = len(busy) + len(todo)
+        return found
+
+    def _reusable(self, pane: str, states: dict[str, PaneState], ansi: bool) -> PaneCapture | None:
+        state = states.get(pane)
+        return None if state is None else self._cache.reusable(pane, state, ansi=ansi)
+
+    def _remember(
+        self,
+        captures: dict[str, PaneCapture],
+        states: dict[str, PaneState],
+        *,
+        ansi: bool,
+        started: float,
+    ) -> dict[str, PaneCapture]:
+        for pane, capture in captures.items():
             if pane in states:
                 self._cache.store(capture, states[pane], ansi=ansi, started=started)
-        return found
+        return dict(captures)
 
     def pane_states(self) -> dict[str, PaneState]:
         """Every pane's process, size, liveness and last output time (one tmux call)."""

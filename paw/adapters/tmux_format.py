@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paw.adapters.tmux_delta import STATE_FIELDS
 from paw.core.ports import PaneCapture, PaneInfo
 
 #: tmux format variables every pane listing asks for, in this order (then the tags).
@@ -38,14 +39,15 @@ def escape_arg(arg: str) -> str:
 
 
 def sweep_argv(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -> list[str]:
-    """The tmux arguments of one sweep: list every pane, then a marker and a capture per pane.
+    """The tmux arguments of one sweep: list every pane (with the state fields of
+    :mod:`paw.adapters.tmux_delta`), then a marker and a capture per pane.
 
-    >>> sweep_argv(["%1"], "T")  # doctest: +NORMALIZE_WHITESPACE
-    ['list-panes', '-a', '-F', 'TL #{pane_id}', ';',
+    >>> sweep_argv(["%1"], "T")[4:]  # doctest: +NORMALIZE_WHITESPACE
+    [';',
      'display-message', '-p', '-t', '%1', 'TP #{pane_id} #{pane_pid}', ';',
      'capture-pane', '-p', '-t', '%1']
     """
-    argv = ["list-panes", "-a", "-F", f"{token}L #{{pane_id}}"]
+    argv = ["list-panes", "-a", "-F", f"{token}L {STATE_FIELDS}"]
     capture = ["capture-pane", "-p", "-e"] if ansi else ["capture-pane", "-p"]
     for pane in pane_ids:
         argv += [";", "display-message", "-p", "-t", pane, f"{token}P #{{pane_id}} #{{pane_pid}}"]
@@ -75,7 +77,7 @@ def parse_sweep(stdout: str, token: str) -> tuple[set[str], dict[str, PaneCaptur
             pane, _, pid = line[len(pane_mark) :].partition(" ")
             blocks.append((pane, _to_int(pid), []))
         elif line.startswith(list_mark):
-            existing.add(line[len(list_mark) :])
+            existing.add(line[len(list_mark) :].partition(" ")[0])
         elif blocks:
             blocks[-1][2].append(line)
     captures = {

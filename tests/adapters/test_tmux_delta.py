@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -121,3 +122,45 @@ def test_tmux_delta_sweep_gone_pane_is_none(terminal: TmuxTerminal, tmp_path: Pa
         PaneCapture(pane, None),
         PaneCapture("%99999", None),
     ]
+
+
+def _changed(terminal: TmuxTerminal, pane: str, seen: str | None) -> bool:
+    return terminal.sweep([pane])[0].text != seen
+
+
+_SPINNER = """
+import itertools, sys, time
+for frame in itertools.cycle("|/-"):
+    sys.stdout.write("\\r" + frame)
+    sys.stdout.flush()
+    time.sleep(0.05)
+"""
+
+
+@pytest.mark.tmux
+def test_tmux_delta_sweep_steady_state_is_one_process(
+    terminal: TmuxTerminal, tmp_path: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    busy = terminal.new_pane(
+        SESSION, str(tmp_path), [sys.executable, "-c", _SPINNER], {}, {"paw_agent": "busy"}
+    ).pane_id
+    quiet = [
+        terminal.new_pane(SESSION, str(tmp_path), ["cat"], {}, {"paw_agent": f"q{i}"}).pane_id
+        for i in range(3)
+    ]
+    panes = [busy, *quiet]
+
+    def steady() -> bool:
+        before = len(proc_calls)
+        terminal.sweep(panes, fresh=False)
+        return terminal.last_captured == 1 and len(proc_calls) - before == 1
+
+    retry_until(steady, 10)
+    frames = set()
+    for _ in range(5):
+        before = len(proc_calls)
+        capture = terminal.sweep(panes, fresh=False)[0]
+        assert len(proc_calls) - before == 1
+        frames.add((capture.text or "")[:1])
+        retry_until(functools.partial(_changed, terminal, busy, capture.text), 5)
+    assert len(frames) > 1  # the busy pane is captured afresh, not served from the cache

@@ -87,11 +87,17 @@ _NO_CODE_END = r"(?![^/]*\." + _NOT_CODE.removeprefix("(?!")
 """At a component start: the file name does not end in a source or documentation extension."""
 
 _KEY_CONTAINER_EXT = (
-    r"(?:pem|key|p12|pfx|pkcs12|p8|jks|keystore|bks|jceks|uber|kdbx?|ppk|ovpn|keytab|psafe3|"
+    r"(?:key|p12|pfx|pkcs12|p8|jks|keystore|bks|jceks|uber|kdbx?|ppk|ovpn|keytab|psafe3|"
     r"agilekeychain|keychain|keychain-db|gpgkey|secret|secrets|token|tfstate|tfvars|tfplan|"
     r"rdp|pgpass|private)"
 )
 """Extensions that name a key, keystore, credential container or secret-bearing state."""
+
+_PEM_PRIVATE = r"(?=[^/]*(?:priv|secret|(?<!pub)(?<!public_)(?<!public-)key|id_))"
+_PEM_PUBLIC = (
+    r"(?![^/]*(?:cert|chain|(?<![a-z0-9])(?:ca|pub|public|pubkey|bundle|root|rootca|trust)"
+    r"(?![a-z])))"
+)
 
 TEMPLATE_MARKERS: tuple[str, ...] = (
     "example",
@@ -126,6 +132,9 @@ SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     _START + r"\.flaskenv\.local$",
     # private keys, keystores, certificate bundles, password databases, VPN profiles (by extension)
     r"\." + _KEY_CONTAINER_EXT + _BACKUP + r"$",
+    # PEM: a key unless the name says certificate or public key (cert.pem, fullchain.pem, ca.pem)
+    _START + _PEM_PRIVATE + r"[^/]*\.pem" + _BACKUP + r"$",
+    _START + _PEM_PUBLIC + r"[^/]*\.pem" + _BACKUP + r"$",
     r"\.tfstate(?:\.[^/]*)?$",
     r"\.tfvars(?:\.json)?" + _BACKUP + r"$",
     # SSH private keys and directories of keys

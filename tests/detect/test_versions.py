@@ -19,4 +19,4 @@ def test_detector_verified_version_matches_corpus_and_doctor(agent: str) -> None
     corpus = {c.meta["agent_version"] for c in load_cases() if c.agent == agent}
     assert corpus == {module.VERIFIED_VERSION}
     assert VERIFIED_VERSIONS[agent] == module.VERIFIED_VERSION
-    assert module.AGENT == agent
+    assert agent == module.AGENT

@@ -6,12 +6,14 @@ Supervisors over fakes directly (see tests/support/fakes.py).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from paw.adapters import config_store, proc
@@ -62,6 +64,11 @@ class JsonDocs:
             return None
         return value if isinstance(value, dict) else None
 
+    def lock(self, name: str) -> AbstractContextManager[None]:
+        """An exclusive ``flock`` on ``.paw/<name>.lock``, shared with other paw processes."""
+        AgentStateStore(self.root).ensure()
+        return _FileLock(self.root / f"{name}.lock")
+
     def write(self, name: str, data: Mapping[str, object]) -> None:
         """Replace the document ``name`` atomically."""
         AgentStateStore(self.root).ensure()
@@ -100,6 +107,22 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
         return format_confirmation_prompt(result.confirmation_details, format="plain")
 
     return details
+
+
+class _FileLock:
+    """``flock`` on ``.paw/<name>.lock`` for the duration of a ``with`` block."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
 
 
 def find_repo_root(start: str | None = None) -> str:

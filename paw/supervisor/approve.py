@@ -33,6 +33,9 @@ _STEP_OUTCOME = {
 }
 
 
+APPROVAL_LOCK = "approval"
+
+
 def approve(
     ctx: Context,
     prompt_id: str,
@@ -41,7 +44,18 @@ def approve(
     confirmed: bool = False,
     override: str | None = None,
 ) -> Decision:
-    """Re-verify, guard, record, then send the approve keys of prompt ``prompt_id``."""
+    """Re-verify, guard, record, then send the approve keys of prompt ``prompt_id``.
+
+    Serialised across paw processes: a second decision on the same prompt waits, then finds it
+    answered and is refused, so keys are never sent twice.
+    """
+    with ctx.state.lock(APPROVAL_LOCK):
+        return _approve(ctx, prompt_id, always=always, confirmed=confirmed, override=override)
+
+
+def _approve(
+    ctx: Context, prompt_id: str, *, always: bool, confirmed: bool, override: str | None
+) -> Decision:
     found = _lookup(ctx, prompt_id)
     if isinstance(found, str):
         return _refuse(ctx, "approve", prompt_id, found)
@@ -54,7 +68,12 @@ def approve(
 
 
 def deny(ctx: Context, prompt_id: str) -> Decision:
-    """Re-verify, record, then send the deny keys of prompt ``prompt_id``."""
+    """Re-verify, record, then send the deny keys of prompt ``prompt_id`` (serialised too)."""
+    with ctx.state.lock(APPROVAL_LOCK):
+        return _deny(ctx, prompt_id)
+
+
+def _deny(ctx: Context, prompt_id: str) -> Decision:
     found = _lookup(ctx, prompt_id)
     if isinstance(found, str):
         return _refuse(ctx, "deny", prompt_id, found)

@@ -7,6 +7,7 @@ every sweep, so any paw process sees the same picture and killing paw loses noth
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -26,6 +27,10 @@ class StateStore(Protocol):
 
     def write(self, name: str, data: Mapping[str, object]) -> None:
         """Replace the document ``name`` atomically (write a temp file, fsync, rename)."""
+        ...
+
+    def lock(self, name: str) -> AbstractContextManager[None]:
+        """An exclusive lock shared by every paw process of this repository (blocking)."""
         ...
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -357,3 +358,19 @@ def test_e2e_state_dir_is_invisible_to_git(
     assert paw(capsys, "approve", "0000000000")[0] == 1
     assert (paw_env.repo / ".paw" / "audit.jsonl").exists()
     assert git(paw_env.repo, "status", "--porcelain") == ""
+
+
+def test_e2e_two_processes_approving_at_once_send_once(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell touch approved.txt", "shell touch second.txt")
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    prompt = wait_prompt(paw_env, "touch approved.txt")
+    sups = [build_supervisor(str(paw_env.repo)) for _ in range(2)]
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = sorted(
+            d.outcome.value for d in pool.map(lambda s: s.approve(prompt.id, confirmed=True), sups)
+        )
+    assert outcomes == ["refused", "sent"]
+    assert retry_until(lambda: bool(answers(paw_env)), 5, raises=False)
+    assert [a["subject"] for a in answers(paw_env)] == ["touch approved.txt"]

@@ -85,6 +85,7 @@ def test_approve_sends_keys_records_then_verifies() -> None:
     events = [r["event"] for r in rig.audit.records]
     assert events[-2:] == ["approve", "outcome"]
     assert _events(rig, "approve")[-1]["keys"] == ["y"]
+    assert rig.state.locks == ["approval"]
 
 
 def test_approve_reports_unconfirmed_when_prompt_stays_and_never_retries() -> None:

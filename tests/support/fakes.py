@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
 from paw.core.ports import (
@@ -201,6 +202,7 @@ class MemoryState:
     """.paw documents in a dict."""
 
     docs: dict[str, dict[str, object]] = field(default_factory=dict)
+    locks: list[str] = field(default_factory=list)
 
     def read(self, name: str) -> dict[str, object] | None:
         """The document, if any."""
@@ -209,6 +211,11 @@ class MemoryState:
     def write(self, name: str, data: Mapping[str, object]) -> None:
         """Replace the document."""
         self.docs[name] = dict(data)
+
+    def lock(self, name: str) -> AbstractContextManager[None]:
+        """Count lock uses (one process: nothing to wait for)."""
+        self.locks.append(name)
+        return nullcontext()
 
 
 def _check_protocols() -> None:

@@ -1,0 +1,127 @@
+"""Pilot tests of the TUI over the real supervisor, real tmux and the scripted demo agent.
+
+They assert on what reached the agent's pane (the agent prints the key it received) and on
+the audit log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from textual.pilot import Pilot
+
+from paw.tui.app import PawApp, make_app
+from paw.tui.screens.block import BlockDialog
+from paw.tui.screens.confirm import ConfirmDialog
+from paw.tui.screens.main import MainScreen
+from tests.tui.conftest import settle
+from tests.tui.real_world import KINDS, audit_records, capture, make_supervisor, wait_for_prompts
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+    from paw.supervisor.model import LivePrompt
+    from paw.supervisor.service import Supervisor
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+SIZE = (120, 40)
+
+
+async def until(pilot: Pilot[None], check: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Let the app run until ``check`` holds (or ``seconds`` pass)."""
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return True
+        await pilot.pause(0.05)
+    return check()
+
+
+def spawn_one(git_repo: Path, server: Server, role: str) -> tuple[Supervisor, LivePrompt]:
+    supervisor = make_supervisor(git_repo, server.socket_name or "")
+    supervisor.spawn(role, KINDS[role], "a test task")
+    (prompt,) = wait_for_prompts(supervisor, 1)
+    return supervisor, prompt
+
+
+def app_for(supervisor: Supervisor) -> PawApp:
+    return make_app(supervisor, poll_interval=0.2)
+
+
+def sent_events(repo: Path, prompt_id: str) -> list[dict[str, object]]:
+    """The decision records (approve, deny, outcome) of one prompt, oldest first."""
+    return [
+        r
+        for r in audit_records(repo)
+        if r.get("prompt_id") == prompt_id and r["event"] in ("approve", "deny", "outcome")
+    ]
+
+
+async def test_real_approve_reaches_agent_and_is_audited(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "safe")
+    socket = server.socket_name or ""
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("a")
+        reached = await until(pilot, lambda: "received key 'y'" in capture(socket, prompt.pane_id))
+        await settle(pilot)
+    assert reached, capture(socket, prompt.pane_id)
+    records = sent_events(git_repo, prompt.id)
+    assert [(r["event"], r.get("decision"), r.get("outcome")) for r in records] == [
+        ("approve", "send", None),
+        ("outcome", None, "sent"),
+    ]
+
+
+async def test_real_deny_reaches_agent(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "safe")
+    socket = server.socket_name or ""
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("d")
+        reached = await until(pilot, lambda: "received key 'n'" in capture(socket, prompt.pane_id))
+    assert reached, capture(socket, prompt.pane_id)
+    assert "skipped" in capture(socket, prompt.pane_id)
+    assert sent_events(git_repo, prompt.id)[0]["event"] == "deny"
+
+
+async def test_real_confirm_dialog_before_push(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "push")
+    socket = server.socket_name or ""
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert "received key" not in capture(socket, prompt.pane_id)  # nothing sent yet
+        await pilot.press("y")
+        reached = await until(pilot, lambda: "received key 'y'" in capture(socket, prompt.pane_id))
+    assert reached, capture(socket, prompt.pane_id)
+    decisions = [
+        r.get("decision") for r in sent_events(git_repo, prompt.id) if r["event"] == "approve"
+    ]
+    assert decisions == ["needs-confirmation", "send"]
+
+
+async def test_real_block_needs_reason_and_records_it(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "danger")
+    socket = server.socket_name or ""
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, BlockDialog))
+        await pilot.press("y", "enter")  # too short to be a reason: still blocked
+        await settle(pilot)
+        assert isinstance(app.screen, BlockDialog)
+        assert "received key" not in capture(socket, prompt.pane_id)
+        await pilot.press("backspace", *"demo pane, nothing real", "enter")
+        reached = await until(pilot, lambda: "received key 'y'" in capture(socket, prompt.pane_id))
+        assert isinstance(app.screen, MainScreen)
+    assert reached, capture(socket, prompt.pane_id)
+    sends = [r for r in sent_events(git_repo, prompt.id) if r.get("decision") == "send"]
+    assert [r["override"] for r in sends] == ["demo pane, nothing real"]

@@ -25,6 +25,7 @@ from paw.adapters.tmux_delta import STATE_FIELDS, CaptureCache, PaneState, parse
 from paw.adapters.tmux_format import (
     PANE_FIELDS,
     escape_arg,
+    is_pane_id,
     parse_pane_list,
     parse_sweep,
     sweep_argv,
@@ -157,7 +158,7 @@ class TmuxTerminal:
             "new-window", "-d", "-t", f"={session}:", "-n", escape_arg(name),
             "-P", "-F", "#{pane_id}", _PLACEHOLDER,
         )  # fmt: skip
-        pane_id = created.stdout.strip()
+        pane_id = _pane_target(created.stdout.strip())
         sep = _separator()
         try:
             done = self._tmux(
@@ -216,7 +217,7 @@ class TmuxTerminal:
         capture, and only the others are captured: one more process. Re-verification before
         sending keys must use the default ``fresh=True``.
         """
-        wanted = list(dict.fromkeys(pane_ids))
+        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
         self.last_captured = len(wanted)
         found = self._sweep_fresh(wanted, ansi=ansi) if fresh else self._sweep_delta(wanted, ansi)
         return [found.get(pane, PaneCapture(pane_id=pane, text=None)) for pane in pane_ids]
@@ -354,16 +355,17 @@ class TmuxTerminal:
     def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:
         """Send tmux key names (``Enter``, ``Escape``, ``y``) in one ``send-keys`` call."""
         if keys:
-            self._tmux("send-keys", "-t", pane_id, *(escape_arg(key) for key in keys))
+            target = _pane_target(pane_id)
+            self._tmux("send-keys", "-t", target, *(escape_arg(key) for key in keys))
 
     def send_text(self, pane_id: str, text: str) -> None:
         """Type ``text`` literally (``send-keys -l``): key names and ``;`` are just text."""
         if text:
-            self._tmux("send-keys", "-l", "-t", pane_id, "--", escape_arg(text))
+            self._tmux("send-keys", "-l", "-t", _pane_target(pane_id), "--", escape_arg(text))
 
     def kill_pane(self, pane_id: str) -> None:
         """Kill the pane and its processes; a pane that is already gone is not an error."""
-        done = self._tmux("kill-pane", "-t", pane_id, check=False)
+        done = self._tmux("kill-pane", "-t", _pane_target(pane_id), check=False)
         if not done.ok and "can't find pane" not in done.stderr:
             raise TmuxError(f"tmux kill-pane {pane_id}: {_last_line(done.stderr)}")
 
@@ -373,6 +375,7 @@ class TmuxTerminal:
         ``switch-client`` when the caller already runs inside this server, else ``attach``
         (with ``TMUX`` unset when inside another server, so tmux does not refuse to nest).
         """
+        _pane_target(pane_id)
         inside = os.environ.get("TMUX", "")
         if inside and inside.split(",", 1)[0] == self.socket_file():
             return [*self._base, "switch-client", "-t", pane_id]
@@ -399,6 +402,14 @@ class TmuxTerminal:
             raise TmuxError("tmux is not installed (no `tmux` on PATH)") from err
         except OSError as err:
             raise TmuxError(f"tmux {args[0]}: {err}") from err
+
+
+def _pane_target(pane_id: str) -> str:
+    """``pane_id`` when it is a pane id (``%12``). Anything else could make tmux pick another
+    pane (an empty target means "the current pane"), so it is refused before any key is sent."""
+    if not is_pane_id(pane_id):
+        raise TmuxError(f"not a tmux pane id: {pane_id!r}")
+    return pane_id
 
 
 def _pane_format(sep: str) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from paw.adapters import proc
 from paw.adapters.tmux_delta import STATE_FIELDS
+from paw.adapters.tmux_format import is_pane_id
 from paw.core.ports import PaneCapture
 
 _READ_CHUNK = 1 << 16
@@ -139,7 +140,7 @@ def control_script(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -
     capture = "capture-pane -p -e" if ansi else "capture-pane -p"
     lines = [f'list-panes -a -F "{token}L #{{pane_id}}"']
     for index, pane in enumerate(pane_ids):
-        if not _is_pane_id(pane):
+        if not is_pane_id(pane):
             continue  # never let a caller's string reach the command line unquoted
         lines.append(
             f'display-message -p -t {pane} "{token}P {index} #{{pane_pid}}" ; '
@@ -176,7 +177,7 @@ def parse_control_sweep(
             begin, pid = starts[index]
             text = _framed(lines, begin, ends[index])
             captures.append(PaneCapture(pane_id=pane, text=text, pane_pid=pid))
-        elif pane in existing and _is_pane_id(pane):
+        elif pane in existing and is_pane_id(pane):
             return None  # listed but not captured: let the caller retry another way
         else:
             captures.append(PaneCapture(pane_id=pane, text=None))
@@ -189,10 +190,6 @@ def _framed(lines: Sequence[str], begin: int, end: int) -> str:
     if end - begin < 5 or not all(f.startswith(e) for f, e in zip(frame, expected, strict=True)):
         raise ControlError("unexpected control-mode framing around a capture")
     return "\n".join(lines[begin + 3 : end - 2])
-
-
-def _is_pane_id(text: str) -> bool:
-    return len(text) > 1 and text[0] == "%" and text[1:].isdigit()
 
 
 def _to_int(text: str) -> int:

@@ -38,6 +38,15 @@ def escape_arg(arg: str) -> str:
     return arg[:-1] + "\\;" if arg.endswith(";") else arg
 
 
+def is_pane_id(text: str) -> bool:
+    """True for a tmux pane id such as ``%12``.
+
+    >>> is_pane_id("%12"), is_pane_id(""), is_pane_id("%1;"), is_pane_id("main:1")
+    (True, False, False, False)
+    """
+    return len(text) > 1 and text[0] == "%" and text[1:].isascii() and text[1:].isdigit()
+
+
 def sweep_argv(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -> list[str]:
     """The tmux arguments of one sweep: list every pane (with the state fields of
     :mod:`paw.adapters.tmux_delta`), then a marker and a capture per pane.

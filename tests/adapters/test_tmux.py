@@ -223,3 +223,12 @@ def test_tmux_attach_argv_depends_on_where_the_user_is(
         assert argv[: len(case.expected_head)] == case.expected_head, case.test_id
         verb = "switch-client" if case.test_id == "inside-this-server" else "attach-session"
         assert argv[-3:] == [verb, "-t", "%3"], case.test_id
+
+
+@pytest.mark.parametrize("target", ["", "%1;", "pawtest:0", "%", " %1"])
+def test_tmux_refuses_targets_that_are_not_pane_ids(terminal: TmuxTerminal, target: str) -> None:
+    with pytest.raises(TmuxError, match="not a tmux pane id"):
+        terminal.send_keys(target, [ENTER])
+    with pytest.raises(TmuxError, match="not a tmux pane id"):
+        terminal.send_text(target, "y")
+    assert terminal.sweep([target])[0].text is None

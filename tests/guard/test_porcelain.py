@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paw.core.guard.porcelain import parse_porcelain, unquote_path
 
@@ -101,3 +103,38 @@ def test_parse_porcelain_matches_real_git(git_repo: Path, z: bool) -> None:
         got[e.index + e.worktree].append(e.paths)
     assert got["R "] == [("README.md", "READ ME.md")]
     assert sorted(p for (p,) in got["??"]) == sorted([*names, "sub/"])
+
+
+_C_ESCAPES = {"\t": "\\t", "\n": "\\n", '"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b"}
+
+
+def _git_quote(path: str) -> str:
+    """Quote a path the way git does with core.quotePath=true (C style, octal bytes)."""
+    out = []
+    for byte in path.encode("utf-8"):
+        ch = chr(byte)
+        if ch in _C_ESCAPES:
+            out.append(_C_ESCAPES[ch])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+_PATHS = st.text(
+    st.characters(blacklist_categories=["Cs"], blacklist_characters="\0\r/"), min_size=1
+).filter(lambda p: p.strip() == p and p not in (".", ".."))
+
+
+@given(_PATHS, _PATHS)
+def test_parse_porcelain_round_trips_quoted_renames(old: str, new: str) -> None:
+    line = f"R  {_git_quote(old)} -> {_git_quote(new)}\n"
+    (entry,) = parse_porcelain(line)
+    assert entry.paths == (old, new)
+
+
+@given(_PATHS)
+def test_parse_porcelain_round_trips_z_paths(path: str) -> None:
+    (entry,) = parse_porcelain(f"?? {path}\0")
+    assert entry.path == path

@@ -82,6 +82,13 @@ class GitCli:
         """``git branch -d`` (``-D`` when forced)."""
         self._git(repo, "branch", "-D" if force else "-d", branch)
 
+    def current_branch(self, repo: str) -> str:
+        """The branch checked out in ``repo`` (the commit id when HEAD is detached)."""
+        done = self._git(repo, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+        if done.ok:
+            return done.stdout.strip()
+        return self._git(repo, "rev-parse", "--verify", "HEAD").stdout.strip()
+
     def branch_exists(self, repo: str, branch: str) -> bool:
         """True when ``refs/heads/<branch>`` exists."""
         ref = f"refs/heads/{branch}"

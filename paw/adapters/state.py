@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from paw.errors import PawError
@@ -53,6 +55,25 @@ class StateStore:
             _write_atomic(self.root / f"{_checked_name(name)}.json", text + "\n")
         except OSError as err:
             raise StateError(f"cannot write {name!r} in {self.root}: {err}") from err
+
+    @contextlib.contextmanager
+    def lock(self, name: str) -> Iterator[None]:
+        """An exclusive lock on ``<root>/<name>.lock`` shared by every paw process (blocking).
+
+        ``flock`` locks belong to the open file, so two threads of one process exclude each
+        other too; the kernel drops the lock if the holder dies.
+        """
+        self.ensure()
+        path = self.root / f"{_checked_name(name)}.lock"
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as err:
+            raise StateError(f"cannot open the lock {path}: {err}") from err
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
 
     def save(self, record: dict[str, object]) -> None:
         """Write ``record`` (which must hold a valid ``name``) to ``agents/<name>.json``."""

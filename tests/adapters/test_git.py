@@ -177,3 +177,11 @@ def test_git_diff_includes_commits_changes_and_untracked(git_repo: Path) -> None
     assert "+hello" in diff
     assert "main-only.txt" not in diff
     assert run_git(wt, "status", "--porcelain=v1") == index_before
+
+
+def test_git_current_branch_and_detached_head(git_repo: Path) -> None:
+    git = GitCli()
+    assert git.current_branch(str(git_repo)) == "main"
+    head = run_git(git_repo, "rev-parse", "HEAD").strip()
+    run_git(git_repo, "checkout", "-q", "--detach")
+    assert git.current_branch(str(git_repo)) == head

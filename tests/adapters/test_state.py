@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,21 @@ def test_state_skips_corrupt_records(tmp_path: Path) -> None:
     store.save({"name": "good"})
     (tmp_path / ".paw" / "agents" / "bad.json").write_text("{not json", encoding="utf-8")
     assert store.load_all() == [{"name": "good"}]
+
+
+def test_state_lock_excludes_other_holders(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    order: list[str] = []
+    with store.lock("approval"):
+        waiter = threading.Thread(target=_take, args=(store, order))
+        waiter.start()
+        waiter.join(0.3)
+        assert waiter.is_alive()  # blocked while we hold the lock
+        order.append("holder-done")
+    waiter.join(5)
+    assert order == ["holder-done", "waiter"]
+
+
+def _take(store: StateStore, order: list[str]) -> None:
+    with store.lock("approval"):
+        order.append("waiter")

@@ -65,7 +65,7 @@ _START = r"(?:^|/)"
 _BACKUP = r"(?:\.(?:bak|backup|old|orig|save|sav|tmp|copy|swp|\d+)|~)?"
 _DATA_EXT = (
     r"(?:json[c5]?|ya?ml|toml|ini|cfg|conf|config|cnf|txt|text|xml|properties|props|env|"
-    r"pickle|pkl|dat|db|sqlite3?|csv|plist|tfvars|hcl|asc|bak|backup|old|orig|save)"
+    r"pickle|pkl|dat|db|sqlite3?|csv|plist|tfvars|hcl|asc|der|bak|backup|old|orig|save)"
 )
 # Keyword stems of credential stores. Whole tokens only (split on . _ -), so ``secretstore``,
 # ``tokens.css`` and ``token_utils.rs`` stay ordinary: the keyword rules also require a data
@@ -126,7 +126,7 @@ TEMPLATE_NOT_EXEMPT: str = (
 
 SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     # dotenv family: .env, .env.local, .env.production.local, .env.keys, .env.bak, docker.env
-    _START + _NO_CODE_END + r"\.env(?:" + _SEP + r"[^/]*)?$",
+    _START + _NO_CODE_END + r"\.env(?:" + _SEP + r"[^/]*)?~?$",
     _START + r"[^/]+\.env" + _BACKUP + r"$",
     _START + _NO_CODE_END + r"\.envrc(?:" + _SEP + r"[^/]*)?$",
     _START + r"\.flaskenv\.local$",
@@ -170,7 +170,8 @@ SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     _START + r"_netrc$",
     _START + r"htpasswd$",
     _START + r"settings-security\.xml$",
-    _START + r"(?:etc/)?g?shadow-?$",
+    _START + r"(?:etc/)?g?shadow-?" + _BACKUP + r"$",
+    _START + r"connectionstrings\.config$",
     _START + r"(?:gh|hub)/hosts\.ya?ml$",
     _START + r"\.config/hub$",
     _START + r"credentials\.tfrc\.json$",

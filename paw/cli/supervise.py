@@ -308,7 +308,7 @@ def _add(
     json_flag: bool = True,
 ) -> argparse.ArgumentParser:
     parser = sub.add_parser(
-        name, help=(func.__doc__ or "").splitlines()[0], description=func.__doc__,
+        name, help=_short_help(func), description=func.__doc__,
         epilog=EPILOGS[name], formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     parser.add_argument(
@@ -352,6 +352,11 @@ Exit codes: 0 sent, 1 refused, 3 needs confirmation (--yes), 4 blocked (--overri
     "stats": "example:\n  paw stats --json",
 }
 KINDS_HELP = "claude-code, codex, gemini-cli, aider, qwen-code, opencode, scripted, or custom"
+
+
+def _short_help(func: Callable[[argparse.Namespace], int]) -> str:
+    first = (func.__doc__ or "").splitlines()[0].rstrip(".")
+    return first[:1].lower() + first[1:]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

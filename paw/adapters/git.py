@@ -166,7 +166,9 @@ class GitCli:
         with tempfile.TemporaryDirectory(prefix="paw-index-") as tmp:
             env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
             try:
-                shutil.copyfile(source, env["GIT_INDEX_FILE"])  # keeps git's stat cache
+                # copy2 keeps the stat cache AND the file's mtime, which git's racy-entry
+                # check compares entries against: a newer mtime could hide a same-second edit
+                shutil.copy2(source, env["GIT_INDEX_FILE"])
             except FileNotFoundError:  # no index yet: start empty, add --all fills it
                 self._git(worktree, "read-tree", "--empty", env=env)
             except OSError as err:

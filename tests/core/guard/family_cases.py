@@ -624,7 +624,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     ),
     FamilyCase("confirm-echo-mcp-json", "echo '{}' > .mcp.json", "confirm"),
     FamilyCase("confirm-cmd-version", "$CMD --version", "confirm"),
-    FamilyCase("confirm-echo-ls", "$(echo ls)", "confirm"),
+    FamilyCase("allow-echo-ls-resolved", "$(echo ls)", "allow"),
     FamilyCase("allow-which-python-v", "`which python` -V", "allow"),
     FamilyCase("confirm-editor-file", '"$EDITOR" file', "confirm"),
     FamilyCase("confirm-runner-test", "${RUNNER} test", "confirm"),

@@ -129,7 +129,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("power-systemctl", "systemctl reboot", "block", "shell.power"),
     RuleCase("kill-all", "kill -9 -1", "block", "shell.kill-all"),
     RuleCase("unresolved-var", "$CMD --version", "confirm", "shell.unresolved"),
-    RuleCase("unresolved-subst", "$(echo ls)", "confirm", "shell.unresolved"),
+    RuleCase("unresolved-subst", "$(get_cmd) --help", "confirm", "shell.unresolved"),
     RuleCase("unresolved-braced", "${RUNNER} test", "confirm", "shell.unresolved"),
     RuleCase("parse-error-if", "if [ x ]; then", "confirm", "shell.parse-error"),
     RuleCase("parse-error-quote", 'echo "unterminated', "confirm", "shell.parse-error"),

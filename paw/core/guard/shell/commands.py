@@ -53,6 +53,9 @@ _WATCH_OPTS = frozenset({"-n", "--interval", "-d", "--differences", "-q", "--equ
 _TASKSET_PID = frozenset({"-p", "--pid"})
 
 
+_SHOWN = str.maketrans({UNKNOWN: "$…", "\ue001": "${…:?}", "\ue002": "$(…)"})
+
+
 @dataclass(frozen=True, slots=True)
 class Redirect:
     """One redirection: its operator and normalised target."""
@@ -92,7 +95,8 @@ class SimpleCommand:
     def render(self) -> str:
         """Human-readable normalised text (command word and arguments)."""
         return " ".join(
-            w.text.replace(UNKNOWN, "$…").replace("\ue001", "${…:?}") for w in self.argv
+            w.text.replace(UNKNOWN, "$…").replace("\ue001", "${…:?}").replace("\ue002", "$(…)")
+            for w in self.argv
         )
 
     def with_argv(self, argv: list[Word], wrapper: str) -> SimpleCommand:
@@ -164,9 +168,87 @@ def _unwrap_watch(args: list[Word]) -> Unwrapped:
     return Unwrapped("watch", rest)
 
 
+# runner -> (required subcommand or None, options taking a value, positionals before the command)
+_RUNNERS: dict[str, tuple[str | None, frozenset[str], int]] = {
+    "poetry": ("run", frozenset({"-C", "--directory", "-P", "--project"}), 0),
+    "uv": ("run", frozenset({"--with", "--python", "-p", "--project", "--directory", "--env-file",
+                             "--package", "--group", "--extra", "--index"}), 0),
+    "uvx": (None, frozenset({"--with", "--from", "--python", "-p"}), 1),
+    "pipenv": ("run", frozenset(), 0),
+    "pdm": ("run", frozenset({"-p", "--project"}), 0),
+    "hatch": ("run", frozenset({"-e", "--env"}), 0),
+    "rye": ("run", frozenset(), 0),
+    "bundle": ("exec", frozenset({"--gemfile"}), 0),
+    "conda": ("run", frozenset({"-n", "--name", "-p", "--prefix", "--cwd"}), 0),
+    "mamba": ("run", frozenset({"-n", "--name", "-p", "--prefix"}), 0),
+    "micromamba": ("run", frozenset({"-n", "--name", "-p", "--prefix"}), 0),
+    "mise": ("exec", frozenset({"-C", "--cd", "-j", "--jobs"}), 0),
+    "asdf": ("exec", frozenset(), 0),
+    "rbenv": ("exec", frozenset(), 0),
+    "pyenv": ("exec", frozenset(), 0),
+    "nodenv": ("exec", frozenset(), 0),
+    "direnv": ("exec", frozenset(), 1),
+    "doppler": ("run", frozenset({"-p", "--project", "-c", "--config", "--command"}), 0),
+    "op": ("run", frozenset({"--env-file"}), 0),
+    "dotenv": (None, frozenset({"-e", "-f", "-c", "-v"}), 0),
+    "cross-env": (None, frozenset(), 0),
+    "valgrind": (None, frozenset(), 0),
+    "xvfb-run": (None, frozenset({"-n", "-s", "-e", "-f", "-p"}), 0),
+    "proxychains": (None, frozenset({"-f"}), 0),
+    "proxychains4": (None, frozenset({"-f"}), 0),
+    "torsocks": (None, frozenset({"-u", "-p", "-a", "-P"}), 0),
+    "catchsegv": (None, frozenset(), 0),
+    "dbus-run-session": (None, frozenset(), 0),
+    "ssh-agent": (None, frozenset({"-a", "-E", "-t", "-P"}), 0),
+    "chroot": (None, frozenset({"--userspec", "--groups"}), 1),
+    "unshare": (None, frozenset({"-S", "-G", "--setuid", "--setgid"}), 0),
+    "systemd-run": (None, frozenset({"-p", "--property", "-u", "--unit", "-E", "--setenv"}), 0),
+    "npm": ("exec", frozenset({"-c", "--call", "-p", "--package", "-w", "--workspace"}), 0),
+    "pnpm": ("exec", frozenset({"-C", "--dir", "--filter", "-F"}), 0),
+    "yarn": ("exec", frozenset(), 0),
+}  # fmt: skip
+_SCRIPT_FLAG = {"script": ("-c", "--command"), "nix-shell": ("--run", "--command")}
+WRAPPER_NAMES = WRAPPER_NAMES | frozenset(_RUNNERS) | frozenset(_SCRIPT_FLAG)
+
+
+def _unwrap_runner(name: str, argv: list[Word]) -> Unwrapped | None:
+    sub, with_value, positionals = _RUNNERS[name]
+    start = 1
+    if sub is not None:
+        if len(argv) < 2 or argv[1].text != sub:
+            return None
+        start = 2
+    i = start
+    while i < len(argv):
+        text = argv[i].text
+        if text == "--":
+            i += 1
+            break
+        if text in with_value:
+            i += 2
+        elif text.startswith("-") or ("=" in text and text[0].isalpha() and text[0].isupper()):
+            i += 1
+        else:
+            break
+    return Unwrapped(name, argv[i + positionals :])
+
+
+def _unwrap_script_flag(name: str, argv: list[Word]) -> Unwrapped:
+    for i, word in enumerate(argv[:-1]):
+        if word.text in _SCRIPT_FLAG[name]:
+            return Unwrapped(name, [], script=argv[i + 1].text)
+        if word.text.startswith("-") and word.text.endswith("c") and not word.text.startswith("--"):
+            return Unwrapped(name, [], script=argv[i + 1].text)
+    return Unwrapped(name, [])
+
+
 def unwrap(argv: list[Word]) -> Unwrapped | None:
     """Peel one wrapper off ``argv``; None when the command word is not a wrapper."""
     name = argv[0].text.rsplit("/", 1)[-1]
+    if name in _RUNNERS:
+        return _unwrap_runner(name, argv)
+    if name in _SCRIPT_FLAG:
+        return _unwrap_script_flag(name, argv)
     if name == "env":
         return _unwrap_env(argv)
     if name == "watch":

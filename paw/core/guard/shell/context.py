@@ -27,6 +27,7 @@ class CwdKind(Enum):
 
     PROJECT = "project"
     DANGEROUS = "dangerous"  # root, home or a system directory
+    SUBDIR = "subdir"  # a directory inside the project (``cd build``)
     UNKNOWN = "unknown"
 
 
@@ -62,6 +63,7 @@ class Context:
         "protected",
         "run_command",
         "run_script",
+        "scripts",
         "sinks",
     )
 
@@ -80,6 +82,7 @@ class Context:
         self.functions: set[str] = set()
         self.aliases: dict[str, str] = {}
         self.downloads: set[str] = set()
+        self.scripts: dict[str, str] = {}
         self.depth = 0
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []

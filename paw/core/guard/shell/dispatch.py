@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, unwrap
 from paw.core.guard.shell.rules import agents, files, git, interp, net, payload, perms, rm, system
 from paw.core.guard.shell.rules.net import is_download
-from paw.core.guard.shell.words import UNKNOWN, Word, fold_confusables
+from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.context import Context
@@ -42,10 +42,16 @@ def _checks_for(name: str) -> tuple[Check, ...]:
 def _resolve_dynamic(cmd: SimpleCommand) -> str | None:
     """``$(which sudo)`` and friends name a program statically."""
     subs = cmd.subs.get(0, [])
-    if len(subs) == 1 and subs[0].name in _LOOKUP:
-        names = [a for a in subs[0].args if not a.startswith("-")]
-        if len(names) == 1 and UNKNOWN not in names[0]:
-            return names[0]
+    if len(subs) != 1 or cmd.argv[0].text != SUBST:
+        return None
+    names = [a for a in subs[0].args if not a.startswith("-")]
+    if not names or any(has_unknown(n) for n in names):
+        return None
+    if subs[0].name in _LOOKUP and len(names) == 1:
+        return names[0]
+    if subs[0].name in {"echo", "printf"}:
+        words = " ".join(names).split()
+        return words[0] if len(words) == 1 else None
     return None
 
 
@@ -80,6 +86,8 @@ def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
             cmd.argv[0] = Word(folded)
     if is_download(text, ctx):
         ctx.block("shell.download-exec", f"`{text}` runs a file that was just downloaded")
+    elif "/" in text and text.removeprefix("./") in ctx.scripts:
+        ctx.run_script(ctx.scripts[text.removeprefix("./")], text)
     return True
 
 

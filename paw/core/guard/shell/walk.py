@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import Redirect, SimpleCommand
 from paw.core.guard.shell.context import MAX_NODES
-from paw.core.guard.shell.words import UNKNOWN, Word, WordReader, expand_braces
+from paw.core.guard.shell.words import UNKNOWN, Word, WordReader, expand_braces, has_unknown
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -277,7 +277,7 @@ class Walker:
         words = [w for v in values for w in expand_braces(reader.read(v).text)]
         if body is None:
             return
-        if values and len(words) <= MAX_LOOP_UNROLL and all(UNKNOWN not in w for w in words):
+        if values and len(words) <= MAX_LOOP_UNROLL and not any(has_unknown(w) for w in words):
             for word in words:
                 self.ctx.env[name] = word
                 self.walk(body)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 UNKNOWN = "\ue000"
 GUARDED = "\ue001"
-SENTINELS = UNKNOWN + GUARDED
+SUBST = "\ue002"  # output of a command substitution: unknown, assumed non-empty
+SENTINELS = UNKNOWN + GUARDED + SUBST
 
 # Variables whose value paw knows well enough to judge a path.
 _KNOWN_VARS = {"HOME": "~", "PWD": ".", "OLDPWD": UNKNOWN, "TMPDIR": "/tmp"}  # noqa: S108 - a path to judge, not to use
@@ -68,7 +69,7 @@ class Word:
     @property
     def is_static(self) -> bool:
         """True when the whole value is known."""
-        return UNKNOWN not in self.text and GUARDED not in self.text
+        return not any(s in self.text for s in SENTINELS)
 
 
 def decode_ansi_c(body: str) -> str:
@@ -115,11 +116,18 @@ def expand_braces(text: str, limit: int = 64) -> list[str]:
 
 def fold_confusables(text: str) -> str:
     """NFKC plus a look-alike table: what a human would read the word as."""
-    return unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
+    folded = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf")
 
 
 _PLAIN = frozenset({"word", "number", "file_descriptor", "special_variable_name", "variable_name"})
 _QUOTED = frozenset({"string", "translated_string"})
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+
+
+def has_unknown(text: str) -> bool:
+    """True when ``text`` holds an unresolved expansion or substitution."""
+    return UNKNOWN in text or SUBST in text
 
 
 def _plain(text: str, flags: list[bool], *, in_quotes: bool) -> str:
@@ -175,7 +183,9 @@ class WordReader:
         elif kind in {"concatenation", "command_name"}:
             for child in node.children:
                 self._collect(child, parts, flags, in_quotes=in_quotes)
-        else:  # command/process substitution, arithmetic, anything else: not known statically
+        elif kind in _SUBSTITUTIONS:
+            parts.append(SUBST)
+        else:  # arithmetic and anything else: not known statically
             parts.append(UNKNOWN)
 
     def _expansion(self, node: Node, text: str) -> str:

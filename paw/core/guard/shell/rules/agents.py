@@ -47,7 +47,7 @@ def check_assignment(name: str, value: str, ctx: Context) -> None:
     )
     if (low in _OFF_VALUES and not bypass_name) or (bypass_name and low in _ON_VALUES):
         ctx.block("agents.guard-off", f"`{name}={value}` switches a guard off")
-    elif not low or "\ue000" in low:
+    elif not low or "\ue000" in low or "\ue002" in low:
         ctx.confirm("agents.guard-off", f"`{name}` is set to a value paw cannot see")
 
 
@@ -70,6 +70,12 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
         value = inline or (args[i + 1] if i + 1 < len(args) else "")
         if values is not None and value.lower() in values:
             ctx.block("agents.unguarded-launch", f"`{cmd.name} {key} {value}` disables approvals")
+            return
+        if arg in {"Bash(*)", "Bash", "Bash(:*)"} and i > 0 and "allow" in args[i - 1].lower():
+            ctx.block("agents.unguarded-launch", f"`{cmd.name}` pre-approves every shell command")
+            return
+        if cmd.name == "aider" and arg in {"--yes", "-y"}:
+            ctx.block("agents.unguarded-launch", "`aider --yes` confirms every action itself")
             return
         if cmd.name in {"gemini", "qwen"} and arg == "-y":
             ctx.block("agents.unguarded-launch", f"`{cmd.name} -y` (yolo) disables approvals")

@@ -26,7 +26,7 @@ _DELETE_RE = re.compile(
     r"(shutil\.rmtree|rmtree|os\.(?:remove|unlink|rmdir|removedirs)|\.unlink|\.rmdir"
     r"|(?:fs|fsp|fs\.promises|require\(\s*['\"](?:node:)?fs(?:/promises)?['\"]\s*\))\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink)"
     r"|FileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry(?:_secure)?|rmtree|remove)"
-    r"|File\.(?:delete|unlink)|Dir\.(?:delete|rmdir|unlink)|\bremove_tree|\bunlink|Remove-Item|\bdel\b|file\.remove|Deno\.remove)"
+    r"|File\.(?:delete|unlink)|Dir\.(?:delete|rmdir|unlink)|\bremove_tree|\bunlink|Remove-Item|\bdel\b|file\.remove|Deno\.remove\w*)"
     r"\s*\(?\s*([^\n;]*)"
 )
 _RECURSIVE_HINT_RE = re.compile(r"rmtree|rm_rf|rm_r|remove_tree|recursive|Remove-Item|Deno\.remove")
@@ -62,12 +62,20 @@ def _delete_target(arg: str) -> str | None:
     return _literal(first) if first is not None else None
 
 
+def _receiver(source: str, match: re.Match[str]) -> str:
+    """The expression a method delete is called on (``Path.home().rmdir()``)."""
+    head = source[max(0, match.start() - 80) : match.start()]
+    return re.split(r"[;\n=]", head)[-1]
+
+
 def _scan_deletes(source: str, lang: str, ctx: Context, origin: str) -> None:
     for match in _DELETE_RE.finditer(source):
         api, arg = match.group(1), match.group(2)
         if lang not in {"perl", "php"} and api in {"unlink", "del"}:
             continue
         target = _delete_target(arg)
+        if target is None and api.startswith(".") and _HOME_RE.search(_receiver(source, match)):
+            target = "~"
         verb = f"{origin}: {api}"
         if target is None:
             if arg.strip():
@@ -91,7 +99,8 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
         ctx.confirm("shell.limit", f"`{origin}` nests too deeply to check")
         return
     for match in _SHELL_CALL_RE.finditer(source):
-        if lang == "py" and match.group(0).startswith(("exec", "spawn", "system")):
+        bare = match.group(0).startswith(("exec", "spawn", "system"))
+        if lang == "py" and bare and source[max(0, match.start() - 1) : match.start()] != ".":
             continue
         ctx.run_script(_literal(match), f"{origin} shell call")
     for match in _LIST_CALL_RE.finditer(source):
@@ -105,6 +114,12 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
         ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
     _scan_deletes(source, lang, ctx, origin)
     if _DOWNLOAD_EXEC_RE.search(source):
+        ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
+
+
+def check_unparsed(text: str, ctx: Context, origin: str) -> None:
+    """Text that is not valid shell (PowerShell, say) can still evaluate a download."""
+    if _DOWNLOAD_EXEC_RE.search(text):
         ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
 
 

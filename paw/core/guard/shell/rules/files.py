@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.guard.shell.rules.argv import option_value, split_args
-from paw.core.guard.shell.words import UNKNOWN
+from paw.core.guard.shell.words import SUBST, UNKNOWN
 
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
@@ -43,6 +43,10 @@ _BYPASS_RE = re.compile(
     r"|PAW_GUARD|\"defaultMode\"|trust_?all|allow_?all",
     re.IGNORECASE,
 )
+_GUARD_FILES_RE = re.compile(
+    r"(^|/)(\.claude/settings(\.local)?\.json|\.claude/hooks(/.*)?|\.gemini/settings\.json"
+    r"|\.qwen/settings\.json|\.codex/config\.toml|\.cursor/hooks\.json|\.claude)/?$"
+)
 _BLOCKED_PLACES = (
     (_DEVICE_RE, "shell.disk-write", "a raw disk device"),
     (_SSH_RE, "files.ssh", "SSH keys and logins"),
@@ -64,7 +68,7 @@ def _expand_home(path: str) -> str:
 
 
 def _ignored(path: str) -> bool:
-    return not path or path.startswith((UNKNOWN, "/dev/fd")) or path in _HARMLESS_DEVICES
+    return not path or path.startswith((UNKNOWN, SUBST, "/dev/fd")) or path in _HARMLESS_DEVICES
 
 
 def _check_agent_file(path: str, ctx: Context, verb: str, content: str | None) -> bool:
@@ -81,9 +85,21 @@ def _check_agent_file(path: str, ctx: Context, verb: str, content: str | None) -
     return True
 
 
-def check_write_target(path: str, ctx: Context, verb: str, content: str | None) -> None:
+def check_write_target(
+    path: str,
+    ctx: Context,
+    verb: str,
+    content: str | None,
+    *,
+    delete: bool = False,
+) -> None:
     """Judge one file a command writes, creates or deletes."""
     if _ignored(path):
+        return
+    if delete and _GUARD_FILES_RE.search(path):
+        ctx.block(
+            "agents.guard-tamper", f"`{verb}` removes the agent's hooks or permissions `{path}`"
+        )
         return
     for pattern, rule, why in _BLOCKED_PLACES:
         if pattern.search(path):
@@ -139,6 +155,19 @@ def check_redirects(cmd: SimpleCommand, ctx: Context) -> None:
         if redirect.op == "<":
             continue
         check_write_target(redirect.target.text, ctx, f"{label} {redirect.op}", content)
+        _remember_script(cmd, ctx, redirect.target.text, append=redirect.op == ">>")
+
+
+def _remember_script(cmd: SimpleCommand, ctx: Context, path: str, *, append: bool) -> None:
+    """Text written by echo/printf/cat-heredoc, judged if the same command later runs the file."""
+    from paw.core.guard.shell.rules.stdin import literal_output
+
+    text = literal_output(cmd)
+    if text is None:
+        ctx.scripts.pop(path.removeprefix("./"), None)
+        return
+    key = path.removeprefix("./")
+    ctx.scripts[key] = ctx.scripts.get(key, "") + "\n" + text if append else text
 
 
 def _check_tee(cmd: SimpleCommand, ctx: Context) -> None:

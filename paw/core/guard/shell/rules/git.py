@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from paw.core.guard.shell.rules.argv import split_args
+from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.gitpush import check_push
 
 if TYPE_CHECKING:
@@ -170,6 +171,9 @@ def _check_local(call: GitCall, ctx: Context) -> None:
         ctx.block("git.discard", "`git switch --discard-changes` throws away uncommitted work")
     elif sub == "branch":
         _check_branch(args, ctx)
+    elif sub in {"mv", "rm"}:
+        for operand in parsed.operands:
+            check_write_target(operand, ctx, f"git {sub}", None)
     else:
         _check_maintenance(sub, args, ctx)
 
@@ -180,7 +184,7 @@ def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
     sub = call.sub
     if not sub:
         return
-    if "\ue000" in sub:
+    if "\ue000" in sub or "\ue002" in sub:
         ctx.confirm("shell.unresolved", "the git subcommand comes from a value paw cannot see")
     elif sub == "push" or (sub == "subtree" and call.args[:1] == ["push"]):
         check_push(call.args, ctx, subtree=sub == "subtree")

@@ -85,7 +85,12 @@ def parse_push(args: list[str], *, subtree: bool = False) -> PushPlan:
 
 
 def _protected(branch: str, ctx: Context) -> bool:
-    return branch == _IMPLICIT or branch.rsplit("/", 1)[-1] in ctx.protected or "\ue000" in branch
+    return (
+        branch == _IMPLICIT
+        or branch.rsplit("/", 1)[-1] in ctx.protected
+        or "\ue000" in branch
+        or "\ue002" in branch
+    )
 
 
 def check_push(args: list[str], ctx: Context, *, subtree: bool = False) -> None:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules import code
 from paw.core.guard.shell.rules.net import is_download, is_fetch
-from paw.core.guard.shell.rules.stdin import simulate_stdin
-from paw.core.guard.shell.words import UNKNOWN
+from paw.core.guard.shell.rules.stdin import is_decoder, simulate_stdin
+from paw.core.guard.shell.words import UNKNOWN, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -101,6 +101,19 @@ def _fetched_subs(cmd: SimpleCommand, index: int | None = None) -> bool:
     return False
 
 
+def check_dynamic_body(cmd: SimpleCommand, ctx: Context, body: str) -> bool:
+    """A code body built by substitution: downloaded or decoded text is block; True if judged."""
+    if not has_unknown(body):
+        return False
+    if _fetched_subs(cmd):
+        ctx.block("shell.download-exec", f"`{cmd.name}` runs downloaded text")
+        return True
+    if any(is_decoder(sub) for subs in cmd.subs.values() for sub in subs):
+        ctx.block("shell.decode-exec", f"`{cmd.name}` runs decoded text")
+        return True
+    return False
+
+
 def check_stdin_exec(cmd: SimpleCommand, ctx: Context, lang: str) -> None:
     """A shell or interpreter that runs what arrives on stdin."""
     if any(is_fetch(up) for up in cmd.upstream):
@@ -118,17 +131,26 @@ def check_stdin_exec(cmd: SimpleCommand, ctx: Context, lang: str) -> None:
         ctx.confirm("shell.stdin-exec", f"`{cmd.name}` runs a script from a pipe paw cannot see")
 
 
-def check_script_file(cmd: SimpleCommand, ctx: Context, path: str, index: int) -> None:
-    """A script operand: a download from earlier, or a process substitution of a download."""
+def check_script_file(
+    cmd: SimpleCommand, ctx: Context, path: str, index: int, lang: str = "sh"
+) -> None:
+    """A script operand: a download, a file written earlier in the command, a substitution."""
     if is_download(path, ctx) or _fetched_subs(cmd, index):
         ctx.block("shell.download-exec", f"`{cmd.name}` runs a script that was just downloaded")
+        return
+    written = ctx.scripts.get(path.removeprefix("./"))
+    if written is None:
+        return
+    if lang == "sh":
+        ctx.run_script(written, f"{cmd.name} {path}")
+    else:
+        code.scan_code(written, lang, ctx, f"{cmd.name} {path}")
 
 
 def _check_shell(cmd: SimpleCommand, ctx: Context) -> None:
     body, script, rest, stdin = _shell_parts(cmd.args)
     if body is not None:
-        if UNKNOWN in body and _fetched_subs(cmd):
-            ctx.block("shell.download-exec", f"`{cmd.name} -c` runs downloaded text")
+        if check_dynamic_body(cmd, ctx, body):
             return
         run_with_positionals(ctx, body, f"{cmd.name} -c", rest)
     elif script is not None:
@@ -165,7 +187,7 @@ def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
     if body is not None:
         code.scan_code(body, "py", ctx, f"{cmd.name} -c")
     elif script is not None:
-        check_script_file(cmd, ctx, script, cmd.args.index(script) + 1)
+        check_script_file(cmd, ctx, script, cmd.args.index(script) + 1, "py")
     elif stdin:
         check_stdin_exec(cmd, ctx, "py")
 
@@ -221,10 +243,10 @@ def _check_interp(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_iex(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.args:
-        if _fetched_subs(cmd):
-            ctx.block("shell.download-exec", f"`{cmd.name}` evaluates downloaded text")
-        else:
-            ctx.run_script(" ".join(cmd.args), cmd.name)
+        body = " ".join(cmd.args)
+        code.check_unparsed(f"iex {body}", ctx, cmd.name)
+        if not check_dynamic_body(cmd, ctx, body):
+            ctx.run_script(body, cmd.name)
     else:
         check_stdin_exec(cmd, ctx, "sh")
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.files import PathClass
 from paw.core.guard.shell.rules.argv import option_value, split_args
-from paw.core.guard.shell.rules.files import classify_cached
-from paw.core.guard.shell.words import UNKNOWN
+from paw.core.guard.shell.rules.files import check_write_target, classify_cached
+from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -49,7 +49,7 @@ _DATA_FILE_OPTS = (
 
 def is_secret_path(path: str, ctx: Context) -> bool:
     """True for credential files (``~/.aws/credentials``, ``.env``, ``id_rsa`` …)."""
-    if not path or UNKNOWN in path or _TEMPLATE_RE.search(path):
+    if not path or has_unknown(path) or _TEMPLATE_RE.search(path):
         return False
     if _SECRET_RE.search(path):
         return True
@@ -145,6 +145,7 @@ def _record_download(cmd: SimpleCommand, ctx: Context) -> None:
     for redirect in cmd.redirects:
         out = redirect.target.text
     if out and out != "-":
+        check_write_target(out, ctx, f"{cmd.name} -o", None)
         ctx.downloads.add(out)
         ctx.downloads.add(out.rsplit("/", 1)[-1])
 

@@ -6,10 +6,14 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import CwdKind
-from paw.core.guard.shell.rules.interp import check_script_file, check_stdin_exec
+from paw.core.guard.shell.rules.interp import (
+    check_dynamic_body,
+    check_script_file,
+    check_stdin_exec,
+)
 from paw.core.guard.shell.rules.rm import check_targets
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
-from paw.core.guard.shell.words import UNKNOWN, Word
+from paw.core.guard.shell.words import UNKNOWN, Word, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.context import Context
@@ -28,14 +32,10 @@ _XARGS_VALUE = frozenset(
 
 
 def _check_eval(cmd: SimpleCommand, ctx: Context) -> None:
-    from paw.core.guard.shell.rules.interp import _fetched_subs
-
     if not cmd.args:
         return
-    if _fetched_subs(cmd):
-        ctx.block("shell.download-exec", "`eval` runs downloaded text")
-        return
-    ctx.run_script(" ".join(cmd.args), "eval")
+    if not check_dynamic_body(cmd, ctx, " ".join(cmd.args)):
+        ctx.run_script(" ".join(cmd.args), "eval")
 
 
 def _check_source(cmd: SimpleCommand, ctx: Context) -> None:
@@ -109,7 +109,7 @@ def _check_xargs(cmd: SimpleCommand, ctx: Context) -> None:
             replace = args[i][2:]
         i += 2 if args[i] in _XARGS_VALUE else 1
     payload = args[i:] or ["echo"]
-    operands = _stdin_operands(cmd)
+    operands = _stdin_operands(cmd) or [UNKNOWN]
     if replace is not None:
         for operand in operands or [UNKNOWN]:
             _run_payload(ctx, [w.replace(replace, operand) for w in payload], cmd, "xargs")
@@ -135,12 +135,14 @@ def _check_parallel(cmd: SimpleCommand, ctx: Context) -> None:
 def _check_cd(cmd: SimpleCommand, ctx: Context) -> None:
     operands = [a for a in cmd.args if not a.startswith("-") or a == "-"]
     target = operands[0] if operands else "~"
-    if UNKNOWN in target or target == "-":
+    if has_unknown(target) or target == "-":
         ctx.cwd = CwdKind.UNKNOWN
     elif is_dangerous_dir(target, ctx) or target in {"/", "~"}:
         ctx.cwd = CwdKind.DANGEROUS
     elif target.startswith("..") or (ctx.cwd is CwdKind.DANGEROUS and not target.startswith("/")):
         ctx.cwd = CwdKind.UNKNOWN
+    elif not target.startswith(("/", "~")) and ctx.cwd in {CwdKind.PROJECT, CwdKind.SUBDIR}:
+        ctx.cwd = CwdKind.SUBDIR
     else:
         ctx.cwd = CwdKind.PROJECT
 

@@ -43,8 +43,13 @@ def _mode_findings(mode: str) -> tuple[bool, bool, bool]:
 
 
 def _wide_target(operand: str, ctx: Context) -> bool:
+    """Root, a system path or a whole home directory (not a file or folder inside a home)."""
     danger = judge_path(operand, ctx)
-    return danger is not None and (danger.rule in _WIDE_RULES or danger.action is Action.BLOCK)
+    if danger is None or danger.action is not Action.BLOCK:
+        return False
+    if danger.rule == "shell.rm-home":
+        return danger.what.startswith(("the home directory", "a home directory"))
+    return danger.rule in _WIDE_RULES or danger.rule == "shell.rm-unguarded-var"
 
 
 def _check_chmod(cmd: SimpleCommand, ctx: Context) -> None:

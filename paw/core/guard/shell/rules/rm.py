@@ -46,14 +46,14 @@ def _check_rm(cmd: SimpleCommand, ctx: Context) -> None:
     verb = "rm -r" if recursive else "rm"
     check_targets(ctx, verb, parsed.operands, recursive=recursive)
     for operand in parsed.operands:
-        check_write_target(operand, ctx, verb, None)
+        check_write_target(operand, ctx, verb, None, delete=True)
 
 
 def _check_plain_delete(cmd: SimpleCommand, ctx: Context) -> None:
     parsed = split_args(cmd.args, frozenset({"-n", "--iterations", "-s", "--size"}))
     check_targets(ctx, cmd.name, parsed.operands, recursive=False)
     for operand in parsed.operands:
-        check_write_target(operand, ctx, cmd.name, None)
+        check_write_target(operand, ctx, cmd.name, None, delete=True)
 
 
 def _check_truncate(cmd: SimpleCommand, ctx: Context) -> None:
@@ -84,7 +84,7 @@ def _check_mv(cmd: SimpleCommand, ctx: Context) -> None:
         danger = judge_path(source, ctx)
         if danger is not None and danger.action is Action.BLOCK:
             ctx.block(danger.rule, f"`mv` would move away {danger.what}")
-        check_write_target(source, ctx, "mv", None)
+        check_write_target(source, ctx, "mv", None, delete=True)
     if dest is not None:
         check_write_target(dest, ctx, "mv", _content_of_sources(sources))
 

@@ -7,7 +7,7 @@ import binascii
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.words import UNKNOWN
+from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -67,6 +67,19 @@ def is_decoder(cmd: SimpleCommand) -> bool:
     return name in DECODERS - {"base64", "base32", "basenc", "xxd", "perl", "python", "python3"}
 
 
+def literal_output(cmd: SimpleCommand) -> str | None:
+    """What ``echo``/``printf``/``cat <<EOF`` print, when it is literal."""
+    if cmd.name == "echo":
+        text = _echo(cmd.args)
+    elif cmd.name == "printf":
+        text = _printf(cmd.args)
+    elif cmd.name == "cat" and cmd.stdin_text is not None and not cmd.args:
+        text = cmd.stdin_text
+    else:
+        return None
+    return None if has_unknown(text) else text
+
+
 def simulate_stdin(cmd: SimpleCommand) -> tuple[str | None, bool]:
     """(text arriving on ``cmd``'s stdin if it can be reconstructed, whether a decoder ran)."""
     if cmd.stdin_text is not None:
@@ -86,6 +99,6 @@ def simulate_stdin(cmd: SimpleCommand) -> tuple[str | None, bool]:
             text = _decode(up, text) if text is not None else None
         else:
             text = None
-    if text is not None and UNKNOWN in text:
+    if text is not None and has_unknown(text):
         return None, decoded
     return text, decoded

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from paw.core.guard.shell.context import CwdKind
-from paw.core.guard.shell.words import GUARDED, UNKNOWN
+from paw.core.guard.shell.words import GUARDED, SUBST, UNKNOWN
 from paw.core.models import Action
 
 if TYPE_CHECKING:
@@ -90,6 +90,8 @@ def _relative_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
         what = "everything in the current directory"
         if ctx.cwd is CwdKind.DANGEROUS:
             return Danger("shell.rm-bare-glob", Action.BLOCK, f"{what} (root, home or system)")
+        if ctx.cwd is CwdKind.SUBDIR and segs:
+            return None
         return Danger("shell.rm-cwd", Action.CONFIRM, what)
     if segs[0] == "..":
         if len(segs) == 1 or all(s == ".." or _is_glob(s) for s in segs):
@@ -106,6 +108,14 @@ def judge_path(text: str, ctx: Context) -> Danger | None:
     """Judge one operand of a destructive command (``rm``, ``find -delete``, ``shutil.rmtree``)."""
     if GUARDED in text:
         text = text.replace(GUARDED, "guarded")
+    if text.startswith(SUBST):
+        return Danger(
+            "shell.rm-unresolved",
+            Action.CONFIRM,
+            f"`{text.replace(SUBST, '$(…)')}` depends on a command's output",
+        )
+    if SUBST in text:
+        text = text.replace(SUBST, "computed")
     if UNKNOWN in text:
         return _judge_unknown(text, ctx)
     if text.startswith("//"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ GIT_IDENTITY = {
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private HOME, no inherited tmux/git state, a private git config (libtmux set_home style)."""
+    """A private HOME, no inherited tmux/git state, a private git config (libtmux set_home)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     for var in list(os.environ):
@@ -40,7 +39,7 @@ def _git(cwd: Path, *args: str) -> str:
 
 
 @pytest.fixture
-def git_repo(tmp_path: Path, isolated_env: Path) -> Iterator[Path]:
+def git_repo(tmp_path: Path, isolated_env: Path) -> Path:
     """A real repository on branch main with one commit, under tmp_path."""
     del isolated_env  # ordering: the isolated git config must be in place first
     repo = tmp_path / "repo"
@@ -49,4 +48,4 @@ def git_repo(tmp_path: Path, isolated_env: Path) -> Iterator[Path]:
     (repo / "README.md").write_text("# demo\n", encoding="utf-8")
     _git(repo, "add", "README.md")
     _git(repo, "commit", "-q", "-m", "initial")
-    yield repo
+    return repo

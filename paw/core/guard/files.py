@@ -18,6 +18,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from paw.core.config import PatternSet
 from paw.core.guard.porcelain import StatusEntry, parse_porcelain, unquote_path
 from paw.core.guard.presets import (
     AGENT_INSTRUCTION_FILE_PATTERNS,
@@ -169,7 +170,7 @@ def _compiles(pattern: str) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # identity hash: hashing compiled regexes is slow
 class PathRules:
     """Compiled sensitive and instruction rules. Build with :meth:`from_config` (memoised)."""
 
@@ -181,11 +182,8 @@ class PathRules:
     def from_config(cls, config: GuardConfig | None = None) -> PathRules:
         """Rules for ``config`` (presets extended or replaced by its pattern sets)."""
         if config is None:
-            return _rules(SENSITIVE_FILE_PATTERNS, AGENT_INSTRUCTION_FILE_PATTERNS)
-        return _rules(
-            config.sensitive_files.resolve(SENSITIVE_FILE_PATTERNS),
-            config.agent_instruction_files.resolve(AGENT_INSTRUCTION_FILE_PATTERNS),
-        )
+            return _rules(_NO_CHANGE, _NO_CHANGE)
+        return _rules(config.sensitive_files, config.agent_instruction_files)
 
     def is_sensitive(self, path: str) -> bool:
         """True if ``path`` (no status prefix) names a secret-bearing file or directory."""
@@ -210,11 +208,16 @@ class PathRules:
         return not _is_template(norm) or bool(self.not_exempt.search(norm))
 
 
+_NO_CHANGE = PatternSet()
+
+
 @lru_cache(maxsize=64)
-def _rules(sensitive: tuple[str, ...], instruction: tuple[str, ...]) -> PathRules:
+def _rules(sensitive: PatternSet, instruction: PatternSet) -> PathRules:
     return PathRules(
-        sensitive=_compile(sensitive, "sensitive-file"),
-        instruction=_compile(instruction, "agent-instruction-file"),
+        sensitive=_compile(sensitive.resolve(SENSITIVE_FILE_PATTERNS), "sensitive-file"),
+        instruction=_compile(
+            instruction.resolve(AGENT_INSTRUCTION_FILE_PATTERNS), "agent-instruction-file"
+        ),
         not_exempt=re.compile(TEMPLATE_NOT_EXEMPT, re.IGNORECASE),
     )
 
@@ -227,7 +230,13 @@ def classify_path(path: str, config: GuardConfig | None = None) -> PathClass:
     >>> classify_path("packages/api/AGENTS.md")
     <PathClass.INSTRUCTION: 'instruction'>
     """
-    return PathRules.from_config(config).classify(path)
+    return _classify_memo(PathRules.from_config(config), path)
+
+
+@lru_cache(maxsize=4096)
+def _classify_memo(rules: PathRules, path: str) -> PathClass:
+    """Repeated paths (the same file seen on every sweep) cost one dict lookup."""
+    return rules.classify(path)
 
 
 def classify_entry(entry: StatusEntry, config: GuardConfig | None = None) -> PathClass:

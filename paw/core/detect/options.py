@@ -30,7 +30,8 @@ _NEGATIVE = re.compile(
     r"^(no|reject|deny|cancel|don't|do not|back|skip|exit)\b|\(esc\)\s*$", re.IGNORECASE
 )
 _ALWAYS = re.compile(
-    r"\b(always|don['’]t ask again|do not ask again|for this session|remember)\b", re.IGNORECASE
+    r"\b(always|don['’]t ask again|do not ask again|(?:for|during) this session|remember)\b",
+    re.IGNORECASE,
 )
 _ALWAYS_FIRST = re.compile(r"\balways\b", re.IGNORECASE)
 

@@ -57,38 +57,42 @@ def _label(text: str) -> SubjectFinder:
     return lambda _above, _screen: text
 
 
-# Aider's own questions (its source's confirm_ask calls) -> kind and how to read the subject.
-QUESTIONS: tuple[tuple[re.Pattern[str], PromptKind, SubjectFinder], ...] = (
-    (re.compile(r"^Run shell commands?\?", re.IGNORECASE), PromptKind.SHELL, _block),
-    (re.compile(r"^Create new file\?", re.IGNORECASE), PromptKind.WRITE, _first),
-    (re.compile(r"^Allow edits to file", re.IGNORECASE), PromptKind.EDIT, _first),
-    (re.compile(r"^Edit the files\?", re.IGNORECASE), PromptKind.EDIT, _label("proposed edits")),
-    (re.compile(r"^Add URL to the chat\?", re.IGNORECASE), PromptKind.FETCH, _url),
-    (
-        re.compile(r"^Add command output to the chat\?", re.IGNORECASE),
-        PromptKind.OTHER,
-        _label("command output"),
-    ),
-    (re.compile(r"^Attempt to fix lint errors\?", re.IGNORECASE), PromptKind.OTHER, _lint_file),
-    (
-        re.compile(r"^Attempt to fix test errors\?", re.IGNORECASE),
-        PromptKind.OTHER,
-        _label("test errors"),
-    ),
-    (
-        re.compile(r"^Allow collection of anonymous analytics", re.IGNORECASE),
-        PromptKind.OTHER,
-        _label("analytics opt-in"),
-    ),
-    (
-        re.compile(r"^Login to OpenRouter", re.IGNORECASE),
-        PromptKind.OTHER,
-        _label("OpenRouter login"),
-    ),
-    (re.compile(r"^Install (?P<what>[\w.-]+)\?", re.IGNORECASE), PromptKind.OTHER, _label("")),
-    (re.compile(r"^Add .* to \.gitignore", re.IGNORECASE), PromptKind.OTHER, _label(".gitignore")),
-    (re.compile(r"^No git repo found", re.IGNORECASE), PromptKind.OTHER, _label("git repo")),
-    (re.compile(r"^Add file to the chat\?", re.IGNORECASE), PromptKind.OTHER, _first),
+def _name(pattern: str) -> SubjectFinder:
+    """The subject is a group of the question itself (``fname`` in "Fix lint errors in X?")."""
+    compiled = re.compile(pattern, re.IGNORECASE)
+
+    def find(_above: list[str], screen: Screen) -> str | None:
+        match = compiled.search(_question_text(screen))
+        return match.group(1) if match else None
+
+    return find
+
+
+# Aider's own questions (the confirm_ask calls of its source) -> kind and how to read the
+# subject. Aider prints the subject (command lines, file, URL) on the lines just above.
+_TABLE: tuple[tuple[str, PromptKind, SubjectFinder], ...] = (
+    (r"^Run shell commands?\?", PromptKind.SHELL, _block),
+    (r"^Run pip install\?", PromptKind.SHELL, _block),
+    (r"^Create new file\?", PromptKind.WRITE, _first),
+    (r"^No files matched .*Do you want to create", PromptKind.WRITE, _name(r"create (\S+?)\?")),
+    (r"^Allow edits to file", PromptKind.EDIT, _first),
+    (r"^Edit the files\?", PromptKind.EDIT, _label("proposed edits")),
+    (r"^Add URL to the chat\?", PromptKind.FETCH, _url),
+    (r"^Open (?:documentation )?URL for more info\?", PromptKind.OTHER, _url),
+    (r"^Add .*command output to the chat\?", PromptKind.OTHER, _label("command output")),
+    (r"^Attempt to fix lint errors\?", PromptKind.OTHER, _lint_file),
+    (r"^Fix lint errors in ", PromptKind.OTHER, _name(r"errors in (\S+?)\?")),
+    (r"^Attempt to fix test errors\?", PromptKind.OTHER, _label("test errors")),
+    (r"^Allow collection of anonymous analytics", PromptKind.OTHER, _label("analytics opt-in")),
+    (r"^Login to OpenRouter", PromptKind.OTHER, _label("OpenRouter login")),
+    (r"^Install ([\w.-]+)\?", PromptKind.OTHER, _name(r"^Install ([\w.-]+)\?")),
+    (r"^Add .* to \.gitignore", PromptKind.OTHER, _label(".gitignore")),
+    (r"^No git repo found", PromptKind.OTHER, _label("git repo")),
+    (r"^Add file to the chat\?", PromptKind.OTHER, _first),
+    (r"^Try to proceed anyway\?", PromptKind.OTHER, _label("proceed anyway")),
+)
+QUESTIONS: tuple[tuple[re.Pattern[str], PromptKind, SubjectFinder], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), kind, finder) for pattern, kind, finder in _TABLE
 )
 
 
@@ -132,11 +136,12 @@ def _build_prompt(screen: Screen, match: re.Match[str], start: int) -> Prompt:
         found = pattern.match(question)
         if found:
             kind = pattern_kind
-            subject = finder(above, screen) or found.groupdict().get("what")
+            subject = finder(above, screen)
             break
     else:
         subject = _block(above, screen)
-    options = ("Yes", "No") + (("Don't ask again",) if match["extra"] else ())
+    extras = re.findall(r"\(([A-Z])\)([^/]*)", match["extra"] or "")
+    options = ("Yes", "No", *(f"{key}{rest}".strip() for key, rest in extras))
     return make_prompt(
         kind,
         subject,
@@ -145,6 +150,12 @@ def _build_prompt(screen: Screen, match: re.Match[str], start: int) -> Prompt:
         deny=DENY,
         options=options,
     )
+
+
+def _question_text(screen: Screen) -> str:
+    last, _start = _last_logical_line(screen)
+    match = CONFIRM.match(last)
+    return match["question"] if match else ""
 
 
 def _lines_above(screen: Screen, start: int) -> list[str]:

@@ -25,6 +25,7 @@ from paw.core.detect.options import (
     labels,
     move_keys,
     negative_option,
+    selected_index,
 )
 from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
 from paw.core.detect.screen import Screen, parse_screen
@@ -155,7 +156,8 @@ def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
         return make_prompt(
             kind, question, question, approve=(), deny=(ESCAPE,), options=labels(options)
         )
-    approve, deny, always = _keys(kind, dialog, options)
+    permission = title.lower().rstrip(":") in TITLES or subject == PLAN_SUBJECT
+    approve, deny, always = _keys(dialog, options, permission=permission)
     return make_prompt(
         kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
     )
@@ -191,15 +193,23 @@ def _kind(dialog: _Dialog, title: str) -> PromptKind:
 
 
 def _keys(
-    kind: PromptKind, dialog: _Dialog, options: list[Option]
+    dialog: _Dialog, options: list[Option], *, permission: bool
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None]:
     approve_at = first_positive(options)
     deny_at = negative_option(options)
-    if dialog.numbered and approve_at >= 0:
+    if dialog.numbered and approve_at >= 0 and permission:
+        # Permission dialogs act on the digit at once.
         number = options[approve_at].number
         always_at = always_option(options)
         always = (str(options[always_at].number),) if always_at >= 0 else None
         return (str(number),), (ESCAPE,), always
+    if dialog.numbered and approve_at >= 0:
+        # Start-up dialogs (folder trust…): confirm the highlighted choice, or pick its digit.
+        selected = selected_index(options) == approve_at
+        approve = (ENTER,) if selected else (str(options[approve_at].number),)
+        escape = "esc" in (dialog.footer + " ".join(o.label for o in options)).lower()
+        deny = (ESCAPE,) if escape or deny_at < 0 else move_keys(options, deny_at)
+        return approve, deny, None
     if approve_at >= 0 and deny_at >= 0:
         return move_keys(options, approve_at), move_keys(options, deny_at), None
     deny = (ESCAPE,) if "esc" in dialog.footer.lower() else ()

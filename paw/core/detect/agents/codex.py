@@ -126,14 +126,17 @@ def _find_request(screen: Screen) -> _Request | None:
     options = find_numbered(lines, end, start)
     if not options or not _only_continuation_after(lines, options[-1], end):
         return None
+    # The question heads the request; the command and `Reason:` below it are model text, so
+    # keep the highest match before the transcript (bullets) begins.
+    found: _Request | None = None
     for index in range(options[0].line - 1, start - 1, -1):
         body = lines[index].strip()
         if lines[index].startswith(("• ", "› ", "✔ ", "└ ")):
-            return None  # reached the transcript without finding the question
-        for pattern, kind in QUESTIONS:
-            if pattern.search(body):
-                return _Request(index, body, kind, tuple(options), footer)
-    return None
+            break
+        kind = next((kind for pattern, kind in QUESTIONS if pattern.search(body)), None)
+        if kind is not None:
+            found = _Request(index, body, kind, tuple(options), footer)
+    return found
 
 
 def _only_continuation_after(lines: tuple[str, ...], last: Option, end: int) -> bool:

@@ -32,7 +32,9 @@ AGENT = "gemini-cli"
 VERIFIED_VERSION = "0.61.0"
 
 BUSY = re.compile(r"\(esc to cancel, [^)]*\)", re.IGNORECASE)
-FOOTER = re.compile(r"sandbox|/model|for shortcuts|workspace \(", re.IGNORECASE)
+FOOTER = re.compile(
+    r"sandbox|/model|for shortcuts|workspace \(|Waiting for user confirmation", re.IGNORECASE
+)
 TOOL_LINE = re.compile(r"^\?\s+(?P<rest>.+)$")
 # Tool name at the start of the ``? `` line -> kind.
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (

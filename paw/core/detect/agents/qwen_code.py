@@ -32,7 +32,8 @@ AGENT = "qwen-code"
 VERIFIED_VERSION = "0.24.4"
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
-BUSY = re.compile(r"\(esc to cancel|esc to interrupt", re.IGNORECASE)
+# The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.
+BUSY = re.compile(r"esc to cancel\)|\(esc to cancel|esc to interrupt", re.IGNORECASE)
 DIALOG_FOOTER = re.compile(r"enter: select|esc: cancel|↑/↓", re.IGNORECASE)
 TOOL_LINE = re.compile(r"^\s*\?\s+(?P<tool>\S+)(?P<rest>.*?)\s*←?\s*$")
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
@@ -58,6 +59,7 @@ MCP_QUESTION = re.compile(
 PLAN_SUBJECT = "exit plan mode (plan approval)"
 BANNER_FOLDER = re.compile(r"│\s+(?P<folder>~?/[^\s│]*)\s*(?:│|$)")
 _MAX_PROMPT = 45
+_BUSY_WINDOW = 12  # the loading line sits above the input box and its two footer rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,7 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    tail = screen.tail(6)
+    tail = screen.tail(_BUSY_WINDOW)
     if any(BUSY.search(line) for line in tail) and not WAITING.search(screen.lines[-1]):
         return busy(AGENT)
     request = _find_request(screen)

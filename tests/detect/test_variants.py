@@ -1,0 +1,258 @@
+"""Hand-written screens in the real layouts, for dialogs and widths the corpus does not hold."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from paw.core.detect import detect
+from paw.core.models import DetectionState, PromptKind
+
+RULE80 = "─" * 80
+
+
+def _screen(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
+DASH80 = "╌" * 80
+
+
+class Variant(NamedTuple):
+    """A screen and what the detector must report for it."""
+
+    test_id: str
+    agent: str
+    screen: str
+    state: DetectionState
+    kind: PromptKind | None = None
+    subject: str | None = None
+    approve: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    always: tuple[str, ...] | None = None
+
+
+AIDER_NO_GIT_80 = _screen(
+    [
+        "Analytics have been permanently disabled.",
+        RULE80,
+        "No git repo found, create one to track aider's changes (recommended)? (Y)es/(N)o",
+        " [Yes]:",
+    ]
+)
+AIDER_GROUP = _screen(
+    [
+        RULE80,
+        "src/app.py",
+        "diff> SCENARIO mention",
+        "",
+        "Please add src/util.py and src/extra.py to the chat.",
+        "",
+        "Tokens: 2.5k sent, 21 received.",
+        "",
+        "src/util.py",
+        "Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]:",
+    ]
+)
+QWEN_BUSY = _screen(
+    [
+        "  > SCENARIO slow",
+        "",
+        "  ⠋ Reticulating splines (3s · ↓ 120 tokens · esc to cancel)",
+        "",
+        "─" * 120,
+        ">   Type your message or @path/to/file",
+        "─" * 120,
+        "  ➜ demo · git:(main) · paw-fake-model",
+        "  ⏸ Ask permissions (shift + tab to cycle)",
+    ]
+)
+CLAUDE_TRUST = _screen(
+    [
+        RULE80,
+        " Accessing workspace:",
+        "",
+        " /home/u/src/demo-app",
+        "",
+        " Quick safety check: Is this a project you created or one you trust?",
+        "",
+        " ❯ 1. Yes, I trust this folder",
+        "   2. No, exit",
+        "",
+        " Enter to confirm · Esc to cancel",
+    ]
+)
+CLAUDE_EDIT_80 = _screen(
+    [
+        "● Update(README.md)",
+        RULE80,
+        " Edit file",
+        " README.md",
+        DASH80,
+        "  1  # Demo",
+        "  2 -Status: draft",
+        "  2 +Status: reviewed",
+        DASH80,
+        " Do you want to make this edit to README.md?",
+        " ❯ 1. Yes",
+        "   2. Yes, allow all edits during this session (shift+tab)",
+        "   3. No, and tell Claude what to do differently (esc)",
+        "",
+        " Esc to cancel · Tab to amend",
+    ]
+)
+CODEX_HEREDOC = _screen(
+    [
+        "› SCENARIO tricky",
+        "",
+        "• Running cat <<'EOF' > notes.txt",
+        "",
+        "  Would you like to run the following command?",
+        "",
+        "  Reason: write the notes file",
+        "",
+        "  $ cat <<'EOF' > notes.txt",
+        "  Would you like to make the following edits?",
+        "  EOF",
+        "",
+        "› 1. Yes, proceed (y)",
+        "  2. No, and tell Codex what to do differently (esc)",
+        "",
+        "  Press enter to confirm or esc to cancel",
+    ]
+)
+GEMINI_WAITING = _screen(
+    [
+        "✦ PAW step 1 of shell.",
+        "",
+        "╭" + "─" * 78 + "╮",
+        "│ ? Shell  ls -la" + " " * 62 + "│",
+        "│ ╭" + "─" * 74 + "╮ │",
+        "│ │ ls -la" + " " * 67 + "│ │",
+        "│ ╰" + "─" * 74 + "╯ │",
+        "│ Allow execution of [Shell]?" + " " * 50 + "│",
+        "│" + " " * 78 + "│",
+        "│ ● 1. Allow once" + " " * 62 + "│",
+        "│   2. Allow for this session" + " " * 50 + "│",
+        "│   3. No, suggest changes (esc)" + " " * 47 + "│",
+        "╰" + "─" * 78 + "╯",
+        "",
+        " ⠏ Waiting for user confirmation...",
+    ]
+)
+OPENCODE_EDIT = _screen(
+    [
+        "  ┃  SCENARIO edit",
+        "",
+        "     ← Edit src/app.py",
+        "",
+        "  ┃",
+        "  ┃  △ Permission required",
+        "  ┃    → Edit src/app.py",
+        "  ┃",
+        "  ┃  2 -     return 'Hello, ' + name",
+        "  ┃  2 +     return 'Hello, ' + name + '!'",
+        "  ┃",
+        "  ┃   Allow once   Allow always   Reject     ctrl+f fullscreen  ⇆ select  enter confirm",
+        "  ┃",
+    ]
+)
+
+VARIANTS = [
+    Variant(
+        "aider-wrapped-question-80",
+        "aider",
+        AIDER_NO_GIT_80,
+        DetectionState.PROMPT,
+        PromptKind.OTHER,
+        "git repo",
+        ("y", "Enter"),
+        ("n", "Enter"),
+    ),
+    Variant(
+        "aider-group-question",
+        "aider",
+        AIDER_GROUP,
+        DetectionState.PROMPT,
+        PromptKind.OTHER,
+        "src/util.py",
+        ("y", "Enter"),
+        ("n", "Enter"),
+    ),
+    Variant("qwen-loading-line-is-busy", "qwen-code", QWEN_BUSY, DetectionState.BUSY),
+    Variant(
+        "claude-folder-trust",
+        "claude-code",
+        CLAUDE_TRUST,
+        DetectionState.PROMPT,
+        PromptKind.OTHER,
+        "/home/u/src/demo-app",
+        ("Enter",),
+        ("Escape",),
+    ),
+    Variant(
+        "claude-edit-file-80",
+        "claude-code",
+        CLAUDE_EDIT_80,
+        DetectionState.PROMPT,
+        PromptKind.EDIT,
+        "README.md",
+        ("1",),
+        ("Escape",),
+        ("2",),
+    ),
+    Variant(
+        "codex-command-quoting-a-question",
+        "codex",
+        CODEX_HEREDOC,
+        DetectionState.PROMPT,
+        PromptKind.SHELL,
+        "cat <<'EOF' > notes.txt\nWould you like to make the following edits?\nEOF",
+        ("y",),
+        ("Escape",),
+    ),
+    Variant(
+        "gemini-box-above-waiting-spinner",
+        "gemini-cli",
+        GEMINI_WAITING,
+        DetectionState.PROMPT,
+        PromptKind.SHELL,
+        "ls -la",
+        ("1",),
+        ("Escape",),
+        ("2",),
+    ),
+    Variant(
+        "opencode-edit",
+        "opencode",
+        OPENCODE_EDIT,
+        DetectionState.PROMPT,
+        PromptKind.EDIT,
+        "src/app.py",
+        ("Enter",),
+        ("Right", "Right", "Enter"),
+        ("Right", "Enter", "Enter"),
+    ),
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.test_id for v in VARIANTS])
+def test_detect_hand_written_variant(variant: Variant) -> None:
+    found = detect(variant.screen, variant.agent)
+    assert found.state is variant.state
+    if variant.state is not DetectionState.PROMPT:
+        assert found.prompt is None
+        return
+    prompt = found.prompt
+    assert prompt is not None
+    assert (prompt.kind, prompt.subject) == (variant.kind, variant.subject)
+    assert (prompt.approve_keys, prompt.deny_keys) == (variant.approve, variant.deny)
+    assert prompt.always_keys == variant.always
+
+
+def test_detect_aider_group_question_never_offers_dont_ask_as_always() -> None:
+    prompt = detect(AIDER_GROUP, "aider").prompt
+    assert prompt is not None
+    assert prompt.options == ("Yes", "No", "All", "Skip all", "Don't ask again")
+    assert prompt.always_keys is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -81,6 +82,7 @@ class TmuxTerminal:
         self._control: ControlClient | None = None
         self._control_session: str | None = None
         self._control_retry_at = 0.0
+        self._control_lock = threading.RLock()
         self._cache = CaptureCache()
         self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
         self._recent: set[str] = set()  # panes the last fresh=False sweep had to capture
@@ -327,22 +329,24 @@ class TmuxTerminal:
             return None
 
     def _control_client(self) -> ControlClient | None:
-        if self._control is not None and self._control.alive():
-            return self._control
-        self._drop_control()
-        if self._control_session is None or time.monotonic() < self._control_retry_at:
-            return None
-        try:
-            self._control = ControlClient(self._base, self._control_session)
-        except ControlError:
+        with self._control_lock:
+            if self._control is not None and self._control.alive():
+                return self._control
             self._drop_control()
-        return self._control
+            if self._control_session is None or time.monotonic() < self._control_retry_at:
+                return None
+            try:
+                self._control = ControlClient(self._base, self._control_session)
+            except ControlError:
+                self._control_retry_at = time.monotonic() + _CONTROL_RETRY_S
+            return self._control
 
     def _drop_control(self) -> None:
-        if self._control is not None:
-            self._control_retry_at = time.monotonic() + _CONTROL_RETRY_S
-            self._control.close()
-            self._control = None
+        with self._control_lock:
+            if self._control is not None:
+                self._control_retry_at = time.monotonic() + _CONTROL_RETRY_S
+                self._control.close()
+                self._control = None
 
     def close(self) -> None:
         """Stop the control-mode client, if one runs (the tmux server is left alone)."""

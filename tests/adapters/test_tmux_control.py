@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from libtmux.test.retry import retry_until
@@ -12,6 +13,9 @@ from libtmux.test.retry import retry_until
 from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlError, control_script, parse_control_sweep
 from tests.adapters.conftest import SESSION
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
 
 pytestmark = pytest.mark.tmux
 
@@ -113,3 +117,16 @@ def test_control_script_skips_non_pane_ids() -> None:
     script = control_script(["%1", "%2 ; kill-server", "x"], "T")
     assert "kill-server" not in script
     assert script.count("capture-pane") == 1
+
+
+def test_tmux_control_session_gone_falls_back_to_processes(
+    terminal: TmuxTerminal, controlled: TmuxTerminal, server: Server, tmp_path: Path
+) -> None:
+    terminal.ensure_session("pawother", str(tmp_path))
+    pane = terminal.new_pane("pawother", str(tmp_path), _printer("elsewhere"), {}, {}).pane_id
+    retry_until(lambda: "elsewhere" in (terminal.sweep([pane])[0].text or ""), 10)
+    assert "elsewhere" in (controlled.sweep([pane])[0].text or "")
+    server.cmd("kill-session", "-t", f"={SESSION}")
+    for _ in range(3):
+        assert "elsewhere" in (controlled.sweep([pane])[0].text or "")
+        assert "elsewhere" in (controlled.sweep([pane], fresh=False)[0].text or "")

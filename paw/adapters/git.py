@@ -69,8 +69,12 @@ class GitCli:
         return parse_worktree_porcelain(out)
 
     def add_worktree(self, repo: str, path: str, branch: str, base: str) -> None:
-        """``git worktree add -b branch path base``."""
-        self._git(repo, "worktree", "add", "--quiet", "-b", branch, path, base)
+        """``git worktree add --no-track -b branch path base``.
+
+        ``--no-track``: an agent's branch never gets ``base`` (say ``origin/main``) as its
+        upstream, so a bare ``git push`` from the agent has no default destination.
+        """
+        self._git(repo, "worktree", "add", "--quiet", "--no-track", "-b", branch, path, base)
 
     def remove_worktree(self, repo: str, path: str, *, force: bool = False) -> None:
         """``git worktree remove`` (refuses a dirty worktree unless forced), then prune."""

@@ -185,3 +185,11 @@ def test_git_current_branch_and_detached_head(git_repo: Path) -> None:
     head = run_git(git_repo, "rev-parse", "HEAD").strip()
     run_git(git_repo, "checkout", "-q", "--detach")
     assert git.current_branch(str(git_repo)) == head
+
+
+def test_git_agent_branch_has_no_upstream_even_from_a_remote_branch(git_repo: Path) -> None:
+    run_git(git_repo, "remote", "add", "origin", str(git_repo.parent / "nowhere.git"))
+    run_git(git_repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    wt = git_repo.parent / "wt-remote"
+    GitCli().add_worktree(str(git_repo), str(wt), "agent/r", "origin/main")
+    assert "branch.agent/r.merge" not in run_git(git_repo, "config", "--list", "--local")

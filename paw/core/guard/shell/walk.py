@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import Redirect, SimpleCommand
 from paw.core.guard.shell.context import MAX_NODES
-from paw.core.guard.shell.words import UNKNOWN, Word, WordReader, expand_braces, has_unknown
+from paw.core.guard.shell.rules.stdin import literal_output
+from paw.core.guard.shell.words import (
+    SUBST,
+    UNKNOWN,
+    Word,
+    WordReader,
+    expand_braces,
+    has_unknown,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,7 +58,8 @@ class Walker:
             handler(self, node)
         elif kind not in _SKIP:
             for child in node.children:
-                self.walk(child)
+                if child.is_named:
+                    self.walk(child)
         self.level -= 1
 
     # -- handlers -------------------------------------------------------------------------------
@@ -109,6 +118,11 @@ class Walker:
         elif _SUBST_RE.search(node.text or b""):
             subs[len(argv)] = self.collect(node)
         word = reader.read(node)
+        inner = subs.get(len(argv))
+        if word.text == SUBST and inner is not None and len(inner) == 1:
+            printed = literal_output(inner[0])  # `$(echo sudo)` prints a known word
+            if printed is not None:
+                word = Word(printed.rstrip("\n"), quoted=True)
         if word.braces and argv:
             argv.extend(Word(t, word.quoted) for t in expand_braces(word.text))
         else:
@@ -139,6 +153,9 @@ class Walker:
                 return reader.read(child).text
             return stdin_text
         if kind == "heredoc_redirect":
+            for child in node.named_children:
+                if child.type in _REDIRECT_TYPES:  # `cat <<EOF > file`: the write sits inside
+                    self._redirect(child, reader, reds, None, extra)
             return self._heredoc(node, stdin_text)
         op = ""
         seen_target = False
@@ -186,6 +203,8 @@ class Walker:
                 if child.type == "heredoc_redirect":
                     tails.extend(c for c in child.named_children if c.type not in _HEREDOC_PARTS)
         if body is None:
+            if reds:
+                self.evaluate(SimpleCommand([], reds, stdin_text), self.ctx)
             return
         if body.type == "command":
             cmd = self._command(body, upstream, reds, stdin_text, extra)
@@ -290,7 +309,7 @@ class Walker:
             self.walk(child)
 
 
-_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"})
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"}) | _REDIRECT_TYPES
 
 _HANDLERS: dict[str, Callable[[Walker, Node], None]] = {
     "command": lambda w, n: w._command_stmt(n),

@@ -69,7 +69,8 @@ class Word:
     @property
     def is_static(self) -> bool:
         """True when the whole value is known."""
-        return not any(s in self.text for s in SENTINELS)
+        text = self.text
+        return UNKNOWN not in text and GUARDED not in text and SUBST not in text
 
 
 def decode_ansi_c(body: str) -> str:

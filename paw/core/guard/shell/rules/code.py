@@ -16,7 +16,8 @@ _STR = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"""
 _SHELL_CALL_RE = re.compile(
     r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|\bsystem|\bexec(?:Sync)?"
     r"|\bspawn(?:Sync)?|\bexecFileSync|\bpopen|shell_exec|passthru|proc_open|\bIO\.popen|Open3\.\w+"
-    r"|do shell script|Runtime\.getRuntime\(\)\.exec)\s*[(\[{]?\s*\[?\s*" + _STR
+    r"|do shell script|Runtime\.getRuntime\(\)\.exec|os\.execute|io\.popen)\s*[(\[{]?\s*\[?\s*"
+    + _STR
 )
 _LIST_CALL_RE = re.compile(
     r"(?:subprocess\.\w+|\bspawn(?:Sync)?|execFileSync|os\.exec\w*)\s*\(\s*\[([^\]]*)\]"
@@ -41,6 +42,8 @@ _DOWNLOAD_EXEC_RE = re.compile(
     re.DOTALL,
 )
 _LITERAL_RE = re.compile(_STR)
+_SOCKET_RE = re.compile(r"\bsocket\b|Socket|TCPSocket|net\.connect|fsockopen", re.IGNORECASE)
+_SPAWN_RE = re.compile(r"dup2|pty\.spawn|/bin/(ba|z)?sh\b|\bexec\b|child_process|proc_open|popen")
 
 
 def _literal(match: re.Match[str]) -> str:
@@ -113,6 +116,8 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
     if lang == "py" and re.search(r"\bos\.system\s*\(\s*[^'\")\s]", source):
         ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
     _scan_deletes(source, lang, ctx, origin)
+    if _SOCKET_RE.search(source) and _SPAWN_RE.search(source):
+        ctx.block("shell.reverse-shell", f"`{origin}` connects a socket to a shell")
     if _DOWNLOAD_EXEC_RE.search(source):
         ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
 

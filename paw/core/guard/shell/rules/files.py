@@ -47,7 +47,10 @@ _GUARD_FILES_RE = re.compile(
     r"(^|/)(\.claude/settings(\.local)?\.json|\.claude/hooks(/.*)?|\.gemini/settings\.json"
     r"|\.qwen/settings\.json|\.codex/config\.toml|\.cursor/hooks\.json|\.claude)/?$"
 )
+_GUARD_EDIT_RE = re.compile(r"hook|deny|permission|sandbox|approval|allow", re.IGNORECASE)
+_SOCKET_RE = re.compile(r"^/dev/(tcp|udp)/")
 _BLOCKED_PLACES = (
+    (_SOCKET_RE, "shell.reverse-shell", "a network socket opened as a file"),
     (_DEVICE_RE, "shell.disk-write", "a raw disk device"),
     (_SSH_RE, "files.ssh", "SSH keys and logins"),
     (_PERSIST_RE, "files.persistence", "runs at boot, login or on a timer"),
@@ -78,6 +81,8 @@ def _check_agent_file(path: str, ctx: Context, verb: str, content: str | None) -
         return False
     if content is not None and _BYPASS_RE.search(content):
         ctx.block("agents.config-bypass", f"`{verb}` writes an auto-approve setting to `{path}`")
+    elif config and content is not None and verb.endswith(" -i") and _GUARD_EDIT_RE.search(content):
+        ctx.block("agents.config-bypass", f"`{verb}` edits hooks or permissions in `{path}`")
     elif config:
         ctx.confirm("files.agent-config", f"`{verb}` changes the agent configuration `{path}`")
     else:
@@ -216,7 +221,10 @@ def _check_dd(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_ssh_keygen(cmd: SimpleCommand, ctx: Context) -> None:
     path = option_value(cmd.args, "-f")
-    if path is not None and not any(a in {"-l", "-y", "-F", "-R"} for a in cmd.args):
+    reading = any(
+        a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("lyFRB") for a in cmd.args
+    )
+    if path is not None and not reading:
         check_write_target(path, ctx, "ssh-keygen -f", None)
 
 

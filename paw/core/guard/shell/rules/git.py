@@ -182,7 +182,7 @@ def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
     call = parse_git(cmd.args)
     _check_config_pairs(call, ctx)
     sub = call.sub
-    if not sub:
+    if not sub or "--help" in call.args or sub == "help":
         return
     if "\ue000" in sub or "\ue002" in sub:
         ctx.confirm("shell.unresolved", "the git subcommand comes from a value paw cannot see")

@@ -138,6 +138,9 @@ def check_script_file(
     if is_download(path, ctx) or _fetched_subs(cmd, index):
         ctx.block("shell.download-exec", f"`{cmd.name}` runs a script that was just downloaded")
         return
+    if has_unknown(path):
+        ctx.confirm("shell.unresolved", f"`{cmd.name}` runs a script whose path paw cannot see")
+        return
     written = ctx.scripts.get(path.removeprefix("./"))
     if written is None:
         return

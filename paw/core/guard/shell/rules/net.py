@@ -205,6 +205,23 @@ def _check_ssh(cmd: SimpleCommand, ctx: Context) -> None:
     _check_exfiltration(cmd, ctx)
 
 
+_NC = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "openssl"})
+_NC_EXEC = frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
+
+
+def _check_reverse_shell(cmd: SimpleCommand, ctx: Context) -> None:
+    args = cmd.args
+    hands_shell = any(
+        a in _NC_EXEC or (a.startswith("-") and not a.startswith("--") and "e" in a[1:])
+        for a in args
+    )
+    if cmd.name == "socat":
+        hands_shell = any(a.lower().startswith(("exec:", "system:")) for a in args)
+    shell_upstream = any(up.name in {"sh", "bash", "zsh", "dash", "ksh"} for up in cmd.upstream)
+    if (hands_shell and cmd.name not in {"telnet", "openssl"}) or shell_upstream:
+        ctx.block("shell.reverse-shell", f"`{cmd.name}` hands a shell to a network peer")
+
+
 RULES: dict[str, tuple[Check, ...]] = {
     **dict.fromkeys(FETCHERS - {"gh"}, (_check_fetcher,)),
     **dict.fromkeys(SENDERS - FETCHERS - {"ssh", "scp", "rsync"}, (_check_exfiltration,)),
@@ -213,3 +230,5 @@ RULES: dict[str, tuple[Check, ...]] = {
     "rsync": (_check_copy_out,),
     "ssh": (_check_ssh,),
 }
+for _name in _NC:
+    RULES[_name] = (*RULES.get(_name, ()), _check_reverse_shell)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.words import has_unknown
+from paw.core.guard.shell.words import decode_ansi_c, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -16,7 +15,6 @@ DECODERS = frozenset(
     {"base64", "base32", "xxd", "rev", "tr", "openssl", "gunzip", "zcat", "uudecode", "basenc",
      "gzip", "bzip2", "xz", "unxz", "perl", "python", "python3", "od"}
 )  # fmt: skip
-_PRINTF_RE = re.compile(r"\\(n|t|\\)")
 _PASS_THROUGH = frozenset({"cat", "tee", "head", "tail", "sort", "uniq", "dos2unix"})
 
 
@@ -24,7 +22,7 @@ def _printf(args: list[str]) -> str:
     args = [a for a in args if a != "--"]
     if not args:
         return ""
-    fmt = _PRINTF_RE.sub(lambda m: {"n": "\n", "t": "\t", "\\": "\\"}[m.group(1)], args[0])
+    fmt = decode_ansi_c(args[0])
     if "%" in fmt and len(args) > 1:
         return fmt.replace("%s", " ".join(args[1:]), 1).replace("%b", " ".join(args[1:]), 1)
     return fmt

@@ -20,7 +20,7 @@ SYSTEM_TOP = frozenset(
 )  # fmt: skip
 DEEP_SYSTEM = frozenset(
     {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "dev", "proc", "sys", "system",
-     "library", "root", "snap", "nix", "efi"}
+     "library", "root", "snap", "nix", "efi", "var"}
 )  # fmt: skip
 TEMP_ROOTS = (("tmp",), ("var", "tmp"), ("private", "tmp"), ("var", "folders"), ("dev", "shm"))
 HOME_ROOTS = frozenset({"home", "users"})
@@ -52,6 +52,11 @@ def _is_glob(segment: str) -> bool:
     return any(c in GLOB_CHARS for c in segment)
 
 
+def _is_bare_glob(segment: str) -> bool:
+    """``*``, ``.*``, ``*.*``: matches (nearly) everything, unlike ``*.log``."""
+    return _is_glob(segment) and not segment.strip("*?.[]!")
+
+
 def _home_danger(segs: list[str]) -> Danger | None:
     if not segs or (all(_is_glob(s) for s in segs[:1]) and len(segs) == 1):
         return Danger("shell.rm-home", Action.BLOCK, "the home directory")
@@ -71,7 +76,9 @@ def _absolute_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
     low = [s.lower() for s in segs]
     for temp in TEMP_ROOTS:
         if tuple(low[: len(temp)]) == temp:
-            if len(low) == len(temp) or (_is_glob(low[len(temp)]) and len(low) == len(temp) + 1):
+            if len(low) == len(temp) or (
+                len(low) == len(temp) + 1 and _is_bare_glob(low[len(temp)])
+            ):
                 return Danger("shell.rm-system", Action.BLOCK, f"the system temp dir `{path}`")
             return None
     if low[0] in HOME_ROOTS:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from tests.e2e.scenarios import EDIT_OLD
+from tests.e2e.scenarios import README_TEXT
 
 API_KEY = "sk-paw-e2e-0123456789abcdefghijklmnop"
 MODEL = "paw-stub"
@@ -37,7 +37,7 @@ INSTALL_HINT = (
 
 def agents_home() -> Path:
     """Where scripts/install-agents put the CLIs."""
-    default = Path(os.environ.get("HOME_FOR_AGENTS") or Path.home()) / ".cache" / "paw-agents"
+    default = Path.home() / ".cache" / "paw-agents"
     return Path(os.environ.get("PAW_AGENTS_HOME") or default)
 
 
@@ -72,10 +72,11 @@ def make_workspace(agent: str, base: Path | None = None) -> Workspace:
     home.mkdir()
     repo.mkdir()
     (home / ".gitconfig").write_text(
-        "[user]\n\tname = paw e2e\n\temail = paw-e2e@example.invalid\n[init]\n\tdefaultBranch = main\n",
+        "[user]\n\tname = paw e2e\n\temail = paw-e2e@example.invalid\n"
+        "[init]\n\tdefaultBranch = main\n",
         encoding="utf-8",
     )
-    (repo / "README.md").write_text(f"# Demo\n\n{EDIT_OLD}\n", encoding="utf-8")
+    (repo / "README.md").write_text(README_TEXT, encoding="utf-8")
     env = {**git_env(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     for args in (
         ["init", "-q", "-b", "main"],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any, NamedTuple
 
 SCENARIO_RE = re.compile(r"SCENARIO ([a-z_]+)")
@@ -20,6 +21,9 @@ EDIT_NEW = "hello from paw"
 WRITE_FILE = "paw-new.txt"
 WRITE_CONTENT = "written by the paw e2e stub\n"
 SHELL_COMMAND = f"touch {SHELL_FILE}"
+EDIT_OLD_B = "second line of the demo"
+EDIT_NEW_B = "second line changed by paw"
+README_TEXT = f"# Demo\n\n{EDIT_OLD}\n{EDIT_OLD_B}\n"
 
 QUOTED_PROMPTS = """Here is what the prompts look like, quoted for the docs:
 
@@ -44,12 +48,33 @@ class Action(NamedTuple):
     content: str = ""
 
 
+# ``<kind>`` is approved in the tests, ``<kind>_deny`` denied: separate files, separate effects.
 SCENARIOS: dict[str, Action | None] = {
     "shell": Action("shell", command=SHELL_COMMAND),
+    "shell_deny": Action("shell", command="touch paw-shell-denied.txt"),
     "edit": Action("edit", path=EDIT_FILE, old=EDIT_OLD, new=EDIT_NEW),
+    "edit_deny": Action("edit", path=EDIT_FILE, old=EDIT_OLD_B, new=EDIT_NEW_B),
     "write": Action("write", path=WRITE_FILE, content=WRITE_CONTENT),
+    "write_deny": Action("write", path="paw-denied.txt", content=WRITE_CONTENT),
     "quote": None,
 }
+
+
+def effect_done(action: Action, repo: Path) -> bool:
+    """Whether ``action`` took effect in ``repo``."""
+    if action.kind == "shell":
+        return (repo / action.command.split()[-1]).exists()
+    target = repo / action.path
+    if action.kind == "write":
+        return target.exists()
+    text = target.read_text(encoding="utf-8") if target.exists() else ""
+    return action.new in text and action.old not in text
+
+
+def subject_of(action: Action) -> str:
+    """What a detector should report as the prompt's subject."""
+    return action.command if action.kind == "shell" else action.path
+
 
 # Tool names by kind, in the order they are looked up in a request's tool list.
 TOOL_NAMES: dict[str, tuple[str, ...]] = {
@@ -72,10 +97,8 @@ def final_text(name: str) -> str:
 
 def find_scenario(text: str) -> str | None:
     """The scenario named in a user message, if any."""
-    match = SCENARIO_RE.search(text)
-    if match is None or match.group(1) not in SCENARIOS:
-        return None
-    return match.group(1)
+    names = [n for n in SCENARIO_RE.findall(text) if n in SCENARIOS]
+    return names[-1] if names else None
 
 
 class ToolCall(NamedTuple):
@@ -83,6 +106,7 @@ class ToolCall(NamedTuple):
 
     name: str
     arguments: dict[str, Any]
+    id: str = ""
 
 
 def _pick(props: dict[str, Any], keys: tuple[str, ...]) -> str | None:
@@ -151,6 +175,25 @@ def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) ->
             args["content"] = action.content
     _fill_required(args, schema)
     return ToolCall(name, args)
+
+
+READ_NAMES = ("Read", "read_file", "read")
+
+
+def plan(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) -> list[ToolCall]:
+    """The tool calls of one scenario: an edit reads its file first where a read tool exists
+    (some agents refuse to edit a file they have not read)."""
+    steps: list[ToolCall] = []
+    read = next((n for n in READ_NAMES if n in tools), None)
+    if action.kind == "edit" and read is not None:
+        props = tools[read].get("properties") or {}
+        args: dict[str, Any] = {
+            _pick(props, PATH_KEYS) or "file_path": f"{workdir.rstrip('/')}/{action.path}"
+        }
+        _fill_required(args, tools[read])
+        steps.append(ToolCall(read, args))
+    steps.append(tool_call(action, workdir, tools))
+    return steps
 
 
 def text_reply(name: str) -> str:

@@ -23,16 +23,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 
 from tests.e2e import wire
-from tests.e2e.scenarios import SCENARIOS, final_text, text_reply, tool_call
+from tests.e2e.scenarios import SCENARIOS, final_text, plan, text_reply
 
 Json = dict[str, Any]
 MODEL = "paw-stub"
 
 
 class Received(NamedTuple):
-    """A tool result the stub received, with the scenario it answers."""
+    """A tool result the stub received: scenario, step (0 = first tool call), tool, text."""
 
-    scenario: str | None
+    scenario: str
+    step: int
+    tool: str
     text: str
 
 
@@ -130,6 +132,8 @@ class StubModel:
         self.requests: list[tuple[str, Json]] = []
         self.tool_results: list[Received] = []
         self.errors: list[str] = []
+        self._plans: dict[str, int] = {}  # scenario -> number of tool calls in its plan
+        self._issued: dict[str, list[str]] = {}  # scenario -> call ids issued, by step
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -163,10 +167,23 @@ class StubModel:
 
     # --- queries for tests --------------------------------------------------------------------
 
-    def results_for(self, scenario: str) -> list[str]:
-        """Tool results received for ``scenario``."""
+    def results_for(self, scenario: str, tool: str | None = None) -> list[str]:
+        """Tool results received for ``scenario`` (only those of ``tool`` when given)."""
         with self._lock:
-            return [r.text for r in self.tool_results if r.scenario == scenario]
+            return [
+                r.text
+                for r in self.tool_results
+                if r.scenario == scenario and (tool is None or r.tool == tool)
+            ]
+
+    def gated_results(self, scenario: str) -> list[str]:
+        """Results of the scenario's permission-gated call (its last tool call)."""
+        with self._lock:
+            last = max((r.step for r in self.tool_results if r.scenario == scenario), default=-1)
+            plans = self._plans.get(scenario)
+        if plans is None or last < plans - 1:
+            return []
+        return [r.text for r in self.tool_results if r.scenario == scenario and r.step == plans - 1]
 
     def scenario_requests(self, scenario: str) -> int:
         """How many main requests started ``scenario``."""
@@ -184,26 +201,60 @@ class StubModel:
     def decide(self, turn: wire.Turn, tools: dict[str, Json], body: Json) -> Reply:
         """The scripted answer for one request."""
         side = side_reply(body)
-        if turn.tool_result is not None:
-            with self._lock:
-                self.tool_results.append(Received(turn.result_scenario, turn.tool_result))
-            return Reply(final_text(turn.result_scenario or "unknown"))
         if side is not None:
             return side
-        if turn.scenario is None:
+        scenario = turn.latest
+        if scenario is None:
             return Reply("OK.")
-        action = SCENARIOS[turn.scenario]
+        action = SCENARIOS[scenario]
         if action is None:
-            return Reply(final_text(turn.scenario))
+            return Reply(final_text(scenario))
         if not tools:
-            return Reply(
-                text_reply(turn.scenario) if "SEARCH/REPLACE" in _all_text(body) else "OK."
-            )
+            aider = "SEARCH/REPLACE" in _all_text(body) and turn.scenario == scenario
+            return Reply(text_reply(scenario) if aider and turn.results == 0 else "OK.")
         try:
-            return Reply("", tool_call(action, self.workdir, tools))
+            steps = plan(action, self.workdir, tools)
         except LookupError as err:
             self.errors.append(str(err))
             return Reply(f"stub error: {err}")
+        step, last = self._progress(scenario, turn)
+        self._note(scenario, steps, step, last)
+        if step < len(steps):
+            return Reply("", self._issue(scenario, step, steps[step]))
+        return Reply(final_text(scenario))
+
+    def _progress(self, scenario: str, turn: wire.Turn) -> tuple[int, str | None]:
+        """How many of the scenario's calls have results, and the newest result.
+
+        By call id where the request carries the ids the stub issued (robust against agents
+        that merge messages); else by position after the scenario's user message."""
+        with self._lock:
+            issued = list(self._issued.get(scenario, ()))
+            known = any(cid in turn.by_id for ids in self._issued.values() for cid in ids)
+        if known:
+            answered = [cid for cid in issued if cid in turn.by_id]
+            return len(answered), (turn.by_id[answered[-1]] if answered else None)
+        if turn.scenario == scenario:
+            return turn.results, turn.last_result
+        return 0, None
+
+    def _issue(self, scenario: str, step: int, call: wire.ToolCall) -> wire.ToolCall:
+        call = call._replace(id=wire.new_id("call_stub"))
+        with self._lock:
+            issued = self._issued.setdefault(scenario, [])
+            del issued[step:]
+            issued.append(call.id)
+        return call
+
+    def _note(self, scenario: str, steps: list[wire.ToolCall], step: int, last: str | None) -> None:
+        with self._lock:
+            self._plans[scenario] = len(steps)
+            if step == 0 or last is None:
+                return
+            index = min(step, len(steps)) - 1
+            entry = Received(scenario, index, steps[index].name, last)
+            if entry not in self.tool_results:
+                self.tool_results.append(entry)
 
 
 def _read_body(handler: BaseHTTPRequestHandler) -> bytes:
@@ -309,7 +360,7 @@ def _gemini(h: Any, body: Json) -> None:
         h._json({"totalTokens": 42})
         return
     stream = ":streamGenerateContent" in h.path
-    turn = wire.gemini_turn(body) if stream else wire.Turn(None, None, None)
+    turn = wire.gemini_turn(body) if stream else wire.Turn(None)
     reply = h.server_stub.decide(turn, wire.gemini_tools(body), body)
     if stream:
         h._sse(wire.gemini_sse(reply.text, reply.call))

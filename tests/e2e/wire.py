@@ -7,22 +7,50 @@ text"; a user message with ``SCENARIO <name>`` means "send the tool call".
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
-from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from tests.e2e.scenarios import ToolCall, dumps, find_scenario
 
 Json = dict[str, Any]
+_ids = itertools.count(1)
+
+
+def new_id(prefix: str) -> str:
+    """A call id unique within this process."""
+    return f"{prefix}{int(time.time())}{next(_ids)}"
 
 
 class Turn(NamedTuple):
-    """What the conversation asks for: a scenario start, or a tool result to conclude it."""
+    """Where the conversation stands, as far as the request shows it."""
 
-    scenario: str | None
-    tool_result: str | None  # the text of the tool result, when the last thing is one
-    result_scenario: str | None  # the scenario that tool result belongs to
+    scenario: str | None  # named in the last plain user message
+    results: int = 0  # tool results after that message
+    last_result: str | None = None  # the newest of them
+    latest: str | None = None  # the last scenario named anywhere in the user's text
+    by_id: dict[str, str] = {}  # noqa: RUF012 - read-only default, never mutated
+    # every tool result in the request by call id (the stub issues the ids)
+
+
+# One conversation entry, oldest first: (kind, text, call id); kind is user, result or other.
+Entry = tuple[str, str, str]
+
+
+def turn_from(entries: list[Entry]) -> Turn:
+    """Scan back to the last plain user message; count the tool results after it."""
+    by_id = {cid: text for kind, text, cid in entries if kind == "result" and cid}
+    user_text = "\n".join(text for kind, text, _ in entries if kind == "user")
+    latest = find_scenario(user_text)
+    results: list[str] = []
+    for kind, text, _ in reversed(entries):
+        if kind == "result":
+            results.append(text)
+        elif kind == "user":
+            last = results[0] if results else None
+            return Turn(find_scenario(text), len(results), last, latest, by_id)
+    return Turn(None, len(results), results[0] if results else None, latest, by_id)
 
 
 def _text_of(content: Any) -> str:
@@ -39,10 +67,6 @@ def _text_of(content: Any) -> str:
     return ""
 
 
-def _scenario_before(texts: Iterable[str]) -> str | None:
-    return next((name for t in texts if (name := find_scenario(t)) is not None), None)
-
-
 # --- Anthropic Messages -------------------------------------------------------------------------
 
 
@@ -51,23 +75,21 @@ def anthropic_tools(body: Json) -> dict[str, Json]:
 
 
 def anthropic_turn(body: Json) -> Turn:
-    messages = body.get("messages") or []
-    user_texts: list[str] = []
-    for msg in reversed(messages):
-        if msg.get("role") in ("system", "developer"):
-            continue
-        if msg.get("role") != "user":
-            break
+    entries: list[Entry] = []
+    for msg in body.get("messages") or []:
         content = msg.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
         results = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"]
-        if results:
-            earlier = [
-                _text_of(m.get("content")) for m in reversed(messages) if m.get("role") == "user"
-            ]
-            return Turn(None, _text_of(results[-1].get("content")), _scenario_before(earlier))
-        user_texts.append(_text_of(content))
-    return Turn(_scenario_before(user_texts), None, None)
+        texts = [b for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+        if msg.get("role") != "user":
+            entries.append(("other", "", ""))
+            continue
+        for block in results:
+            text = _text_of(block.get("content"))
+            entries.append(("result", text, str(block.get("tool_use_id", ""))))
+        if texts and (not results or find_scenario(_text_of(texts))):
+            entries.append(("user", _text_of(texts), ""))
+    return turn_from(entries)
 
 
 def anthropic_sse(model: str, text: str, call: ToolCall | None) -> bytes:
@@ -102,7 +124,7 @@ def anthropic_sse(model: str, text: str, call: ToolCall | None) -> bytes:
     if call is not None:
         block = {
             "type": "tool_use",
-            "id": f"toolu_stub{int(time.time() * 1000)}",
+            "id": call.id or new_id("toolu_stub"),
             "name": call.name,
             "input": {},
         }
@@ -138,7 +160,12 @@ def anthropic_json(model: str, text: str, call: ToolCall | None) -> Json:
     content: list[Json] = [{"type": "text", "text": text}] if text else []
     if call is not None:
         content.append(
-            {"type": "tool_use", "id": "toolu_stub", "name": call.name, "input": call.arguments}
+            {
+                "type": "tool_use",
+                "id": call.id or new_id("toolu_stub"),
+                "name": call.name,
+                "input": call.arguments,
+            }
         )
     return {
         "id": "msg_stub",
@@ -165,21 +192,17 @@ def chat_tools(body: Json) -> dict[str, Json]:
 
 
 def chat_turn(body: Json) -> Turn:
-    messages = body.get("messages") or []
-    user_texts: list[str] = []
-    for msg in reversed(messages):
+    entries: list[Entry] = []
+    for msg in body.get("messages") or []:
         role = msg.get("role")
         if role == "tool":
-            earlier = [
-                _text_of(m.get("content")) for m in reversed(messages) if m.get("role") == "user"
-            ]
-            return Turn(None, _text_of(msg.get("content")), _scenario_before(earlier))
-        if role in ("system", "developer"):
-            continue
-        if role != "user":
-            break
-        user_texts.append(_text_of(msg.get("content")))
-    return Turn(_scenario_before(user_texts), None, None)
+            text = _text_of(msg.get("content"))
+            entries.append(("result", text, str(msg.get("tool_call_id", ""))))
+        elif role == "user":
+            entries.append(("user", _text_of(msg.get("content")), ""))
+        elif role == "assistant":
+            entries.append(("other", "", ""))
+    return turn_from(entries)
 
 
 def chat_sse(model: str, text: str, call: ToolCall | None) -> bytes:
@@ -204,7 +227,7 @@ def chat_sse(model: str, text: str, call: ToolCall | None) -> bytes:
     if call is not None:
         tc = {
             "index": 0,
-            "id": "call_stub1",
+            "id": call.id or new_id("call_stub"),
             "type": "function",
             "function": {"name": call.name, "arguments": dumps(call.arguments)},
         }
@@ -226,7 +249,7 @@ def chat_json(model: str, text: str, call: ToolCall | None) -> Json:
     if call is not None:
         message["tool_calls"] = [
             {
-                "id": "call_stub1",
+                "id": call.id or new_id("call_stub"),
                 "type": "function",
                 "function": {"name": call.name, "arguments": dumps(call.arguments)},
             }
@@ -253,22 +276,19 @@ def responses_tools(body: Json) -> dict[str, Json]:
 def responses_turn(body: Json) -> Turn:
     items = body.get("input") or []
     if isinstance(items, str):
-        return Turn(find_scenario(items), None, None)
-    user_texts: list[str] = []
-    for item in reversed(items):
+        name = find_scenario(items)
+        return Turn(name, latest=name)
+    entries: list[Entry] = []
+    for item in items:
         kind = item.get("type", "message")
         if kind in ("function_call_output", "custom_tool_call_output"):
-            earlier = [
-                _text_of(i.get("content")) for i in reversed(items) if i.get("role") == "user"
-            ]
-            return Turn(None, _text_of(item.get("output")), _scenario_before(earlier))
-        if kind == "message" and item.get("role") == "user":
-            user_texts.append(_text_of(item.get("content")))
-            continue
-        if kind == "message" and item.get("role") in ("developer", "system"):
-            continue
-        break
-    return Turn(_scenario_before(user_texts), None, None)
+            text = _text_of(item.get("output"))
+            entries.append(("result", text, str(item.get("call_id", ""))))
+        elif kind == "message" and item.get("role") == "user":
+            entries.append(("user", _text_of(item.get("content")), ""))
+        elif kind != "message" or item.get("role") == "assistant":
+            entries.append(("other", "", ""))
+    return turn_from(entries)
 
 
 def responses_sse(model: str, text: str, call: ToolCall | None) -> bytes:
@@ -290,7 +310,7 @@ def responses_sse(model: str, text: str, call: ToolCall | None) -> bytes:
             {
                 "type": "function_call",
                 "id": "fc_stub",
-                "call_id": f"call_{rid}",
+                "call_id": call.id or new_id("call_stub"),
                 "name": call.name,
                 "arguments": dumps(call.arguments),
                 "status": "completed",
@@ -356,28 +376,24 @@ def gemini_tools(body: Json) -> dict[str, Json]:
 
 
 def gemini_turn(body: Json) -> Turn:
-    contents = body.get("contents") or []
-    user_texts: list[str] = []
-    for content in reversed(contents):
-        if content.get("role", "user") != "user":
-            break
+    entries: list[Entry] = []
+    for content in body.get("contents") or []:
         parts = content.get("parts") or []
         responses = [p["functionResponse"] for p in parts if "functionResponse" in p]
-        if responses:
-            earlier = [
-                _text_of(c.get("parts"))
-                for c in reversed(contents)
-                if c.get("role", "user") == "user"
-            ]
-            return Turn(None, _text_of(responses[-1]), _scenario_before(earlier))
-        user_texts.append(_text_of(parts))
-    return Turn(_scenario_before(user_texts), None, None)
+        if content.get("role", "user") != "user":
+            entries.append(("other", "", ""))
+        elif responses:
+            entries.extend(("result", _text_of(r), str(r.get("id", ""))) for r in responses)
+        else:
+            entries.append(("user", _text_of(parts), ""))
+    return turn_from(entries)
 
 
 def gemini_json(text: str, call: ToolCall | None) -> Json:
     parts: list[Json] = [{"text": text}] if text else []
     if call is not None:
-        parts.append({"functionCall": {"name": call.name, "args": call.arguments}})
+        fc = {"name": call.name, "args": call.arguments, **({"id": call.id} if call.id else {})}
+        parts.append({"functionCall": fc})
     candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
     usage = {"promptTokenCount": 12, "candidatesTokenCount": 8, "totalTokenCount": 20}
     return {"candidates": [candidate], "usageMetadata": usage, "modelVersion": "stub"}

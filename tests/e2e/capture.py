@@ -1,0 +1,64 @@
+"""Save live screens: corpus cases (``PAW_E2E_CAPTURE=1``) and failure evidence.
+
+Cases go to ``tests/fixtures/screens-live/<agent>/<case>/`` with ``screen.txt`` (``capture-pane
+-p``), ``screen.ansi`` (``-e``) and a ``meta.json`` in the format of ``tests/fixtures/corpus``.
+Scratch paths are replaced by ``/home/u/...`` so the fixtures do not carry this machine's paths.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from tests.e2e import agents
+
+LIVE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "screens-live"
+CAPTURE_ENV = "PAW_E2E_CAPTURE"
+
+
+class Shot(NamedTuple):
+    """One captured frame of a pane."""
+
+    text: str
+    ansi: str
+    info: dict[str, str]
+
+
+def scrub(text: str, scratch: Path) -> str:
+    """Replace the scratch directory (and the agents cache) by stable placeholder paths."""
+    out = text.replace(str(scratch), "/home/u/work")
+    return out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
+
+
+def capturing() -> bool:
+    """Whether this run records corpus cases."""
+    return os.environ.get(CAPTURE_ENV, "") not in ("", "0")
+
+
+def save_case(agent: str, case: str, shot: Shot, meta: dict[str, Any], scratch: Path) -> Path:
+    """Write one corpus case; returns its directory."""
+    target = LIVE_DIR / agent / case
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "screen.txt").write_text(scrub(shot.text, scratch), encoding="utf-8")
+    (target / "screen.ansi").write_text(scrub(shot.ansi, scratch), encoding="utf-8")
+    full = {
+        "agent": agent,
+        "agent_version": agents.VERSIONS[agent],
+        "cols": int(shot.info.get("pane_width", 0)),
+        "rows": int(shot.info.get("pane_height", 0)),
+        **meta,
+        "tmux": {k: shot.info.get(k) for k in ("alternate_on", "cursor_x", "cursor_y")},
+    }
+    (target / "meta.json").write_text(json.dumps(full, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def save_failure(test_id: str, shot: Shot, note: str) -> Path:
+    """Keep the screen of a failed step outside the repository; returns the file."""
+    target = agents.agents_home() / "failures" / test_id
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / "screen.txt"
+    path.write_text(f"{shot.text}\n---\n{note}\n{json.dumps(shot.info)}\n", encoding="utf-8")
+    return path

@@ -8,6 +8,7 @@ import pytest
 
 from paw.core.detect import detect
 from paw.core.models import DetectionState, PromptKind
+from tests.detect.corpus import CORPUS
 
 RULE80 = "─" * 80
 
@@ -256,3 +257,61 @@ def test_detect_aider_group_question_never_offers_dont_ask_as_always() -> None:
     assert prompt is not None
     assert prompt.options == ("Yes", "No", "All", "Skip all", "Don't ask again")
     assert prompt.always_keys is None
+
+
+def _recolour_choices(ansi: str, highlight: str) -> str:
+    """The opencode dialog with ``highlight`` drawn as the selected choice instead."""
+    plain_bg, selected_bg = "\x1b[48;5;234m", "\x1b[48;5;215m"
+    lines = ansi.split("\n")
+    for index, line in enumerate(lines):
+        if "Allow once" in line and "Reject" in line:
+            line = line.replace(selected_bg + " \x1b[38;5;232mAllow once", plain_bg + " Allow once")
+            lines[index] = line.replace(
+                f"\x1b[38;5;8m{highlight}", f"{selected_bg}\x1b[38;5;232m{highlight}{plain_bg}"
+            )
+    return "\n".join(lines)
+
+
+class Highlight(NamedTuple):
+    test_id: str
+    label: str
+    approve: tuple[str, ...]
+    deny: tuple[str, ...]
+    always: tuple[str, ...]
+
+
+HIGHLIGHTS = [
+    Highlight(
+        "on-reject", "Reject", ("Left", "Left", "Enter"), ("Enter",), ("Left", "Enter", "Enter")
+    ),
+    Highlight(
+        "on-always", "Allow always", ("Left", "Enter"), ("Right", "Enter"), ("Enter", "Enter")
+    ),
+]
+
+
+@pytest.mark.parametrize("case", HIGHLIGHTS, ids=[h.test_id for h in HIGHLIGHTS])
+def test_detect_opencode_keys_follow_highlighted_choice(case: Highlight) -> None:
+    ansi = (CORPUS / "opencode" / "git_push" / "screen.ansi").read_text(encoding="utf-8")
+    fresh = detect(ansi, "opencode").prompt
+    moved = detect(_recolour_choices(ansi, case.label), "opencode").prompt
+    assert fresh is not None
+    assert moved is not None
+    assert (moved.approve_keys, moved.deny_keys, moved.always_keys) == (
+        case.approve,
+        case.deny,
+        case.always,
+    )
+    assert moved.fingerprint != fresh.fingerprint  # a moved highlight fails re-verification
+
+
+def test_detect_moved_selection_changes_fingerprint() -> None:
+    text = (CORPUS / "qwen-code" / "shell_short" / "screen.txt").read_text(encoding="utf-8")
+    moved = text.replace("   › 1. Yes, allow once", "     1. Yes, allow once").replace(
+        "     4. No, suggest changes (esc)", "   › 4. No, suggest changes (esc)"
+    )
+    fresh, after = detect(text, "qwen-code").prompt, detect(moved, "qwen-code").prompt
+    assert fresh is not None
+    assert after is not None
+    assert after.approve_keys == ("1",)
+    assert after.fingerprint != fresh.fingerprint

@@ -244,3 +244,8 @@ def negative_option(options: Sequence[Option]) -> int:
 def labels(options: Sequence[Option]) -> tuple[str, ...]:
     """The option labels, for a prompt's ``options`` and fingerprint."""
     return tuple(option.text for option in options)
+
+
+def selected_label(options: Sequence[Option]) -> str | None:
+    """The highlighted option's text, or None when no option is marked."""
+    return next((option.text for option in options if option.selected), None)

@@ -20,8 +20,10 @@ def make_prompt(
     deny: Sequence[str],
     always: Sequence[str] | None = None,
     options: Sequence[str] = (),
+    selected: str | None = None,
 ) -> Prompt:
-    """A :class:`Prompt` with its fingerprint (kind + subject + question + options)."""
+    """A :class:`Prompt` with its fingerprint (kind + subject + question + options + the
+    highlighted option, when the dialog has one)."""
     question = collapse_whitespace(question)
     subject = subject.strip("\n") if subject else None
     return Prompt(
@@ -30,7 +32,7 @@ def make_prompt(
         question=question,
         approve_keys=tuple(approve),
         deny_keys=tuple(deny),
-        fingerprint=fingerprint(kind.value, subject, question, tuple(options)),
+        fingerprint=fingerprint(kind.value, subject, question, tuple(options), selected),
         always_keys=tuple(always) if always else None,
         options=tuple(options),
     )

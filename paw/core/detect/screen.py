@@ -77,14 +77,22 @@ def collapse_whitespace(text: str) -> str:
 
 
 def fingerprint(
-    kind: str, subject: str | None, question: str, options: tuple[str, ...] = ()
+    kind: str,
+    subject: str | None,
+    question: str,
+    options: tuple[str, ...] = (),
+    selected: str | None = None,
 ) -> str:
     """A stable short hash of what a prompt asks (not of the whole screen).
 
     Whitespace is collapsed so a re-wrap at another width or a redraw gives the same value;
-    a spinner, a clock or transcript lines elsewhere on the screen do not enter it.
+    a spinner, a clock or transcript lines elsewhere on the screen do not enter it. The
+    highlighted option (``selected``) does: keys such as ``Enter`` act on it, so a moved
+    selection must fail the re-verification before keys are sent.
     """
     parts = [kind, collapse_whitespace(subject or ""), collapse_whitespace(question)]
     parts.extend(collapse_whitespace(option) for option in options)
+    if selected is not None:
+        parts.append("selected:" + collapse_whitespace(selected))
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
     return digest[:16]

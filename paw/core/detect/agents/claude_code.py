@@ -26,6 +26,7 @@ from paw.core.detect.options import (
     move_keys,
     negative_option,
     selected_index,
+    selected_label,
 )
 from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
 from paw.core.detect.screen import Screen, parse_screen
@@ -159,7 +160,14 @@ def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
     permission = title.lower().rstrip(":") in TITLES or subject == PLAN_SUBJECT
     approve, deny, always = _keys(dialog, options, permission=permission)
     return make_prompt(
-        kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
+        kind,
+        subject,
+        question,
+        approve=approve,
+        deny=deny,
+        always=always,
+        options=labels(options),
+        selected=selected_label(options),
     )
 
 

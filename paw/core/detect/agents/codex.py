@@ -27,6 +27,7 @@ from paw.core.detect.options import (
     first_positive,
     labels,
     selected_index,
+    selected_label,
 )
 from paw.core.detect.prompts import busy, idle, make_prompt, prompt_found, unknown
 from paw.core.detect.screen import Screen, parse_screen
@@ -164,7 +165,14 @@ def _build_prompt(screen: Screen, request: _Request) -> Prompt:
             line.strip() for line in screen.lines[request.question_line - 2 : options[0].line]
         )
     return make_prompt(
-        kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
+        kind,
+        subject,
+        question,
+        approve=approve,
+        deny=deny,
+        always=always,
+        options=labels(options),
+        selected=selected_label(options),
     )
 
 

@@ -23,6 +23,7 @@ from paw.core.detect.options import (
     first_positive,
     labels,
     move_keys,
+    selected_label,
 )
 from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
 from paw.core.detect.screen import Screen, parse_screen
@@ -129,7 +130,14 @@ def _build_prompt(box: _Box) -> Prompt:
         mentions_esc = any("esc" in line.lower() for line in box.content)
         deny = (ESCAPE,) if mentions_esc else ()
     return make_prompt(
-        kind, subject, question, approve=approve, deny=deny, always=always, options=labels(options)
+        kind,
+        subject,
+        question,
+        approve=approve,
+        deny=deny,
+        always=always,
+        options=labels(options),
+        selected=selected_label(options),
     )
 
 

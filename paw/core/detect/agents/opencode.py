@@ -4,11 +4,11 @@ A permission request replaces the input box at the bottom of the screen with a `
 block: ``△ Permission required``, a kind line (``# Shell command``, ``→ Edit <file>``,
 ``⚙ Call tool <server>_<tool>``), the details (``$ <command>``, a diff), then the choices on one
 line, ``Allow once   Allow always   Reject``, with ``enter confirm`` at its right. The highlight
-is drawn in colour only, so paw assumes the fresh dialog's default (``Allow once``): approve
-``Enter``, deny ``Right Right Enter``, always ``Right Enter Enter`` ("Allow always" asks for a
-confirmation). Ask-the-user questions end with ``enter submit  esc dismiss``; overlay dialogs
-(``Connect a provider``) have ``esc`` at the right of their title. ``esc interrupt`` in the
-status line means busy.
+is drawn in colour only: with a ``capture-pane -e`` capture paw reads it, otherwise it assumes
+the fresh dialog's default (``Allow once``): approve ``Enter``, deny ``Right Right Enter``,
+always ``Right Enter Enter`` ("Allow always" asks for a confirmation). Ask-the-user questions
+end with ``enter submit  esc dismiss``; overlay dialogs (``Connect a provider``) have ``esc``
+at the right of their title. ``esc interrupt`` in the status line means busy.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 
 from paw.core.detect.boxes import dedent, has_left_border, strip_border, unwrap
-from paw.core.detect.options import ENTER, ESCAPE, RIGHT
+from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
 from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.styles import highlighted
 from paw.core.models import Detection, Prompt, PromptKind
 
 AGENT = "opencode"
@@ -33,9 +34,6 @@ QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
 OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
 INTACT_EDGE = re.compile(r"^\s*╹▀+$")
-APPROVE = (ENTER,)
-DENY = (RIGHT, RIGHT, ENTER)
-ALWAYS = (RIGHT, ENTER, ENTER)
 KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^#\s*Shell command", re.IGNORECASE), PromptKind.SHELL),
     (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
@@ -54,7 +52,7 @@ def detect_screen(text: str) -> Detection:
     if any(BUSY.search(line) for line in screen.tail(2)):
         return busy(AGENT)
     block = _bottom_block(screen)
-    prompt = _permission(screen, block) or _question(block) or _overlay(screen)
+    prompt = _permission(screen, block, _selection(text)) or _question(block) or _overlay(screen)
     if prompt is None:
         return idle(AGENT)
     return prompt_found(AGENT, prompt)
@@ -73,7 +71,28 @@ def _bottom_block(screen: Screen) -> list[str]:
     return block
 
 
-def _permission(screen: Screen, block: list[str]) -> Prompt | None:
+def _selection(text: str) -> int:
+    """Index of the highlighted choice, read from colours; 0 (the default) without them."""
+    if "\x1b[" not in text:
+        return 0
+    for raw in reversed(text.split("\n")[-_MAX_BLOCK:]):
+        if "Reject" in raw and "Allow once" in raw:
+            found = highlighted(raw, CHOICE_LABELS)
+            return 0 if found is None else found
+    return 0
+
+
+def _choice_keys(selected: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Approve, deny and always keys from the highlighted choice (0 once, 1 always, 2 reject)."""
+
+    def move(target: int) -> tuple[str, ...]:
+        step = RIGHT if target > selected else LEFT
+        return (step,) * abs(target - selected)
+
+    return (*move(0), ENTER), (*move(2), ENTER), (*move(1), ENTER, ENTER)
+
+
+def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | None:
     # The choices row is the block's last line; at narrow widths its key hints may wrap below.
     row = next(
         (
@@ -95,14 +114,16 @@ def _permission(screen: Screen, block: list[str]) -> Prompt | None:
     if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
         kind = PromptKind.WRITE
     first = next((line.strip() for line in body if line.strip()), "Permission required")
+    approve, deny, always = _choice_keys(selected)
     return make_prompt(
         kind,
         subject,
         f"Permission required: {first}",
-        approve=APPROVE,
-        deny=DENY,
-        always=ALWAYS,
+        approve=approve,
+        deny=deny,
+        always=always,
         options=CHOICE_LABELS,
+        selected=CHOICE_LABELS[selected],
     )
 
 

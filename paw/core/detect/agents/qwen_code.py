@@ -23,6 +23,7 @@ from paw.core.detect.options import (
     first_positive,
     labels,
     selected_index,
+    selected_label,
 )
 from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
 from paw.core.detect.screen import Screen, parse_screen
@@ -177,6 +178,7 @@ def _build_prompt(screen: Screen, request: _Request) -> Prompt:
         deny=(ESCAPE,),
         always=always,
         options=labels(options),
+        selected=selected_label(options),
     )
 
 

@@ -9,7 +9,6 @@ per-sweep marker), and spawning a pane costs two. Every tmux failure surfaces as
 from __future__ import annotations
 
 import os
-import shlex
 import subprocess
 import threading
 import time
@@ -37,7 +36,9 @@ from paw.errors import TmuxError
 #: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
 TAG_KEYS: tuple[str, ...] = ("paw_agent", "paw_kind", "paw_repo", "paw_id")
 
-_PLACEHOLDER = "exec cat"  # holds a new pane while paw tags it, before the real command starts
+# Holds a new pane while paw tags it, before the real command starts. Two or more arguments
+# make tmux exec the program directly instead of through the user's default-shell.
+_PLACEHOLDER = ("cat", "-u")
 _TIMEOUT = 15.0
 _GONE_MARKERS = ("no server running", "error connecting to", "server exited")
 _SWEEP_ATTEMPTS = 3
@@ -158,7 +159,7 @@ class TmuxTerminal:
         name = tags.get("paw_agent") or Path(argv[0]).name
         created = self._tmux(
             "new-window", "-d", "-t", f"={session}:", "-n", escape_arg(name),
-            "-P", "-F", "#{pane_id}", _PLACEHOLDER,
+            "-P", "-F", "#{pane_id}", *_PLACEHOLDER,
         )  # fmt: skip
         pane_id = _pane_target(created.stdout.strip())
         sep = _separator()
@@ -193,7 +194,9 @@ class TmuxTerminal:
         out += ["respawn-pane", "-k", "-t", pane_id, "-c", cwd]
         for key, value in env.items():
             out += ["-e", escape_arg(f"{key}={value}")]
-        out += [escape_arg(shlex.join(argv)), ";"]
+        # ``env --`` makes the command two or more arguments: tmux then execs it directly, so
+        # no shell (fish, nushell…) reinterprets the agent's argv; env execs in place (same pid)
+        out += ["env", "--", *(escape_arg(arg) for arg in argv), ";"]
         out += ["display-message", "-p", "-t", pane_id]  # the caller appends the format
         return out
 

@@ -232,3 +232,14 @@ def test_tmux_refuses_targets_that_are_not_pane_ids(terminal: TmuxTerminal, targ
     with pytest.raises(TmuxError, match="not a tmux pane id"):
         terminal.send_text(target, "y")
     assert terminal.sweep([target])[0].text is None
+
+
+def test_tmux_new_pane_runs_argv_without_a_shell(terminal: TmuxTerminal, tmp_path: Path) -> None:
+    tricky = ["it's", '"quoted"', "$HOME", "a;", "*", "-n"]
+    code = "import sys, time; print(sys.argv[1:], flush=True); time.sleep(600)"
+    pane = terminal.new_pane(
+        SESSION, str(tmp_path), [sys.executable, "-c", code, *tricky], {}, {"paw_agent": "argv"}
+    )
+    _wait_for(terminal, pane.pane_id, repr(tricky))
+    [listed] = [p for p in terminal.list_panes(SESSION) if p.pane_id == pane.pane_id]
+    assert listed.current_command.startswith("python")  # env exec'd in place: no shell between

@@ -315,3 +315,26 @@ def test_detect_moved_selection_changes_fingerprint() -> None:
     assert after is not None
     assert after.approve_keys == ("1",)
     assert after.fingerprint != fresh.fingerprint
+
+
+GEMINI_TRUST = _screen(
+    [
+        "╭" + "─" * 78 + "╮",
+        "│ Do you trust the files in this folder?" + " " * 39 + "│",
+        "│" + " " * 78 + "│",
+        "│ Trusting a folder allows Gemini CLI to load its local configurations." + " " * 8 + "│",
+        "│" + " " * 78 + "│",
+        "│ ● 1. Trust folder (demo-app)" + " " * 49 + "│",
+        "│   2. Trust parent folder (src)" + " " * 47 + "│",
+        "│   3. Don't trust" + " " * 61 + "│",
+        "╰" + "─" * 78 + "╯",
+    ]
+)
+
+
+def test_detect_gemini_folder_trust_denies_with_the_option_not_escape() -> None:
+    """Escape quits gemini-cli at its trust dialog; "Don't trust" is the deny."""
+    prompt = detect(GEMINI_TRUST, "gemini-cli").prompt
+    assert prompt is not None
+    assert (prompt.kind, prompt.subject) == (PromptKind.OTHER, "demo-app")
+    assert (prompt.approve_keys, prompt.deny_keys) == (("Enter",), ("Down", "Down", "Enter"))

@@ -60,6 +60,7 @@ _RULE = "─━▔"
 _DASHED = "╌┄"
 _MAX_DIALOG = 60
 _MAX_PREVIEW = 12
+_BUSY_WINDOW = 6  # status line, input box, and the spinner line above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ def detect_screen(text: str) -> Detection:
 
 
 def _is_busy(screen: Screen) -> bool:
-    footer = [line.lower() for line in screen.tail(3)]
+    footer = [line.lower() for line in screen.tail(_BUSY_WINDOW)]
     return any(marker in line for line in footer for marker in BUSY_MARKERS)
 
 

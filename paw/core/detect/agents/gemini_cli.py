@@ -23,6 +23,7 @@ from paw.core.detect.options import (
     first_positive,
     labels,
     move_keys,
+    negative_option,
     selected_label,
 )
 from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
@@ -128,7 +129,8 @@ def _build_prompt(box: _Box) -> Prompt:
         always = None
         approve = move_keys(options, approve_at) if approve_at >= 0 else (ENTER,)
         mentions_esc = any("esc" in line.lower() for line in box.content)
-        deny = (ESCAPE,) if mentions_esc else ()
+        deny_at = negative_option(options)
+        deny = (ESCAPE,) if mentions_esc else move_keys(options, deny_at) if deny_at >= 0 else ()
     return make_prompt(
         kind,
         subject,
@@ -182,6 +184,9 @@ def _subject(kind: PromptKind, tool: str, box: _Box) -> str | None:
         return f"{match['server']} {match['tool']}" if match else tool.split(" (", 1)[0]
     if "plan mode" in tool.lower():
         return PLAN_SUBJECT
+    if "trust" in _question(box).lower():  # folder trust: "1. Trust folder (<name>)"
+        named = (re.search(r"\(([^)]+)\)\s*$", o.text) for o in box.options if o.is_positive)
+        return next((m.group(1) for m in named if m), None)
     return None
 
 

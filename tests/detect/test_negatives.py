@@ -14,6 +14,7 @@ import pytest
 from paw.core.detect import detect
 from paw.core.models import Detection, DetectionState
 from tests.detect.corpus import Case, load_cases
+from tests.detect.reflow import hard_wrap, reflow
 
 
 class IdleFrame(NamedTuple):
@@ -111,3 +112,24 @@ def test_detect_other_agents_detectors_do_not_claim_the_prompt(case: Case) -> No
         if agent != case.agent and detect(case.text(), agent).state is DetectionState.PROMPT
     ]
     assert claimed == []
+
+
+def _narrow(case: Case) -> list[str]:
+    text = case.text()
+    drawn = hard_wrap(text, 80) if case.agent == "aider" else reflow(text, 80)
+    lines = drawn.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_narrow_look_alikes_are_not_approvable(case: Case) -> None:
+    """The same look-alikes built from the prompt redrawn at 80 columns."""
+    lines = _narrow(case)
+    assert detect("\n".join(lines), case.agent).state is DetectionState.PROMPT  # control
+    catted = "\n".join(["$ cat saved-prompt.txt", *lines, "$ "])
+    assert detect(catted, case.agent).state is not DetectionState.PROMPT
+    marker = FRAMES[case.agent].marker
+    below = [*lines, "", f"{marker}Ran the command; it printed nothing.", "  └ (no output)"]
+    assert not _approvable(detect("\n".join(below), case.agent))

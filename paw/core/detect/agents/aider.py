@@ -29,6 +29,7 @@ CONFIRM = re.compile(
     r"^(?P<question>.*?\?)\s*\(Y\)es/\(N\)o(?P<extra>(?:/\([A-Z]\)[^\[]*?)*)\s*"
     r"\[(?P<default>Yes|No)\]:\s*$"
 )
+_RULE_WINDOW = 8  # the rule, then the chat files (they may wrap), then the input prompt
 INPUT = re.compile(r"^(?:[\w-]+ ?)?>(?: .*)?$")
 SubjectFinder = Callable[[list[str], Screen], "str | None"]
 
@@ -124,7 +125,7 @@ def _last_logical_line(screen: Screen) -> tuple[str, int]:
 
 def _after_rule(screen: Screen, start: int) -> bool:
     """The input prompt sits under aider's full-width rule (and the chat-files line)."""
-    window = screen.lines[max(0, start - 4) : start]
+    window = screen.lines[max(0, start - _RULE_WINDOW) : start]
     return any(is_rule(line) for line in window)
 
 

@@ -52,7 +52,11 @@ TITLES: dict[str, PromptKind] = {
     "fetch": PromptKind.FETCH,
     "web fetch": PromptKind.FETCH,
     "tool use": PromptKind.OTHER,
+    "read file": PromptKind.OTHER,
+    "web search": PromptKind.OTHER,
+    "use skill": PromptKind.OTHER,
 }
+"""Title line of a permission dialog -> kind (permission dialogs approve with the digit)."""
 PLAN_SUBJECT = "plan mode switch"
 QUESTION_MARKERS = ("☐", "☒", "☑", "✔ submit", "type something", "chat about this")
 TRANSCRIPT_MARKERS = ("●", "⏺", "⎿", "✻", "✽")
@@ -236,7 +240,8 @@ def _subject(
         return _fetch_url(body)
     if kind is PromptKind.MCP:
         return _mcp_tool(body, title)
-    if "plan mode" in question.lower() or "plan mode" in title.lower():
+    text = " ".join([title, question, *body]).lower()
+    if "plan mode" in text or "claude's plan" in text:
         return PLAN_SUBJECT
     return _folder(body)
 

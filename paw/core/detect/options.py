@@ -162,15 +162,14 @@ def find_marked(lines: Sequence[str], end: int, start: int = 0) -> list[Option]:
 
     Siblings are the contiguous lines whose text starts at the marked label's column.
     """
-    marked = -1
+    marked, match = -1, None
     for index in range(end - 1, start - 1, -1):
-        if _MARKED.match(strip_border(lines[index])):
+        match = _MARKED.match(strip_border(lines[index]))
+        if match:
             marked = index
             break
-    if marked < 0:
+    if match is None:
         return []
-    match = _MARKED.match(strip_border(lines[marked]))
-    assert match is not None  # noqa: S101 - matched just above
     column = len(strip_border(lines[marked])) - len(match["label"])
     top = _sibling_edge(lines, marked, column, -1, start)
     bottom = _sibling_edge(lines, marked, column, 1, end - 1)

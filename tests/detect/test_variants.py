@@ -338,3 +338,14 @@ def test_detect_gemini_folder_trust_denies_with_the_option_not_escape() -> None:
     assert prompt is not None
     assert (prompt.kind, prompt.subject) == (PromptKind.OTHER, "demo-app")
     assert (prompt.approve_keys, prompt.deny_keys) == (("Enter",), ("Down", "Down", "Enter"))
+
+
+def test_detect_claude_write_with_title_scrolled_off() -> None:
+    """On a short pane the dialog's top (rule and title) may be gone; the question remains."""
+    text = (CORPUS / "claude-code" / "write_120x40" / "screen.txt").read_text(encoding="utf-8")
+    lines = text.rstrip("\n").split("\n")
+    short = "\n".join(lines[lines.index(" paw-new.txt") + 1 :])
+    prompt = detect(short, "claude-code").prompt
+    assert prompt is not None
+    assert (prompt.kind, prompt.subject) == (PromptKind.WRITE, "paw-new.txt")
+    assert (prompt.approve_keys, prompt.deny_keys) == (("1",), ("Escape",))

@@ -57,6 +57,12 @@ TITLES: dict[str, PromptKind] = {
     "use skill": PromptKind.OTHER,
 }
 """Title line of a permission dialog -> kind (permission dialogs approve with the digit)."""
+# Permission questions whose wording names the kind (used when the title is off screen).
+QUESTION_KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
+    (re.compile(r"^Do you want to create \S+\?$"), PromptKind.WRITE),
+    (re.compile(r"^Do you want to make this edit to \S+\?$"), PromptKind.EDIT),
+    (re.compile(r"^Do you want to allow Claude to fetch"), PromptKind.FETCH),
+)
 PLAN_SUBJECT = "plan mode switch"
 QUESTION_MARKERS = ("☐", "☒", "☑", "✔ submit", "type something", "chat about this")
 TRANSCRIPT_MARKERS = ("●", "⏺", "⎿", "✻", "✽")
@@ -162,7 +168,11 @@ def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
         return make_prompt(
             kind, question, question, approve=(), deny=(ESCAPE,), options=labels(options)
         )
-    permission = title.lower().rstrip(":") in TITLES or subject == PLAN_SUBJECT
+    permission = (
+        title.lower().rstrip(":") in TITLES
+        or subject == PLAN_SUBJECT
+        or any(pattern.search(question) for pattern, _kind in QUESTION_KINDS)
+    )
     approve, deny, always = _keys(dialog, options, permission=permission)
     return make_prompt(
         kind,
@@ -202,6 +212,9 @@ def _kind(dialog: _Dialog, title: str) -> PromptKind:
     kind = TITLES.get(title.lower().rstrip(":"))
     if kind is PromptKind.OTHER and "(mcp)" in lowered:
         return PromptKind.MCP
+    if kind is None:  # the title scrolled off a short pane: the question still tells
+        question = _question(list(dialog.body))
+        kind = next((k for pattern, k in QUESTION_KINDS if pattern.search(question)), None)
     return kind if kind is not None else PromptKind.OTHER
 
 

@@ -349,3 +349,41 @@ def test_detect_claude_write_with_title_scrolled_off() -> None:
     assert prompt is not None
     assert (prompt.kind, prompt.subject) == (PromptKind.WRITE, "paw-new.txt")
     assert (prompt.approve_keys, prompt.deny_keys) == (("1",), ("Escape",))
+
+
+CODEX_LONGEST_LINE_IS_COMMAND = _screen(
+    [
+        "  Would you like to run the following command?",
+        "",
+        "  $ echo 'a long first line of the command that is the widest text on screen'",
+        "  rm -rf build",
+        "",
+        "› 1. Yes, proceed (y)",
+        "  2. No, and tell Codex what to do differently (esc)",
+        "",
+        "  Press enter to confirm or esc to cancel",
+    ]
+)
+AIDER_RULE_SCROLLED_OFF = _screen(
+    [
+        "Tokens: 2.5k sent, 54 received.",
+        "",
+        "echo 'a long first line of the command that is the widest text on screen'",
+        "rm -rf build",
+        "Run shell commands? (Y)es/(N)o/(D)on't ask again [Yes]:",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("agent", "screen"),
+    [("codex", CODEX_LONGEST_LINE_IS_COMMAND), ("aider", AIDER_RULE_SCROLLED_OFF)],
+    ids=["codex", "aider"],
+)
+def test_detect_never_joins_command_lines_without_a_proven_width(agent: str, screen: str) -> None:
+    """A line is treated as wrapped only if a full-width rule or box edge proves the pane width:
+    joining two real lines would hide the second command from the guard."""
+    prompt = detect(screen, agent).prompt
+    assert prompt is not None
+    assert prompt.subject is not None
+    assert prompt.subject.endswith("\nrm -rf build")

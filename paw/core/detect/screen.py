@@ -28,14 +28,21 @@ _TRANSLATE: dict[int, str | None] = dict.fromkeys(
 _TRANSLATE[ord("\u00a0")] = " "
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TAB_SIZE = 8
+_RIGHT_EDGES = "│┃║╮╯┐┘─━═╌▀▔"
 
 
 @dataclass(frozen=True, slots=True)
 class Screen:
-    """A normalised capture: ``lines`` without trailing blanks, ``width`` estimated."""
+    """A normalised capture: ``lines`` without trailing blanks.
+
+    ``width`` is the longest line. ``pane_width`` is the pane's width when a full-width
+    structure (a rule or a box edge reaching the right-most column) proves it, else 0: only
+    then may a detector treat a line that reaches that width as wrapped.
+    """
 
     lines: tuple[str, ...]
     width: int
+    pane_width: int = 0
 
     def tail(self, count: int) -> tuple[str, ...]:
         """The last ``count`` lines."""
@@ -68,7 +75,17 @@ def parse_screen(text: str) -> Screen:
     while lines and not lines[-1]:
         lines.pop()
     width = max(map(len, lines), default=0)
-    return Screen(lines=tuple(lines), width=width)
+    return Screen(lines=tuple(lines), width=width, pane_width=_proven_width(lines, width))
+
+
+def _proven_width(lines: list[str], width: int) -> int:
+    """``width`` if a rule or a box's right edge reaches it, else 0 (unknown)."""
+    for line in lines:
+        if len(line) >= width - 1 and width > 0:
+            body = line.strip()
+            if body and (body[-1] in _RIGHT_EDGES or body.count(body[0]) == len(body) > 8):
+                return width
+    return 0
 
 
 def collapse_whitespace(text: str) -> str:

@@ -29,6 +29,7 @@ CONFIRM = re.compile(
     r"^(?P<question>.*?\?)\s*\(Y\)es/\(N\)o(?P<extra>(?:/\([A-Z]\)[^\[]*?)*)\s*"
     r"\[(?P<default>Yes|No)\]:\s*$"
 )
+_MAX_QUESTION_ROWS = 4
 _RULE_WINDOW = 8  # the rule, then the chat files (they may wrap), then the input prompt
 INPUT = re.compile(r"^(?:[\w-]+ ?)?>(?: .*)?$")
 SubjectFinder = Callable[[list[str], Screen], "str | None"]
@@ -112,15 +113,22 @@ def detect_screen(text: str) -> Detection:
 
 
 def _last_logical_line(screen: Screen) -> tuple[str, int]:
-    """The last line, joined with the lines the terminal wrapped it from; and its first index."""
+    """The last line, joined with the lines the terminal wrapped it from; and its first index.
+
+    A question longer than the pane wraps; the join is accepted only if it reads as a question.
+    """
     lines = screen.lines
-    start = len(lines) - 1
-    text = lines[start]
-    while start > 0 and len(lines[start - 1]) >= screen.width - 1 and not is_rule(lines[start - 1]):
-        start -= 1
-        joiner = "" if len(lines[start]) >= screen.width else " "
-        text = lines[start] + joiner + text
-    return text, start
+    last = len(lines) - 1
+    if CONFIRM.match(lines[last]):
+        return lines[last], last
+    for start in range(last - 1, max(-1, last - _MAX_QUESTION_ROWS), -1):
+        if is_rule(lines[start]) or not lines[start].strip():
+            break
+        for joiner in ("", " "):
+            candidate = joiner.join(lines[start : last + 1])
+            if CONFIRM.match(candidate):
+                return candidate, start
+    return lines[last], last
 
 
 def _after_rule(screen: Screen, start: int) -> bool:
@@ -169,7 +177,7 @@ def _lines_above(screen: Screen, start: int) -> list[str]:
             break
         block.insert(0, lines[index])
         index -= 1
-    return _unwrap_terminal(block, screen.width)
+    return _unwrap_terminal(block, screen.pane_width)
 
 
 def _unwrap_terminal(block: list[str], width: int) -> list[str]:
@@ -181,5 +189,5 @@ def _unwrap_terminal(block: list[str], width: int) -> list[str]:
             joined[-1] += line
         else:
             joined.append(line)
-        carry = len(line) >= width
+        carry = width > 0 and len(line) >= width
     return joined

@@ -91,7 +91,7 @@ def detect_screen(text: str) -> Detection:
     dialog = _find_dialog(screen)
     if dialog is None:
         return idle(AGENT)
-    return prompt_found(AGENT, _build_prompt(dialog, screen.width))
+    return prompt_found(AGENT, _build_prompt(dialog, screen.pane_width))
 
 
 def _is_busy(screen: Screen) -> bool:

@@ -200,7 +200,7 @@ def _is_trust(request: _Request) -> bool:
 def _subject(screen: Screen, request: _Request) -> str | None:
     lines = screen.lines[request.question_line + 1 : request.options[0].line]
     if request.kind is PromptKind.SHELL:
-        return _command(list(lines), screen.width)
+        return _command(list(lines), screen.pane_width)
     if request.kind is PromptKind.EDIT:
         return _destination(screen, list(lines))
     if request.kind is PromptKind.MCP:

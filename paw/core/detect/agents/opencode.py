@@ -110,7 +110,7 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | Non
         return None
     body = block[title + 1 : -1]
     kind, detail = _kind(body)
-    subject = _subject(kind, detail, body, screen.width)
+    subject = _subject(kind, detail, body, screen.pane_width)
     if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
         kind = PromptKind.WRITE
     first = next((line.strip() for line in body if line.strip()), "Permission required")

@@ -184,7 +184,7 @@ def _build_prompt(screen: Screen, request: _Request) -> Prompt:
 
 def _subject(screen: Screen, request: _Request, kind: PromptKind) -> str | None:
     if kind is PromptKind.SHELL:
-        return _command(request.body, screen.width)
+        return _command(request.body, screen.pane_width)
     if kind in (PromptKind.EDIT, PromptKind.WRITE):
         rest = re.sub(r"^(?:Writing to|to)\s+", "", request.rest, flags=re.IGNORECASE)
         return rest.split()[0] if rest else None

@@ -16,7 +16,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from paw.errors import TmuxError
+from paw.errors import PawError, TmuxError
 from paw.tui.messages import AgentDetails, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -51,7 +51,11 @@ class PawApp(App[None]):
     ) -> None:
         super().__init__()
         self.supervisor = supervisor
-        self.supervisor_lock = threading.Lock()  # one supervisor call at a time
+        self.poll_lock = threading.Lock()  # one sweep at a time
+        self.action_lock = threading.Lock()  # one human-started operation at a time
+        self._poll_in_flight = False
+        self._poll_again = False
+        self._next_sweep = 0.0  # time.monotonic() before which the timer does not sweep
         self.poll_interval = poll_interval
         self.kinds = kinds
         self._attach_agent = attach
@@ -73,22 +77,53 @@ class PawApp(App[None]):
         self.install_screen(MainScreen(), "main")
         self.push_screen("main")
         if self._autopoll:
-            self.set_interval(self.poll_interval, self.poll)
-            self.poll()
+            self.set_interval(self.poll_interval, self._tick)
+            self.request_poll()
+
+    def _tick(self) -> None:
+        # Sweeps may use at most about half of the time: after a sweep that took d seconds
+        # the timer skips until d more seconds have passed (50 agents' process trees cost CPU
+        # the UI and the approvals need).
+        if time.monotonic() >= self._next_sweep:
+            self.request_poll()
+
+    def request_poll(self) -> None:
+        """Start a sweep now, or right after the one in flight (sweeps never pile up)."""
+        if self._poll_in_flight:
+            self._poll_again = True
+            return
+        self._poll_in_flight = True
+        self._poll_again = False
+        self.poll()
 
     @work(thread=True, exclusive=True, name="poll", exit_on_error=False)
     def poll(self) -> None:
-        """One sweep (off the UI thread): snapshot, selected agent's pane and diff, audit tail."""
-        agent = self.main.shown_agent
+        """One sweep (off the UI thread): snapshot, selected agent's pane and diff, audit tail.
+
+        Sweeps hold ``poll_lock`` only; approvals run beside them (the supervisor serialises
+        what must be serial with its own cross-process locks), so a slow sweep never delays
+        a decision.
+        """
+        started = time.monotonic()
         try:
-            with self.supervisor_lock:
-                snapshot = self.supervisor.poll_once()
-                details = self._details(agent) if agent and snapshot.tmux_ok else None
-                audit = self.supervisor.audit_tail(AUDIT_LINES)
+            with self.poll_lock:
+                self._sweep(self.main.shown_agent)
+        finally:
+            ended = time.monotonic()
+            self._next_sweep = ended + (ended - started)
+            self._poll_in_flight = False
+            if self._poll_again:
+                self.call_from_thread(self.request_poll)
+
+    def _sweep(self, agent: str | None) -> None:
+        try:
+            snapshot = self.supervisor.poll_once()
         except TmuxError as err:
             self.main.post_message(PollFailed(err.message, tmux_lost=True))
             self.call_from_thread(self.tmux_lost, err.message)
             return
+        details = self._details(agent) if agent and snapshot.tmux_ok else None
+        audit = self.supervisor.audit_tail(AUDIT_LINES)
         self._sweeps += 1
         self.main.post_message(PanesPolled(snapshot, details, audit))
         if not snapshot.tmux_ok:
@@ -96,12 +131,15 @@ class PawApp(App[None]):
         else:
             self._tmux_lost = False
 
-    def _details(self, agent: str) -> AgentDetails:
-        preview = self.supervisor.capture_ansi(agent)
-        diff = None
-        if agent != self._diff_agent or self._sweeps % DIFF_EVERY == 0:
-            diff = self.supervisor.diff(agent)
-            self._diff_agent = agent
+    def _details(self, agent: str) -> AgentDetails | None:
+        try:
+            preview = self.supervisor.capture_ansi(agent)
+            diff = None
+            if agent != self._diff_agent or self._sweeps % DIFF_EVERY == 0:
+                diff = self.supervisor.diff(agent)
+                self._diff_agent = agent
+        except PawError:
+            return None  # the agent went away between the sweep and its details
         return AgentDetails(agent=agent, preview_ansi=preview, diff=diff)
 
     def tmux_lost(self, error: str) -> None:
@@ -139,7 +177,7 @@ class PawApp(App[None]):
         except Exception as err:  # noqa: BLE001 - any failure is shown, the TUI must survive
             self.report_error("attach", err)
         self.refresh()
-        self.poll()
+        self.request_poll()
 
 
 def make_app(

@@ -162,7 +162,7 @@ async def test_app_new_prompt_rings_bell_and_notifies() -> None:
         fake.panes["late"] = "%9"
         live = fake._live_prompt(newcomer)
         fake.prompts[live.id] = live
-        app.poll()
+        app.request_poll()
         await settle(pilot)
         assert bells == [None]
         assert any("late" in n.message for n in app._notifications)
@@ -174,7 +174,7 @@ async def test_app_tmux_gone_shows_banner_and_one_dialog() -> None:
         await settle(pilot)
         assert isinstance(app.screen, TmuxLostDialog)
         await pilot.press("escape")
-        app.poll()
+        app.request_poll()
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)  # not re-opened during the same outage
         assert app.main.query_one("#error-banner").has_class("-visible")
@@ -189,7 +189,7 @@ async def test_app_poll_exception_is_reported_once() -> None:
         assert isinstance(app.screen, TmuxLostDialog)
         await pilot.press("escape")
         for _ in range(3):
-            app.poll()
+            app.request_poll()
             await settle(pilot)
         assert isinstance(app.screen, MainScreen)
 

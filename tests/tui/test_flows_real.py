@@ -47,7 +47,7 @@ def spawn_one(git_repo: Path, server: Server, role: str) -> tuple[Supervisor, Li
 
 
 def app_for(supervisor: Supervisor) -> PawApp:
-    return make_app(supervisor, poll_interval=0.2)
+    return make_app(supervisor, poll_interval=1.0)
 
 
 def sent_events(repo: Path, prompt_id: str) -> list[dict[str, object]]:

@@ -87,7 +87,7 @@ class AgentActions(Screen[None]):
         """Ask the supervisor (off the UI thread) and post its answer."""
         supervisor = self.paw.supervisor
         try:
-            with self.paw.supervisor_lock:
+            with self.paw.action_lock:
                 if request.deny:
                     decision = supervisor.deny(request.prompt_id)
                 else:
@@ -148,7 +148,7 @@ class AgentActions(Screen[None]):
         verb = "denied" if request.deny else "approved"
         keys = " ".join(decision.keys)
         if decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
-            self.paw.poll()  # show the agent's answer without waiting for the timer
+            self.paw.request_poll()  # show the agent's answer without waiting for the timer
         if decision.outcome is Outcome.SENT:
             self.notify(f"{request.agent}: {verb} (sent {keys})", title="Sent")
         elif decision.outcome is Outcome.SENT_UNCONFIRMED:
@@ -233,14 +233,14 @@ class AgentActions(Screen[None]):
 
     def _operate(self, what: str, call: Callable[[], object], done: str) -> None:
         try:
-            with self.paw.supervisor_lock:
+            with self.paw.action_lock:
                 result = call()
         except PawError as err:
             self.post_message(ActionFailed(what, err.message))
             return
         message = result if isinstance(result, str) and result else done
         self.app.call_from_thread(self.notify, message, title=what)
-        self.app.call_from_thread(self.paw.poll)
+        self.app.call_from_thread(self.paw.request_poll)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Unexpected worker errors become (coalesced) error toasts."""

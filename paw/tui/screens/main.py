@@ -46,7 +46,7 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("slash", "filter", "Filter", key_display="/", tooltip="Filter agents by text"),
     Binding("v", "toggle_view", "Diff", tooltip="Switch the right panel: pane or diff"),
     Binding("question_mark", "help", "Help", key_display="?", tooltip="List every key"),
-    Binding("q", "quit", "Quit", tooltip="Quit paw (agents keep running)"),
+    Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
 ]
 
 _PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
@@ -204,13 +204,8 @@ class MainScreen(AgentActions, Screen[None]):
             self.shown_agent = agent
             self.query_one(PanePreview).show_capture(agent, "")
             self.query_one(DiffView).show_diff(agent, "")
-            self.app.call_later(self._request_poll)
+            self.app.call_later(self.paw.request_poll)
         self.refresh_bindings()
-
-    def _request_poll(self) -> None:
-        poll = getattr(self.app, "poll", None)
-        if callable(poll):
-            poll()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out prompt keys without a prompt, agent keys without an agent."""

@@ -1,0 +1,52 @@
+"""`paw tui` in a real terminal: a tmux pane runs it, keys go in with send-keys, the screen
+comes back with capture-pane, and the approval must reach the agent's pane."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.tui.real_world import (
+    KINDS,
+    audit_records,
+    capture,
+    make_supervisor,
+    wait_for,
+    wait_for_prompts,
+)
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+
+def test_paw_tui_in_tmux_pane_approves_prompt(git_repo: Path, server: Server) -> None:
+    socket = server.socket_name or ""
+    supervisor = make_supervisor(git_repo, socket)
+    supervisor.spawn("safe", KINDS["safe"], "a test task")
+    (prompt,) = wait_for_prompts(supervisor, 1)
+    command = " ".join(
+        shlex.quote(part)
+        for part in (sys.executable, "-m", "paw", "tui", "-C", str(git_repo), "--interval", "0.2")
+    )
+    env = ["-e", "TERM=xterm-256color", "-e", "TEXTUAL_ANIMATIONS=none"]
+    server.cmd("new-session", "-d", "-s", "ui", "-x", "120", "-y", "40", *env, command)
+    ui = server.cmd("display-message", "-p", "-t", "ui", "#{pane_id}").stdout[0]
+
+    assert wait_for(lambda: "ls -la" in capture(socket, ui) and "allow" in capture(socket, ui)), (
+        capture(socket, ui)
+    )
+    server.cmd("send-keys", "-t", ui, "a")
+    assert wait_for(lambda: "received key 'y'" in capture(socket, prompt.pane_id)), capture(
+        socket, prompt.pane_id
+    )
+    sent = [r for r in audit_records(git_repo) if r.get("decision") == "send"]
+    assert [(r["prompt_id"], r["keys"]) for r in sent] == [(prompt.id, ["y"])]
+    assert wait_for(lambda: "idle" in capture(socket, ui)), capture(socket, ui)
+    server.cmd("send-keys", "-t", ui, "q")
+    assert wait_for(lambda: server.cmd("has-session", "-t", "ui").returncode != 0)  # paw quit

@@ -84,3 +84,12 @@ def test_detect_redrawn_screen_gives_same_answer(case: Case, size: Size) -> None
     original = summary(detect(case.text(), case.agent))
     redrawn = summary(detect(redraw(case, size), case.agent))
     assert redrawn == original
+
+
+def test_detect_unwrapped_command_carries_a_note() -> None:
+    """A command joined from wrapped rows says so; one read as shown does not."""
+    case = next(c for c in CASES if c.test_id == "claude-code/shell_long_120x40")
+    wide = detect(case.text(), case.agent)
+    narrow = detect(redraw(case, SIZES[0]), case.agent)
+    assert not any("unwrapped" in note for note in wide.notes)
+    assert any("unwrapped" in note for note in narrow.notes)

@@ -62,3 +62,24 @@ def find_url(text: str) -> str | None:
     """The first http(s) URL in ``text``, without trailing punctuation."""
     match = _URL.search(text)
     return match.group(0).rstrip(".,;:…") if match else None
+
+
+WRAP_NOTE = (
+    "command unwrapped: line breaks on screen were read as wrapping; its line structure is "
+    "uncertain"
+)
+
+
+def wrap_notes(prompt: Prompt, lines: Sequence[str]) -> tuple[str, ...]:
+    """A note when a shell subject joins lines the screen shows apart.
+
+    A pane cannot tell a wrapped line from a real newline: joining them is right for a long
+    command, but a crafted command could hide its second line that way. The note lets the
+    guard treat the command's structure as uncertain.
+    """
+    if prompt.kind is not PromptKind.SHELL or not prompt.subject:
+        return ()
+    haystack = "\n".join(lines)
+    if all(part.strip() in haystack for part in prompt.subject.split("\n")):
+        return ()
+    return (WRAP_NOTE,)

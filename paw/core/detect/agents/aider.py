@@ -16,7 +16,15 @@ from collections.abc import Callable
 
 from paw.core.detect.boxes import is_rule
 from paw.core.detect.options import ENTER
-from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 
@@ -106,7 +114,8 @@ def detect_screen(text: str) -> Detection:
     last, start = _last_logical_line(screen)
     match = CONFIRM.match(last)
     if match:
-        return prompt_found(AGENT, _build_prompt(screen, match, start))
+        prompt = _build_prompt(screen, match, start)
+        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     if INPUT.match(last.strip()) and _after_rule(screen, start):
         return idle(AGENT)
     return busy(AGENT, "aider is printing (no input prompt or question at the bottom)")

@@ -28,7 +28,15 @@ from paw.core.detect.options import (
     selected_index,
     selected_label,
 )
-from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 
@@ -91,7 +99,8 @@ def detect_screen(text: str) -> Detection:
     dialog = _find_dialog(screen)
     if dialog is None:
         return idle(AGENT)
-    return prompt_found(AGENT, _build_prompt(dialog, screen.pane_width))
+    prompt = _build_prompt(dialog, screen.pane_width)
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
 def _is_busy(screen: Screen) -> bool:

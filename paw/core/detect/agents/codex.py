@@ -29,7 +29,7 @@ from paw.core.detect.options import (
     selected_index,
     selected_label,
 )
-from paw.core.detect.prompts import busy, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.prompts import busy, idle, make_prompt, prompt_found, unknown, wrap_notes
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 
@@ -83,7 +83,8 @@ def detect_screen(text: str) -> Detection:
         return busy(AGENT)
     request = _find_request(screen)
     if request is not None:
-        return prompt_found(AGENT, _build_prompt(screen, request))
+        prompt = _build_prompt(screen, request)
+        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     if _turn_running(screen):
         return busy(AGENT, "no end-of-turn summary after the last message")
     return idle(AGENT)

@@ -26,7 +26,15 @@ from paw.core.detect.options import (
     negative_option,
     selected_label,
 )
-from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 
@@ -74,7 +82,8 @@ def detect_screen(text: str) -> Detection:
     box = _find_box(screen)
     if box is None:
         return idle(AGENT)
-    return prompt_found(AGENT, _build_prompt(box))
+    prompt = _build_prompt(box)
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
 def _find_box(screen: Screen) -> _Box | None:

@@ -17,7 +17,15 @@ import re
 
 from paw.core.detect.boxes import dedent, has_left_border, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
-from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
 from paw.core.models import Detection, Prompt, PromptKind
@@ -55,7 +63,7 @@ def detect_screen(text: str) -> Detection:
     prompt = _permission(screen, block, _selection(text)) or _question(block) or _overlay(screen)
     if prompt is None:
         return idle(AGENT)
-    return prompt_found(AGENT, prompt)
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
 def _bottom_block(screen: Screen) -> list[str]:

@@ -25,7 +25,15 @@ from paw.core.detect.options import (
     selected_index,
     selected_label,
 )
-from paw.core.detect.prompts import busy, find_url, idle, make_prompt, prompt_found, unknown
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 
@@ -84,7 +92,8 @@ def detect_screen(text: str) -> Detection:
     request = _find_request(screen)
     if request is None:
         return idle(AGENT)
-    return prompt_found(AGENT, _build_prompt(screen, request))
+    prompt = _build_prompt(screen, request)
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
 def _find_request(screen: Screen) -> _Request | None:

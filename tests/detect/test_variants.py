@@ -387,3 +387,43 @@ def test_detect_never_joins_command_lines_without_a_proven_width(agent: str, scr
     assert prompt is not None
     assert prompt.subject is not None
     assert prompt.subject.endswith("\nrm -rf build")
+
+
+def _box(rows: list[str], width: int = 80) -> list[str]:
+    inner = width - 4
+    return [
+        "╭" + "─" * (width - 2) + "╮",
+        *(f"│ {row:<{inner}} │" for row in rows),
+        "╰" + "─" * (width - 2) + "╯",
+    ]
+
+
+GEMINI_ASK_USER = _screen(
+    [
+        "✦ I need one decision before I start.",
+        "",
+        *_box(
+            [
+                "Test runner",
+                "",
+                "Which test runner should I set up for this project?",
+                "",
+                "● 1. pytest",
+                "     Plain asserts, fixtures, most common choice",
+                "  2. unittest",
+                "     Standard library only, no new dependency",
+                "  3. Other...",
+                "",
+                "Enter to select · ↑/↓ to navigate · Esc to cancel",
+            ]
+        ),
+    ]
+)
+
+
+def test_detect_gemini_ask_user_is_a_question() -> None:
+    prompt = detect(GEMINI_ASK_USER, "gemini-cli").prompt
+    assert prompt is not None
+    assert prompt.kind is PromptKind.QUESTION
+    assert prompt.subject == "Which test runner should I set up for this project?"
+    assert (prompt.approve_keys, prompt.deny_keys) == ((), ("Escape",))

@@ -59,6 +59,8 @@ TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
 MCP_QUESTION = re.compile(
     r'MCP tool "(?P<tool>[^"]+)" from server "(?P<server>[^"]+)"', re.IGNORECASE
 )
+# The ask_user dialog's footer ("Enter to select · ↑/↓ to navigate · Esc to cancel").
+ASK_FOOTER = re.compile(r"Enter to (?:select|submit)\b.*Esc to cancel", re.IGNORECASE)
 PLAN_SUBJECT = "plan mode switch"
 QUESTION_OPTIONS = re.compile(r"type something|type your own|^other\b", re.IGNORECASE)
 _MAX_FOOTER = 4
@@ -120,7 +122,7 @@ def _find_box(screen: Screen) -> _Box | None:
 
 def _build_prompt(box: _Box) -> Prompt:
     tool = _tool(box)
-    kind = _kind(tool, box.options)
+    kind = _kind(tool, box)
     question = _question(box)
     options = list(box.options)
     if kind is PromptKind.QUESTION:
@@ -164,11 +166,14 @@ def _is_permission(options: list[Option]) -> bool:
     return any(o.text.lower().startswith("allow once") for o in options)
 
 
-def _kind(tool: str, options: tuple[Option, ...]) -> PromptKind:
+def _kind(tool: str, box: _Box) -> PromptKind:
     for pattern, kind in TOOLS:
         if pattern.search(tool):
             return kind
-    if any(QUESTION_OPTIONS.search(o.text) for o in options) and not _is_permission(list(options)):
+    if _is_permission(list(box.options)):
+        return PromptKind.OTHER
+    picker = any(QUESTION_OPTIONS.search(o.text) for o in box.options)
+    if picker or any(ASK_FOOTER.search(line) for line in box.content):
         return PromptKind.QUESTION
     return PromptKind.OTHER
 

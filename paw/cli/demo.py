@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -103,8 +104,17 @@ def spawn_demo_agents(repo: Path, socket: str) -> None:
 
 
 def kill_tmux_server(socket: str) -> None:
-    """End the demo's private tmux server (and its agents)."""
+    """End the demo's private tmux server (and its agents) and remove its socket file."""
+    found = proc.run(["tmux", "-L", socket, "display-message", "-p", "#{socket_path}"], check=False)
     proc.run(["tmux", "-L", socket, "kill-server"], check=False)
+    path = found.stdout.strip()
+    if found.ok and path:
+        Path(path).unlink(missing_ok=True)
+
+
+def _exit_on_hangup(signum: int, frame: object) -> None:
+    del frame
+    raise SystemExit(128 + signum)  # runs the cleanup in cmd_demo's finally
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -118,6 +128,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             return 1
     socket = f"paw-demo-{os.getpid()}"
     root = Path(tempfile.mkdtemp(prefix="paw-demo-"))
+    for sig in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, _exit_on_hangup)
     try:
         repo = create_demo_repo(root, socket)
         spawn_demo_agents(repo, socket)

@@ -25,6 +25,7 @@ IMPORT_CASES = [
     ImportCase("guard-facade", "paw.guard", HEAVY),
     ImportCase("core-guard-shell", "paw.core.guard.shell", HEAVY),
     ImportCase("core-detect", "paw.core.detect", HEAVY),
+    ImportCase("detect-facade", "paw.detect", HEAVY),
     ImportCase("cli-root", "paw.cli", HEAVY),
 ]
 

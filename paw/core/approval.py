@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.models import Action, Detection, DetectionState, Finding, Prompt, PromptKind, Verdict
 
@@ -120,8 +121,31 @@ def evaluate_subject(
     config: GuardConfig,
     mcp_allowed: tuple[str, ...],
     shell: ShellEvaluator,
+    notes: tuple[str, ...] = (),
 ) -> Verdict:
-    """The guard's verdict on what approving ``prompt`` would let the agent do."""
+    """The guard's verdict on what approving ``prompt`` would let the agent do.
+
+    ``notes`` are the detector's notes: a shell command whose screen lines were joined as
+    wrapping may hide a line break, so it is never better than ``confirm``.
+    """
+    verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell)
+    if prompt.kind is PromptKind.SHELL and any(n.startswith(WRAP_NOTE_PREFIX) for n in notes):
+        reason = "the command wrapped on screen; paw cannot tell wrapping from a line break"
+        extra = Finding("approve.wrapped-command", Action.CONFIRM, reason)
+        return Verdict.from_findings((*verdict.findings, extra))
+    return verdict
+
+
+WRAP_NOTE_PREFIX = WRAP_NOTE.split(":", 1)[0]  # the detector's note on joined lines
+
+
+def _subject_verdict(
+    prompt: Prompt,
+    worktree: str,
+    config: GuardConfig,
+    mcp_allowed: tuple[str, ...],
+    shell: ShellEvaluator,
+) -> Verdict:
     subject = prompt.subject
     if prompt.kind in _SUBJECT_KINDS and not subject:
         return _one(

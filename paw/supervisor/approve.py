@@ -62,7 +62,11 @@ def _approve(
     record, agent = found
     facts = gather_facts(ctx, record, agent)
     fresh = facts.fresh.prompt if facts.fresh is not None else None
-    verdict = verdict_for(ctx, agent, fresh) if fresh is not None else _no_prompt_verdict()
+    verdict = (
+        verdict_for(ctx, agent, facts.fresh)
+        if facts.fresh is not None and fresh is not None
+        else _no_prompt_verdict()
+    )
     plan = plan_approval(facts, verdict, always=always, confirmed=confirmed, override=override)
     return _carry_out(ctx, "approve", record, plan, verdict, override=override)
 

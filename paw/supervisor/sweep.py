@@ -19,7 +19,7 @@ from paw.supervisor.records import (
 )
 
 if TYPE_CHECKING:
-    from paw.core.models import Prompt, Verdict
+    from paw.core.models import Detection, Verdict
     from paw.core.ports import PaneInfo
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
@@ -57,10 +57,15 @@ def _gone(ctx: Context, agent: AgentRecord) -> Observation:
     return observe(ctx, agent, None, None)
 
 
-def verdict_for(ctx: Context, agent: AgentRecord, prompt: Prompt) -> Verdict:
-    """The guard's verdict on ``prompt``'s subject in ``agent``'s worktree."""
+def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdict:
+    """The guard's verdict on the detected prompt's subject in ``agent``'s worktree."""
+    prompt = detection.prompt
+    if prompt is None:
+        msg = "verdict_for needs a detection with a prompt"
+        raise ValueError(msg)
     return evaluate_subject(
         prompt,
+        notes=detection.notes,
         worktree=agent.worktree,
         config=ctx.config.guard,
         mcp_allowed=ctx.config.mcp_allowed,
@@ -79,7 +84,7 @@ def _live_prompts(
         if record is None or obs.detection.prompt is None or obs.pane is None:
             continue
         current[record.id] = record
-        verdict = verdict_for(ctx, obs.agent, obs.detection.prompt)
+        verdict = verdict_for(ctx, obs.agent, obs.detection)
         if record.id not in seen:
             _record_seen(ctx, record, verdict)
         out.append(

@@ -254,3 +254,29 @@ def test_find_git_write_table(
         action,
         message,
     )
+
+
+def test_approval_wrapped_shell_command_is_never_allow() -> None:
+    from paw.core.approval import WRAP_NOTE_PREFIX, evaluate_subject
+    from paw.core.config import GuardConfig
+    from paw.core.guard.shell import evaluate_command
+    from paw.core.models import Action, Prompt, PromptKind
+
+    prompt = Prompt(PromptKind.SHELL, "ls -la", "Run ls?", ("y",), ("Escape",), "f1")
+    config = GuardConfig()
+
+    def judge(notes: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        verdict = evaluate_subject(
+            prompt,
+            worktree="/w",
+            config=config,
+            mcp_allowed=(),
+            shell=evaluate_command,
+            notes=notes,
+        )
+        return verdict.action.value, verdict.rules
+
+    assert judge(()) == ("allow", ())
+    action, rules = judge((WRAP_NOTE_PREFIX + ": the rest",))
+    assert action == Action.CONFIRM.value
+    assert "approve.wrapped-command" in rules

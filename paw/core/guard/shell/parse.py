@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -49,13 +50,25 @@ def join_continuations(text: str) -> str:
     return "".join(out)
 
 
+# tree-sitter-bash 0.25's external scanner calls isdigit() on the code point after `{` (and after
+# `{N..`), an out-of-bounds ctype-table read that can crash the process for code points above
+# 0xFF. Such a character is replaced by DEL before parsing (it only ever sits inside a word).
+_BRACE_CRASH_RE = re.compile(r"\{[0-9]*(?:\.\.[0-9]*)?[^\x00-\xff]")
+
+
+def _defuse(source: str) -> str:
+    if "{" not in source or source.isascii():
+        return source
+    return _BRACE_CRASH_RE.sub(lambda m: m.group(0)[:-1] + "\x7f", source)
+
+
 def parse_script(text: str) -> Node:
     """Parse a shell script into a tree-sitter root node (continuations joined first).
 
     A trailing newline is added: tree-sitter-bash resolves a pipeline of three or more stages
     at end of input some 30 times slower than before a newline (same tree either way).
     """
-    source = join_continuations(text)
+    source = _defuse(join_continuations(text))
     if not source.endswith("\n"):
         source += "\n"
     return _parser().parse(source.encode("utf-8", "surrogatepass")).root_node

@@ -76,6 +76,7 @@ def base_env(ws: agents.Workspace, socket: str) -> dict[str, str]:
     return {
         "PATH": f"{node_bin}:{os.environ.get('PATH', '/usr/local/bin:/usr/bin:/bin')}",
         "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
         "LANG": "C.UTF-8",
         "NO_UPDATE_NOTIFIER": "1",
         "PAW_TMUX_SOCKET": socket,

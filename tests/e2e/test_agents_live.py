@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(420)]
 
 PROMPT_TIMEOUT = 75.0
 EFFECT_TIMEOUT = 30.0
+SEND_GRACE = 8.0
 SIZES = ((120, 40), (80, 24))
 # aider edits existing files only once they are in the chat; a new file is its file prompt.
 FILE_SCENARIO = {"aider": "write"}
@@ -83,10 +84,17 @@ def _wait(predicate: Any, timeout: float) -> bool:
 
 
 def _trigger(run: paw_run.PawRun, scenario: str, first: bool) -> None:
+    text = f"SCENARIO {scenario}"
     if first:
-        paw_run.spawn(run, f"SCENARIO {scenario}")
-    else:
-        paw_run.send(run, f"SCENARIO {scenario}")
+        paw_run.spawn(run, text)
+        return
+    paw_run.send(run, text)
+    if _wait(lambda: run.stub.scenario_requests(scenario), SEND_GRACE):
+        return
+    # Workaround, reported: some TUIs (codex) read text typed in one burst plus Enter as a
+    # paste and keep the Enter as a newline. Press Enter again, as the human would.
+    if text in run.pane.capture():
+        run.pane.send_keys("Enter")
 
 
 def _settle(run: paw_run.PawRun) -> str:
@@ -142,7 +150,7 @@ def _run_step(
 
 
 def _check_quote(run: paw_run.PawRun, case: LiveCase, shots: dict[str, Any]) -> None:
-    paw_run.send(run, "SCENARIO quote")
+    _trigger(run, "quote", first=False)
     if not _wait(lambda: "Nothing to approve here" in run.pane.capture(), PROMPT_TIMEOUT):
         _fail(run, case.test_id, "the quoting final answer never showed")
     screen = _settle(run)

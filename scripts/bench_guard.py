@@ -4,7 +4,8 @@ Usage: python scripts/bench_guard.py [--rounds N]
 
 Prints p50/p99 in microseconds of ``evaluate_command`` per command (in-process, warmed up),
 the same for a git-guardrails-style list of ~20 regexes searched over the raw string, and the
-ratio between them.
+ratio between them. Figures are given over every sample and over each command's median across
+rounds (the latter is robust to a busy machine preempting single calls).
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import re
+import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from paw.core.guard.shell import evaluate_command
@@ -53,16 +57,23 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
     return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def _measure(func: object, commands: list[str], rounds: int) -> list[float]:
-    call = func  # a callable taking one command
-    samples: list[float] = []
+def _measure(call: Callable[[str], object], commands: list[str], rounds: int) -> list[list[float]]:
+    """Microseconds per call: one list per command, one sample per round."""
+    samples: list[list[float]] = [[] for _ in commands]
     clock = time.perf_counter_ns
     for _ in range(rounds):
-        for command in commands:
+        for index, command in enumerate(commands):
             start = clock()
-            call(command)  # type: ignore[operator]  # object narrowed by the callers below
-            samples.append((clock() - start) / 1000)
+            call(command)
+            samples[index].append((clock() - start) / 1000)
     return samples
+
+
+def _figures(samples: list[list[float]]) -> tuple[float, float, float, float]:
+    """(p50, p99) over every sample, then (p50, p99) over each command's median."""
+    every = [value for per_command in samples for value in per_command]
+    medians = [statistics.median(per_command) for per_command in samples]
+    return (*_percentiles(every), *_percentiles(medians))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,25 +85,28 @@ def main(argv: list[str] | None = None) -> int:
     commands = [json.loads(line)["cmd"] for line in lines if line.strip()]
     compiled = tuple(re.compile(p) for p in NAIVE_PATTERNS)
 
-    def naive(command: str) -> bool:
+    def naive_check(command: str) -> bool:
         return _naive(compiled, command)
 
     for command in commands * 3:  # warm up: parser, regex caches, branch predictors
         evaluate_command(command)
-        naive(command)
+        naive_check(command)
     gc.collect()
     gc.disable()
     try:
-        paw_samples = _measure(evaluate_command, commands, args.rounds)
-        naive_samples = _measure(naive, commands, args.rounds)
+        paw = _figures(_measure(evaluate_command, commands, args.rounds))
+        naive = _figures(_measure(naive_check, commands, args.rounds))
     finally:
         gc.enable()
-    paw50, paw99 = _percentiles(paw_samples)
-    naive50, naive99 = _percentiles(naive_samples)
-    print(f"commands: {len(commands)} x {args.rounds} rounds")
-    print(f"paw evaluate_command  p50 {paw50:8.1f} us   p99 {paw99:8.1f} us")
-    print(f"naive regex list      p50 {naive50:8.1f} us   p99 {naive99:8.1f} us")
-    print(f"ratio (paw / naive)   p50 {paw50 / naive50:8.1f} x   p99 {paw99 / naive99:8.1f} x")
+    print(f"commands: {len(commands)} x {args.rounds} rounds, os.getloadavg: {os.getloadavg()}")
+    print("                      all samples            per-command median")
+    for label, (p50, p99, m50, m99) in (("paw evaluate_command", paw), ("naive regex list", naive)):
+        print(f"{label:<21} p50 {p50:7.1f} p99 {p99:7.1f}   p50 {m50:7.1f} p99 {m99:7.1f}  (us)")
+    ratios = [a / b for a, b in zip(paw, naive, strict=True)]
+    print(
+        f"{'ratio paw / naive':<21} p50 {ratios[0]:6.1f}x p99 {ratios[1]:6.1f}x"
+        f"   p50 {ratios[2]:6.1f}x p99 {ratios[3]:6.1f}x"
+    )
     return 0
 
 

@@ -24,6 +24,14 @@ def test_evaluate_command_bare_glob_in_dangerous_cwd_blocks() -> None:
     assert evaluate_command("rm -rf *", cwd="/home/alice/src/app").action is Action.CONFIRM
 
 
+def test_evaluate_command_paths_inside_the_given_cwd_are_the_project() -> None:
+    assert evaluate_command("rm -rf /srv/app/build", cwd="/srv/app").action is Action.ALLOW
+    assert evaluate_command("rm -rf /srv/app/build").action is Action.CONFIRM
+    assert evaluate_command("rm -rf /srv/app/.git", cwd="/srv/app").action is Action.BLOCK
+    assert evaluate_command("rm -rf /srv/app", cwd="/srv/app").action is Action.BLOCK
+    assert evaluate_command("cd / && rm -rf /srv/app/x", cwd="/srv/app").action is Action.CONFIRM
+
+
 def test_evaluate_command_user_pattern_matches_normalised_command() -> None:
     config = GuardConfig(blocked_patterns=PatternSet(extend=(r"^terraform destroy\b",)))
     quoted = evaluate_command("cd infra && 't'erraform \\destroy -auto-approve", config=config)

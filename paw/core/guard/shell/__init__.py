@@ -61,6 +61,8 @@ def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
     patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
     ctx = Context(config, CwdKind.PROJECT, patterns)
     ctx.cwd = _cwd_kind(cwd, ctx)
+    if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
+        ctx.cwd_path = cwd.rstrip("/")
     ctx.run_script = lambda text, origin: _run_script(ctx, text, origin)
     ctx.run_command = lambda cmd: evaluate_simple(cmd, ctx)
     return ctx

@@ -53,6 +53,7 @@ class Context:
         "aliases",
         "config",
         "cwd",
+        "cwd_path",
         "depth",
         "downloads",
         "env",
@@ -75,6 +76,7 @@ class Context:
     ) -> None:
         self.config = config
         self.cwd = cwd
+        self.cwd_path: str | None = None  # the project directory, when given and not dangerous
         self.patterns = patterns
         self.protected = config.protected_branches if config is not None else DEFAULT_PROTECTED
         self.findings: list[Finding] = []

@@ -135,6 +135,7 @@ def _check_parallel(cmd: SimpleCommand, ctx: Context) -> None:
 def _check_cd(cmd: SimpleCommand, ctx: Context) -> None:
     operands = [a for a in cmd.args if not a.startswith("-") or a == "-"]
     target = operands[0] if operands else "~"
+    ctx.cwd_path = None
     if has_unknown(target) or target == "-":
         ctx.cwd = CwdKind.UNKNOWN
     elif is_dangerous_dir(target, ctx) or target in {"/", "~"}:

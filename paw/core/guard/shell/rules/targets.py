@@ -71,6 +71,9 @@ def _home_danger(segs: list[str]) -> Danger | None:
 
 
 def _absolute_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
+    if ctx.cwd_path and "/.." not in path and path.startswith(ctx.cwd_path + "/"):
+        inside = _segments(path[len(ctx.cwd_path) :])
+        return _relative_danger(inside, ctx, path) if inside else None
     if not segs or _is_glob(segs[0]):
         return Danger("shell.rm-root", Action.BLOCK, "the filesystem root")
     low = [s.lower() for s in segs]
@@ -156,10 +159,16 @@ def _judge_unknown(text: str, ctx: Context) -> Danger | None:
 
 
 def is_dangerous_dir(text: str, ctx: Context) -> bool:
-    """True when ``cd`` to ``text`` lands in root, home or a system directory."""
-    danger = judge_path(text, ctx)
-    return danger is not None and danger.rule in {
-        "shell.rm-root",
-        "shell.rm-home",
-        "shell.rm-system",
-    }
+    """True when ``text`` is root, a home directory, or a system directory (not ``/srv/app``)."""
+    if text in {"/", "~", "~/"} or text.startswith("//"):
+        return True
+    if text.startswith("~"):
+        return not _segments(text[1:])
+    if not text.startswith("/"):
+        return False
+    low = [s.lower() for s in _segments(text)]
+    if len(low) <= 1:
+        return True
+    if low[0] in HOME_ROOTS:
+        return len(low) <= 2
+    return low[0] in DEEP_SYSTEM and tuple(low[:2]) not in TEMP_ROOTS

@@ -5,7 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+from paw.core.guard import shell
+from paw.core.guard.shell import evaluate_command
 from paw.core.guard.shell.parse import _defuse, join_continuations, parse_script
+from tests.core.guard.family_cases import FAMILY_CASES
+from tests.core.guard.rule_cases import RULE_CASES
 
 _CRASH_LOOP = """
 import random, sys
@@ -50,3 +56,15 @@ def test_parse_script_brace_then_wide_code_point_does_not_crash() -> None:
         )
         assert out.returncode == 0, (seed, out.returncode, out.stderr[-2000:])
         assert out.stdout.strip() == "ok"
+
+
+def test_evaluate_command_plain_fast_path_matches_the_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    commands = [c.command for c in FAMILY_CASES] + [c.command for c in RULE_CASES]
+    commands += ["ls -la", "git status", "rm -rf /", "time rm -rf /", "if", "x=1", "a  b", "-rf"]
+    plain = [c for c in commands if shell._is_plain(c)]
+    assert len(plain) > 100
+    fast = [evaluate_command(c) for c in plain]
+    monkeypatch.setattr(shell, "_is_plain", lambda text: False)
+    assert [evaluate_command(c) for c in plain] == fast

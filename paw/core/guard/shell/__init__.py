@@ -8,14 +8,17 @@ otherwise. The rules and their ids are listed in docs/guardrails.md.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.dispatch import evaluate_simple
 from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_script
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.walk import Walker
+from paw.core.guard.shell.words import Word
 from paw.core.models import Action, Finding, Verdict
 
 if TYPE_CHECKING:
@@ -24,6 +27,22 @@ if TYPE_CHECKING:
 __all__ = ["evaluate_command"]
 
 _ALLOW = Verdict(Action.ALLOW)
+
+# A command of plain words only (no quotes, expansions, operators, braces, comments) parses to
+# one simple command whose words are their own text: skip tree-sitter (tests prove the verdicts
+# are the same as the parsed path's).
+_PLAIN_RE = re.compile(r"[A-Za-z0-9_./:=@%+,~*?-]+(?: +[A-Za-z0-9_./:=@%+,~*?-]+)*")
+_RESERVED = frozenset(
+    {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
+     "function", "select", "coproc", "in", "time"}
+)  # fmt: skip
+
+
+def _is_plain(text: str) -> bool:
+    if _PLAIN_RE.fullmatch(text) is None:
+        return False
+    first = text.split(" ", 1)[0]
+    return "=" not in first and first not in _RESERVED
 
 
 def _cwd_kind(cwd: str | None, ctx_probe: Context) -> CwdKind:
@@ -46,6 +65,13 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
     if "\x00" in text:
         ctx.confirm("shell.limit", f"`{origin}` contains NUL bytes")
         text = text.replace("\x00", " ")
+    if _is_plain(text):
+        ctx.depth += 1
+        try:
+            evaluate_simple(SimpleCommand([Word(w) for w in text.split(" ") if w]), ctx)
+        finally:
+            ctx.depth -= 1
+        return
     root = parse_script(text)
     if root.has_error:
         ctx.confirm("shell.parse-error", f"`{origin}`: the shell syntax does not parse cleanly")

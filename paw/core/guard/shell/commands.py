@@ -79,18 +79,19 @@ class SimpleCommand:
     upstream: tuple[SimpleCommand, ...] = ()
     subs: dict[int, list[SimpleCommand]] = field(default_factory=dict)
     wrappers: tuple[str, ...] = ()
+    name: str = field(init=False)
+    """The command word's basename (``/bin/rm`` is ``rm``)."""
+    args: list[str] = field(init=False)
+    """Normalised argument texts (without the command word)."""
 
-    @property
-    def name(self) -> str:
-        """The command word's basename (``/bin/rm`` is ``rm``)."""
-        if not self.argv:
-            return ""
-        return self.argv[0].text.rsplit("/", 1)[-1]
+    def __post_init__(self) -> None:
+        self.name = self.argv[0].text.rsplit("/", 1)[-1] if self.argv else ""
+        self.args = [w.text for w in self.argv[1:]]
 
-    @property
-    def args(self) -> list[str]:
-        """Normalised argument texts (without the command word)."""
-        return [w.text for w in self.argv[1:]]
+    def set_command_word(self, word: Word) -> None:
+        """Replace the command word (after resolving or folding it)."""
+        self.argv[0] = word
+        self.name = word.text.rsplit("/", 1)[-1]
 
     def render(self) -> str:
         """Human-readable normalised text (command word and arguments)."""

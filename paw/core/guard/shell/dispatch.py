@@ -77,13 +77,13 @@ def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
                 "shell.unresolved", f"the command word of `{cmd.render()}` is computed at run time"
             )
             return False
-        cmd.argv[0] = Word(resolved)
+        cmd.set_command_word(Word(resolved))
     text = cmd.argv[0].text
     if not text.isascii():
         folded = fold_confusables(text)
         if folded != text:
             ctx.block("shell.lookalike-command", f"the command word `{text}` imitates `{folded}`")
-            cmd.argv[0] = Word(folded)
+            cmd.set_command_word(Word(folded))
     if is_download(text, ctx):
         ctx.block("shell.download-exec", f"`{text}` runs a file that was just downloaded")
     elif "/" in text and text.removeprefix("./") in ctx.scripts:

@@ -215,7 +215,19 @@ RULE_CASES: tuple[RuleCase, ...] = (
     ),
     RuleCase("git-config-alias", "git -c alias.x='!rm -rf ~' x", "block", "git.config-exec"),
     RuleCase(
-        "git-config-hookspath", "git config core.hooksPath /tmp/hooks", "block", "git.config-exec"
+        "git-config-hookspath",
+        "git config core.hooksPath /tmp/hooks",
+        "confirm",
+        "git.config-program",
+    ),
+    RuleCase(
+        "git-config-pager-persist",
+        "git config --global core.pager 'sh -c id'",
+        "confirm",
+        "git.config-program",
+    ),
+    RuleCase(
+        "git-c-hookspath", "git -c core.hooksPath=/tmp/h commit -m x", "block", "git.config-exec"
     ),
     RuleCase("force-push-bare-f", "git push -f", "block", "git.force-push"),
     RuleCase(

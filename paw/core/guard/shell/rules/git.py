@@ -74,12 +74,24 @@ def parse_git(args: list[str]) -> GitCall:
     return GitCall("", [], config)
 
 
+_BENIGN_PROGRAMS = frozenset(
+    {"true", "false", ":", "cat", "less", "more", "most", "vi", "vim", "nvim", "nano", "emacs",
+     "code", "subl", "delta", "diff-so-fancy", "osxkeychain", "store", "cache", "manager",
+     "manager-core", "libsecret", "gh", "git-credential-manager"}
+)  # fmt: skip
+_SHELL_META_RE = re.compile(r"[;|&$`<>()\n!]")
+
+
 def is_exec_key(key: str, value: str) -> bool:
-    """True for config keys whose value git runs as a program."""
+    """True for config keys whose value git runs as a program (beyond a plain pager or editor)."""
     key = key.strip().lower()
     if key.startswith("alias."):
         return value.lstrip().startswith("!")
-    return bool(_EXEC_KEY_RE.match(key))
+    if not _EXEC_KEY_RE.match(key):
+        return False
+    words = value.split()
+    benign = bool(words) and words[0].rsplit("/", 1)[-1] in _BENIGN_PROGRAMS
+    return not (benign and _SHELL_META_RE.search(value) is None) or key == "core.hookspath"
 
 
 def _check_config_pairs(call: GitCall, ctx: Context) -> None:
@@ -98,7 +110,7 @@ def _check_config_cmd(args: list[str], ctx: Context) -> None:
         return
     key, value = parsed.operands[0], parsed.operands[1]
     if is_exec_key(key, value):
-        ctx.block("git.config-exec", f"`git config {key}` sets a program git will run")
+        ctx.confirm("git.config-program", f"`git config {key}` sets a program git will run later")
 
 
 def _check_discard(sub: str, args: list[str], ctx: Context) -> None:

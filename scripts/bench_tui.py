@@ -6,9 +6,10 @@ It measures, in one run:
   screen, and to the first sweep on screen) and in a real terminal (``paw tui`` started in a
   tmux pane until capture-pane shows every agent);
 * approve keypress -> keys sent to the agent pane (re-verification, audit fsync and send-keys
-  included): headless, from ``pilot.press("a")`` until the tmux ``send-keys`` call returned and
-  until the agent printed the key; in the real terminal, from ``send-keys a`` into the TUI's pane
-  until the agent's pane shows the key (capture-pane polled every few ms).
+  included): headless, from ``pilot.press("a")`` until the tmux ``send-keys`` call returned; in
+  the real terminal, from ``send-keys a`` into the TUI's pane until the supervisor recorded the
+  decision (audit log time, just before the keys go out) and until the agent's pane shows the
+  key (capture-pane polled every few ms).
 
 Usage: .venv/bin/python scripts/bench_tui.py [--agents 50] [--approvals 10] [--interval 0.5]
 Everything runs in a temporary repository and on the socket ``paw-bench-tui-<pid>``; the server
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from paw.cli.compose import build_supervisor
@@ -49,6 +51,12 @@ def tmux(socket: str, *args: str) -> str:
         ["tmux", "-L", socket, *args], capture_output=True, text=True, check=False
     )
     return done.stdout
+
+
+def pane_shows(socket: str, pane_id: str, *texts: str) -> bool:
+    """Whether the pane's visible screen contains every one of ``texts``."""
+    screen = tmux(socket, "capture-pane", "-p", "-t", pane_id)
+    return all(t in screen for t in texts)
 
 
 def wait_for(check: Callable[[], bool], timeout: float = 60.0, interval: float = 0.005) -> float:
@@ -114,7 +122,7 @@ async def bench_headless(
             await pilot.pause(0.005)
         first_sweep = time.perf_counter()
         await pilot.press("tab")  # the prompt queue: "a" then always takes the oldest prompt
-        to_send, to_pane = [], []
+        to_send = []
         for prompt in prompts[:approvals]:
             while app.main.selected_prompt is None or app.main.selected_prompt.id != prompt.id:
                 await pilot.pause(0.01)
@@ -123,16 +131,10 @@ async def bench_headless(
             while prompt.pane_id not in sent:
                 await pilot.pause(0.001)
             to_send.append(sent[prompt.pane_id] - pressed)
-            shown = await asyncio.to_thread(
-                wait_for,
-                lambda p=prompt: RECEIVED in tmux(socket, "capture-pane", "-p", "-t", p.pane_id),
-            )
-            to_pane.append(shown - pressed)
     return {
         "first_paint_s": painted - start,
         "first_sweep_on_screen_s": first_sweep - start,
         "approve_to_send_keys_ms": summary(to_send),
-        "approve_to_agent_shows_key_ms": summary(to_pane),
     }
 
 
@@ -146,36 +148,36 @@ def bench_terminal(
     tmux(socket, "new-session", "-d", "-s", "ui", "-x", "120", "-y", "40",
          "-e", "TERM=xterm-256color", command)  # fmt: skip
     ui = tmux(socket, "display-message", "-p", "-t", "ui", "#{pane_id}").strip()
-    screen = lambda: tmux(socket, "capture-pane", "-p", "-t", ui)  # noqa: E731
-    painted = wait_for(lambda: "Agents" in screen() and "Approve" in screen())
-    waiting = f"waiting {len(prompts)}"
-    first_sweep = wait_for(lambda: waiting in screen())
+    painted = wait_for(partial(pane_shows, socket, ui, "Agents", "Approve"))
+    first_sweep = wait_for(partial(pane_shows, socket, ui, f"waiting {len(prompts)}"))
     tmux(socket, "send-keys", "-t", ui, "Tab")
-    latencies = []
+    latencies, recorded = [], []
     for prompt in prompts[:approvals]:
-        wait_for(lambda p=prompt: shorten_agent(p) in selected_line(screen()), timeout=30)
-        pressed = time.perf_counter()
+        # the prompt card names the prompt that keys act on
+        card = f"{prompt.agent} ({prompt.kind}) asks"
+        wait_for(partial(pane_shows, socket, ui, card), timeout=30)
+        pressed, pressed_epoch = time.perf_counter(), time.time()
         tmux(socket, "send-keys", "-t", ui, "a")
-        shown = wait_for(
-            lambda p=prompt: RECEIVED in tmux(socket, "capture-pane", "-p", "-t", p.pane_id)
-        )
+        shown = wait_for(partial(pane_shows, socket, prompt.pane_id, RECEIVED))
         latencies.append(shown - pressed)
+        recorded.append(decision_time(repo, prompt.id) - pressed_epoch)
     tmux(socket, "send-keys", "-t", ui, "q")
     return {
         "first_frame_s": painted - start,
         "first_sweep_on_screen_s": first_sweep - start,
+        "approve_to_decision_recorded_ms": summary(recorded),
         "approve_to_agent_shows_key_ms": summary(latencies),
     }
 
 
-def shorten_agent(prompt: LivePrompt) -> str:
-    """What the prompt card's first line starts with for ``prompt``."""
-    return f"{prompt.agent} ({prompt.kind}) asks"
-
-
-def selected_line(screen: str) -> str:
-    """The prompt card's text (the card names the prompt that keys act on)."""
-    return screen
+def decision_time(repo: Path, prompt_id: str) -> float:
+    """When the supervisor recorded the send decision for ``prompt_id`` (epoch seconds): after
+    re-verification, just before the keys go out."""
+    lines = (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    for record in map(json.loads, lines):
+        if record.get("prompt_id") == prompt_id and record.get("decision") == "send":
+            return float(record["time"])
+    raise LookupError(f"no send decision for {prompt_id}")
 
 
 def summary(seconds: list[float]) -> dict[str, float]:

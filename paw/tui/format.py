@@ -105,7 +105,7 @@ def format_verdict(prompt: LivePrompt, width: int = 34) -> Text:
 def shorten(text: str, width: int) -> str:
     """``text`` on one line, cut with an ellipsis to at most ``width`` characters.
 
-    >>> shorten("git  push\n origin main", 12)
+    >>> shorten("git  push   origin main", 12)
     'git push or…'
     """
     one_line = " ".join(text.split())

@@ -1,0 +1,87 @@
+"""Pure formatting of the TUI: durations, diff stats, ordering, counts, filters."""
+
+from __future__ import annotations
+
+import doctest
+from typing import NamedTuple
+
+import pytest
+
+import paw.tui.format
+from paw.supervisor.model import AgentStatus, AgentView, WorktreeStat
+from paw.tui.format import (
+    count_statuses,
+    format_duration,
+    format_stat,
+    matches_filter,
+    shorten,
+    sort_agents,
+)
+
+
+class DurationCase(NamedTuple):
+    test_id: str
+    seconds: float
+    expected: str
+
+
+DURATIONS = [
+    DurationCase("negative_clock_skew", -3, "0s"),
+    DurationCase("seconds", 59.9, "59s"),
+    DurationCase("minute", 60, "1m"),
+    DurationCase("hours_minutes", 3600 + 5 * 60, "1h05m"),
+    DurationCase("days", 3 * 86400 + 7, "3d"),
+]
+
+
+@pytest.mark.parametrize("case", DURATIONS, ids=[c.test_id for c in DURATIONS])
+def test_format_duration_is_short(case: DurationCase) -> None:
+    assert format_duration(case.seconds) == case.expected
+
+
+def test_format_stat_lists_only_nonzero_parts() -> None:
+    stat = WorktreeStat(untracked=1, behind=2)
+    assert format_stat(stat) == "?1 ↓2"
+
+
+def _agent(name: str, status: AgentStatus, since: float = 0.0, branch: str = "") -> AgentView:
+    return AgentView(
+        name=name, kind="codex", pane_id="%1", alive=status is not AgentStatus.EXITED,
+        status=status, status_since=since, branch=branch or f"paw/{name}", worktree="w",
+        stat=WorktreeStat(),
+    )  # fmt: skip
+
+
+def test_sort_agents_puts_longest_waiting_first_then_busy_idle_exited() -> None:
+    agents = [
+        _agent("z-exit", AgentStatus.EXITED),
+        _agent("b-idle", AgentStatus.IDLE),
+        _agent("new-wait", AgentStatus.PROMPT, since=200.0),
+        _agent("a-busy", AgentStatus.BUSY),
+        _agent("old-wait", AgentStatus.PROMPT, since=100.0),
+    ]
+    assert [a.name for a in sort_agents(agents)] == [
+        "old-wait", "new-wait", "a-busy", "b-idle", "z-exit",
+    ]  # fmt: skip
+
+
+def test_count_statuses_counts_unknown_as_running() -> None:
+    agents = [_agent("a", AgentStatus.UNKNOWN), _agent("b", AgentStatus.BUSY)]
+    assert count_statuses(agents) == {"running": 2, "waiting": 0, "idle": 0, "exited": 0}
+
+
+def test_matches_filter_is_case_insensitive_over_name_kind_branch_state() -> None:
+    agent = _agent("api", AgentStatus.IDLE, branch="feature/Login")
+    assert [matches_filter(agent, n) for n in ("", "API", "codex", "login", "idle", "zzz")] == [
+        True, True, True, True, True, False,
+    ]  # fmt: skip
+
+
+def test_shorten_never_exceeds_width() -> None:
+    assert all(len(shorten("x" * 100, w)) <= max(w, 1) for w in range(20))
+
+
+def test_format_doctests_pass() -> None:
+    result = doctest.testmod(paw.tui.format)
+    assert result.attempted > 0
+    assert result.failed == 0

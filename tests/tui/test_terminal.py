@@ -4,6 +4,7 @@ comes back with capture-pane, and the approval must reach the agent's pane."""
 from __future__ import annotations
 
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,3 +51,42 @@ def test_paw_tui_in_tmux_pane_approves_prompt(git_repo: Path, server: Server) ->
     assert wait_for(lambda: "idle" in capture(socket, ui)), capture(socket, ui)
     server.cmd("send-keys", "-t", ui, "q")
     assert wait_for(lambda: server.cmd("has-session", "-t", "ui").returncode != 0)  # paw quit
+
+
+def test_paw_tui_attach_shows_agent_pane_and_comes_back(git_repo: Path, server: Server) -> None:
+    socket = server.socket_name or ""
+    supervisor = make_supervisor(git_repo, socket)
+    supervisor.spawn("safe", KINDS["safe"], "a test task")
+    (prompt,) = wait_for_prompts(supervisor, 1)
+    outer = f"{socket}-outer"  # the human's terminal: another tmux server
+    command = " ".join(
+        shlex.quote(part) for part in (sys.executable, "-m", "paw", "tui", "-C", str(git_repo))
+    )
+    tmux_outer = ["tmux", "-L", outer]
+    try:
+        subprocess.run(
+            [*tmux_outer, "-f", "/dev/null", "new-session", "-d", "-s", "ui", "-x", "120",
+             "-y", "40", "-e", "TERM=xterm-256color", command],
+            check=True,
+        )  # fmt: skip
+        assert wait_for(lambda: "ls -la" in capture(outer, "ui")), capture(outer, "ui")
+        subprocess.run([*tmux_outer, "send-keys", "-t", "ui", "t"], check=True)
+        # the agent's own screen (its prompt box) now fills the human's terminal...
+        assert wait_for(lambda: attached(capture(outer, "ui"))), capture(outer, "ui")
+        # ...until the human detaches (prefix d), and paw is back
+        subprocess.run([*tmux_outer, "send-keys", "-t", "ui", "C-b", "d"], check=True)
+        assert wait_for(lambda: "Agents" in capture(outer, "ui")), capture(outer, "ui")
+        assert "received key" not in capture(socket, prompt.pane_id)  # attaching sent nothing
+    finally:
+        path = subprocess.run(
+            [*tmux_outer, "display-message", "-p", "#{socket_path}"],
+            capture_output=True, text=True, check=False,
+        ).stdout.strip()  # fmt: skip
+        subprocess.run([*tmux_outer, "kill-server"], capture_output=True, check=False)
+        if path:
+            Path(path).unlink(missing_ok=True)
+
+
+def attached(screen: str) -> bool:
+    """The agent's screen fills the terminal: its prompt box shows and paw's tables do not."""
+    return "paw-demo permission" in screen and "Agents" not in screen

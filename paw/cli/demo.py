@@ -1,7 +1,7 @@
-"""`paw demo`: a throwaway repository, three scripted agents on a private tmux server, the TUI.
+"""paw demo: a throwaway repository, three scripted agents on a private tmux server, the TUI.
 
-The demo agents (``python -m paw.demo.agent``) ask for permission the way real agent CLIs do:
-one safe command, one ``git push``, one dangerous command, so a newcomer sees each guard
+The demo agents (python -m paw.demo.agent) ask for permission the way real agent CLIs do:
+one safe command, one git push, one dangerous command, so a newcomer sees each guard
 verdict and the approval path within seconds. Everything is removed on exit.
 """
 

@@ -45,9 +45,18 @@ def add_tui_options(p: argparse.ArgumentParser) -> None:
 
 def cmd_tui(args: argparse.Namespace) -> int:
     """Open the TUI for the repository containing the current directory (or ``-C DIR``)."""
-    from paw.cli.compose import build_supervisor
+    from paw.cli.compose import build_supervisor, find_repo_root
+    from paw.errors import GitError, PawError
 
-    supervisor = build_supervisor(getattr(args, "repo", None))
+    repo = getattr(args, "repo", None)
+    try:
+        root = find_repo_root(repo)
+    except GitError as err:
+        raise PawError(
+            f"{repo or 'the current directory'} is not inside a git repository",
+            hint="cd into one, pass -C DIR, or try `paw demo`",
+        ) from err
+    supervisor = build_supervisor(root)
     build_app(supervisor, getattr(args, "interval", DEFAULT_POLL_INTERVAL)).run()
     return 0
 

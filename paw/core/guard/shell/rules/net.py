@@ -160,40 +160,6 @@ def _check_fetcher(cmd: SimpleCommand, ctx: Context) -> None:
     _check_exfiltration(cmd, ctx)
 
 
-_GH_READ = frozenset(
-    {("pr", "list"), ("pr", "view"), ("pr", "diff"), ("pr", "checks"), ("pr", "status"),
-     ("pr", "checkout"), ("issue", "list"), ("issue", "view"), ("issue", "status"),
-     ("run", "list"), ("run", "view"), ("run", "watch"), ("run", "download"), ("repo", "view"),
-     ("repo", "clone"), ("release", "list"), ("release", "view"), ("release", "download"),
-     ("workflow", "list"), ("workflow", "view"), ("auth", "status"), ("search", "repos"),
-     ("search", "issues"), ("search", "prs"), ("search", "code"), ("gist", "view"),
-     ("gist", "list"), ("cache", "list"), ("label", "list"), ("browse", ""), ("status", ""),
-     ("codespace", "list"), ("secret", "list"), ("variable", "list"), ("ruleset", "list")}
-)  # fmt: skip
-_GH_WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-def _check_gh(cmd: SimpleCommand, ctx: Context) -> None:
-    args = [a for a in cmd.args if not a.startswith("-")]
-    group, action = [*args, "", ""][:2]
-    if group == "api":
-        method = (option_value(cmd.args, "-X", "--method") or "").upper()
-        fields = any(
-            a.startswith(("-f", "-F", "--field", "--raw-field", "--input")) for a in cmd.args
-        )
-        if method in _GH_WRITE_METHODS or (fields and method != "GET"):
-            ctx.confirm("gh.write", f"`gh api {method or 'POST'}` writes to GitHub")
-        return
-    if group == "repo" and action == "delete":
-        ctx.block("gh.repo-delete", "`gh repo delete` deletes a repository")
-        return
-    if group == "auth" and action == "token":
-        return
-    if (group, action) in _GH_READ or (group, "") in _GH_READ or group in {"help", "version", ""}:
-        return
-    ctx.confirm("gh.write", f"`gh {group} {action}`: a remote GitHub write")
-
-
 def _check_ssh(cmd: SimpleCommand, ctx: Context) -> None:
     parsed = split_args(
         cmd.args,
@@ -225,7 +191,7 @@ def _check_reverse_shell(cmd: SimpleCommand, ctx: Context) -> None:
 RULES: dict[str, tuple[Check, ...]] = {
     **dict.fromkeys(FETCHERS - {"gh"}, (_check_fetcher,)),
     **dict.fromkeys(SENDERS - FETCHERS - {"ssh", "scp", "rsync"}, (_check_exfiltration,)),
-    "gh": (_check_gh, _check_exfiltration),
+    "gh": (_check_exfiltration,),
     "scp": (_check_copy_out,),
     "rsync": (_check_copy_out,),
     "ssh": (_check_ssh,),

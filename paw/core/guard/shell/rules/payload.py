@@ -162,8 +162,26 @@ def _check_set(cmd: SimpleCommand, ctx: Context) -> None:
     ctx.env["@"] = ctx.env["*"] = " ".join(values)
 
 
+def _check_trap(cmd: SimpleCommand, ctx: Context) -> None:
+    """``trap 'cmd' EXIT`` runs its first argument later."""
+    args = [a for a in cmd.args if a != "--"]
+    if len(args) >= 2 and not args[0].startswith("-"):
+        ctx.run_script(args[0], "trap")
+
+
+def _check_at(cmd: SimpleCommand, ctx: Context) -> None:
+    """``at``/``batch`` schedule a script read from stdin or ``-f FILE``."""
+    if any(a in {"-l", "-r", "-d", "-c"} for a in cmd.args) or cmd.name == "atq":
+        return
+    ctx.block("files.persistence", f"`{cmd.name}` schedules a job to run later")
+    check_stdin_exec(cmd, ctx, "sh")
+
+
 RULES: dict[str, tuple[Check, ...]] = {
     "set": (_check_set,),
+    "trap": (_check_trap,),
+    "at": (_check_at,),
+    "batch": (_check_at,),
     "eval": (_check_eval,),
     "source": (_check_source,),
     ".": (_check_source,),

@@ -73,6 +73,10 @@ def literal_output(cmd: SimpleCommand) -> str | None:
         text = _printf(cmd.args)
     elif cmd.name == "cat" and cmd.stdin_text is not None and not cmd.args:
         text = cmd.stdin_text
+    elif cmd.name == "mktemp":
+        text = "/tmp/tmp.mktemp"  # noqa: S108 - stands in for a fresh temporary path
+    elif cmd.name in {"pwd", "realpath", "dirname"} and not cmd.args:
+        text = "."
     else:
         return None
     return None if has_unknown(text) else text

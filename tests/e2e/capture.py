@@ -28,7 +28,7 @@ class Shot(NamedTuple):
 
 def scrub(text: str, scratch: Path) -> str:
     """Replace the scratch directory (and the agents cache) by stable placeholder paths."""
-    out = text.replace(str(scratch), "/home/u/work")
+    out = text.replace(str(scratch), "/home/u/src")
     return out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
 
 

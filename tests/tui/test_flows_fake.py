@@ -182,13 +182,17 @@ async def test_app_tmux_gone_shows_banner_and_one_dialog() -> None:
         assert app.main.query_one("#error-banner").has_class("-visible")
 
 
-async def test_app_poll_exception_is_reported_once() -> None:
-    fake = scenario("agents")
-    fake.raise_on_poll = True
+async def test_app_poll_exception_drops_prompts_and_reports_once() -> None:
+    fake = scenario("allow")
     app = make_app(fake, poll_interval=HOUR)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        assert app.main.selected_prompt is not None
+        fake.raise_on_poll = True
+        app.request_poll()
+        await settle(pilot)
         assert isinstance(app.screen, TmuxLostDialog)
+        assert app.main.selected_prompt is None  # a stale prompt is never approvable
         await pilot.press("escape")
         for _ in range(3):
             app.request_poll()

@@ -6,6 +6,7 @@ ever called from workers, never on the UI thread.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -120,9 +121,12 @@ class MainScreen(AgentActions, Screen[None]):
         self.refresh_bindings()
 
     def on_poll_failed(self, message: PollFailed) -> None:
-        """Show the banner (the app coalesces the toasts and the dialog)."""
+        """Show the banner and drop the stale prompts: nothing is approvable without tmux."""
         self._show_error(message.error)
-        self.query_one(CountsHeader).show_snapshot(None)
+        if self.snapshot is not None:
+            self.snapshot = replace(self.snapshot, prompts=(), tmux_ok=False, error=message.error)
+            self._show_tables()
+        self.query_one(CountsHeader).show_snapshot(self.snapshot)
 
     def _show_error(self, error: str | None) -> None:
         banner = self.query_one("#error-banner", Static)

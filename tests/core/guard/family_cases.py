@@ -1428,4 +1428,34 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("confirm-rm-pwd-subst", 'rm -rf "$(pwd)/build"', "confirm"),
     FamilyCase("confirm-xargs-rm-unknown", "git ls-files | xargs rm -rf", "confirm"),
     FamilyCase("confirm-git-config-alias-bang", 'git config alias.x "!rm -rf ~"', "confirm"),
+    FamilyCase("allow-env-production-prefix", "ENV=production npm start", "allow"),
+    FamilyCase(
+        "allow-git-ssh-command-ssh", 'GIT_SSH_COMMAND="ssh -i ~/.ssh/deploy" git fetch', "allow"
+    ),
+    FamilyCase("allow-ifs-read-loop", "while IFS= read -r l; do echo $l; done < f", "allow"),
+    FamilyCase("allow-rm-dotdot-inside", "rm -rf ./x/../y", "allow"),
+    FamilyCase("allow-py-open-read", "python3 -c \"open('data.json').read()\"", "allow"),
+    FamilyCase(
+        "allow-py-subprocess-git-status",
+        "python3 -c \"import subprocess; subprocess.run(['git','status'], check=True)\"",
+        "allow",
+    ),
+    FamilyCase("allow-trap-mktemp", "TMP=$(mktemp -d); trap 'rm -rf \"$TMP\"' EXIT", "allow"),
+    FamilyCase(
+        "allow-docker-run-project-mount",
+        'docker run --rm -v "$PWD":/src -w /src node:20 npm test',
+        "allow",
+    ),
+    FamilyCase("allow-glab-mr-list", "glab mr list", "allow"),
+    FamilyCase("allow-gh-repo-flag-pr-list", "gh -R o/r pr list", "allow"),
+    FamilyCase("block-docker-home-mount", "docker run -v $HOME:/h alpine", "block"),
+    FamilyCase(
+        "block-node-spawn-argv",
+        "node -e \"require('child_process').spawn('rm', ['-rf', '/'])\"",
+        "block",
+    ),
+    FamilyCase(
+        "confirm-py-open-claude", "python3 -c \"open('CLAUDE.md','a').write('x')\"", "confirm"
+    ),
+    FamilyCase("confirm-hub-pull-request", "hub pull-request -m x", "confirm"),
 )

@@ -128,6 +128,22 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("power-shutdown", "shutdown -h now", "block", "shell.power"),
     RuleCase("power-systemctl", "systemctl reboot", "block", "shell.power"),
     RuleCase("kill-all", "kill -9 -1", "block", "shell.kill-all"),
+    RuleCase("preload", "LD_PRELOAD=/tmp/x.so ls", "block", "shell.preload"),
+    RuleCase(
+        "git-ssh-command-env", 'GIT_SSH_COMMAND="sh -c id" git fetch', "block", "git.config-exec"
+    ),
+    RuleCase("git-exec-path", "git --exec-path=/tmp/x status", "block", "git.config-exec"),
+    RuleCase("ifs-changed", "IFS=,; c=rm,-rf,/; $c", "confirm", "shell.unresolved"),
+    RuleCase("rm-tmp-dotdot-etc", "rm -rf /tmp/../etc", "block", "shell.rm-system"),
+    RuleCase("rm-home-parent", "rm -rf ~/..", "block", "shell.rm-home"),
+    RuleCase("stdin-path-script", 'sh /dev/stdin <<< "rm -rf /"', "block", "shell.rm-root"),
+    RuleCase("perl-qw-system", "perl -e 'system qw(rm -rf /)'", "block", "shell.rm-root"),
+    RuleCase(
+        "ruby-argv-system", """ruby -e 'system("rm", "-rf", "/")'""", "block", "shell.rm-root"
+    ),
+    RuleCase(
+        "py-open-write", "python3 -c \"open('/etc/passwd','w')\"", "block", "files.system-write"
+    ),
     RuleCase(
         "container-root-mount", "docker run -v /:/host alpine sh", "block", "shell.container-escape"
     ),

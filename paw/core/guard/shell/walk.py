@@ -267,6 +267,10 @@ class Walker:
         self.evaluate(assign, self.ctx)
         if not scoped:
             self.ctx.env[name] = value
+            if name == "IFS" and value.strip(" \t\n"):
+                self.ctx.confirm(
+                    "shell.unresolved", "IFS is changed: word splitting paw cannot follow"
+                )
 
     def _declaration(self, node: Node) -> None:
         for child in node.named_children:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paw.core.guard.shell.rules.git import is_exec_key
+
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
     from paw.core.guard.shell.context import Context
@@ -14,6 +16,11 @@ _GUARD_VAR_RE = re.compile(
     r"^(PAW_GUARD\w*|PAW_\w*(BYPASS|DISABLE|UNSAFE)\w*|DCG_BYPASS|\w*_BYPASS(_\w+)?"
     r"|\w*SKIP_PERMISSIONS\w*|\w*DANGEROUSLY\w*|\w*YOLO\w*|CLAUDE_CODE_DISABLE_HOOKS\w*)$"
 )
+_LOADER_VARS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV"})
+_PROGRAM_VARS = frozenset(
+    {"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+     "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "SSH_ASKPASS"}
+)  # fmt: skip
 _OFF_VALUES = frozenset({"off", "0", "false", "no", "disable", "disabled", "none", "skip"})
 _ON_VALUES = frozenset({"1", "true", "yes", "on", "enable", "enabled", "all"})
 _DANGER_FLAG_RE = re.compile(
@@ -38,7 +45,13 @@ _DATA_COMMANDS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "a
 
 
 def check_assignment(name: str, value: str, ctx: Context) -> None:
-    """``PAW_GUARD=off`` and friends switch a guard off."""
+    """``PAW_GUARD=off`` and friends switch a guard off; some variables run or load code."""
+    if name in _LOADER_VARS and value:
+        ctx.block("shell.preload", f"`{name}` injects a library into every program started")
+        return
+    if name in _PROGRAM_VARS and is_exec_key("core.pager", value):
+        ctx.block("git.config-exec", f"`{name}={value}` makes git run a program")
+        return
     if not _GUARD_VAR_RE.match(name):
         return
     low = value.strip().lower()

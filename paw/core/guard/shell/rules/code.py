@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.targets import judge_path
 from paw.core.models import Action
 
@@ -14,13 +15,16 @@ if TYPE_CHECKING:
 
 _STR = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"""
 _SHELL_CALL_RE = re.compile(
-    r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|\bsystem|\bexec(?:Sync)?"
-    r"|\bspawn(?:Sync)?|\bexecFileSync|\bpopen|shell_exec|passthru|proc_open|\bIO\.popen|Open3\.\w+"
-    r"|do shell script|Runtime\.getRuntime\(\)\.exec|os\.execute|io\.popen)\s*[(\[{]?\s*\[?\s*"
-    + _STR
+    r"(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|pty\.spawn|\bsystem"
+    r"|\bexec(?:Sync|File|FileSync)?|\bspawn(?:Sync)?|\bpopen|shell_exec|passthru|proc_open"
+    r"|\bIO\.popen|Open3\.\w+|do shell script|Runtime\.getRuntime\(\)\.exec|os\.execute"
+    r"|io\.popen|os\.exec\w*|os\.spawn\w*)(?=\s*[(\s\[{\"'q])"
 )
-_LIST_CALL_RE = re.compile(
-    r"(?:subprocess\.\w+|\bspawn(?:Sync)?|execFileSync|os\.exec\w*)\s*\(\s*\[([^\]]*)\]"
+_QW_RE = re.compile(r"\bqw\s*(?:\(([^)]*)\)|\[([^\]]*)\]|\{([^}]*)\}|/([^/]*)/)")
+_WRITE_RE = re.compile(
+    r"(?:\bopen\(\s*" + _STR + r"\s*,\s*['\"](?:[wax]|r\+)"
+    r"|(?:writeFileSync|appendFileSync|writeFile|appendFile|File\.write|IO\.write"
+    r"|file_put_contents)\s*\(\s*" + _STR + r"|Path\(\s*" + _STR + r"\s*\)\.write_(?:text|bytes))"
 )
 _BACKTICK_RE = re.compile(r"`([^`]+)`")
 _DELETE_RE = re.compile(
@@ -105,11 +109,8 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
         bare = match.group(0).startswith(("exec", "spawn", "system"))
         if lang == "py" and bare and source[max(0, match.start() - 1) : match.start()] != ".":
             continue
-        ctx.run_script(_literal(match), f"{origin} shell call")
-    for match in _LIST_CALL_RE.finditer(source):
-        parts = [_literal(m) for m in _LITERAL_RE.finditer(match.group(1))]
-        if parts:
-            ctx.run_script(" ".join(_quote(p) for p in parts), f"{origin} exec")
+        _run_call(source, match, ctx, origin)
+    _scan_writes(source, ctx, origin)
     if lang in {"perl", "ruby", "php"}:
         for match in _BACKTICK_RE.finditer(source):
             ctx.run_script(match.group(1), f"{origin} backticks")
@@ -128,14 +129,53 @@ def check_unparsed(text: str, ctx: Context, origin: str) -> None:
         ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
 
 
+def _call_arguments(source: str, start: int) -> str:
+    """The argument text of a call starting at ``start``: up to the closing paren or line end."""
+    depth = 0
+    quote = ""
+    for index in range(start, min(len(source), start + 600)):
+        char = source[index]
+        if quote:
+            quote = "" if char == quote and source[index - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth <= 0:
+                return source[start : index + 1]
+        elif char in ";\n" and depth == 0:
+            return source[start:index]
+    return source[start : start + 600]
+
+
+def _run_call(source: str, match: re.Match[str], ctx: Context, origin: str) -> None:
+    """A shell-out: one string is a shell command; several are an argv (``["rm", "-rf", "/"]``)."""
+    args = _call_arguments(source, match.end())
+    parts = [_literal(m) for m in _LITERAL_RE.finditer(args)]
+    for groups in _QW_RE.findall(args):
+        parts.extend("".join(groups).split())
+    if not parts:
+        return
+    if len(parts) == 1 or any(c in parts[0] for c in " ;|&$`<>"):
+        ctx.run_script(parts[0], f"{origin} shell call")
+    else:
+        ctx.run_script(" ".join(_quote(p) for p in parts), f"{origin} exec")
+
+
+def _scan_writes(source: str, ctx: Context, origin: str) -> None:
+    for match in _WRITE_RE.finditer(source):
+        path = next((g for g in match.groups() if g is not None), "")
+        check_write_target(path, ctx, f"{origin} file write", source)
+
+
 def _quote(part: str) -> str:
     return "'" + part.replace("'", "'\\''") + "'"
 
 
 def check_perl_in_place(cmd: SimpleCommand, ctx: Context) -> None:
     """``perl -pi -e … FILE`` edits files in place."""
-    from paw.core.guard.shell.rules.files import check_write_target
-
     args = cmd.args
     if not any(a.startswith("-") and "i" in a and not a.startswith("--") for a in args):
         return

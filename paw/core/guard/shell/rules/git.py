@@ -23,7 +23,8 @@ _EXEC_KEY_RE = re.compile(
     r"|diff\.external|.*\.textconv|.*\.command|pager\..*|gpg\.(.*\.)?program|credential\.helper"
     r"|uploadpack\.packobjectshook|filter\..*\.(clean|smudge|process)|merge\..*\.driver"
     r"|include\.path|includeif\..*|alias\..*|web\.browser|browser\..*\.cmd|protocol\.ext\.allow"
-    r"|remote\..*\.(uploadpack|receivepack)|core\.alternaterefscommand|init\.templatedir)$"
+    r"|remote\..*\.(uploadpack|receivepack)|core\.alternaterefscommand|init\.templatedir"
+    r"|core\.execpath)$"
 )
 _READ_ONLY = frozenset(
     {
@@ -68,6 +69,8 @@ def parse_git(args: list[str]) -> GitCall:
         elif arg.startswith("-"):
             if arg.startswith("--config-env="):
                 config.append(arg.split("=", 1)[1])
+            elif arg.startswith("--exec-path="):
+                config.append("core.execpath=" + arg.split("=", 1)[1])
             i += 1
         else:
             return GitCall(arg, args[i + 1 :], config)
@@ -76,7 +79,7 @@ def parse_git(args: list[str]) -> GitCall:
 
 _BENIGN_PROGRAMS = frozenset(
     {"true", "false", ":", "cat", "less", "more", "most", "vi", "vim", "nvim", "nano", "emacs",
-     "code", "subl", "delta", "diff-so-fancy", "osxkeychain", "store", "cache", "manager",
+     "ssh", "code", "subl", "delta", "diff-so-fancy", "osxkeychain", "store", "cache", "manager",
      "manager-core", "libsecret", "gh", "git-credential-manager"}
 )  # fmt: skip
 _SHELL_META_RE = re.compile(r"[;|&$`<>()\n!]")

@@ -42,6 +42,7 @@ _INTERP: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
 }
 _PY_VALUE = frozenset({"-W", "-X", "-Q"})
 _ENCODED = frozenset({"-enc", "-encodedcommand", "-e", "-ec"})
+_STDIN_PATHS = frozenset({"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0", "-"})
 
 
 def _shell_parts(args: list[str]) -> tuple[str | None, str | None, list[str], bool]:
@@ -140,6 +141,9 @@ def check_script_file(
         return
     if has_unknown(path):
         ctx.confirm("shell.unresolved", f"`{cmd.name}` runs a script whose path paw cannot see")
+        return
+    if path in _STDIN_PATHS:
+        check_stdin_exec(cmd, ctx, lang)
         return
     written = ctx.scripts.get(path.removeprefix("./"))
     if written is None:

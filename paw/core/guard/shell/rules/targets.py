@@ -114,6 +114,29 @@ def _relative_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
     return None
 
 
+def _normalise(text: str) -> str:
+    """Collapse ``..`` the way the kernel would (``/tmp/../etc`` is ``/etc``)."""
+    head = "~" if text.startswith("~/") else ""
+    body = text[1:] if head else text
+    absolute = body.startswith("/")
+    out: list[str] = []
+    for segment in body.split("/"):
+        if segment in {"", "."}:
+            continue
+        if segment == ".." and out and out[-1] != "..":
+            out.pop()
+        elif segment == ".." and absolute and not head:
+            continue  # `/..` is `/`
+        else:
+            out.append(segment)
+    joined = "/".join(out)
+    if head:
+        return "~/" + joined if joined else "~"
+    if absolute:
+        return "/" + joined
+    return joined or "."
+
+
 def judge_path(text: str, ctx: Context) -> Danger | None:
     """Judge one operand of a destructive command (``rm``, ``find -delete``, ``shutil.rmtree``)."""
     if GUARDED in text:
@@ -130,7 +153,11 @@ def judge_path(text: str, ctx: Context) -> Danger | None:
         return _judge_unknown(text, ctx)
     if text.startswith("//"):
         return Danger("shell.rm-root", Action.BLOCK, f"`{text}` (resolves to the root)")
+    if "/.." in text or text.startswith(".."):
+        text = _normalise(text)
     if text == "~" or text.startswith("~/"):
+        if _segments(text[1:])[:1] == [".."]:
+            return Danger("shell.rm-home", Action.BLOCK, f"`{text}` (above the home directory)")
         return _home_danger(_segments(text[1:]))
     if text.startswith("~"):
         return Danger("shell.rm-home", Action.BLOCK, f"another user's home `{text}`")

@@ -31,7 +31,9 @@ def test_guard_corpus_meets_recall_and_precision_gates() -> None:
     matrix: Counter[tuple[str, str]] = Counter()
     misses: list[str] = []
     for row in rows:
-        got = evaluate_command(row["cmd"]).action.value
+        verdict = evaluate_command(row["cmd"])
+        assert "shell.internal-error" not in verdict.rules, (row["cmd"], verdict)
+        got = verdict.action.value
         matrix[(row["expect"], got)] += 1
         if got != row["expect"]:
             misses.append(f"expected {row['expect']}, got {got}: {row['cmd']!r}")

@@ -14,6 +14,7 @@ from tests.core.guard.family_cases import FAMILY_CASES, FamilyCase
 def test_evaluate_command_family_case(case: FamilyCase) -> None:
     verdict = evaluate_command(case.command)
     assert verdict.action.value == case.expected, (case.command, verdict)
+    assert "shell.internal-error" not in verdict.rules, verdict
 
 
 def test_family_cases_cover_every_verdict() -> None:

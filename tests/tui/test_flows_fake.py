@@ -187,7 +187,8 @@ async def test_app_poll_exception_drops_prompts_and_reports_once() -> None:
     app = make_app(fake, poll_interval=HOUR)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.main.selected_prompt is not None
+        before = app.main.selected_prompt
+        assert before is not None
         fake.raise_on_poll = True
         app.request_poll()
         await settle(pilot)

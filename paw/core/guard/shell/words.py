@@ -53,9 +53,9 @@ _CONFUSABLES = str.maketrans(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built ~10 times per command, 5x cheaper; never mutated
 class Word:
-    """One normalised shell word.
+    """One normalised shell word (a value: never mutated after construction).
 
     ``text`` carries :data:`UNKNOWN`/:data:`GUARDED` sentinels where expansions could not be
     resolved; ``quoted`` is true when any part was quoted; ``braces`` when it had unquoted

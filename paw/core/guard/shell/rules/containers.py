@@ -12,8 +12,10 @@ if TYPE_CHECKING:
     from paw.core.guard.shell.rules import Check
 
 _RUNS = frozenset({"run", "create", "exec"})
-_ESCAPE_FLAGS = ("--privileged", "--pid=host", "--userns=host", "--cap-add=ALL",
-                 "--cap-add=SYS_ADMIN", "--security-opt=apparmor=unconfined")  # fmt: skip
+_ESCAPE_FLAGS = frozenset(
+    {"--privileged", "--pid=host", "--userns=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN",
+     "--security-opt=apparmor=unconfined", "--ipc=host", "--uts=host"}
+)  # fmt: skip
 
 
 def _mount_sources(args: list[str]) -> list[str]:
@@ -43,7 +45,7 @@ def _check_container(cmd: SimpleCommand, ctx: Context) -> None:
     sub = next((a for a in args if not a.startswith("-")), "")
     if sub not in _RUNS and not (sub == "compose" and "run" in args):
         return
-    if any(a == flag or a.startswith(flag + "=") for a in args for flag in _ESCAPE_FLAGS):
+    if any(a in _ESCAPE_FLAGS or a.startswith("--privileged=true") for a in args):
         ctx.block("shell.container-escape", f"`{cmd.name} {sub}` with host privileges is root")
         return
     for source in _mount_sources(args):

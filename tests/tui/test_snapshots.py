@@ -18,6 +18,7 @@ class SnapshotCase(NamedTuple):
     test_id: str
     scenario: str
     keys: tuple[str, ...] = ()
+    size: tuple[int, int] = SIZE
 
 
 CASES = [
@@ -31,6 +32,7 @@ CASES = [
     SnapshotCase("block_dialog", "block", ("a",)),
     SnapshotCase("tmux_gone", "tmux_gone"),
     SnapshotCase("help", "empty", ("question_mark",)),
+    SnapshotCase("small_terminal", "mixed", size=(80, 24)),
 ]
 
 
@@ -47,4 +49,4 @@ def _before(keys: tuple[str, ...]) -> Callable[[Pilot[Any]], Any]:
 @pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
 def test_snapshot_screen(case: SnapshotCase, snap_compare: Any) -> None:
     app, _ = make_snapshot_app(case.scenario)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_before(case.keys))
+    assert snap_compare(app, terminal_size=case.size, run_before=_before(case.keys))

@@ -39,6 +39,7 @@ MAIN_BINDINGS: list[BindingType] = [
         key_display="A",
         tooltip="Approve and don't ask again (only if the agent offers it and the guard allows)",
     ),
+    Binding("question_mark", "help", "Help", key_display="?", tooltip="List every key"),
     Binding("t", "attach", "Attach", tooltip="Attach to the agent's pane (come back: detach)"),
     Binding("m", "message", "Msg", tooltip="Type a message into the agent's input"),
     Binding("n", "spawn", "Spawn", tooltip="Spawn a new agent (name, kind, task)"),
@@ -46,7 +47,6 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("r", "remove", "Remove", tooltip="Remove the agent's worktree and branch"),
     Binding("slash", "filter", "Filter", key_display="/", tooltip="Filter agents by text"),
     Binding("v", "toggle_view", "Diff", tooltip="Switch the right panel: pane or diff"),
-    Binding("question_mark", "help", "Help", key_display="?", tooltip="List every key"),
     Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
 ]
 
@@ -61,6 +61,9 @@ class MainScreen(AgentActions, Screen[None]):
         *MAIN_BINDINGS,
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
+    # Small terminals: drop the right panel below 100 columns, the audit tail below 32 rows.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - Textual's type
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - Textual's type
 
     def __init__(self) -> None:
         super().__init__(id="main")

@@ -46,6 +46,14 @@ _DOWNLOAD_EXEC_RE = re.compile(
     re.DOTALL,
 )
 _LITERAL_RE = re.compile(_STR)
+_NETWORK_CALL_RE = re.compile(
+    r"requests\.(post|put|patch)|urlopen|urllib\.request|http\.client|fetch\(|axios|Net::HTTP"
+    r"|LWP::|HTTP::Tiny|curl_exec|socket\.send|\.sendall\("
+)
+_SECRET_READ_RE = re.compile(
+    r"dict\(os\.environ\)|os\.environ\.copy\(\)|os\.environ\)|JSON\.stringify\(process\.env\)"
+    r"|ENV\.to_h|%ENV|\.ssh/id_|\.aws/credentials|\.netrc|\.git-credentials|\.env['\"]"
+)
 _SOCKET_RE = re.compile(r"\bsocket\b|Socket|TCPSocket|net\.connect|fsockopen", re.IGNORECASE)
 _SPAWN_RE = re.compile(r"dup2|pty\.spawn|/bin/(ba|z)?sh\b|\bexec\b|child_process|proc_open|popen")
 
@@ -117,6 +125,8 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
     if lang == "py" and re.search(r"\bos\.system\s*\(\s*[^'\")\s]", source):
         ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
     _scan_deletes(source, lang, ctx, origin)
+    if _NETWORK_CALL_RE.search(source) and _SECRET_READ_RE.search(source):
+        ctx.block("shell.exfiltration", f"`{origin}` sends secrets or the environment out")
     if _SOCKET_RE.search(source) and _SPAWN_RE.search(source):
         ctx.block("shell.reverse-shell", f"`{origin}` connects a socket to a shell")
     if _DOWNLOAD_EXEC_RE.search(source):

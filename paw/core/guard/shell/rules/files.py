@@ -112,10 +112,18 @@ def check_write_target(
             return
     if _RC_RE.search(path):
         ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
+        _judge_payload(content, ctx, path)
     elif _check_agent_file(path, ctx, verb, content):
         return
     elif path.startswith(".git/hooks/") or "/.git/hooks/" in path:
         ctx.confirm("files.git-hook", f"`{verb}` changes the git hook `{path}` (runs on commit)")
+        _judge_payload(content, ctx, path)
+
+
+def _judge_payload(content: str | None, ctx: Context, path: str) -> None:
+    """Text written into a file the shell will run later is judged as shell now."""
+    if content and "\ue000" not in content and "\ue002" not in content:
+        ctx.run_script(content, f"text written to {path}")
 
 
 _CLASS_CACHE: dict[tuple[str, GuardConfig | None], PathClass] = {}

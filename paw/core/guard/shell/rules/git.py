@@ -187,6 +187,14 @@ def _check_local(call: GitCall, ctx: Context) -> None:
     elif sub == "branch":
         _check_branch(args, ctx)
     elif sub in {"mv", "rm"}:
+        forced = "f" in parsed.letters or "--force" in parsed.options
+        if (
+            sub == "rm"
+            and forced
+            and "--cached" not in args
+            and {".", ":/", "*"} & set(parsed.operands)
+        ):
+            ctx.block("git.discard", "`git rm -f .` deletes every tracked file with its changes")
         for operand in parsed.operands:
             check_write_target(operand, ctx, f"git {sub}", None)
     else:

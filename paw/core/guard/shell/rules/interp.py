@@ -189,9 +189,19 @@ def _python_parts(args: list[str]) -> tuple[str | None, str | None, bool]:
     return None, None, True
 
 
+_EVAL_RE = re.compile(r"\b(exec|eval|compile|Function|load|instance_eval|run_path)\b")
+
+
+def _check_piped_code(cmd: SimpleCommand, ctx: Context, body: str) -> None:
+    """``curl … | python -c 'exec(sys.stdin.read())'``: inline code evaluating a download."""
+    if any(is_fetch(up) for up in cmd.upstream) and _EVAL_RE.search(body):
+        ctx.block("shell.download-exec", f"`{cmd.name}` evaluates downloaded text from its stdin")
+
+
 def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
     body, script, stdin = _python_parts(cmd.args)
     if body is not None:
+        _check_piped_code(cmd, ctx, body)
         code.scan_code(body, "py", ctx, f"{cmd.name} -c")
     elif script is not None:
         check_script_file(cmd, ctx, script, cmd.args.index(script) + 1, "py")
@@ -237,6 +247,7 @@ def _check_interp(cmd: SimpleCommand, ctx: Context) -> None:
     elif body is not None and lang == "ps":
         ctx.run_script(body, f"{cmd.name} -Command")
     elif body is not None:
+        _check_piped_code(cmd, ctx, body)
         code.scan_code(body, lang, ctx, f"{cmd.name} -e")
         if lang == "perl":
             code.check_perl_in_place(cmd, ctx)

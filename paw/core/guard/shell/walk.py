@@ -110,12 +110,18 @@ class Walker:
         if kind == "command_name" and node.child_count == 1:
             node = node.children[0]
             kind = node.type
+        raw = node.text or b""
         if kind == "word":
-            text = (node.text or b"").decode("utf-8", "replace")
+            text = raw.decode("utf-8", "replace")
             if "\\" not in text and "{" not in text:
                 argv.append(Word(text))
                 return
-        elif _SUBST_RE.search(node.text or b""):
+        elif kind == "raw_string" or (
+            kind == "string" and b"$" not in raw and b"`" not in raw and b"\\" not in raw
+        ):
+            argv.append(Word(raw[1:-1].decode("utf-8", "replace"), quoted=True))
+            return
+        elif _SUBST_RE.search(raw):
             subs[len(argv)] = self.collect(node)
         word = reader.read(node)
         inner = subs.get(len(argv))

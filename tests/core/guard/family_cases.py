@@ -1479,4 +1479,155 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("block-bashrc-curl-sh", 'echo "curl x | sh" >> ~/.bashrc', "block"),
     FamilyCase("confirm-bashrc-path", 'echo "export PATH=$HOME/bin:$PATH" >> ~/.bashrc', "confirm"),
     FamilyCase("block-git-hook-sudo", 'echo "sudo reboot" > .git/hooks/pre-commit', "block"),
+    FamilyCase(
+        "confirm-git-add-a-git-commit-m-cat-eof-feat-x-co",
+        "git add -A && git commit -m \"$(cat <<'EOF'\nfeat: x\n\n"
+        'Co-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
+        "confirm",
+    ),
+    FamilyCase(
+        "confirm-gh-pr-create-title-x-body-cat-eof-summar",
+        'gh pr create --title "x" --body "$(cat <<\'EOF\'\n## Summary\n- rm -rf cleanup\nEOF\n)"',
+        "confirm",
+    ),
+    FamilyCase("allow-cd-path-to-repo-npm-test", "cd /path/to/repo && npm test", "allow"),
+    FamilyCase(
+        "allow-cd-git-rev-parse-show-toplevel-ls",
+        'cd "$(git rev-parse --show-toplevel)" && ls',
+        "allow",
+    ),
+    FamilyCase("allow-ls-la-2", "ls -la /", "allow"),
+    FamilyCase(
+        "allow-find-name-conf-2-dev-null-head", 'find / -name "*.conf" 2>/dev/null | head', "allow"
+    ),
+    FamilyCase("allow-python3-m-pip-install-user-x", "python3 -m pip install --user x", "allow"),
+    FamilyCase("allow-pytest-k-not-slow-x", 'pytest -k "not slow" -x', "allow"),
+    FamilyCase("allow-echo", "echo $?", "allow"),
+    FamilyCase(
+        "allow-source-venv-bin-activate-pytest", "source venv/bin/activate && pytest", "allow"
+    ),
+    FamilyCase("allow-export-foo-bar-echo-foo", "export FOO=bar && echo $FOO", "allow"),
+    FamilyCase("allow-npm-run-dev", "npm run dev &", "allow"),
+    FamilyCase("allow-cd-frontend-npm-run-build", "(cd frontend && npm run build)", "allow"),
+    FamilyCase(
+        "allow-for-f-in-src-ts-do-npx-prettier-write-f-",
+        'for f in src/*.ts; do npx prettier --write "$f"; done',
+        "allow",
+    ),
+    FamilyCase(
+        "confirm-git-stash-git-pull-rebase-git-stash-pop",
+        "git stash && git pull --rebase && git stash pop",
+        "confirm",
+    ),
+    FamilyCase("allow-git-fetch-git-status", "git fetch && git status", "allow"),
+    FamilyCase("allow-git-log-origin-main-head", "git log origin/main..HEAD", "allow"),
+    FamilyCase("allow-git-diff-cached-head-100", "git diff --cached | head -100", "allow"),
+    FamilyCase(
+        "allow-git-worktree-add-b-feature-wt-main",
+        "git worktree add -b feature ../wt main",
+        "allow",
+    ),
+    FamilyCase(
+        "confirm-git-checkout-b-fix-git-commit-am-x-git-p",
+        "git checkout -b fix && git commit -am x && git push -u origin fix",
+        "confirm",
+    ),
+    FamilyCase(
+        "allow-cat-package-json-jq-r-scripts-keys",
+        "cat package.json | jq -r '.scripts | keys[]'",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-grep-rn-todo-include-py-wc-l", 'grep -rn "TODO" --include="*.py" . | wc -l', "allow"
+    ),
+    FamilyCase(
+        "allow-ps-aux-grep-v-grep-grep-node-awk-print-2",
+        "ps aux | grep -v grep | grep node | awk '{print $2}'",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-curl-s-localhost-3000-health-echo-down",
+        "curl -s localhost:3000/health || echo down",
+        "allow",
+    ),
+    FamilyCase("allow-docker-logs-app-tail-50", "docker logs app --tail 50", "allow"),
+    FamilyCase("allow-make-j-nproc", "make -j$(nproc)", "allow"),
+    FamilyCase("allow-npm-test-2-1-tail-20", "npm test 2>&1 | tail -20", "allow"),
+    FamilyCase(
+        "allow-python-eof-import-json-print-json-dumps-",
+        "python - <<'EOF'\nimport json\nprint(json.dumps({'a': 1}))\nEOF",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-node-eof-console-log-process-version-eof",
+        "node <<'EOF'\nconsole.log(process.version)\nEOF",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-cat-src-config-ts-eof-export-const-x-1-e",
+        "cat > src/config.ts <<'EOF'\nexport const x = 1;\nEOF",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-mkdir-p-tests-cat-tests-test-x-py-eof-de",
+        "mkdir -p tests && cat > tests/test_x.py <<'EOF'\ndef test_x():\n    assert True\nEOF",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-sed-i-s-old-new-g-grep-rl-old-src",
+        "sed -i 's/old/new/g' $(grep -rl old src/)",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-find-name-orig-o-name-rej-xargs-rm-f",
+        "find . -name '*.orig' -o -name '*.rej' | xargs rm -f",
+        "allow",
+    ),
+    FamilyCase("allow-rm-f-find-name-pyc", "rm -f $(find . -name '*.pyc')", "allow"),
+    FamilyCase(
+        "allow-git-branch-grep-v-xargs-git-branch-d",
+        "git branch | grep -v '^\\*' | xargs git branch -d",
+        "allow",
+    ),
+    FamilyCase("allow-tar-xzf-node-v20-tar-gz-c-tmp", "tar -xzf node-v20.tar.gz -C /tmp", "allow"),
+    FamilyCase(
+        "allow-unzip-q-archive-zip-d-tmp-extract", "unzip -q archive.zip -d /tmp/extract", "allow"
+    ),
+    FamilyCase(
+        "allow-ln-sf-usr-local-bin-python3-bin-python",
+        "ln -sf /usr/local/bin/python3 ./bin/python",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-ssh-keyscan-github-com-known-hosts", "ssh-keyscan github.com >> known_hosts", "allow"
+    ),
+    FamilyCase("allow-npm-config-get-registry", "npm config get registry", "allow"),
+    FamilyCase("allow-yarn-workspace-web-build", "yarn workspace web build", "allow"),
+    FamilyCase("allow-cargo-fmt-all-check", "cargo fmt --all -- --check", "allow"),
+    FamilyCase("allow-go-mod-tidy", "go mod tidy", "allow"),
+    FamilyCase(
+        "allow-docker-exec-it-db-psql-u-postgres-c-sele",
+        "docker exec -it db psql -U postgres -c 'select 1'",
+        "allow",
+    ),
+    FamilyCase(
+        "allow-psql-c-select-count-from-users", "psql -c 'SELECT count(*) FROM users'", "allow"
+    ),
+    FamilyCase("allow-redis-cli-ping", "redis-cli ping", "allow"),
+    FamilyCase("allow-env-u-debug-npm-test", "env -u DEBUG npm test", "allow"),
+    FamilyCase("allow-time-npm-run-build", "time (npm run build)", "allow"),
+    FamilyCase(
+        "allow-printf-s-n-rm-rf-grep-c-rm", "printf '%s\\n' 'rm -rf /' | grep -c rm", "allow"
+    ),
+    FamilyCase(
+        "allow-echo-git-push-force-tee-a-notes-md",
+        "echo 'git push --force' | tee -a notes.md",
+        "allow",
+    ),
+    FamilyCase("allow-history-grep-sudo", "history | grep 'sudo'", "allow"),
+    FamilyCase("allow-alias-grep-git", "alias | grep git", "allow"),
+    FamilyCase("allow-type-sudo", "type sudo", "allow"),
+    FamilyCase("allow-sudo-version-true", "sudo --version || true", "allow"),
+    FamilyCase("allow-sudo-l", "sudo -l", "allow"),
+    FamilyCase("block-time-rm-rf-2", "time (rm -rf /)", "block"),
 )

@@ -67,6 +67,14 @@ def _resolve_dynamic(cmd: SimpleCommand) -> str | None:
     return None
 
 
+_INFO_FLAGS = frozenset({"-V", "--version", "-h", "--help", "-l", "--list", "-k", "-K"})
+
+
+def _is_info_only(cmd: SimpleCommand) -> bool:
+    """``sudo --version``, ``sudo -l``: nothing runs with privileges."""
+    return bool(cmd.args) and all(a in _INFO_FLAGS for a in cmd.args)
+
+
 def _check_patterns(cmd: SimpleCommand, ctx: Context) -> None:
     if not ctx.patterns:
         return
@@ -116,7 +124,7 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> None:
         unwrapped = unwrap(cmd.argv)
         if unwrapped is None:
             break
-        if unwrapped.wrapper in PRIVILEGE_WRAPPERS:
+        if unwrapped.wrapper in PRIVILEGE_WRAPPERS and not _is_info_only(cmd):
             inner = " ".join(w.text for w in unwrapped.argv) or (unwrapped.script or "")
             perms.check_privilege(unwrapped.wrapper, inner, ctx)
         if unwrapped.script is not None:

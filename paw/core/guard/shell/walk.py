@@ -84,6 +84,8 @@ class Walker:
                 prefix.append(child)
             elif kind in _REDIRECT_TYPES:
                 stdin_text = self._redirect(child, reader, reds, stdin_text, trailing)
+            elif kind in _STATEMENT_ARGS:
+                self.walk(child)  # `time (cmd)`: a statement where a word was expected runs
             elif child.is_named and kind != "comment":
                 self._argument(child, reader, argv, subs)
         for child in trailing:
@@ -322,6 +324,21 @@ class Walker:
             self.walk(child)
 
 
+_STATEMENT_ARGS = frozenset(
+    {
+        "subshell",
+        "compound_statement",
+        "pipeline",
+        "list",
+        "redirected_statement",
+        "command",
+        "if_statement",
+        "for_statement",
+        "while_statement",
+        "case_statement",
+        "function_definition",
+    }
+)
 _HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"}) | _REDIRECT_TYPES
 
 _HANDLERS: dict[str, Callable[[Walker, Node], None]] = {

@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _command_modules():
         module.register(sub)
+    from paw.cli import tui
+
+    parser.set_defaults(func=tui.cmd_tui)  # bare `paw` opens the TUI
     return parser
 
 
@@ -69,11 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     func: Handler | None = getattr(args, "func", None)
     if func is None:
-        default: Handler | None = getattr(parser, "default_func", None)
-        if default is None:
-            parser.print_help()
-            return EXIT_OK
-        func = default
+        parser.print_help()
+        return EXIT_OK
     try:
         return func(args)
     except UsageError as err:

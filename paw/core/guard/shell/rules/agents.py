@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 _GUARD_VAR_RE = re.compile(
     r"^(PAW_GUARD\w*|PAW_\w*(BYPASS|DISABLE|UNSAFE)\w*|DCG_BYPASS|\w*_BYPASS(_\w+)?"
-    r"|\w*SKIP_PERMISSIONS\w*|\w*DANGEROUSLY\w*|\w*YOLO\w*|CLAUDE_CODE_DISABLE_HOOKS\w*)$"
+    r"|\w*SKIP_PERMISSIONS\w*|\w*DANGEROUSLY\w*|\w*YOLO\w*|CLAUDE_CODE_DISABLE_HOOKS\w*"
+    r"|GOOSE_MODE)$"
 )
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV"})
 _PROGRAM_VARS = frozenset(
@@ -23,10 +24,13 @@ _PROGRAM_VARS = frozenset(
 )  # fmt: skip
 _OFF_VALUES = frozenset({"off", "0", "false", "no", "disable", "disabled", "none", "skip"})
 _ON_VALUES = frozenset({"1", "true", "yes", "on", "enable", "enabled", "all"})
-_DANGER_FLAG_RE = re.compile(
-    r"^--(dangerously[-\w]*|yolo|yes-always|allow-dangerously[-\w]*|no-sandbox|trust-all"
-    r"|auto-approve(-all)?|skip-permissions[-\w]*|always-approve)(=.*)?$"
+_DANGER_FLAG_RE = re.compile(r"^--(dangerously[-\w]*|allow-dangerously[-\w]*|yolo)(=.*)?$")
+# Generic words (`--no-sandbox` is also a Chromium flag): only on an agent's own command line.
+_AGENT_FLAG_RE = re.compile(
+    r"^--(yes-always|no-sandbox|trust-all[-\w]*|allow-all[-\w]*|auto-approve[-\w]*"
+    r"|skip-permissions[-\w]*|always-approve|force)(=.*)?$"
 )
+_AGENT_PACKAGES_RE = re.compile(r"claude-code|@openai/codex|gemini-cli|qwen-code|opencode|aider")
 AGENT_CLIS = frozenset(
     {
         "claude", "codex", "gemini", "qwen", "aider", "opencode", "cursor-agent", "amp", "goose",
@@ -55,6 +59,10 @@ def check_assignment(name: str, value: str, ctx: Context) -> None:
     if not _GUARD_VAR_RE.match(name):
         return
     low = value.strip().lower()
+    if name == "GOOSE_MODE":
+        if value.strip().lower() == "auto":
+            ctx.block("agents.guard-off", "`GOOSE_MODE=auto` makes goose approve everything")
+        return
     bypass_name = any(
         k in name for k in ("BYPASS", "SKIP", "DANGEROUSLY", "YOLO", "DISABLE", "UNSAFE")
     )
@@ -68,15 +76,18 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.name in _DATA_COMMANDS:
         return
     args = cmd.args
-    if cmd.name not in AGENT_CLIS and not any(a.startswith("--") for a in args):
+    agent = cmd.name in AGENT_CLIS or any(_AGENT_PACKAGES_RE.search(a) for a in args[:3])
+    if not agent and not any(a.startswith("--") for a in args):
         return
     for i, arg in enumerate(args):
-        if _DANGER_FLAG_RE.match(arg):
+        if _DANGER_FLAG_RE.match(arg) or (agent and _AGENT_FLAG_RE.match(arg)):
+            if arg == "--force" and cmd.name not in {"cursor-agent", "cursor"}:
+                continue
             ctx.block(
                 "agents.unguarded-launch", f"`{cmd.name} {arg}` runs an agent without approvals"
             )
             return
-        if cmd.name not in AGENT_CLIS:
+        if not agent:
             continue
         key, _, inline = arg.partition("=")
         values = _MODE_OPTIONS.get(key)
@@ -107,8 +118,16 @@ def _check_assign(cmd: SimpleCommand, ctx: Context) -> None:
         check_assignment(cmd.argv[1].text, cmd.argv[2].text, ctx)
 
 
+def _check_agent_config_cli(cmd: SimpleCommand, ctx: Context) -> None:
+    """``claude mcp add …``, ``claude config set …``: the agent's configuration changes."""
+    args = [a for a in cmd.args if not a.startswith("-")]
+    if args[:1] in (["mcp"], ["config"]) and len(args) > 1 and args[1] not in {"list", "get", "ls"}:
+        ctx.confirm("files.agent-config", f"`{cmd.name} {args[0]} {args[1]}` changes its config")
+
+
 GLOBAL: tuple[Check, ...] = (_check_agent_flags,)
 RULES: dict[str, tuple[Check, ...]] = {
+    **dict.fromkeys(("claude", "codex", "gemini", "qwen"), (_check_agent_config_cli,)),
     "=": (_check_assign,),
     "export": (_check_export,),
     "setenv": (_check_export,),

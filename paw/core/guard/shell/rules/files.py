@@ -49,6 +49,10 @@ _GUARD_FILES_RE = re.compile(
 )
 _GUARD_EDIT_RE = re.compile(r"hook|deny|permission|sandbox|approval|allow", re.IGNORECASE)
 _SOCKET_RE = re.compile(r"^/dev/(tcp|udp)/")
+_ENV_FILE_RE = re.compile(r"(^|/)(\.env[\w.-]*|\.envrc|\.\w*rc|\.profile|\.zshenv)$")
+_GUARD_OFF_TEXT_RE = re.compile(
+    r"PAW_GUARD\w*\s*=\s*['\"]?(off|0|false|no|disabled?)\b|DCG_BYPASS\s*=\s*['\"]?1", re.IGNORECASE
+)
 _BLOCKED_PLACES = (
     (_SOCKET_RE, "shell.reverse-shell", "a network socket opened as a file"),
     (_DEVICE_RE, "shell.disk-write", "a raw disk device"),
@@ -110,6 +114,9 @@ def check_write_target(
         if pattern.search(path):
             ctx.block(rule, f"`{verb}` changes `{path}` ({why})")
             return
+    if content and _ENV_FILE_RE.search(path) and _GUARD_OFF_TEXT_RE.search(content):
+        ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
+        return
     if _RC_RE.search(path):
         ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
         _judge_payload(content, ctx, path)

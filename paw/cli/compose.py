@@ -97,7 +97,13 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
         found = find_git_write(command)
         if found is None:
             return None
-        params = {"action": found.action, "repo_path": worktree, "message": found.message}
+        params = {
+            "action": found.action,
+            "repo_path": worktree,
+            "message": found.message,
+            "remote": found.remote,
+            "branch": found.branch,
+        }
         try:
             result = execute_git_action(params, config.guard)
         except SensitiveFilesError as err:

@@ -91,6 +91,11 @@ def create_demo_repo(root: Path, socket: str) -> Path:
     proc.run(["git", "init", "-q", "-b", "main"], cwd=str(repo))
     proc.run(["git", "add", "."], cwd=str(repo))
     proc.run(["git", *identity, "commit", "-q", "-m", "demo: initial commit"], cwd=str(repo))
+    # A local bare "origin" so the git-push prompt shows real confirmation details.
+    origin = root / "origin.git"
+    proc.run(["git", "init", "-q", "--bare", str(origin)])
+    proc.run(["git", "remote", "add", "origin", str(origin)], cwd=str(repo))
+    proc.run(["git", "push", "-q", "origin", "main"], cwd=str(repo))
     return repo
 
 

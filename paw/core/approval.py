@@ -62,6 +62,8 @@ class GitWrite:
 
     action: str
     message: str | None = None
+    remote: str | None = None  # push: the first positional argument
+    branch: str | None = None  # push: the source side of the first refspec
 
 
 _SEPARATORS = frozenset({";", "&&", "||", "|"})
@@ -94,7 +96,24 @@ def _git_write(args: list[str]) -> GitWrite | None:
     if i >= len(args) or args[i] not in GIT_WRITES:
         return None
     rest = list(itertools.takewhile(lambda w: w not in _SEPARATORS, args[i + 1 :]))
-    return GitWrite(args[i], _message(rest) if args[i] == "commit" else None)
+    if args[i] == "commit":
+        return GitWrite("commit", _message(rest))
+    return _push_target(rest)
+
+
+def _push_target(args: list[str]) -> GitWrite:
+    """``git push [options] [remote [refspec…]]``: the remote and the first refspec's source.
+
+    Only plain forms are read (``origin``, ``main``, ``+main``, ``HEAD:main``); anything else
+    leaves the field empty, and the git guard falls back to the upstream and the current branch.
+    """
+    positional = [a for a in args if not a.startswith("-")]
+    remote = positional[0] if positional else None
+    branch = None
+    if len(positional) > 1:
+        source = positional[1].lstrip("+").split(":", 1)[0]
+        branch = source if source and source != "HEAD" else None
+    return GitWrite("push", remote=remote, branch=branch)
 
 
 def _message(args: list[str]) -> str | None:

@@ -280,3 +280,29 @@ def test_approval_wrapped_shell_command_is_never_allow() -> None:
     action, rules = judge((WRAP_NOTE_PREFIX + ": the rest",))
     assert action == Action.CONFIRM.value
     assert "approve.wrapped-command" in rules
+
+
+class PushCase(NamedTuple):
+    test_id: str
+    command: str
+    remote: str | None
+    branch: str | None
+
+
+PUSH_CASES = [
+    PushCase("bare", "git push", None, None),
+    PushCase("remote", "git push origin", "origin", None),
+    PushCase("refspec", "git push origin main", "origin", "main"),
+    PushCase("forced-refspec", "git push -u origin +feature/x", "origin", "feature/x"),
+    PushCase("head-to", "git push origin HEAD:main", "origin", None),
+    PushCase("after-cd", "cd sub && git push upstream dev:main", "upstream", "dev"),
+]
+
+
+@pytest.mark.parametrize("case", PUSH_CASES, ids=[c.test_id for c in PUSH_CASES])
+def test_find_git_write_reads_push_target(case: PushCase) -> None:
+    from paw.core.approval import find_git_write
+
+    found = find_git_write(case.command)
+    assert found is not None
+    assert (found.action, found.remote, found.branch) == ("push", case.remote, case.branch)

@@ -1645,4 +1645,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     ),
     FamilyCase("confirm-claude-mcp-add", "claude mcp add fs npx x", "confirm"),
     FamilyCase("allow-claude-mcp-list", "claude mcp list", "allow"),
+    FamilyCase("block-rm-downloads-glob", "rm -f ~/Downloads/*.md", "block"),
+    FamilyCase("confirm-rm-downloads-file", "rm ~/Downloads/old.zip", "confirm"),
+    FamilyCase("allow-rm-home-project-dist", "rm -rf ~/projects/app/dist", "allow"),
 )

@@ -32,6 +32,10 @@ HOME_PRECIOUS = frozenset(
         ".rustup", ".npm", ".password-store", ".mozilla", "dropbox", "onedrive", "icloud drive",
     }
 )  # fmt: skip
+USER_DATA = frozenset(
+    {"documents", "desktop", "downloads", "pictures", "music", "videos", "movies", "dropbox",
+     "onedrive", "icloud drive"}
+)  # fmt: skip
 HOME_SECRET_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".password-store", ".kube", ".azure"})
 GLOB_CHARS = frozenset("*?[")
 
@@ -67,6 +71,11 @@ def _home_danger(segs: list[str]) -> Danger | None:
         return Danger("shell.rm-outside", Action.CONFIRM, f"`~/{segs[0]}` outside the project")
     if top in HOME_SECRET_DIRS:
         return Danger("shell.rm-home", Action.BLOCK, f"`~/{'/'.join(segs)}` (credentials)")
+    if top in USER_DATA:
+        shown = f"`~/{'/'.join(segs)}`"
+        if any(_is_glob(s) for s in segs):
+            return Danger("shell.rm-home", Action.BLOCK, f"{shown} (the user's own files)")
+        return Danger("shell.rm-outside", Action.CONFIRM, f"{shown} (the user's own files)")
     return None
 
 

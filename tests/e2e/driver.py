@@ -1,7 +1,15 @@
-"""Drive a live agent: start it against the stub, wait until it takes input, send a scenario."""
+"""Drive a live agent directly in tmux, without paw: for poking at a CLI and capturing dialogs.
+
+``python -m tests.e2e.driver AGENT [COLS ROWS [SCENARIO]]`` starts the stub and the agent in a
+private tmux server, prints how to attach and, given a scenario, sends ``SCENARIO <name>`` once
+the agent is ready (or type ``SCENARIO shell``, ``edit``, ``write``, ``quote`` yourself).
+Ctrl-C or SIGTERM stops everything and deletes the scratch space.
+"""
 
 from __future__ import annotations
 
+import signal
+import sys
 import time
 from typing import NamedTuple
 
@@ -17,7 +25,7 @@ READY_MARKS: dict[str, tuple[str, ...]] = {
     "claude-code": ("? for shortcuts",),
     "codex": ("? for shortcuts", "Ask Codex"),
     "gemini-cli": ("Type your message",),
-    "aider": ("> ",),
+    "aider": ("diff>",),
     "qwen-code": ("Type your message",),
     "opencode": ("ctrl+p", "tab"),
 }
@@ -92,3 +100,27 @@ def _wait_request(stub: StubModel, name: str, timeout: float) -> bool:
             return True
         time.sleep(POLL)
     return False
+
+
+def main(argv: list[str]) -> int:
+    """Run one agent against the stub until interrupted."""
+    agent = argv[0] if argv else "claude-code"
+    cols, rows = (int(argv[1]), int(argv[2])) if len(argv) > 2 else (120, 40)
+    socket = f"pawdrive-{agent}"
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # clean up on kill too
+    run = start_run(agent, socket, cols, rows)
+    print(f"stub {run.stub.url}; attach with: tmux -L {socket} attach", flush=True)
+    try:
+        if len(argv) > 3:
+            wait_ready(run)
+            send_scenario(run, argv[3])
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        stop_run(run)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 
 from tests.e2e import wire
-from tests.e2e.scenarios import SCENARIOS, final_text, plan, text_reply
+from tests.e2e.scenarios import SCENARIOS, ToolCall, final_text, plan, text_reply
 
 Json = dict[str, Any]
 MODEL = "paw-stub"
@@ -42,7 +42,7 @@ class Reply(NamedTuple):
     """What to answer: text and/or one tool call."""
 
     text: str
-    call: wire.ToolCall | None = None
+    call: ToolCall | None = None
 
 
 def _all_text(body: Json) -> str:
@@ -238,7 +238,7 @@ class StubModel:
             return turn.results, turn.last_result
         return 0, None
 
-    def _issue(self, scenario: str, step: int, call: wire.ToolCall) -> wire.ToolCall:
+    def _issue(self, scenario: str, step: int, call: ToolCall) -> ToolCall:
         call = call._replace(id=wire.new_id("call_stub"))
         with self._lock:
             issued = self._issued.setdefault(scenario, [])
@@ -246,7 +246,7 @@ class StubModel:
             issued.append(call.id)
         return call
 
-    def _note(self, scenario: str, steps: list[wire.ToolCall], step: int, last: str | None) -> None:
+    def _note(self, scenario: str, steps: list[ToolCall], step: int, last: str | None) -> None:
         with self._lock:
             self._plans[scenario] = len(steps)
             if step == 0 or last is None:

@@ -164,8 +164,10 @@ def _check_quote(run: paw_run.PawRun, case: LiveCase, shots: dict[str, Any]) -> 
 
 
 def _record(run: paw_run.PawRun, case: LiveCase, shots: dict[str, Any]) -> None:
-    approve = next((d["keys"] for s, (_, _, d) in shots.items() if d and "deny" not in s), [])
-    deny = next((d["keys"] for s, (_, _, d) in shots.items() if d and "deny" in s), [])
+    approve: list[str] = next(
+        (d["keys"] for s, (_, _, d) in shots.items() if d and "deny" not in s), []
+    )
+    deny: list[str] = next((d["keys"] for s, (_, _, d) in shots.items() if d and "deny" in s), [])
     size = f"{case.cols}x{case.rows}"
     for scenario, (shot, prompt, decision) in shots.items():
         action = SCENARIOS[scenario]

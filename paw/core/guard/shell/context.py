@@ -89,7 +89,7 @@ class Context:
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []
         self.run_script: Callable[[str, str], None] = _no_script
-        self.run_command: Callable[[SimpleCommand], None] = _no_command
+        self.run_command: Callable[[SimpleCommand], object] = _no_command
 
     def add(self, rule: str, action: Action, reason: str) -> None:
         """Record one finding."""

@@ -111,14 +111,18 @@ def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
     return True
 
 
-def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> None:
-    """Judge one simple command (and whatever it wraps) into ``ctx.findings``."""
+def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
+    """Judge one simple command (and whatever it wraps) into ``ctx.findings``.
+
+    Returns the command that actually runs once wrappers are peeled (``nohup curl …`` is
+    ``curl …``), which is what later pipeline stages see upstream.
+    """
     if not cmd.argv:
         files.check_redirects(cmd, ctx)
-        return
+        return cmd
     if not _command_word(cmd, ctx):
         files.check_redirects(cmd, ctx)
-        return
+        return cmd
     for _ in range(MAX_UNWRAP):
         _check_patterns(cmd, ctx)
         unwrapped = unwrap(cmd.argv)
@@ -131,10 +135,10 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> None:
             ctx.run_script(unwrapped.script, unwrapped.wrapper)
         if not unwrapped.argv:
             files.check_redirects(cmd, ctx)
-            return
+            return cmd
         cmd = cmd.with_argv(unwrapped.argv, unwrapped.wrapper)
         if not _command_word(cmd, ctx):
-            return
+            return cmd
     name = cmd.name
     if name in ctx.aliases:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
@@ -142,6 +146,7 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> None:
         check(cmd, ctx)
     for check in _GLOBAL:
         check(cmd, ctx)
+    return cmd
 
 
 def _check_alias(cmd: SimpleCommand, ctx: Context) -> None:

@@ -38,7 +38,9 @@ class Walker:
 
     __slots__ = ("ctx", "evaluate", "level")
 
-    def __init__(self, ctx: Context, evaluate: Callable[[SimpleCommand, Context], None]) -> None:
+    def __init__(
+        self, ctx: Context, evaluate: Callable[[SimpleCommand, Context], SimpleCommand]
+    ) -> None:
         self.ctx = ctx
         self.evaluate = evaluate
         self.level = 0
@@ -93,10 +95,10 @@ class Walker:
         for assignment in prefix:
             self._assignment(assignment, scoped=True)
         cmd = SimpleCommand(argv, reds, stdin_text, upstream, subs)
-        self.evaluate(cmd, self.ctx)
+        effective = self.evaluate(cmd, self.ctx)
         for sink in self.ctx.sinks:
-            sink.append(cmd)
-        return cmd
+            sink.append(effective)
+        return effective
 
     def _command_stmt(self, node: Node) -> None:
         self._command(node)

@@ -1648,4 +1648,6 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("block-rm-downloads-glob", "rm -f ~/Downloads/*.md", "block"),
     FamilyCase("confirm-rm-downloads-file", "rm ~/Downloads/old.zip", "confirm"),
     FamilyCase("allow-rm-home-project-dist", "rm -rf ~/projects/app/dist", "allow"),
+    FamilyCase("confirm-reserved-word-do-sudo", '"until" false; do sudo id; done', "block"),
+    FamilyCase("confirm-stray-done", "ls; done", "confirm"),
 )

@@ -75,6 +75,21 @@ def _is_info_only(cmd: SimpleCommand) -> bool:
     return bool(cmd.args) and all(a in _INFO_FLAGS for a in cmd.args)
 
 
+_LEAD_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!", "{"})
+_END_KEYWORDS = frozenset({"done", "fi", "esac", "}", "in", ";;"})
+
+
+def _strip_keyword(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
+    """A reserved word where a command should be: bash would not run this line as parsed."""
+    first = cmd.argv[0]
+    if first.quoted or first.text not in _LEAD_KEYWORDS | _END_KEYWORDS:
+        return cmd
+    ctx.confirm("shell.parse-error", f"`{first.text}` is a reserved word used as a command")
+    if first.text in _END_KEYWORDS or len(cmd.argv) == 1:
+        return SimpleCommand([], cmd.redirects, cmd.stdin_text, cmd.upstream)
+    return cmd.with_argv(cmd.argv[1:], first.text)  # judge what follows the keyword
+
+
 def _check_patterns(cmd: SimpleCommand, ctx: Context) -> None:
     if not ctx.patterns:
         return
@@ -120,7 +135,8 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     if not cmd.argv:
         files.check_redirects(cmd, ctx)
         return cmd
-    if not _command_word(cmd, ctx):
+    cmd = _strip_keyword(cmd, ctx)
+    if not cmd.argv or not _command_word(cmd, ctx):
         files.check_redirects(cmd, ctx)
         return cmd
     for _ in range(MAX_UNWRAP):

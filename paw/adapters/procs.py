@@ -2,23 +2,71 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import psutil
 
 from paw.core.ports import ProcInfo
 
 
 class PsutilInspector:
-    """Reads a pane's process tree; vanished processes are skipped, never raised."""
+    """Reads panes' process trees; vanished processes are skipped, never raised."""
 
     def tree(self, pid: int) -> list[ProcInfo]:
         """``pid`` and all its descendants (parent first); empty when ``pid`` is gone."""
+        return self.trees([pid])[pid]
+
+    def trees(self, pids: Sequence[int]) -> dict[int, list[ProcInfo]]:
+        """The tree of every pid in ``pids`` from ONE pass over the process table.
+
+        The pass reads only pid and parent pid; name, exe, cmdline and start time are read
+        for the members of the requested trees alone. A child older than its tree's root is
+        a reused pid, not a descendant (psutil's ``children`` rule).
+        """
+        roots = list(dict.fromkeys(pids))
+        if not roots:
+            return {}
+        children = _children_map()
+        cache: dict[int, ProcInfo | None] = {}
+        return {root: _tree(root, children, cache) for root in roots}
+
+
+def _children_map() -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for process in psutil.process_iter(["pid", "ppid"]):
+        info = process.info
+        pid, ppid = info.get("pid"), info.get("ppid")
+        if isinstance(pid, int) and isinstance(ppid, int) and pid != ppid:
+            children.setdefault(ppid, []).append(pid)
+    return children
+
+
+def _tree(
+    root: int, children: dict[int, list[int]], cache: dict[int, ProcInfo | None]
+) -> list[ProcInfo]:
+    """``root`` then its descendants in psutil's order (a depth-first walk of a stack)."""
+    top = _cached(root, cache)
+    if top is None:
+        return []
+    out, seen, stack = [top], {root}, [root]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            info = _cached(child, cache)
+            if child in seen or info is None or info.create_time < top.create_time:
+                continue
+            seen.add(child)
+            out.append(info)
+            stack.append(child)
+    return out
+
+
+def _cached(pid: int, cache: dict[int, ProcInfo | None]) -> ProcInfo | None:
+    if pid not in cache:
         try:
-            root = psutil.Process(pid)
-            members = [root, *root.children(recursive=True)]
+            cache[pid] = _info(psutil.Process(pid))
         except (psutil.Error, ValueError):
-            return []
-        infos = [_info(member) for member in members]
-        return [info for info in infos if info is not None]
+            cache[pid] = None
+    return cache[pid]
 
 
 def _info(process: psutil.Process) -> ProcInfo | None:

@@ -27,10 +27,11 @@ from paw.adapters.tmux_format import (
     escape_arg,
     is_pane_id,
     parse_pane_list,
+    parse_survey,
     parse_sweep,
     sweep_argv,
 )
-from paw.core.ports import PaneCapture, PaneInfo
+from paw.core.ports import PaneCapture, PaneInfo, Survey
 from paw.errors import TmuxError
 
 #: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
@@ -210,6 +211,38 @@ class TmuxTerminal:
                 return []
             raise TmuxError(f"tmux list-panes: {_last_line(done.stderr)}")
         return parse_pane_list(done.stdout, sep, TAG_KEYS)
+
+    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
+        """List every pane of the server (with paw's tags) and capture ``pane_ids``: one tmux
+        process. A pane gone before the call has ``text=None``; only when a pane vanishes
+        during the call does one more process capture the others (tmux aborts a chain at its
+        first failing command; the listing at its head says which panes exist).
+
+        Raises:
+            TmuxError: no server answers on the socket, or tmux failed otherwise.
+        """
+        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+        sep = _separator()
+        listing: list[PaneInfo] | None = None
+        found: dict[str, PaneCapture] = {}
+        todo = wanted
+        for _ in range(_SWEEP_ATTEMPTS):
+            token = uuid.uuid4().hex
+            argv = sweep_argv(todo, token, ansi=ansi, listing=sep + _pane_format(sep))
+            done = self._tmux(*argv, check=False)
+            panes, captures = parse_survey(done.stdout, token, sep, TAG_KEYS)
+            if not done.ok and not panes:
+                gone = _server_gone(done.stderr)
+                reason = "server is gone" if gone else "list-panes failed"
+                raise TmuxError(f"tmux: {reason} ({_last_line(done.stderr)})")
+            listing = panes if listing is None else listing
+            found.update(captures if done.ok else {})
+            if done.ok:
+                break
+            todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
+        self.last_captured = len(found)
+        out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
+        return Survey(panes=tuple(listing or ()), captures=out)
 
     def sweep(
         self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True

@@ -47,16 +47,20 @@ def is_pane_id(text: str) -> bool:
     return len(text) > 1 and text[0] == "%" and text[1:].isascii() and text[1:].isdigit()
 
 
-def sweep_argv(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -> list[str]:
+def sweep_argv(
+    pane_ids: Sequence[str], token: str, *, ansi: bool = False, listing: str | None = None
+) -> list[str]:
     """The tmux arguments of one sweep: list every pane (with the state fields of
-    :mod:`paw.adapters.tmux_delta`), then a marker and a capture per pane.
+    :mod:`paw.adapters.tmux_delta`, or the ``listing`` format after ``<token>I``), then a
+    marker and a capture per pane.
 
     >>> sweep_argv(["%1"], "T")[4:]  # doctest: +NORMALIZE_WHITESPACE
     [';',
      'display-message', '-p', '-t', '%1', 'TP #{pane_id} #{pane_pid}', ';',
      'capture-pane', '-p', '-t', '%1']
     """
-    argv = ["list-panes", "-a", "-F", f"{token}L {STATE_FIELDS}"]
+    fmt = f"{token}L {STATE_FIELDS}" if listing is None else f"{token}I{listing}"
+    argv = ["list-panes", "-a", "-F", fmt]
     capture = ["capture-pane", "-p", "-e"] if ansi else ["capture-pane", "-p"]
     for pane in pane_ids:
         argv += [";", "display-message", "-p", "-t", pane, f"{token}P #{{pane_id}} #{{pane_pid}}"]
@@ -94,6 +98,22 @@ def parse_sweep(stdout: str, token: str) -> tuple[set[str], dict[str, PaneCaptur
         for pane, pid, body in blocks
     }
     return existing, captures
+
+
+def parse_survey(
+    stdout: str, token: str, sep: str, tag_keys: Sequence[str]
+) -> tuple[list[PaneInfo], dict[str, PaneCapture]]:
+    """Split the output of ``sweep_argv(..., listing=sep + pane format)`` into the pane
+    listing (lines ``<token>I<sep>…``, all before the first capture) and the captures.
+
+    >>> panes, caps = parse_survey("TI|%1|7|s|80|24|0|sh|ann\\nTP %1 7\\nhi\\n", "T", "|", ["a"])
+    >>> [(p.pane_id, dict(p.tags)) for p in panes], caps["%1"].text
+    ([('%1', {'a': 'ann'})], 'hi')
+    """
+    mark = f"{token}I{sep}"
+    head, _, _ = stdout.partition(f"\n{token}P ")
+    rows = [line[len(mark) :] for line in head.split("\n") if line.startswith(mark)]
+    return parse_pane_list("\n".join(rows), sep, tag_keys), parse_sweep(stdout, token)[1]
 
 
 def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[PaneInfo]:

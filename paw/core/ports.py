@@ -34,6 +34,14 @@ class PaneCapture:
 
 
 @dataclass(frozen=True, slots=True)
+class Survey:
+    """Every pane of the server and the captures of the requested panes, from one tmux call."""
+
+    panes: tuple[PaneInfo, ...]
+    captures: tuple[PaneCapture, ...]  # one per requested pane id, in order; None text: gone
+
+
+@dataclass(frozen=True, slots=True)
 class ProcInfo:
     """One process in a pane's process tree."""
 
@@ -84,6 +92,12 @@ class Terminal(Protocol):
         """Capture the visible screen of every pane in ONE tmux invocation (or control client)."""
         ...
 
+    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
+        """List every pane of the server (with paw's tags) AND capture ``pane_ids``, in ONE
+        tmux invocation. Unlike :meth:`list_panes`, a server that is gone raises TmuxError
+        (a lost server is not "no panes")."""
+        ...
+
     def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:
         """Send tmux key names (e.g. "Enter", "y", "Escape") in one send-keys call."""
         ...
@@ -106,6 +120,10 @@ class ProcessInspector(Protocol):
 
     def tree(self, pid: int) -> list[ProcInfo]:
         """``pid`` and all its descendants; empty when ``pid`` is gone."""
+        ...
+
+    def trees(self, pids: Sequence[int]) -> dict[int, list[ProcInfo]]:
+        """:meth:`tree` of every pid in ``pids`` from ONE read of the process table."""
         ...
 
 

@@ -111,7 +111,7 @@ def test_approve_refuses_when_agent_exited_and_shell_shows_same_text() -> None:
     pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
     prompt_id = _one_prompt(rig)
     pid = rig.terminal.panes[pane].info.pane_pid
-    rig.procs.trees[pid] = [shell_proc(pid)]  # same pane, same text, no agent
+    rig.procs.trees_by_root[pid] = [shell_proc(pid)]  # same pane, same text, no agent
     decision = rig.sup.approve(prompt_id)
     assert decision.outcome is Outcome.REFUSED
     assert "no longer runs" in decision.reason
@@ -123,7 +123,8 @@ def test_approve_refuses_when_agent_restarted_with_new_process() -> None:
     pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
     prompt_id = _one_prompt(rig)
     pid = rig.terminal.panes[pane].info.pane_pid
-    rig.procs.trees[pid] = [demo_proc(pid, create_time=555.0)]  # pid reused, other start time
+    # pid reused, other start time
+    rig.procs.trees_by_root[pid] = [demo_proc(pid, create_time=555.0)]
     assert rig.sup.approve(prompt_id).outcome is Outcome.REFUSED
     assert rig.terminal.sent == []
 
@@ -147,7 +148,7 @@ def test_approve_refuses_when_pane_killed_and_another_program_took_a_pane() -> N
     prompt_id = _one_prompt(rig)
     rig.terminal.kill_pane(pane)
     other = rig.terminal.add_pane(demo_screen("shell", "ls"))
-    rig.procs.trees[other.pane_pid] = [demo_proc(other.pane_pid)]
+    rig.procs.trees_by_root[other.pane_pid] = [demo_proc(other.pane_pid)]
     decision = rig.sup.approve(prompt_id)
     assert decision.outcome is Outcome.REFUSED
     assert "pane is gone" in decision.reason
@@ -261,11 +262,14 @@ def test_stop_kills_pane_keeps_worktree() -> None:
 def test_adopt_requires_a_resolved_agent_process() -> None:
     rig = make_rig()
     shell = rig.terminal.add_pane("$ ")
-    rig.procs.trees[shell.pane_pid] = [shell_proc(shell.pane_pid)]
+    rig.procs.trees_by_root[shell.pane_pid] = [shell_proc(shell.pane_pid)]
     with pytest.raises(PawError, match="does not run a known agent"):
         rig.sup.adopt(shell.pane_id)
     agent = rig.terminal.add_pane(IDLE_SCREEN)
-    rig.procs.trees[agent.pane_pid] = [shell_proc(agent.pane_pid), demo_proc(agent.pane_pid + 1)]
+    rig.procs.trees_by_root[agent.pane_pid] = [
+        shell_proc(agent.pane_pid),
+        demo_proc(agent.pane_pid + 1),
+    ]
     view = rig.sup.adopt(agent.pane_id)
     assert (view.kind, view.alive) == ("scripted", True)
     assert view.name == f"scripted-{agent.pane_id[1:]}"

@@ -16,6 +16,7 @@ from paw.core.ports import (
     ProcessInspector,
     ProcInfo,
     StatusCounts,
+    Survey,
     Terminal,
 )
 from paw.errors import GitError, TmuxError
@@ -45,7 +46,8 @@ class FakeTerminal:
     on_keys: KeyHook | None = None
     next_id: int = 1
     next_pid: int = 1000
-    sweeps: int = 0
+    sweeps: int = 0  # calls that reached "tmux": sweep and survey each count one
+    server_gone: bool = False  # survey raises as TmuxTerminal does without a server
 
     def add_pane(self, screen: str, tags: Mapping[str, str] | None = None) -> PaneInfo:
         """Create a pane directly (as if started outside paw)."""
@@ -96,6 +98,13 @@ class FakeTerminal:
             out.append(PaneCapture(pid, pane.screen if pane else None))
         return out
 
+    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
+        """Every pane and the requested screens in one call; raises when the server is gone."""
+        if self.server_gone:
+            raise TmuxError("tmux: server is gone (no server running on /tmp/tmux-0/fake)")
+        captures = self.sweep(pane_ids, ansi=ansi)
+        return Survey(tuple(self.list_panes(None)), tuple(captures))
+
     def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:
         """Record the keys and run the test's hook."""
         if pane_id not in self.panes:
@@ -121,11 +130,18 @@ class FakeTerminal:
 class FakeProcesses:
     """Process trees by root pid."""
 
-    trees: dict[int, list[ProcInfo]] = field(default_factory=dict)
+    trees_by_root: dict[int, list[ProcInfo]] = field(default_factory=dict)
+    scans: int = 0  # reads of the (fake) process table
 
     def tree(self, pid: int) -> list[ProcInfo]:
         """The tree rooted at ``pid`` (empty when unknown)."""
-        return list(self.trees.get(pid, []))
+        self.scans += 1
+        return list(self.trees_by_root.get(pid, []))
+
+    def trees(self, pids: Sequence[int]) -> dict[int, list[ProcInfo]]:
+        """Every requested tree, as one read."""
+        self.scans += 1
+        return {pid: list(self.trees_by_root.get(pid, [])) for pid in pids}
 
 
 @dataclass

@@ -73,6 +73,6 @@ def spawn_demo(rig: Rig, name: str, screen: str) -> str:
     view = rig.sup.spawn(name, "scripted", None)
     assert view.pane_id is not None
     pane = rig.terminal.panes[view.pane_id]
-    rig.procs.trees[pane.info.pane_pid] = [demo_proc(pane.info.pane_pid)]
+    rig.procs.trees_by_root[pane.info.pane_pid] = [demo_proc(pane.info.pane_pid)]
     rig.terminal.set_screen(view.pane_id, screen)
     return view.pane_id

@@ -1,0 +1,77 @@
+"""PsutilInspector.trees: every requested tree from one pass over the process table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import psutil
+import pytest
+from libtmux.test.retry import retry_until
+
+from paw.adapters.procs import PsutilInspector
+
+# a parent with a child that has a grandchild, plus a second direct child
+_FAMILY = (
+    "import subprocess, sys, time\n"
+    'inner = \'import subprocess, time; subprocess.Popen(["sleep", "31"]); time.sleep(60)\'\n'
+    "subprocess.Popen([sys.executable, '-c', inner])\n"
+    "subprocess.Popen(['sleep', '32'])\n"
+    "time.sleep(60)\n"
+)
+
+
+@pytest.fixture
+def families() -> Iterator[list[int]]:
+    """Two process families started by this test; each is killed (by pid) afterwards."""
+    parents = [subprocess.Popen([sys.executable, "-c", _FAMILY]) for _ in range(2)]
+    try:
+        yield [p.pid for p in parents]
+    finally:
+        for parent in parents:
+            for child in psutil.Process(parent.pid).children(recursive=True):
+                child.kill()
+            parent.kill()
+            parent.wait()
+
+
+def _psutil_tree(pid: int) -> list[int]:
+    root = psutil.Process(pid)
+    return [pid, *(c.pid for c in root.children(recursive=True))]
+
+
+def test_procs_trees_match_psutil_children_from_one_table_pass(
+    families: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inspector = PsutilInspector()
+    retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), 10)
+    passes: list[object] = []
+    real_iter = psutil.process_iter
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        passes.append(args)
+        return real_iter(*args, **kwargs)
+
+    monkeypatch.setattr(psutil, "process_iter", counting)
+    trees = inspector.trees([*families, families[0]])
+    assert len(passes) == 1
+    assert list(trees) == families
+    for pid in families:
+        assert [p.pid for p in trees[pid]] == _psutil_tree(pid)
+        assert sorted(p.cmdline[:2] for p in trees[pid] if p.name == "sleep") == [
+            ("sleep", "31"),
+            ("sleep", "32"),
+        ]
+        assert trees[pid][0].create_time > 0
+
+
+def test_procs_trees_gone_and_empty(families: list[int]) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    inspector = PsutilInspector()
+    trees = inspector.trees([gone.pid, families[0]])
+    assert trees[gone.pid] == []
+    assert trees[families[0]][0].pid == families[0]
+    assert inspector.trees([]) == {}

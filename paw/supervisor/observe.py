@@ -49,11 +49,21 @@ def pane_for(ctx: Context, agent: AgentRecord, panes: Sequence[PaneInfo]) -> Pan
     return None
 
 
-def agent_process(ctx: Context, agent: AgentRecord, pane: PaneInfo | None) -> ProcInfo | None:
-    """The process in ``pane``'s tree that runs ``agent``'s kind, or None."""
+def agent_process(
+    ctx: Context,
+    agent: AgentRecord,
+    pane: PaneInfo | None,
+    tree: Sequence[ProcInfo] | None = None,
+) -> ProcInfo | None:
+    """The process in ``pane``'s tree that runs ``agent``'s kind, or None.
+
+    ``tree`` is the pane's process tree when the caller already read it (a sweep reads every
+    pane's tree in one pass); otherwise it is read here.
+    """
     if pane is None or pane.dead:
         return None
-    return find_agent_process(ctx.profile(agent.kind), ctx.procs.tree(pane.pane_pid))
+    procs = ctx.procs.tree(pane.pane_pid) if tree is None else tree
+    return find_agent_process(ctx.profile(agent.kind), procs)
 
 
 def is_same_process(
@@ -80,9 +90,13 @@ def detect_text(ctx: Context, agent: AgentRecord, text: str | None) -> Detection
 
 
 def observe(
-    ctx: Context, agent: AgentRecord, pane: PaneInfo | None, text: str | None
+    ctx: Context,
+    agent: AgentRecord,
+    pane: PaneInfo | None,
+    text: str | None,
+    tree: Sequence[ProcInfo] | None = None,
 ) -> Observation:
-    """Resolve and detect one agent from its pane and captured screen."""
-    proc = agent_process(ctx, agent, pane)
+    """Resolve and detect one agent from its pane, captured screen and (prefetched) tree."""
+    proc = agent_process(ctx, agent, pane, tree)
     detection = detect_text(ctx, agent, text if proc is not None else None)
     return Observation(agent, pane, proc, detection)

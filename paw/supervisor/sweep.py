@@ -20,7 +20,7 @@ from paw.supervisor.records import (
 
 if TYPE_CHECKING:
     from paw.core.models import Detection, Verdict
-    from paw.core.ports import PaneInfo
+    from paw.core.ports import PaneInfo, ProcInfo
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
 
@@ -30,27 +30,55 @@ STAT_TTL_S = 5.0  # worktree counts cost git processes: refresh at most this oft
 
 
 def poll_once(ctx: Context) -> Snapshot:
-    """Sweep every supervised pane once and return (and persist) the picture."""
+    """Sweep every supervised pane once and return (and persist) the picture.
+
+    One tmux process lists every pane and captures the agents' panes, and one pass over the
+    process table reads every pane's process tree. A tmux server that is gone (or any other
+    tmux failure) gives ``tmux_ok=False`` with the error and no prompts.
+    """
     now = ctx.clock()
     agents = load_agents(ctx.state)
     try:
-        panes = ctx.terminal.list_panes(None)
-        located = {name: pane_for(ctx, a, panes) for name, a in agents.items()}
-        live = [p.pane_id for p in located.values() if p is not None and not p.dead]
-        texts = {c.pane_id: c.text for c in ctx.terminal.sweep(live)} if live else {}
+        located, texts = _survey(ctx, agents) if agents else ({}, {})
     except PawError as err:
         views = tuple(_view(ctx, _gone(ctx, a), now) for a in agents.values())
         return Snapshot(now, views, (), tmux_ok=False, error=err.message)
-    observations = [_observe(ctx, a, located[name], texts) for name, a in agents.items()]
+    live = [p.pane_pid for p in located.values() if p is not None and not p.dead]
+    trees = ctx.procs.trees(live) if live else {}
+    observations = [_observe(ctx, a, located[name], texts, trees) for name, a in agents.items()]
     prompts = _live_prompts(ctx, observations, now)
     views = tuple(_view(ctx, o, now) for o in observations)
     return Snapshot(now, views, prompts)
 
 
+def _survey(
+    ctx: Context, agents: dict[str, AgentRecord]
+) -> tuple[dict[str, PaneInfo | None], dict[str, str | None]]:
+    """Each agent's pane and the captured screens, from one tmux call.
+
+    The panes captured are the agents' recorded pane ids (known before the listing). An
+    agent found under another id (its tags moved with a respawned pane) costs one more call.
+    """
+    recorded = [a.pane_id for a in agents.values() if a.pane_id]
+    survey = ctx.terminal.survey(recorded)
+    located = {name: pane_for(ctx, a, survey.panes) for name, a in agents.items()}
+    texts = {c.pane_id: c.text for c in survey.captures}
+    missed = [p.pane_id for p in located.values() if p and not p.dead and p.pane_id not in texts]
+    if missed:
+        texts.update({c.pane_id: c.text for c in ctx.terminal.sweep(missed)})
+    return located, texts
+
+
 def _observe(
-    ctx: Context, agent: AgentRecord, pane: PaneInfo | None, texts: dict[str, str | None]
+    ctx: Context,
+    agent: AgentRecord,
+    pane: PaneInfo | None,
+    texts: dict[str, str | None],
+    trees: dict[int, list[ProcInfo]],
 ) -> Observation:
-    return observe(ctx, agent, pane, texts.get(pane.pane_id) if pane is not None else None)
+    if pane is None:
+        return observe(ctx, agent, None, None)
+    return observe(ctx, agent, pane, texts.get(pane.pane_id), trees.get(pane.pane_pid, []))
 
 
 def _gone(ctx: Context, agent: AgentRecord) -> Observation:

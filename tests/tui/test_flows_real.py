@@ -128,11 +128,6 @@ async def test_real_block_needs_reason_and_records_it(git_repo: Path, server: Se
     assert [r["override"] for r in sends] == ["demo pane, nothing real"]
 
 
-@pytest.mark.xfail(
-    reason="the supervisor reports a killed tmux server as every agent exited, tmux_ok=True "
-    "(TmuxTerminal.list_panes returns [] without a server); the TUI needs tmux_ok=False",
-    strict=True,
-)
 async def test_real_tmux_server_gone_shows_dialog_and_banner(
     git_repo: Path, server: Server
 ) -> None:

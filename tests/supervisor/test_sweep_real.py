@@ -1,0 +1,60 @@
+"""poll_once over real tmux, git and psutil: one tmux process per sweep, whatever the number of
+agents, and a killed tmux server reported as lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import psutil
+import pytest
+
+from paw.adapters import proc
+from paw.supervisor.model import AgentStatus
+from tests.tui.real_world import make_supervisor, wait_for_prompts
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+AGENTS = 4
+
+
+def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    supervisor = make_supervisor(git_repo, server.socket_name or "")
+    for i in range(AGENTS):
+        supervisor.spawn(f"a{i}", "demo-safe", None)
+    wait_for_prompts(supervisor, AGENTS)
+    supervisor.poll_once()  # worktree counts are cached from here on
+    tmux: list[tuple[str, ...]] = []
+    passes: list[object] = []
+    real_run, real_iter = proc.run, psutil.process_iter
+
+    def counting_run(argv: Any, **kwargs: Any) -> proc.Completed:
+        if argv[0] == "tmux":
+            tmux.append(tuple(argv))
+        return real_run(argv, **kwargs)
+
+    def counting_iter(*args: Any, **kwargs: Any) -> Any:
+        passes.append(args)
+        return real_iter(*args, **kwargs)
+
+    monkeypatch.setattr(proc, "run", counting_run)
+    monkeypatch.setattr(psutil, "process_iter", counting_iter)
+    snapshot = supervisor.poll_once()
+    assert (len(tmux), len(passes)) == (1, 1)
+    assert len(snapshot.prompts) == AGENTS
+    assert {v.status for v in snapshot.agents} == {AgentStatus.PROMPT}
+
+
+def test_poll_once_real_server_killed_is_tmux_lost(git_repo: Path, server: Server) -> None:
+    supervisor = make_supervisor(git_repo, server.socket_name or "")
+    supervisor.spawn("a0", "demo-safe", None)
+    wait_for_prompts(supervisor, 1)
+    server.kill()
+    snapshot = supervisor.poll_once()
+    assert not snapshot.tmux_ok
+    assert "server is gone" in (snapshot.error or "")
+    assert snapshot.prompts == ()

@@ -5,6 +5,8 @@ that each show a Claude Code permission prompt from the screen corpus; ``--busy`
 also redraw a spinner every 100 ms (an agent at work). Then it times, in the same run:
 
 * paw's fresh sweep, one tmux process (``TmuxTerminal.sweep``), median of ``--runs``;
+* the survey a supervisor poll makes: every pane listed with paw's tags and every pane
+  captured, still one tmux process (``TmuxTerminal.survey``);
 * the same through a persistent control-mode client (``control=True``);
 * the steady-state sweep that reuses captures of quiet panes (``fresh=False``), both ways;
 * a libtmux loop of ``Pane.capture_pane()`` over the same panes, median of a few runs;
@@ -124,6 +126,7 @@ def report(
     fresh_ms = _median_ms(lambda: terminal.sweep(panes), runs)
     fresh_ansi_ms = _median_ms(lambda: terminal.sweep(panes, ansi=True), runs)
     control_ms = _median_ms(lambda: controlled.sweep(panes), runs)
+    survey_ms = _median_ms(lambda: terminal.survey(panes), runs)
 
     def settled(term: TmuxTerminal) -> bool:
         term.sweep(panes, fresh=False)
@@ -144,6 +147,7 @@ def report(
         ("fresh sweep, 1 tmux process", fresh_ms),
         ("fresh sweep with ANSI (-e)", fresh_ansi_ms),
         ("fresh sweep, control-mode client", control_ms),
+        ("survey: list panes with tags + capture, 1 tmux process", survey_ms),
         (f"steady sweep (fresh=False), processes, {recaptured} recaptured", delta_ms),
         (f"steady sweep (fresh=False), control mode, {recaptured} recaptured", delta_control_ms),
     ]

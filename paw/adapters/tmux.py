@@ -19,30 +19,28 @@ from pathlib import Path
 import libtmux
 from libtmux import exc as libtmux_exc
 
-from paw.adapters import proc
+from paw.adapters import proc, tmux_sweep
 from paw.adapters.tmux_control import ControlClient, ControlError
 from paw.adapters.tmux_delta import STATE_FIELDS, CaptureCache, PaneState, parse_pane_states
 from paw.adapters.tmux_format import (
-    PANE_FIELDS,
+    TAG_KEYS,
     escape_arg,
     is_pane_id,
+    last_line,
+    pane_format,
     parse_pane_list,
-    parse_survey,
-    parse_sweep,
-    sweep_argv,
+    server_gone,
 )
+from paw.adapters.tmux_sweep import separator
 from paw.core.ports import PaneCapture, PaneInfo, Survey
 from paw.errors import TmuxError
 
-#: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
-TAG_KEYS: tuple[str, ...] = ("paw_agent", "paw_kind", "paw_repo", "paw_id")
+__all__ = ["TAG_KEYS", "TmuxTerminal"]  # TAG_KEYS lives in tmux_format; re-exported here
 
 # Holds a new pane while paw tags it, before the real command starts. Two or more arguments
 # make tmux exec the program directly instead of through the user's default-shell.
 _PLACEHOLDER = ("cat", "-u")
 _TIMEOUT = 15.0
-_GONE_MARKERS = ("no server running", "error connecting to", "server exited")
-_SWEEP_ATTEMPTS = 3
 _CONTROL_RETRY_S = 5.0  # after a control client failure, sweep with processes for a while
 
 
@@ -163,10 +161,10 @@ class TmuxTerminal:
             "-P", "-F", "#{pane_id}", *_PLACEHOLDER,
         )  # fmt: skip
         pane_id = _pane_target(created.stdout.strip())
-        sep = _separator()
+        sep = separator()
         try:
             done = self._tmux(
-                *self._start_argv(pane_id, cwd, argv, env, tags, size), _pane_format(sep)
+                *self._start_argv(pane_id, cwd, argv, env, tags, size), pane_format(sep)
             )
         except TmuxError:
             self._tmux("kill-pane", "-t", pane_id, check=False)
@@ -203,46 +201,25 @@ class TmuxTerminal:
 
     def list_panes(self, session: str | None = None) -> list[PaneInfo]:
         """Panes of ``session`` (all sessions when None) with paw's tags; [] without a server."""
-        sep = _separator()
+        sep = separator()
         scope = ["-a"] if session is None else ["-s", "-t", f"={session}"]
-        done = self._tmux("list-panes", *scope, "-F", _pane_format(sep), check=False)
+        done = self._tmux("list-panes", *scope, "-F", pane_format(sep), check=False)
         if not done.ok:
-            if _server_gone(done.stderr) or "can't find session" in done.stderr:
+            if server_gone(done.stderr) or "can't find session" in done.stderr:
                 return []
-            raise TmuxError(f"tmux list-panes: {_last_line(done.stderr)}")
+            raise TmuxError(f"tmux list-panes: {last_line(done.stderr)}")
         return parse_pane_list(done.stdout, sep, TAG_KEYS)
 
     def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
         """List every pane of the server (with paw's tags) and capture ``pane_ids``: one tmux
-        process. A pane gone before the call has ``text=None``; only when a pane vanishes
-        during the call does one more process capture the others (tmux aborts a chain at its
-        first failing command; the listing at its head says which panes exist).
+        process (see :func:`paw.adapters.tmux_sweep.survey`). A gone pane has ``text=None``.
 
         Raises:
             TmuxError: no server answers on the socket, or tmux failed otherwise.
         """
-        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
-        sep = _separator()
-        listing: list[PaneInfo] | None = None
-        found: dict[str, PaneCapture] = {}
-        todo = wanted
-        for _ in range(_SWEEP_ATTEMPTS):
-            token = uuid.uuid4().hex
-            argv = sweep_argv(todo, token, ansi=ansi, listing=sep + _pane_format(sep))
-            done = self._tmux(*argv, check=False)
-            panes, captures = parse_survey(done.stdout, token, sep, TAG_KEYS)
-            if not done.ok and not panes:
-                gone = _server_gone(done.stderr)
-                reason = "server is gone" if gone else "list-panes failed"
-                raise TmuxError(f"tmux: {reason} ({_last_line(done.stderr)})")
-            listing = panes if listing is None else listing
-            found.update(captures if done.ok else {})
-            if done.ok:
-                break
-            todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
-        self.last_captured = len(found)
-        out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-        return Survey(panes=tuple(listing or ()), captures=out)
+        survey = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi)
+        self.last_captured = sum(c.text is not None for c in survey.captures)
+        return survey
 
     def sweep(
         self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True
@@ -267,32 +244,7 @@ class TmuxTerminal:
             controlled = self._control_sweep(wanted, ansi=ansi)
             if controlled is not None:
                 return {capture.pane_id: capture for capture in controlled}
-        return self._sweep_processes(wanted, ansi=ansi)[0]
-
-    def _sweep_processes(
-        self, wanted: list[str], *, ansi: bool
-    ) -> tuple[dict[str, PaneCapture], dict[str, PaneState]]:
-        """Captures, and every pane's state from the ``list-panes -a`` that starts the chain.
-
-        When a pane is gone (tmux aborts a chain at the first failing command) that listing
-        says which panes still exist, and one more process captures those.
-        """
-        found: dict[str, PaneCapture] = {}
-        states: dict[str, PaneState] | None = None
-        todo = wanted
-        for _ in range(_SWEEP_ATTEMPTS):
-            token = uuid.uuid4().hex
-            done = self._tmux(*sweep_argv(todo, token, ansi=ansi), check=False)
-            existing, captures = parse_sweep(done.stdout, token)
-            if not done.ok and not existing and _server_gone(done.stderr):
-                raise TmuxError(f"tmux: server is gone ({_last_line(done.stderr)})")
-            if states is None:
-                states = parse_pane_states(done.stdout, f"{token}L")
-            if done.ok:
-                found.update(captures)
-                break
-            todo = [pane for pane in todo if pane in existing]
-        return found, states or {}
+        return tmux_sweep.sweep(self._tmux, wanted, ansi=ansi)[0]
 
     def _sweep_delta(self, wanted: list[str], ansi: bool) -> dict[str, PaneCapture]:
         """Panes captured last time are captured again in the same process that lists every
@@ -304,7 +256,7 @@ class TmuxTerminal:
             states = self.pane_states()
         else:
             guess = [pane for pane in wanted if pane in self._recent]
-            guessed, states = self._sweep_processes(guess, ansi=ansi)
+            guessed, states = tmux_sweep.sweep(self._tmux, guess, ansi=ansi)
         self._cache.prune(set(states))
         busy = {pane for pane in guessed if not self._reusable(pane, states, ansi)}
         found = self._remember(guessed, states, ansi=ansi, started=started)
@@ -350,8 +302,8 @@ class TmuxTerminal:
                 self._drop_control()
         fmt = f"{token} {STATE_FIELDS}"
         done = self._tmux("list-panes", "-a", "-F", fmt, check=False)
-        if not done.ok and _server_gone(done.stderr):
-            raise TmuxError(f"tmux: server is gone ({_last_line(done.stderr)})")
+        if not done.ok and server_gone(done.stderr):
+            raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
         return parse_pane_states(done.stdout, token)
 
     def _control_sweep(self, pane_ids: list[str], *, ansi: bool) -> list[PaneCapture] | None:
@@ -407,7 +359,7 @@ class TmuxTerminal:
         """Kill the pane and its processes; a pane that is already gone is not an error."""
         done = self._tmux("kill-pane", "-t", _pane_target(pane_id), check=False)
         if not done.ok and "can't find pane" not in done.stderr:
-            raise TmuxError(f"tmux kill-pane {pane_id}: {_last_line(done.stderr)}")
+            raise TmuxError(f"tmux kill-pane {pane_id}: {last_line(done.stderr)}")
 
     def attach_argv(self, pane_id: str) -> list[str]:
         """The argv that shows the pane's window in the user's terminal.
@@ -435,7 +387,7 @@ class TmuxTerminal:
         try:
             return proc.run([*self._base, *args], timeout=_TIMEOUT, check=check)
         except subprocess.CalledProcessError as err:
-            raise TmuxError(f"tmux {args[0]}: {_last_line(err.stderr)}") from err
+            raise TmuxError(f"tmux {args[0]}: {last_line(err.stderr)}") from err
         except subprocess.TimeoutExpired as err:
             raise TmuxError(f"tmux {args[0]}: no answer within {_TIMEOUT:g}s") from err
         except FileNotFoundError as err:
@@ -450,21 +402,3 @@ def _pane_target(pane_id: str) -> str:
     if not is_pane_id(pane_id):
         raise TmuxError(f"not a tmux pane id: {pane_id!r}")
     return pane_id
-
-
-def _pane_format(sep: str) -> str:
-    fields = [f"#{{{name}}}" for name in PANE_FIELDS] + [f"#{{@{key}}}" for key in TAG_KEYS]
-    return sep.join(fields)
-
-
-def _separator() -> str:
-    return f"\x1f{uuid.uuid4().hex[:8]}\x1f"  # tag values are free text: split on a fresh token
-
-
-def _server_gone(stderr: str) -> bool:
-    return any(marker in stderr for marker in _GONE_MARKERS)
-
-
-def _last_line(text: str | None) -> str:
-    lines = (text or "").strip().splitlines()
-    return lines[-1] if lines else "failed"

@@ -15,6 +15,7 @@ random per-sweep markers, never by scanning for ``%end``, and any framing surpri
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import subprocess
@@ -63,7 +64,9 @@ class ControlClient:
         with self._lock:
             self._selector.close()
             if self._process.stdin is not None:
-                self._process.stdin.close()
+                # a client that already exited leaves an unflushable buffer: nothing to detach
+                with contextlib.suppress(OSError):
+                    self._process.stdin.close()
             try:
                 self._process.wait(timeout=2)
             except subprocess.TimeoutExpired:

@@ -11,6 +11,12 @@ from collections.abc import Sequence
 from paw.adapters.tmux_delta import STATE_FIELDS
 from paw.core.ports import PaneCapture, PaneInfo
 
+#: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
+TAG_KEYS: tuple[str, ...] = ("paw_agent", "paw_kind", "paw_repo", "paw_id")
+
+#: What tmux prints when no server answers on the socket.
+GONE_MARKERS: tuple[str, ...] = ("no server running", "error connecting to", "server exited")
+
 #: tmux format variables every pane listing asks for, in this order (then the tags).
 PANE_FIELDS: tuple[str, ...] = (
     "pane_id",
@@ -151,3 +157,28 @@ def _to_int(text: str) -> int:
         return int(text)
     except ValueError:
         return 0
+
+
+def pane_format(sep: str) -> str:
+    """The ``-F`` format of a pane listing: :data:`PANE_FIELDS` then the tags, ``sep``-joined.
+
+    >>> pane_format("|").split("|")[:2], pane_format("|").split("|")[-1]
+    (['#{pane_id}', '#{pane_pid}'], '#{@paw_id}')
+    """
+    fields = [f"#{{{name}}}" for name in PANE_FIELDS] + [f"#{{@{key}}}" for key in TAG_KEYS]
+    return sep.join(fields)
+
+
+def server_gone(stderr: str) -> bool:
+    """True when tmux's ``stderr`` says no server answers on the socket.
+
+    >>> server_gone("no server running on /tmp/tmux-1/x"), server_gone("can't find pane: %9")
+    (True, False)
+    """
+    return any(marker in stderr for marker in GONE_MARKERS)
+
+
+def last_line(text: str | None) -> str:
+    """The last non-blank line of tmux's ``stderr`` ("failed" when there is none)."""
+    lines = (text or "").strip().splitlines()
+    return lines[-1] if lines else "failed"

@@ -1,0 +1,98 @@
+"""The process-per-sweep paths of the tmux adapter: one tmux process lists the server's panes
+and captures every requested pane (chained commands split by a random per-sweep marker).
+
+tmux aborts a chain at its first failing command (a pane that vanished), so every chain
+starts with ``list-panes -a``: after a failure that listing says which panes still exist,
+and one more process captures those.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Protocol
+
+from paw.adapters.proc import Completed
+from paw.adapters.tmux_delta import PaneState, parse_pane_states
+from paw.adapters.tmux_format import (
+    TAG_KEYS,
+    is_pane_id,
+    last_line,
+    pane_format,
+    parse_survey,
+    parse_sweep,
+    server_gone,
+    sweep_argv,
+)
+from paw.core.ports import PaneCapture, PaneInfo, Survey
+from paw.errors import TmuxError
+
+ATTEMPTS = 3  # a chain, then retries while panes keep vanishing mid-call
+
+
+class Run(Protocol):
+    """The adapter's tmux gateway: run ``tmux <args>`` on its socket."""
+
+    def __call__(self, *args: str, check: bool = True) -> Completed:
+        """Run tmux with ``args``; with ``check=False`` a failure is returned, not raised."""
+        ...
+
+
+def separator() -> str:
+    """A fresh field separator: tag values are free text, so split on a random token."""
+    return f"\x1f{uuid.uuid4().hex[:8]}\x1f"
+
+
+def sweep(
+    run: Run, wanted: list[str], *, ansi: bool
+) -> tuple[dict[str, PaneCapture], dict[str, PaneState]]:
+    """Captures of ``wanted``, and every pane's state from the listing that starts the chain.
+
+    Raises:
+        TmuxError: no server answers on the socket.
+    """
+    found: dict[str, PaneCapture] = {}
+    states: dict[str, PaneState] | None = None
+    todo = wanted
+    for _ in range(ATTEMPTS):
+        token = uuid.uuid4().hex
+        done = run(*sweep_argv(todo, token, ansi=ansi), check=False)
+        existing, captures = parse_sweep(done.stdout, token)
+        if not done.ok and not existing and server_gone(done.stderr):
+            raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
+        if states is None:
+            states = parse_pane_states(done.stdout, f"{token}L")
+        if done.ok:
+            found.update(captures)
+            break
+        todo = [pane for pane in todo if pane in existing]
+    return found, states or {}
+
+
+def survey(run: Run, pane_ids: Sequence[str], *, ansi: bool) -> Survey:
+    """Every pane of the server with paw's tags, and the captures of ``pane_ids`` (in order;
+    ``text=None`` for a pane that is gone or not a pane id), from one tmux process.
+
+    Raises:
+        TmuxError: no server answers on the socket (a lost server is not "no panes"), or
+            the listing itself failed.
+    """
+    sep = separator()
+    listing: list[PaneInfo] | None = None
+    found: dict[str, PaneCapture] = {}
+    todo = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+    for _ in range(ATTEMPTS):
+        token = uuid.uuid4().hex
+        argv = sweep_argv(todo, token, ansi=ansi, listing=sep + pane_format(sep))
+        done = run(*argv, check=False)
+        panes, captures = parse_survey(done.stdout, token, sep, TAG_KEYS)
+        if not done.ok and not panes:
+            reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
+            raise TmuxError(f"tmux: {reason} ({last_line(done.stderr)})")
+        listing = panes if listing is None else listing
+        if done.ok:
+            found.update(captures)
+            break
+        todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
+    out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
+    return Survey(panes=tuple(listing or ()), captures=out)

@@ -147,6 +147,18 @@ def report(supervisor: Supervisor, runs: int, agents: int) -> None:
             f"  polls without git refresh: median {statistics.median(quiet):.1f} ms ({len(quiet)})"
         )
     print(f"  process-table reads per poll (process_iter + children): {sorted(set(scans))}")
+    stale = []
+    for _ in range(3):
+        cache = supervisor.ctx.stat_cache
+        cache.update({name: (0.0, counts) for name, (_, counts) in cache.items()})
+        before_git = counters.git
+        start = time.perf_counter()
+        supervisor.poll_once()
+        stale.append((time.perf_counter() - start) * 1000)
+    print(
+        f"poll_once with every worktree count stale: median {statistics.median(stale):.0f} ms "
+        f"({counters.git - before_git} git processes)"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ from paw.supervisor.records import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from paw.core.models import Detection, Verdict
     from paw.core.ports import PaneInfo, ProcInfo
     from paw.supervisor.context import Context
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 KEEP_GONE_S = 3600.0  # how long a prompt no longer shown stays in .paw/prompts.json
 KEEP_GONE_MAX = 200
 STAT_TTL_S = 5.0  # worktree counts cost git processes: refresh at most this often per agent
+STAT_REFRESH_PER_SWEEP = 8  # stale counts refreshed per sweep, oldest first (3 git calls each)
 
 
 def poll_once(ctx: Context) -> Snapshot:
@@ -38,6 +41,7 @@ def poll_once(ctx: Context) -> Snapshot:
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)
+    _refresh_stats(ctx, agents.values(), now)
     try:
         located, texts = _survey(ctx, agents) if agents else ({}, {})
     except PawError as err:
@@ -209,9 +213,30 @@ def _view(ctx: Context, obs: Observation, now: float) -> AgentView:
         status_since=since,
         branch=agent.branch,
         worktree=agent.worktree,
-        stat=worktree_stat(ctx, agent, now),
+        stat=_cached_stat(ctx, agent),
         task=agent.task,
     )
+
+
+def _refresh_stats(ctx: Context, agents: Iterable[AgentRecord], now: float) -> None:
+    """Count worktrees never counted, and at most :data:`STAT_REFRESH_PER_SWEEP` stale ones
+    (oldest first): counts fall due together, and 50 agents' worth of git processes in one
+    sweep would stall it for half a second."""
+    cache = ctx.stat_cache
+    owned = [a for a in agents if not a.adopted]
+    missing = [a for a in owned if a.name not in cache]
+    stale = [a for a in owned if a.name in cache and now - cache[a.name][0] > STAT_TTL_S]
+    stale.sort(key=lambda a: cache[a.name][0])
+    for agent in [*missing, *stale[:STAT_REFRESH_PER_SWEEP]]:
+        worktree_stat(ctx, agent, now, fresh=True)
+
+
+def _cached_stat(ctx: Context, agent: AgentRecord) -> WorktreeStat:
+    cached = None if agent.adopted else ctx.stat_cache.get(agent.name)
+    if cached is None:
+        return WorktreeStat()
+    c = cached[1]
+    return WorktreeStat(c.uncommitted, c.untracked, c.ahead, c.behind, c.insertions, c.deletions)
 
 
 def worktree_stat(

@@ -5,8 +5,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from paw.core.ports import StatusCounts
 from paw.supervisor.model import AgentStatus
-from tests.support.supervision import IDLE_SCREEN, demo_proc, demo_screen, make_rig, spawn_demo
+from paw.supervisor.sweep import STAT_REFRESH_PER_SWEEP, STAT_TTL_S
+from tests.support.supervision import (
+    IDLE_SCREEN,
+    REPO,
+    demo_proc,
+    demo_screen,
+    make_rig,
+    spawn_demo,
+)
 
 
 def test_poll_once_is_one_terminal_call_and_one_table_read() -> None:
@@ -53,3 +64,36 @@ def test_poll_once_without_agents_calls_no_tmux() -> None:
     rig.terminal.server_gone = True
     snapshot = rig.sup.poll_once()
     assert (snapshot.tmux_ok, snapshot.agents, rig.terminal.sweeps) == (True, (), 0)
+
+
+def test_poll_once_refreshes_few_stale_worktree_counts_per_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rig = make_rig()
+    for i in range(20):
+        spawn_demo(rig, f"a{i:02d}", IDLE_SCREEN)
+    counted: list[str] = []
+    real = rig.vcs.status_counts
+
+    def counting(worktree: str, base: str) -> StatusCounts:
+        counted.append(worktree.rsplit("/", 1)[-1])
+        return real(worktree, base)
+
+    monkeypatch.setattr(rig.vcs, "status_counts", counting)
+    rig.sup.ctx.stat_cache.clear()
+    rig.sup.poll_once()
+    assert len(counted) == 20  # never counted: all of them, once
+    rig.vcs.counts[f"{REPO}-paw/a19"] = StatusCounts(4, 0, 0, 0, 0)
+    rig.sup.ctx.stat_cache["a19"] = (rig.now[0] - 100, rig.sup.ctx.stat_cache["a19"][1])
+    counted.clear()
+    rig.now[0] += STAT_TTL_S + 1
+    first = rig.sup.poll_once()
+    assert counted[0] == "a19"  # the oldest first
+    assert len(counted) == STAT_REFRESH_PER_SWEEP
+    assert {v.name: v.stat.uncommitted for v in first.agents}["a19"] == 4
+    batch = set(counted)
+    counted.clear()
+    rig.sup.poll_once()
+    rig.sup.poll_once()
+    assert len(counted) == 20 - STAT_REFRESH_PER_SWEEP  # the rest, each once
+    assert set(counted) == {f"a{i:02d}" for i in range(20)} - batch

@@ -37,7 +37,8 @@ def poll_once(ctx: Context) -> Snapshot:
 
     One tmux process lists every pane and captures the agents' panes, and one pass over the
     process table reads every pane's process tree. A tmux server that is gone (or any other
-    tmux failure) gives ``tmux_ok=False`` with the error and no prompts.
+    tmux failure) gives ``tmux_ok=False`` with the error and no prompts. Without agents,
+    tmux is not asked at all (no server is then not an error).
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)

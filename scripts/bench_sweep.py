@@ -127,6 +127,7 @@ def report(
     fresh_ansi_ms = _median_ms(lambda: terminal.sweep(panes, ansi=True), runs)
     control_ms = _median_ms(lambda: controlled.sweep(panes), runs)
     survey_ms = _median_ms(lambda: terminal.survey(panes), runs)
+    survey_control_ms = _median_ms(lambda: controlled.survey(panes), runs)
 
     def settled(term: TmuxTerminal) -> bool:
         term.sweep(panes, fresh=False)
@@ -148,6 +149,7 @@ def report(
         ("fresh sweep with ANSI (-e)", fresh_ansi_ms),
         ("fresh sweep, control-mode client", control_ms),
         ("survey: list panes with tags + capture, 1 tmux process", survey_ms),
+        ("survey through the control-mode client", survey_control_ms),
         (f"steady sweep (fresh=False), processes, {recaptured} recaptured", delta_ms),
         (f"steady sweep (fresh=False), control mode, {recaptured} recaptured", delta_control_ms),
     ]

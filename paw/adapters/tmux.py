@@ -212,12 +212,15 @@ class TmuxTerminal:
 
     def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
         """List every pane of the server (with paw's tags) and capture ``pane_ids``: one tmux
-        process (see :func:`paw.adapters.tmux_sweep.survey`). A gone pane has ``text=None``.
+        process (see :func:`paw.adapters.tmux_sweep.survey`), or with ``control`` one round
+        trip of the control-mode client. A gone pane has ``text=None``.
 
         Raises:
             TmuxError: no server answers on the socket, or tmux failed otherwise.
         """
-        survey = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi)
+        survey = self._control_survey(pane_ids, ansi=ansi) if self.control else None
+        if survey is None:
+            survey = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi)
         self.last_captured = sum(c.text is not None for c in survey.captures)
         return survey
 
@@ -305,6 +308,16 @@ class TmuxTerminal:
         if not done.ok and server_gone(done.stderr):
             raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
         return parse_pane_states(done.stdout, token)
+
+    def _control_survey(self, pane_ids: Sequence[str], *, ansi: bool) -> Survey | None:
+        client = self._control_client()
+        try:
+            return (
+                None if client is None else tmux_sweep.survey_control(client, pane_ids, ansi=ansi)
+            )
+        except ControlError:
+            self._drop_control()
+            return None
 
     def _control_sweep(self, pane_ids: list[str], *, ansi: bool) -> list[PaneCapture] | None:
         client = self._control_client()

@@ -81,10 +81,15 @@ class ControlClient:
         Returns None when no pane could be captured and the list of live panes is unknown.
         """
         token = uuid.uuid4().hex
-        script = control_script(pane_ids, token, ansi=ansi)
+        return parse_control_sweep(self.script_lines(pane_ids, token, ansi=ansi), pane_ids, token)
+
+    def script_lines(
+        self, pane_ids: Sequence[str], token: str, *, ansi: bool = False, listing: str | None = None
+    ) -> list[str]:
+        """The raw lines of one :func:`control_script` exchange (see there for ``listing``)."""
+        script = control_script(pane_ids, token, ansi=ansi, listing=listing)
         with self._lock:
-            lines = self._exchange(script.encode(), f"{token}Z")
-        return parse_control_sweep(lines, pane_ids, token)
+            return self._exchange(script.encode(), f"{token}Z")
 
     def states(self, token: str) -> list[str]:
         """The lines of ``list-panes -a -F "<token> STATE_FIELDS"`` (see tmux_delta)."""
@@ -129,11 +134,14 @@ class ControlClient:
 _FLAGS = "no-output,ignore-size"
 
 
-def control_script(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -> str:
+def control_script(
+    pane_ids: Sequence[str], token: str, *, ansi: bool = False, listing: str | None = None
+) -> str:
     """The control-mode lines of one sweep: list panes, one line per pane, a final marker.
 
     Markers carry the pane's position in ``pane_ids`` (a literal ``%`` would be taken by
-    display-message's strftime expansion).
+    display-message's strftime expansion). With ``listing`` (a ``-F`` format without ``"``,
+    ``\\`` or ``$``) the panes are listed as ``<tok>I`` + that format instead of by id.
 
     >>> print(control_script(["%1"], "T"), end="")
     list-panes -a -F "TL #{pane_id}"
@@ -141,7 +149,8 @@ def control_script(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -
     display-message -p "TZ"
     """
     capture = "capture-pane -p -e" if ansi else "capture-pane -p"
-    lines = [f'list-panes -a -F "{token}L #{{pane_id}}"']
+    head = f"{token}L #{{pane_id}}" if listing is None else f"{token}I{listing}"
+    lines = [f'list-panes -a -F "{head}"']
     for index, pane in enumerate(pane_ids):
         if not is_pane_id(pane):
             continue  # never let a caller's string reach the command line unquoted
@@ -154,18 +163,20 @@ def control_script(pane_ids: Sequence[str], token: str, *, ansi: bool = False) -
 
 
 def parse_control_sweep(
-    lines: Sequence[str], pane_ids: Sequence[str], token: str
+    lines: Sequence[str], pane_ids: Sequence[str], token: str, existing: set[str] | None = None
 ) -> list[PaneCapture] | None:
     """Cut each pane's capture out of the control-mode lines of one sweep (see module doc).
 
     A captured pane's lines sit between ``<tok>P i`` and ``<tok>E i`` as: marker, ``%end``,
     ``%begin``, capture lines…, ``%end``, ``%begin``, end marker. Panes not listed by
-    ``list-panes`` are gone (``text=None``). Returns None if a listed pane was not captured.
+    ``list-panes`` (or not in ``existing``, when the caller parsed the listing) are gone
+    (``text=None``). Returns None if a listed pane was not captured.
 
     Raises:
         ControlError: a marker block does not have that shape.
     """
-    existing = {line[len(token) + 2 :] for line in lines if line.startswith(f"{token}L ")}
+    if existing is None:
+        existing = {line[len(token) + 2 :] for line in lines if line.startswith(f"{token}L ")}
     starts: dict[int, tuple[int, int]] = {}
     ends: dict[int, int] = {}
     for at, line in enumerate(lines):

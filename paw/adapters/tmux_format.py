@@ -110,16 +110,22 @@ def parse_survey(
     stdout: str, token: str, sep: str, tag_keys: Sequence[str]
 ) -> tuple[list[PaneInfo], dict[str, PaneCapture]]:
     """Split the output of ``sweep_argv(..., listing=sep + pane format)`` into the pane
-    listing (lines ``<token>I<sep>…``, all before the first capture) and the captures.
+    listing (see :func:`parse_listing`) and the captures.
 
     >>> panes, caps = parse_survey("TI|%1|7|s|80|24|0|sh|ann\\nTP %1 7\\nhi\\n", "T", "|", ["a"])
     >>> [(p.pane_id, dict(p.tags)) for p in panes], caps["%1"].text
     ([('%1', {'a': 'ann'})], 'hi')
     """
+    return parse_listing(stdout, token, sep, tag_keys), parse_sweep(stdout, token)[1]
+
+
+def parse_listing(stdout: str, token: str, sep: str, tag_keys: Sequence[str]) -> list[PaneInfo]:
+    """The panes of the lines ``<token>I<sep>…`` that precede the first capture marker
+    (``<token>P``); other lines (control-mode framing) are skipped."""
     mark = f"{token}I{sep}"
     head, _, _ = stdout.partition(f"\n{token}P ")
     rows = [line[len(mark) :] for line in head.split("\n") if line.startswith(mark)]
-    return parse_pane_list("\n".join(rows), sep, tag_keys), parse_sweep(stdout, token)[1]
+    return parse_pane_list("\n".join(rows), sep, tag_keys)
 
 
 def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[PaneInfo]:

@@ -1,5 +1,6 @@
-"""The process-per-sweep paths of the tmux adapter: one tmux process lists the server's panes
-and captures every requested pane (chained commands split by a random per-sweep marker).
+"""The sweep paths of the tmux adapter: one tmux process lists the server's panes and
+captures every requested pane (chained commands split by a random per-sweep marker), or a
+control-mode client does the same without a process.
 
 tmux aborts a chain at its first failing command (a pane that vanished), so every chain
 starts with ``list-panes -a``: after a failure that listing says which panes still exist,
@@ -13,12 +14,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from paw.adapters.proc import Completed
+from paw.adapters.tmux_control import ControlClient, parse_control_sweep
 from paw.adapters.tmux_delta import PaneState, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     is_pane_id,
     last_line,
     pane_format,
+    parse_listing,
     parse_survey,
     parse_sweep,
     server_gone,
@@ -96,3 +99,24 @@ def survey(run: Run, pane_ids: Sequence[str], *, ansi: bool) -> Survey:
         todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
     out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
     return Survey(panes=tuple(listing or ()), captures=out)
+
+
+def survey_control(client: ControlClient, pane_ids: Sequence[str], *, ansi: bool) -> Survey | None:
+    """:func:`survey` through a control-mode client (no process); None when the answer is
+    incomplete and the caller should use a process.
+
+    Raises:
+        paw.adapters.tmux_control.ControlError: the client is gone or its output is garbled.
+    """
+    sep = f"|{uuid.uuid4().hex[:12]}|"  # printable: it sits in a quoted control-mode command
+    token = uuid.uuid4().hex
+    wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+    lines = client.script_lines(wanted, token, ansi=ansi, listing=sep + pane_format(sep))
+    panes = parse_listing("\n".join(lines), token, sep, TAG_KEYS)
+    existing = {pane.pane_id for pane in panes}
+    captures = parse_control_sweep(lines, wanted, token, existing) if panes else None
+    if captures is None:
+        return None
+    found = {capture.pane_id: capture for capture in captures}
+    out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
+    return Survey(panes=tuple(panes), captures=out)

@@ -12,6 +12,7 @@ from libtmux.test.retry import retry_until
 
 from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlError, control_script, parse_control_sweep
+from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
 
 if TYPE_CHECKING:
@@ -130,3 +131,32 @@ def test_tmux_control_session_gone_falls_back_to_processes(
     for _ in range(3):
         assert "elsewhere" in (controlled.sweep([pane])[0].text or "")
         assert "elsewhere" in (controlled.sweep([pane], fresh=False)[0].text or "")
+
+
+def test_tmux_control_survey_matches_process_survey_without_processes(
+    terminal: TmuxTerminal,
+    controlled: TmuxTerminal,
+    tmp_path: Path,
+    proc_calls: list[tuple[str, ...]],
+) -> None:
+    panes = _spawn_ready(terminal, tmp_path, ["alpha", "%end 1 2 1\nbeta", "gamma"])
+    terminal.kill_pane(panes[2])
+    controlled.survey(panes)  # starts the client
+    proc_calls.clear()
+    wanted = [panes[1], panes[2], "%99999", panes[0]]
+    survey = controlled.survey(wanted)
+    assert proc_calls == []
+    assert survey == terminal.survey(wanted)
+    assert [c.text is None for c in survey.captures] == [False, True, True, False]
+    tags = {p.pane_id: p.tags.get("paw_agent") for p in survey.panes}
+    assert (tags[panes[0]], tags[panes[1]], panes[2] in tags) == ("c0", "c1", False)
+
+
+def test_tmux_control_survey_on_dead_server_raises(
+    terminal: TmuxTerminal, controlled: TmuxTerminal, tmp_path: Path
+) -> None:
+    panes = _spawn_ready(terminal, tmp_path, ["last"])
+    controlled.survey(panes)
+    terminal.kill_server()
+    with pytest.raises(TmuxError, match="server is gone"):
+        controlled.survey(panes)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from paw.cli import UsageError
 from paw.core.agents import known_kinds
 from paw.core.names import name_problem
+from paw.errors import PawError
 from paw.supervisor.model import Outcome
 from paw.supervisor.stats import COLUMNS
 
@@ -202,6 +203,8 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
 def cmd_prompts(args: argparse.Namespace) -> int:
     """List live prompts with the guard's verdict."""
     snap = _supervisor(args).poll_once()
+    if not snap.tmux_ok:
+        raise PawError(f"cannot read the agents' panes: {snap.error or 'tmux is gone'}")
     items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
     if args.json:
         _print_json(items)

@@ -94,11 +94,18 @@ class Supervisor:
 
     def capture_ansi(self, agent: str) -> str:
         """The agent pane's visible screen with colours ("" when the pane is gone)."""
-        pane = self._pane_id(agent)
-        if pane is None:
+        record = cleanup.get_agent(self.ctx, agent)
+        if not record.pane_id:
             return ""
-        captures = self.ctx.terminal.sweep([pane], ansi=True)
-        return (captures[0].text or "") if captures else ""
+        # One tmux call: list (to prove the pane is still this agent's) and capture.
+        survey = self.ctx.terminal.survey([record.pane_id], ansi=True)
+        pane = pane_for(self.ctx, record, survey.panes)
+        if pane is None or pane.dead:
+            return ""
+        if pane.pane_id != record.pane_id:
+            captures = self.ctx.terminal.sweep([pane.pane_id], ansi=True)
+            return (captures[0].text or "") if captures else ""
+        return (survey.captures[0].text or "") if survey.captures else ""
 
     def diff(self, agent: str) -> str:
         """``git diff`` of the agent's worktree against its base."""

@@ -13,6 +13,13 @@ _WITH_VALUE = frozenset(
 _IMPLICIT = "(the current branch)"
 
 
+def _shown(dest: str) -> str:
+    """How a push destination reads in a reason."""
+    if dest == _IMPLICIT:
+        return "whatever branch is checked out (no refspec names the target)"
+    return f"`{dest}`"
+
+
 class PushPlan(NamedTuple):
     """What a push does: force/delete flags and destination branches."""
 
@@ -115,10 +122,12 @@ def check_push(args: list[str], ctx: Context, *, subtree: bool = False) -> None:
             how = (
                 "--force-with-lease" if plan.lease and not (plan.force or plus) else "a force push"
             )
-            ctx.block("git.force-push", f"{how} rewrites the history of `{dest}`")
+            ctx.block("git.force-push", f"{how} rewrites the history of {_shown(dest)}")
             return
         if forced:
-            ctx.confirm("git.force-push-branch", f"force push rewrites the history of `{dest}`")
+            ctx.confirm(
+                "git.force-push-branch", f"force push rewrites the history of {_shown(dest)}"
+            )
             return
         if deleted:
             ctx.confirm("git.push", f"`git push` deletes the remote branch `{dest}`")

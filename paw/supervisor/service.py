@@ -13,6 +13,7 @@ from paw.errors import PawError
 from paw.supervisor import approve as approve_mod
 from paw.supervisor import cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context
+from paw.supervisor.keyboard import type_line
 from paw.supervisor.observe import pane_for
 from paw.supervisor.stats import compute_stats
 
@@ -137,8 +138,7 @@ class Supervisor:
                 hint="use `paw prompts`, then `paw approve ID` or `paw deny ID`",
             )
         self.ctx.record("send", agent=agent, pane=view.pane_id, text=text)
-        self.ctx.terminal.send_text(view.pane_id, text)
-        self.ctx.terminal.send_keys(view.pane_id, ("Enter",))
+        type_line(self.ctx, view.pane_id, text)
 
     def stop(self, agent: str) -> None:
         """End the agent and its pane; keep the work."""

@@ -9,6 +9,7 @@ from paw.core.models import DetectionState
 from paw.core.names import name_problem
 from paw.errors import PawError
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO
+from paw.supervisor.keyboard import type_line
 from paw.supervisor.observe import detect_text
 from paw.supervisor.records import AgentRecord, ProcIdentity, load_agents, save_agents
 
@@ -76,8 +77,7 @@ def _type_task(ctx: Context, record: AgentRecord, pane: PaneInfo, task: str) -> 
             break
         if detect_text(ctx, record, text).state is DetectionState.IDLE:
             ctx.record("send", agent=record.name, pane=pane.pane_id, text=task, reason="task")
-            ctx.terminal.send_text(pane.pane_id, task)
-            ctx.terminal.send_keys(pane.pane_id, ("Enter",))
+            type_line(ctx, pane.pane_id, task)
             return
         ctx.sleep(READY_INTERVAL_S)
         waited += READY_INTERVAL_S

@@ -88,13 +88,12 @@ def _trigger(run: paw_run.PawRun, scenario: str, first: bool) -> None:
     if first:
         paw_run.spawn(run, text)
         return
+    # `paw send` waits for the echo before Enter, so a TUI that reads a burst plus Enter as a
+    # paste (codex) still submits the line: no second Enter here.
     paw_run.send(run, text)
-    if _wait(lambda: run.stub.scenario_requests(scenario), SEND_GRACE):
-        return
-    # Workaround, reported: some TUIs (codex) read text typed in one burst plus Enter as a
-    # paste and keep the Enter as a newline. Press Enter again, as the human would.
-    if text in run.pane.capture():
-        run.pane.send_keys("Enter")
+    assert _wait(lambda: run.stub.scenario_requests(scenario), SEND_GRACE), (
+        f"the model never received {text!r} typed by `paw send`"
+    )
 
 
 def _settle(run: paw_run.PawRun) -> str:

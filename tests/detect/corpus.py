@@ -1,4 +1,8 @@
-"""Load the real-screen corpus (tests/fixtures/corpus) and compare detections with its meta."""
+"""Load the real-screen corpora and compare detections with their meta.
+
+``tests/fixtures/corpus`` holds captures of the six agents; ``tests/fixtures/screens-live`` holds
+the screens paw's e2e suite captured from the real CLIs (same format, test ids ``live/...``).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ from typing import Any
 from paw.core.detect.screen import collapse_whitespace
 from paw.core.models import Detection, DetectionState, PromptKind
 
-CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CORPUS = FIXTURES / "corpus"
+LIVE = FIXTURES / "screens-live"
 STATES = {
     "permission_prompt": DetectionState.PROMPT,
     "dialog": DetectionState.PROMPT,
@@ -29,23 +35,33 @@ class Case:
     name: str
     path: Path
     meta: dict[str, Any] = field(hash=False)
+    prefix: str = ""
 
     @property
     def test_id(self) -> str:
-        return f"{self.agent}/{self.name}"
+        return f"{self.prefix}{self.agent}/{self.name}"
 
     def text(self, variant: str = "txt") -> str:
         return (self.path / f"screen.{variant}").read_text(encoding="utf-8")
 
+    def has(self, variant: str) -> bool:
+        """Whether the case has a ``screen.<variant>`` capture."""
+        return (self.path / f"screen.{variant}").is_file()
 
-def load_cases() -> list[Case]:
-    """Every case of the corpus, sorted by agent and name."""
+
+def load_cases(root: Path = CORPUS, prefix: str = "") -> list[Case]:
+    """Every case under ``root`` (default: the corpus), sorted by agent and name."""
     cases = []
-    for meta_path in sorted(CORPUS.glob("*/*/meta.json")):
+    for meta_path in sorted(root.glob("*/*/meta.json")):
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         folder = meta_path.parent
-        cases.append(Case(folder.parent.name, folder.name, folder, meta))
+        cases.append(Case(folder.parent.name, folder.name, folder, meta, prefix))
     return cases
+
+
+def load_live_cases() -> list[Case]:
+    """Every screen of the live captures, with test ids ``live/<agent>/<case>``."""
+    return load_cases(LIVE, "live/")
 
 
 def is_question(meta: dict[str, Any]) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from paw.core.detect import detect
 from paw.core.models import Detection, DetectionState
-from tests.detect.corpus import Case, load_cases
+from tests.detect.corpus import Case, load_cases, load_live_cases
 from tests.detect.reflow import hard_wrap, reflow
 
 
@@ -37,7 +37,11 @@ FRAMES = {
     "opencode": IdleFrame("opencode", "busy", 6, "     ", ("esc interrupt", "             ")),
 }
 CASES = load_cases()
-PROMPTS = [c for c in CASES if c.meta["state"] in ("permission_prompt", "dialog")]
+CORPUS_PROMPTS = [c for c in CASES if c.meta["state"] in ("permission_prompt", "dialog")]
+# Prompts of both corpora: the hand-picked captures and the e2e suite's live screens.
+PROMPTS = CORPUS_PROMPTS + [
+    c for c in load_live_cases() if c.meta["state"] in ("permission_prompt", "dialog")
+]
 BY_NAME = {(c.agent, c.name): c for c in CASES}
 
 
@@ -123,9 +127,12 @@ def _narrow(case: Case) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+@pytest.mark.parametrize("case", CORPUS_PROMPTS, ids=[c.test_id for c in CORPUS_PROMPTS])
 def test_detect_narrow_look_alikes_are_not_approvable(case: Case) -> None:
-    """The same look-alikes built from the prompt redrawn at 80 columns."""
+    """The same look-alikes built from the prompt redrawn at 80 columns.
+
+    Corpus prompts only: the live screens were captured at 80 columns by the real agents.
+    """
     lines = _narrow(case)
     assert detect("\n".join(lines), case.agent).state is DetectionState.PROMPT  # control
     catted = "\n".join(["$ cat saved-prompt.txt", *lines, "$ "])

@@ -6,11 +6,18 @@ box (``╭───╮`` … ``╰───╯``) at the bottom of the screen, w
 [Shell]?``, ``Apply this change?``, ``Do you want to proceed?``) and a ``●``-marked numbered
 list (``1. Allow once``, ``2. Allow for this session``, ``No, suggest changes (esc)``). The
 digit acts at once; ``Escape`` denies. ``(esc to cancel, 5s)`` on the spinner line means busy.
+
+Below a live box gemini draws only its own chrome (:func:`_is_chrome`): footer and status rows,
+the exit and copy-mode hints, and its startup-warning notices (``⚠`` at column 0, e.g. "True
+color (24-bit) support not detected" when ``COLORTERM`` is unset), each wrapped at a hanging
+indent. Transcript text never looks like that (answers start with ``✦``, tools draw boxes), so
+any other line under a box means the box was answered and is not live.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paw.core.detect.boxes import dedent, is_box_edge, strip_border, unwrap
@@ -45,6 +52,9 @@ BUSY = re.compile(r"\(esc to cancel, [^)]*\)", re.IGNORECASE)
 FOOTER = re.compile(
     r"sandbox|/model|for shortcuts|workspace \(|Waiting for user confirmation", re.IGNORECASE
 )
+# A startup-warning notice: the glyph in a 3-wide column at column 0, then the message.
+NOTICE = re.compile(r"^⚠\s+(?=\S)")
+HINT = re.compile(r"^(?:Press Ctrl\+[CD] again to exit\.|In Copy Mode\.)")
 TOOL_LINE = re.compile(r"^\?\s+(?P<rest>.+)$")
 # Tool name at the start of the ``? `` line -> kind.
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
@@ -63,7 +73,8 @@ MCP_QUESTION = re.compile(
 ASK_FOOTER = re.compile(r"Enter to (?:select|submit)\b.*Esc to cancel", re.IGNORECASE)
 PLAN_SUBJECT = "plan mode switch"
 QUESTION_OPTIONS = re.compile(r"type something|type your own|^other\b", re.IGNORECASE)
-_MAX_FOOTER = 4
+_MAX_FOOTER = 4  # footer, status and hint rows under a live box
+_MAX_BELOW = 30  # lines scanned under a box for its chrome
 _BUSY_WINDOW = 15  # the spinner sits above the composer and its footer rows
 
 
@@ -90,16 +101,7 @@ def detect_screen(text: str) -> Detection:
 
 def _find_box(screen: Screen) -> _Box | None:
     lines = screen.lines
-    bottom = len(lines) - 1
-    while bottom >= 0 and bottom >= len(lines) - 1 - _MAX_FOOTER:
-        edge = lines[bottom].strip()
-        if is_box_edge(edge) and edge.startswith("╰") and edge.endswith("╯"):
-            break
-        if lines[bottom].strip() and not FOOTER.search(lines[bottom]):
-            return None
-        bottom -= 1
-    else:
-        return None
+    bottom = _live_bottom(lines)
     if bottom < 0:
         return None
     indent = len(lines[bottom]) - len(lines[bottom].lstrip())
@@ -118,6 +120,39 @@ def _find_box(screen: Screen) -> _Box | None:
     if not options:
         return None
     return _Box(content, tuple(options), len(lines[bottom]) - indent)
+
+
+def _live_bottom(lines: Sequence[str]) -> int:
+    """Index of the last box's bottom edge when only gemini's chrome follows it, else -1."""
+    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_BELOW), -1):
+        edge = lines[index].strip()
+        if edge.startswith("╰") and edge.endswith("╯") and is_box_edge(edge):
+            return index if _is_chrome(lines[index + 1 :]) else -1
+    return -1
+
+
+def _is_chrome(below: Sequence[str]) -> bool:
+    """True if ``below`` holds only what gemini-cli draws under a live dialog.
+
+    That is blank rows, at most ``_MAX_FOOTER`` footer/status/hint rows, and warning notices:
+    a ``⚠`` line at column 0 and its continuation lines indented to the message's column.
+    """
+    notice_column = 0
+    rows = 0
+    for line in below:
+        head = NOTICE.match(line)
+        if head is not None:
+            notice_column = head.end()
+        elif notice_column and line.strip() and len(line) - len(line.lstrip()) >= notice_column:
+            continue
+        elif line.strip():
+            notice_column = 0
+            rows += 1
+            if rows > _MAX_FOOTER or not (HINT.match(line) or FOOTER.search(line)):
+                return False
+        else:
+            notice_column = 0
+    return True
 
 
 def _build_prompt(box: _Box) -> Prompt:

@@ -1650,4 +1650,16 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-rm-home-project-dist", "rm -rf ~/projects/app/dist", "allow"),
     FamilyCase("confirm-reserved-word-do-sudo", '"until" false; do sudo id; done', "block"),
     FamilyCase("confirm-stray-done", "ls; done", "confirm"),
+    # infrastructure reads stay allowed; teardown and publishing do not
+    FamilyCase("allow-kubectl-get", "kubectl get pods -A", "allow"),
+    FamilyCase("allow-kubectl-logs", "kubectl logs -f deploy/web", "allow"),
+    FamilyCase("allow-terraform-plan-out", "terraform plan -out tf.plan", "allow"),
+    FamilyCase("allow-docker-compose-up", "docker compose up -d", "allow"),
+    FamilyCase("allow-npm-publish-dry-run", "npm publish --dry-run", "allow"),
+    FamilyCase("allow-helm-template", "helm template web ./chart", "allow"),
+    FamilyCase("block-pulumi-destroy", "pulumi destroy --yes", "block"),
+    FamilyCase("block-oc-delete-project-all", "oc delete all --all", "block"),
+    FamilyCase("block-wrapped-terraform-destroy", "timeout 600 terraform destroy", "block"),
+    FamilyCase("confirm-gem-push", "gem push pkg-1.0.gem", "confirm"),
+    FamilyCase("confirm-poetry-publish", "poetry publish --build", "confirm"),
 )

@@ -128,6 +128,22 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("power-shutdown", "shutdown -h now", "block", "shell.power"),
     RuleCase("power-systemctl", "systemctl reboot", "block", "shell.power"),
     RuleCase("kill-all", "kill -9 -1", "block", "shell.kill-all"),
+    RuleCase(
+        "infra-terraform-destroy", "terraform destroy -auto-approve", "block", "shell.infra-destroy"
+    ),
+    RuleCase("infra-apply-destroy", "tofu apply -destroy", "block", "shell.infra-destroy"),
+    RuleCase("infra-k8s-namespace", "kubectl delete ns prod", "block", "shell.infra-destroy"),
+    RuleCase("infra-k8s-all", "kubectl delete pods --all -n web", "block", "shell.infra-destroy"),
+    RuleCase(
+        "infra-docker-prune", "docker system prune -a --volumes", "block", "shell.infra-destroy"
+    ),
+    RuleCase("infra-k8s-pod", "kubectl delete pod web-1", "confirm", "shell.infra-delete"),
+    RuleCase("infra-helm-uninstall", "helm uninstall web", "confirm", "shell.infra-delete"),
+    RuleCase("infra-volume-rm", "docker volume rm pgdata", "confirm", "shell.infra-delete"),
+    RuleCase("publish-npm", "npm publish --access public", "confirm", "shell.publish"),
+    RuleCase("publish-cargo", "cargo publish", "confirm", "shell.publish"),
+    RuleCase("publish-twine", "twine upload dist/*", "confirm", "shell.publish"),
+    RuleCase("publish-docker", "docker push me/app:1.0", "confirm", "shell.publish"),
     RuleCase("preload", "LD_PRELOAD=/tmp/x.so ls", "block", "shell.preload"),
     RuleCase(
         "git-ssh-command-env", 'GIT_SSH_COMMAND="sh -c id" git fetch', "block", "git.config-exec"

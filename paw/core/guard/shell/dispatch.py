@@ -11,6 +11,7 @@ from paw.core.guard.shell.rules import (
     files,
     forge,
     git,
+    infra,
     interp,
     net,
     payload,
@@ -30,7 +31,20 @@ MAX_UNWRAP = 8
 
 def _build_table() -> dict[str, tuple[Check, ...]]:
     table: dict[str, tuple[Check, ...]] = {}
-    for module in (rm, files, perms, agents, git, forge, net, interp, payload, system, containers):
+    for module in (
+        rm,
+        files,
+        perms,
+        agents,
+        git,
+        forge,
+        net,
+        interp,
+        payload,
+        system,
+        containers,
+        infra,
+    ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks
     return table

@@ -1661,5 +1661,8 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("block-oc-delete-project-all", "oc delete all --all", "block"),
     FamilyCase("block-wrapped-terraform-destroy", "timeout 600 terraform destroy", "block"),
     FamilyCase("confirm-gem-push", "gem push pkg-1.0.gem", "confirm"),
+    FamilyCase("allow-cat-ssh-pubkey", "cat ~/.ssh/id_ed25519.pub", "allow"),
+    FamilyCase("allow-cat-project-env-example", "cat .env.example", "allow"),
+    FamilyCase("confirm-less-netrc", "less ~/.netrc", "confirm"),
     FamilyCase("confirm-poetry-publish", "poetry publish --build", "confirm"),
 )

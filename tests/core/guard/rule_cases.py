@@ -140,6 +140,8 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("infra-k8s-pod", "kubectl delete pod web-1", "confirm", "shell.infra-delete"),
     RuleCase("infra-helm-uninstall", "helm uninstall web", "confirm", "shell.infra-delete"),
     RuleCase("infra-volume-rm", "docker volume rm pgdata", "confirm", "shell.infra-delete"),
+    RuleCase("secret-read-ssh", "cat ~/.ssh/id_ed25519", "confirm", "shell.secret-read"),
+    RuleCase("secret-read-aws", "base64 $HOME/.aws/credentials", "confirm", "shell.secret-read"),
     RuleCase("publish-npm", "npm publish --access public", "confirm", "shell.publish"),
     RuleCase("publish-cargo", "cargo publish", "confirm", "shell.publish"),
     RuleCase("publish-twine", "twine upload dist/*", "confirm", "shell.publish"),

@@ -199,3 +199,21 @@ RULES: dict[str, tuple[Check, ...]] = {
 }
 for _name in _NC:
     RULES[_name] = (*RULES.get(_name, ()), _check_reverse_shell)
+
+_HOME_PREFIXES = ("~/", "$HOME/", "${HOME}/", "/root/", "/home/")
+
+
+def _check_secret_read(cmd: SimpleCommand, ctx: Context) -> None:
+    """Printing a home credential store puts it in the agent's context, i.e. at its model
+    provider: a human should see that first (a project ``.env`` stays allowed)."""
+    for arg in cmd.args:
+        if arg.startswith(_HOME_PREFIXES) and is_secret_path(arg, ctx):
+            ctx.confirm(
+                "shell.secret-read",
+                f"`{cmd.name}` prints the credential file `{arg}` into the agent's context",
+            )
+            return
+
+
+for _name in _READERS:
+    RULES[_name] = (*RULES.get(_name, ()), _check_secret_read)

@@ -8,10 +8,11 @@ list (``1. Allow once``, ``2. Allow for this session``, ``No, suggest changes (e
 digit acts at once; ``Escape`` denies. ``(esc to cancel, 5s)`` on the spinner line means busy.
 
 Below a live box gemini draws only its own chrome (:func:`_is_chrome`): footer and status rows,
-the exit and copy-mode hints, and its startup-warning notices (``⚠`` at column 0, e.g. "True
-color (24-bit) support not detected" when ``COLORTERM`` is unset), each wrapped at a hanging
-indent. Transcript text never looks like that (answers start with ``✦``, tools draw boxes), so
-any other line under a box means the box was answered and is not live.
+the exit and copy-mode hints, its startup-warning notices (``⚠`` at column 0, e.g. "True color
+(24-bit) support not detected" when ``COLORTERM`` is unset) each wrapped at a hanging indent,
+and its notification boxes ("Gemini CLI update available!", "Initialization Error:").
+Transcript text never looks like that (answers start with ``✦``, tools draw boxes that start
+with the tool's name), so any other line under a box means the box was answered and is not live.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import dedent, is_box_edge, strip_border, unwrap
+from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -55,6 +56,8 @@ FOOTER = re.compile(
 # A startup-warning notice: the glyph in a 3-wide column at column 0, then the message.
 NOTICE = re.compile(r"^⚠\s+(?=\S)")
 HINT = re.compile(r"^(?:Press Ctrl\+[CD] again to exit\.|In Copy Mode\.)")
+# The notification boxes gemini-cli draws under the dialog area (update check, start-up error).
+NOTICE_BOX = re.compile(r"^(?:Gemini CLI update available!|Initialization Error:)")
 TOOL_LINE = re.compile(r"^\?\s+(?P<rest>.+)$")
 # Tool name at the start of the ``? `` line -> kind.
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
@@ -104,55 +107,88 @@ def _find_box(screen: Screen) -> _Box | None:
     bottom = _live_bottom(lines)
     if bottom < 0:
         return None
-    indent = len(lines[bottom]) - len(lines[bottom].lstrip())
-    top = next(
-        (
-            i
-            for i in range(bottom - 1, -1, -1)
-            if lines[i].startswith(" " * indent + "╭") and is_box_edge(lines[i])
-        ),
-        -1,
-    )
+    top = _box_top(lines, bottom)
     if top < 0:
         return None
     content = tuple(strip_border(line, depth=1) for line in lines[top + 1 : bottom])
     options = find_numbered(content, len(content))
     if not options:
         return None
+    indent = len(lines[bottom]) - len(lines[bottom].lstrip())
     return _Box(content, tuple(options), len(lines[bottom]) - indent)
 
 
+def _box_top(lines: Sequence[str], bottom: int) -> int:
+    """Index of the top edge of the box closed at ``bottom`` (same indentation), or -1."""
+    indent = len(lines[bottom]) - len(lines[bottom].lstrip())
+    corner = " " * indent + "╭"
+    for index in range(bottom - 1, -1, -1):
+        if lines[index].startswith(corner) and is_box_edge(lines[index]):
+            return index
+    return -1
+
+
 def _live_bottom(lines: Sequence[str]) -> int:
-    """Index of the last box's bottom edge when only gemini's chrome follows it, else -1."""
-    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_BELOW), -1):
+    """Index of the bottom edge of the last box that only gemini's chrome follows, else -1.
+
+    Gemini's own notification boxes are chrome: the dialog is the box above them.
+    """
+    index = len(lines) - 1
+    floor = max(-1, len(lines) - 2 - _MAX_BELOW)
+    while index > floor:
         edge = lines[index].strip()
         if edge.startswith("╰") and edge.endswith("╯") and is_box_edge(edge):
-            return index if _is_chrome(lines[index + 1 :]) else -1
+            if not _is_chrome(lines[index + 1 :]):
+                return -1
+            top = _box_top(lines, index)
+            if top < 0 or _notice_box_end(lines, top) != index:
+                return index
+            index = top
+        index -= 1
     return -1
 
 
 def _is_chrome(below: Sequence[str]) -> bool:
     """True if ``below`` holds only what gemini-cli draws under a live dialog.
 
-    That is blank rows, at most ``_MAX_FOOTER`` footer/status/hint rows, and warning notices:
-    a ``⚠`` line at column 0 and its continuation lines indented to the message's column.
+    That is blank rows, notification boxes, at most ``_MAX_FOOTER`` footer/status/hint rows,
+    and warning notices: a ``⚠`` line at column 0 and its continuation lines indented to the
+    message's column.
     """
-    notice_column = 0
-    rows = 0
-    for line in below:
+    notice_column = rows = index = 0
+    while index < len(below):
+        line = below[index]
+        index += 1
         head = NOTICE.match(line)
         if head is not None:
             notice_column = head.end()
-        elif notice_column and line.strip() and len(line) - len(line.lstrip()) >= notice_column:
             continue
+        if notice_column and line.strip() and len(line) - len(line.lstrip()) >= notice_column:
+            continue
+        notice_column = 0
+        if line.startswith("╭"):
+            index = _notice_box_end(below, index - 1) + 1
+            if index == 0:
+                return False
         elif line.strip():
-            notice_column = 0
             rows += 1
             if rows > _MAX_FOOTER or not (HINT.match(line) or FOOTER.search(line)):
                 return False
-        else:
-            notice_column = 0
     return True
+
+
+def _notice_box_end(lines: Sequence[str], top: int) -> int:
+    """Index of the bottom edge of the notification box opened at ``lines[top]``, else -1."""
+    if not lines[top].startswith("╭") or not is_box_edge(lines[top]):
+        return -1
+    for index in range(top + 1, len(lines)):
+        if lines[index].startswith("╰"):
+            body = (strip_border(line, depth=1).strip() for line in lines[top + 1 : index])
+            text = " ".join(part for part in body if part)
+            return index if is_box_edge(lines[index]) and NOTICE_BOX.match(text) else -1
+        if not has_left_border(lines[index]):
+            return -1
+    return -1
 
 
 def _build_prompt(box: _Box) -> Prompt:

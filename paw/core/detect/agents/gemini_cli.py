@@ -178,14 +178,17 @@ def _is_chrome(below: Sequence[str]) -> bool:
 
 
 def _notice_box_end(lines: Sequence[str], top: int) -> int:
-    """Index of the bottom edge of the notification box opened at ``lines[top]``, else -1."""
-    if not lines[top].startswith("╭") or not is_box_edge(lines[top]):
+    """Index of the bottom edge of the notification box opened at ``lines[top]``, else -1.
+
+    Its first line inside the border is the notification (no padding rows).
+    """
+    if top + 1 >= len(lines) or not lines[top].startswith("╭") or not is_box_edge(lines[top]):
+        return -1
+    if not NOTICE_BOX.match(strip_border(lines[top + 1], depth=1).strip()):
         return -1
     for index in range(top + 1, len(lines)):
         if lines[index].startswith("╰"):
-            body = (strip_border(line, depth=1).strip() for line in lines[top + 1 : index])
-            text = " ".join(part for part in body if part)
-            return index if is_box_edge(lines[index]) and NOTICE_BOX.match(text) else -1
+            return index if is_box_edge(lines[index]) else -1
         if not has_left_border(lines[index]):
             return -1
     return -1

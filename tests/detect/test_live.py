@@ -15,6 +15,7 @@ from tests.detect.corpus import Case, load_live_cases, problems
 
 CASES = load_live_cases()
 COLOURED = [case for case in CASES if case.has("ansi")]
+QUOTES = [case for case in CASES if case.name.startswith("quote_")]
 AGENT_IDS = {agent for agent in AGENTS if agent != "scripted"}
 
 
@@ -24,6 +25,8 @@ def test_live_screens_cover_every_agent_at_both_sizes() -> None:
         names = {case.name for case in CASES if case.agent == agent}
         assert {"quote_120x40", "quote_80x24", "shell_120x40", "shell_80x24"} <= names, agent
     assert len(CASES) >= 61
+    assert len(QUOTES) == 2 * len(AGENT_IDS)
+    assert len(COLOURED) >= 60  # every capture but one has its escape-sequence variant
     assert all(case.has("txt") for case in CASES)
 
 
@@ -40,11 +43,15 @@ def test_detect_live_ansi_variant_gives_same_answer(case: Case) -> None:
     assert coloured == plain
 
 
+@pytest.mark.parametrize("case", QUOTES, ids=[c.test_id for c in QUOTES])
+def test_detect_live_quoted_prompt_is_never_a_prompt(case: Case) -> None:
+    assert case.meta["state"] in ("idle", "done")
+    assert detect(case.text("txt"), case.agent).state is not DetectionState.PROMPT
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
-def test_detect_live_quote_of_a_prompt_is_never_a_prompt(case: Case) -> None:
+def test_detect_live_question_is_never_approvable(case: Case) -> None:
     found = detect(case.text("txt"), case.agent)
-    if case.name.startswith("quote_"):
-        assert case.meta["state"] in ("idle", "done")
-        assert found.state is not DetectionState.PROMPT
-    elif found.prompt is not None and found.prompt.kind.value == "question":
+    if found.prompt is not None and found.prompt.kind.value == "question":
         assert found.prompt.approve_keys == ()
+        assert found.prompt.always_keys is None

@@ -29,7 +29,13 @@ class Shot(NamedTuple):
 def scrub(text: str, scratch: Path) -> str:
     """Replace the scratch directory (and the agents cache) by stable placeholder paths."""
     out = text.replace(str(scratch), "/home/u/src")
-    return out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
+    out = out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
+    # Agents shorten long paths as `<first>/.../<last>`: the first component can still be this
+    # machine's home; replace it by a placeholder of the same width (layouts stay aligned).
+    home = Path.home().parts[1] if len(Path.home().parts) > 1 else ""
+    if home and home != "home":
+        out = out.replace(f"/{home}/.../", "/" + "home"[: len(home)].ljust(len(home), "_") + "/.../")
+    return out
 
 
 def capturing() -> bool:

@@ -34,7 +34,8 @@ def scrub(text: str, scratch: Path) -> str:
     # machine's home; replace it by a placeholder of the same width (layouts stay aligned).
     home = Path.home().parts[1] if len(Path.home().parts) > 1 else ""
     if home and home != "home":
-        out = out.replace(f"/{home}/.../", "/" + "home"[: len(home)].ljust(len(home), "_") + "/.../")
+        stand_in = "home"[: len(home)].ljust(len(home), "_")
+        out = out.replace(f"/{home}/.../", f"/{stand_in}/.../")
     return out
 
 

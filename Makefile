@@ -3,7 +3,7 @@ PY := .venv/bin/python
 
 .PHONY: check test test-fast snapshots bench
 check:
-	.venv/bin/ruff format --check . && .venv/bin/ruff check . && .venv/bin/mypy && .venv/bin/lint-imports && $(PY) -m pytest
+	.venv/bin/ruff format --check paw tests scripts && .venv/bin/ruff check . && .venv/bin/mypy && .venv/bin/lint-imports && $(PY) -m pytest
 test:
 	$(PY) -m pytest
 test-fast:

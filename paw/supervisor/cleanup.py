@@ -60,16 +60,13 @@ def remove(ctx: Context, name: str, *, force: bool = False) -> str:
         stop(ctx, name)
         _forget(ctx, name)
         return f"stopped supervising {name} (adopted: no paw worktree to remove)"
-    unsaved = _unsaved(ctx.vcs.status_counts(agent.worktree, agent.base))
-    if unsaved and not force:
-        raise PawError(
-            f"{name} has unsaved work: {', '.join(unsaved)}",
-            hint=f"commit and merge it, or `paw rm --force {name}` (archives it to a ref first)",
-        )
+    _refuse_unsaved(ctx, agent.worktree, agent.base, name, force=force)
+    # Stop first, then look again: a running agent could write between the check and removal.
+    stop(ctx, name)
+    _refuse_unsaved(ctx, agent.worktree, agent.base, name, force=force)
     ref = f"{ARCHIVE_PREFIX}{name}-{int(ctx.clock())}"
     commit = ctx.vcs.snapshot(agent.worktree, ref, f"paw: archive of {name} before removal")
     ctx.record("remove", agent=name, branch=agent.branch, archive_ref=ref, commit=commit)
-    stop(ctx, name)
     ctx.vcs.remove_worktree(ctx.repo_root, agent.worktree, force=True)
     ctx.vcs.delete_branch(ctx.repo_root, agent.branch, force=True)
     _forget(ctx, name)
@@ -78,6 +75,15 @@ def remove(ctx: Context, name: str, *, force: bool = False) -> str:
         f"archived to {ref} ({commit[:12]}); restore with:\n"
         f"  git worktree add -b {agent.branch} {agent.worktree} {ref}"
     )
+
+
+def _refuse_unsaved(ctx: Context, worktree: str, base: str, name: str, *, force: bool) -> None:
+    unsaved = _unsaved(ctx.vcs.status_counts(worktree, base))
+    if unsaved and not force:
+        raise PawError(
+            f"{name} has unsaved work: {', '.join(unsaved)}",
+            hint=f"commit and merge it, or `paw rm --force {name}` (archives it to a ref first)",
+        )
 
 
 def _forget(ctx: Context, name: str) -> None:

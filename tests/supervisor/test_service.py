@@ -298,3 +298,20 @@ def test_capture_ansi_of_a_stopped_agent_is_empty() -> None:
     assert "demo>" in rig.sup.capture_ansi("alice")
     rig.sup.stop("alice")
     assert rig.sup.capture_ansi("alice") == ""
+
+
+def test_rm_looks_again_after_stopping_the_agent() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    [worktree] = list(rig.vcs.worktrees)
+    kill = rig.terminal.kill_pane
+
+    def write_on_exit(pane_id: str) -> None:  # the agent saves a file as it is stopped
+        rig.vcs.counts[worktree] = StatusCounts(0, 1, 0, 0, 0)
+        kill(pane_id)
+
+    rig.terminal.kill_pane = write_on_exit  # type: ignore[method-assign]  # hook the fake
+    with pytest.raises(PawError, match="unsaved work: 1 untracked"):
+        rig.sup.remove("alice")
+    assert worktree in rig.vcs.worktrees
+    assert rig.vcs.snapshots == {}

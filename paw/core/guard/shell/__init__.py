@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.dispatch import evaluate_simple
-from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_script
+from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_inner, parse_script
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.walk import Walker
@@ -72,7 +72,7 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
         finally:
             ctx.depth -= 1
         return
-    root = parse_script(text)
+    root = parse_script(text) if ctx.depth == 0 else parse_inner(text)
     if root.has_error:
         ctx.confirm("shell.parse-error", f"`{origin}`: the shell syntax does not parse cleanly")
         check_unparsed(text, ctx, origin)

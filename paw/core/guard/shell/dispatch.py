@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, unwrap
@@ -62,6 +63,12 @@ def _checks_for(name: str) -> tuple[Check, ...]:
     low = name.lower()
     if low != name and low in _TABLE:
         return _TABLE[low]
+    return _pattern_checks(low)
+
+
+@lru_cache(maxsize=1024)
+def _pattern_checks(low: str) -> tuple[Check, ...]:
+    """Rules for names matched by pattern (``python3.12``, ``mkfs.ext4``), memoised by name."""
     return interp.python_check(low) or system.disk_check(low) or ()
 
 
@@ -91,12 +98,13 @@ def _is_info_only(cmd: SimpleCommand) -> bool:
 
 _LEAD_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!", "{"})
 _END_KEYWORDS = frozenset({"done", "fi", "esac", "}", "in", ";;"})
+_KEYWORDS = _LEAD_KEYWORDS | _END_KEYWORDS
 
 
 def _strip_keyword(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     """A reserved word where a command should be: bash would not run this line as parsed."""
     first = cmd.argv[0]
-    if first.quoted or first.text not in _LEAD_KEYWORDS | _END_KEYWORDS:
+    if first.quoted or first.text not in _KEYWORDS:
         return cmd
     ctx.confirm("shell.parse-error", f"`{first.text}` is a reserved word used as a command")
     if first.text in _END_KEYWORDS or len(cmd.argv) == 1:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 MAX_SCRIPT_CHARS = 64 * 1024
+INNER_CACHE_SIZE = 256
 
 _PARSER: list[Parser] = []  # module-level cache of the one parser (built on first use)
 
@@ -72,3 +74,13 @@ def parse_script(text: str) -> Node:
     if not source.endswith("\n"):
         source += "\n"
     return _parser().parse(source.encode("utf-8", "surrogatepass")).root_node
+
+
+@lru_cache(maxsize=INNER_CACHE_SIZE)
+def parse_inner(text: str) -> Node:
+    """:func:`parse_script`, memoised by text, for scripts nested inside a command.
+
+    ``sh -c '…'`` bodies, decoded payloads and interpreter ``-c`` code recur across an agent's
+    commands; a tree is immutable, so sharing one between evaluations changes no verdict.
+    """
+    return parse_script(text)

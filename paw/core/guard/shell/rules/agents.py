@@ -76,7 +76,8 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.name in _DATA_COMMANDS:
         return
     args = cmd.args
-    agent = cmd.name in AGENT_CLIS or any(_AGENT_PACKAGES_RE.search(a) for a in args[:3])
+    # The package names hold no newline, so one search over the joined words finds the same.
+    agent = cmd.name in AGENT_CLIS or _AGENT_PACKAGES_RE.search("\n".join(args[:3])) is not None
     if not agent and not any(a.startswith("--") for a in args):
         return
     for i, arg in enumerate(args):

@@ -86,8 +86,18 @@ class TmuxTerminal:
         self._cache = CaptureCache()
         self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
         self._recent: set[str] = set()  # panes the last fresh=False sweep had to capture
+        self._steady_lock = threading.Lock()  # one steady survey at a time (it owns the cache)
 
     # -- structure (libtmux) -------------------------------------------------------------------
+
+    def watch_session(self, name: str) -> None:
+        """Attach the control-mode client (``control=True``) to the session ``name``; until
+        then it attaches to the first session :meth:`ensure_session` is given."""
+        with self._control_lock:
+            if name != self._control_session:
+                self._drop_control()
+                self._control_retry_at = 0.0
+            self._control_session = name
 
     def ensure_session(self, name: str, cwd: str) -> None:
         """Create the detached session ``name`` (start directory ``cwd``) unless it exists."""
@@ -210,19 +220,62 @@ class TmuxTerminal:
             raise TmuxError(f"tmux list-panes: {last_line(done.stderr)}")
         return parse_pane_list(done.stdout, sep, TAG_KEYS)
 
-    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
+    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True) -> Survey:
         """List every pane of the server (with paw's tags) and capture ``pane_ids``: one tmux
         process (see :func:`paw.adapters.tmux_sweep.survey`), or with ``control`` one round
         trip of the control-mode client. A gone pane has ``text=None``.
 
+        With ``fresh=False`` (the steady survey of routine polls) the listing is still taken
+        every time, but a pane that printed nothing since its last capture and kept its
+        process, size and liveness reuses that capture (see :mod:`paw.adapters.tmux_delta`);
+        only panes that changed are captured. Re-verification before sending keys must use
+        a fresh capture.
+
         Raises:
             TmuxError: no server answers on the socket, or tmux failed otherwise.
         """
-        survey = self._control_survey(pane_ids, ansi=ansi) if self.control else None
-        if survey is None:
-            survey = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi)
+        if not fresh:
+            with self._steady_lock:
+                return self._survey_steady(pane_ids, ansi=ansi)
+        survey, _states = self._survey_call(pane_ids, ansi=ansi, states=False)
         self.last_captured = sum(c.text is not None for c in survey.captures)
         return survey
+
+    def _survey_call(
+        self, pane_ids: Sequence[str], *, ansi: bool, states: bool
+    ) -> tuple[Survey, dict[str, PaneState]]:
+        found = self._control_survey(pane_ids, ansi=ansi, states=states) if self.control else None
+        if found is None:
+            found = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi, states=states)
+        return found
+
+    def _survey_steady(self, pane_ids: Sequence[str], *, ansi: bool) -> Survey:
+        """One call lists every pane with its state and captures the panes that were busy
+        last time (or were never captured); of the others, a quiet one reuses its capture
+        and one that printed is captured by one more call. A guessed pane that came back
+        gone stays gone (it is never served from the cache)."""
+        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+        guess = [p for p in wanted if p in self._recent or not self._cache.has(p, ansi=ansi)]
+        started = time.time()
+        survey, states = self._survey_call(guess, ansi=ansi, states=True)
+        self._cache.prune(set(states))
+        guessed = {c.pane_id: c for c in survey.captures if c.text is not None}
+        busy = {p for p in guessed if p in self._recent and not self._reusable(p, states, ansi)}
+        found = self._remember(guessed, states, ansi=ansi, started=started)
+        rest = [pane for pane in wanted if pane in states and pane not in set(guess)]
+        for pane in rest:
+            cached = self._reusable(pane, states, ansi)
+            if cached is not None:
+                found[pane] = cached
+        todo = [pane for pane in rest if pane not in found]
+        if todo:
+            started = time.time()
+            fresh = self._sweep_fresh(todo, ansi=ansi)
+            found.update(self._remember(fresh, states, ansi=ansi, started=started))
+        self._recent = busy | set(todo)
+        self.last_captured = len(guess) + len(todo)
+        captures = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
+        return Survey(panes=survey.panes, captures=captures)
 
     def sweep(
         self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True
@@ -309,12 +362,14 @@ class TmuxTerminal:
             raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
         return parse_pane_states(done.stdout, token)
 
-    def _control_survey(self, pane_ids: Sequence[str], *, ansi: bool) -> Survey | None:
+    def _control_survey(
+        self, pane_ids: Sequence[str], *, ansi: bool, states: bool
+    ) -> tuple[Survey, dict[str, PaneState]] | None:
         client = self._control_client()
+        if client is None:
+            return None
         try:
-            return (
-                None if client is None else tmux_sweep.survey_control(client, pane_ids, ansi=ansi)
-            )
+            return tmux_sweep.survey_control(client, pane_ids, ansi=ansi, states=states)
         except ControlError:
             self._drop_control()
             return None

@@ -78,6 +78,10 @@ class CaptureCache:
         quiet = state.activity < math.floor(entry.started) - 1
         return entry.capture if same and quiet else None
 
+    def has(self, pane_id: str, *, ansi: bool) -> bool:
+        """True when a capture of ``pane_id`` is remembered (reusable or not)."""
+        return (pane_id, ansi) in self._entries
+
     def store(self, capture: PaneCapture, state: PaneState, *, ansi: bool, started: float) -> None:
         """Remember ``capture`` (requested at ``started``) taken while the pane was ``state``."""
         if capture.text is not None:

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from paw.adapters.proc import Completed
 from paw.adapters.tmux_control import ControlClient, parse_control_sweep
-from paw.adapters.tmux_delta import PaneState, parse_pane_states
+from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     is_pane_id,
@@ -72,9 +72,12 @@ def sweep(
     return found, states or {}
 
 
-def survey(run: Run, pane_ids: Sequence[str], *, ansi: bool) -> Survey:
+def survey(
+    run: Run, pane_ids: Sequence[str], *, ansi: bool, states: bool = False
+) -> tuple[Survey, dict[str, PaneState]]:
     """Every pane of the server with paw's tags, and the captures of ``pane_ids`` (in order;
-    ``text=None`` for a pane that is gone or not a pane id), from one tmux process.
+    ``text=None`` for a pane that is gone or not a pane id), from one tmux process. With
+    ``states`` the same process also lists every pane's :class:`PaneState` (else ``{}``).
 
     Raises:
         TmuxError: no server answers on the socket (a lost server is not "no panes"), or
@@ -82,26 +85,31 @@ def survey(run: Run, pane_ids: Sequence[str], *, ansi: bool) -> Survey:
     """
     sep = separator()
     listing: list[PaneInfo] | None = None
+    found_states: dict[str, PaneState] | None = None
     found: dict[str, PaneCapture] = {}
     todo = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
     for _ in range(ATTEMPTS):
         token = uuid.uuid4().hex
-        argv = sweep_argv(todo, token, ansi=ansi, listing=sep + pane_format(sep))
+        head = ["list-panes", "-a", "-F", f"{token}L {STATE_FIELDS}", ";"] if states else []
+        argv = head + sweep_argv(todo, token, ansi=ansi, listing=sep + pane_format(sep))
         done = run(*argv, check=False)
         panes, captures = parse_survey(done.stdout, token, sep, TAG_KEYS)
         if not done.ok and not panes:
             reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
             raise TmuxError(f"tmux: {reason} ({last_line(done.stderr)})")
-        listing = panes if listing is None else listing
+        if listing is None:
+            listing, found_states = panes, parse_pane_states(done.stdout, f"{token}L")
         if done.ok:
             found.update(captures)
             break
         todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
     out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-    return Survey(panes=tuple(listing or ()), captures=out)
+    return Survey(panes=tuple(listing or ()), captures=out), found_states or {}
 
 
-def survey_control(client: ControlClient, pane_ids: Sequence[str], *, ansi: bool) -> Survey | None:
+def survey_control(
+    client: ControlClient, pane_ids: Sequence[str], *, ansi: bool, states: bool = False
+) -> tuple[Survey, dict[str, PaneState]] | None:
     """:func:`survey` through a control-mode client (no process); None when the answer is
     incomplete and the caller should use a process.
 
@@ -111,12 +119,15 @@ def survey_control(client: ControlClient, pane_ids: Sequence[str], *, ansi: bool
     sep = f"|{uuid.uuid4().hex[:12]}|"  # printable: it sits in a quoted control-mode command
     token = uuid.uuid4().hex
     wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
-    lines = client.script_lines(wanted, token, ansi=ansi, listing=sep + pane_format(sep))
-    panes = parse_listing("\n".join(lines), token, sep, TAG_KEYS)
+    listing = sep + pane_format(sep)
+    lines = client.script_lines(wanted, token, ansi=ansi, listing=listing, states=states)
+    text = "\n".join(lines)
+    panes = parse_listing(text, token, sep, TAG_KEYS)
     existing = {pane.pane_id for pane in panes}
     captures = parse_control_sweep(lines, wanted, token, existing) if panes else None
     if captures is None:
         return None
     found = {capture.pane_id: capture for capture in captures}
     out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-    return Survey(panes=tuple(panes), captures=out)
+    pane_states = parse_pane_states(text, f"{token}L") if states else {}
+    return Survey(panes=tuple(panes), captures=out), pane_states

@@ -152,19 +152,27 @@ def config_problems(path: Path) -> list[str]:
     return [format_problem(p).replace(str(path), path.name) for p in problems]
 
 
-def build_supervisor(repo_dir: str | None = None, socket_name: str | None = None) -> Supervisor:
+def build_supervisor(
+    repo_dir: str | None = None, socket_name: str | None = None, *, control: bool = False
+) -> Supervisor:
     """A Supervisor over real tmux, git, psutil and ``.paw/`` for the repo containing
     ``repo_dir``. The tmux socket is ``socket_name``, else ``$PAW_TMUX_SOCKET``, else
-    ``[tmux] socket_name``, else the default server."""
+    ``[tmux] socket_name``, else the default server.
+
+    ``control=True`` is for long-running processes (the TUI): polls go through a persistent
+    tmux control-mode client attached to paw's session, and recapture only panes that
+    changed. It costs a round trip to start and shows the session as attached, so one-shot
+    commands keep the default (one tmux process per call)."""
     root = find_repo_root(repo_dir)
     config = load_config(Path(root) / CONFIG_NAME)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
     state_dir = Path(root) / STATE_DIR
     AgentStateStore(state_dir).ensure()  # .paw/ with a `*` .gitignore before any record
-    return Supervisor(
+    terminal = TmuxTerminal(socket_name=socket, control=control)
+    supervisor = Supervisor(
         config,
         root,
-        TmuxTerminal(socket_name=socket),
+        terminal,
         RepoGit(),
         PsutilInspector(),
         JsonlAuditLog(state_dir / "audit.jsonl"),
@@ -175,3 +183,6 @@ def build_supervisor(repo_dir: str | None = None, socket_name: str | None = None
         sleep=time.sleep,
         git_details=git_details_for(config),
     )
+    if control:
+        terminal.watch_session(supervisor.session)
+    return supervisor

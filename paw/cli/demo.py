@@ -138,7 +138,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         repo = create_demo_repo(root, socket)
         spawn_demo_agents(repo, socket)
-        build_app(build_supervisor(str(repo), socket_name=socket), args.interval).run()
+        build_app(
+            build_supervisor(str(repo), socket_name=socket, control=True), args.interval
+        ).run()
     finally:
         kill_tmux_server(socket)
         if args.keep:

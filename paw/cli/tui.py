@@ -56,7 +56,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
             f"{repo or 'the current directory'} is not inside a git repository",
             hint="cd into one, pass -C DIR, or try `paw demo`",
         ) from err
-    supervisor = build_supervisor(root)
+    supervisor = build_supervisor(root, control=True)
     build_app(supervisor, getattr(args, "interval", DEFAULT_POLL_INTERVAL)).run()
     return 0
 

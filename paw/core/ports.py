@@ -92,10 +92,14 @@ class Terminal(Protocol):
         """Capture the visible screen of every pane in ONE tmux invocation (or control client)."""
         ...
 
-    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
+    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True) -> Survey:
         """List every pane of the server (with paw's tags) AND capture ``pane_ids``, in ONE
         tmux invocation. Unlike :meth:`list_panes`, a server that is gone raises TmuxError
-        (a lost server is not "no panes")."""
+        (a lost server is not "no panes").
+
+        With ``fresh=False`` the listing is still current, but a pane provably unchanged
+        since its last capture (no output, same process, size and liveness) may reuse that
+        capture. Anything that decides to send keys must use a fresh capture."""
         ...
 
     def send_keys(self, pane_id: str, keys: Sequence[str]) -> None:

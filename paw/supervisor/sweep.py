@@ -61,11 +61,15 @@ def _survey(
 ) -> tuple[dict[str, PaneInfo | None], dict[str, str | None]]:
     """Each agent's pane and the captured screens, from one tmux call.
 
+    The survey is steady (``fresh=False``): the pane listing is current, and a pane that
+    provably did not change since its last capture reuses it. Approval never relies on
+    this: it re-captures the pane fresh before sending anything (see approve.py).
+
     The panes captured are the agents' recorded pane ids (known before the listing). An
     agent found under another id (its tags moved with a respawned pane) costs one more call.
     """
     recorded = [a.pane_id for a in agents.values() if a.pane_id]
-    survey = ctx.terminal.survey(recorded)
+    survey = ctx.terminal.survey(recorded, fresh=False)
     located = {name: pane_for(ctx, a, survey.panes) for name, a in agents.items()}
     texts = {c.pane_id: c.text for c in survey.captures}
     missed = [p.pane_id for p in located.values() if p and not p.dead and p.pane_id not in texts]

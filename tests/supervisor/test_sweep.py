@@ -97,3 +97,16 @@ def test_poll_once_refreshes_few_stale_worktree_counts_per_sweep(
     rig.sup.poll_once()
     assert len(counted) == 20 - STAT_REFRESH_PER_SWEEP  # the rest, each once
     assert set(counted) == {f"a{i:02d}" for i in range(20)} - batch
+
+
+def test_poll_once_surveys_steady_and_approval_never_does() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    [prompt] = rig.sup.poll_once().prompts
+    assert set(rig.terminal.survey_fresh) == {False}  # every poll is steady
+    rig.terminal.survey_fresh.clear()
+    rig.terminal.sweeps = 0
+    decision = rig.sup.approve(prompt.id)
+    assert rig.terminal.sweeps >= 1  # re-verified with a capture of its own
+    assert False not in rig.terminal.survey_fresh
+    assert [pane for pane, _keys in rig.terminal.sent] == ([pane] if decision.keys else [])

@@ -48,6 +48,7 @@ class FakeTerminal:
     next_pid: int = 1000
     sweeps: int = 0  # calls that reached "tmux": sweep and survey each count one
     server_gone: bool = False  # survey raises as TmuxTerminal does without a server
+    survey_fresh: list[bool] = field(default_factory=list)  # ``fresh`` of every survey call
 
     def add_pane(self, screen: str, tags: Mapping[str, str] | None = None) -> PaneInfo:
         """Create a pane directly (as if started outside paw)."""
@@ -98,8 +99,10 @@ class FakeTerminal:
             out.append(PaneCapture(pid, pane.screen if pane else None))
         return out
 
-    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False) -> Survey:
-        """Every pane and the requested screens in one call; raises when the server is gone."""
+    def survey(self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True) -> Survey:
+        """Every pane and the requested screens in one call; raises when the server is gone.
+        Screens are always current; ``fresh`` is recorded in :attr:`survey_fresh`."""
+        self.survey_fresh.append(fresh)
         if self.server_gone:
             raise TmuxError("tmux: server is gone (no server running on /tmp/tmux-0/fake)")
         captures = self.sweep(pane_ids, ansi=ansi)

@@ -9,6 +9,7 @@ otherwise. The rules and their ids are listed in docs/guardrails.md.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
@@ -83,14 +84,18 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
         ctx.depth -= 1
 
 
+def _evaluate_in(ctx: Context, cmd: SimpleCommand) -> SimpleCommand:
+    return evaluate_simple(cmd, ctx)
+
+
 def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
     patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
     ctx = Context(config, CwdKind.PROJECT, patterns)
     ctx.cwd = _cwd_kind(cwd, ctx)
     if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = cwd.rstrip("/")
-    ctx.run_script = lambda text, origin: _run_script(ctx, text, origin)
-    ctx.run_command = lambda cmd: evaluate_simple(cmd, ctx)
+    ctx.run_script = partial(_run_script, ctx)
+    ctx.run_command = partial(_evaluate_in, ctx)
     return ctx
 
 

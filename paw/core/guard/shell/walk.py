@@ -100,9 +100,6 @@ class Walker:
             sink.append(effective)
         return effective
 
-    def _command_stmt(self, node: Node) -> None:
-        self._command(node)
-
     def _argument(
         self,
         node: Node,
@@ -343,11 +340,11 @@ _STATEMENT_ARGS = frozenset(
 )
 _HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end"}) | _REDIRECT_TYPES
 
-_HANDLERS: dict[str, Callable[[Walker, Node], None]] = {
-    "command": lambda w, n: w._command_stmt(n),
-    "redirected_statement": lambda w, n: w._redirected(n),
-    "pipeline": lambda w, n: w._pipeline(n),
-    "variable_assignment": lambda w, n: w._assignment(n),
+_HANDLERS: dict[str, Callable[[Walker, Node], object]] = {
+    "command": Walker._command,
+    "redirected_statement": Walker._redirected,
+    "pipeline": Walker._pipeline,
+    "variable_assignment": Walker._assignment,
     "declaration_command": Walker._declaration,
     "function_definition": Walker._function,
     "for_statement": Walker._for,

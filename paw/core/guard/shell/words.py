@@ -45,6 +45,7 @@ _ANSI_RE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}
 _DQ_ESCAPE_RE = re.compile(r'\\([$`"\\])')
 _BACKSLASH_RE = re.compile(r"\\(.)", re.DOTALL)
 _BRACE_RE = re.compile(r"\{([^{}]*,[^{}]*)\}")
+_EXPANSION_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(.*)", re.DOTALL)
 
 # Cyrillic and Greek letters that look like Latin ones (a small, targeted confusables table).
 _CONFUSABLES = str.maketrans(
@@ -191,7 +192,7 @@ class WordReader:
 
     def _expansion(self, node: Node, text: str) -> str:
         inner = text[2:-1]
-        match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(.*)", inner, re.DOTALL)
+        match = _EXPANSION_RE.fullmatch(inner)
         if match is None:
             return UNKNOWN
         name, op = match.groups()

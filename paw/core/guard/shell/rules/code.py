@@ -56,6 +56,8 @@ _SECRET_READ_RE = re.compile(
 )
 _SOCKET_RE = re.compile(r"\bsocket\b|Socket|TCPSocket|net\.connect|fsockopen", re.IGNORECASE)
 _SPAWN_RE = re.compile(r"dup2|pty\.spawn|/bin/(ba|z)?sh\b|\bexec\b|child_process|proc_open|popen")
+_BUILT_SYSTEM_RE = re.compile(r"\bos\.system\s*\(\s*[^'\")\s]")
+_STATEMENT_SPLIT_RE = re.compile(r"[;\n=]")
 
 
 def _literal(match: re.Match[str]) -> str:
@@ -80,7 +82,7 @@ def _delete_target(arg: str) -> str | None:
 def _receiver(source: str, match: re.Match[str]) -> str:
     """The expression a method delete is called on (``Path.home().rmdir()``)."""
     head = source[max(0, match.start() - 80) : match.start()]
-    return re.split(r"[;\n=]", head)[-1]
+    return _STATEMENT_SPLIT_RE.split(head)[-1]
 
 
 def _scan_deletes(source: str, lang: str, ctx: Context, origin: str) -> None:
@@ -122,7 +124,7 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
     if lang in {"perl", "ruby", "php"}:
         for match in _BACKTICK_RE.finditer(source):
             ctx.run_script(match.group(1), f"{origin} backticks")
-    if lang == "py" and re.search(r"\bos\.system\s*\(\s*[^'\")\s]", source):
+    if lang == "py" and _BUILT_SYSTEM_RE.search(source):
         ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
     _scan_deletes(source, lang, ctx, origin)
     if _NETWORK_CALL_RE.search(source) and _SECRET_READ_RE.search(source):

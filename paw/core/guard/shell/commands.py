@@ -263,6 +263,8 @@ def _unwrap_special(name: str, argv: list[Word]) -> Unwrapped | None:
 def unwrap(argv: list[Word]) -> Unwrapped | None:
     """Peel one wrapper off ``argv``; None when the command word is not a wrapper."""
     name = argv[0].text.rsplit("/", 1)[-1]
+    if name not in WRAPPER_NAMES:
+        return None
     if name in _RUNNERS:
         return _unwrap_runner(name, argv)
     if name in _SCRIPT_FLAG:

@@ -141,7 +141,7 @@ def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
         if folded != text:
             ctx.block("shell.lookalike-command", f"the command word `{text}` imitates `{folded}`")
             cmd.set_command_word(Word(folded))
-    if is_download(text, ctx):
+    if ctx.downloads and is_download(text, ctx):
         ctx.block("shell.download-exec", f"`{text}` runs a file that was just downloaded")
     elif "/" in text and text.removeprefix("./") in ctx.scripts:
         ctx.run_script(ctx.scripts[text.removeprefix("./")], text)

@@ -61,6 +61,20 @@ _BLOCKED_PLACES = (
     (_PAW_CONFIG_RE, "agents.guard-tamper", "paw's own guard configuration"),
     (_SYSTEM_RE, "files.system-write", "a system path"),
 )
+# Any path one of the patterns above could flag: one search rules out the common, ordinary path.
+_ANY_PLACE_RE = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (
+            _GUARD_FILES_RE,
+            *(place[0] for place in _BLOCKED_PLACES),
+            _ENV_FILE_RE,
+            _RC_RE,
+            _AGENT_CONFIG_RE,
+            re.compile(r"\.git/hooks/"),
+        )
+    )
+)
 _EDITORS = frozenset(
     {
         "vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "code", "subl",
@@ -104,6 +118,10 @@ def check_write_target(
 ) -> None:
     """Judge one file a command writes, creates or deletes."""
     if _ignored(path):
+        return
+    if _ANY_PLACE_RE.search(path) is None:
+        if _classify(path, ctx) is PathClass.INSTRUCTION:
+            _check_agent_file(path, ctx, verb, content)
         return
     if delete and _GUARD_FILES_RE.search(path):
         ctx.block(

@@ -10,8 +10,10 @@ import psutil
 import pytest
 
 from paw.adapters import proc
-from paw.supervisor.model import AgentStatus
-from tests.tui.real_world import make_supervisor, wait_for_prompts
+from paw.adapters.tmux_control import ControlClient
+from paw.cli.compose import build_supervisor
+from paw.supervisor.model import AgentStatus, Outcome
+from tests.tui.real_world import make_supervisor, wait_for, wait_for_prompts
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -58,3 +60,41 @@ def test_poll_once_real_server_killed_is_tmux_lost(git_repo: Path, server: Serve
     assert not snapshot.tmux_ok
     assert "server is gone" in (snapshot.error or "")
     assert snapshot.prompts == ()
+
+
+def test_poll_once_real_control_steady_sees_prompt_answered_and_stays_quiet(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    socket = server.socket_name or ""
+    make_supervisor(git_repo, socket)  # writes the demo paw.toml
+    supervisor = build_supervisor(str(git_repo), socket_name=socket, control=True)
+    supervisor.spawn("a0", "demo-safe", None)
+    supervisor.spawn("a1", "demo-safe", None)
+    prompts = wait_for_prompts(supervisor, 2)
+    captures: list[int] = []
+    tmux: list[tuple[str, ...]] = []
+    real_run, real_exchange = proc.run, ControlClient._exchange  # control-mode seam
+
+    def counting_run(argv: Any, **kwargs: Any) -> proc.Completed:
+        if argv[0] == "tmux":
+            tmux.append(tuple(argv))
+        return real_run(argv, **kwargs)
+
+    def counting_exchange(self: ControlClient, payload: bytes, last: str) -> list[str]:
+        captures.append(payload.count(b"capture-pane"))
+        return real_exchange(self, payload, last)
+
+    monkeypatch.setattr(proc, "run", counting_run)
+    monkeypatch.setattr(ControlClient, "_exchange", counting_exchange)
+
+    def quiet_poll() -> bool:
+        captures.clear()
+        return len(supervisor.poll_once().prompts) == 2 and sum(captures) == 0
+
+    assert wait_for(quiet_poll, 15, 0.2)  # both prompts shown from reused captures
+    assert tmux == []  # every poll went through the control client
+    answered = next(p for p in prompts if p.agent == "a0")
+    decision = supervisor.approve(answered.id)
+    assert decision.outcome is Outcome.SENT  # a fresh capture saw the prompt go
+    [left] = supervisor.poll_once().prompts  # the first steady poll after the answer
+    assert left.agent == "a1"

@@ -9,6 +9,9 @@ also redraw a spinner every 100 ms (an agent at work). Then it times, in the sam
   captured, still one tmux process (``TmuxTerminal.survey``);
 * the same through a persistent control-mode client (``control=True``);
 * the steady-state sweep that reuses captures of quiet panes (``fresh=False``), both ways;
+* the production TUI path: the steady survey (``survey(fresh=False)``: every pane listed with
+  paw's tags, only changed panes captured) through the control-mode client, and its ratio to
+  the naive loop;
 * a libtmux loop of ``Pane.capture_pane()`` over the same panes, median of a few runs;
 * ``paw.core.detect.detect`` per captured screen, when the detector is importable.
 
@@ -133,11 +136,18 @@ def report(
         term.sweep(panes, fresh=False)
         return term.last_captured <= int(args.busy)
 
+    def surveyed(term: TmuxTerminal) -> bool:
+        term.survey(panes, fresh=False)
+        return term.last_captured <= int(args.busy)
+
     _wait_until(functools.partial(settled, terminal), "quiet panes to settle")
     _wait_until(functools.partial(settled, controlled), "quiet panes to settle")
     delta_ms = _median_ms(lambda: terminal.sweep(panes, fresh=False), runs)
     delta_control_ms = _median_ms(lambda: controlled.sweep(panes, fresh=False), runs)
     recaptured = controlled.last_captured
+    _wait_until(functools.partial(surveyed, controlled), "quiet panes to settle")
+    steady_ms = _median_ms(lambda: controlled.survey(panes, fresh=False), runs)
+    steady_captured = controlled.last_captured
 
     server = libtmux.Server(socket_name=terminal.socket_name)
     by_id = {pane.pane_id: pane for pane in server.panes}
@@ -152,11 +162,16 @@ def report(
         ("survey through the control-mode client", survey_control_ms),
         (f"steady sweep (fresh=False), processes, {recaptured} recaptured", delta_ms),
         (f"steady sweep (fresh=False), control mode, {recaptured} recaptured", delta_control_ms),
+        (f"TUI poll: steady survey, control mode, {steady_captured} recaptured", steady_ms),
     ]
     print(f"panes: {len(panes)}, busy: {args.busy}, runs: {runs}, cpus: {os.cpu_count()}")
     print(f"libtmux capture_pane loop: median {naive_ms:.2f} ms ({args.naive_runs} runs)")
     for label, value in rows:
         print(f"{label:<58} median {value:6.2f} ms  ({naive_ms / value:5.1f}x)")
+    print(
+        f"production TUI path (control-mode steady survey, {len(panes)} panes, {args.busy} busy): "
+        f"{steady_ms:.2f} ms vs naive {naive_ms:.2f} ms = {naive_ms / steady_ms:.0f}x"
+    )
     print(_detect_times([c.text or "" for c in captures]))
 
 

@@ -5,7 +5,9 @@ Usage: python scripts/bench_guard.py [--rounds N]
 Prints p50/p99 in microseconds of ``evaluate_command`` per command (in-process, warmed up),
 the same for a git-guardrails-style list of ~20 regexes searched over the raw string, and the
 ratio between them. Figures are given over every sample and over each command's median across
-rounds (the latter is robust to a busy machine preempting single calls).
+rounds (the latter is robust to a busy machine preempting single calls). The rounds repeat each
+command, so paw's memo of nested-script parses is warm; a second paw row clears it before every
+call (outside the timed region) to show the cost when every nested script is new.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paw.core.guard.shell import evaluate_command
+from paw.core.guard.shell.parse import parse_inner
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "guard" / "commands.jsonl"
 
@@ -57,12 +60,19 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
     return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def _measure(call: Callable[[str], object], commands: list[str], rounds: int) -> list[list[float]]:
-    """Microseconds per call: one list per command, one sample per round."""
+def _measure(
+    call: Callable[[str], object],
+    commands: list[str],
+    rounds: int,
+    before: Callable[[], object] | None = None,
+) -> list[list[float]]:
+    """Microseconds per call: one list per command, one sample per round (``before`` untimed)."""
     samples: list[list[float]] = [[] for _ in commands]
     clock = time.perf_counter_ns
     for _ in range(rounds):
         for index, command in enumerate(commands):
+            if before is not None:
+                before()
             start = clock()
             call(command)
             samples[index].append((clock() - start) / 1000)
@@ -95,12 +105,18 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         paw = _figures(_measure(evaluate_command, commands, args.rounds))
+        cold = _figures(_measure(evaluate_command, commands, args.rounds, parse_inner.cache_clear))
         naive = _figures(_measure(naive_check, commands, args.rounds))
     finally:
         gc.enable()
     print(f"commands: {len(commands)} x {args.rounds} rounds, os.getloadavg: {os.getloadavg()}")
     print("                      all samples            per-command median")
-    for label, (p50, p99, m50, m99) in (("paw evaluate_command", paw), ("naive regex list", naive)):
+    rows = (
+        ("paw evaluate_command", paw),
+        ("paw, no parse memo", cold),
+        ("naive regex list", naive),
+    )
+    for label, (p50, p99, m50, m99) in rows:
         print(f"{label:<21} p50 {p50:7.1f} p99 {p99:7.1f}   p50 {m50:7.1f} p99 {m99:7.1f}  (us)")
     ratios = [a / b for a, b in zip(paw, naive, strict=True)]
     print(

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paw.core.guard.shell import evaluate_command
-from paw.core.guard.shell.parse import parse_inner
+from paw.core.guard.shell.parse import clear_inner_cache
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "guard" / "commands.jsonl"
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         paw = _figures(_measure(evaluate_command, commands, args.rounds))
-        cold = _figures(_measure(evaluate_command, commands, args.rounds, parse_inner.cache_clear))
+        cold = _figures(_measure(evaluate_command, commands, args.rounds, clear_inner_cache))
         naive = _figures(_measure(naive_check, commands, args.rounds))
     finally:
         gc.enable()

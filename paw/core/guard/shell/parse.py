@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
 MAX_SCRIPT_CHARS = 64 * 1024
 INNER_CACHE_SIZE = 256
+INNER_CACHE_MAX_CHARS = 4096  # bounds the memo's memory: big scripts are parsed afresh
 
 _PARSER: list[Parser] = []  # module-level cache of the one parser (built on first use)
 
@@ -76,11 +77,20 @@ def parse_script(text: str) -> Node:
     return _parser().parse(source.encode("utf-8", "surrogatepass")).root_node
 
 
-@lru_cache(maxsize=INNER_CACHE_SIZE)
 def parse_inner(text: str) -> Node:
-    """:func:`parse_script`, memoised by text, for scripts nested inside a command.
+    """:func:`parse_script` for scripts nested inside a command, memoised by text when short.
 
     ``sh -c '…'`` bodies, decoded payloads and interpreter ``-c`` code recur across an agent's
     commands; a tree is immutable, so sharing one between evaluations changes no verdict.
     """
+    return _parse_memo(text) if len(text) <= INNER_CACHE_MAX_CHARS else parse_script(text)
+
+
+def clear_inner_cache() -> None:
+    """Forget every memoised nested-script tree (the benchmark's cold-cache figures)."""
+    _parse_memo.cache_clear()
+
+
+@lru_cache(maxsize=INNER_CACHE_SIZE)
+def _parse_memo(text: str) -> Node:
     return parse_script(text)

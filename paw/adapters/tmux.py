@@ -21,7 +21,7 @@ from libtmux import exc as libtmux_exc
 
 from paw.adapters import proc, tmux_sweep
 from paw.adapters.tmux_control import ControlClient, ControlError
-from paw.adapters.tmux_delta import STATE_FIELDS, CaptureCache, PaneState, parse_pane_states
+from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     escape_arg,
@@ -83,9 +83,8 @@ class TmuxTerminal:
         self._control_session: str | None = None
         self._control_retry_at = 0.0
         self._control_lock = threading.RLock()
-        self._cache = CaptureCache()
+        self._steady = SteadyMemory()  # captures reused by fresh=False sweeps and surveys
         self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
-        self._recent: set[str] = set()  # panes the last fresh=False sweep had to capture
         self._steady_lock = threading.Lock()  # one steady survey at a time (it owns the cache)
 
     # -- structure (libtmux) -------------------------------------------------------------------
@@ -255,27 +254,28 @@ class TmuxTerminal:
         and one that printed is captured by one more call. A guessed pane that came back
         gone stays gone (it is never served from the cache)."""
         wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
-        guess = [p for p in wanted if p in self._recent or not self._cache.has(p, ansi=ansi)]
+        guess = self._steady.guess(wanted, ansi=ansi, unknown=True)
         started = time.time()
         survey, states = self._survey_call(guess, ansi=ansi, states=True)
-        self._cache.prune(set(states))
         guessed = {c.pane_id: c for c in survey.captures if c.text is not None}
-        busy = {p for p in guessed if p in self._recent and not self._reusable(p, states, ansi)}
-        found = self._remember(guessed, states, ansi=ansi, started=started)
-        rest = [pane for pane in wanted if pane in states and pane not in set(guess)]
-        for pane in rest:
-            cached = self._reusable(pane, states, ansi)
-            if cached is not None:
-                found[pane] = cached
-        todo = [pane for pane in rest if pane not in found]
-        if todo:
-            started = time.time()
-            fresh = self._sweep_fresh(todo, ansi=ansi)
-            found.update(self._remember(fresh, states, ansi=ansi, started=started))
-        self._recent = busy | set(todo)
+        busy = self._steady.absorb(guessed, states, ansi=ansi, started=started)
+        asked = set(guess)
+        reused, todo = self._steady.reuse([p for p in wanted if p not in asked], states, ansi=ansi)
+        found = {**guessed, **reused, **self._capture_steady(todo, states, ansi=ansi)}
+        self._steady.recent = busy | set(todo)
         self.last_captured = len(guess) + len(todo)
         captures = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
         return Survey(panes=survey.panes, captures=captures)
+
+    def _capture_steady(
+        self, todo: list[str], states: dict[str, PaneState], *, ansi: bool
+    ) -> dict[str, PaneCapture]:
+        if not todo:
+            return {}
+        started = time.time()
+        fresh = self._sweep_fresh(todo, ansi=ansi)
+        self._steady.store(fresh, states, ansi=ansi, started=started)
+        return fresh
 
     def sweep(
         self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True
@@ -308,44 +308,19 @@ class TmuxTerminal:
         since their last capture are captured, by one more process."""
         started = time.time()
         if self.control and self._control_client() is not None:
+            guess: list[str] = []
             guessed: dict[str, PaneCapture] = {}
             states = self.pane_states()
         else:
-            guess = [pane for pane in wanted if pane in self._recent]
+            guess = self._steady.guess(wanted, ansi=ansi, unknown=False)
             guessed, states = tmux_sweep.sweep(self._tmux, guess, ansi=ansi)
-        self._cache.prune(set(states))
-        busy = {pane for pane in guessed if not self._reusable(pane, states, ansi)}
-        found = self._remember(guessed, states, ansi=ansi, started=started)
-        todo = [p for p in wanted if p in states and p not in found]
-        for pane in todo:
-            cached = self._reusable(pane, states, ansi)
-            if cached is not None:
-                found[pane] = cached
-        todo = [pane for pane in todo if pane not in found]
-        if todo:
-            started = time.time()
-            fresh = self._sweep_fresh(todo, ansi=ansi)
-            found.update(self._remember(fresh, states, ansi=ansi, started=started))
-        self._recent = busy | set(todo)
+        busy = self._steady.absorb(guessed, states, ansi=ansi, started=started)
+        asked = set(guess)
+        reused, todo = self._steady.reuse([p for p in wanted if p not in asked], states, ansi=ansi)
+        found = {**guessed, **reused, **self._capture_steady(todo, states, ansi=ansi)}
+        self._steady.recent = busy | set(todo)
         self.last_captured = len(busy) + len(todo)
         return found
-
-    def _reusable(self, pane: str, states: dict[str, PaneState], ansi: bool) -> PaneCapture | None:
-        state = states.get(pane)
-        return None if state is None else self._cache.reusable(pane, state, ansi=ansi)
-
-    def _remember(
-        self,
-        captures: dict[str, PaneCapture],
-        states: dict[str, PaneState],
-        *,
-        ansi: bool,
-        started: float,
-    ) -> dict[str, PaneCapture]:
-        for pane, capture in captures.items():
-            if pane in states:
-                self._cache.store(capture, states[pane], ansi=ansi, started=started)
-        return dict(captures)
 
     def pane_states(self) -> dict[str, PaneState]:
         """Every pane's process, size, liveness and last output time (one tmux call)."""

@@ -84,16 +84,10 @@ class ControlClient:
         return parse_control_sweep(self.script_lines(pane_ids, token, ansi=ansi), pane_ids, token)
 
     def script_lines(
-        self,
-        pane_ids: Sequence[str],
-        token: str,
-        *,
-        ansi: bool = False,
-        listing: str | None = None,
-        states: bool = False,
+        self, pane_ids: Sequence[str], token: str, *, ansi: bool = False, listing: str | None = None
     ) -> list[str]:
-        """The raw lines of one :func:`control_script` exchange (see there for the options)."""
-        script = control_script(pane_ids, token, ansi=ansi, listing=listing, states=states)
+        """The raw lines of one :func:`control_script` exchange (see there for ``listing``)."""
+        script = control_script(pane_ids, token, ansi=ansi, listing=listing)
         with self._lock:
             return self._exchange(script.encode(), f"{token}Z")
 
@@ -141,20 +135,13 @@ _FLAGS = "no-output,ignore-size"
 
 
 def control_script(
-    pane_ids: Sequence[str],
-    token: str,
-    *,
-    ansi: bool = False,
-    listing: str | None = None,
-    states: bool = False,
+    pane_ids: Sequence[str], token: str, *, ansi: bool = False, listing: str | None = None
 ) -> str:
     """The control-mode lines of one sweep: list panes, one line per pane, a final marker.
 
     Markers carry the pane's position in ``pane_ids`` (a literal ``%`` would be taken by
     display-message's strftime expansion). With ``listing`` (a ``-F`` format without ``"``,
-    ``\\`` or ``$``) the panes are listed as ``<tok>I`` + that format instead of by id; with
-    ``states`` (and a ``listing``) every pane's state is listed too, as ``<tok>L`` +
-    :data:`~paw.adapters.tmux_delta.STATE_FIELDS`.
+    ``\\`` or ``$``) the panes are listed as ``<tok>I`` + that format instead of by id.
 
     >>> print(control_script(["%1"], "T"), end="")
     list-panes -a -F "TL #{pane_id}"
@@ -164,8 +151,6 @@ def control_script(
     capture = "capture-pane -p -e" if ansi else "capture-pane -p"
     head = f"{token}L #{{pane_id}}" if listing is None else f"{token}I{listing}"
     lines = [f'list-panes -a -F "{head}"']
-    if states and listing is not None:
-        lines.insert(0, f'list-panes -a -F "{token}L {STATE_FIELDS}"')
     for index, pane in enumerate(pane_ids):
         if not is_pane_id(pane):
             continue  # never let a caller's string reach the command line unquoted

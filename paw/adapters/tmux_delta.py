@@ -16,6 +16,7 @@ the state key, which forces a new capture.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from paw.core.ports import PaneCapture
@@ -91,3 +92,67 @@ class CaptureCache:
         """Forget panes that no longer exist."""
         for key in [key for key in self._entries if key[0] not in live]:
             del self._entries[key]
+
+
+class SteadyMemory:
+    """What steady sweeps (``fresh=False``) remember: the last capture of every pane, and the
+    panes that were busy last time (worth capturing in the same call that lists the states)."""
+
+    def __init__(self) -> None:
+        self.cache = CaptureCache()
+        self.recent: set[str] = set()
+
+    def guess(self, wanted: Sequence[str], *, ansi: bool, unknown: bool) -> list[str]:
+        """The panes of ``wanted`` busy last time (with ``unknown``, also those never captured)."""
+        return [
+            pane
+            for pane in wanted
+            if pane in self.recent or (unknown and not self.cache.has(pane, ansi=ansi))
+        ]
+
+    def absorb(
+        self,
+        guessed: dict[str, PaneCapture],
+        states: dict[str, PaneState],
+        *,
+        ansi: bool,
+        started: float,
+    ) -> set[str]:
+        """Forget gone panes and remember ``guessed``; return the guessed panes that were
+        busy last time and changed since (likely busy next time too)."""
+        self.cache.prune(set(states))
+        reused, _todo = self.reuse(guessed, states, ansi=ansi)
+        busy = {pane for pane in guessed if pane in self.recent and pane not in reused}
+        self.store(guessed, states, ansi=ansi, started=started)
+        return busy
+
+    def reuse(
+        self, panes: Iterable[str], states: dict[str, PaneState], *, ansi: bool
+    ) -> tuple[dict[str, PaneCapture], list[str]]:
+        """The reusable captures of ``panes`` and, in order, the listed panes that need a new
+        capture (panes missing from ``states`` are gone: neither)."""
+        found: dict[str, PaneCapture] = {}
+        todo: list[str] = []
+        for pane in panes:
+            state = states.get(pane)
+            if state is None:
+                continue
+            cached = self.cache.reusable(pane, state, ansi=ansi)
+            if cached is None:
+                todo.append(pane)
+            else:
+                found[pane] = cached
+        return found, todo
+
+    def store(
+        self,
+        captures: dict[str, PaneCapture],
+        states: dict[str, PaneState],
+        *,
+        ansi: bool,
+        started: float,
+    ) -> None:
+        """Remember ``captures`` (requested at ``started``) with the states listed for them."""
+        for pane, capture in captures.items():
+            if pane in states:
+                self.cache.store(capture, states[pane], ansi=ansi, started=started)

@@ -15,14 +15,14 @@ from typing import Protocol
 
 from paw.adapters.proc import Completed
 from paw.adapters.tmux_control import ControlClient, parse_control_sweep
-from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, parse_pane_states
+from paw.adapters.tmux_delta import PaneState, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     is_pane_id,
     last_line,
     pane_format,
     parse_listing,
-    parse_survey,
+    parse_pane_list,
     parse_sweep,
     server_gone,
     sweep_argv,
@@ -77,34 +77,32 @@ def survey(
 ) -> tuple[Survey, dict[str, PaneState]]:
     """Every pane of the server with paw's tags, and the captures of ``pane_ids`` (in order;
     ``text=None`` for a pane that is gone or not a pane id), from one tmux process. With
-    ``states`` the same process also lists every pane's :class:`PaneState` (else ``{}``).
+    ``states`` the same listing also gives every pane's :class:`PaneState` (else ``{}``).
 
     Raises:
         TmuxError: no server answers on the socket (a lost server is not "no panes"), or
             the listing itself failed.
     """
     sep = separator()
-    listing: list[PaneInfo] | None = None
-    found_states: dict[str, PaneState] | None = None
+    listing: tuple[list[PaneInfo], dict[str, PaneState]] | None = None
     found: dict[str, PaneCapture] = {}
     todo = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
     for _ in range(ATTEMPTS):
         token = uuid.uuid4().hex
-        head = ["list-panes", "-a", "-F", f"{token}L {STATE_FIELDS}", ";"] if states else []
-        argv = head + sweep_argv(todo, token, ansi=ansi, listing=sep + pane_format(sep))
+        argv = sweep_argv(todo, token, ansi=ansi, listing=listing_format(sep, states=states))
         done = run(*argv, check=False)
-        panes, captures = parse_survey(done.stdout, token, sep, TAG_KEYS)
+        panes, pane_states = parse_listing_states(done.stdout, token, sep, states=states)
         if not done.ok and not panes:
             reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
             raise TmuxError(f"tmux: {reason} ({last_line(done.stderr)})")
-        if listing is None:
-            listing, found_states = panes, parse_pane_states(done.stdout, f"{token}L")
+        listing = (panes, pane_states) if listing is None else listing
         if done.ok:
-            found.update(captures)
+            found.update(parse_sweep(done.stdout, token)[1])
             break
         todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
     out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-    return Survey(panes=tuple(listing or ()), captures=out), found_states or {}
+    panes, pane_states = listing or ([], {})
+    return Survey(panes=tuple(panes), captures=out), pane_states
 
 
 def survey_control(
@@ -119,15 +117,51 @@ def survey_control(
     sep = f"|{uuid.uuid4().hex[:12]}|"  # printable: it sits in a quoted control-mode command
     token = uuid.uuid4().hex
     wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
-    listing = sep + pane_format(sep)
-    lines = client.script_lines(wanted, token, ansi=ansi, listing=listing, states=states)
-    text = "\n".join(lines)
-    panes = parse_listing(text, token, sep, TAG_KEYS)
+    lines = client.script_lines(
+        wanted, token, ansi=ansi, listing=listing_format(sep, states=states)
+    )
+    panes, pane_states = parse_listing_states("\n".join(lines), token, sep, states=states)
     existing = {pane.pane_id for pane in panes}
     captures = parse_control_sweep(lines, wanted, token, existing) if panes else None
     if captures is None:
         return None
     found = {capture.pane_id: capture for capture in captures}
     out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-    pane_states = parse_pane_states(text, f"{token}L") if states else {}
     return Survey(panes=tuple(panes), captures=out), pane_states
+
+
+def listing_format(sep: str, *, states: bool) -> str:
+    """The listing of a survey: paw's pane format, then (with ``states``) the window's last
+    output time as one more ``sep``-joined field."""
+    return sep + pane_format(sep) + (sep + "#{window_activity}" if states else "")
+
+
+def parse_listing_states(
+    text: str, token: str, sep: str, *, states: bool
+) -> tuple[list[PaneInfo], dict[str, PaneState]]:
+    """The panes of a :func:`listing_format` listing and, with ``states``, their states
+    (process, size and liveness from the pane fields, plus the last output time).
+
+    >>> panes, st = parse_listing_states("TI|%1|7|s|80|24|0|sh|||||9\\n", "T", "|", states=True)
+    >>> [p.pane_id for p in panes], st["%1"]
+    (['%1'], PaneState(pid=7, width=80, height=24, dead=False, activity=9))
+    """
+    if not states:
+        return parse_listing(text, token, sep, TAG_KEYS), {}
+    mark = f"{token}I{sep}"
+    head, _, _ = text.partition(f"\n{token}P ")
+    rows: list[str] = []
+    activity: dict[str, int] = {}
+    for line in head.split("\n"):
+        if line.startswith(mark):
+            row, _, when = line[len(mark) :].rpartition(sep)
+            rows.append(row)
+            if when.isdigit():
+                activity[row.partition(sep)[0]] = int(when)
+    panes = parse_pane_list("\n".join(rows), sep, TAG_KEYS)
+    found = {
+        p.pane_id: PaneState(p.pane_pid, p.width, p.height, p.dead, activity[p.pane_id])
+        for p in panes
+        if p.pane_id in activity
+    }
+    return panes, found

@@ -30,7 +30,7 @@ _AGENT_FLAG_RE = re.compile(
     r"^--(yes-always|no-sandbox|trust-all[-\w]*|allow-all[-\w]*|auto-approve[-\w]*"
     r"|skip-permissions[-\w]*|always-approve|force)(=.*)?$"
 )
-_AGENT_PACKAGES_RE = re.compile(r"claude-code|@openai/codex|gemini-cli|qwen-code|opencode|aider")
+_AGENT_PACKAGES = ("claude-code", "@openai/codex", "gemini-cli", "qwen-code", "opencode", "aider")
 AGENT_CLIS = frozenset(
     {
         "claude", "codex", "gemini", "qwen", "aider", "opencode", "cursor-agent", "amp", "goose",
@@ -76,9 +76,9 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.name in _DATA_COMMANDS:
         return
     args = cmd.args
-    # The package names hold no newline, so one search over the joined words finds the same.
-    agent = cmd.name in AGENT_CLIS or _AGENT_PACKAGES_RE.search("\n".join(args[:3])) is not None
-    if not agent and not any(a.startswith("--") for a in args):
+    head = "\n".join(args[:3])  # no package name holds a newline: no false match across words
+    agent = cmd.name in AGENT_CLIS or any(package in head for package in _AGENT_PACKAGES)
+    if not agent and "\n--" not in "\n" + "\n".join(args):  # no long option, nothing to flag
         return
     for i, arg in enumerate(args):
         if _DANGER_FLAG_RE.match(arg) or (agent and _AGENT_FLAG_RE.match(arg)):

@@ -68,3 +68,24 @@ def test_evaluate_command_plain_fast_path_matches_the_parser(
     fast = [evaluate_command(c) for c in plain]
     monkeypatch.setattr(shell, "_is_plain", lambda text: False)
     assert [evaluate_command(c) for c in plain] == fast
+
+
+def test_parse_inner_memo_changes_no_verdict() -> None:
+    from paw.core.guard.shell import evaluate_command
+    from paw.core.guard.shell.parse import clear_inner_cache, parse_inner
+
+    command = "find . -name '*.tmp' -exec sh -c 'rm -rf \"$HOME\"' _ {} \\;"
+    clear_inner_cache()
+    cold = evaluate_command(command)
+    warm = evaluate_command(command)
+    assert (
+        (cold.action.value, cold.rules)
+        == (warm.action.value, warm.rules)
+        == (
+            "block",
+            ("shell.rm-home",),
+        )
+    )
+    assert parse_inner("echo hi") is parse_inner("echo hi")
+    long_script = "echo x; " * 1000
+    assert parse_inner(long_script) is not parse_inner(long_script)

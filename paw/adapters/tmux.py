@@ -20,7 +20,6 @@ import libtmux
 from libtmux import exc as libtmux_exc
 
 from paw.adapters import proc, tmux_sweep
-from paw.adapters.tmux_control import ControlClient, ControlError
 from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
@@ -31,6 +30,7 @@ from paw.adapters.tmux_format import (
     parse_pane_list,
     server_gone,
 )
+from paw.adapters.tmux_link import ControlLink
 from paw.adapters.tmux_sweep import separator
 from paw.core.ports import PaneCapture, PaneInfo, Survey
 from paw.errors import TmuxError
@@ -41,7 +41,6 @@ __all__ = ["TAG_KEYS", "TmuxTerminal"]  # TAG_KEYS lives in tmux_format; re-expo
 # make tmux exec the program directly instead of through the user's default-shell.
 _PLACEHOLDER = ("cat", "-u")
 _TIMEOUT = 15.0
-_CONTROL_RETRY_S = 5.0  # after a control client failure, sweep with processes for a while
 
 
 class TmuxTerminal:
@@ -64,8 +63,9 @@ class TmuxTerminal:
             default_size: (width, height) of sessions paw creates.
             remain_on_exit: keep a pane (and its last screen) when its program exits.
             control: sweep through a persistent control-mode client attached to the session
-                of :meth:`ensure_session` (no process per sweep); falls back to one tmux
-                process per sweep whenever the client is unavailable.
+                of :meth:`watch_session` (else the first one :meth:`ensure_session` is given;
+                no process per sweep); falls back to one tmux process per sweep whenever
+                the client is unavailable (see :mod:`paw.adapters.tmux_link`).
         """
         self.socket_name = socket_name
         self.socket_path = socket_path
@@ -79,10 +79,7 @@ class TmuxTerminal:
             self._base = ("tmux",)
         self._server = libtmux.Server(socket_name=socket_name, socket_path=socket_path)
         self.control = control
-        self._control: ControlClient | None = None
-        self._control_session: str | None = None
-        self._control_retry_at = 0.0
-        self._control_lock = threading.RLock()
+        self._link = ControlLink(self._base)
         self._steady = SteadyMemory()  # captures reused by fresh=False sweeps and surveys
         self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
         self._steady_lock = threading.Lock()  # one steady survey at a time (it owns the cache)
@@ -92,16 +89,12 @@ class TmuxTerminal:
     def watch_session(self, name: str) -> None:
         """Attach the control-mode client (``control=True``) to the session ``name``; until
         then it attaches to the first session :meth:`ensure_session` is given."""
-        with self._control_lock:
-            if name != self._control_session:
-                self._drop_control()
-                self._control_retry_at = 0.0
-            self._control_session = name
+        self._link.watch(name)
 
     def ensure_session(self, name: str, cwd: str) -> None:
         """Create the detached session ``name`` (start directory ``cwd``) unless it exists."""
-        if self._control_session is None:
-            self._control_session = name
+        if self._link.session is None:
+            self._link.watch(name)
         try:
             if self._server.has_session(name, exact=True):
                 return
@@ -243,7 +236,7 @@ class TmuxTerminal:
     def _survey_call(
         self, pane_ids: Sequence[str], *, ansi: bool, states: bool
     ) -> tuple[Survey, dict[str, PaneState]]:
-        found = self._control_survey(pane_ids, ansi=ansi, states=states) if self.control else None
+        found = self._link.survey(pane_ids, ansi=ansi, states=states) if self.control else None
         if found is None:
             found = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi, states=states)
         return found
@@ -297,7 +290,7 @@ class TmuxTerminal:
         if not wanted:
             return {}
         if self.control:
-            controlled = self._control_sweep(wanted, ansi=ansi)
+            controlled = self._link.sweep(wanted, ansi=ansi)
             if controlled is not None:
                 return {capture.pane_id: capture for capture in controlled}
         return tmux_sweep.sweep(self._tmux, wanted, ansi=ansi)[0]
@@ -307,7 +300,7 @@ class TmuxTerminal:
         pane's state (they are likely still busy); of the others, only those that printed
         since their last capture are captured, by one more process."""
         started = time.time()
-        if self.control and self._control_client() is not None:
+        if self.control and self._link.client() is not None:
             guess: list[str] = []
             guessed: dict[str, PaneCapture] = {}
             states = self.pane_states()
@@ -325,63 +318,18 @@ class TmuxTerminal:
     def pane_states(self) -> dict[str, PaneState]:
         """Every pane's process, size, liveness and last output time (one tmux call)."""
         token = uuid.uuid4().hex
-        client = self._control_client() if self.control else None
-        if client is not None:
-            try:
-                return parse_pane_states("\n".join(client.states(token)), token)
-            except ControlError:
-                self._drop_control()
+        lines = self._link.states(token) if self.control else None
+        if lines is not None:
+            return parse_pane_states("\n".join(lines), token)
         fmt = f"{token} {STATE_FIELDS}"
         done = self._tmux("list-panes", "-a", "-F", fmt, check=False)
         if not done.ok and server_gone(done.stderr):
             raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
         return parse_pane_states(done.stdout, token)
 
-    def _control_survey(
-        self, pane_ids: Sequence[str], *, ansi: bool, states: bool
-    ) -> tuple[Survey, dict[str, PaneState]] | None:
-        client = self._control_client()
-        if client is None:
-            return None
-        try:
-            return tmux_sweep.survey_control(client, pane_ids, ansi=ansi, states=states)
-        except ControlError:
-            self._drop_control()
-            return None
-
-    def _control_sweep(self, pane_ids: list[str], *, ansi: bool) -> list[PaneCapture] | None:
-        client = self._control_client()
-        if client is None:
-            return None
-        try:
-            return client.sweep(pane_ids, ansi=ansi)
-        except ControlError:
-            self._drop_control()
-            return None
-
-    def _control_client(self) -> ControlClient | None:
-        with self._control_lock:
-            if self._control is not None and self._control.alive():
-                return self._control
-            self._drop_control()
-            if self._control_session is None or time.monotonic() < self._control_retry_at:
-                return None
-            try:
-                self._control = ControlClient(self._base, self._control_session)
-            except ControlError:
-                self._control_retry_at = time.monotonic() + _CONTROL_RETRY_S
-            return self._control
-
-    def _drop_control(self) -> None:
-        with self._control_lock:
-            if self._control is not None:
-                self._control_retry_at = time.monotonic() + _CONTROL_RETRY_S
-                self._control.close()
-                self._control = None
-
     def close(self) -> None:
         """Stop the control-mode client, if one runs (the tmux server is left alone)."""
-        self._drop_control()
+        self._link.drop()
 
     def capture(self, pane_id: str, *, ansi: bool = False) -> str | None:
         """One pane's visible screen (None when the pane is gone)."""

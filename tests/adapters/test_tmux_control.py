@@ -90,7 +90,7 @@ def test_tmux_control_falls_back_when_the_client_dies(
 ) -> None:
     panes = _spawn_ready(terminal, tmp_path, ["survivor"])
     controlled.sweep(panes)
-    client = controlled._control  # the test ends the client paw started
+    client = controlled._link.current  # the test ends the client paw started
     assert client is not None
     client._process.kill()
     client._process.wait()

@@ -6,7 +6,10 @@ Spawns N ``demo-safe`` agents (git worktrees in a temporary repository, panes on
 reads (psutil ``process_iter`` passes and ``children`` calls) and the time spent in the
 process inspector.
 
-Usage: .venv/bin/python scripts/bench_poll.py [--agents 50] [--runs 20]
+With ``--control`` the supervisor is built as the TUI builds it (``control=True``: polls go
+through a persistent control-mode client and recapture only panes that changed).
+
+Usage: .venv/bin/python scripts/bench_poll.py [--agents 50] [--runs 20] [--control]
 The server is killed at the end (only this script's own socket).
 """
 
@@ -84,7 +87,7 @@ def timed(counters: Counters, fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def make_world(root: Path, socket: str, agents: int) -> Supervisor:
+def make_world(root: Path, socket: str, agents: int, *, control: bool = False) -> Supervisor:
     """A repository with the demo profiles and ``agents`` scripted agents, all waiting."""
     repo = root / "repo"
     repo.mkdir()
@@ -94,7 +97,7 @@ def make_world(root: Path, socket: str, agents: int) -> Supervisor:
         ["git", *ident, "commit", "-q", "--allow-empty", "-m", "i"], cwd=repo, check=True
     )
     (repo / "paw.toml").write_text(render_demo_config(socket), encoding="utf-8")
-    supervisor = build_supervisor(str(repo), socket_name=socket)
+    supervisor = build_supervisor(str(repo), socket_name=socket, control=control)
     for i in range(agents):
         supervisor.spawn(f"a{i:02d}", "demo-safe", "bench")
     deadline = time.monotonic() + 120
@@ -110,11 +113,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", type=int, default=50)
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--control", action="store_true", help="the TUI's control-mode polls")
     args = parser.parse_args()
     socket = f"paw-bench-poll-{os.getpid()}"
     with tempfile.TemporaryDirectory(prefix="paw-bench-poll-") as tmp:
         try:
-            supervisor = make_world(Path(tmp), socket, args.agents)
+            supervisor = make_world(Path(tmp), socket, args.agents, control=args.control)
             report(supervisor, args.runs, args.agents)
         finally:
             TmuxTerminal(socket_name=socket).kill_server()

@@ -10,6 +10,7 @@ import psutil
 import pytest
 
 from paw.adapters import proc
+from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlClient
 from paw.cli.compose import build_supervisor
 from paw.supervisor.model import AgentStatus, Outcome
@@ -98,3 +99,20 @@ def test_poll_once_real_control_steady_sees_prompt_answered_and_stays_quiet(
     assert decision.outcome is Outcome.SENT  # a fresh capture saw the prompt go
     [left] = supervisor.poll_once().prompts  # the first steady poll after the answer
     assert left.agent == "a1"
+
+
+def test_build_supervisor_uses_the_control_client_only_when_asked(
+    git_repo: Path, server: Server
+) -> None:
+    socket = server.socket_name or ""
+    plain = make_supervisor(git_repo, socket)  # what one-shot commands build
+    controlled = build_supervisor(str(git_repo), socket_name=socket, control=True)
+    assert isinstance(plain.ctx.terminal, TmuxTerminal)
+    assert isinstance(controlled.ctx.terminal, TmuxTerminal)
+    assert (plain.ctx.terminal.control, controlled.ctx.terminal.control) == (False, True)
+    controlled.spawn("a0", "demo-safe", None)
+    wait_for_prompts(controlled, 1)
+    clients = server.cmd("list-clients", "-F", "#{client_control_mode} #{session_name}").stdout
+    assert clients == [f"1 {controlled.session}"]  # attached to paw's session, and only it
+    controlled.ctx.terminal.close()
+    assert wait_for(lambda: server.cmd("list-clients").stdout == [])

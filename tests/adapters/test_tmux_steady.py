@@ -151,11 +151,12 @@ def test_tmux_steady_survey_sees_program_replaced_without_output(
         p.pane_pid for p in steady_term.survey(panes, fresh=False).panes if p.pane_id == panes[0]
     )
     # respawn clears the screen and starts a program that prints nothing: no output at all
-    server.cmd("respawn-pane", "-k", "-t", panes[0], "cat")
+    server.cmd("respawn-pane", "-k", "-t", panes[0], "cat", "-u")  # two args: exec'd, no shell
     _fresh_shows(steady_term, panes[0], lambda text: PROMPT not in text)
     replaced = steady_term.survey(panes, fresh=False)
     listed = {p.pane_id: p for p in replaced.panes}
     assert listed[panes[0]].pane_pid != old_pid
+    assert listed[panes[0]].current_command == "cat"
     assert PROMPT not in (replaced.captures[0].text or "")
     assert replaced == steady_term.survey(panes)
 

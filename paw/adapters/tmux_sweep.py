@@ -131,9 +131,10 @@ def survey_control(
 
 
 def listing_format(sep: str, *, states: bool) -> str:
-    """The listing of a survey: paw's pane format, then (with ``states``) the window's last
-    output time as one more ``sep``-joined field."""
-    return sep + pane_format(sep) + (sep + "#{window_activity}" if states else "")
+    """The listing of a survey: paw's pane format without the current command (paw resolves
+    programs from process trees), then (with ``states``) the window's last output time as one
+    more ``sep``-joined field."""
+    return sep + pane_format(sep, command=False) + (sep + "#{window_activity}" if states else "")
 
 
 def parse_listing_states(

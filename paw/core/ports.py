@@ -95,7 +95,8 @@ class Terminal(Protocol):
     def survey(self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True) -> Survey:
         """List every pane of the server (with paw's tags) AND capture ``pane_ids``, in ONE
         tmux invocation. Unlike :meth:`list_panes`, a server that is gone raises TmuxError
-        (a lost server is not "no panes").
+        (a lost server is not "no panes"). Its listing leaves ``current_command`` empty
+        (costly for tmux; paw resolves programs from process trees).
 
         With ``fresh=False`` the listing is still current, but a pane provably unchanged
         since its last capture (no output, same process, size and liveness) may reuse that

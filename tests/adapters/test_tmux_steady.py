@@ -156,7 +156,7 @@ def test_tmux_steady_survey_sees_program_replaced_without_output(
     replaced = steady_term.survey(panes, fresh=False)
     listed = {p.pane_id: p for p in replaced.panes}
     assert listed[panes[0]].pane_pid != old_pid
-    assert listed[panes[0]].current_command == "cat"
+    assert listed[panes[0]].current_command == ""  # not listed by surveys
     assert PROMPT not in (replaced.captures[0].text or "")
     assert replaced == steady_term.survey(panes)
 

@@ -106,19 +106,6 @@ def parse_sweep(stdout: str, token: str) -> tuple[set[str], dict[str, PaneCaptur
     return existing, captures
 
 
-def parse_survey(
-    stdout: str, token: str, sep: str, tag_keys: Sequence[str]
-) -> tuple[list[PaneInfo], dict[str, PaneCapture]]:
-    """Split the output of ``sweep_argv(..., listing=sep + pane format)`` into the pane
-    listing (see :func:`parse_listing`) and the captures.
-
-    >>> panes, caps = parse_survey("TI|%1|7|s|80|24|0|sh|ann\\nTP %1 7\\nhi\\n", "T", "|", ["a"])
-    >>> [(p.pane_id, dict(p.tags)) for p in panes], caps["%1"].text
-    ([('%1', {'a': 'ann'})], 'hi')
-    """
-    return parse_listing(stdout, token, sep, tag_keys), parse_sweep(stdout, token)[1]
-
-
 def parse_listing(stdout: str, token: str, sep: str, tag_keys: Sequence[str]) -> list[PaneInfo]:
     """The panes of the lines ``<token>I<sep>…`` that precede the first capture marker
     (``<token>P``); other lines (control-mode framing) are skipped."""

@@ -1664,5 +1664,9 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-cat-ssh-pubkey", "cat ~/.ssh/id_ed25519.pub", "allow"),
     FamilyCase("allow-cat-project-env-example", "cat .env.example", "allow"),
     FamilyCase("confirm-less-netrc", "less ~/.netrc", "confirm"),
+    FamilyCase("confirm-cp-instruction-into-dot", "cp ../other/CLAUDE.md .", "confirm"),
+    FamilyCase("confirm-cp-t-instruction", "cp -t docs/ templates/AGENTS.md", "confirm"),
+    FamilyCase("confirm-mv-instruction-into-dir", "mv drafts/GEMINI.md pkg/", "confirm"),
+    FamilyCase("allow-cp-sources-into-dot", "cp a.txt b.txt .", "allow"),
     FamilyCase("confirm-poetry-publish", "poetry publish --build", "confirm"),
 )

@@ -217,10 +217,21 @@ def _check_tee(cmd: SimpleCommand, ctx: Context) -> None:
 def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
     parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S", "-m", "-o", "-g"}))
     target = option_value(cmd.args, "-t", "--target-directory")
+    sources = parsed.operands
     if target is None and len(parsed.operands) >= 2:
-        target = parsed.operands[-1]
-    if target is not None:
-        check_write_target(target, ctx, cmd.name, " ".join(parsed.operands))
+        target, sources = parsed.operands[-1], parsed.operands[:-1]
+    if target is None:
+        return
+    content = " ".join(parsed.operands)
+    check_write_target(target, ctx, cmd.name, content)
+    # Into a directory (`cp x/CLAUDE.md .`, `-t dir`, several sources): each source's name is
+    # written there too.
+    into_dir = target.endswith("/") or target in {".", ".."} or len(sources) > 1
+    if into_dir or option_value(cmd.args, "-t", "--target-directory") is not None:
+        for source in sources:
+            name = source.rstrip("/").rsplit("/", 1)[-1]
+            if name and name not in {".", ".."}:
+                check_write_target(f"{target.rstrip('/')}/{name}", ctx, cmd.name, content)
 
 
 def _check_in_place(cmd: SimpleCommand, ctx: Context) -> None:

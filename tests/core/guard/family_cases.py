@@ -1668,5 +1668,8 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("confirm-cp-t-instruction", "cp -t docs/ templates/AGENTS.md", "confirm"),
     FamilyCase("confirm-mv-instruction-into-dir", "mv drafts/GEMINI.md pkg/", "confirm"),
     FamilyCase("allow-cp-sources-into-dot", "cp a.txt b.txt .", "allow"),
+    FamilyCase("confirm-rm-dot-slash-unset-var", 'rm -rf "./$TARGET"', "confirm"),
+    FamilyCase("allow-rm-dot-slash-guarded-var", 'rm -rf "./${TARGET:?}"', "allow"),
+    FamilyCase("allow-rm-subdir-var", 'rm -rf "build/$TARGET"', "allow"),
     FamilyCase("confirm-poetry-publish", "poetry publish --build", "confirm"),
 )

@@ -179,11 +179,18 @@ def _judge_unknown(text: str, ctx: Context) -> Danger | None:
     empty = text.replace(UNKNOWN, "")
     if empty.strip() and empty != text:
         danger = judge_path(empty, ctx)
+        shown = text.replace(UNKNOWN, "$VAR")
         if danger is not None and danger.action is Action.BLOCK:
             return Danger(
                 "shell.rm-unguarded-var",
                 Action.BLOCK,
-                f"`{text.replace(UNKNOWN, '$VAR')}` becomes {danger.what} if the variable is empty",
+                f"`{shown}` becomes {danger.what} if the variable is empty",
+            )
+        if danger is not None:
+            return Danger(
+                "shell.rm-unresolved",
+                Action.CONFIRM,
+                f"`{shown}` becomes {danger.what} if the variable is empty",
             )
     if text.startswith(UNKNOWN):
         return Danger(

@@ -52,6 +52,7 @@ MAIN_BINDINGS: list[BindingType] = [
 
 _PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
 _AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
+_GATED_ACTIONS = tuple(sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS))  # what check_action decides
 
 
 class MainScreen(AgentActions, Screen[None]):
@@ -71,6 +72,8 @@ class MainScreen(AgentActions, Screen[None]):
         self.shown_agent: str | None = None  # whose pane and diff are on screen
         self.needle = ""
         self._seen_prompts: set[str] = set()
+        self._shown_error: str | None = None  # the banner starts empty and hidden
+        self._footer_state: tuple[bool | None, ...] | None = None
 
     def compose(self) -> ComposeResult:
         """Header, banner, the two columns, the audit tail, the footer."""
@@ -121,7 +124,7 @@ class MainScreen(AgentActions, Screen[None]):
         if message.audit is not None:
             self.query_one(AuditTail).show_records(message.audit)
         self._announce_new_prompts(snapshot.prompts, quiet=first)
-        self.refresh_bindings()
+        self._refresh_footer()
 
     def on_poll_failed(self, message: PollFailed) -> None:
         """Show the banner and drop the stale prompts: nothing is approvable without tmux."""
@@ -132,6 +135,9 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one(CountsHeader).show_snapshot(self.snapshot)
 
     def _show_error(self, error: str | None) -> None:
+        if error == self._shown_error:
+            return
+        self._shown_error = error
         banner = self.query_one("#error-banner", Static)
         banner.update(f"✖ {error}" if error else "")
         banner.set_class(error is not None, "-visible")
@@ -212,7 +218,15 @@ class MainScreen(AgentActions, Screen[None]):
             self.query_one(PanePreview).show_capture(agent, "")
             self.query_one(DiffView).show_diff(agent, "")
             self.app.call_later(self.paw.request_poll)
-        self.refresh_bindings()
+        self._refresh_footer()
+
+    def _refresh_footer(self) -> None:
+        """Refresh the footer when a key became available or unavailable, and only then: each
+        refresh recomposes every key of the footer (tens of ms with 50 agents, keys wait)."""
+        state = tuple(self.check_action(action, ()) for action in _GATED_ACTIONS)
+        if state != self._footer_state:
+            self._footer_state = state
+            self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out prompt keys without a prompt, agent keys without an agent."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.widgets import Static
+
+from paw.tui.widgets.static import QuietStatic
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -14,15 +15,15 @@ _FIELDS = ("agent", "decision", "outcome", "verdict", "subject", "keys", "overri
 _STYLES = {"block": "red", "confirm": "yellow", "allow": "green", "sent": "bold green"}
 
 
-class AuditTail(Static):
+class AuditTail(QuietStatic):
     """The tail of ``.paw/audit.jsonl`` (newest last)."""
 
     def show_records(self, records: Sequence[Mapping[str, object]]) -> None:
         """Show ``records`` (oldest first)."""
         if not records:
-            self.update(Text("No audit records yet.", style="dim"))
+            self.show(Text("No audit records yet.", style="dim"))
             return
-        self.update(Text("\n").join(render_record(r) for r in records))
+        self.show(Text("\n").join(render_record(r) for r in records))
 
 
 def render_record(record: Mapping[str, object]) -> Text:

@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.widgets import Static
 
 from paw.tui.format import count_statuses
+from paw.tui.widgets.static import QuietStatic
 
 if TYPE_CHECKING:
     from paw.supervisor.model import Snapshot
 
 
-class CountsHeader(Static):
+class CountsHeader(QuietStatic):
     """``paw  ● tmux  running 3  waiting 1  idle 0  exited 0``."""
 
     def show_snapshot(self, snapshot: Snapshot | None) -> None:
         """Summarise ``snapshot`` (None before the first sweep)."""
-        self.update(render_header(snapshot))
+        self.show(render_header(snapshot))
 
 
 def render_header(snapshot: Snapshot | None) -> Text:

@@ -10,12 +10,14 @@ class PanePreview(Static):
     """The visible screen of one agent pane (``capture-pane -e`` rendered with Rich).
 
     Agents draw their prompts at the bottom, so the preview shows the last lines that fit.
+    A capture whose visible tail is the one already shown is not parsed or laid out again.
     """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
         super().__init__(id=id)
         self._agent: str | None = None
         self._lines: list[str] = []
+        self._shown: tuple[str | None, str] | None = None
 
     def show_capture(self, agent: str | None, ansi: str) -> None:
         """Show ``ansi`` (a pane capture with escape sequences) for ``agent``."""
@@ -30,8 +32,14 @@ class PanePreview(Static):
 
     def _draw(self) -> None:
         if self._agent is None:
-            self.update(Text("Select an agent to see its pane.", style="dim"))
+            tail = ""
+        else:
+            height = max(self.size.height, 1)
+            tail = "\n".join(self._lines[-height:])
+        if (self._agent, tail) == self._shown:
             return
-        height = max(self.size.height, 1)
-        tail = "\n".join(self._lines[-height:])
-        self.update(Text.from_ansi(tail, no_wrap=True, end=""))
+        self._shown = (self._agent, tail)
+        if self._agent is None:
+            self.update(Text("Select an agent to see its pane.", style="dim"))
+        else:
+            self.update(Text.from_ansi(tail, no_wrap=True, end=""))

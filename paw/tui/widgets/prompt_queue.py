@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.widgets import Static
 
 from paw.tui.format import VERDICT_STYLE, format_duration, format_verdict, shorten, sort_prompts
+from paw.tui.widgets.static import QuietStatic
 from paw.tui.widgets.table import KeyedTable, Row
 
 if TYPE_CHECKING:
@@ -45,12 +45,12 @@ class PromptQueue(KeyedTable):
         self.show_rows(rows)
 
 
-class PromptCard(Static):
+class PromptCard(QuietStatic):
     """The selected prompt in full: question, subject, verdict with every reason, keys."""
 
     def show_prompt(self, prompt: LivePrompt | None) -> None:
         """Describe ``prompt`` (or say that nothing waits)."""
-        self.update(render_prompt_card(prompt))
+        self.show(render_prompt_card(prompt))
 
 
 def render_prompt_card(prompt: LivePrompt | None) -> Text:

@@ -1,0 +1,37 @@
+"""A Static that skips updates which would not change what it shows."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+def text_key(text: Text) -> tuple[object, ...]:
+    """Everything that decides how ``text`` looks (Rich's ``==`` ignores the base style)."""
+    return (
+        text.plain,
+        tuple(text.spans),
+        str(text.style),
+        text.justify,
+        text.overflow,
+        text.no_wrap,
+        text.end,
+    )
+
+
+class QuietStatic(Static):
+    """A Static whose :meth:`show` is free when the text is the one already shown.
+
+    Every ``Static.update`` costs a layout pass of the whole screen; sweeps redraw each panel
+    twice a second, mostly with the same text.
+    """
+
+    _shown: tuple[object, ...] | None = None
+
+    def show(self, text: Text) -> None:
+        """Show ``text`` unless it is already shown."""
+        key = text_key(text)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.update(text)

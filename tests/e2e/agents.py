@@ -17,19 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from paw.core.verified import VERIFIED_VERSIONS
 from tests.e2e.scenarios import README_TEXT
 
 API_KEY = "sk-paw-e2e-0123456789abcdefghijklmnop"
 MODEL = "paw-stub"
 AGENT_IDS = ("claude-code", "codex", "gemini-cli", "aider", "qwen-code", "opencode")
-VERSIONS = {
-    "claude-code": "2.1.332",
-    "codex": "0.171.0",
-    "gemini-cli": "0.61.0",
-    "aider": "0.86.2",
-    "qwen-code": "0.24.4",
-    "opencode": "1.18.33",
-}
+VERSIONS = VERIFIED_VERSIONS  # the versions install-agents pins and paw verified
 INSTALL_HINT = (
     "run scripts/install-agents (it installs the pinned agent CLIs into $PAW_AGENTS_HOME)"
 )

@@ -27,9 +27,10 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
 
 AGENT = "aider"
-VERIFIED_VERSION = "0.86.2"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 APPROVE = ("y", ENTER)
 DENY = ("n", ENTER)

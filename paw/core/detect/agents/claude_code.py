@@ -39,9 +39,10 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
 
 AGENT = "claude-code"
-VERIFIED_VERSION = "2.1.332"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 BUSY_MARKERS = ("esc to interrupt",)
 FOOTER = re.compile(

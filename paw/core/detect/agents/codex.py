@@ -32,9 +32,10 @@ from paw.core.detect.options import (
 from paw.core.detect.prompts import busy, idle, make_prompt, prompt_found, unknown, wrap_notes
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
 
 AGENT = "codex"
-VERIFIED_VERSION = "0.171.0"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 FOOTER = re.compile(r"\benter\b.*\besc\b|\besc\b.*\benter\b", re.IGNORECASE)
 BUSY = re.compile(r"esc to interrupt", re.IGNORECASE)

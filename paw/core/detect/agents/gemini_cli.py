@@ -45,9 +45,10 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
 
 AGENT = "gemini-cli"
-VERIFIED_VERSION = "0.61.0"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 BUSY = re.compile(r"\(esc to cancel, [^)]*\)", re.IGNORECASE)
 FOOTER = re.compile(

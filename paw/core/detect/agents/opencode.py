@@ -29,9 +29,10 @@ from paw.core.detect.prompts import (
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
 
 AGENT = "opencode"
-VERIFIED_VERSION = "1.18.33"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 BUSY = re.compile(r"esc (?:to )?interrupt", re.IGNORECASE)
 CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")

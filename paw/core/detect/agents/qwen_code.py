@@ -36,9 +36,10 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
 
 AGENT = "qwen-code"
-VERIFIED_VERSION = "0.24.4"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
 # The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.

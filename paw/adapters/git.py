@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -103,7 +102,7 @@ class GitCli:
         done = self._git(repo, "merge-base", "--is-ancestor", branch, base, check=False)
         if done.returncode in (0, 1):
             return done.returncode == 0
-        raise GitError(f"git merge-base {branch} {base}: {_last_line(done.stderr)}")
+        raise GitError(f"git merge-base {branch} {base}: {proc.last_line(done.stderr)}")
 
     # -- state -------------------------------------------------------------------------------
 
@@ -160,7 +159,7 @@ class GitCli:
         if not done.ok and "identity" in done.stderr:
             done = self._git(worktree, *argv, env=_FALLBACK_IDENTITY, check=False)
         if not done.ok:
-            raise GitError(f"git commit-tree: {_last_line(done.stderr)}")
+            raise GitError(f"git commit-tree: {proc.last_line(done.stderr)}")
         return done.stdout.strip()
 
     @contextlib.contextmanager
@@ -191,16 +190,10 @@ class GitCli:
         env: Mapping[str, str] | None = None,
         check: bool = True,
     ) -> proc.Completed:
-        try:
-            return proc.run(["git", "-C", cwd, *args], env=env, timeout=_TIMEOUT, check=check)
-        except subprocess.CalledProcessError as err:
-            raise GitError(f"{_verb(args)}: {_last_line(err.stderr)}") from err
-        except subprocess.TimeoutExpired as err:
-            raise GitError(f"git {args[0]}: no answer within {_TIMEOUT:g}s") from err
-        except FileNotFoundError as err:
-            raise GitError("git is not installed (no `git` on PATH)") from err
-        except OSError as err:
-            raise GitError(f"git {args[0]} in {cwd}: {err}") from err
+        argv = ["git", "-C", cwd, *args]
+        return proc.run_or_raise(
+            argv, GitError, label=_verb(args), env=env, timeout=_TIMEOUT, check=check
+        )
 
 
 def _verb(args: tuple[str, ...]) -> str:
@@ -210,8 +203,3 @@ def _verb(args: tuple[str, ...]) -> str:
 
 
 _TWO_WORD = frozenset({"worktree", "stash", "remote", "submodule"})
-
-
-def _last_line(text: str | None) -> str:
-    lines = (text or "").strip().splitlines()
-    return lines[-1] if lines else "failed"

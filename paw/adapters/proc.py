@@ -6,6 +6,10 @@ import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paw.errors import PawError
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,39 @@ def spawn(argv: Sequence[str], *, cwd: str | None = None) -> subprocess.Popen[by
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
+
+
+def last_line(text: str | None) -> str:
+    """The last non-blank line of a program's ``stderr`` ("failed" when there is none)."""
+    lines = (text or "").strip().splitlines()
+    return lines[-1] if lines else "failed"
+
+
+def run_or_raise(
+    argv: Sequence[str],
+    error: type[PawError],
+    *,
+    label: str,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+    check: bool = True,
+) -> Completed:
+    """:func:`run`, with every failure turned into ``error`` and a one-line message.
+
+    ``label`` names what ran (``git worktree add``, ``tmux send-keys``); the program name for
+    "not installed" is ``argv[0]``.
+    """
+    program = argv[0]
+    try:
+        return run(argv, env=env, timeout=timeout, check=check)
+    except subprocess.CalledProcessError as err:
+        raise error(f"{label}: {last_line(err.stderr)}") from err
+    except subprocess.TimeoutExpired as err:
+        raise error(f"{label}: no answer within {timeout or 0:g}s") from err
+    except FileNotFoundError as err:
+        raise error(f"{program} is not installed (no `{program}` on PATH)") from err
+    except OSError as err:
+        raise error(f"{label}: {err}") from err
 
 
 def describe_failure(err: BaseException) -> str:

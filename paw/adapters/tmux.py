@@ -9,7 +9,6 @@ per-sweep marker), and spawning a pane costs two. Every tmux failure surfaces as
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 import time
 import uuid
@@ -20,12 +19,12 @@ import libtmux
 from libtmux import exc as libtmux_exc
 
 from paw.adapters import proc, tmux_sweep
+from paw.adapters.proc import last_line
 from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     escape_arg,
     is_pane_id,
-    last_line,
     pane_format,
     parse_pane_list,
     server_gone,
@@ -375,16 +374,9 @@ class TmuxTerminal:
     # -- the gateway -------------------------------------------------------------------------
 
     def _tmux(self, *args: str, check: bool = True) -> proc.Completed:
-        try:
-            return proc.run([*self._base, *args], timeout=_TIMEOUT, check=check)
-        except subprocess.CalledProcessError as err:
-            raise TmuxError(f"tmux {args[0]}: {last_line(err.stderr)}") from err
-        except subprocess.TimeoutExpired as err:
-            raise TmuxError(f"tmux {args[0]}: no answer within {_TIMEOUT:g}s") from err
-        except FileNotFoundError as err:
-            raise TmuxError("tmux is not installed (no `tmux` on PATH)") from err
-        except OSError as err:
-            raise TmuxError(f"tmux {args[0]}: {err}") from err
+        return proc.run_or_raise(
+            [*self._base, *args], TmuxError, label=f"tmux {args[0]}", timeout=_TIMEOUT, check=check
+        )
 
 
 def _pane_target(pane_id: str) -> str:

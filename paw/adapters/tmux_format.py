@@ -175,9 +175,3 @@ def server_gone(stderr: str) -> bool:
     (True, False)
     """
     return any(marker in stderr for marker in GONE_MARKERS)
-
-
-def last_line(text: str | None) -> str:
-    """The last non-blank line of tmux's ``stderr`` ("failed" when there is none)."""
-    lines = (text or "").strip().splitlines()
-    return lines[-1] if lines else "failed"

@@ -13,13 +13,12 @@ import uuid
 from collections.abc import Sequence
 from typing import Protocol
 
-from paw.adapters.proc import Completed
+from paw.adapters.proc import Completed, last_line
 from paw.adapters.tmux_control import ControlClient, parse_control_sweep
 from paw.adapters.tmux_delta import PaneState, parse_pane_states
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     is_pane_id,
-    last_line,
     pane_format,
     parse_listing,
     parse_pane_list,

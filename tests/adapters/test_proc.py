@@ -51,3 +51,19 @@ def test_procs_tree_lists_children_and_tolerates_gone_pids() -> None:
         parent.kill()
         parent.wait()
     assert PsutilInspector().tree(parent.pid) == []
+
+
+def test_run_or_raise_translates_every_failure_to_one_line() -> None:
+    import pytest
+
+    from paw.adapters.proc import run_or_raise
+    from paw.errors import GitError
+
+    with pytest.raises(GitError, match=r"^demo step: second line$"):
+        run_or_raise(["sh", "-c", "echo first >&2; echo second line >&2; exit 3"], GitError,
+                     label="demo step")  # fmt: skip
+    with pytest.raises(GitError, match=r"no answer within 0.2s"):
+        run_or_raise(["sleep", "5"], GitError, label="slow", timeout=0.2)
+    with pytest.raises(GitError, match=r"not installed \(no `paw-no-such-program` on PATH\)"):
+        run_or_raise(["paw-no-such-program"], GitError, label="x")
+    assert run_or_raise(["sh", "-c", "exit 4"], GitError, label="x", check=False).returncode == 4

@@ -36,15 +36,21 @@ class UsageError(PawError):
     """Invalid input from the user: exit code 2."""
 
 
-def _command_modules() -> list[ModuleType]:
-    # Imported lazily so `paw check` never pays for Textual or libtmux.
-    from paw.cli import check, detect, doctor, supervise, tui
+def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
+    # Imported lazily so `paw check` never pays for Textual or libtmux, and `paw tui` (or bare
+    # `paw`) never pays for the other commands: its first frame is on a budget.
+    from paw.cli import tui
+
+    if tui_only:
+        return [tui]
+    from paw.cli import check, detect, doctor, supervise
 
     return [check, detect, supervise, tui, doctor]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the ``paw`` argument parser with every sub-command."""
+def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:
+    """Build the ``paw`` argument parser with every sub-command (or only ``tui`` and ``demo``,
+    enough to parse ``paw`` alone and ``paw tui …``)."""
     parser = argparse.ArgumentParser(
         prog="paw",
         description=(
@@ -55,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"paw {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _command_modules():
+    for module in _command_modules(tui_only=tui_only):
         module.register(sub)
     from paw.cli import tui
 
@@ -65,9 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run paw with ``argv``; return the exit code (never raises for user errors)."""
-    parser = build_parser()
+    args_list = list(argv) if argv is not None else sys.argv[1:]
+    parser = build_parser(tui_only=not args_list or args_list[0] == "tui")
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     func: Handler | None = getattr(args, "func", None)

@@ -13,6 +13,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -124,8 +125,8 @@ def _exit_on_hangup(signum: int, frame: object) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo; clean up the tmux server (and the repository unless --keep)."""
-    from paw.cli.compose import build_supervisor
-    from paw.cli.tui import build_app
+    from paw.cli.tui import connect
+    from paw.tui.app import make_app
 
     for tool in ("tmux", "git"):
         if shutil.which(tool) is None:
@@ -138,9 +139,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         repo = create_demo_repo(root, socket)
         spawn_demo_agents(repo, socket)
-        build_app(
-            build_supervisor(str(repo), socket_name=socket, control=True), args.interval
-        ).run()
+        app = make_app(connect=partial(connect, str(repo), socket), poll_interval=args.interval)
+        try:
+            app.run()
+        finally:
+            app.disconnect()
+        if app.connect_error is not None:
+            raise app.connect_error
     finally:
         kill_tmux_server(socket)
         if args.keep:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError
-from paw.core.agents import known_kinds
 from paw.core.names import name_problem
 from paw.errors import PawError
 from paw.supervisor.model import Outcome
@@ -88,6 +87,8 @@ def _task(args: argparse.Namespace) -> str | None:
 def cmd_spawn(args: argparse.Namespace) -> int:
     """Create a worktree and a pane, and launch the agent."""
     _check_name(args.name)
+    from paw.core.agents import known_kinds
+
     sup = _supervisor(args)
     kinds = known_kinds(sup.ctx.config)
     if args.agent not in kinds:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -11,6 +13,7 @@ if TYPE_CHECKING:
 
     from paw.supervisor.service import Supervisor
     from paw.tui.app import PawApp
+    from paw.tui.connect import Connection
 
 DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps (one batched tmux call each)
 
@@ -44,21 +47,50 @@ def add_tui_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    """Open the TUI for the repository containing the current directory (or ``-C DIR``)."""
-    from paw.cli.compose import build_supervisor, find_repo_root
+    """Open the TUI for the repository containing the current directory (or ``-C DIR``).
+
+    Only the repository check runs before the first frame; the supervisor (config, tmux
+    control client, process inspector) is built by :func:`connect` while the layout is on
+    screen, so the window appears in well under half a second.
+    """
+    from paw.adapters.git import GitCli
     from paw.errors import GitError, PawError
+    from paw.tui.app import make_app
 
     repo = getattr(args, "repo", None)
     try:
-        root = find_repo_root(repo)
+        root = GitCli().repo_root(repo or str(Path.cwd()))
     except GitError as err:
         raise PawError(
             f"{repo or 'the current directory'} is not inside a git repository",
             hint="cd into one, pass -C DIR, or try `paw demo`",
         ) from err
-    supervisor = build_supervisor(root, control=True)
-    build_app(supervisor, getattr(args, "interval", DEFAULT_POLL_INTERVAL)).run()
+    app = make_app(
+        connect=partial(connect, root),
+        poll_interval=getattr(args, "interval", DEFAULT_POLL_INTERVAL),
+    )
+    try:
+        app.run()
+    finally:
+        app.disconnect()
+    if app.connect_error is not None:
+        raise app.connect_error
     return 0
+
+
+def connect(root: str, socket_name: str | None = None) -> Connection:
+    """Build the real supervisor for ``root`` with control mode, and what the TUI needs."""
+    from paw.cli.compose import build_supervisor
+    from paw.core.agents import known_kinds
+    from paw.tui.connect import Connection
+
+    supervisor = build_supervisor(root, socket_name, control=True)
+    return Connection(
+        supervisor,
+        attach=attacher(supervisor),
+        kinds=known_kinds(supervisor.ctx.config),
+        close=supervisor.close,
+    )
 
 
 def build_app(supervisor: Supervisor, interval: float) -> PawApp:

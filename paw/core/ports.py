@@ -111,6 +111,10 @@ class Terminal(Protocol):
         """Type ``text`` literally (send-keys -l), never interpreted as key names."""
         ...
 
+    def close(self) -> None:
+        """Release long-lived connections (a control-mode client); the server is left alone."""
+        ...
+
     def kill_pane(self, pane_id: str) -> None:
         """Kill the pane (and its processes)."""
         ...

@@ -170,6 +170,10 @@ class Supervisor:
             raise PawError(f"agent {agent!r} has no pane", hint="it was stopped or exited")
         return self.ctx.terminal.attach_argv(pane)
 
+    def close(self) -> None:
+        """Release the terminal's long-lived connections (tmux and the agents keep running)."""
+        self.ctx.terminal.close()
+
     def stats(self) -> dict[str, dict[str, int]]:
         """Per-agent and overall counts from the audit log."""
         return compute_stats(self.ctx.audit.read())

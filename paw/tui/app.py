@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from paw.errors import PawError, TmuxError
+from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
 from paw.tui.messages import AgentDetails, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
     from paw.supervisor.model import SupervisorApi
 
-DEFAULT_KINDS = ("claude-code", "codex", "gemini-cli", "aider", "opencode", "qwen-code", "demo")
 DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
 AUDIT_LINES = 8
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
@@ -42,15 +42,29 @@ class PawApp(App[None]):
 
     def __init__(
         self,
-        supervisor: SupervisorApi,
+        supervisor: SupervisorApi | None = None,
         *,
+        connect: Callable[[], Connection] | None = None,
         poll_interval: float = 1.0,
         attach: Callable[[str], None] | None = None,
         kinds: tuple[str, ...] = DEFAULT_KINDS,
         autopoll: bool = True,
     ) -> None:
+        """Run over ``supervisor``, or paint first and then build one with ``connect``."""
         super().__init__()
-        self.supervisor = supervisor
+        if (supervisor is None) == (connect is None):
+            raise ValueError("give a supervisor or a connector, not both or neither")
+        self.supervisor: SupervisorApi = supervisor if supervisor is not None else NotConnected()
+        # While it runs, Textual replaces sys.stdout with a print capture that has no
+        # ``encoding``; libtmux reads sys.stdout.encoding when imported, and the connector
+        # imports it then. Give the captures the attribute every text stream has.
+        for name in ("_capture_stdout", "_capture_stderr"):
+            capture = getattr(self, name, None)
+            if capture is not None and not hasattr(capture, "encoding"):
+                capture.encoding = "utf-8"
+        self._connect = connect
+        self.connect_error: BaseException | None = None  # why the connector failed, if it did
+        self._close: Callable[[], None] | None = None
         self.poll_lock = threading.Lock()  # one sweep at a time
         self.action_lock = threading.Lock()  # one human-started operation at a time
         self._poll_in_flight = False
@@ -73,12 +87,51 @@ class PawApp(App[None]):
         return screen
 
     def on_mount(self) -> None:
-        """Show the main screen and start sweeping."""
+        """Show the main screen; connect after the first frame, or start sweeping now."""
         self.install_screen(MainScreen(), "main")
         self.push_screen("main")
+        if self._connect is None:
+            self._start_polling()
+
+    def on_ready(self) -> None:
+        """The first frame is on screen: connect now (the connector's imports hold the GIL)."""
+        if self._connect is not None:
+            self.connect()
+
+    def _start_polling(self) -> None:
         if self._autopoll:
             self.set_interval(self.poll_interval, self._tick)
             self.request_poll()
+
+    @work(thread=True, exclusive=True, name="connect", exit_on_error=False)
+    def connect(self) -> None:
+        """Build the supervisor off the UI thread (the first frame is already on screen)."""
+        connect = self._connect
+        if connect is None:
+            return
+        try:
+            connection = connect()
+        except Exception as err:  # noqa: BLE001 - any failure ends the TUI and is reported
+            self.call_from_thread(self._connect_failed, err)
+            return
+        self.call_from_thread(self._connected, connection)
+
+    def _connected(self, connection: Connection) -> None:
+        self.supervisor = connection.supervisor
+        self._attach_agent = connection.attach
+        self.kinds = connection.kinds
+        self._close = connection.close
+        self._start_polling()
+
+    def _connect_failed(self, error: BaseException) -> None:
+        self.connect_error = error
+        self.exit(return_code=1)
+
+    def disconnect(self) -> None:
+        """Release what the connector opened (the tmux control-mode client); idempotent."""
+        close, self._close = self._close, None
+        if close is not None:
+            close()
 
     def _tick(self) -> None:
         # Sweeps may use at most about half of the time: after a sweep that took d seconds
@@ -181,14 +234,21 @@ class PawApp(App[None]):
 
 
 def make_app(
-    supervisor: SupervisorApi,
+    supervisor: SupervisorApi | None = None,
     *,
+    connect: Callable[[], Connection] | None = None,
     poll_interval: float = 1.0,
     attach: Callable[[str], None] | None = None,
     kinds: tuple[str, ...] = DEFAULT_KINDS,
     autopoll: bool = True,
 ) -> PawApp:
-    """Build the TUI for ``supervisor`` (the one factory the CLI, tests and snapshots use)."""
+    """Build the TUI for ``supervisor``, or for the one ``connect`` builds after the first
+    frame (the one factory the CLI, tests and snapshots use)."""
     return PawApp(
-        supervisor, poll_interval=poll_interval, attach=attach, kinds=kinds, autopoll=autopoll
+        supervisor,
+        connect=connect,
+        poll_interval=poll_interval,
+        attach=attach,
+        kinds=kinds,
+        autopoll=autopoll,
     )

@@ -49,6 +49,7 @@ class FakeTerminal:
     sweeps: int = 0  # calls that reached "tmux": sweep and survey each count one
     server_gone: bool = False  # survey raises as TmuxTerminal does without a server
     survey_fresh: list[bool] = field(default_factory=list)  # ``fresh`` of every survey call
+    closed: int = 0  # close() calls
 
     def add_pane(self, screen: str, tags: Mapping[str, str] | None = None) -> PaneInfo:
         """Create a pane directly (as if started outside paw)."""
@@ -119,6 +120,10 @@ class FakeTerminal:
     def send_text(self, pane_id: str, text: str) -> None:
         """Record typed text."""
         self.typed.append((pane_id, text))
+
+    def close(self) -> None:
+        """Count closes (nothing long-lived to release)."""
+        self.closed += 1
 
     def kill_pane(self, pane_id: str) -> None:
         """Remove the pane."""

@@ -90,3 +90,24 @@ def test_paw_tui_attach_shows_agent_pane_and_comes_back(git_repo: Path, server: 
 def attached(screen: str) -> bool:
     """The agent's screen fills the terminal: its prompt box shows and paw's tables do not."""
     return "paw-demo permission" in screen and "Agents" not in screen
+
+
+def test_paw_tui_config_error_found_after_first_frame_ends_cleanly(
+    git_repo: Path, server: Server
+) -> None:
+    # The config is read by the connector, after the first frame: the TUI must end, restore
+    # the terminal and print the one-line error with exit code 2, never a traceback.
+    (git_repo / "paw.toml").write_text("[tmux]\nsocket_name = 5\n", encoding="utf-8")
+    socket = server.socket_name or ""
+    paw = " ".join(
+        shlex.quote(part) for part in (sys.executable, "-m", "paw", "tui", "-C", str(git_repo))
+    )
+    command = f"{paw}; echo exit=$?; sleep 60"
+    server.cmd("new-session", "-d", "-s", "ui", "-x", "100", "-y", "30",
+               "-e", "TERM=xterm-256color", command)  # fmt: skip
+    assert wait_for(lambda: "exit=" in capture(socket, "ui")), capture(socket, "ui")
+    screen = capture(socket, "ui")
+    assert "paw: paw.toml:2: tmux.socket_name" in screen
+    assert "exit=2" in screen
+    assert "Traceback" not in screen
+    assert "Agents" not in screen  # the alternate screen is gone

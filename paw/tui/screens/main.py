@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 
 from paw.core.models import Action
 from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest, PanesPolled, PollFailed
@@ -22,6 +22,7 @@ from paw.tui.screens.actions import AgentActions
 from paw.tui.widgets.agent_list import AgentList
 from paw.tui.widgets.audit_tail import AuditTail
 from paw.tui.widgets.diff_view import DiffView
+from paw.tui.widgets.footer import KeyFooter
 from paw.tui.widgets.header import CountsHeader
 from paw.tui.widgets.pane_preview import PanePreview
 from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue
@@ -92,7 +93,7 @@ class MainScreen(AgentActions, Screen[None]):
                 with TabPane("Diff", id="tab-diff"), VerticalScroll():
                     yield DiffView(id="diff")
         yield AuditTail(id="audit")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Titles, empty states, focus."""

@@ -132,7 +132,5 @@ def test_tui_parser_imports_no_other_command() -> None:
         "import sys; from paw.cli import build_parser; build_parser(tui_only=True); "
         "print(sorted(m for m in sys.modules if m.startswith('paw.cli.')))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "['paw.cli.demo', 'paw.cli.tui']"

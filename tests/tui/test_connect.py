@@ -44,7 +44,8 @@ async def test_app_paints_connecting_then_sweeps_once_connected() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "connecting to tmux" in header_text(app)
-        assert isinstance(app.supervisor, NotConnected)
+        stand_in = app.supervisor
+        assert isinstance(stand_in, NotConnected)
         assert app.main.query_one(AgentList).row_count == 0
         release.set()
         await settle(pilot)

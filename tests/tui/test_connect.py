@@ -11,12 +11,14 @@ import sys
 import threading
 
 import pytest
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from paw.cli import UsageError
 from paw.errors import PawError
 from paw.tui.app import PawApp, make_app
 from paw.tui.connect import STARTING, Connection, NotConnected
+from paw.tui.screens.main import MainScreen
 from paw.tui.widgets.agent_list import AgentList
 from paw.tui.widgets.footer import KeyFooter
 from paw.tui.widgets.header import CountsHeader
@@ -99,23 +101,34 @@ async def test_app_gives_textual_print_capture_an_encoding() -> None:
         assert sys.stdout.encoding == "utf-8"
 
 
-@pytest.mark.parametrize(("footer", "most"), [(Footer, 5), (KeyFooter, 1)])
-async def test_footer_recomposes_once_per_burst_of_binding_changes(
-    footer: type[Footer], most: int, monkeypatch: pytest.MonkeyPatch
+def approve_key(footer: Footer) -> Widget:
+    """The footer's key widget for the approve action."""
+    (key,) = [k for k in footer.query("FooterKey") if getattr(k, "action", None) == "approve"]
+    return key
+
+
+def count_recomposes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    original = Footer.recompose
+
+    async def counting(self: Footer) -> None:
+        calls.append(1)
+        await original(self)
+
+    monkeypatch.setattr(Footer, "recompose", counting)
+    return calls
+
+
+@pytest.mark.parametrize(("footer", "recomposes"), [(Footer, 5), (KeyFooter, 0)])
+async def test_footer_does_not_rebuild_unchanged_keys(
+    footer: type[Footer], recomposes: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app(scenario("allow"), poll_interval=HOUR)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         shown = app.main.query_one(KeyFooter)
         keys_before = len(shown.children)
-        calls: list[int] = []
-        original = Footer.recompose
-
-        async def counting(self: Footer) -> None:
-            calls.append(1)
-            await original(self)
-
-        monkeypatch.setattr(Footer, "recompose", counting)
+        calls = count_recomposes(monkeypatch)
         bindings_changed = footer.bindings_changed
 
         def burst() -> None:  # in the footer's own context, as Textual's signal calls it
@@ -124,8 +137,40 @@ async def test_footer_recomposes_once_per_burst_of_binding_changes(
 
         shown.call_later(burst)
         await settle(pilot)
-        assert len(calls) == most
-        assert len(shown.children) == keys_before  # the same keys, rebuilt once
+        assert len(calls) == recomposes
+        assert len(shown.children) == keys_before
+
+
+async def test_footer_rebuilds_once_when_a_key_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(scenario("allow"), poll_interval=HOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        footer = app.main.query_one(KeyFooter)
+        assert not approve_key(footer).has_class("-disabled")
+        calls = count_recomposes(monkeypatch)
+        original = MainScreen.check_action
+
+        def no_approve(
+            self: MainScreen, action: str, parameters: tuple[object, ...]
+        ) -> bool | None:
+            return None if action == "approve" else original(self, action, parameters)
+
+        monkeypatch.setattr(MainScreen, "check_action", no_approve)
+        for _ in range(3):
+            app.main.refresh_bindings()
+        await settle(pilot)
+        assert len(calls) == 1
+        assert approve_key(footer).has_class("-disabled")
+
+
+async def test_first_frame_builds_the_footer_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # focus lands on the agent table directly (AUTO_FOCUS): the keys are composed once, for it
+    calls = count_recomposes(monkeypatch)
+    app = make_app(scenario("allow"), poll_interval=HOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.main.focused, AgentList)
+        assert len(calls) == 1
 
 
 def test_tui_parser_imports_no_other_command() -> None:

@@ -63,6 +63,7 @@ class MainScreen(AgentActions, Screen[None]):
         *MAIN_BINDINGS,
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
+    AUTO_FOCUS = "#agents"  # focus lands on the table at once (not the filter, then the table)
     # Small terminals: drop the right panel below 100 columns, the audit tail below 32 rows.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - Textual's type
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 - Textual's type

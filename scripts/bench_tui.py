@@ -5,7 +5,8 @@ It measures, in one run:
 * time to first frame: headless (``run_test``: from building the app to the first painted
   screen, and to the first sweep on screen) and in a real terminal (``paw tui`` started
   ``--starts`` times in a tmux pane, from ``new-session`` until capture-pane shows the layout
-  with its key footer, and until it shows every agent waiting);
+  with its key footer, and until it shows every agent waiting), beside a baseline: the
+  smallest Textual app showing the same words, started the same way in turn with paw;
 * approve keypress -> keys sent to the agent pane (re-verification, audit fsync and send-keys
   included): headless, from ``pilot.press("a")`` until the tmux ``send-keys`` call returned; in
   the real terminal, from ``send-keys a`` into the TUI's pane until the supervisor recorded the
@@ -44,6 +45,19 @@ from paw.tui.format import sort_prompts
 from paw.tui.widgets.agent_list import AgentList
 
 SIZE = (120, 40)
+# The baseline for the real-terminal first frame, run the same way in the same server: the
+# smallest Textual app showing the same two words (Python and Textual start-up, nothing of paw).
+BASELINE_APP = """
+from textual.app import App
+from textual.binding import Binding
+from textual.widgets import Footer, Static
+class Baseline(App[None]):
+    BINDINGS = [Binding("a", "quit", "Approve")]
+    def compose(self):
+        yield Static("Agents")
+        yield Footer()
+Baseline().run()
+"""
 RECEIVED = "received key 'y'"
 
 
@@ -145,20 +159,21 @@ def session_gone(socket: str, name: str) -> bool:
     return f"{name}:" not in tmux(socket, "list-sessions")
 
 
-def start_ui(
-    socket: str, repo: Path, interval: float, name: str, agents: int
-) -> tuple[str, float, float]:
-    """Start ``paw tui`` in a new 120x40 session; return its pane, the time to the first frame
-    (the layout with its key footer) and to the first sweep on screen (every agent waiting)."""
-    argv = [sys.executable, "-m", "paw", "tui", "-C", str(repo), "--interval", str(interval)]
+def start_ui(socket: str, argv: list[str], name: str, *texts: str) -> tuple[str, float]:
+    """Run ``argv`` in a new 120x40 session; return its pane and the time until capture-pane
+    shows every one of ``texts``."""
     command = " ".join(shlex.quote(a) for a in argv)
     start = time.perf_counter()
     tmux(socket, "new-session", "-d", "-s", name, "-x", "120", "-y", "40",
          "-e", "TERM=xterm-256color", command)  # fmt: skip
     ui = tmux(socket, "display-message", "-p", "-t", name, "#{pane_id}").strip()
-    painted = wait_for(partial(pane_shows, socket, ui, "Agents", "Approve"))
-    swept = wait_for(partial(pane_shows, socket, ui, f"waiting {agents}"))
-    return ui, painted - start, swept - start
+    return ui, wait_for(partial(pane_shows, socket, ui, *texts)) - start
+
+
+def quit_ui(socket: str, ui: str, name: str) -> None:
+    """Press q (paw) or a (the baseline) and wait until the session is gone."""
+    tmux(socket, "send-keys", "-t", ui, "q" if name.startswith("ui") else "a")
+    wait_for(partial(session_gone, socket, name))
 
 
 def bench_terminal(
@@ -166,14 +181,21 @@ def bench_terminal(
 ) -> dict[str, object]:
     """``paw tui`` in a real tmux pane: first frame (``starts`` times) and keypress-to-agent
     latency."""
-    frames, sweeps = [], []
-    for n in range(starts):
-        ui, frame, swept = start_ui(socket, repo, interval, f"ui{n}", len(prompts))
+    paw = [sys.executable, "-m", "paw", "tui", "-C", str(repo), "--interval", str(interval)]
+    baseline = [sys.executable, "-c", BASELINE_APP]
+    frames, sweeps, floors = [], [], []
+    ui = ""
+    for n in range(starts):  # alternate paw and the baseline: both see the same machine load
+        pane, floor = start_ui(socket, baseline, f"base{n}", "Agents", "Approve")
+        floors.append(floor)
+        quit_ui(socket, pane, f"base{n}")
+        ui, frame = start_ui(socket, paw, f"ui{n}", "Agents", "Approve")
         frames.append(frame)
-        sweeps.append(swept)
+        started = time.perf_counter() - frame
+        wait_for(partial(pane_shows, socket, ui, f"waiting {len(prompts)}"))
+        sweeps.append(time.perf_counter() - started)
         if n < starts - 1:
-            tmux(socket, "send-keys", "-t", ui, "q")
-            wait_for(partial(session_gone, socket, f"ui{n}"))
+            quit_ui(socket, ui, f"ui{n}")
     tmux(socket, "send-keys", "-t", ui, "Tab")
     latencies, recorded = [], []
     for prompt in prompts[:approvals]:
@@ -188,6 +210,10 @@ def bench_terminal(
     tmux(socket, "send-keys", "-t", ui, "q")
     return {
         "first_frame_ms": summary(frames),
+        "baseline_first_frame_ms": summary(floors),
+        "first_frame_ratio_to_baseline": round(
+            statistics.median(frames) / statistics.median(floors), 2
+        ),
         "first_sweep_on_screen_ms": summary(sweeps),
         "approve_to_decision_recorded_ms": summary(recorded),
         "approve_to_agent_shows_key_ms": summary(latencies),

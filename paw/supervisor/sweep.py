@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from paw.core.approval import evaluate_subject
@@ -30,6 +31,7 @@ KEEP_GONE_S = 3600.0  # how long a prompt no longer shown stays in .paw/prompts.
 KEEP_GONE_MAX = 200
 STAT_TTL_S = 5.0  # worktree counts cost git processes: refresh at most this often per agent
 STAT_REFRESH_PER_SWEEP = 8  # stale counts refreshed per sweep, oldest first (3 git calls each)
+STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
 
 
 def poll_once(ctx: Context) -> Snapshot:
@@ -232,8 +234,15 @@ def _refresh_stats(ctx: Context, agents: Iterable[AgentRecord], now: float) -> N
     missing = [a for a in owned if a.name not in cache]
     stale = [a for a in owned if a.name in cache and now - cache[a.name][0] > STAT_TTL_S]
     stale.sort(key=lambda a: cache[a.name][0])
-    for agent in [*missing, *stale[:STAT_REFRESH_PER_SWEEP]]:
-        worktree_stat(ctx, agent, now, fresh=True)
+    due = [*missing, *stale[:STAT_REFRESH_PER_SWEEP]]
+    if len(due) <= 1:
+        for agent in due:
+            worktree_stat(ctx, agent, now, fresh=True)
+        return
+    # The first sweep counts every worktree: 50 agents are 150 git processes, about 0.4 s one
+    # after another. Side by side they overlap their start-up and disk waits.
+    with ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(due))) as pool:
+        list(pool.map(lambda agent: worktree_stat(ctx, agent, now, fresh=True), due))
 
 
 def _cached_stat(ctx: Context, agent: AgentRecord) -> WorktreeStat:

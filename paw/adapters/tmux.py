@@ -9,6 +9,7 @@ per-sweep marker), and spawning a pane costs two. Every tmux failure surfaces as
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 import uuid
@@ -92,6 +93,7 @@ class TmuxTerminal:
 
     def ensure_session(self, name: str, cwd: str) -> None:
         """Create the detached session ``name`` (start directory ``cwd``) unless it exists."""
+        require_tmux()
         if self._link.session is None:
             self._link.watch(name)
         try:
@@ -376,6 +378,15 @@ class TmuxTerminal:
     def _tmux(self, *args: str, check: bool = True) -> proc.Completed:
         return proc.run_or_raise(
             [*self._base, *args], TmuxError, label=f"tmux {args[0]}", timeout=_TIMEOUT, check=check
+        )
+
+
+def require_tmux() -> None:
+    """TmuxError naming the problem when no tmux is on PATH (libtmux's error is empty)."""
+    if shutil.which("tmux") is None:
+        raise TmuxError(
+            "tmux is not installed (no `tmux` on PATH)",
+            hint="install tmux (e.g. `apt-get install tmux` or `brew install tmux`)",
         )
 
 

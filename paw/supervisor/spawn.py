@@ -41,6 +41,9 @@ def spawn(
     if base_ref == "HEAD":
         base_ref = ctx.vcs.current_branch(ctx.repo_root)
     worktree, branch = ctx.worktree_path(name), ctx.branch_for(name)
+    launch = plan_launch(profile, task, ctx.python)
+    # tmux first: when it is missing or unreachable, nothing has been created yet.
+    ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
     ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
     record = AgentRecord(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
@@ -48,17 +51,47 @@ def spawn(
     )  # fmt: skip
     _store(ctx, record)
     ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
-    launch = plan_launch(profile, task, ctx.python)
-    ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
-    pane = ctx.terminal.new_pane(
-        ctx.session, worktree, launch.argv, launch.env,
-        {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id},
-    )  # fmt: skip
+    try:
+        pane = ctx.terminal.new_pane(
+            ctx.session, worktree, launch.argv, launch.env,
+            {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id},
+        )  # fmt: skip
+    except PawError as err:
+        raise _undo_spawn(ctx, record, err) from err
     record = record.model_copy(update={"pane_id": pane.pane_id})
     _store(ctx, record)
     if launch.typed_task:
         _type_task(ctx, record, pane, launch.typed_task)
     return record
+
+
+def _undo_spawn(ctx: Context, record: AgentRecord, err: PawError) -> PawError:
+    """No pane, so no agent ever ran in the new worktree: take back the worktree, the branch
+    and the record, each only if git agrees nothing is lost (no force), and say what stayed."""
+    left: list[str] = []
+    try:
+        ctx.vcs.remove_worktree(ctx.repo_root, record.worktree)
+    except PawError:
+        left.append(f"worktree {record.worktree}")
+    else:
+        try:
+            ctx.vcs.delete_branch(ctx.repo_root, record.branch)
+        except PawError:
+            left.append(f"branch {record.branch}")
+    if not left:
+        _forget(ctx, record.name)
+    ctx.record("spawn-failed", agent=record.name, error=err.message, left=left)
+    if left:
+        hint = f"left {' and '.join(left)}: `paw rm {record.name}` removes them once checked"
+    else:
+        hint = err.hint or "nothing was left behind; fix the problem and spawn again"
+    return PawError(f"cannot start {record.name}: {err.message}", hint=hint)
+
+
+def _forget(ctx: Context, name: str) -> None:
+    agents = load_agents(ctx.state)
+    agents.pop(name, None)
+    save_agents(ctx.state, agents)
 
 
 def _store(ctx: Context, record: AgentRecord) -> None:

@@ -374,3 +374,27 @@ def test_e2e_two_processes_approving_at_once_send_once(
     assert outcomes == ["refused", "sent"]
     assert retry_until(lambda: bool(answers(paw_env)), 5, raises=False)
     assert [a["subject"] for a in answers(paw_env)] == ["touch approved.txt"]
+
+
+def test_spawn_without_tmux_on_path_says_so_and_creates_nothing(
+    paw_env: Paw, tmp_path: Path
+) -> None:
+    bin_dir = tmp_path / "bin"  # PATH with git and python but no tmux
+    bin_dir.mkdir()
+    for tool in ("git", "python3"):
+        found = subprocess.run(["which", tool], capture_output=True, text=True, check=True)
+        (bin_dir / tool).symlink_to(found.stdout.strip())
+    done = subprocess.run(
+        [str(PAW), "spawn", "alice", "--agent", "scripted"],
+        capture_output=True, text=True, check=False, cwd=paw_env.repo,
+        env={"PATH": str(bin_dir), "HOME": str(tmp_path), "PAW_TMUX_SOCKET": paw_env.socket},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[0] == "paw: tmux is not installed (no `tmux` on PATH)"
+    assert "Traceback" not in done.stderr
+    branches = subprocess.run(
+        ["git", "branch", "--list", "paw/*"], cwd=paw_env.repo, capture_output=True, text=True,
+        check=True,
+    ).stdout  # fmt: skip
+    assert branches == ""
+    assert not (paw_env.repo.parent / f"{paw_env.repo.name}-paw" / "alice").exists()

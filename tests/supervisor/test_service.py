@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paw.core.ports import StatusCounts
-from paw.errors import PawError
+from paw.errors import GitError, PawError, TmuxError
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.service import Supervisor
 from tests.support.fakes import FakeTerminal
@@ -58,6 +58,56 @@ def test_supervisor_spawn_refuses_existing_name_and_unknown_kind() -> None:
         rig.sup.spawn("bob", "no-such-agent", None)
     with pytest.raises(PawError, match="invalid agent name"):
         rig.sup.spawn("a;b", "scripted", None)
+
+
+def test_spawn_without_a_pane_takes_back_worktree_branch_and_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rig = make_rig()
+
+    def no_pane(*args: object, **kwargs: object) -> None:
+        raise TmuxError("tmux: cannot create pane: no space for new pane")
+
+    monkeypatch.setattr(rig.terminal, "new_pane", no_pane)
+    with pytest.raises(PawError, match="cannot start alice: tmux: cannot create pane") as caught:
+        rig.sup.spawn("alice", "scripted", None)
+    assert "nothing was left behind" in str(caught.value.hint)
+    assert (rig.vcs.worktrees, rig.vcs.branches) == ({}, set())
+    assert rig.sup.ls() == ()
+    [failed] = _events(rig, "spawn-failed")
+    assert failed["left"] == []
+    rig.terminal.new_pane = FakeTerminal.new_pane.__get__(rig.terminal)  # type: ignore[method-assign]
+    assert spawn_demo(rig, "alice", IDLE_SCREEN)  # the name is free again
+
+
+def test_spawn_rollback_keeps_what_git_will_not_remove(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig = make_rig()
+
+    def no_pane(*args: object, **kwargs: object) -> None:
+        raise TmuxError("tmux: cannot create pane")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise GitError("fatal: contains modified or untracked files, use --force to delete it")
+
+    monkeypatch.setattr(rig.terminal, "new_pane", no_pane)
+    monkeypatch.setattr(rig.vcs, "remove_worktree", refuse)
+    with pytest.raises(PawError, match="cannot start alice") as caught:
+        rig.sup.spawn("alice", "scripted", None)
+    assert "paw rm alice" in str(caught.value.hint)
+    assert rig.vcs.worktrees == {"/src/app-paw/alice": "paw/alice"}  # never forced
+    assert [v.name for v in rig.sup.ls()] == ["alice"]  # still known, so `paw rm` can act
+
+
+def test_spawn_creates_nothing_when_tmux_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
+    rig = make_rig()
+
+    def no_tmux(*args: object, **kwargs: object) -> None:
+        raise TmuxError("tmux is not installed (no `tmux` on PATH)")
+
+    monkeypatch.setattr(rig.terminal, "ensure_session", no_tmux)
+    with pytest.raises(TmuxError, match="not installed"):
+        rig.sup.spawn("alice", "scripted", None)
+    assert (rig.vcs.worktrees, rig.vcs.branches, rig.sup.ls()) == ({}, set(), ())
 
 
 def test_supervisor_second_instance_sees_the_same_picture() -> None:

@@ -151,6 +151,10 @@ class Vcs(Protocol):
         """``git worktree remove`` (and prune)."""
         ...
 
+    def branch_exists(self, repo: str, branch: str) -> bool:
+        """True when ``refs/heads/<branch>`` exists."""
+        ...
+
     def delete_branch(self, repo: str, branch: str, *, force: bool = False) -> None:
         """``git branch -d`` (``-D`` when forced)."""
         ...

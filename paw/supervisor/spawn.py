@@ -44,6 +44,16 @@ def spawn(
     launch = plan_launch(profile, task, ctx.python)
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
+    if ctx.vcs.branch_exists(ctx.repo_root, branch):
+        # No agent of that name, yet its branch: someone else's, or a spawn interrupted
+        # between `git worktree add` and its record. Never reuse or remove it here.
+        raise PawError(
+            f"branch {branch} already exists but no agent {name!r} does",
+            hint=(
+                "pick another name, or look at the branch (and its worktree, `git worktree "
+                "list`); remove them with git once you know they hold nothing"
+            ),
+        )
     ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
     record = AgentRecord(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,

@@ -98,6 +98,16 @@ def test_spawn_rollback_keeps_what_git_will_not_remove(monkeypatch: pytest.Monke
     assert [v.name for v in rig.sup.ls()] == ["alice"]  # still known, so `paw rm` can act
 
 
+def test_spawn_refuses_a_branch_left_without_an_agent() -> None:
+    rig = make_rig()
+    rig.vcs.add_worktree(REPO, "/src/app-paw/alice", "paw/alice", "main")  # interrupted spawn
+    with pytest.raises(PawError, match="branch paw/alice already exists") as caught:
+        rig.sup.spawn("alice", "scripted", None)
+    assert "git worktree list" in str(caught.value.hint)
+    assert rig.vcs.worktrees == {"/src/app-paw/alice": "paw/alice"}  # untouched
+    assert rig.sup.ls() == ()
+
+
 def test_spawn_creates_nothing_when_tmux_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
     rig = make_rig()
 

@@ -179,6 +179,11 @@ class FakeVcs:
         self.branches.add(branch)
         self.worktrees[path] = branch
 
+    def branch_exists(self, repo: str, branch: str) -> bool:
+        """Whether the branch was created."""
+        del repo
+        return branch in self.branches
+
     def remove_worktree(self, repo: str, path: str, *, force: bool = False) -> None:
         """Forget the worktree."""
         del repo, force

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -24,6 +25,8 @@ from paw.tui.screens.notice import TmuxLostDialog
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from rich.console import RenderableType
 
     from paw.supervisor.model import SupervisorApi
 
@@ -65,6 +68,7 @@ class PawApp(App[None]):
         self._connect = connect
         self.connect_error: BaseException | None = None  # why the connector failed, if it did
         self._close: Callable[[], None] | None = None
+        self._ending = False  # exit() was called
         self.poll_lock = threading.Lock()  # one sweep at a time
         self.action_lock = threading.Lock()  # one human-started operation at a time
         self._poll_in_flight = False
@@ -114,14 +118,32 @@ class PawApp(App[None]):
         except Exception as err:  # noqa: BLE001 - any failure ends the TUI and is reported
             self.call_from_thread(self._connect_failed, err)
             return
-        self.call_from_thread(self._connected, connection)
+        try:
+            self.call_from_thread(self._connected, connection)
+        except (RuntimeError, CancelledError):  # the app ended while paw was connecting
+            self._release(connection)
 
     def _connected(self, connection: Connection) -> None:
+        if self._ending or not self.is_running:  # the human quit while paw was connecting
+            self._release(connection)
+            return
         self.supervisor = connection.supervisor
         self._attach_agent = connection.attach
         self.kinds = connection.kinds
         self._close = connection.close
         self._start_polling()
+
+    @staticmethod
+    def _release(connection: Connection) -> None:
+        if connection.close is not None:
+            connection.close()
+
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """End the app (a connection that arrives after this is released, not used)."""
+        self._ending = True
+        super().exit(result, return_code, message)
 
     def _connect_failed(self, error: BaseException) -> None:
         self.connect_error = error

@@ -6,6 +6,7 @@ run it end to end with the real connector.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
@@ -180,3 +181,25 @@ def test_tui_parser_imports_no_other_command() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "['paw.cli.demo', 'paw.cli.tui']"
+
+
+async def test_quitting_while_connecting_releases_the_connection() -> None:
+    release = threading.Event()
+    closed: list[bool] = []
+
+    def connect() -> Connection:
+        assert release.wait(10)
+        return Connection(scenario("allow"), close=lambda: closed.append(True))
+
+    app = make_app(connect=connect, poll_interval=HOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.exit()
+        await pilot.pause()
+        release.set()
+        for _ in range(200):  # the connector returns on its worker thread
+            if closed:
+                break
+            await asyncio.sleep(0.01)
+    assert closed == [True]
+    assert isinstance(app.supervisor, NotConnected)  # never used

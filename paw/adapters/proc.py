@@ -98,6 +98,11 @@ def last_line(text: str | None) -> str:
     return lines[-1] if lines else "failed"
 
 
+def not_installed(program: str) -> str:
+    """The one message paw gives for a missing program."""
+    return f"{program} is not installed (no `{program}` on PATH)"
+
+
 def run_or_raise(
     argv: Sequence[str],
     error: type[PawError],
@@ -120,7 +125,7 @@ def run_or_raise(
     except subprocess.TimeoutExpired as err:
         raise error(f"{label}: no answer within {timeout or 0:g}s") from err
     except FileNotFoundError as err:
-        raise error(f"{program} is not installed (no `{program}` on PATH)") from err
+        raise error(not_installed(program)) from err
     except OSError as err:
         raise error(f"{label}: {err}") from err
 

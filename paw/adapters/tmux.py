@@ -385,7 +385,7 @@ def require_tmux() -> None:
     """TmuxError naming the problem when no tmux is on PATH (libtmux's error is empty)."""
     if shutil.which("tmux") is None:
         raise TmuxError(
-            "tmux is not installed (no `tmux` on PATH)",
+            proc.not_installed("tmux"),
             hint="install tmux (e.g. `apt-get install tmux` or `brew install tmux`)",
         )
 

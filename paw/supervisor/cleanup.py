@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from paw.errors import PawError
 from paw.supervisor.observe import pane_for
-from paw.supervisor.records import load_agents, save_agents
+from paw.supervisor.records import forget_agent, load_agents
 
 if TYPE_CHECKING:
     from paw.core.ports import StatusCounts
@@ -58,7 +58,7 @@ def remove(ctx: Context, name: str, *, force: bool = False) -> str:
     agent = get_agent(ctx, name)
     if agent.adopted:
         stop(ctx, name)
-        _forget(ctx, name)
+        forget_agent(ctx.state, name)
         return f"stopped supervising {name} (adopted: no paw worktree to remove)"
     _refuse_unsaved(ctx, agent.worktree, agent.base, name, force=force)
     # Stop first, then look again: a running agent could write between the check and removal.
@@ -69,7 +69,7 @@ def remove(ctx: Context, name: str, *, force: bool = False) -> str:
     ctx.record("remove", agent=name, branch=agent.branch, archive_ref=ref, commit=commit)
     ctx.vcs.remove_worktree(ctx.repo_root, agent.worktree, force=True)
     ctx.vcs.delete_branch(ctx.repo_root, agent.branch, force=True)
-    _forget(ctx, name)
+    forget_agent(ctx.state, name)
     return (
         f"removed {name}: worktree {agent.worktree} and branch {agent.branch}\n"
         f"archived to {ref} ({commit[:12]}); restore with:\n"
@@ -84,9 +84,3 @@ def _refuse_unsaved(ctx: Context, worktree: str, base: str, name: str, *, force:
             f"{name} has unsaved work: {', '.join(unsaved)}",
             hint=f"commit and merge it, or `paw rm --force {name}` (archives it to a ref first)",
         )
-
-
-def _forget(ctx: Context, name: str) -> None:
-    agents = load_agents(ctx.state)
-    agents.pop(name, None)
-    save_agents(ctx.state, agents)

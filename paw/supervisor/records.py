@@ -88,6 +88,20 @@ def save_agents(state: StateStore, agents: Mapping[str, AgentRecord]) -> None:
     state.write(AGENTS_DOC, {"agents": [a.model_dump(mode="json") for a in agents.values()]})
 
 
+def store_agent(state: StateStore, record: AgentRecord) -> None:
+    """Add or replace one agent record."""
+    agents = load_agents(state)
+    agents[record.name] = record
+    save_agents(state, agents)
+
+
+def forget_agent(state: StateStore, name: str) -> None:
+    """Drop the record of agent ``name`` (nothing else: worktree, branch and pane stay)."""
+    agents = load_agents(state)
+    agents.pop(name, None)
+    save_agents(state, agents)
+
+
 def load_prompts(state: StateStore) -> dict[str, PromptRecord]:
     """Prompts seen (and still live at the last sweep), by id."""
     return {r.id: r for r in _load_list(state, PROMPTS_DOC, PromptRecord, key="prompts")}

@@ -11,7 +11,13 @@ from paw.errors import PawError
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO
 from paw.supervisor.keyboard import type_line
 from paw.supervisor.observe import detect_text
-from paw.supervisor.records import AgentRecord, ProcIdentity, load_agents, save_agents
+from paw.supervisor.records import (
+    AgentRecord,
+    ProcIdentity,
+    forget_agent,
+    load_agents,
+    store_agent,
+)
 
 if TYPE_CHECKING:
     from paw.core.agents import AgentProfile
@@ -59,7 +65,7 @@ def spawn(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
         task=task, created_at=ctx.clock(),
     )  # fmt: skip
-    _store(ctx, record)
+    store_agent(ctx.state, record)
     ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
     try:
         pane = ctx.terminal.new_pane(
@@ -69,7 +75,7 @@ def spawn(
     except PawError as err:
         raise _undo_spawn(ctx, record, err) from err
     record = record.model_copy(update={"pane_id": pane.pane_id})
-    _store(ctx, record)
+    store_agent(ctx.state, record)
     if launch.typed_task:
         _type_task(ctx, record, pane, launch.typed_task)
     return record
@@ -89,25 +95,13 @@ def _undo_spawn(ctx: Context, record: AgentRecord, err: PawError) -> PawError:
         except PawError:
             left.append(f"branch {record.branch}")
     if not left:
-        _forget(ctx, record.name)
+        forget_agent(ctx.state, record.name)
     ctx.record("spawn-failed", agent=record.name, error=err.message, left=left)
     if left:
         hint = f"left {' and '.join(left)}: `paw rm {record.name}` removes them once checked"
     else:
         hint = err.hint or "nothing was left behind; fix the problem and spawn again"
     return PawError(f"cannot start {record.name}: {err.message}", hint=hint)
-
-
-def _forget(ctx: Context, name: str) -> None:
-    agents = load_agents(ctx.state)
-    agents.pop(name, None)
-    save_agents(ctx.state, agents)
-
-
-def _store(ctx: Context, record: AgentRecord) -> None:
-    agents = load_agents(ctx.state)
-    agents[record.name] = record
-    save_agents(ctx.state, agents)
 
 
 def _type_task(ctx: Context, record: AgentRecord, pane: PaneInfo, task: str) -> None:
@@ -151,7 +145,7 @@ def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> Age
             proc=ProcIdentity(pid=proc.pid, create_time=proc.create_time),
         )  # fmt: skip
         ctx.record("adopt", agent=agent_name, kind=profile.kind, pane=pane_id, pid=proc.pid)
-        _store(ctx, record)
+        store_agent(ctx.state, record)
         return record
     commands = ", ".join(" ".join(p.cmdline) or p.name for p in procs) or "no processes"
     raise PawError(f"pane {pane_id} does not run a known agent ({commands})")

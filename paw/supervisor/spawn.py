@@ -85,22 +85,23 @@ def _undo_spawn(ctx: Context, record: AgentRecord, err: PawError) -> PawError:
     """No pane, so no agent ever ran in the new worktree: take back the worktree, the branch
     and the record, each only if git agrees nothing is lost (no force), and say what stayed."""
     left: list[str] = []
+    hint = err.hint or "nothing was left behind; fix the problem and spawn again"
     try:
         ctx.vcs.remove_worktree(ctx.repo_root, record.worktree)
     except PawError:
         left.append(f"worktree {record.worktree}")
+        hint = f"the worktree stays: `paw rm {record.name}` removes it once checked"
     else:
+        forget_agent(ctx.state, record.name)
         try:
             ctx.vcs.delete_branch(ctx.repo_root, record.branch)
         except PawError:
             left.append(f"branch {record.branch}")
-    if not left:
-        forget_agent(ctx.state, record.name)
+            hint = (
+                f"branch {record.branch} stays (git would not delete it): "
+                f"`git branch -D {record.branch}` once you know it holds nothing"
+            )
     ctx.record("spawn-failed", agent=record.name, error=err.message, left=left)
-    if left:
-        hint = f"left {' and '.join(left)}: `paw rm {record.name}` removes them once checked"
-    else:
-        hint = err.hint or "nothing was left behind; fix the problem and spawn again"
     return PawError(f"cannot start {record.name}: {err.message}", hint=hint)
 
 

@@ -98,6 +98,27 @@ def test_spawn_rollback_keeps_what_git_will_not_remove(monkeypatch: pytest.Monke
     assert [v.name for v in rig.sup.ls()] == ["alice"]  # still known, so `paw rm` can act
 
 
+def test_spawn_rollback_names_a_branch_git_will_not_delete(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rig = make_rig()
+
+    def no_pane(*args: object, **kwargs: object) -> None:
+        raise TmuxError("tmux: cannot create pane")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise GitError("error: the branch 'paw/alice' is not fully merged")
+
+    monkeypatch.setattr(rig.terminal, "new_pane", no_pane)
+    monkeypatch.setattr(rig.vcs, "delete_branch", refuse)
+    with pytest.raises(PawError, match="cannot start alice") as caught:
+        rig.sup.spawn("alice", "scripted", None)
+    assert "git branch -D paw/alice" in str(caught.value.hint)
+    assert rig.vcs.worktrees == {}
+    assert rig.vcs.branches == {"paw/alice"}  # never forced
+    assert rig.sup.ls() == ()  # no worktree: nothing for paw to manage
+
+
 def test_spawn_refuses_a_branch_left_without_an_agent() -> None:
     rig = make_rig()
     rig.vcs.add_worktree(REPO, "/src/app-paw/alice", "paw/alice", "main")  # interrupted spawn

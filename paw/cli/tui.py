@@ -16,6 +16,22 @@ if TYPE_CHECKING:
     from paw.tui.connect import Connection
 
 DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps (one batched tmux call each)
+# The main screen's keys for `paw tui --help` (without importing Textual; a test keeps this
+# equal to the screen's bindings).
+KEYS = (
+    ("a", "approve the selected prompt once (a confirm verdict asks first; block needs a reason)"),
+    ("d", "deny it"),
+    ("A", "approve and don't ask again (only if the agent offers it and the guard allows)"),
+    ("t", "attach to the agent's pane (detach to come back)"),
+    ("m", "type a message into the agent's input"),
+    ("n", "spawn an agent (name, kind, task)"),
+    ("x", "stop the agent; keep its work"),
+    ("r", "remove its worktree and branch (refuses unsaved work)"),
+    ("/", "filter agents"),
+    ("v", "switch the right panel: pane or diff"),
+    ("?", "every key"),
+    ("q", "quit (the agents keep running)"),
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +39,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "tui",
         help="open the TUI (also what `paw` alone does)",
-        description="Watch every agent of this repository and decide their prompts.",
+        description=(
+            "Watch every agent of this repository and decide their prompts. Keys reach an agent "
+            "only through the same path as `paw approve`: the prompt is re-verified, the guard "
+            "applies, and the audit record is written first."
+        ),
+        epilog="keys:\n" + "\n".join(f"  {key:<3} {what}" for key, what in KEYS),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_tui_options(p)
     p.set_defaults(func=cmd_tui)

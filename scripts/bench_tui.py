@@ -3,7 +3,8 @@
 It measures, in one run:
 
 * time to first frame: headless (``run_test``: from building the app to the first painted
-  screen, and to the first sweep on screen) and in a real terminal (``paw tui`` started
+  screen, and to the first sweep on screen; the app connects as ``paw tui`` does, after its
+  first frame) and in a real terminal (``paw tui`` started
   ``--starts`` times in a tmux pane, from ``new-session`` until capture-pane shows the layout
   with its key footer, and until it shows every agent waiting), beside a baseline: the
   smallest Textual app showing the same words, started the same way in turn with paw;
@@ -38,9 +39,10 @@ from pathlib import Path
 
 from paw.cli.compose import build_supervisor
 from paw.cli.demo import render_demo_config
-from paw.cli.tui import build_app
+from paw.cli.tui import connection_for
 from paw.supervisor.model import LivePrompt
 from paw.supervisor.service import Supervisor
+from paw.tui.app import make_app
 from paw.tui.format import sort_prompts
 from paw.tui.widgets.agent_list import AgentList
 
@@ -130,7 +132,7 @@ async def bench_headless(
     """First frame and approve latency with Textual's headless driver."""
     sent = hook_send_keys(supervisor)
     start = time.perf_counter()
-    app = build_app(supervisor, interval)
+    app = make_app(connect=partial(connection_for, supervisor), poll_interval=interval)
     async with app.run_test(size=SIZE) as pilot:
         painted = time.perf_counter()
         table = app.main.query_one(AgentList)

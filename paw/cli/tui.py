@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.supervisor.service import Supervisor
-    from paw.tui.app import PawApp
     from paw.tui.connect import Connection
 
 DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps (one batched tmux call each)
@@ -103,28 +102,20 @@ def cmd_tui(args: argparse.Namespace) -> int:
 def connect(root: str, socket_name: str | None = None) -> Connection:
     """Build the real supervisor for ``root`` with control mode, and what the TUI needs."""
     from paw.cli.compose import build_supervisor
+
+    return connection_for(build_supervisor(root, socket_name, control=True))
+
+
+def connection_for(supervisor: Supervisor) -> Connection:
+    """What the TUI needs beside ``supervisor``: attach, the configured kinds, close."""
     from paw.core.agents import known_kinds
     from paw.tui.connect import Connection
 
-    supervisor = build_supervisor(root, socket_name, control=True)
     return Connection(
         supervisor,
         attach=attacher(supervisor),
         kinds=known_kinds(supervisor.ctx.config),
         close=supervisor.close,
-    )
-
-
-def build_app(supervisor: Supervisor, interval: float) -> PawApp:
-    """The TUI over a real supervisor, with attach and the configured agent kinds."""
-    from paw.core.agents import known_kinds
-    from paw.tui.app import make_app
-
-    return make_app(
-        supervisor,
-        poll_interval=interval,
-        attach=attacher(supervisor),
-        kinds=known_kinds(supervisor.ctx.config),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -182,6 +183,7 @@ def build_supervisor(
         actor=Actor(user=current_user(), tty=current_tty()),
         sleep=time.sleep,
         git_details=git_details_for(config),
+        which=shutil.which,
     )
     if control:
         terminal.watch_session(supervisor.session)

@@ -61,6 +61,7 @@ class Context:
     actor: Actor = field(default_factory=Actor)
     sleep: Callable[[float], None] = lambda _s: None
     git_details: GitDetails | None = None
+    which: Callable[[str], str | None] | None = None  # finds a program on PATH (None: no check)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
 

@@ -46,6 +46,7 @@ class Supervisor:
         actor: Actor | None = None,
         sleep: Callable[[float], None] | None = None,
         git_details: GitDetails | None = None,
+        which: Callable[[str], str | None] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called."""
         self.ctx = Context(
@@ -63,6 +64,7 @@ class Supervisor:
             actor=actor or Actor(),
             sleep=sleep or (lambda _s: None),
             git_details=git_details,
+            which=which,
         )
 
     @property

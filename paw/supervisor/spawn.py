@@ -48,6 +48,7 @@ def spawn(
         base_ref = ctx.vcs.current_branch(ctx.repo_root)
     worktree, branch = ctx.worktree_path(name), ctx.branch_for(name)
     launch = plan_launch(profile, task, ctx.python)
+    _require_program(ctx, kind, launch.argv[0])
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
     if ctx.vcs.branch_exists(ctx.repo_root, branch):
@@ -79,6 +80,20 @@ def spawn(
     if launch.typed_task:
         _type_task(ctx, record, pane, launch.typed_task)
     return record
+
+
+def _require_program(ctx: Context, kind: str, program: str) -> None:
+    """Refuse before creating anything when the agent's program is not on PATH: the pane would
+    only show a shell's "not found" and the agent would be listed as exited."""
+    if ctx.which is None or ctx.which(program) is not None:
+        return
+    raise PawError(
+        f"{kind}: {program} is not installed (no `{program}` on PATH)",
+        hint=(
+            "install it (`paw doctor` lists the agent CLIs and their verified versions), "
+            f"or set `command` under [agents.{kind}] in paw.toml"
+        ),
+    )
 
 
 def _undo_spawn(ctx: Context, record: AgentRecord, err: PawError) -> PawError:

@@ -398,3 +398,29 @@ def test_spawn_without_tmux_on_path_says_so_and_creates_nothing(
     ).stdout  # fmt: skip
     assert branches == ""
     assert not (paw_env.repo.parent / f"{paw_env.repo.name}-paw" / "alice").exists()
+
+
+def test_spawn_of_an_agent_cli_not_on_path_says_so_and_creates_nothing(
+    paw_env: Paw, tmp_path: Path
+) -> None:
+    bin_dir = tmp_path / "bin"  # git, python and tmux, but no agent CLI
+    bin_dir.mkdir()
+    for tool in ("git", "python3", "tmux"):
+        found = subprocess.run(["which", tool], capture_output=True, text=True, check=True)
+        (bin_dir / tool).symlink_to(found.stdout.strip())
+    done = subprocess.run(
+        [str(PAW), "spawn", "alice", "--agent", "claude-code", "--task", "hi"],
+        capture_output=True, text=True, check=False, cwd=paw_env.repo,
+        env={"PATH": str(bin_dir), "HOME": str(tmp_path), "PAW_TMUX_SOCKET": paw_env.socket},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "paw: claude-code: claude is not installed (no `claude` on PATH)"
+    )
+    listed = subprocess.run(
+        [str(PAW), "ls", "--json"], capture_output=True, text=True, check=True,
+        cwd=paw_env.repo, env={"PATH": str(bin_dir), "HOME": str(tmp_path),
+                               "PAW_TMUX_SOCKET": paw_env.socket},
+    )  # fmt: skip
+    assert json.loads(listed.stdout) == []
+    assert not (paw_env.repo.parent / f"{paw_env.repo.name}-paw" / "alice").exists()

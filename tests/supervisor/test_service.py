@@ -119,6 +119,22 @@ def test_spawn_rollback_names_a_branch_git_will_not_delete(
     assert rig.sup.ls() == ()  # no worktree: nothing for paw to manage
 
 
+def test_spawn_refuses_an_agent_program_not_on_path() -> None:
+    rig = make_rig()
+    looked: list[str] = []
+
+    def which(program: str) -> str | None:
+        looked.append(program)
+        return None
+
+    rig.sup.ctx.which = which
+    with pytest.raises(PawError, match="scripted: /usr/bin/python3 is not installed") as caught:
+        rig.sup.spawn("alice", "scripted", None)
+    assert "paw doctor" in str(caught.value.hint)
+    assert looked == ["/usr/bin/python3"]
+    assert (rig.vcs.worktrees, rig.terminal.sessions, rig.sup.ls()) == ({}, set(), ())
+
+
 def test_spawn_refuses_a_branch_left_without_an_agent() -> None:
     rig = make_rig()
     rig.vcs.add_worktree(REPO, "/src/app-paw/alice", "paw/alice", "main")  # interrupted spawn

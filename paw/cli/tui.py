@@ -107,14 +107,17 @@ def connect(root: str, socket_name: str | None = None) -> Connection:
 
 
 def connection_for(supervisor: Supervisor) -> Connection:
-    """What the TUI needs beside ``supervisor``: attach, the configured kinds, close."""
-    from paw.core.agents import known_kinds
+    """What the TUI needs beside ``supervisor``: attach, the configured kinds (those installed
+    first: the spawn form offers the first), close."""
+    import shutil
+
+    from paw.core.agents import usable_kinds_first
     from paw.tui.connect import Connection
 
     return Connection(
         supervisor,
         attach=attacher(supervisor),
-        kinds=known_kinds(supervisor.ctx.config),
+        kinds=usable_kinds_first(supervisor.ctx.config, shutil.which),
         close=supervisor.close,
     )
 

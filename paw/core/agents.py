@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from paw.core.config import AgentProfileConfig, ProcessMatch, TaskMode
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from paw.core.config import PawConfig
     from paw.core.ports import ProcInfo
@@ -113,6 +113,21 @@ def known_kinds(config: PawConfig) -> tuple[str, ...]:
     """Every agent kind usable with this config, built-in first."""
     custom = tuple(k for k in config.agents if k not in BUILTIN_PROFILES)
     return tuple(BUILTIN_PROFILES) + custom
+
+
+def usable_kinds_first(config: PawConfig, which: Callable[[str], str | None]) -> tuple[str, ...]:
+    """:func:`known_kinds`, those whose program ``which`` finds first (order kept otherwise):
+    what a spawn form should offer by default."""
+    kinds = known_kinds(config)
+
+    def usable(kind: str) -> bool:
+        profile = profile_for(config, kind)
+        if profile is None or not profile.command:
+            return False
+        program = profile.command[0]
+        return program == PYTHON_PLACEHOLDER or which(program) is not None
+
+    return tuple(sorted(kinds, key=lambda kind: not usable(kind)))
 
 
 def profile_for(config: PawConfig, kind: str) -> AgentProfile | None:

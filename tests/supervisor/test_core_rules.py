@@ -7,7 +7,14 @@ from typing import NamedTuple
 import pytest
 from pydantic import ValidationError
 
-from paw.core.agents import BUILTIN_PROFILES, plan_launch, profile_for, resolves
+from paw.core.agents import (
+    BUILTIN_PROFILES,
+    known_kinds,
+    plan_launch,
+    profile_for,
+    resolves,
+    usable_kinds_first,
+)
 from paw.core.approval import (
     Facts,
     Step,
@@ -124,6 +131,17 @@ def test_profile_for_custom_kind_and_overrides() -> None:
     assert codex is not None
     assert codex.env == {"CODEX_HOME": "/tmp/c"}
     assert profile_for(config, "nope") is None
+
+
+def test_usable_kinds_first_puts_installed_and_python_agents_first() -> None:
+    config = PawConfig.model_validate(
+        {"agents": {"mine": {"command": ["{python}", "-m", "mine"]}, "gone": {"command": ["nope"]}}}
+    )
+    installed = {"codex", "aider"}
+    kinds = usable_kinds_first(config, lambda program: program if program in installed else None)
+    assert sorted(kinds) == sorted(known_kinds(config))  # nothing dropped
+    assert kinds[:4] == ("codex", "aider", "scripted", "mine")  # usable ones, in known order
+    assert kinds.index("gone") > kinds.index("mine")
 
 
 def test_plan_launch_expands_python_and_task_flag() -> None:

@@ -87,6 +87,8 @@ def _require_program(ctx: Context, kind: str, program: str) -> None:
     only show a shell's "not found" and the agent would be listed as exited."""
     if ctx.which is None or ctx.which(program) is not None:
         return
+    if "/" in program and not program.startswith("/"):
+        return  # relative to the new worktree, where the pane starts: not checkable from here
     raise PawError(
         f"{kind}: {program} is not installed (no `{program}` on PATH)",
         hint=(

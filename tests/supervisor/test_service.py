@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from paw.core.config import PawConfig
 from paw.core.ports import StatusCounts
 from paw.errors import GitError, PawError, TmuxError
 from paw.supervisor.model import AgentStatus, Outcome
@@ -133,6 +134,14 @@ def test_spawn_refuses_an_agent_program_not_on_path() -> None:
     assert "paw doctor" in str(caught.value.hint)
     assert looked == ["/usr/bin/python3"]
     assert (rig.vcs.worktrees, rig.terminal.sessions, rig.sup.ls()) == ({}, set(), ())
+
+
+def test_spawn_does_not_check_a_program_relative_to_the_worktree() -> None:
+    config = PawConfig.model_validate({"agents": {"local": {"command": ["./bin/agent"]}}})
+    rig = make_rig(config)
+    rig.sup.ctx.which = lambda program: None
+    view = rig.sup.spawn("alice", "local", None)
+    assert view.pane_id is not None
 
 
 def test_spawn_refuses_a_branch_left_without_an_agent() -> None:

@@ -15,9 +15,13 @@ import sys
 import tempfile
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from paw.adapters import proc
+
+if TYPE_CHECKING:
+    from paw.supervisor.model import SupervisorApi
+    from paw.tui.connect import Connection
 
 
 class DemoAgent(NamedTuple):
@@ -100,13 +104,26 @@ def create_demo_repo(root: Path, socket: str) -> Path:
     return repo
 
 
-def spawn_demo_agents(repo: Path, socket: str) -> None:
+def spawn_demo_agents(supervisor: SupervisorApi) -> None:
     """Spawn the three scripted agents through the supervisor."""
-    from paw.cli.compose import build_supervisor
-
-    supervisor = build_supervisor(str(repo), socket_name=socket)
     for agent in DEMO_AGENTS:
         supervisor.spawn(agent.name, agent.kind, agent.task)
+
+
+def connect_demo(root: Path, socket: str) -> Connection:
+    """The demo's connector: the repository, the supervisor and the three agents, all made
+    after the TUI's first frame (the newcomer sees paw at once, then the agents arrive)."""
+    from paw.cli.tui import connect
+
+    repo = create_demo_repo(root, socket)
+    connection = connect(str(repo), socket)
+    try:
+        spawn_demo_agents(connection.supervisor)
+    except BaseException:
+        if connection.close is not None:
+            connection.close()
+        raise
+    return connection
 
 
 def kill_tmux_server(socket: str) -> None:
@@ -125,7 +142,6 @@ def _exit_on_hangup(signum: int, frame: object) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo; clean up the tmux server (and the repository unless --keep)."""
-    from paw.cli.tui import connect
     from paw.tui.app import make_app
 
     for tool in ("tmux", "git"):
@@ -137,9 +153,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for sig in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, _exit_on_hangup)
     try:
-        repo = create_demo_repo(root, socket)
-        spawn_demo_agents(repo, socket)
-        app = make_app(connect=partial(connect, str(repo), socket), poll_interval=args.interval)
+        app = make_app(connect=partial(connect_demo, root, socket), poll_interval=args.interval)
         try:
             app.run()
         finally:

@@ -36,7 +36,7 @@ def test_demo_agents_show_allow_confirm_and_block(tmp_path: Path) -> None:
         assert subprocess.run(
             ["git", "log", "--oneline"], cwd=repo, capture_output=True, text=True, check=True
         ).stdout.strip()
-        spawn_demo_agents(repo, socket)
+        spawn_demo_agents(build_supervisor(str(repo), socket_name=socket))
         prompts = wait_for_prompts(build_supervisor(str(repo), socket_name=socket), 3)
         verdicts = {p.agent: p.verdict.action for p in prompts}
         assert verdicts == {"tidy": Action.ALLOW, "ship": Action.CONFIRM, "wreck": Action.BLOCK}

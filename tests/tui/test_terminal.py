@@ -111,3 +111,29 @@ def test_paw_tui_config_error_found_after_first_frame_ends_cleanly(
     assert "exit=2" in screen
     assert "Traceback" not in screen
     assert "Agents" not in screen  # the alternate screen is gone
+
+
+def test_paw_demo_in_a_real_pane_shows_three_verdicts_and_cleans_up(server: Server) -> None:
+    # README's first command, as a newcomer sees it: the TUI first, then the three agents with
+    # allow / confirm / block; quitting ends the demo's own tmux server and prints next steps.
+    socket = server.socket_name or ""
+    paw = " ".join(
+        shlex.quote(p) for p in (sys.executable, "-m", "paw", "demo", "--interval", "0.2")
+    )
+    server.cmd("new-session", "-d", "-s", "ui", "-x", "120", "-y", "40",
+               "-e", "TERM=xterm-256color", f"exec {paw}")  # fmt: skip
+    ui = server.cmd("display-message", "-p", "-t", "ui", "#{pane_id}").stdout[0]
+    demo_socket = (
+        f"paw-demo-{server.cmd('display-message', '-p', '-t', ui, '#{pane_pid}').stdout[0]}"
+    )
+    assert wait_for(lambda: "waiting 3" in capture(socket, ui), timeout=30), capture(socket, ui)
+    screen = capture(socket, ui)
+    for verdict in ("allow", "confirm", "block"):
+        assert verdict in screen
+    alive = subprocess.run(["tmux", "-L", demo_socket, "ls"], capture_output=True, check=False)
+    assert alive.returncode == 0  # the demo's agents run on their own server
+    server.cmd("set-option", "-t", "ui", "remain-on-exit", "on")
+    server.cmd("send-keys", "-t", ui, "q")
+    assert wait_for(lambda: "paw spawn" in capture(socket, ui)), capture(socket, ui)
+    gone = subprocess.run(["tmux", "-L", demo_socket, "ls"], capture_output=True, check=False)
+    assert gone.returncode != 0  # and that server is gone

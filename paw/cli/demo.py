@@ -142,6 +142,7 @@ def _exit_on_hangup(signum: int, frame: object) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo; clean up the tmux server (and the repository unless --keep)."""
+    from paw.cli.tui import run_app
     from paw.tui.app import make_app
 
     for tool in ("tmux", "git"):
@@ -153,13 +154,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for sig in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, _exit_on_hangup)
     try:
-        app = make_app(connect=partial(connect_demo, root, socket), poll_interval=args.interval)
-        try:
-            app.run()
-        finally:
-            app.disconnect()
-        if app.connect_error is not None:
-            raise app.connect_error
+        run_app(make_app(connect=partial(connect_demo, root, socket), poll_interval=args.interval))
     finally:
         kill_tmux_server(socket)
         if args.keep:

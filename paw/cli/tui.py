@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.supervisor.service import Supervisor
+    from paw.tui.app import PawApp
     from paw.tui.connect import Connection
 
 DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps (one batched tmux call each)
@@ -86,17 +87,23 @@ def cmd_tui(args: argparse.Namespace) -> int:
             f"{repo or 'the current directory'} is not inside a git repository",
             hint="cd into one, pass -C DIR, or try `paw demo`",
         ) from err
-    app = make_app(
-        connect=partial(connect, root),
-        poll_interval=getattr(args, "interval", DEFAULT_POLL_INTERVAL),
+    run_app(
+        make_app(
+            connect=partial(connect, root),
+            poll_interval=getattr(args, "interval", DEFAULT_POLL_INTERVAL),
+        )
     )
+    return 0
+
+
+def run_app(app: PawApp) -> None:
+    """Run the TUI; release what its connector opened; raise the connector's error, if any."""
     try:
         app.run()
     finally:
         app.disconnect()
     if app.connect_error is not None:
         raise app.connect_error
-    return 0
 
 
 def connect(root: str, socket_name: str | None = None) -> Connection:

@@ -376,14 +376,20 @@ def test_e2e_two_processes_approving_at_once_send_once(
     assert [a["subject"] for a in answers(paw_env)] == ["touch approved.txt"]
 
 
+def path_with(tmp_path: Path, *tools: str) -> Path:
+    """A directory for PATH holding only ``tools`` (links to the real programs)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in tools:
+        found = subprocess.run(["which", tool], capture_output=True, text=True, check=True)
+        (bin_dir / tool).symlink_to(found.stdout.strip())
+    return bin_dir
+
+
 def test_spawn_without_tmux_on_path_says_so_and_creates_nothing(
     paw_env: Paw, tmp_path: Path
 ) -> None:
-    bin_dir = tmp_path / "bin"  # PATH with git and python but no tmux
-    bin_dir.mkdir()
-    for tool in ("git", "python3"):
-        found = subprocess.run(["which", tool], capture_output=True, text=True, check=True)
-        (bin_dir / tool).symlink_to(found.stdout.strip())
+    bin_dir = path_with(tmp_path, "git", "python3")  # no tmux
     done = subprocess.run(
         [str(PAW), "spawn", "alice", "--agent", "scripted"],
         capture_output=True, text=True, check=False, cwd=paw_env.repo,
@@ -403,11 +409,7 @@ def test_spawn_without_tmux_on_path_says_so_and_creates_nothing(
 def test_spawn_of_an_agent_cli_not_on_path_says_so_and_creates_nothing(
     paw_env: Paw, tmp_path: Path
 ) -> None:
-    bin_dir = tmp_path / "bin"  # git, python and tmux, but no agent CLI
-    bin_dir.mkdir()
-    for tool in ("git", "python3", "tmux"):
-        found = subprocess.run(["which", tool], capture_output=True, text=True, check=True)
-        (bin_dir / tool).symlink_to(found.stdout.strip())
+    bin_dir = path_with(tmp_path, "git", "python3", "tmux")  # no agent CLI
     done = subprocess.run(
         [str(PAW), "spawn", "alice", "--agent", "claude-code", "--task", "hi"],
         capture_output=True, text=True, check=False, cwd=paw_env.repo,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from paw.core.config import PawConfig
@@ -31,6 +33,16 @@ def _one_prompt(rig: Rig) -> str:
     prompts = rig.sup.poll_once().prompts
     assert len(prompts) == 1
     return prompts[0].id
+
+
+def raising(error: Exception) -> Callable[..., None]:
+    """A stand-in for a port method that fails with ``error``."""
+
+    def fail(*args: object, **kwargs: object) -> None:
+        del args, kwargs
+        raise error
+
+    return fail
 
 
 def _events(rig: Rig, event: str) -> list[dict[str, object]]:
@@ -66,9 +78,7 @@ def test_spawn_without_a_pane_takes_back_worktree_branch_and_record(
 ) -> None:
     rig = make_rig()
 
-    def no_pane(*args: object, **kwargs: object) -> None:
-        raise TmuxError("tmux: cannot create pane: no space for new pane")
-
+    no_pane = raising(TmuxError("tmux: cannot create pane: no space for new pane"))
     monkeypatch.setattr(rig.terminal, "new_pane", no_pane)
     with pytest.raises(PawError, match="cannot start alice: tmux: cannot create pane") as caught:
         rig.sup.spawn("alice", "scripted", None)
@@ -84,11 +94,10 @@ def test_spawn_without_a_pane_takes_back_worktree_branch_and_record(
 def test_spawn_rollback_keeps_what_git_will_not_remove(monkeypatch: pytest.MonkeyPatch) -> None:
     rig = make_rig()
 
-    def no_pane(*args: object, **kwargs: object) -> None:
-        raise TmuxError("tmux: cannot create pane")
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise GitError("fatal: contains modified or untracked files, use --force to delete it")
+    no_pane = raising(TmuxError("tmux: cannot create pane"))
+    refuse = raising(
+        GitError("fatal: contains modified or untracked files, use --force to delete it")
+    )
 
     monkeypatch.setattr(rig.terminal, "new_pane", no_pane)
     monkeypatch.setattr(rig.vcs, "remove_worktree", refuse)
@@ -104,11 +113,8 @@ def test_spawn_rollback_names_a_branch_git_will_not_delete(
 ) -> None:
     rig = make_rig()
 
-    def no_pane(*args: object, **kwargs: object) -> None:
-        raise TmuxError("tmux: cannot create pane")
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise GitError("error: the branch 'paw/alice' is not fully merged")
+    no_pane = raising(TmuxError("tmux: cannot create pane"))
+    refuse = raising(GitError("error: the branch 'paw/alice' is not fully merged"))
 
     monkeypatch.setattr(rig.terminal, "new_pane", no_pane)
     monkeypatch.setattr(rig.vcs, "delete_branch", refuse)
@@ -157,9 +163,7 @@ def test_spawn_refuses_a_branch_left_without_an_agent() -> None:
 def test_spawn_creates_nothing_when_tmux_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
     rig = make_rig()
 
-    def no_tmux(*args: object, **kwargs: object) -> None:
-        raise TmuxError("tmux is not installed (no `tmux` on PATH)")
-
+    no_tmux = raising(TmuxError("tmux is not installed (no `tmux` on PATH)"))
     monkeypatch.setattr(rig.terminal, "ensure_session", no_tmux)
     with pytest.raises(TmuxError, match="not installed"):
         rig.sup.spawn("alice", "scripted", None)

@@ -57,9 +57,26 @@ class Workspace(NamedTuple):
     repo: Path
 
 
+# Real users' repositories and worktrees live under long paths, and a long path is what makes an
+# agent wrap a field (a `Destination:` path, a command) onto the next line. The scratch space is
+# padded to at least this many characters so the suite always runs in that class.
+MIN_SCRATCH_CHARS = 110
+
+
+def deep_scratch(base: Path) -> Path:
+    """``base`` extended by padding directories until its path has MIN_SCRATCH_CHARS characters."""
+    path = base
+    while len(str(path)) < MIN_SCRATCH_CHARS:
+        path = path / "a-deep-scratch-folder-as-real-users-have"
+    return path
+
+
 def make_workspace(agent: str, base: Path | None = None) -> Workspace:
-    """A scratch HOME and a git repository with README.md and one commit (outside /tmp)."""
-    scratch = base or agents_home() / "scratch"
+    """A scratch HOME and a git repository with README.md and one commit (outside /tmp).
+
+    The scratch folder is deep (``deep_scratch``) so wrapped fields stay tested.
+    """
+    scratch = base or deep_scratch(agents_home() / "scratch")
     scratch.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix=f"{agent}-", dir=scratch))
     home, repo = root / "home", root / "demo"

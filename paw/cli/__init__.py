@@ -9,14 +9,18 @@ Exit codes (also in docs/cli.md):
   2 usage error or invalid input (bad name, bad config)
   130 interrupted
 ``paw check`` adds 10 (confirm) and 20 (block); see ``paw check --help``.
+
+With ``--json`` every command prints exactly one JSON object on stdout, errors included:
+``{"error": {"message": …, "hint": …, "exit_code": …}}`` (docs/cli.md, "JSON output").
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from paw import __version__
 from paw.errors import PawError
@@ -36,6 +40,25 @@ class UsageError(PawError):
     """Invalid input from the user: exit code 2."""
 
 
+class _ParseError(Exception):
+    """argparse found bad arguments (raised instead of printing and exiting)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+class PawArgumentParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors reach ``main`` (so ``--json`` can report them as JSON).
+
+    Sub-command parsers inherit the class (``add_subparsers`` uses the parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise instead of printing usage and exiting."""
+        raise _ParseError(self, message)
+
+
 def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
     # Imported lazily so `paw check` never pays for Textual or libtmux, and `paw tui` (or bare
     # `paw`) never pays for the other commands: its first frame is on a budget.
@@ -51,7 +74,7 @@ def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
 def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:
     """Build the ``paw`` argument parser with every sub-command (or only ``tui`` and ``demo``,
     enough to parse ``paw`` alone and ``paw tui …``)."""
-    parser = argparse.ArgumentParser(
+    parser = PawArgumentParser(
         prog="paw",
         description=(
             "paw supervises parallel coding agents in tmux: a git worktree and a pane per agent, "
@@ -73,32 +96,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run paw with ``argv``; return the exit code (never raises for user errors)."""
     args_list = list(argv) if argv is not None else sys.argv[1:]
     parser = build_parser(tui_only=not args_list or args_list[0] == "tui")
+    as_json = "--json" in args_list
     try:
         args = parser.parse_args(args_list)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+    except _ParseError as err:
+        if as_json:
+            first = args_list[0] if args_list and not args_list[0].startswith("-") else None
+            hint = f"see `paw {first} --help`" if first else "see `paw --help`"
+            return report_error(err.message, hint=hint, code=EXIT_USAGE)
+        err.parser.print_usage(sys.stderr)
+        print(f"paw: {err.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version exit 0
         return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     func: Handler | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()
         return EXIT_OK
+    as_json = bool(getattr(args, "json", False))
     try:
         return func(args)
     except UsageError as err:
-        _print_error(err)
-        return EXIT_USAGE
+        return report_error(err.message, hint=err.hint, code=EXIT_USAGE, as_json=as_json)
     except PawError as err:
-        _print_error(err)
-        return EXIT_ERROR
+        return report_error(err.message, hint=err.hint, code=EXIT_ERROR, as_json=as_json)
     except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+        return report_error("interrupted", code=EXIT_INTERRUPTED, as_json=as_json)
     except BrokenPipeError:
         return EXIT_OK
 
 
-def _print_error(err: PawError) -> None:
-    print(f"paw: {err.message}", file=sys.stderr)
-    if err.hint:
-        print(f"hint: {err.hint}", file=sys.stderr)
+def error_object(
+    message: str, *, hint: str | None = None, code: int = EXIT_ERROR
+) -> dict[str, object]:
+    """The ``error`` member of a ``--json`` result (docs/cli.md)."""
+    return {"message": message, "hint": hint, "exit_code": code}
+
+
+def print_json(data: Mapping[str, object]) -> None:
+    """Print one ``--json`` result object on stdout (the single JSON convention of paw)."""
+    print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+
+
+def report_error(
+    message: str, *, hint: str | None = None, code: int = EXIT_ERROR, as_json: bool = True
+) -> int:
+    """Report a failure, as ``{"error": …}`` on stdout under ``--json``, else as ``paw: …``
+    (and ``hint: …``) on stderr; return ``code``."""
+    if as_json:
+        print_json({"error": error_object(message, hint=hint, code=code)})
+    else:
+        print(f"paw: {message}", file=sys.stderr)
+        if hint:
+            print(f"hint: {hint}", file=sys.stderr)
+    return code
 
 
 def run() -> None:

@@ -39,3 +39,26 @@ def load_guard_config(explicit: str | None, cwd: str | None) -> GuardConfig | No
     if problems or config is None:
         raise UsageError("; ".join(format_problem(p) for p in problems) or f"{path}: invalid")
     return config.guard
+
+
+def find_repo_root(start: str | None = None) -> str:
+    """The main worktree of the repository containing ``start`` (default: the cwd).
+
+    Outside a repository (or for a missing ``-C`` directory) a one-line error, never git's own
+    message. Light on imports: the TUI calls it before its first frame."""
+    from paw.adapters.git import GitCli
+    from paw.cli import UsageError
+    from paw.errors import GitError, PawError
+
+    where = start or str(Path.cwd())
+    if not Path(where).is_dir():
+        raise UsageError(f"no such directory: {where}")
+    try:
+        return GitCli().repo_root(where)
+    except GitError as err:
+        text = err.message.lower()
+        if "not a git repository" in text or "not inside a git repository" in text:
+            where_ = "" if start is None else f"{start} is "
+            advice = "cd into one, pass -C DIR, or try `paw demo`"
+            raise PawError(f"{where_}not inside a git repository ({advice})") from err
+        raise

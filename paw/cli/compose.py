@@ -24,7 +24,7 @@ from paw.adapters.git import GitCli
 from paw.adapters.procs import PsutilInspector
 from paw.adapters.state import StateStore as AgentStateStore
 from paw.adapters.tmux import TmuxTerminal
-from paw.cli import UsageError
+from paw.cli import UsageError, common
 from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
 from paw.errors import GitError, PawError, SensitiveFilesError
@@ -134,7 +134,7 @@ class _FileLock:
 
 def find_repo_root(start: str | None = None) -> str:
     """The main worktree of the repository containing ``start`` (default: the cwd)."""
-    return RepoGit().repo_root(start or str(Path.cwd()))
+    return common.find_repo_root(start)
 
 
 def load_config(path: Path) -> PawConfig:

@@ -5,23 +5,22 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.cli import UsageError
+from paw.cli import EXIT_ERROR, EXIT_USAGE, UsageError, error_object, print_json
 from paw.core.names import name_problem
 from paw.errors import PawError
-from paw.supervisor.model import Outcome
+from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.stats import COLUMNS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from paw.supervisor.model import AgentView, Decision, LivePrompt
+    from paw.supervisor.model import AgentView, Decision, LivePrompt, Snapshot
     from paw.supervisor.service import Supervisor
 
 Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -35,8 +34,8 @@ def _supervisor(args: argparse.Namespace) -> Supervisor:
     return build_supervisor(args.repo)
 
 
-def _print_json(data: object) -> None:
-    print(json.dumps(data, indent=2, default=str))
+def _print_json(data: dict[str, object]) -> None:
+    print_json(data)
 
 
 def _check_name(name: str) -> None:
@@ -54,8 +53,13 @@ def cmd_init(args: argparse.Namespace) -> int:
     from paw.cli.compose import CONFIG_NAME, find_repo_root
 
     path = Path(find_repo_root(args.repo)) / CONFIG_NAME
+    replaced = path.exists()
     write_default_config(path, overwrite=args.force)
-    print(f"wrote {path}")
+    if args.json:
+        _print_json({"file": str(path), "written": True, "replaced": replaced})
+    else:
+        print(f"{'replaced' if replaced else 'wrote'} {path} (every setting commented out)")
+        print("  check it with: paw config check")
     return 0
 
 
@@ -65,14 +69,22 @@ def cmd_config_check(args: argparse.Namespace) -> int:
 
     path = Path(find_repo_root(args.repo)) / CONFIG_NAME
     if not path.exists():
-        print(f"{path.name}: not found (paw uses its defaults; `paw init` writes one)")
+        if args.json:
+            _print_json({"file": str(path), "exists": False, "problems": []})
+        else:
+            print(f"{path.name}: not found (paw uses its defaults; `paw init` writes one)")
         return 0
     problems = config_problems(path)
     if args.json:
-        _print_json({"file": str(path), "problems": problems})
+        data: dict[str, object] = {"file": str(path), "exists": True, "problems": problems}
+        if problems:
+            data["error"] = error_object(
+                f"{len(problems)} problem(s) in {path.name}", code=EXIT_USAGE
+            )
+        _print_json(data)
     else:
         print("\n".join(problems) if problems else f"{path.name}: ok")
-    return 2 if problems else 0
+    return EXIT_USAGE if problems else 0
 
 
 def _task(args: argparse.Namespace) -> str | None:
@@ -95,25 +107,39 @@ def cmd_spawn(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown agent kind {args.agent!r} (known: {', '.join(kinds)})")
     view = sup.spawn(args.name, args.agent, _task(args), args.base)
     if args.json:
-        _print_json(_agent_json(view))
+        _print_json({"agent": _agent_json(view)})
     else:
         print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id} on {view.branch}")
         print(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
     return 0
 
 
-def _agent_json(view: AgentView) -> dict[str, object]:
+def _agent_json(view: AgentView, *, tmux_ok: bool = True) -> dict[str, object]:
     data = dataclasses.asdict(view)
-    data["status"] = view.status.value
+    data["status"] = view.status.value if tmux_ok else AgentStatus.UNKNOWN.value
+    if not tmux_ok:
+        data["alive"] = None  # unknown: the pane cannot be read
     return data
+
+
+def _tmux_gone(snap: Snapshot) -> str:
+    """One sentence, the same for `ls` and `prompts`, when tmux cannot be read."""
+    return f"{snap.error or 'tmux cannot be reached'}; the agents' state is unknown"
+
+
+TMUX_HINT = "`tmux ls` (or `tmux -L NAME ls` for a private socket) shows whether it runs"
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
     """List the agents."""
-    views = _supervisor(args).ls()
+    snap = _supervisor(args).poll_once()
+    views = snap.agents
     if args.json:
-        _print_json([_agent_json(v) for v in views])
-        return 0
+        data: dict[str, object] = {"agents": [_agent_json(v, tmux_ok=snap.tmux_ok) for v in views]}
+        if not snap.tmux_ok:
+            data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
+        _print_json(data)
+        return 0 if snap.tmux_ok else EXIT_ERROR
     if not views:
         print("no agents (start one with `paw spawn NAME --agent KIND`)")
         return 0
@@ -134,10 +160,14 @@ def cmd_ls(args: argparse.Namespace) -> int:
     for v in views:
         s = v.stat
         counts = (s.uncommitted, s.untracked, s.ahead, s.behind)
-        alive = "yes" if v.alive else "no"
-        row = (v.name, v.kind, v.pane_id or "-", alive, v.status.value, v.branch or "-")
+        alive = ("yes" if v.alive else "no") if snap.tmux_ok else "?"
+        status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
+        row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))
     _print_table(rows)
+    if not snap.tmux_ok:
+        print(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}", file=sys.stderr)
+        return EXIT_ERROR
     return 0
 
 
@@ -163,20 +193,39 @@ def _exec(argv: list[str]) -> None:
 
 def cmd_send(args: argparse.Namespace) -> int:
     """Type text into the agent's input (literally) and press Enter."""
-    _supervisor(args).send(args.name, args.text)
+    sup = _supervisor(args)
+    sup.send(args.name, args.text)
+    pane = sup.agent(args.name).pane_id
+    if args.json:
+        _print_json({"agent": args.name, "pane_id": pane, "text": args.text, "enter": True})
+    else:
+        shown = args.text if len(args.text) <= 60 else args.text[:57] + "..."
+        print(f"typed {shown!r} and Enter into {args.name} (pane {pane}); recorded in `paw log`")
     return 0
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
     """End the agent and its pane; keep the work."""
-    _supervisor(args).stop(args.name)
-    print(f"stopped {args.name} (worktree and branch kept)")
+    sup = _supervisor(args)
+    record = sup.agent(args.name)
+    sup.stop(args.name)
+    if args.json:
+        _print_json(
+            {"agent": args.name, "stopped": True, "worktree": record.worktree,
+             "branch": record.branch}
+        )  # fmt: skip
+    else:
+        print(f"stopped {args.name} (worktree and branch kept; `paw rm {args.name}` removes them)")
     return 0
 
 
 def cmd_rm(args: argparse.Namespace) -> int:
     """Remove the agent's worktree and branch."""
-    print(_supervisor(args).remove(args.name, force=args.force))
+    said = _supervisor(args).remove(args.name, force=args.force)
+    if args.json:
+        _print_json({"agent": args.name, "removed": True, "message": said})
+    else:
+        print(said)
     return 0
 
 
@@ -186,7 +235,7 @@ def cmd_adopt(args: argparse.Namespace) -> int:
         _check_name(args.name)
     view = _supervisor(args).adopt(args.pane, name=args.name, kind=args.agent)
     if args.json:
-        _print_json(_agent_json(view))
+        _print_json({"agent": _agent_json(view)})
     else:
         print(f"adopted pane {view.pane_id} as {view.name} ({view.kind})")
     return 0
@@ -204,27 +253,43 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
 def cmd_prompts(args: argparse.Namespace) -> int:
     """List live prompts with the guard's verdict."""
     snap = _supervisor(args).poll_once()
-    if not snap.tmux_ok:
-        raise PawError(f"cannot read the agents' panes: {snap.error or 'tmux is gone'}")
     items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
     if args.json:
-        _print_json(items)
-        return 0
+        data: dict[str, object] = {"prompts": items}
+        if not snap.tmux_ok:
+            data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
+        _print_json(data)
+        return 0 if snap.tmux_ok else EXIT_ERROR
+    if not snap.tmux_ok:
+        raise PawError(_tmux_gone(snap), hint=TMUX_HINT)
     if not items:
         print("no live prompts")
+        return 0
+    rows = [("ID", "AGENT", "PROMPT", "VERDICT", "AGE", "SUBJECT")]
+    rows += [
+        (str(i["id"]), str(i["agent"]), str(i["prompt_kind"]), str(i["verdict"]),
+         f"{i['age_s']}s", str(i["subject"] or i["question"]))
+        for i in items
+    ]  # fmt: skip
+    _print_table(rows)
     for i in items:
-        print(f"{i['id']}  {i['agent']} ({i['prompt_kind']}) {i['subject'] or i['question']}")
-        reasons = "; ".join(str(r) for r in i["reasons"]) if isinstance(i["reasons"], list) else ""
-        print(f"    guard: {i['verdict']}{' - ' + reasons if reasons else ''}  age {i['age_s']}s")
+        reasons = i["reasons"] if isinstance(i["reasons"], list) else []
+        if reasons:
+            print(f"{i['id']}: " + "; ".join(str(r) for r in reasons))
     return 0
 
 
 def _decision_json(d: Decision) -> dict[str, object]:
-    return {
+    data: dict[str, object] = {
         "outcome": d.outcome.value, "prompt_id": d.prompt_id, "reason": d.reason,
         "keys": list(d.keys), "verdict": d.verdict.to_dict() if d.verdict else None,
         "confirmation": d.confirmation,
     }  # fmt: skip
+    if _EXIT[d.outcome]:
+        data["error"] = error_object(
+            f"{d.outcome.value}: {d.reason}", hint=_HINTS.get(d.outcome), code=_EXIT[d.outcome]
+        )
+    return data
 
 
 def _ask_yes(text: str) -> bool:
@@ -259,6 +324,12 @@ _EXIT = {
 }
 
 
+_HINTS = {
+    Outcome.NEEDS_CONFIRMATION: "re-run with --yes to confirm",
+    Outcome.NEEDS_OVERRIDE: '--override "REASON" sends anyway (recorded)',
+}
+
+
 def _report(args: argparse.Namespace, d: Decision) -> int:
     if args.json:
         _print_json(_decision_json(d))
@@ -266,11 +337,10 @@ def _report(args: argparse.Namespace, d: Decision) -> int:
         note = "" if d.outcome is Outcome.SENT else " (the prompt still shows; check the pane)"
         print(f"sent {' '.join(d.keys)} to prompt {d.prompt_id}: {d.reason}{note}")
     else:
-        hints = {
-            Outcome.NEEDS_CONFIRMATION: "\nhint: re-run with --yes to confirm",
-            Outcome.NEEDS_OVERRIDE: '\nhint: --override "REASON" sends anyway (recorded)',
-        }
-        print(f"paw: {d.outcome.value}: {d.reason}{hints.get(d.outcome, '')}", file=sys.stderr)
+        hint = _HINTS.get(d.outcome)
+        print(f"paw: {d.outcome.value}: {d.reason}", file=sys.stderr)
+        if hint:
+            print(f"hint: {hint}", file=sys.stderr)
         if d.confirmation:
             print(d.confirmation, file=sys.stderr)
     return _EXIT[d.outcome]
@@ -279,13 +349,21 @@ def _report(args: argparse.Namespace, d: Decision) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     """Show the last audit records."""
     records = _supervisor(args).audit_tail(args.n)
+    if args.json:
+        _print_json({"records": records})
+        return 0
+    if not records:
+        print("no audit records yet (.paw/audit.jsonl)")
+        return 0
+    rows = [("TIME", "EVENT", "AGENT", "DECISION", "DETAIL")]
     for r in records:
-        if args.json:
-            print(json.dumps(r, default=str))
-            continue
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(r.get("time", 0)))))
-        detail = r.get("reason") or r.get("outcome") or r.get("subject") or ""
-        print(f"{when}  {r.get('event')}  {r.get('agent', '-')}  {r.get('decision', '')}  {detail}")
+        detail = r.get("reason") or r.get("outcome") or r.get("subject") or r.get("text") or ""
+        rows.append(
+            (when, str(r.get("event", "-")), str(r.get("agent") or "-"),
+             str(r.get("decision") or "-"), str(detail).replace("\n", " "))
+        )  # fmt: skip
+    _print_table(rows)
     return 0
 
 
@@ -293,7 +371,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Counts per agent and overall from the audit log."""
     table = _supervisor(args).stats()
     if args.json:
-        _print_json(table)
+        _print_json({"stats": table})
         return 0
     rows = [("AGENT", *(c.upper() for c in COLUMNS))]
     rows += [(name, *(str(row[c]) for c in COLUMNS)) for name, row in table.items()]
@@ -319,7 +397,9 @@ def _add(
         "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
     )
     if json_flag:
-        parser.add_argument("--json", action="store_true", help="print JSON")
+        parser.add_argument(
+            "--json", action="store_true", help="print one JSON object (errors too; docs/cli.md)"
+        )
     parser.set_defaults(func=func)
     return parser
 
@@ -365,7 +445,7 @@ def _short_help(func: Callable[[argparse.Namespace], int]) -> str:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the supervisor's sub-commands."""
-    p = _add(sub, "init", cmd_init, json_flag=False)
+    p = _add(sub, "init", cmd_init)
     p.add_argument("--force", action="store_true", help="replace an existing paw.toml")
     cfg = sub.add_parser("config", help="inspect paw.toml", description="Inspect paw.toml.")
     cfg_sub = cfg.add_subparsers(dest="config_command", metavar="COMMAND", required=True)
@@ -375,12 +455,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = _add(sub, "attach", cmd_attach, json_flag=False)
     p.add_argument("name")
     p.add_argument("--print", action="store_true", help="print the tmux command, do not run it")
-    p = _add(sub, "send", cmd_send, json_flag=False)
+    p = _add(sub, "send", cmd_send)
     p.add_argument("name")
     p.add_argument("text")
-    p = _add(sub, "stop", cmd_stop, json_flag=False)
+    p = _add(sub, "stop", cmd_stop)
     p.add_argument("name")
-    p = _add(sub, "rm", cmd_rm, json_flag=False)
+    p = _add(sub, "rm", cmd_rm)
     p.add_argument("name")
     p.add_argument(
         "--force", action="store_true", help="archive unsaved work to a ref, then remove"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import subprocess
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -75,18 +74,10 @@ def cmd_tui(args: argparse.Namespace) -> int:
     control client, process inspector) is built by :func:`connect` while the layout is on
     screen, so the window appears in well under half a second.
     """
-    from paw.adapters.git import GitCli
-    from paw.errors import GitError, PawError
+    from paw.cli.common import find_repo_root
     from paw.tui.app import make_app
 
-    repo = getattr(args, "repo", None)
-    try:
-        root = GitCli().repo_root(repo or str(Path.cwd()))
-    except GitError as err:
-        raise PawError(
-            f"{repo or 'the current directory'} is not inside a git repository",
-            hint="cd into one, pass -C DIR, or try `paw demo`",
-        ) from err
+    root = find_repo_root(getattr(args, "repo", None))
     run_app(
         make_app(
             connect=partial(connect, root),

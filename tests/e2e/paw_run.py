@@ -131,7 +131,7 @@ def spawn(run: PawRun, task: str) -> dict[str, Any]:
     done = paw(run, "spawn", AGENT_NAME, "--agent", run.agent, "--task", task, "--json")
     if done.returncode != 0:
         raise AssertionError(f"paw spawn failed ({done.returncode}): {done.stderr}{done.stdout}")
-    result: dict[str, Any] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)["agent"]
     return result
 
 
@@ -140,7 +140,7 @@ def prompts(run: PawRun) -> list[dict[str, Any]]:
     done = paw(run, "prompts", "--json")
     if done.returncode != 0:
         raise AssertionError(f"paw prompts failed ({done.returncode}): {done.stderr}")
-    items: list[dict[str, Any]] = json.loads(done.stdout)
+    items: list[dict[str, Any]] = json.loads(done.stdout)["prompts"]
     return items
 
 

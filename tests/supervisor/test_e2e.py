@@ -101,7 +101,7 @@ def test_e2e_spawn_three_and_ls_json_from_a_second_process(
         assert paw(capsys, "spawn", name, "--agent", "scripted", "--task", "t")[0] == 0
     code, out, _ = paw(capsys, "ls", "--json")
     assert code == 0
-    listed = json.loads(out)
+    listed = json.loads(out)["agents"]
     assert [a["name"] for a in listed] == ["a1", "b2", "c3"]
     assert len({a["pane_id"] for a in listed}) == 3
     assert [a["branch"] for a in listed] == ["paw/a1", "paw/b2", "paw/c3"]
@@ -109,7 +109,7 @@ def test_e2e_spawn_three_and_ls_json_from_a_second_process(
     assert git(paw_env.repo, "worktree", "list").count("[paw/") == 3
     done = subprocess.run([str(PAW), "ls", "--json"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    second = json.loads(done.stdout)
+    second = json.loads(done.stdout)["agents"]
     assert [(a["name"], a["pane_id"], a["alive"]) for a in second] == [
         (a["name"], a["pane_id"], True) for a in listed
     ]
@@ -311,7 +311,7 @@ def test_e2e_send_types_literally_and_stop_keeps_the_work(
     sub = paw_env.repo / "docs"
     sub.mkdir()
     assert paw(capsys, "spawn", "-C", str(sub), "alice", "--agent", "scripted")[0] == 0
-    [agent] = json.loads(paw(capsys, "ls", "--json")[1])
+    [agent] = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
     assert retry_until(lambda: "demo>" in _screen(server, agent["pane_id"]), 5)
     assert paw(capsys, "send", "alice", "Enter; kill-server 'q'")[0] == 0
     shown = "received: Enter; kill-server 'q'"
@@ -319,7 +319,7 @@ def test_e2e_send_types_literally_and_stop_keeps_the_work(
     code, out, _ = paw(capsys, "attach", "alice", "--print")
     assert (code, agent["pane_id"] in out) == (0, True)
     assert paw(capsys, "stop", "alice")[0] == 0
-    [stopped] = json.loads(paw(capsys, "ls", "--json")[1])
+    [stopped] = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
     assert (stopped["alive"], stopped["status"]) == (False, "exited")
     assert Path(agent["worktree"]).is_dir()
 
@@ -331,7 +331,7 @@ def test_e2e_stdin_typed_task_waits_for_the_idle_input(
     with (paw_env.repo / "paw.toml").open("a", encoding="utf-8") as fh:
         fh.write('task_mode = "stdin-typed"\n')
     assert paw(capsys, "spawn", "alice", "--agent", "scripted", "--task", "fix the bug")[0] == 0
-    [agent] = json.loads(paw(capsys, "ls", "--json")[1])
+    [agent] = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
     assert retry_until(lambda: "received: fix the bug" in _screen(server, agent["pane_id"]), 5)
 
 
@@ -346,9 +346,12 @@ def test_e2e_adopt_only_a_pane_that_runs_an_agent(
     pane = server.cmd("new-window", "-d", "-P", "-F", "#{pane_id}", agent_cmd).stdout[0]
     code, out, err = paw(capsys, "adopt", pane, "--name", "found", "--json")
     assert code == 0, err
-    assert (json.loads(out)["kind"], json.loads(out)["pane_id"]) == ("scripted", pane)
+    adopted = json.loads(out)["agent"]
+    assert (adopted["kind"], adopted["pane_id"]) == ("scripted", pane)
     assert retry_until(
-        lambda: json.loads(paw(capsys, "ls", "--json")[1])[0]["status"] == "idle", 5, raises=False
+        lambda: json.loads(paw(capsys, "ls", "--json")[1])["agents"][0]["status"] == "idle",
+        5,
+        raises=False,
     )
 
 
@@ -424,5 +427,5 @@ def test_spawn_of_an_agent_cli_not_on_path_says_so_and_creates_nothing(
         cwd=paw_env.repo, env={"PATH": str(bin_dir), "HOME": str(tmp_path),
                                "PAW_TMUX_SOCKET": paw_env.socket},
     )  # fmt: skip
-    assert json.loads(listed.stdout) == []
+    assert json.loads(listed.stdout) == {"agents": []}
     assert not (paw_env.repo.parent / f"{paw_env.repo.name}-paw" / "alice").exists()

@@ -1,9 +1,14 @@
-"""`paw doctor`: is this machine ready for paw, and are the installed agents the verified ones."""
+"""`paw doctor`: is this machine ready for paw, are the installed agents the verified ones, and
+does each installed agent have credentials to start with.
+
+Agents are found the way `paw spawn` finds them: on PATH (``shutil.which``), nothing else. A copy
+only in the cache ``scripts/install-agents`` fills is reported as "not on PATH", with the folder to
+add, because spawn could not start it either.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -15,6 +20,23 @@ from paw.core.verified import BINARIES, VERIFIED_VERSIONS, parse_version
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
+EPILOG = """\
+what it checks:
+  tmux, git    on PATH, and their versions (missing: fail)
+  AGENT        on PATH as `paw spawn` looks it up, its version against the version paw's
+               prompt detection was verified with; a copy only in the install cache
+               ($PAW_AGENTS_HOME, default ~/.cache/paw-agents) is "not on PATH"
+  AGENT login  a credentials file or an API-key variable the agent reads (listed in the row);
+               presence only: paw never reads secrets or contacts a provider, so an expired
+               sign-in still shows ok
+
+exit codes: 0 nothing failed (warnings allowed), 1 tmux or git missing
+
+examples:
+  paw doctor
+  paw doctor --json | jq '.checks[] | select(.status != "ok")'
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class CheckRow:
@@ -25,31 +47,65 @@ class CheckRow:
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class SignIn:
+    """Where an agent keeps its sign-in: files under HOME (or an override variable) and key
+    variables; ``command`` signs in."""
+
+    files: tuple[str, ...]
+    variables: tuple[str, ...]
+    command: str
+
+
+_PROVIDER_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY")
+
+SIGN_IN: dict[str, SignIn] = {
+    "claude-code": SignIn(
+        ("~/.claude/.credentials.json",),
+        ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"),
+        "claude, then /login",
+    ),
+    "codex": SignIn(("$CODEX_HOME/auth.json",), ("OPENAI_API_KEY", "CODEX_API_KEY"), "codex login"),
+    "gemini-cli": SignIn(
+        ("~/.gemini/oauth_creds.json",), ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini"
+    ),
+    "aider": SignIn((), (*_PROVIDER_KEYS, "DEEPSEEK_API_KEY"), "export a provider key"),
+    "qwen-code": SignIn(
+        ("~/.qwen/oauth_creds.json",), ("OPENAI_API_KEY", "DASHSCOPE_API_KEY"), "qwen"
+    ),
+    "opencode": SignIn(
+        ("$XDG_DATA_HOME/opencode/auth.json",), _PROVIDER_KEYS, "opencode auth login"
+    ),
+}
+_DEFAULTS = {"$CODEX_HOME": "~/.codex", "$XDG_DATA_HOME": "~/.local/share"}
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``paw doctor``."""
     p = sub.add_parser(
         "doctor",
-        help="check tmux, git and the agent CLIs (warns on unverified agent versions)",
-        description="Check that tmux and git are usable and compare each installed agent CLI's "
-        "version with the version paw's prompt detection was verified against. Agents are looked "
-        "up on PATH and in the cache scripts/install-agents fills ($PAW_AGENTS_HOME, default "
-        "~/.cache/paw-agents). Exit 0 when nothing failed (warnings allowed), 1 otherwise.",
+        help="check tmux, git, and each agent CLI: on PATH, verified version, credentials",
+        description="Check that tmux and git are usable; for each agent CLI, that `paw spawn` "
+        "finds it on PATH, whether its version is the one paw's prompt detection was verified "
+        "against, and whether its credentials file or API-key variable is present.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_json_flag(p)
     p.set_defaults(func=_run)
 
 
-def _agent_dirs() -> list[Path]:
+def _cache_dirs() -> list[Path]:
     home = Path(os.environ.get("PAW_AGENTS_HOME", Path.home() / ".cache" / "paw-agents"))
     return [home / "node_modules" / ".bin", home / "aider-venv" / "bin"]
 
 
-def _which(binary: str) -> str | None:
-    for folder in _agent_dirs():
+def _in_cache(binary: str) -> str | None:
+    for folder in _cache_dirs():
         candidate = folder / binary
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    return shutil.which(binary)
+    return None
 
 
 def _version_of(path: str) -> str | None:
@@ -81,35 +137,81 @@ def _tmux_version(path: str) -> str | None:
 
 def _agent_row(agent: str) -> CheckRow:
     verified = VERIFIED_VERSIONS[agent]
-    path = _which(BINARIES[agent])
+    binary = BINARIES[agent]
+    path = shutil.which(binary)  # exactly how `paw spawn` resolves the program
     if path is None:
-        return CheckRow(
-            agent, WARN, f"not installed (verified: {verified}; scripts/install-agents)"
-        )
+        cached = _in_cache(binary)
+        if cached is not None:
+            return CheckRow(
+                agent,
+                WARN,
+                f"not on PATH, so `paw spawn` cannot start it (a copy is at {cached}; add its "
+                "folder to PATH)",
+            )
+        return CheckRow(agent, WARN, f"not installed: no `{binary}` on PATH (verified: {verified})")
     version = _version_of(path)
     if version != verified:
         return CheckRow(
             agent,
             WARN,
-            f"version {version or 'unknown'} differs from the verified {verified}: prompt "
-            "detection may miss or misread its dialogs",
+            f"version {version or 'unknown'} at {path} differs from the verified {verified}: "
+            "prompt detection may miss or misread its dialogs",
         )
     return CheckRow(agent, OK, f"{version} (verified) at {path}")
+
+
+def _expand(pattern: str) -> Path:
+    for var, default in _DEFAULTS.items():
+        if pattern.startswith(var):
+            pattern = pattern.replace(var, os.environ.get(var[1:]) or default, 1)
+    return Path(pattern).expanduser()
+
+
+def sign_in_row(agent: str) -> CheckRow:
+    """Whether ``agent`` has a credentials file or key variable (presence only, never read)."""
+    spec = SIGN_IN[agent]
+    name = f"{agent} login"
+    for var in spec.variables:
+        if os.environ.get(var):
+            return CheckRow(name, OK, f"${var} is set")
+    for pattern in spec.files:
+        path = _expand(pattern)
+        if path.is_file():
+            return CheckRow(name, OK, f"credentials file {path}")
+    looked = [str(_expand(p)) for p in spec.files] + [f"${v}" for v in spec.variables]
+    return CheckRow(
+        name,
+        WARN,
+        f"no credentials found (looked for {', '.join(looked)}); sign in: {spec.command}",
+    )
 
 
 def collect() -> list[CheckRow]:
     """Every check, in display order."""
     rows = [_tool_row("tmux", "apt-get install tmux"), _tool_row("git", "apt-get install git")]
     rows.append(CheckRow("python", OK, sys.version.split()[0]))
-    rows += [_agent_row(agent) for agent in VERIFIED_VERSIONS]
+    for agent in VERIFIED_VERSIONS:
+        row = _agent_row(agent)
+        rows.append(row)
+        if row.status == OK or "differs" in row.detail:
+            rows.append(sign_in_row(agent))
     return rows
 
 
 def _run(args: argparse.Namespace) -> int:
+    from paw.cli import error_object, print_json
+
     rows = collect()
+    failed = [r.name for r in rows if r.status == FAIL]
+    code = 1 if failed else 0
     if args.json:
-        print(json.dumps([asdict(r) for r in rows]))
-    else:
-        for row in rows:
-            print(f"{row.status:4}  {row.name:12} {row.detail}")
-    return 1 if any(r.status == FAIL for r in rows) else 0
+        data: dict[str, object] = {"checks": [asdict(r) for r in rows]}
+        if failed:
+            data["error"] = error_object(f"missing: {', '.join(failed)}", code=code)
+        print_json(data)
+        return code
+    width = max(len(r.name) for r in rows)
+    print(f"{'STATUS':6}  {'CHECK':{width}}  DETAIL")
+    for row in rows:
+        print(f"{row.status:6}  {row.name:{width}}  {row.detail}")
+    return code

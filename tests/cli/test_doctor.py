@@ -1,3 +1,6 @@
+"""`paw doctor`: agents resolved on PATH exactly as `paw spawn` does, versions against the
+verified ones, credentials looked for where each agent keeps them."""
+
 from __future__ import annotations
 
 import json
@@ -15,18 +18,100 @@ def _fake_cli(folder: Path, name: str, output: str) -> None:
     script.chmod(0o755)
 
 
+def _doctor(capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, str]]:
+    assert main(["doctor", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "error" not in data
+    return {r["name"]: r for r in data["checks"]}
+
+
+def _clear_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    from paw.cli.doctor import SIGN_IN
+
+    for spec in SIGN_IN.values():
+        for var in spec.variables:
+            monkeypatch.delenv(var, raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+
+
 def test_doctor_warns_when_agent_version_differs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("PAW_AGENTS_HOME", str(tmp_path))
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    _fake_cli(tmp_path / "node_modules" / ".bin", "codex", "codex-cli 0.170.9")
-    _fake_cli(tmp_path / "node_modules" / ".bin", "gemini", "0.61.0")
-    assert main(["doctor", "--json"]) == 0
-    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    bin_dir = tmp_path / "bin"
+    monkeypatch.setenv("PAW_AGENTS_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    _fake_cli(bin_dir, "codex", "codex-cli 0.170.9")
+    _fake_cli(bin_dir, "gemini", "0.61.0")
+    rows = _doctor(capsys)
     assert rows["codex"]["status"] == "warn"
     assert "differs from the verified 0.171.0" in rows["codex"]["detail"]
     assert rows["gemini-cli"]["status"] == "ok"
     assert rows["opencode"]["status"] == "warn"
     assert "not installed" in rows["opencode"]["detail"]
     assert rows["tmux"]["status"] == "ok"
+
+
+def test_doctor_and_spawn_agree_on_an_agent_only_in_the_install_cache(
+    git_repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PAW_AGENTS_HOME", str(cache))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    _fake_cli(cache / "node_modules" / ".bin", "codex", "codex-cli 0.171.0")
+    row = _doctor(capsys)["codex"]
+    assert row["status"] == "warn"
+    assert "not on PATH, so `paw spawn` cannot start it" in row["detail"]
+    assert str(cache / "node_modules" / ".bin" / "codex") in row["detail"]
+    # ...and spawn refuses the same agent, before creating anything
+    code = main(["spawn", "-C", str(git_repo), "x", "--agent", "codex", "--json"])
+    assert code == 1
+    assert "not installed" in json.loads(capsys.readouterr().out)["error"]["message"]
+    # on PATH, both accept it (doctor: ok; spawn's own check no longer refuses)
+    monkeypatch.setenv("PATH", f"{cache / 'node_modules' / '.bin'}:/usr/bin:/bin")
+    assert _doctor(capsys)["codex"]["status"] == "ok"
+
+
+def test_doctor_sign_in_row_names_what_it_looked_for(
+    tmp_path: Path,
+    isolated_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bin_dir = tmp_path / "bin"
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("PAW_AGENTS_HOME", str(tmp_path / "cache"))
+    _clear_keys(monkeypatch)
+    _fake_cli(bin_dir, "codex", "codex-cli 0.171.0")
+    _fake_cli(bin_dir, "gemini", "0.61.0")
+    _fake_cli(bin_dir, "claude", "2.1.332 (Claude Code)")
+    rows = _doctor(capsys)
+    codex = rows["codex login"]
+    assert codex["status"] == "warn"
+    assert str(isolated_env / ".codex" / "auth.json") in codex["detail"]
+    assert "$OPENAI_API_KEY" in codex["detail"]
+    assert "codex login" in codex["detail"]
+    assert "opencode login" not in rows  # not installed: nothing to sign in to
+    # a credentials file counts...
+    (isolated_env / ".codex").mkdir()
+    (isolated_env / ".codex" / "auth.json").write_text("{}", encoding="utf-8")
+    # ...and so does a key variable (its value is never shown)
+    monkeypatch.setenv("GEMINI_API_KEY", "secret-value-123")
+    rows = _doctor(capsys)
+    assert rows["codex login"] == {
+        "name": "codex login",
+        "status": "ok",
+        "detail": f"credentials file {isolated_env / '.codex' / 'auth.json'}",
+    }
+    assert rows["gemini-cli login"]["detail"] == "$GEMINI_API_KEY is set"
+    assert rows["claude-code login"]["status"] == "warn"
+    main(["doctor"])
+    assert "secret-value-123" not in capsys.readouterr().out
+
+
+def test_doctor_text_has_a_header(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["doctor"])
+    assert capsys.readouterr().out.splitlines()[0].split() == ["STATUS", "CHECK", "DETAIL"]

@@ -62,6 +62,8 @@ def register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "demo",
         help="try paw: three scripted agents in a throwaway repository, in the TUI",
         description=__doc__,
+        epilog="examples:\n  paw demo\n  paw demo --keep   (keep the throwaway repository to look "
+        "around afterwards)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--keep", action="store_true", help="keep the demo repository on exit")

@@ -30,6 +30,10 @@ without an agent. Name the agent whenever you know it: keys and busy markers are
 
 exit codes: 0 live prompt, 1 unreadable file, 2 usage error, 10 busy or idle (no prompt),
 11 unknown (empty screen or no detector recognised it)
+
+examples:
+  tmux capture-pane -p -t %3 | paw detect --agent claude-code -
+  paw detect --agent codex --json screen.txt
 """
 
 

@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "only through the same path as `paw approve`: the prompt is re-verified, the guard "
             "applies, and the audit record is written first."
         ),
-        epilog="keys:\n" + "\n".join(f"  {key:<3} {what}" for key, what in KEYS),
+        epilog="keys:\n"
+        + "\n".join(f"  {key:<3} {what}" for key, what in KEYS)
+        + "\n\nexamples:\n  paw tui\n  paw tui -C ../other-repo --interval 0.5",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_tui_options(p)

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paw.core.approval import Facts, Plan, Step, find_git_write, plan_approval, plan_denial
+from paw.core.approval import (
+    Facts,
+    Plan,
+    Step,
+    find_git_write,
+    plan_approval,
+    plan_denial,
+    verify_live,
+)
 from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
@@ -68,7 +76,8 @@ def _approve(
         else _no_prompt_verdict()
     )
     plan = plan_approval(facts, verdict, always=always, confirmed=confirmed, override=override)
-    return _carry_out(ctx, "approve", record, plan, verdict, override=override)
+    return _carry_out(ctx, "approve", record, _if_answered(ctx, record, facts, plan), verdict,
+                      override=override)  # fmt: skip
 
 
 def deny(ctx: Context, prompt_id: str) -> Decision:
@@ -82,8 +91,26 @@ def _deny(ctx: Context, prompt_id: str) -> Decision:
     if isinstance(found, str):
         return _refuse(ctx, "deny", prompt_id, found)
     record, agent = found
-    plan = plan_denial(gather_facts(ctx, record, agent))
+    facts = gather_facts(ctx, record, agent)
+    plan = _if_answered(ctx, record, facts, plan_denial(facts))
     return _carry_out(ctx, "deny", record, plan, None, override=None)
+
+
+_ANSWERED = {"approve": "approved", "deny": "denied"}
+
+
+def _if_answered(ctx: Context, record: PromptRecord, facts: Facts, plan: Plan) -> Plan:
+    """A refusal because the prompt is no longer live says so plainly when an earlier decision
+    sent keys to this very prompt: "already answered (denied by …)", not "the prompt changed".
+    A prompt that is still live is never refused on this ground."""
+    if verify_live(facts) is None:
+        return plan
+    for entry in reversed(ctx.audit.read()):
+        if entry.get("prompt_id") == record.id and entry.get("decision") == "send":
+            verb = _ANSWERED.get(str(entry.get("event")), "answered")
+            who = f" by {entry['user']}" if entry.get("user") else ""
+            return Plan(Step.REFUSE, f"already answered: {verb}{who}; nothing sent")
+    return plan
 
 
 def _no_prompt_verdict() -> Verdict:

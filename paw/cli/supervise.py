@@ -391,7 +391,8 @@ def _add(
 ) -> argparse.ArgumentParser:
     parser = sub.add_parser(
         name, help=_short_help(func), description=func.__doc__,
-        epilog=EPILOGS[name], formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOGS[name] + (JSON_NOTE if json_flag else ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     parser.add_argument(
         "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
@@ -404,36 +405,58 @@ def _add(
     return parser
 
 
+JSON_NOTE = """
+
+--json: one JSON object on stdout; a failure adds {"error": {"message", "hint", "exit_code"}}
+(docs/cli.md, "JSON output"). Exit codes: 0 done, 1 paw error or refusal, 2 bad input."""
+
 EPILOGS = {
-    "init": "example:\n  paw init",
+    "init": """examples:
+  paw init
+  paw init --force   (replace an existing paw.toml)
+
+Lines "# text" explain; delete the "#" of a "#key = value" line to use that setting.""",
     "check": "example:\n  paw config check\n\nexit 2 when paw.toml has problems",
     "spawn": """examples:
   paw spawn alice --agent claude-code --task 'fix the flaky test'
   paw spawn bob --agent aider --task-file TASK.md --base develop
 
 Names: letters, digits, '-' and '_' (no spaces, quotes, ';', '..', ':' or '%').""",
-    "ls": "examples:\n  paw ls\n  paw ls --json | jq '.[] | select(.alive)'",
+    "ls": """examples:
+  paw ls
+  paw ls --json | jq -r '.agents[] | select(.status == "prompt") | .name'
+
+Without the tmux server the state is "unknown" (not "exited") and paw ls exits 1.""",
     "attach": "example:\n  paw attach alice   (detach again with your tmux prefix + d)",
     "send": """example:
   paw send alice 'also update the changelog'
+  paw send alice 'run the tests again' --json
 
 The text is typed literally (never read as tmux key names), then Enter.
 Refused while the agent shows a permission prompt: use approve/deny.""",
-    "stop": "example:\n  paw stop alice   (worktree and branch stay; `paw rm` removes them)",
+    "stop": """examples:
+  paw stop alice   (worktree and branch stay; `paw rm` removes them)
+  paw stop alice --json""",
     "rm": """examples:
   paw rm alice
   paw rm --force alice   (archives everything to refs/paw/archive/... first)""",
     "adopt": "examples:\n  paw adopt %12\n  paw adopt %12 --agent codex --name reviewer",
-    "prompts": "examples:\n  paw prompts\n  paw prompts --json",
+    "prompts": """examples:
+  paw prompts
+  paw prompts --json | jq -r '.prompts[] | select(.verdict == "allow") | .id'""",
     "approve": """examples:
   paw approve 3f9c2a1b0d
   paw approve 3f9c2a1b0d --yes
   paw approve 3f9c2a1b0d --override 'reviewed: pushes to my fork'
 
 Exit codes: 0 sent, 1 refused, 3 needs confirmation (--yes), 4 blocked (--override).""",
-    "deny": "example:\n  paw deny 3f9c2a1b0d",
+    "deny": """examples:
+  paw deny 3f9c2a1b0d
+  paw deny 3f9c2a1b0d --json
+
+A prompt already answered is refused: "already answered", nothing sent.""",
     "log": "examples:\n  paw log -n 50\n  paw log --json",
-    "stats": "example:\n  paw stats --json",
+    "stats": "examples:\n  paw stats\n  paw stats --json | jq .stats.all",
 }
 KINDS_HELP = "claude-code, codex, gemini-cli, aider, qwen-code, opencode, scripted, or custom"
 

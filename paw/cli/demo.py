@@ -128,13 +128,21 @@ def connect_demo(root: Path, socket: str) -> Connection:
     return connection
 
 
+def tmux_socket_path(socket: str) -> Path:
+    """Where tmux puts the socket of ``tmux -L socket``: ``$TMUX_TMPDIR`` (default ``/tmp``),
+    then ``tmux-<uid>/<socket>``."""
+    return Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.geteuid()}" / socket  # noqa: S108
+
+
 def kill_tmux_server(socket: str) -> None:
-    """End the demo's private tmux server (and its agents) and remove its socket file."""
+    """End a private tmux server (and what runs in it) and remove its socket file, which tmux
+    leaves behind after ``kill-server``. Safe to call when the server is already gone."""
     found = proc.run(["tmux", "-L", socket, "display-message", "-p", "#{socket_path}"], check=False)
     proc.run(["tmux", "-L", socket, "kill-server"], check=False)
-    path = found.stdout.strip()
-    if found.ok and path:
-        Path(path).unlink(missing_ok=True)
+    reported = found.stdout.strip() if found.ok else ""
+    for path in {Path(reported) if reported else None, tmux_socket_path(socket)} - {None}:
+        if path is not None and path.is_socket():
+            path.unlink(missing_ok=True)
 
 
 def _exit_on_hangup(signum: int, frame: object) -> None:

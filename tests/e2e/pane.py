@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from paw.cli.demo import kill_tmux_server
+
 POLL = 0.25
 
 
@@ -93,8 +95,8 @@ class Pane:
         return last
 
     def kill_server(self) -> None:
-        """End this pane's private tmux server."""
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+        """End this pane's private tmux server and remove its socket file."""
+        kill_tmux_server(self.socket)
 
 
 def _tmux(socket: str, *args: str) -> str:

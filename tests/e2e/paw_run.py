@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from paw.cli.demo import kill_tmux_server
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane
 from tests.e2e.stub_model import StubModel
@@ -108,7 +109,7 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
 
 def stop(run: PawRun) -> None:
     """Kill the tmux server, stop the stub, delete the scratch space."""
-    subprocess.run(["tmux", "-L", run.socket, "kill-server"], capture_output=True, check=False)
+    kill_tmux_server(run.socket)  # the socket file too: tmux leaves it behind
     run.stub.stop()
     agents.remove_workspace(run.ws)
 

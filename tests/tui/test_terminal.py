@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from paw.cli.demo import kill_tmux_server, tmux_socket_path
 from tests.tui.real_world import (
     KINDS,
     audit_records,
@@ -78,13 +79,8 @@ def test_paw_tui_attach_shows_agent_pane_and_comes_back(git_repo: Path, server: 
         assert wait_for(lambda: "Agents" in capture(outer, "ui")), capture(outer, "ui")
         assert "received key" not in capture(socket, prompt.pane_id)  # attaching sent nothing
     finally:
-        path = subprocess.run(
-            [*tmux_outer, "display-message", "-p", "#{socket_path}"],
-            capture_output=True, text=True, check=False,
-        ).stdout.strip()  # fmt: skip
-        subprocess.run([*tmux_outer, "kill-server"], capture_output=True, check=False)
-        if path:
-            Path(path).unlink(missing_ok=True)
+        kill_tmux_server(outer)
+    assert not tmux_socket_path(outer).exists()
 
 
 def attached(screen: str) -> bool:
@@ -137,3 +133,4 @@ def test_paw_demo_in_a_real_pane_shows_three_verdicts_and_cleans_up(server: Serv
     assert wait_for(lambda: "paw spawn" in capture(socket, ui)), capture(socket, ui)
     gone = subprocess.run(["tmux", "-L", demo_socket, "ls"], capture_output=True, check=False)
     assert gone.returncode != 0  # and that server is gone
+    assert not tmux_socket_path(demo_socket).exists()  # with its socket file

@@ -22,10 +22,12 @@ if TYPE_CHECKING:
 
     from paw.supervisor.model import AgentView, Decision, LivePrompt, Snapshot
     from paw.supervisor.service import Supervisor
+    from paw.supervisor.spawn import Startup
 
 Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
 EXIT_NEEDS_CONFIRMATION = 3
 EXIT_NEEDS_OVERRIDE = 4
+EXIT_WAITING_FOR_YOU = 5
 
 
 def _supervisor(args: argparse.Namespace) -> Supervisor:
@@ -97,21 +99,49 @@ def _task(args: argparse.Namespace) -> str | None:
 
 
 def cmd_spawn(args: argparse.Namespace) -> int:
-    """Create a worktree and a pane, and launch the agent."""
+    """Create a worktree and a pane, launch the agent, and wait until it is up."""
     _check_name(args.name)
-    from paw.core.agents import known_kinds
+    from paw.core.agents import profile_for, unknown_kind_hint
 
     sup = _supervisor(args)
-    kinds = known_kinds(sup.ctx.config)
-    if args.agent not in kinds:
-        raise UsageError(f"unknown agent kind {args.agent!r} (known: {', '.join(kinds)})")
-    view = sup.spawn(args.name, args.agent, _task(args), args.base)
+    if profile_for(sup.ctx.config, args.agent) is None:
+        hint = unknown_kind_hint(sup.ctx.config, args.agent)  # one line: a usage error
+        raise UsageError(f"unknown agent kind {args.agent!r}: {hint}")
+    view, startup = sup.spawn_agent(
+        args.name, args.agent, _task(args), args.base, startup_timeout_s=args.startup_timeout
+    )
+    waiting = startup.outcome.state.value == "waiting"
     if args.json:
-        _print_json({"agent": _agent_json(view)})
-    else:
-        print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id} on {view.branch}")
-        print(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
-    return 0
+        _print_json({"agent": _agent_json(view), "startup": _startup_json(startup)})
+        return EXIT_WAITING_FOR_YOU if waiting else 0
+    print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id} on {view.branch}")
+    print(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
+    if startup.task_typed:
+        print("  task:     typed into its input")
+    for note in startup.notes:
+        print(f"warning: {note}", file=sys.stderr)
+    if not waiting:
+        print(f"  ready:    {startup.outcome.detail} ({startup.waited_s:g}s)")
+        return 0
+    print(f"waiting for you: {view.name} {startup.outcome.detail}", file=sys.stderr)
+    for line in startup.outcome.screen:
+        print(f"  | {line}", file=sys.stderr)
+    then = (
+        f"; then `paw send {view.name} TEXT` (its task was not typed)"
+        if startup.task_typed is False
+        else ""
+    )
+    print(f"hint: answer it in its pane: paw attach {view.name}{then}", file=sys.stderr)
+    return EXIT_WAITING_FOR_YOU
+
+
+def _startup_json(startup: Startup) -> dict[str, object]:
+    out = startup.outcome
+    return {
+        "state": out.state.value, "detail": out.detail, "screen": list(out.screen),
+        "task_typed": startup.task_typed, "waited_s": startup.waited_s,
+        "notes": list(startup.notes),
+    }  # fmt: skip
 
 
 def _agent_json(view: AgentView, *, tmux_ok: bool = True) -> dict[str, object]:
@@ -420,6 +450,12 @@ Lines "# text" explain; delete the "#" of a "#key = value" line to use that sett
     "spawn": """examples:
   paw spawn alice --agent claude-code --task 'fix the flaky test'
   paw spawn bob --agent aider --task-file TASK.md --base develop
+  paw spawn carol --agent my-agent --startup-timeout 120   (a kind from [agents.my-agent])
+
+paw waits (on the wall clock, up to the kind's startup_timeout_s, default 60 s) until the
+agent is up: it shows its input (a stdin-typed task is typed then), works on its task, or asks
+for something. Exit 0 up, 1 died on start (its last lines are shown), 5 waiting for you (a
+start-up dialog such as trust-this-folder or sign-in: answer it with `paw attach NAME`).
 
 Names: letters, digits, '-' and '_' (no spaces, quotes, ';', '..', ':' or '%').""",
     "ls": """examples:
@@ -458,7 +494,10 @@ A prompt already answered is refused: "already answered", nothing sent.""",
     "log": "examples:\n  paw log -n 50\n  paw log --json",
     "stats": "examples:\n  paw stats\n  paw stats --json | jq .stats.all",
 }
-KINDS_HELP = "claude-code, codex, gemini-cli, aider, qwen-code, opencode, scripted, or custom"
+KINDS_HELP = (
+    "claude-code, codex, gemini-cli, aider, qwen-code, opencode, scripted, or a kind of your "
+    "own from [agents.KIND] in paw.toml"
+)
 
 
 def _short_help(func: Callable[[argparse.Namespace], int]) -> str:
@@ -508,6 +547,20 @@ def _register_spawn(p: argparse.ArgumentParser) -> None:
     task.add_argument("--task", help="the task text")
     task.add_argument("--task-file", metavar="FILE", help="read the task from FILE")
     p.add_argument("--base", metavar="REF", help="base of the new branch (default: checked out)")
+    p.add_argument(
+        "--startup-timeout", type=_seconds, metavar="SECONDS",
+        help="how long to wait for the agent to come up (default: its startup_timeout_s, 60)",
+    )  # fmt: skip
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
 
 
 def _register_approve(p: argparse.ArgumentParser) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from paw.core.config import AgentProfileConfig, ProcessMatch, TaskMode
+from paw.core.detect.registry import AGENT_MODULES
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from paw.core.ports import ProcInfo
 
 PYTHON_PLACEHOLDER = "{python}"
+DEFAULT_STARTUP_TIMEOUT_S = 60.0
 _NODE = ("node",)
 _PYTHON = ("python",)
 _VERSION_SUFFIX = re.compile(r"[0-9.]+$")
@@ -35,11 +37,18 @@ class AgentProfile:
     task_flag: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     detector: str = ""
+    startup_timeout_s: float = DEFAULT_STARTUP_TIMEOUT_S
+    ready_pattern: str | None = None
 
     @property
     def detector_id(self) -> str:
         """The detector that reads this agent's screen."""
         return self.detector or self.kind
+
+    @property
+    def has_detector(self) -> bool:
+        """True when a detector reads this agent's screen (idle, busy, prompts)."""
+        return self.detector_id in AGENT_MODULES
 
 
 def _builtin(
@@ -137,12 +146,122 @@ def profile_for(config: PawConfig, kind: str) -> AgentProfile | None:
     if base is None:
         if override is None or not override.command:
             return None
-        base = AgentProfile(kind, override.command, _match_command(override.command))
+        match = derive_match(override.command)
+        wrapped = BUILTIN_PROFILES.get(override.detector or "")
+        if wrapped is not None:  # a wrapper may exec the CLI whose screens it shows
+            match = _union(match, wrapped.match)
+        base = AgentProfile(kind, override.command, match)
     return _apply(base, override) if override is not None else base
 
 
-def _match_command(command: tuple[str, ...]) -> ProcessMatch:
-    return ProcessMatch(executables=(_basename(command[0]),))
+def unknown_kind_hint(config: PawConfig, kind: str) -> str:
+    """What to tell a user who asked for ``kind``, which :func:`profile_for` does not know."""
+    custom = [k for k in known_kinds(config) if k not in BUILTIN_PROFILES]
+    usable = [k for k in custom if profile_for(config, k) is not None]
+    configured = f"your paw.toml adds {', '.join(usable)}" if usable else "paw.toml adds none"
+    if kind in config.agents and kind not in usable:
+        return (
+            f"[agents.{kind}] in paw.toml has no `command`; add one, e.g. "
+            f'command = ["{kind}"] (docs/agents.md, "Your own agent")'
+        )
+    return (
+        f"built in: {', '.join(BUILTIN_PROFILES)}; {configured}. To add your own, put "
+        f'[agents.{kind}] with command = ["your-program"] in paw.toml '
+        '(docs/agents.md, "Your own agent")'
+    )
+
+
+# Interpreters a custom command may start its agent with (version suffixes ignored), and per
+# family the options that take a value (skipped with it) and those that run inline code (no
+# script to name). A script or module after them names the agent.
+_FAMILIES: dict[str, str] = {
+    "python": "python", "pypy": "python", "node": "node",
+    **dict.fromkeys(("sh", "bash", "dash", "zsh", "ksh", "fish"), "sh"),
+    "perl": "perl", "ruby": "ruby",
+}  # fmt: skip
+_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "python": frozenset({"-W", "-X", "-Q"}),
+    "node": frozenset({"-r", "--require", "--import", "--loader", "-C", "--conditions"}),
+    "sh": frozenset({"-o", "+o", "-O", "+O"}),
+    "perl": frozenset(),
+    "ruby": frozenset(),
+}
+_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print"})
+
+
+def _interpreter(program: str) -> str | None:
+    """The interpreter ``program`` names (``python`` for ``{python}`` or ``python3.12``)."""
+    if program == PYTHON_PLACEHOLDER:
+        return "python"
+    name = _VERSION_SUFFIX.sub("", _basename(program))
+    return name if name in _FAMILIES else None
+
+
+def _script_arg(family: str, args: Sequence[str]) -> str | None:
+    """The script (or ``-m`` module) an interpreter of ``family`` runs, from its arguments."""
+    values = _VALUE_OPTIONS[family]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _CODE_OPTIONS:
+            return None
+        if family == "python" and arg.startswith("-m"):
+            module = arg[2:] or (args[i + 1] if i + 1 < len(args) else "")
+            return module or None
+        if arg == "--":
+            return args[i + 1] if i + 1 < len(args) else None
+        if arg.startswith("-") or (arg.startswith("+") and family == "sh"):
+            i += 2 if arg in values else 1
+            continue
+        return arg
+    return None
+
+
+def derive_match(command: Sequence[str]) -> ProcessMatch:
+    """The default process match of a custom ``command``: an interpreter (``{python}``,
+    ``python3``, ``node``, ``sh``…) running the script or module the command names; else the
+    program itself, or any interpreter running it as a script (a ``#!`` file)."""
+    args = list(command)
+    while args and _basename(args[0]) == "env":  # env [-i] [NAME=VALUE]... PROGRAM
+        args = args[1:]
+        while args and (args[0].startswith("-") or "=" in args[0]):
+            args = args[1:]
+    if not args:
+        return ProcessMatch()
+    program = args[0]
+    name = _interpreter(program)
+    if name is None:
+        return ProcessMatch(
+            executables=(_basename(program),),
+            interpreters=tuple(_FAMILIES),
+            scripts=(_script_pattern(program),),
+        )
+    family = _FAMILIES[name]
+    script = _script_arg(family, args[1:])
+    if script is None:
+        names = ("python", "python3") if program == PYTHON_PLACEHOLDER else (_basename(program),)
+        return ProcessMatch(executables=names)
+    module = family == "python" and not script.endswith(".py") and "/" not in script
+    return ProcessMatch(
+        interpreters=(name,), scripts=(script if module else _script_pattern(script),)
+    )
+
+
+def _script_pattern(path: str) -> str:
+    """A :attr:`ProcessMatch.scripts` pattern for the script at ``path``: its name without
+    extension (compared with each argument's), or the whole name when it has dots left."""
+    return _stem(path)
+
+
+def _union(a: ProcessMatch, b: ProcessMatch) -> ProcessMatch:
+    def both(x: tuple[str, ...], y: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(x + y))
+
+    return ProcessMatch(
+        executables=both(a.executables, b.executables),
+        interpreters=both(a.interpreters, b.interpreters),
+        scripts=both(a.scripts, b.scripts),
+    )
 
 
 def _apply(base: AgentProfile, over: AgentProfileConfig) -> AgentProfile:
@@ -154,6 +273,8 @@ def _apply(base: AgentProfile, over: AgentProfileConfig) -> AgentProfile:
         task_flag=over.task_flag if over.task_flag is not None else base.task_flag,
         match=over.match or base.match,
         detector=over.detector or base.detector,
+        startup_timeout_s=over.startup_timeout_s or base.startup_timeout_s,
+        ready_pattern=over.ready_pattern or base.ready_pattern,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -131,11 +132,35 @@ class AgentProfileConfig(_Strict):
     """With ``task_mode = "argv"``: an option placed before the task (e.g. ``-i``)."""
 
     match: ProcessMatch | None = None
-    """Process-tree match. Default for a custom profile: the basename of ``command[0]``."""
+    """Process-tree match. Default for a custom profile: derived from ``command`` (an
+    interpreter such as ``{python}``, ``python3``, ``node`` or ``sh`` with the script or
+    ``-m`` module it runs, else the program's name), plus the built-in match of ``detector``'s
+    kind, so a wrapper that ``exec``s a supported CLI is still recognised."""
 
     detector: str | None = None
     """Which detector reads this agent's screen (a built-in agent id). Default: the kind itself;
     an unknown id makes every screen ``unknown`` (paw then never offers approval)."""
+
+    startup_timeout_s: float | None = Field(default=None, gt=0)
+    """How long ``paw spawn`` waits, on the wall clock, for the agent to come up (ready for
+    its task, busy with it, or asking for something) before it reports what the screen shows.
+    Default 60; ``paw spawn --startup-timeout`` overrides it for one spawn."""
+
+    ready_pattern: str | None = None
+    """A regular expression (Python syntax) searched in the last non-blank line of the
+    agent's screen: when it matches, the agent is ready for its task (``stdin-typed`` tasks are
+    typed then). Unset: ready when the detector sees the idle input; for a kind without a
+    detector, when the screen shows something and has not changed for a second."""
+
+    @field_validator("ready_pattern")
+    @classmethod
+    def _check_pattern(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as err:
+                raise ValueError(f"not a regular expression: {err}") from err
+        return value
 
 
 class PawConfig(_Strict):

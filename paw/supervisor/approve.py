@@ -25,13 +25,14 @@ from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
 from paw.supervisor.records import load_agents, load_prompts
 from paw.supervisor.sweep import poll_once, verdict_for
+from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
     from paw.core.models import Prompt
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord, PromptRecord
 
-VERIFY_TIMEOUT_S = 1.0
+VERIFY_TIMEOUT_S = 5.0  # wall clock: how long an answered prompt may take to clear
 VERIFY_INTERVAL_S = 0.05
 
 _STEP_OUTCOME = {
@@ -177,8 +178,8 @@ def _carry_out(
 def _verify(ctx: Context, record: PromptRecord) -> Outcome:
     """Poll the pane briefly: did the prompt clear or change? Never sends anything."""
     agent = load_agents(ctx.state).get(record.agent)
-    waited = 0.0
-    while waited < VERIFY_TIMEOUT_S:
+
+    def cleared() -> Outcome | None:
         try:
             captures = ctx.terminal.sweep([record.pane_id])
         except PawError:
@@ -191,9 +192,9 @@ def _verify(ctx: Context, record: PromptRecord) -> Outcome:
             fresh.prompt is not None and fresh.prompt.fingerprint != record.fingerprint
         ):
             return Outcome.SENT
-        ctx.sleep(VERIFY_INTERVAL_S)
-        waited += VERIFY_INTERVAL_S
-    return Outcome.SENT_UNCONFIRMED
+        return None
+
+    return poll(ctx, VERIFY_TIMEOUT_S, VERIFY_INTERVAL_S, cleared) or Outcome.SENT_UNCONFIRMED
 
 
 def _ids(record: PromptRecord) -> dict[str, object]:

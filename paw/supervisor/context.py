@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from paw.core.agents import AgentProfile, known_kinds, profile_for
+from paw.core.agents import AgentProfile, profile_for, unknown_kind_hint
 from paw.core.names import default_session_name, repo_hash
 from paw.core.ports import Vcs
 from paw.errors import PawError
@@ -79,8 +79,8 @@ class Context:
         """The effective profile of ``kind``; PawError for an unknown kind."""
         found = profile_for(self.config, kind)
         if found is None:
-            kinds = ", ".join(known_kinds(self.config))
-            raise PawError(f"unknown agent kind {kind!r}", hint=f"known kinds: {kinds}")
+            hint = unknown_kind_hint(self.config, kind)
+            raise PawError(f"unknown agent kind {kind!r}", hint=hint)
         return found
 
     def worktree_path(self, name: str) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paw.supervisor.waiting import poll
+
 if TYPE_CHECKING:
     from paw.supervisor.context import Context
 
 ENTER = "Enter"
-ECHO_TIMEOUT_S = 2.0  # how long to wait for the typed text to show before pressing Enter
+ECHO_TIMEOUT_S = 10.0  # wall clock: how long the typed text may take to show before Enter
 POLL_S = 0.05
 SETTLE_S = 0.15  # after the echo: longer than a terminal's paste-detection window
 
@@ -26,10 +28,12 @@ def type_line(ctx: Context, pane_id: str, text: str) -> None:
 
 def _await_echo(ctx: Context, pane_id: str, text: str) -> None:
     tail = " ".join(text.split())[-24:]
-    for _ in range(int(ECHO_TIMEOUT_S / POLL_S) if tail else 0):
+
+    def echoed() -> bool | None:
         captures = ctx.terminal.sweep([pane_id])
         screen = " ".join((captures[0].text or "").split()) if captures else ""
-        if tail in screen:
-            break
-        ctx.sleep(POLL_S)
+        return True if tail in screen else None
+
+    if tail:
+        poll(ctx, ECHO_TIMEOUT_S, POLL_S, echoed)
     ctx.sleep(SETTLE_S)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from paw.supervisor.context import BranchVcs, Detector, GitDetails
     from paw.supervisor.model import AgentView, Decision, Snapshot
     from paw.supervisor.records import AgentRecord, StateStore
+    from paw.supervisor.spawn import Startup
 
 
 class Supervisor:
@@ -121,9 +122,34 @@ class Supervisor:
         return records[-n:] if n > 0 else []
 
     def spawn(self, name: str, kind: str, task: str | None, base: str | None = None) -> AgentView:
-        """Create a worktree and a pane and launch the agent."""
+        """Create a worktree and a pane and launch the agent; return once it is up.
+
+        Raises PawError when it died on start, or when its typed task could not be typed
+        (a start-up dialog waits for the human): :meth:`spawn_agent` says more."""
+        view, startup = self.spawn_agent(name, kind, task, base)
+        if startup.task_typed is False:
+            raise PawError(
+                f"agent {name!r} is waiting for you: {startup.outcome.detail}; "
+                "its task was not typed",
+                hint=f"answer it (`paw attach {name}`), then `paw send {name} TEXT`",
+            )
+        return view
+
+    def spawn_agent(
+        self,
+        name: str,
+        kind: str,
+        task: str | None,
+        base: str | None = None,
+        *,
+        startup_timeout_s: float | None = None,
+    ) -> tuple[AgentView, Startup]:
+        """:meth:`spawn`, plus how the agent came up (ready, or waiting for you with what its
+        screen shows). Raises PawError when it died on start or stayed busy starting with a
+        task to type."""
         record = spawn.spawn(self.ctx, name, kind, task, base)
-        return self._view(record.name)
+        startup = spawn.start_up(self.ctx, record, startup_timeout_s)
+        return self._view(record.name), startup
 
     def send(self, agent: str, text: str) -> None:
         """Type ``text`` literally into the agent's input and press Enter.

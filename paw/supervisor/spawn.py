@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import shlex
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paw.core.agents import find_agent_process, known_kinds, plan_launch, profile_for
-from paw.core.models import DetectionState
 from paw.core.names import name_problem
+from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch
 from paw.errors import PawError
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO
 from paw.supervisor.keyboard import type_line
-from paw.supervisor.observe import detect_text
+from paw.supervisor.observe import agent_process, detect_text
 from paw.supervisor.records import (
     AgentRecord,
     ProcIdentity,
@@ -18,14 +20,16 @@ from paw.supervisor.records import (
     load_agents,
     store_agent,
 )
+from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from paw.core.agents import AgentProfile
     from paw.core.ports import PaneInfo
     from paw.supervisor.context import Context
 
-READY_TIMEOUT_S = 5.0
-READY_INTERVAL_S = 0.1
+READY_INTERVAL_S = 0.1  # how often the start-up watch looks at a new pane
 
 
 def check_new_name(ctx: Context, name: str) -> None:
@@ -77,8 +81,6 @@ def spawn(
         raise _undo_spawn(ctx, record, err) from err
     record = record.model_copy(update={"pane_id": pane.pane_id})
     store_agent(ctx.state, record)
-    if launch.typed_task:
-        _type_task(ctx, record, pane, launch.typed_task)
     return record
 
 
@@ -122,24 +124,119 @@ def _undo_spawn(ctx: Context, record: AgentRecord, err: PawError) -> PawError:
     return PawError(f"cannot start {record.name}: {err.message}", hint=hint)
 
 
-def _type_task(ctx: Context, record: AgentRecord, pane: PaneInfo, task: str) -> None:
-    """Type the task once the agent shows its idle input; never into anything else."""
-    waited = 0.0
-    while waited < READY_TIMEOUT_S:
-        captures = ctx.terminal.sweep([pane.pane_id])
-        text = captures[0].text if captures else None
-        if text is None:
-            break
-        if detect_text(ctx, record, text).state is DetectionState.IDLE:
-            ctx.record("send", agent=record.name, pane=pane.pane_id, text=task, reason="task")
-            type_line(ctx, pane.pane_id, task)
-            return
-        ctx.sleep(READY_INTERVAL_S)
-        waited += READY_INTERVAL_S
-    raise PawError(
-        f"agent {record.name!r} started but never showed its input; the task was not typed",
-        hint=f"type it yourself: paw send {record.name} TEXT",
+@dataclass(frozen=True, slots=True)
+class Startup:
+    """How a new agent came up: the watch's outcome, whether its task was typed (None: no task
+    to type), and notes for the user (e.g. paw does not recognise its process)."""
+
+    outcome: StartupOutcome
+    task_typed: bool | None = None
+    waited_s: float = 0.0
+    notes: tuple[str, ...] = ()
+
+
+def start_up(ctx: Context, record: AgentRecord, timeout_s: float | None = None) -> Startup:
+    """Watch the new agent's pane until it is up, on the wall clock, for up to ``timeout_s``
+    (default: its profile's ``startup_timeout_s``); type a ``stdin-typed`` task once it shows
+    its input, never into anything else.
+
+    Raises PawError when the agent died on start (with its exit status and last lines), and
+    when a typed task could not be typed because the agent was still busy starting. A
+    start-up dialog or an unrecognised screen is returned as ``waiting`` (it waits for you).
+    """
+    profile = ctx.profile(record.kind)
+    launch = plan_launch(profile, record.task, ctx.python)
+    budget = timeout_s if timeout_s is not None else profile.startup_timeout_s
+    watch = StartupWatch(
+        typed=launch.typed_task is not None,
+        has_detector=profile.has_detector,
+        ready_pattern=profile.ready_pattern,
     )
+    started = ctx.clock()
+    last: list[tuple[Look, PaneInfo | None]] = []
+
+    def look() -> StartupOutcome | None:
+        seen = _look(ctx, record)
+        last[:] = [seen]
+        return watch.look(seen[0])
+
+    outcome = poll(ctx, budget, READY_INTERVAL_S, look)
+    waited = ctx.clock() - started
+    if outcome is None:
+        outcome = watch.give_up(last[0][0] if last else None, waited)
+    pane = last[0][1] if last else None
+    ctx.record(
+        "startup", agent=record.name, state=outcome.state.value, detail=outcome.detail,
+        waited_s=round(waited, 2), exit_status=outcome.exit_status,
+    )  # fmt: skip
+    if outcome.state is StartupState.DIED:
+        raise _died(record, outcome, launch.argv)
+    typed: bool | None = None
+    if launch.typed_task is not None:
+        typed = outcome.state is StartupState.READY and pane is not None
+        if outcome.state is StartupState.STARTING:
+            raise PawError(
+                f"agent {record.name!r} was still starting after {waited:.0f}s "
+                "(busy); its task was not typed",
+                hint=(
+                    f"type it once it is ready: paw send {record.name} TEXT; give it longer "
+                    f"next time with `paw spawn --startup-timeout SECONDS` or "
+                    f"startup_timeout_s under [agents.{record.kind}] in paw.toml"
+                ),
+            )
+        if typed and pane is not None:
+            ctx.record(
+                "send", agent=record.name, pane=pane.pane_id, text=launch.typed_task, reason="task"
+            )
+            type_line(ctx, pane.pane_id, launch.typed_task)
+    notes = _process_note(ctx, record, pane)
+    return Startup(outcome, typed, round(waited, 2), notes)
+
+
+def _look(ctx: Context, record: AgentRecord) -> tuple[Look, PaneInfo | None]:
+    pane_id = record.pane_id or ""
+    survey = ctx.terminal.survey([pane_id])
+    pane = next((p for p in survey.panes if p.pane_id == pane_id), None)
+    text = survey.captures[0].text if survey.captures and pane is not None else None
+    detection = detect_text(ctx, record, text)
+    dead = pane is None or pane.dead
+    return Look(ctx.clock(), text, dead, detection), pane
+
+
+_STATUS_MEANING = {126: "not executable", 127: "command not found"}
+
+
+def _died(record: AgentRecord, outcome: StartupOutcome, argv: Sequence[str]) -> PawError:
+    meaning = _STATUS_MEANING.get(outcome.exit_status or 0)
+    how = f"{outcome.detail} ({meaning})" if meaning else outcome.detail
+    lines = "".join(f"\n  | {line}" for line in outcome.screen) or "\n  (its screen was empty)"
+    task_note = (
+        ' (the task is passed as the last argument: task_mode = "argv")'
+        if record.task and argv and argv[-1] == record.task
+        else ""
+    )
+    return PawError(
+        f"agent {record.name!r} ({record.kind}) died on start: {how}; its last lines:{lines}",
+        hint=(
+            f"it ran: {shlex.join(argv)}{task_note}. `paw attach {record.name}` shows its "
+            f"pane; `paw rm {record.name}` removes its worktree and branch"
+        ),
+    )
+
+
+def _process_note(ctx: Context, record: AgentRecord, pane: PaneInfo | None) -> tuple[str, ...]:
+    """A note when the pane lives but paw does not recognise the agent's process in it (it
+    would be listed as exited and its prompts ignored)."""
+    if pane is None or pane.dead or agent_process(ctx, record, pane) is not None:
+        return ()
+    procs = ctx.procs.tree(pane.pane_pid)
+    running = "; ".join(" ".join(p.cmdline) or p.name for p in procs) or "no process"
+    note = (
+        f"paw does not recognise {record.kind}'s process in its pane ({running}): "
+        f"`paw ls` shows it as exited; set [agents.{record.kind}.match] in paw.toml "
+        "(docs/configuration.md)"
+    )
+    return (note,)
 
 
 def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> AgentRecord:

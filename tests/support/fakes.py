@@ -50,6 +50,7 @@ class FakeTerminal:
     server_gone: bool = False  # survey raises as TmuxTerminal does without a server
     survey_fresh: list[bool] = field(default_factory=list)  # ``fresh`` of every survey call
     closed: int = 0  # close() calls
+    start_screen: str = ""  # what a pane made by new_pane shows at first
 
     def add_pane(self, screen: str, tags: Mapping[str, str] | None = None) -> PaneInfo:
         """Create a pane directly (as if started outside paw)."""
@@ -77,11 +78,11 @@ class FakeTerminal:
         tags: Mapping[str, str],
         size: tuple[int, int] | None = None,
     ) -> PaneInfo:
-        """Create a tagged pane with an empty screen."""
+        """Create a tagged pane showing :attr:`start_screen`."""
         del cwd, env, size
         if session not in self.sessions:
             raise TmuxError(f"no session {session}")
-        info = self.add_pane("", tags)
+        info = self.add_pane(self.start_screen, tags)
         self.panes[info.pane_id].argv = tuple(argv)
         return info
 

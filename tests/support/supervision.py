@@ -69,10 +69,19 @@ def make_rig(config: PawConfig | None = None) -> Rig:
 
 
 def spawn_demo(rig: Rig, name: str, screen: str) -> str:
-    """Spawn a scripted agent whose pane shows ``screen``; return its pane id."""
-    view = rig.sup.spawn(name, "scripted", None)
+    """Spawn a scripted agent whose pane shows ``screen`` from the start; return its pane id.
+
+    The spawn's start-up look is not counted in ``rig.terminal.survey_fresh`` (tests of it
+    are about polls)."""
+    pid = rig.terminal.next_pid
+    rig.procs.trees_by_root[pid] = [demo_proc(pid)]
+    rig.terminal.start_screen = screen
+    seen = len(rig.terminal.survey_fresh)
+    try:
+        view = rig.sup.spawn(name, "scripted", None)
+    finally:
+        rig.terminal.start_screen = ""
+    del rig.terminal.survey_fresh[seen:]
     assert view.pane_id is not None
-    pane = rig.terminal.panes[view.pane_id]
-    rig.procs.trees_by_root[pane.info.pane_pid] = [demo_proc(pane.info.pane_pid)]
-    rig.terminal.set_screen(view.pane_id, screen)
+    assert rig.terminal.panes[view.pane_id].info.pane_pid == pid
     return view.pane_id

@@ -203,7 +203,7 @@ def _look(ctx: Context, record: AgentRecord) -> tuple[Look, PaneInfo | None]:
     return Look(ctx.clock(), text, dead, detection), pane
 
 
-_STATUS_MEANING = {126: "not executable", 127: "command not found"}
+_STATUS_MEANING = {126: "not executable", 127: "not found"}
 
 
 def _died(record: AgentRecord, outcome: StartupOutcome, argv: Sequence[str]) -> PawError:

@@ -123,7 +123,7 @@ def cmd_spawn(args: argparse.Namespace) -> int:
     if not waiting:
         print(f"  ready:    {startup.outcome.detail} ({startup.waited_s:g}s)")
         return 0
-    print(f"waiting for you: {view.name} {startup.outcome.detail}", file=sys.stderr)
+    print(f"waiting for you ({view.name}): {startup.outcome.detail}", file=sys.stderr)
     for line in startup.outcome.screen:
         print(f"  | {line}", file=sys.stderr)
     then = (

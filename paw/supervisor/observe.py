@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paw.core.agents import find_agent_process, matches_process
+from paw.core.agents import find_agent_process, matches_process, profile_for
 from paw.core.models import Detection, DetectionState
 from paw.supervisor.context import TAG_AGENT, TAG_REPO
 
@@ -62,17 +62,20 @@ def agent_process(
     """
     if pane is None or pane.dead:
         return None
+    profile = profile_for(ctx.config, agent.kind)
+    if profile is None:  # its kind left paw.toml: paw cannot tell its process (fail closed)
+        return None
     procs = ctx.procs.tree(pane.pane_pid) if tree is None else tree
-    return find_agent_process(ctx.profile(agent.kind), procs)
+    return find_agent_process(profile, procs)
 
 
 def is_same_process(
     ctx: Context, agent: AgentRecord, pane: PaneInfo, identity: ProcIdentity
 ) -> bool:
     """True when ``identity`` (pid + start time) still runs in ``pane`` as ``agent``'s kind."""
-    if pane.dead:
+    profile = profile_for(ctx.config, agent.kind)
+    if pane.dead or profile is None:
         return False
-    profile = ctx.profile(agent.kind)
     return any(
         p.pid == identity.pid
         and abs(p.create_time - identity.create_time) < _START_TIME_SLACK
@@ -83,7 +86,11 @@ def is_same_process(
 
 def detect_text(ctx: Context, agent: AgentRecord, text: str | None) -> Detection:
     """Detect ``text`` with the agent's detector; a missing screen is ``unknown``."""
-    detector_id = ctx.profile(agent.kind).detector_id
+    profile = profile_for(ctx.config, agent.kind)
+    if profile is None:
+        note = f"agent kind {agent.kind!r} is not in paw.toml any more"
+        return Detection(DetectionState.UNKNOWN, agent.kind, notes=(note,))
+    detector_id = profile.detector_id
     if text is None:
         return Detection(DetectionState.UNKNOWN, detector_id, notes=("no screen",))
     return ctx.detector(text, detector_id)

@@ -199,7 +199,7 @@ def test_a_start_up_dialog_is_waiting_for_you_not_a_timeout(
     assert "do it" not in screen(server, "q1")
     human = sh(git_repo, "paw spawn q2 --agent asks --task 'do it'", env)
     assert human.returncode == 5
-    assert "waiting for you: q2 it shows a dialog" in human.stderr
+    assert "waiting for you (q2): it shows a dialog: Which option?" in human.stderr
     assert "paw attach q2" in human.stderr
 
 
@@ -213,3 +213,18 @@ def test_an_unknown_kind_names_the_configured_ones_and_how_to_add_one(
     assert "your paw.toml adds mine" in done.stderr
     assert "[agents.custom]" in done.stderr
     assert "command" in done.stderr
+
+
+def test_an_agent_whose_kind_left_paw_toml_does_not_break_the_others(
+    env: dict[str, str], git_repo: Path
+) -> None:
+    """Trying custom kinds means renaming them: `paw ls` and new spawns keep working, the
+    orphan is listed as not alive (its process can no longer be told), never approved."""
+    toml = git_repo / "paw.toml"
+    toml.write_text('[agents.old]\ncommand = ["bash", "--norc", "-i"]\n', encoding="utf-8")
+    assert sh(git_repo, "paw spawn o1 --agent old", env).returncode == 0
+    toml.write_text('[agents.new]\ncommand = ["bash", "--norc", "-i"]\n', encoding="utf-8")
+    done = sh(git_repo, "paw spawn n1 --agent new", env)
+    assert done.returncode == 0, done.stderr
+    agents = listed(git_repo, env)
+    assert (agents["o1"]["alive"], agents["n1"]["alive"]) == (False, True)

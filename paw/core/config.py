@@ -60,9 +60,6 @@ class GuardConfig(_Strict):
 
 TaskMode = Literal["argv", "stdin-typed", "none"]
 
-BUILTIN_KINDS = ("claude-code", "codex", "gemini-cli", "aider", "qwen-code", "opencode", "scripted")
-"""The agent kinds paw knows without configuration (their profiles: paw.core.agents)."""
-
 
 class TmuxConfig(_Strict):
     """The ``[tmux]`` table: where paw's agent panes live."""
@@ -180,20 +177,6 @@ class PawConfig(_Strict):
 
     agents: dict[str, AgentProfileConfig] = Field(default_factory=dict)
     """Agent profiles by kind (``[agents.claude-code]``, ``[agents.my-agent]``)."""
-
-    @field_validator("agents")
-    @classmethod
-    def _check_custom_kinds(
-        cls, value: dict[str, AgentProfileConfig]
-    ) -> dict[str, AgentProfileConfig]:
-        missing = [k for k, v in value.items() if k not in BUILTIN_KINDS and not v.command]
-        if missing:
-            tables = ", ".join(f"[agents.{k}]" for k in missing)
-            raise ValueError(
-                f"{tables}: a kind of your own needs `command` (the built-in kinds are "
-                f"{', '.join(BUILTIN_KINDS)})"
-            )
-        return value
 
     mcp_allowed: tuple[str, ...] = ()
     """MCP tools (``server/tool`` or ``server/*``) whose calls are allowed without confirmation.

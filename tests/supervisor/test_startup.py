@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from paw.core.agents import BUILTIN_PROFILES, derive_match, matches_process, profile_for
-from paw.core.config import BUILTIN_KINDS, AgentProfileConfig, PawConfig, ProcessMatch
+from paw.core.agents import derive_match, matches_process, profile_for
+from paw.core.config import AgentProfileConfig, PawConfig, ProcessMatch
 from paw.core.detect import detect
 from paw.core.models import Detection, DetectionState
 from paw.core.ports import ProcInfo, Survey
@@ -211,10 +211,3 @@ def test_a_wrapper_with_a_detector_also_matches_the_cli_it_execs() -> None:
     own = profile_for(config, "own")
     assert own is not None
     assert own.match == ProcessMatch(executables=("x",))  # a written match wins
-
-
-def test_the_config_knows_the_built_in_kinds_and_refuses_a_custom_kind_without_command() -> None:
-    assert tuple(BUILTIN_PROFILES) == BUILTIN_KINDS
-    PawConfig(agents={"aider": AgentProfileConfig(startup_timeout_s=120)})  # an override
-    with pytest.raises(ValueError, match=r"\[agents.mine\]: a kind of your own needs `command`"):
-        PawConfig(agents={"mine": AgentProfileConfig(task_mode="stdin-typed")})

@@ -55,6 +55,8 @@ _AGENT_EXAMPLE: Mapping[str, object] = {
     "task_mode": "argv",
     "task_flag": "--task",
     "detector": "claude-code",
+    "startup_timeout_s": 60.0,
+    "ready_pattern": "^my-agent>",
 }
 _MATCH_EXAMPLE: Mapping[str, object] = {
     "executables": ["my-agent", "claude"],

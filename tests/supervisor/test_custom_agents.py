@@ -76,9 +76,9 @@ def paw_json(repo: Path, env: dict[str, str], *args: str) -> object:
 
 
 def listed(repo: Path, env: dict[str, str]) -> dict[str, dict[str, object]]:
-    views = paw_json(repo, env, "ls")
-    assert isinstance(views, list)
-    return {str(v["name"]): v for v in views}
+    listing = paw_json(repo, env, "ls")
+    assert isinstance(listing, dict)
+    return {str(v["name"]): v for v in listing["agents"]}
 
 
 def screen(server: Server, agent: str) -> str:
@@ -104,10 +104,10 @@ def paste(repo: Path, env: dict[str, str], snippets: list[Snippet]) -> list[str]
                 if not line.strip() or line.lstrip().startswith("#"):
                     continue
                 if re.search(r"\bID\b", line):
-                    prompts = paw_json(repo, env, "prompts")
-                    assert isinstance(prompts, list)
-                    assert len(prompts) == 1, prompts
-                    line = re.sub(r"\bID\b", str(prompts[0]["id"]), line)
+                    listing = paw_json(repo, env, "prompts")
+                    assert isinstance(listing, dict)
+                    assert len(listing["prompts"]) == 1, listing
+                    line = re.sub(r"\bID\b", str(listing["prompts"][0]["id"]), line)
                 done = sh(repo, line, env)
                 assert done.returncode == 0, f"{line!r} exited {done.returncode}: {done.stderr}"
                 outputs.append(done.stdout + done.stderr)

@@ -129,7 +129,7 @@ class StartupWatch:
         prompt = detection.prompt if detection.state is DetectionState.PROMPT else None
         if not self.typed:
             if detection.state is DetectionState.BUSY:
-                return StartupOutcome(StartupState.READY, "it is working on its task", tail)
+                return StartupOutcome(StartupState.READY, "it is busy", tail)
             if prompt is not None and prompt.kind not in _STARTUP_DIALOGS:
                 detail = f"it asks: {_describe(prompt)} (see `paw prompts`)"
                 return StartupOutcome(StartupState.READY, detail, tail, prompt=prompt)

@@ -16,8 +16,9 @@ from typing import NamedTuple
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane
 from tests.e2e.stub_model import StubModel
+from tests.support.budget import budget
 
-START_TIMEOUT = 60.0
+START_TIMEOUT = budget(180.0)
 ENTER = "Enter"
 
 # A screen fragment that shows each agent is ready for input.
@@ -64,7 +65,7 @@ def wait_ready(run: Run, timeout: float = START_TIMEOUT) -> str:
     """Wait until the agent's input is shown and the screen has settled."""
     marks = READY_MARKS[run.agent]
     run.pane.wait_for(lambda s: any(m in s for m in marks), timeout, f"{run.agent} to start")
-    return run.pane.wait_stable(quiet=1.5, timeout=20)
+    return run.pane.wait_stable(quiet=1.5, timeout=budget(60))
 
 
 def send_scenario(run: Run, name: str, timeout: float = 30.0) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paw.cli.demo import kill_tmux_server
+from tests.support.budget import budget
 
 POLL = 0.25
 
@@ -81,7 +82,7 @@ class Pane:
             screen = self.capture()
         return screen
 
-    def wait_stable(self, quiet: float = 1.2, timeout: float = 30.0) -> str:
+    def wait_stable(self, quiet: float = 1.2, timeout: float = budget(90.0)) -> str:
         """Poll until the screen has not changed for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout
         last, since = self.capture(), time.monotonic()

@@ -21,10 +21,11 @@ from paw.cli.demo import kill_tmux_server
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane
 from tests.e2e.stub_model import StubModel
+from tests.support.budget import budget
 
 SESSION = "pawe2e"
 AGENT_NAME = "e2e"
-PAW_TIMEOUT = 90.0
+PAW_TIMEOUT = budget(240.0)
 
 
 class PawRun(NamedTuple):

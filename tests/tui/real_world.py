@@ -13,6 +13,7 @@ from paw.cli.compose import build_supervisor
 from paw.cli.demo import render_demo_config
 from paw.supervisor.model import LivePrompt
 from paw.supervisor.service import Supervisor
+from tests.support.budget import budget
 
 KINDS = {"safe": "demo-safe", "push": "demo-push", "danger": "demo-danger"}
 
@@ -23,7 +24,9 @@ def make_supervisor(repo: Path, socket: str) -> Supervisor:
     return build_supervisor(str(repo), socket_name=socket)
 
 
-def wait_for(check: Callable[[], bool], timeout: float = 15.0, interval: float = 0.05) -> bool:
+def wait_for(
+    check: Callable[[], bool], timeout: float = budget(60.0), interval: float = 0.05
+) -> bool:
     """Poll ``check`` until it is true or ``timeout`` passes."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -33,7 +36,9 @@ def wait_for(check: Callable[[], bool], timeout: float = 15.0, interval: float =
     return check()
 
 
-def wait_for_prompts(supervisor: Supervisor, count: int, timeout: float = 20.0) -> list[LivePrompt]:
+def wait_for_prompts(
+    supervisor: Supervisor, count: int, timeout: float = budget(60.0)
+) -> list[LivePrompt]:
     """Sweep until ``count`` live prompts are shown; return them."""
     found: list[LivePrompt] = []
 

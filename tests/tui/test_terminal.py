@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from paw.cli.demo import kill_tmux_server, tmux_socket_path
+from tests.support.budget import budget
 from tests.tui.real_world import (
     KINDS,
     audit_records,
@@ -122,7 +123,9 @@ def test_paw_demo_in_a_real_pane_shows_three_verdicts_and_cleans_up(server: Serv
     demo_socket = (
         f"paw-demo-{server.cmd('display-message', '-p', '-t', ui, '#{pane_pid}').stdout[0]}"
     )
-    assert wait_for(lambda: "waiting 3" in capture(socket, ui), timeout=30), capture(socket, ui)
+    assert wait_for(lambda: "waiting 3" in capture(socket, ui), timeout=budget(90)), capture(
+        socket, ui
+    )
     screen = capture(socket, ui)
     for verdict in ("allow", "confirm", "block"):
         assert verdict in screen

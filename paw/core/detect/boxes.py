@@ -86,3 +86,45 @@ def _joiner(previous: str, line: str, width: int) -> str:
     if words and len(previous) + 1 + len(words[0]) > width:
         return " "
     return "\n"
+
+
+_FIELD_LABEL = re.compile(r"^\s*[A-Z][\w /-]{0,30}:(?:\s|$)")
+
+
+def field_lines(lines: Sequence[str], index: int) -> list[str]:
+    """The field on ``lines[index]`` and the lines its value wrapped onto.
+
+    A field (``Destination: <path>``, ``URL: <url>``, a command) is one logical line: where it
+    does not fit, the agent continues it on the following lines, indented at least as far as
+    the field. Those continue until a blank line, a line indented less, or the next field.
+    """
+    first = lines[index]
+    indent = len(first) - len(first.lstrip())
+    found = [first]
+    for line in lines[index + 1 :]:
+        if not line.strip() or len(line) - len(line.lstrip()) < indent:
+            break
+        if _FIELD_LABEL.match(line) or is_rule(line):
+            break
+        found.append(line)
+    return found
+
+
+def join_wrapped(pieces: Sequence[str], width: int) -> str:
+    """One logical line from the rows it was wrapped onto.
+
+    A row that reaches ``width`` was cut there (a long path or URL): it joins the next with
+    nothing. Any other row was wrapped at a blank, which the join restores as one space.
+    """
+    text = ""
+    for index, piece in enumerate(pieces):
+        part = piece.strip()
+        if not part:
+            continue
+        if not text:
+            text = part
+        elif width > 0 and len(pieces[index - 1].rstrip()) >= width:
+            text += part
+        else:
+            text += " " + part
+    return text

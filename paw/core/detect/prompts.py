@@ -9,6 +9,18 @@ from paw.core.detect.screen import collapse_whitespace, fingerprint
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
+# A key as agents print it in their hints: the default ``esc`` or a rebound one.
+_KEY = r"(?:esc|escape|(?:ctrl|control|alt|option|meta|shift|cmd)[+-]\w+|[⌃^]\w|⌥\w)"
+
+
+def interrupt_hint(verb: str) -> re.Pattern[str]:
+    """A busy hint such as ``esc to interrupt`` for any key (users rebind it: ``ctrl+q``).
+
+    ``verb`` is the text after the key (``to interrupt``, ``interrupt``); ``to`` is optional.
+    """
+    words = verb.split()
+    tail = r"\s+".join(re.escape(word) for word in words if word != "to")
+    return re.compile(rf"\b{_KEY}\s+(?:to\s+)?{tail}\b", re.IGNORECASE)
 
 
 def make_prompt(
@@ -70,14 +82,17 @@ WRAP_NOTE = (
 )
 
 
+_READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
+
+
 def wrap_notes(prompt: Prompt, lines: Sequence[str]) -> tuple[str, ...]:
-    """A note when a shell subject joins lines the screen shows apart.
+    """A note when a subject (command, path, URL) joins lines the screen shows apart.
 
     A pane cannot tell a wrapped line from a real newline: joining them is right for a long
-    command, but a crafted command could hide its second line that way. The note lets the
-    guard treat the command's structure as uncertain.
+    command or path, but a crafted command could hide its second line that way. The note lets
+    the guard treat the command's structure as uncertain.
     """
-    if prompt.kind is not PromptKind.SHELL or not prompt.subject:
+    if prompt.kind not in _READ_SUBJECTS or not prompt.subject:
         return ()
     haystack = "\n".join(lines)
     if all(part.strip() in haystack for part in prompt.subject.split("\n")):

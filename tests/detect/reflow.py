@@ -13,7 +13,8 @@ import re
 
 from paw.core.detect.boxes import RULE_CHARS
 
-_OPTION = re.compile(r"^(\s*(?:[❯›●>]\s*)?\d+\.\s+)")
+# An option row: its label wraps hanging under the label (numbered or pointer-marked).
+_OPTION = re.compile(r"^(\s*(?:[❯›●>]\s*)?\d+\.\s+|\s*[❯›]\s+(?:✔\s+)?)")
 _LEFT = re.compile(r"^(\s*(?:[│┃║]\s*)+)")
 _RIGHT = re.compile(r"((?:\s*[│┃║])+)$")
 _CENTRED = 20

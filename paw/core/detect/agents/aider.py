@@ -113,7 +113,7 @@ def detect_screen(text: str) -> Detection:
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     last, start = _last_logical_line(screen)
-    match = CONFIRM.match(last)
+    match = CONFIRM.match(last) if not last[:1].isspace() else None  # aider asks at column 0
     if match:
         prompt = _build_prompt(screen, match, start)
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))

@@ -278,10 +278,11 @@ def _destination(screen: Screen, lines: list[str]) -> str | None:
     for index, line in enumerate(lines):
         stripped = line.strip()
         if stripped.lower().startswith(("destination:", "path:", "file:")):
-            rows = field_lines(lines, index)
+            width = screen.pane_width or screen.width
+            rows = field_lines(lines, index, width)
             label = len(rows[0]) - len(rows[0].lstrip()) + stripped.index(":") + 1
             pieces = [" " * label + rows[0][label:], *rows[1:]]
-            path = join_wrapped(pieces, screen.pane_width or screen.width)
+            path = join_wrapped(pieces, width)
             return _relative(screen, path) if path else None
     return None
 

@@ -139,6 +139,8 @@ def _live_bottom(lines: Sequence[str]) -> int:
     while index > floor:
         edge = lines[index].strip()
         if edge.startswith("╰") and edge.endswith("╯") and is_box_edge(edge):
+            if lines[index][0] != "╰":
+                return -1  # gemini draws its dialogs at the margin: an indented box is quoted
             if not _is_chrome(lines[index + 1 :]):
                 return -1
             top = _box_top(lines, index)

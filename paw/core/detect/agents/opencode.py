@@ -43,6 +43,10 @@ QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
 OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
 INTACT_EDGE = re.compile(r"^\s*╹▀+$")
+# The session's blocks (input box, permission request) hang on a border two columns in; a
+# copy indented under an answer is further right.
+LIVE_BORDER = re.compile(r"^ {2}┃")
+_CHROME_MARGIN = 2
 KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^#\s*Shell command", re.IGNORECASE), PromptKind.SHELL),
     (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
@@ -72,7 +76,7 @@ def _bottom_block(screen: Screen) -> list[str]:
     lines = screen.lines
     index = len(lines) - 1
     block: list[str] = []
-    while index >= 0 and len(block) < _MAX_BLOCK and has_left_border(lines[index]):
+    while index >= 0 and len(block) < _MAX_BLOCK and LIVE_BORDER.match(lines[index]):
         block.insert(0, strip_border(lines[index], depth=1))
         index -= 1
     while block and not block[-1].strip():
@@ -200,7 +204,7 @@ def _overlay(screen: Screen) -> Prompt | None:
     through it; quoted or printed copies have the intact input box, or a shell prompt, below.
     """
     lines = screen.lines
-    if SHELL_PROMPT.match(lines[-1]):
+    if SHELL_PROMPT.match(lines[-1]) or len(lines[-1]) - len(lines[-1].lstrip()) > _CHROME_MARGIN:
         return None
     for index, line in enumerate(lines):
         match = OVERLAY_TITLE.match(line)

@@ -69,6 +69,7 @@ MCP_QUESTION = re.compile(
 PLAN_SUBJECT = "exit plan mode (plan approval)"
 BANNER_FOLDER = re.compile(r"│\s+(?P<folder>~?/[^\s│]*)\s*(?:│|$)")
 _MAX_PROMPT = 45
+_MARGIN = 3  # the spinner line sits 2 columns in, dialog boxes 3
 _BUSY_WINDOW = 12  # the loading line sits above the input box and its two footer rows
 
 
@@ -100,6 +101,9 @@ def detect_screen(text: str) -> Detection:
 def _find_request(screen: Screen) -> _Request | None:
     lines = screen.lines
     last = lines[-1]
+    margin = len(last) - len(last.lstrip())
+    if margin > _MARGIN:
+        return None  # qwen draws its spinner and dialogs at its margin: this is a quote
     if WAITING.search(last):
         return _waiting_request(lines, len(lines) - 1)
     if last.lstrip().startswith("╰") and is_rule(last.strip()[1:], min_len=4):

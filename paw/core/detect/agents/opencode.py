@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from paw.core.detect.boxes import dedent, has_left_border, strip_border, unwrap
+from paw.core.detect.boxes import dedent, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,

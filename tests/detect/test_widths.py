@@ -144,10 +144,12 @@ def _long_home_subject(found: Detection) -> tuple[object, ...]:
 
 
 def _same_subject(kind: object, got: object, want: object) -> bool:
+    """Equal, or (a file or folder) the same path relative and absolute: a narrow or short
+    pane may hide the banner that makes a path relative."""
     if got == want:
         return True
-    if kind in (PromptKind.EDIT, PromptKind.WRITE) and isinstance(got, str):
-        return isinstance(want, str) and (got.endswith("/" + want) or want.endswith("/" + got))
+    if kind is not PromptKind.SHELL and isinstance(got, str) and isinstance(want, str):
+        return got.endswith("/" + want) or want.endswith("/" + got)
     return False
 
 

@@ -148,6 +148,7 @@ def _extend(option: Option, continuation: list[str]) -> Option:
         selected=option.selected,
         line=option.line,
         shortcut=shortcut["key"].lower() if shortcut else option.shortcut,
+        rows=1 + len(continuation),
     )
 
 

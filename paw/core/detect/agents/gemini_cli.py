@@ -21,7 +21,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.boxes import (
+    dedent,
+    field_lines,
+    has_left_border,
+    is_box_edge,
+    join_wrapped,
+    strip_border,
+    unwrap,
+    wrapped_lead,
+)
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -99,18 +108,24 @@ def detect_screen(text: str) -> Detection:
     box = _find_box(screen)
     if box is None:
         return idle(AGENT)
+    if isinstance(box, str):
+        return unknown(AGENT, box)
     prompt = _build_prompt(box)
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
-def _find_box(screen: Screen) -> _Box | None:
+UNREADABLE = "a dialog box is open but its top is above the pane (a short pane)"
+
+
+def _find_box(screen: Screen) -> _Box | str | None:
     lines = screen.lines
     bottom = _live_bottom(lines)
     if bottom < 0:
         return None
     top = _box_top(lines, bottom)
     if top < 0:
-        return None
+        # A box whose rows reach the pane's top: a short pane cut what it asks.
+        return UNREADABLE if all(has_left_border(line) for line in lines[:bottom]) else None
     content = tuple(strip_border(line, depth=1) for line in lines[top + 1 : bottom])
     options = find_numbered(content, len(content))
     if not options:
@@ -232,10 +247,13 @@ def _build_prompt(box: _Box) -> Prompt:
 
 
 def _tool(box: _Box) -> str:
-    for line in box.content[: box.options[0].line]:
-        match = TOOL_LINE.match(line.strip())
-        if match:
-            return match["rest"].strip()
+    """The ``? <Tool> <summary>`` line, with the rows it wrapped onto on a narrow pane."""
+    body = box.content[: box.options[0].line]
+    for index, line in enumerate(body):
+        if TOOL_LINE.match(line.strip()):
+            rows = [row for row in field_lines(body, index, box.width - 4) if not is_box_edge(row)]
+            match = TOOL_LINE.match(join_wrapped(rows, box.width - 4))
+            return match["rest"].strip() if match else ""
     return ""
 
 
@@ -256,10 +274,12 @@ def _kind(tool: str, box: _Box) -> PromptKind:
 
 
 def _question(box: _Box) -> str:
+    """The last line ending with ``?`` (with the rows it wrapped from), else the first line."""
     body = box.content[: box.options[0].line]
-    for line in reversed(body):
-        if line.strip().endswith("?"):
-            return line.strip()
+    for index in range(len(body) - 1, -1, -1):
+        if body[index].strip().endswith("?"):
+            start = wrapped_lead(body, index, box.width - 4)
+            return join_wrapped(body[start : index + 1], box.width - 4)
     return next((line.strip() for line in body if line.strip()), "")
 
 

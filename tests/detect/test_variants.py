@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import pytest
 
 from paw.core.detect import detect
 from paw.core.models import DetectionState, PromptKind
-from tests.detect.corpus import CORPUS
+from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
+from tests.detect.reflow import reflow
 
 RULE80 = "─" * 80
 
@@ -427,3 +429,68 @@ def test_detect_gemini_ask_user_is_a_question() -> None:
     assert prompt.kind is PromptKind.QUESTION
     assert prompt.subject == "Which test runner should I set up for this project?"
     assert (prompt.approve_keys, prompt.deny_keys) == ((), ("Escape",))
+
+
+BUSY_CASES = [c for c in load_cases() + load_live_cases() if c.meta["state"] == "busy"]
+_HINT_KEY = re.compile(r"\besc(?= (?:to )?(?:interrupt|cancel))")
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl-c", "^G"])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in BUSY_CASES if _HINT_KEY.search(c.text())],
+    ids=[c.test_id for c in BUSY_CASES if _HINT_KEY.search(c.text())],
+)
+def test_detect_busy_hint_with_a_rebound_key_is_busy(case: Case, key: str) -> None:
+    """Users rebind the interrupt key: "ctrl+q to interrupt" is as busy as "esc to interrupt"."""
+    rebound = _HINT_KEY.sub(key, case.text())
+    assert rebound != case.text()
+    assert detect(rebound, case.agent).state is DetectionState.BUSY
+
+
+def _opencode_always_box(rows: list[str]) -> str:
+    """The corpus ``git_push`` screen with its request replaced by the "Always allow" step."""
+    text = (CORPUS / "opencode" / "git_push" / "screen.txt").read_text(encoding="utf-8")
+    lines = text.rstrip("\n").split("\n")
+    title = next(i for i, line in enumerate(lines) if "△ Permission required" in line)
+    return "\n".join([*lines[: title - 1], *rows])
+
+
+OPENCODE_ALWAYS_ROWS = [
+    "  ┃",
+    "  ┃  △ Always allow",
+    "  ┃    # Shell command",
+    "  ┃",
+    "  ┃  $ git push origin main",
+    "  ┃",
+    "  ┃  This allows the command until opencode restarts.",
+    "  ┃",
+    "  ┃   Confirm   Cancel" + " " * 50 + "⇆ select  enter confirm",
+    "  ┃",
+]
+
+
+def test_detect_opencode_always_allow_confirmation_is_a_live_prompt() -> None:
+    """ "Allow always" opens a second box, Confirm / Cancel: it waits for the human too. Its
+    Confirm remembers the permission, so it is offered as "always" only; nothing approves once
+    and Cancel is not a deny."""
+    prompt = detect(_opencode_always_box(OPENCODE_ALWAYS_ROWS), "opencode").prompt
+    assert prompt is not None
+    assert (prompt.kind, prompt.subject) == (PromptKind.SHELL, "git push origin main")
+    assert (prompt.approve_keys, prompt.deny_keys, prompt.always_keys) == ((), (), ("Enter",))
+    assert prompt.options == ("Confirm", "Cancel")
+
+
+@pytest.mark.parametrize("width", [40, 30])
+def test_detect_opencode_always_allow_confirmation_on_a_narrow_pane(width: int) -> None:
+    narrow = reflow(_opencode_always_box(OPENCODE_ALWAYS_ROWS), width)
+    prompt = detect(narrow, "opencode").prompt
+    assert prompt is not None
+    assert prompt.always_keys == ("Enter",)
+    assert prompt.approve_keys == ()
+
+
+def test_detect_opencode_always_allow_confirmation_quoted_is_not_live() -> None:
+    quoted = ["     Earlier opencode asked:", *("  " + row for row in OPENCODE_ALWAYS_ROWS)]
+    found = detect(_opencode_always_box(quoted), "opencode")
+    assert found.state is not DetectionState.PROMPT

@@ -113,6 +113,10 @@ def test_detect_small_pane_is_read_the_same_or_unknown(case: Case, size: Size) -
     elif redrawn.state is not DetectionState.UNKNOWN:
         assert redrawn.state is DetectionState.PROMPT, redrawn  # a missed prompt says unknown
         got, want = summary(redrawn), summary(original)
+        if {got[1], want[1]} == {PromptKind.EDIT, PromptKind.WRITE}:
+            # What tells a new file from an edit (the transcript's tool line) may be off a
+            # short pane: the same path and keys either way.
+            got = (got[0], want[1], *got[2:])
         assert (got[0], got[1], *got[3:]) == (want[0], want[1], *want[3:])
         assert _same_subject(got[1], got[2], want[2]), (got[2], want[2])
 

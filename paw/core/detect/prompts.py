@@ -10,7 +10,7 @@ from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
 # A key as agents print it in their hints: the default ``esc`` or a rebound one.
-_KEY = r"(?:esc|escape|(?:ctrl|control|alt|option|meta|shift|cmd)[+-]\w+|[⌃^]\w|⌥\w)"
+HINT_KEY = r"(?:esc|escape|(?:ctrl|control|alt|option|meta|shift|cmd)[+-]\w+|[⌃^]\w|⌥\w)"
 
 
 def interrupt_hint(verb: str) -> re.Pattern[str]:
@@ -20,7 +20,7 @@ def interrupt_hint(verb: str) -> re.Pattern[str]:
     """
     words = verb.split()
     tail = r"\s+".join(re.escape(word) for word in words if word != "to")
-    return re.compile(rf"\b{_KEY}\s+(?:to\s+)?{tail}\b", re.IGNORECASE)
+    return re.compile(rf"(?<![\w+-]){HINT_KEY}\s+(?:to\s+)?{tail}\b", re.IGNORECASE)
 
 
 def make_prompt(

@@ -41,6 +41,7 @@ from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    interrupt_hint,
     make_prompt,
     prompt_found,
     unknown,
@@ -53,7 +54,7 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "claude-code"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY_MARKERS = ("esc to interrupt",)
+BUSY = interrupt_hint("to interrupt")  # any key: users rebind it ("ctrl+q to interrupt")
 FOOTER = re.compile(
     r"esc to (cancel|exit|go back)|enter to (confirm|select|continue)|tab to amend"
     r"|press enter to continue|↑/↓ to navigate",
@@ -126,8 +127,7 @@ def detect_screen(text: str) -> Detection:
 
 
 def _is_busy(screen: Screen) -> bool:
-    footer = [line.lower() for line in screen.tail(_BUSY_WINDOW)]
-    return any(marker in line for line in footer for marker in BUSY_MARKERS)
+    return any(BUSY.search(line) for line in screen.tail(_BUSY_WINDOW))
 
 
 def _find_dialog(screen: Screen) -> _Dialog | str | None:

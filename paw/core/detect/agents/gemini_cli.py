@@ -44,6 +44,7 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
+    HINT_KEY,
     busy,
     find_url,
     idle,
@@ -59,7 +60,7 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "gemini-cli"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY = re.compile(r"\(esc to cancel, [^)]*\)", re.IGNORECASE)
+BUSY = re.compile(rf"\({HINT_KEY} to cancel, [^)]*\)", re.IGNORECASE)  # any (rebound) key
 FOOTER = re.compile(
     r"sandbox|/model|for shortcuts|workspace \(|Waiting for user confirmation", re.IGNORECASE
 )

@@ -34,6 +34,7 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
+    HINT_KEY,
     busy,
     find_url,
     idle,
@@ -51,7 +52,10 @@ VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
 # The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.
-BUSY = re.compile(r"esc to cancel\)|\(esc to cancel|esc to interrupt", re.IGNORECASE)
+BUSY = re.compile(
+    rf"{HINT_KEY} to cancel\)|\({HINT_KEY} to cancel|(?<![\w+-]){HINT_KEY} to interrupt",
+    re.IGNORECASE,
+)
 DIALOG_FOOTER = re.compile(r"enter: select|esc: cancel|↑/↓", re.IGNORECASE)
 TOOL_LINE = re.compile(r"^\s*\?\s+(?P<tool>\S+)(?P<rest>.*?)\s*←?\s*$")
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (

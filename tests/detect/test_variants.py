@@ -9,8 +9,9 @@ import pytest
 
 from paw.core.detect import detect
 from paw.core.models import DetectionState, PromptKind
+from paw.demo.agent import Step, render_box
 from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
-from tests.detect.reflow import reflow
+from tests.detect.reflow import add_rail, hard_wrap, reflow
 
 RULE80 = "─" * 80
 
@@ -494,3 +495,37 @@ def test_detect_opencode_always_allow_confirmation_quoted_is_not_live() -> None:
     quoted = ["     Earlier opencode asked:", *("  " + row for row in OPENCODE_ALWAYS_ROWS)]
     found = detect(_opencode_always_box(quoted), "opencode")
     assert found.state is not DetectionState.PROMPT
+
+
+SCRIPTED_SUBJECT = "git push origin main --force-with-lease " + "x" * 40
+
+
+@pytest.mark.parametrize("cols", [80, 40, 30, 20])
+@pytest.mark.parametrize("kind", ["shell", "write"])
+def test_detect_scripted_box_cut_by_a_narrow_pane(kind: str, cols: int) -> None:
+    """The demo agent prints its box unwrapped; a narrow pane cuts every box line into rows
+    (a long subject too): they are joined again, and a joined subject carries the wrap note."""
+    box = render_box(Step(kind, SCRIPTED_SUBJECT))
+    screen = hard_wrap("\n".join(["⠿ working… done", *box]), cols)
+    prompt = detect(screen, "scripted").prompt
+    assert prompt is not None
+    assert (prompt.kind.value, prompt.subject) == (kind, SCRIPTED_SUBJECT)
+    assert (prompt.approve_keys, prompt.deny_keys, prompt.always_keys) == (("y",), ("n",), ("a",))
+    wide = detect("\n".join(box), "scripted").prompt
+    assert wide is not None
+    assert prompt.fingerprint == wide.fingerprint
+
+
+def test_detect_scripted_box_with_a_scrollbar_column() -> None:
+    box = render_box(Step("shell", "ls -la"))
+    railed = add_rail("\n".join(box), len(box[0]) + 3)
+    prompt = detect(railed, "scripted").prompt
+    assert prompt is not None
+    assert prompt.subject == "ls -la"
+
+
+@pytest.mark.parametrize("indent", ["  ", "    "])
+def test_detect_scripted_box_quoted_indented_is_not_live(indent: str) -> None:
+    box = render_box(Step("shell", "rm -rf build"))
+    screen = "\n".join(["demo> what did you ask?", *(indent + line for line in box)])
+    assert detect(screen, "scripted").state is not DetectionState.PROMPT

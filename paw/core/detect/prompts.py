@@ -13,14 +13,31 @@ _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
 HINT_KEY = r"(?:esc|escape|(?:ctrl|control|alt|option|meta|shift|cmd)[+-]\w+|[⌃^]\w|⌥\w)"
 
 
-def interrupt_hint(verb: str) -> re.Pattern[str]:
-    """A busy hint such as ``esc to interrupt`` for any key (users rebind it: ``ctrl+q``).
+class KeyHint:
+    r"""A key hint such as ``esc to interrupt``, for any key (users rebind it: ``ctrl+q``).
 
-    ``verb`` is the text after the key (``to interrupt``, ``interrupt``); ``to`` is optional.
+    ``verb`` is a pattern for what follows the key (``to interrupt``, ``to cancel\)``);
+    ``opening`` what may stand right before the key (``\(`` for ``(esc to cancel, 5s)``). The
+    verb is searched first and the key checked just before it: a scan for every possible key
+    at every column would cost more than the rest of the detector.
     """
-    words = verb.split()
-    tail = r"\s+".join(re.escape(word) for word in words if word != "to")
-    return re.compile(rf"(?<![\w+-]){HINT_KEY}\s+(?:to\s+)?{tail}\b", re.IGNORECASE)
+
+    __slots__ = ("_key", "_verb")
+
+    def __init__(self, verb: str, opening: str = r"(?:^|[^\w+-])") -> None:
+        self._verb = re.compile(verb, re.IGNORECASE)
+        self._key = re.compile(rf"{opening}{HINT_KEY}\s+$", re.IGNORECASE)
+
+    def search(self, line: str) -> bool:
+        """True if ``line`` holds the hint."""
+        verbs = self._verb.finditer(line)
+        return any(self._key.search(line, 0, match.start()) for match in verbs)
+
+
+def interrupt_hint(verb: str) -> KeyHint:
+    """The busy hint ``<key> <verb>`` (``esc to interrupt``); ``to`` in ``verb`` is optional."""
+    words = [re.escape(word) for word in verb.split() if word != "to"]
+    return KeyHint(r"(?<!\S)(?:to\s+)?" + r"\s+".join(words) + r"\b")
 
 
 def make_prompt(

@@ -44,7 +44,7 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
-    HINT_KEY,
+    KeyHint,
     busy,
     find_url,
     idle,
@@ -60,7 +60,7 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "gemini-cli"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY = re.compile(rf"\({HINT_KEY} to cancel, [^)]*\)", re.IGNORECASE)  # any (rebound) key
+BUSY = KeyHint(r"to cancel, [^)]*\)", opening=r"\(")  # "(esc to cancel, 5s)", any key
 FOOTER = re.compile(
     r"sandbox|/model|for shortcuts|workspace \(|Waiting for user confirmation", re.IGNORECASE
 )

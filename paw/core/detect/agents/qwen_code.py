@@ -34,10 +34,11 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
-    HINT_KEY,
+    KeyHint,
     busy,
     find_url,
     idle,
+    interrupt_hint,
     make_prompt,
     prompt_found,
     unknown,
@@ -52,12 +53,15 @@ VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
 # The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.
-BUSY = re.compile(
-    rf"{HINT_KEY} to cancel\)|\({HINT_KEY} to cancel|(?<![\w+-]){HINT_KEY} to interrupt",
-    re.IGNORECASE,
+BUSY_HINTS = (
+    KeyHint(r"to cancel\)"),
+    KeyHint(r"to cancel\b", opening=r"\("),
+    interrupt_hint("to interrupt"),
 )
 DIALOG_FOOTER = re.compile(r"enter: select|esc: cancel|↑/↓", re.IGNORECASE)
-TOOL_LINE = re.compile(r"^\s*\?\s+(?P<tool>\S+)(?P<rest>.*?)\s*←?\s*$")
+# "? <Tool> <summary> ←" (the arrow is stripped from the summary; a lazy pattern before it
+# backtracked over the whole of a long command line).
+TOOL_LINE = re.compile(r"^\s*\?\s+(?P<tool>\S+)(?P<rest>.*)$")
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^(?:Shell|run_shell_command)$", re.IGNORECASE), PromptKind.SHELL),
     (re.compile(r"^(?:Edit|replace)$", re.IGNORECASE), PromptKind.EDIT),
@@ -102,7 +106,10 @@ def detect_screen(text: str) -> Detection:
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     tail = screen.tail(_BUSY_WINDOW)
-    if any(BUSY.search(line) for line in tail) and _spinner_start(screen.lines) < 0:
+    if (
+        any(hint.search(line) for line in tail for hint in BUSY_HINTS)
+        and _spinner_start(screen.lines) < 0
+    ):
         return busy(AGENT)
     request = _find_request(screen)
     if request is None:
@@ -151,7 +158,12 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
     ):
         return UNREADABLE  # the spinner says a dialog waits; its options are cut or unreadable
     title = next(
-        (i for i in range(options[0].line - 1, start - 1, -1) if TOOL_LINE.match(lines[i])), -1
+        (
+            i
+            for i in range(options[0].line - 1, start - 1, -1)
+            if lines[i].lstrip().startswith("?") and TOOL_LINE.match(lines[i])
+        ),
+        -1,
     )
     width = max(map(len, lines))
     if title < 0:
@@ -167,7 +179,8 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
         return UNREADABLE
     body = lines[title + len(rows) : options[0].line]
     question = _question(body, width)
-    return _Request(match["tool"], match["rest"].strip(), body, tuple(options), question, False)
+    rest = match["rest"].strip().removesuffix("←").rstrip()
+    return _Request(match["tool"], rest, body, tuple(options), question, False)
 
 
 def _above_footer(lines: tuple[str, ...], end: int) -> int:

@@ -529,3 +529,39 @@ def test_detect_scripted_box_quoted_indented_is_not_live(indent: str) -> None:
     box = render_box(Step("shell", "rm -rf build"))
     screen = "\n".join(["demo> what did you ask?", *(indent + line for line in box)])
     assert detect(screen, "scripted").state is not DetectionState.PROMPT
+
+
+SHELL_CASES = [
+    c
+    for c in load_cases() + load_live_cases()
+    if c.meta.get("prompt_kind") == "shell" and c.meta["state"] == "permission_prompt"
+]
+FOLDS = ["… +3 lines (ctrl+r to expand)", "... 12 more lines", "show more lines"]
+
+
+def _fold_command(text: str, agent: str) -> str | None:
+    """``text`` with a fold hint drawn under the command's first row, as a short pane shows."""
+    prompt = detect(text, agent).prompt
+    if prompt is None or not prompt.subject:
+        return None
+    first = prompt.subject.split("\n")[0].strip()
+    lines = text.rstrip("\n").split("\n")
+    for index in range(len(lines) - 2, -1, -1):  # the dialog's copy, the last on screen
+        line = lines[index]
+        at = line.find(first[:20])
+        if at >= 0:
+            hint = line[:at] + FOLDS[index % len(FOLDS)]
+            closing = line[at + len(first) :]
+            return "\n".join([*lines[: index + 1], hint + closing, *lines[index + 1 :]])
+    return None
+
+
+@pytest.mark.parametrize("case", SHELL_CASES, ids=[c.test_id for c in SHELL_CASES])
+def test_detect_folded_command_is_never_a_prompt(case: Case) -> None:
+    """A command the agent folded ("… +3 lines") is not the whole subject: unknown, never a
+    prompt that would show the guard part of a command."""
+    folded = _fold_command(case.text(), case.agent)
+    if folded is None:
+        pytest.fail(f"the command of {case.test_id} is not on its screen")
+    found = detect(folded, case.agent)
+    assert found.state is not DetectionState.PROMPT, found.prompt

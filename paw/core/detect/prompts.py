@@ -9,6 +9,15 @@ from paw.core.detect.screen import collapse_whitespace, fingerprint
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
+_READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
+# What an agent prints in place of lines it folded away: "… +12 lines (ctrl+r to expand)",
+# "... 3 more lines", "12 lines hidden", "show more lines".
+HIDDEN_LINES = re.compile(
+    r"(?:^|[\s…⋯.(])(?:\+\s?\d+\s+(?:more\s+)?lines?\b|\d+\s+more\s+lines?\b"
+    r"|\d+\s+lines?\s+(?:hidden|not\s+shown)\b|show\s+(?:\d+\s+)?more\s+lines?\b)",
+    re.IGNORECASE,
+)
+
 # A key as agents print it in their hints: the default ``esc`` or a rebound one.
 HINT_KEY = r"(?:esc|escape|(?:ctrl|control|alt|option|meta|shift|cmd)[+-]\w+|[⌃^]\w|⌥\w)"
 
@@ -68,7 +77,13 @@ def make_prompt(
 
 
 def prompt_found(agent: str, prompt: Prompt, *notes: str) -> Detection:
-    """A detection of a live prompt."""
+    """A detection of a live prompt; ``unknown`` when the agent hid part of its subject.
+
+    On a short pane agents fold a long command or diff ("… +12 lines", "show more lines"):
+    what is left is not the subject, and a partial command must never reach the guard.
+    """
+    if prompt.kind in _READ_SUBJECTS and prompt.subject and HIDDEN_LINES.search(prompt.subject):
+        return unknown(agent, "part of the prompt's subject is folded away on screen")
     return Detection(state=DetectionState.PROMPT, agent=agent, prompt=prompt, notes=notes)
 
 
@@ -97,9 +112,6 @@ WRAP_NOTE = (
     "command unwrapped: line breaks on screen were read as wrapping; its line structure is "
     "uncertain"
 )
-
-
-_READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
 
 
 def wrap_notes(prompt: Prompt, lines: Sequence[str]) -> tuple[str, ...]:

@@ -47,7 +47,8 @@ VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 # The key hint, whole: "Press enter to confirm or esc to cancel", "enter continue · esc back".
 FOOTER = re.compile(
-    r"^(?:press\s+)?enter\s+(?:to\s+)?\w+\s*(?:or|\||·)?\s*esc\s+(?:to\s+)?\w+$", re.IGNORECASE
+    r"^(?:press\s+)?enter\s+(?:to\s+)?\w+\s*(?:or|\||·)?\s*esc\s+(?:to\s+)?\w+(?:\s\w+)?$",
+    re.IGNORECASE,
 )
 # On a narrow pane codex cuts its key hint short ("Press enter to confirm or").
 FULL_FOOTER = "Press enter to confirm or esc to cancel"

@@ -20,6 +20,7 @@ from paw.core.detect.screen import collapse_whitespace
 from paw.core.models import Detection, DetectionState, PromptKind
 from tests.detect.corpus import Case, load_cases, load_live_cases
 from tests.detect.reflow import LONG_HOME, add_rail, hard_wrap, lengthen_home, reflow
+from tests.detect.test_variants import VARIANTS, Variant
 
 
 class Size(NamedTuple):
@@ -182,5 +183,28 @@ def test_detect_long_home_paths_wrap_onto_the_next_line(case: Case, size: Size) 
     if found.prompt is None or len(want) == 1:
         assert got == want
         return
+    assert (got[0], got[1], *got[3:]) == (want[0], want[1], *want[3:])
+    assert _same_subject(got[1], got[2], want[2]), (got[2], want[2])
+
+
+@pytest.mark.parametrize(
+    "size", [*SIZES[:1], *SMALL], ids=[s.test_id for s in [*SIZES[:1], *SMALL]]
+)
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.test_id for v in VARIANTS])
+def test_detect_hand_written_variant_redrawn_small(variant: Variant, size: Size) -> None:
+    """The hand-written dialogs of test_variants, redrawn small: the same answer or unknown."""
+    original = detect(variant.screen, variant.agent)
+    text = variant.screen
+    drawn = hard_wrap(text, size.cols) if variant.agent == "aider" else reflow(text, size.cols)
+    if size.rows is not None:
+        drawn = "\n".join(shrink_rows(drawn.rstrip("\n").split("\n"), size.rows))
+    redrawn = detect(drawn, variant.agent)
+    if original.state is not DetectionState.PROMPT:
+        assert redrawn.state is not DetectionState.PROMPT, redrawn
+        return
+    if redrawn.state is DetectionState.UNKNOWN:
+        return
+    assert redrawn.state is DetectionState.PROMPT, redrawn
+    got, want = summary(redrawn), summary(original)
     assert (got[0], got[1], *got[3:]) == (want[0], want[1], *want[3:])
     assert _same_subject(got[1], got[2], want[2]), (got[2], want[2])

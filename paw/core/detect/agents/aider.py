@@ -38,7 +38,8 @@ CONFIRM = re.compile(
     r"^(?P<question>.*?\?)\s*\(Y\)es/\(N\)o(?P<extra>(?:/\([A-Z]\)[^\[]*?)*)\s*"
     r"\[(?P<default>Yes|No)\]:\s*$"
 )
-_MAX_QUESTION_ROWS = 4
+DEFAULT_TAIL = re.compile(r"^\s*\[(?:Yes|No)\]:\s*$")
+_MAX_QUESTION_ROWS = 8  # a question cut into rows on a 20-column pane
 _RULE_WINDOW = 8  # the rule, then the chat files (they may wrap), then the input prompt
 INPUT = re.compile(r"^(?:[\w-]+ ?)?>(?: .*)?$")
 SubjectFinder = Callable[[list[str], Screen], "str | None"]
@@ -136,6 +137,8 @@ def _last_logical_line(screen: Screen) -> tuple[str, int]:
     width = screen.pane_width or screen.width
     last = len(lines) - 1
     top = last
+    if last > 0 and DEFAULT_TAIL.match(lines[last]) and lines[last - 1].strip():
+        top = last - 1  # the default answer went to a row of its own: it follows any row
     while (
         top > 0
         and last - top < _MAX_QUESTION_ROWS - 1
@@ -147,7 +150,8 @@ def _last_logical_line(screen: Screen) -> tuple[str, int]:
     for start in range(top, last + 1):
         text = lines[start]
         for row in range(start + 1, last + 1):
-            text += ("" if len(lines[row - 1]) >= width else " ") + lines[row]
+            cut = len(lines[row - 1]) >= width and not DEFAULT_TAIL.match(lines[row])
+            text += ("" if cut else " ") + lines[row]
         match = CONFIRM.match(text)
         if match is None:
             continue

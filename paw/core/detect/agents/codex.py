@@ -154,8 +154,15 @@ def _find_request(screen: Screen) -> _Request | Detection | None:
     for index in range(options[0].line - 1, start - 1, -1):
         if lines[index].startswith(("• ", "› ", "✔ ", "└ ")):
             break
+        if lines[index].lstrip().startswith(("$ ", "Reason:")):
+            # The command and the model's reason come after the question: a question read
+            # below their start is their text (on a short pane the real one may be gone).
+            found = None
+            continue
         body = _paragraph(lines, index, options[0].line)
         kind = next((kind for pattern, kind in QUESTIONS if pattern.search(body)), None)
+        if kind is not None and not body.endswith("?") and "trust" not in body.lower():
+            kind = None  # codex's question stands alone; text runs on after a quoted one
         if kind is not None:
             found = _Request(index, body, kind, tuple(options), footer)
     return found or _unproven("options and key hint on screen, no question above them")

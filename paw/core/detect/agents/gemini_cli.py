@@ -89,6 +89,7 @@ PLAN_SUBJECT = "plan mode switch"
 QUESTION_OPTIONS = re.compile(r"type something|type your own|^other\b", re.IGNORECASE)
 _MAX_FOOTER = 4  # footer, status and hint rows under a live box
 _MAX_BELOW = 30  # lines scanned under a box for its chrome
+_WRAP_ROWS = 2  # a chrome row wraps onto at most this many more rows
 _BUSY_WINDOW = 15  # the spinner sits above the composer and its footer rows
 
 
@@ -191,9 +192,29 @@ def _is_chrome(below: Sequence[str]) -> bool:
                 return False
         elif line.strip():
             rows += 1
-            if rows > _MAX_FOOTER or not (HINT.match(line) or FOOTER.search(line)):
+            if rows > _MAX_FOOTER:
                 return False
+            if not (HINT.match(line) or FOOTER.search(line)):
+                wrapped = _wrapped_chrome(below, index - 1)
+                if not wrapped:
+                    return False
+                index += wrapped
     return True
+
+
+def _wrapped_chrome(below: Sequence[str], index: int) -> int:
+    """How many rows after ``below[index]`` finish a chrome row that a narrow pane wrapped
+    ("⠏ Waiting for user" / "confirmation..."), else 0. The chrome text must cross the row
+    break: an answer row followed by a real footer row is not one wrapped row."""
+    joined = below[index].strip()
+    for extra in range(1, _WRAP_ROWS + 1):
+        if index + extra >= len(below) or not below[index + extra].strip():
+            return 0
+        cut = len(joined)
+        joined += " " + below[index + extra].strip()
+        if any(m.start() < cut < m.end() for m in FOOTER.finditer(joined)):
+            return extra
+    return 0
 
 
 def _notice_box_end(lines: Sequence[str], top: int) -> int:

@@ -13,8 +13,9 @@ import re
 
 from paw.core.detect.boxes import RULE_CHARS
 
-# An option row: its label wraps hanging under the label (numbered or pointer-marked).
-_OPTION = re.compile(r"^(\s*(?:[❯›●>]\s*)?\d+\.\s+|\s*[❯›]\s+(?:✔\s+)?)")
+# A row that wraps hanging under its text: an option (numbered or pointer-marked), or a
+# notice after its glyph (gemini-cli's "⚠  Warning: …").
+_OPTION = re.compile(r"^(\s*(?:[❯›●>]\s*)?\d+\.\s+|\s*[❯›]\s+(?:✔\s+)?|⚠\s+)")
 _LEFT = re.compile(r"^(\s*(?:[│┃║]\s*)+)")
 _RIGHT = re.compile(r"((?:\s*[│┃║])+)$")
 _CENTRED = 20

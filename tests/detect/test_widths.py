@@ -104,7 +104,7 @@ def test_detect_unwrapped_command_carries_a_note() -> None:
 
 
 @pytest.mark.parametrize("size", SMALL, ids=[s.test_id for s in SMALL])
-@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
+@pytest.mark.parametrize("case", CASES + LIVE_CASES, ids=[c.test_id for c in CASES + LIVE_CASES])
 def test_detect_small_pane_is_read_the_same_or_unknown(case: Case, size: Size) -> None:
     """Footers wrap or are cut and a dialog's top scrolls off: never a wrong or false prompt."""
     original = detect(case.text(), case.agent)

@@ -565,3 +565,39 @@ def test_detect_folded_command_is_never_a_prompt(case: Case) -> None:
         pytest.fail(f"the command of {case.test_id} is not on its screen")
     found = detect(folded, case.agent)
     assert found.state is not DetectionState.PROMPT, found.prompt
+
+
+GEMINI_FOLDED = _screen(
+    [
+        "✦ PAW step 1 of shell.",
+        "",
+        *_box(
+            [
+                "? Shell  for f in a b c; do echo $f; done",
+                "╭" + "─" * 74 + "╮",
+                "│ ... first 4 lines hidden ..." + " " * 45 + "│",
+                "│ rm -rf build" + " " * 61 + "│",
+                "╰" + "─" * 74 + "╯",
+                "Press ctrl-s to show more lines",
+                "Allow execution of [Shell]?",
+                "",
+                "● 1. Allow once",
+                "  2. Allow for this session",
+                "  3. No, suggest changes (esc)",
+            ]
+        ),
+    ]
+)
+
+
+def test_detect_gemini_folded_command_is_unknown() -> None:
+    """gemini-cli folds a command taller than the pane ("first 4 lines hidden", "show more
+    lines"): the rows left are not the command."""
+    assert detect(GEMINI_FOLDED, "gemini-cli").state is DetectionState.UNKNOWN
+    unfolded = GEMINI_FOLDED.replace("... first 4 lines hidden ...", "echo one             ")
+    unfolded = unfolded.replace(
+        "Press ctrl-s to show more lines", "                               "
+    )
+    prompt = detect(unfolded, "gemini-cli").prompt
+    assert prompt is not None  # control: the same box without the fold is a prompt
+    assert prompt.subject == "echo one\nrm -rf build"

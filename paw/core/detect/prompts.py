@@ -76,13 +76,17 @@ def make_prompt(
     )
 
 
-def prompt_found(agent: str, prompt: Prompt, *notes: str) -> Detection:
+def prompt_found(agent: str, prompt: Prompt, *notes: str, body: Sequence[str] = ()) -> Detection:
     """A detection of a live prompt; ``unknown`` when the agent hid part of its subject.
 
-    On a short pane agents fold a long command or diff ("… +12 lines", "show more lines"):
-    what is left is not the subject, and a partial command must never reach the guard.
+    On a short pane agents fold a long command or diff ("… +12 lines", "first 12 lines
+    hidden", "show more lines"): what is left is not the subject, and a partial command must
+    never reach the guard. ``body`` is the dialog's text around the subject, where some agents
+    print that hint.
     """
-    if prompt.kind in _READ_SUBJECTS and prompt.subject and HIDDEN_LINES.search(prompt.subject):
+    if prompt.kind in _READ_SUBJECTS and (
+        HIDDEN_LINES.search(prompt.subject or "") or any(HIDDEN_LINES.search(s) for s in body)
+    ):
         return unknown(agent, "part of the prompt's subject is folded away on screen")
     return Detection(state=DetectionState.PROMPT, agent=agent, prompt=prompt, notes=notes)
 

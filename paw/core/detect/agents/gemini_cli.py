@@ -113,7 +113,8 @@ def detect_screen(text: str) -> Detection:
     if isinstance(box, str):
         return unknown(AGENT, box)
     prompt = _build_prompt(box)
-    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    body = box.content[: box.options[0].line]
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines), body=body)
 
 
 UNREADABLE = "a dialog box is open but its top is above the pane (a short pane)"

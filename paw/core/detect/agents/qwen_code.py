@@ -117,7 +117,7 @@ def detect_screen(text: str) -> Detection:
     if isinstance(request, str):
         return unknown(AGENT, request)
     prompt = _build_prompt(screen, request)
-    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines), body=request.body)
 
 
 def _find_request(screen: Screen) -> _Request | str | None:

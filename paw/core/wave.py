@@ -140,6 +140,10 @@ class WaveFile(_Strict):
     """For tasks without ``check``: done when idle after at least one commit (``commit``), or
     as soon as the agent is idle after it started working (``idle``)."""
 
+    settle_s: float = Field(default=10.0, ge=0)
+    """An agent never seen working (busy, a prompt, a changing screen) counts as having
+    finished its turn only after showing the same idle screen this long."""
+
     poll_s: float = Field(default=1.0, gt=0)
     """Seconds between the runner's sweeps."""
 
@@ -573,7 +577,7 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     if view.status == "exited":
         _finish(t, Phase.FAILED, "the agent exited", now)
         return Step(t, (*effects, Notify("task-failed", t.name)))
-    if view.status == "idle" and t.seen_working and _settled_after_followup(t, view):
+    if view.status == "idle" and _turn_over(wave, t, view, now):
         if spec.check is not None:
             return Step(t, (*effects, RunCheck(t.name)))
         if wave.done_without_check == "idle" or view.commits > 0:
@@ -583,9 +587,13 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     return Step(t, tuple(effects))
 
 
-def _settled_after_followup(t: TaskState, view: TaskView) -> bool:
-    """After a follow-up, the agent must have reacted (screen changed) before idle counts."""
-    return t.followup_screen is None or view.screen != t.followup_screen
+def _turn_over(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> bool:
+    """Idle means "finished its turn" once the agent was seen working, or its idle screen has
+    stayed the same for ``settle_s``; after a follow-up the screen must have changed too."""
+    if t.followup_screen is not None and view.screen == t.followup_screen:
+        return False
+    stable = t.last_change is not None and now - t.last_change >= wave.settle_s
+    return t.seen_working or stable
 
 
 def _step_prompts(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> list[Effect]:

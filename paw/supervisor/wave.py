@@ -448,7 +448,10 @@ class WaveRunner:
         }  # fmt: skip
         self.state.messages.append(entry)
         self.save()
-        self.ctx.record("wave-notify", wave=self.wave.name, **entry, body=message.body)
+        fields = {k: v for k, v in entry.items() if k != "event"}
+        self.ctx.record(
+            "wave-notify", wave=self.wave.name, message=message.event, **fields, body=message.body
+        )
         self.notifier.send(message)
 
     def _update_badge(self, *, force_zero: bool = False) -> None:

@@ -163,6 +163,14 @@ def _parked(repo: Path, task: str) -> dict[str, Any] | None:
     return live[-1] if live else None
 
 
+def _parked_check(repo: Path, task: str) -> Callable[[], bool]:
+    return lambda: _parked(repo, task) is not None
+
+
+def _done_check(repo: Path, task: str) -> Callable[[], bool]:
+    return lambda: _task(_state(repo), task).get("phase") == "done"
+
+
 def _audit(repo: Path) -> list[dict[str, Any]]:
     lines = (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines]
@@ -192,7 +200,7 @@ def test_wave_escalates_resumes_after_kill_and_reports(
         # The rule approves `ls -la`; three prompts are parked; the follow-up goes out.
         _wait("rule task done", lambda: _task(_state(repo), "list").get("phase") == "done")
         for task in ("push", "wipe", "ask"):
-            _wait(f"{task} parked", lambda task=task: _parked(repo, task) is not None)
+            _wait(f"{task} parked", _parked_check(repo, task))
         _wait("fix follow-up", lambda: _task(_state(repo), "fix").get("followups") == 1)
     finally:
         runner.send_signal(signal.SIGKILL)
@@ -205,8 +213,11 @@ def test_wave_escalates_resumes_after_kill_and_reports(
     resumed = _runner(repo, socket, "resume")
     try:
         push, wipe, ask = (_parked(repo, t) for t in ("push", "wipe", "ask"))
-        assert push is not None and wipe is not None and ask is not None
-        assert push["verdict"] == "confirm" and wipe["verdict"] == "block"
+        assert push is not None
+        assert wipe is not None
+        assert ask is not None
+        assert push["verdict"] == "confirm"
+        assert wipe["verdict"] == "block"
         assert ask["kind"] == "question"
         # The humans answer, from other processes.
         approved = _paw(repo, socket, "approve", push["id"], "--yes")
@@ -219,9 +230,7 @@ def test_wave_escalates_resumes_after_kill_and_reports(
         server.cmd("send-keys", "-t", str(ask_pane.pane_id), "1")
         _wait("stuck escalated", lambda: _task(_state(repo), "quiet").get("stuck") is True)
         for task in ("push", "wipe", "ask", "fix"):
-            _wait(
-                f"{task} done", lambda task=task: _task(_state(repo), task).get("phase") == "done"
-            )
+            _wait(f"{task} done", _done_check(repo, task))
         # Stuck is never killed by paw: a human ends it.
         stopped = _paw(repo, socket, "stop", "night-quiet")
         assert stopped.returncode == 0, stopped.stderr
@@ -252,11 +261,13 @@ def test_wave_escalates_resumes_after_kill_and_reports(
         "list": ("done", 0, 1, 0, 0),
         "ask": ("done", 0, 0, 0, 0),
     }
-    assert rows["fix"]["check"]["runs"] == 2 and rows["fix"]["check"]["exit_code"] == 0
+    assert rows["fix"]["check"]["runs"] == 2
+    assert rows["fix"]["check"]["exit_code"] == 0
     assert rows["quiet"]["outcome"] == "the agent exited"
     assert report["status"] == "failed"
     markdown = _paw(repo, socket, "wave", "report").stdout
-    assert "| fix | done |" in markdown and "| list | done |" in markdown
+    assert "| fix | done |" in markdown
+    assert "| list | done |" in markdown
 
     # Nothing happened twice across the kill: one start per task, one rule approval, one
     # follow-up; the follow-up carried the failure's tail.
@@ -266,9 +277,11 @@ def test_wave_escalates_resumes_after_kill_and_reports(
     sends = [r for r in audit if r["event"] == "approve" and r.get("decision") == "send"]
     assert len(sends) == 2  # the rule's and the human's
     ruled = [r for r in sends if "approved by rule 1 of" in str(r["user"])]
-    assert len(ruled) == 1 and ruled[0]["subject"] == "ls -la"
+    assert len(ruled) == 1
+    assert ruled[0]["subject"] == "ls -la"
     followups = [r for r in audit if r["event"] == "wave-followup"]
-    assert len(followups) == 1 and "expected 2, got 1" in followups[0]["text"]
+    assert len(followups) == 1
+    assert "expected 2, got 1" in followups[0]["text"]
 
     # One message per prompt occurrence, across the kill, each with its exact commands.
     assert receiver.wait(lambda ms: any("night: failed" in str(m.get("title")) for m in ms), 10)
@@ -283,8 +296,10 @@ def test_wave_escalates_resumes_after_kill_and_reports(
     )
     bodies = {str(m["title"]): str(m["message"]) for m in receiver.messages}
     push_body = bodies["paw wave night: push needs a human: shell git push origin feature"]
-    assert f"paw approve {push['id']}" in push_body and f"paw deny {push['id']}" in push_body
-    assert "guard: confirm" in push_body and "agent: night-push" in push_body
+    assert f"paw approve {push['id']}" in push_body
+    assert f"paw deny {push['id']}" in push_body
+    assert "guard: confirm" in push_body
+    assert "agent: night-push" in push_body
     assert sum("quiet is stuck" in t for t in titles) == 1
     assert sum("answered" in t for t in titles) == 3
 

@@ -716,7 +716,7 @@ _SECRET_NAME = (  # a pattern for names of secrets, not a secret
     r"|credential|signature|sig|access[_\-]?key|private[_\-]?key)[A-Za-z0-9_\-]*"
 )
 _QUERY_SECRET = re.compile(rf"(?i)([?&]{_SECRET_NAME}=)[^&\s#]+")
-_ASSIGN_SECRET = re.compile(rf"(?i)\b({_SECRET_NAME}\s*[=:]\s*)(?:\"[^\"]*\"|'[^']*'|[^\s\"']+)")
+_ASSIGN_SECRET = re.compile(rf"(?i)\b({_SECRET_NAME}\s*[=:]\s*)(?:\"[^\"]*\"|'[^']*'|[^\s\"'&]+)")
 _FLAG_SECRET = re.compile(rf"(?i)(--{_SECRET_NAME}(?:=|\s+))(?:\"[^\"]*\"|'[^']*'|\S+)")
 _HEADER_SECRET = re.compile(r"(?i)((?:authorization|x-api-key|cookie)\s*:\s*)[^'\"\n]+")
 MASK = "[REDACTED]"

@@ -169,7 +169,7 @@ def report_data(
                 "agent": t.agent,
                 "status": _status(t),
                 "outcome": t.outcome,
-                "duration_s": round(end - t.started_at, 1) if t.started_at and end else None,
+                "duration_s": _duration(t.started_at, end),
                 "prompts": len(t.prompts),
                 "waiting": [p.id for p in t.prompts if p.live and p.route == "human"],
                 "approved_by_rule": sum(
@@ -196,6 +196,10 @@ def report_data(
         "counts": _counts(state),
         "tasks": tasks,
     }
+
+
+def _duration(start: float | None, end: float | None) -> float | None:
+    return round(end - start, 1) if start is not None and end is not None else None
 
 
 def _status(t: TaskState) -> str:

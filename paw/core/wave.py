@@ -145,7 +145,11 @@ class WaveFile(_Strict):
     finished its turn only after showing the same idle screen this long."""
 
     poll_s: float = Field(default=1.0, gt=0)
-    """Seconds between the runner's sweeps."""
+    """Seconds between the runner's sweeps while something happens."""
+
+    idle_poll_s: float = Field(default=5.0, gt=0)
+    """Seconds between sweeps after a sweep that changed nothing (every agent busy, parked or
+    quiet): a new prompt is then seen within this long; its message leaves at once."""
 
     notify: NotifySettings | None = None
     """Escalation channels for this wave (replaces ``[notify]`` of paw.toml)."""

@@ -46,6 +46,7 @@ from paw.errors import PawError
 from paw.supervisor.context import Actor
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.records import load_agents
+from paw.supervisor.spawn import spawn as spawn_agent
 
 if TYPE_CHECKING:
     from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
@@ -75,6 +76,8 @@ CheckRunner = Callable[[str, str, float], CheckResult]  # (command, worktree, ti
 class WaveRunner:
     """Run one wave: call :meth:`tick` until it returns True (or :meth:`run`)."""
 
+    STARTS_PER_SWEEP = 4  # more tasks start on the next sweeps: prompts are not left unseen
+
     def __init__(
         self,
         sup: Supervisor,
@@ -102,6 +105,7 @@ class WaveRunner:
         self.settings = notify_settings(wave, notify_fallback)
         self.state = self._load_or_start()
         self._badge: int | None = None
+        self.changed = False  # did the last tick change anything?
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -123,6 +127,7 @@ class WaveRunner:
 
     def save(self) -> None:
         """Write the state (atomically, fsync'd)."""
+        self.changed = True
         self.store.write(self.wave.name, self.state.model_dump(mode="json"))
 
     def _put(self, task: TaskState) -> None:
@@ -144,10 +149,13 @@ class WaveRunner:
                 on_tick(self.state)
             if finished:
                 return self.state
-            sleep(self.wave.poll_s)
+            sleep(
+                self.wave.poll_s if self.changed else max(self.wave.poll_s, self.wave.idle_poll_s)
+            )
 
     def tick(self) -> bool:
         """One sweep: observe, decide, act (recording first). True when the wave has ended."""
+        self.changed = False
         if self.state.status != "running":
             return True
         if self._stop_requested():
@@ -165,8 +173,8 @@ class WaveRunner:
                 continue
             view = views.get(task.agent)
             notes += self._step(task, view, snap, screens, now)
-        notes += self._start_ready(now)
-        self._notify(notes, now)
+        self._notify(notes, now)  # what the sweep found leaves before new tasks start
+        self._notify(self._start_ready(now), now)
         self._update_badge()
         if wave_finished(self.state):
             failed = any(t.phase is Phase.FAILED for t in self.state.tasks)
@@ -180,7 +188,7 @@ class WaveRunner:
         self.state.ended_at = self.ctx.clock()
         self.ctx.record("wave-end", wave=self.wave.name, status=status)
         self.save()
-        self._send(wave_message(event, self.state))
+        self._send([wave_message(event, self.state)])
         self._update_badge(force_zero=True)
         return True
 
@@ -218,8 +226,9 @@ class WaveRunner:
         spec = self.wave.task(task.name)
         task_view = _task_view(task, view, snap, screens)
         step = step_task(self.wave, spec, task, task_view, now)
-        self._put(step.task)
-        self.save()  # prompts routed, stuck flag, outcome: before any effect
+        if step.task != task:
+            self._put(step.task)
+            self.save()  # prompts routed, stuck flag, outcome: before any effect
         notes: list[Notify] = []
         for effect in step.effects:
             notes += self._apply(effect, task_view, now)
@@ -335,7 +344,7 @@ class WaveRunner:
             task.phase, task.outcome, task.ended_at = Phase.FAILED, why, now
             self.save()
             notes.append(Notify("task-failed", name))
-        for name in start:
+        for name in start[: self.STARTS_PER_SWEEP]:
             notes += self._spawn(name, now)
         return notes
 
@@ -349,7 +358,9 @@ class WaveRunner:
             "wave-task-start", wave=self.wave.name, task=name, agent=task.agent, kind=kind
         )
         try:
-            self.sup.spawn(task.agent, kind, self.texts.get(name), spec.base or self.wave.base)
+            spawn_agent(
+                self.ctx, task.agent, kind, self.texts.get(name), spec.base or self.wave.base
+            )
         except PawError as err:
             if task.agent in load_agents(self.ctx.state):
                 task.phase = Phase.RUNNING  # it started; only its task text was not typed
@@ -392,6 +403,9 @@ class WaveRunner:
     # -- telling people --------------------------------------------------------------------
 
     def _notify(self, notes: list[Notify], now: float) -> None:
+        """Mark every message in the state (one save), then hand them to the channels, then
+        audit them: a crash never sends one twice, and a burst costs one fsync of the state."""
+        outbox: list[Message] = []
         parked = [n for n in notes if n.event == "parked" and n.prompt_id is not None]
         digest = len(parked) > self.settings.digest_over
         if digest:
@@ -399,60 +413,69 @@ class WaveRunner:
             for n in parked:
                 task = self.state.task(n.task or "")
                 prompt = task.prompt(n.prompt_id or "")
-                if prompt is not None:
+                if prompt is not None and prompt.notified_at is None:
                     prompt.notified_at = now
                     items.append((task, prompt))
-            self.save()
-            self._send(digest_message(self.wave.name, items, now))
+            if items:
+                outbox.append(digest_message(self.wave.name, items, now))
         for note in notes:
             if digest and note in parked:
                 continue
-            self._notify_one(note, now)
+            message = self._compose(note, now)
+            if message is not None:
+                outbox.append(message)
+        self._send(outbox)
 
-    def _notify_one(self, note: Notify, now: float) -> None:
-        task = self.state.task(note.task) if note.task else None
+    def _compose(self, note: Notify, now: float) -> Message | None:
         if note.event == "wave-over-budget":
-            self.save()
-            self._send(wave_message("wave-over-budget", self.state))
-            return
+            return wave_message("wave-over-budget", self.state)
+        task = self.state.task(note.task) if note.task else None
         if task is None:
-            return
+            return None
         if note.prompt_id is not None:
             prompt = task.prompt(note.prompt_id)
             if prompt is None:
-                return
+                return None
             if note.event == "parked":
                 if prompt.notified_at is not None:
-                    return
+                    return None
                 prompt.notified_at = now
             elif note.event == "answered":
-                prompt.answered = (
-                    _answer_from_audit(self.ctx.audit.read(), prompt.id) or prompt.answered
-                )
+                answer = _answer_from_audit(self.ctx.audit.read(), prompt.id)
+                prompt.answered = answer or prompt.answered
             elif note.event == "reminder":
                 prompt.reminders += 1
                 prompt.last_reminded = now
-            self.save()  # recorded before sending: one message per occurrence, never two
-            self._send(prompt_message(note.event, self.wave.name, task, prompt, now))
-            return
+            return prompt_message(note.event, self.wave.name, task, prompt, now)
         if note.event in ("stuck", "stuck-reminder"):
             task.stuck_notified = now
             task.stuck_count += 1 if note.event == "stuck" else 0
-        self.save()
-        self._send(task_message(note.event, self.wave.name, task, now))
+        return task_message(note.event, self.wave.name, task, now)
 
-    def _send(self, message: Message) -> None:
-        entry: dict[str, object] = {
-            "event": message.event, "task": message.task, "prompt_id": message.prompt_id,
-            "title": message.title, "redacted": message.redacted, "at": self.ctx.clock(),
-        }  # fmt: skip
-        self.state.messages.append(entry)
-        self.save()
-        fields = {k: v for k, v in entry.items() if k != "event"}
-        self.ctx.record(
-            "wave-notify", wave=self.wave.name, message=message.event, **fields, body=message.body
-        )
-        self.notifier.send(message)
+    def _send(self, messages: list[Message]) -> None:
+        if not messages:
+            return
+        entries: list[dict[str, object]] = [
+            {
+                "event": m.event,
+                "task": m.task,
+                "prompt_id": m.prompt_id,
+                "title": m.title,
+                "redacted": m.redacted,
+                "at": self.ctx.clock(),
+            }
+            for m in messages
+        ]
+        self.state.messages += entries
+        self.save()  # recorded before sending: one message per occurrence, never two
+        for message in messages:
+            self.notifier.send(message)
+        for message, entry in zip(messages, entries, strict=True):
+            fields = {k: v for k, v in entry.items() if k != "event"}
+            self.ctx.record(
+                "wave-notify", wave=self.wave.name, message=message.event, **fields,
+                body=message.body,
+            )  # fmt: skip
 
     def _update_badge(self, *, force_zero: bool = False) -> None:
         waiting = 0 if force_zero else self.waiting()

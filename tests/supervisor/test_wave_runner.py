@@ -63,7 +63,9 @@ def test_many_prompts_at_once_give_one_digest_then_nothing_until_a_reminder() ->
     rig = make_rig()
     notes = Collect()
     runner = _runner(rig, _wave(5), notes)
-    runner.tick()  # starts all five
+    runner.tick()  # starts four: a sweep comes between starts
+    assert len(rig.terminal.panes) == WaveRunner.STARTS_PER_SWEEP
+    runner.tick()
     assert len(rig.terminal.panes) == 5
     for i, pane in enumerate(sorted(_panes(rig).values())):
         rig.terminal.set_screen(pane, demo_screen("shell", f"git push origin b{i}"))

@@ -2,7 +2,7 @@
 parked prompt's notification leaves (real tmux on a private socket, real git, real apprise to a
 local receiver).
 
-    python scripts/bench_wave.py [--tasks 20] [--seconds 30] [--poll 1.0] [--json]
+    python scripts/bench_wave.py [--tasks 20] [--seconds 30] [--poll 1.0] [--idle-poll 5.0] [--json]
 
 CPU is the runner process's own user+system time over the measuring window (its git and tmux
 children are reported apart), as a percentage of one core. Latency is from the sweep that saw
@@ -39,10 +39,13 @@ def _git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
-def _wave(n: int, url: str, poll: float) -> str:
-    tasks = "".join(f'[[tasks]]\nname = "t{i:02d}"\ntask = "wait"\ncheck = "true"\n\n' for i in range(n))
+def _wave(n: int, url: str, poll: float, idle_poll: float) -> str:
+    tasks = "".join(
+        f'[[tasks]]\nname = "t{i:02d}"\ntask = "wait"\ncheck = "true"\n\n' for i in range(n)
+    )
     return (
         f'name = "bench"\nagent = "demo-wait"\nmax_parallel = {n}\npoll_s = {poll}\n'
+        f"idle_poll_s = {idle_poll}\n"
         f'stuck_after_s = 3600\n\n[notify]\nurls = ["{url}"]\nbell = false\n'
         f"digest_over = {n + 1}\n\n{tasks}"
     )
@@ -53,7 +56,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tasks", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--poll", type=float, default=1.0)
+    parser.add_argument("--poll", type=float, default=1.0, help="the wave's poll_s")
+    parser.add_argument("--idle-poll", type=float, default=5.0, help="the wave's idle_poll_s")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     receiver = Receiver()
@@ -73,7 +77,9 @@ def main() -> int:
         _git(repo, "commit", "-qm", "init")
         (repo / "paw.toml").write_text(AGENT, encoding="utf-8")
         wave = Path(tmp) / "bench.toml"
-        wave.write_text(_wave(args.tasks, receiver.url, args.poll), encoding="utf-8")
+        wave.write_text(
+            _wave(args.tasks, receiver.url, args.poll, args.idle_poll), encoding="utf-8"
+        )
         runner = subprocess.Popen(
             [sys.executable, "-m", "paw", "wave", "run", str(wave), "--quiet"], cwd=repo, env=env,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -101,7 +107,9 @@ def _measure(
     parked: list[dict[str, object]] = []
     while time.monotonic() < deadline:
         if runner.poll() is not None:
-            raise SystemExit(f"runner ended: {runner.stderr.read().decode() if runner.stderr else ''}")
+            raise SystemExit(
+                f"runner ended: {runner.stderr.read().decode() if runner.stderr else ''}"
+            )
         try:
             state = json.loads(state_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -119,12 +127,15 @@ def _measure(
     time.sleep(args.seconds)
     after, kids_after, wall = proc.cpu_times(), _children_cpu(proc), time.monotonic() - start
     own = (after.user + after.system) - (before.user + before.system)
-    kids = (after.children_user + after.children_system) - (
-        before.children_user + before.children_system
-    ) + max(0.0, kids_after - kids_before)
+    kids = (
+        (after.children_user + after.children_system)
+        - (before.children_user + before.children_system)
+        + max(0.0, kids_after - kids_before)
+    )
     return {
         "tasks_waiting": args.tasks,
         "poll_s": args.poll,
+        "idle_poll_s": args.idle_poll,
         "window_s": round(wall, 1),
         "runner_cpu_percent_of_a_core": round(100 * own / wall, 2),
         "children_cpu_percent_of_a_core": round(100 * kids / wall, 2),
@@ -154,7 +165,11 @@ def _latencies(parked: list[dict[str, object]], receiver: Receiver) -> list[floa
         for p in parked:
             if f"paw approve {p['id']}" in body:
                 arrivals[str(p["id"])] = arrived + offset
-    return [arrivals[str(p["id"])] - float(str(p["first_seen"])) for p in parked if str(p["id"]) in arrivals]
+    return [
+        arrivals[str(p["id"])] - float(str(p["first_seen"]))
+        for p in parked
+        if str(p["id"]) in arrivals
+    ]
 
 
 if __name__ == "__main__":

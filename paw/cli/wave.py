@@ -333,11 +333,13 @@ def _summary(state: WaveState) -> str:
 
 
 def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> int:
-    from paw.cli.compose import build_supervisor
+    from paw.cli.compose import SOCKET_ENV, build_supervisor
 
     sup = build_supervisor(args.repo)
     sup.ctx.terminal.ensure_session(sup.session, sup.ctx.repo_root)
-    pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, {}, {"paw_wave": name})
+    socket = os.environ.get(SOCKET_ENV)
+    env = {SOCKET_ENV: socket} if socket else {}
+    pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, env, {})
     print(f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)")
     return 0
 

@@ -321,7 +321,6 @@ class WaveState(_State):
     started_at: float
     ended_at: float | None = None
     status: str = "running"  # running, done, failed, stopped
-    stop_requested: bool = False
     over_budget: bool = False
     tasks: list[TaskState]
     messages: list[dict[str, object]] = Field(default_factory=list)
@@ -517,7 +516,7 @@ def ready_to_start(
     active = sum(1 for p in phases.values() if p in (Phase.STARTING, Phase.RUNNING))
     start: list[str] = []
     never: list[tuple[str, str]] = []
-    over = state.stop_requested or _wave_over_budget(wave, state, now)
+    over = _wave_over_budget(wave, state, now)
     for spec in wave.tasks:
         if phases[spec.name] is not Phase.PENDING:
             continue
@@ -525,7 +524,10 @@ def ready_to_start(
         if failed:
             never.append((spec.name, f"dependency failed: {', '.join(failed)}"))
             continue
-        if over or any(phases[d] is not Phase.DONE for d in spec.depends_on):
+        if over:
+            never.append((spec.name, "not started: the wave ran over its budget"))
+            continue
+        if any(phases[d] is not Phase.DONE for d in spec.depends_on):
             continue
         if active + len(start) < wave.max_parallel:
             start.append(spec.name)

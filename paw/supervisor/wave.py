@@ -165,7 +165,7 @@ class WaveRunner:
             return False  # tmux unreachable: decide nothing on a blind sweep
         now = self.ctx.clock()
         self._settle_starting()
-        notes: list[Notify] = []
+        notes: list[Notify] = self._settle_rule_approvals(now)
         views = {v.name: v for v in snap.agents}
         screens = self._screens(views)
         for task in list(self.state.tasks):
@@ -399,6 +399,30 @@ class WaveRunner:
                 "wave-resume-task", wave=self.wave.name, task=task.name, phase=task.phase.value
             )
             self.save()
+
+    def _settle_rule_approvals(self, now: float) -> list[Notify]:
+        """After a crash: a rule approval routed but never recorded is carried out now (nothing
+        was sent); one recorded but never finished is never retried: if the audit shows no
+        keys were sent, a human decides."""
+        notes: list[Notify] = []
+        for task in self.state.tasks:
+            for prompt in task.prompts:
+                if prompt.route != "rule" or not prompt.live or prompt.answered is not None:
+                    continue
+                if not prompt.approving:
+                    notes += self._approve_by_rule(
+                        ApproveByRule(task.name, prompt.id, prompt.rule or 0), now
+                    )
+                    continue
+                sent = _answer_from_audit(self.ctx.audit.read(), prompt.id)
+                if sent is not None:
+                    prompt.answered, prompt.answered_at = f"approved by rule {prompt.rule}", now
+                else:
+                    prompt.route = "human"
+                    prompt.why = "a rule approval was cut off before its key was sent"
+                    notes.append(Notify("parked", task.name, prompt.id))
+                self.save()
+        return notes
 
     # -- telling people --------------------------------------------------------------------
 

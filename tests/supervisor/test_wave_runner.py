@@ -161,3 +161,39 @@ def test_a_start_recorded_before_a_crash_is_not_repeated() -> None:
     assert resumed.state.task("t0").phase.value == "running"
     spawns = [r["agent"] for r in rig.audit.records if r["event"] == "spawn"]
     assert spawns.count("night-t0") == 1
+
+
+def test_a_rule_approval_cut_off_by_a_crash_is_left_to_a_human_never_retried() -> None:
+    rig = make_rig()
+    wave = _wave(1, rules=[{"kind": "shell", "subject": "ls *"}])
+    runner = _runner(rig, wave, Collect())
+    runner.tick()
+    rig.terminal.set_screen(_panes(rig)["night-t0"], demo_screen("shell", "ls -la"))
+    rig.now[0] += 1
+    rig.sup.poll_once()  # the prompt is seen
+    prompt_id = rig.sup.poll_once().prompts[0].id
+    # As if the runner recorded the rule approval, then died before the key went.
+    state = runner.state.model_dump(mode="json")
+    state["tasks"][0]["prompts"] = [
+        {
+            "id": prompt_id,
+            "kind": "shell",
+            "subject": "ls -la",
+            "question": "Run?",
+            "verdict": "allow",
+            "first_seen": rig.now[0],
+            "route": "rule",
+            "why": "rule 1",
+            "rule": 1,
+            "approving": True,
+        }
+    ]
+    rig.state.write("night", state)
+    notes = Collect()
+    resumed = _runner(rig, wave, notes)
+    rig.now[0] += 1
+    resumed.tick()
+    resumed.tick()
+    assert rig.terminal.sent == []
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert "cut off before its key was sent" in notes.messages[0].body

@@ -298,6 +298,7 @@ class TaskState(_State):
     stuck: bool = False
     stuck_count: int = 0  # times it was escalated as stuck
     stuck_notified: float | None = None
+    dialog_notified: float | None = None  # a `waiting` screen (a dialog, no prompt) escalated
     followups: int = 0  # follow-ups sent (recorded before typing)
     followup_screen: str | None = None  # screen signature when the last follow-up was sent
     checks: list[CheckRun] = Field(default_factory=list)
@@ -576,6 +577,7 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     if view.status in ("busy", "prompt"):
         t.seen_working = True
     effects += _step_prompts(wave, t, view, now)
+    effects += _step_dialog(t, view, now)
     budget = spec.budget_s or wave.task_budget_s
     if budget is not None and t.started_at is not None and now - t.started_at > budget:
         _finish(t, Phase.FAILED, f"over its budget of {budget:g}s", now)
@@ -642,8 +644,23 @@ def _remind(wave: WaveFile, t: TaskState, p: PromptState, now: float) -> list[Ef
     return []
 
 
+WAITING = "waiting"  # a detector state for dialogs only a human can answer (no prompt id)
+
+
+def _step_dialog(t: TaskState, view: TaskView, now: float) -> list[Effect]:
+    """A screen reported as ``waiting`` (a dialog that is not a tool permission, and that the
+    detector gives no prompt for) is escalated once per occurrence, like a parked prompt."""
+    if view.status != WAITING or view.prompts:
+        t.dialog_notified = None
+        return []
+    if t.dialog_notified is not None:
+        return []
+    t.dialog_notified = now
+    return [Notify("dialog", t.name)]
+
+
 def _step_stuck(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> list[Effect]:
-    if view.status in ("busy", "prompt") or t.last_change is None:
+    if view.status in ("busy", "prompt", WAITING) or t.last_change is None:
         return []
     if now - t.last_change < wave.stuck_after_s:
         return []

@@ -106,6 +106,14 @@ def digest_message(
 
 def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
     """A task stuck, failed or done."""
+    if event == "dialog":
+        title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
+        lines = [
+            f"agent: {task.agent}",
+            f"task: {task.name}",
+            f"answer it in the agent's pane: paw attach {task.agent}",
+        ]
+        return _message(event, wave, task.name, None, title, lines)
     if event in ("stuck", "stuck-reminder"):
         since = now - (task.last_change or now)
         title = f"paw wave {wave}: {task.name} is stuck"

@@ -375,3 +375,12 @@ def test_report_counts_and_markdown() -> None:
     text = report_markdown(data)
     assert "| a | done | 90s |" in text
     assert "3 passed" in text
+
+
+def test_a_waiting_dialog_is_escalated_once_and_never_stuck() -> None:
+    w = wave(stuck_after_s=10)
+    first = step_task(w, w.tasks[0], running(), view("waiting", "d"), 1.0)
+    assert first.effects == (Notify("dialog", "a"),)
+    later = step_task(w, w.tasks[0], first.task, view("waiting", "d"), 100.0)
+    assert later.effects == ()
+    assert not later.task.stuck

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from paw.cli import UsageError
+from paw.cli import UsageError, error_object
 from paw.cli.common import add_json_flag
 from paw.core.wave import WaveFile, WaveState, file_digest
 from paw.errors import PawError
@@ -222,7 +222,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         problems += check_urls(wave.notify.urls) if wave.notify else []
     if args.json:
-        print(json.dumps({"file": str(path), "problems": problems}, indent=2))
+        data: dict[str, object] = {"file": str(path), "problems": problems}
+        if problems:
+            data["error"] = error_object(problems[0], hint=f"{len(problems)} problems", code=2)
+        _print(data)
     elif problems:
         print("\n".join(problems))
     elif wave is not None:
@@ -254,6 +257,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
             state.status = "running"
             state.ended_at = None
             docs.write(name, state.model_dump(mode="json"))
+        elif args.json:
+            _print({"wave": name, "status": state.status})
+            return 0
         else:
             print(f"wave {name} has ended ({state.status}); `paw wave report {name}`")
             return 0
@@ -291,15 +297,27 @@ def _run(
             sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,
             notifier=notifier, run_check=run_check, notify_fallback=sup.ctx.config.notify,
         )  # fmt: skip
-        state = runner.run(time.sleep, _progress(args.quiet))
+        state = runner.run(time.sleep, _progress(args.quiet or args.json))
     finally:
         notifier.close()
         for error in notifier.errors:
             print(f"paw: notify: {error}", file=sys.stderr)
         sup.close()
         lock.release()
-    print(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`")
-    return 0 if state.status in ("done", "stopped") else EXIT_WAVE_FAILED
+    code = 0 if state.status in ("done", "stopped") else EXIT_WAVE_FAILED
+    if args.json:
+        result: dict[str, object] = {"wave": wave.name, "status": state.status}
+        if code:
+            failed = [t.name for t in state.tasks if t.phase.value == "failed"]
+            result["error"] = error_object(
+                f"wave {wave.name} {state.status}: {', '.join(failed)} failed",
+                hint=f"paw wave report {wave.name}",
+                code=code,
+            )
+        _print(result)
+    else:
+        print(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`")
+    return code
 
 
 def _progress(quiet: bool) -> Callable[[WaveState], None]:
@@ -340,7 +358,10 @@ def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> int:
     socket = os.environ.get(SOCKET_ENV)
     env = {SOCKET_ENV: socket} if socket else {}
     pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, env, {})
-    print(f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)")
+    if args.json:
+        _print({"wave": name, "detached": True, "pane": pane.pane_id})
+    else:
+        print(f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)")
     return 0
 
 
@@ -389,17 +410,55 @@ def cmd_stop(args: argparse.Namespace) -> int:
     name = _wave_name(docs, args.name)
     docs.write(f"{name}{STOP_SUFFIX}", {"stop": True})
     if RunnerLock(docs, name).held_by_other():
-        print(f"wave {name}: the runner stops after its current sweep (agents keep running)")
+        if args.json:
+            _print({"wave": name, "runner_alive": True, "status": "stopping"})
+        else:
+            print(f"wave {name}: the runner stops after its current sweep (agents keep running)")
         return 0
     state = _state(docs, name)
     if state.status == "running":
         state.status, state.ended_at = "stopped", time.time()
         docs.write(name, state.model_dump(mode="json"))
-    print(f"wave {name}: {state.status} (no runner was running; agents keep running)")
+    if args.json:
+        _print({"wave": name, "runner_alive": False, "status": state.status})
+    else:
+        print(f"wave {name}: {state.status} (no runner was running; agents keep running)")
     return 0
 
 
+def _print(data: dict[str, object]) -> None:
+    print(json.dumps(data, indent=2))
+
+
 # -- parser ------------------------------------------------------------------------------------
+
+
+EXAMPLES = {
+    "check": "example:\n  paw wave check night.toml\n  paw wave check night.toml --json",
+    "run": """examples:
+  paw wave run night.toml            (foreground: a progress line per change)
+  paw wave run night.toml --detach   (the runner in a window of paw's tmux session)
+
+Exit codes: 0 every task done (or stopped), 1 a task failed, 2 a bad wave file.""",
+    "resume": "examples:\n  paw wave resume\n  paw wave resume night --detach",
+    "status": "examples:\n  paw wave status\n  paw wave status night --json",
+    "report": "examples:\n  paw wave report > night.md\n  paw wave report night --json",
+    "stop": "example:\n  paw wave stop night   (agents keep running; `paw wave resume` goes on)",
+}
+
+
+def _verb(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser], name: str, text: str
+) -> argparse.ArgumentParser:
+    p = verbs.add_parser(
+        name, help=text, description=text, epilog=EXAMPLES[name],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    p.add_argument(
+        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
+    )
+    add_json_flag(p)
+    return p
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -410,17 +469,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    wave.add_argument(
-        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
-    )
     verbs = wave.add_subparsers(dest="wave_command", metavar="VERB", required=True)
 
-    p = verbs.add_parser("check", help="validate a wave file")
+    p = _verb(verbs, "check", "validate a wave file")
     p.add_argument("file", help="the wave file (TOML)")
-    add_json_flag(p)
     p.set_defaults(func=cmd_check)
 
-    p = verbs.add_parser("run", help="run a wave (foreground, or --detach into a tmux window)")
+    p = _verb(verbs, "run", "run a wave (foreground, or --detach into a tmux window)")
     p.add_argument("file", help="the wave file (TOML)")
     p.add_argument(
         "--detach", action="store_true", help="run the runner in a tmux window of paw's session"
@@ -428,7 +483,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=cmd_run)
 
-    p = verbs.add_parser("resume", help="continue a wave (after its runner stopped or was killed)")
+    p = _verb(verbs, "resume", "continue a wave (after its runner stopped or was killed)")
     p.add_argument("name", nargs="?", help="the wave (default: the latest)")
     p.add_argument("--detach", action="store_true", help="run the runner in a tmux window")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -439,8 +494,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ("report", cmd_report, "the wave's report (Markdown; --json for scripts)"),
         ("stop", cmd_stop, "end the runner after its current sweep (agents keep running)"),
     ):
-        p = verbs.add_parser(verb, help=text)
+        p = _verb(verbs, verb, text)
         p.add_argument("name", nargs="?", help="the wave (default: the latest)")
-        if verb != "stop":
-            add_json_flag(p)
         p.set_defaults(func=func)

@@ -141,8 +141,9 @@ class WaveFile(_Strict):
     as soon as the agent is idle after it started working (``idle``)."""
 
     settle_s: float = Field(default=10.0, ge=0)
-    """An agent never seen working (busy, a prompt, a changing screen) counts as having
-    finished its turn only after showing the same idle screen this long."""
+    """An agent never seen working (busy or at a prompt) counts as having finished its turn
+    only after showing the same idle screen this long (an agent starting up shows its idle
+    input before it begins; a fast one may finish between two sweeps)."""
 
     poll_s: float = Field(default=1.0, gt=0)
     """Seconds between the runner's sweeps while something happens."""
@@ -292,7 +293,7 @@ class TaskState(_State):
     started_at: float | None = None
     ended_at: float | None = None
     outcome: str | None = None  # why it ended
-    seen_working: bool = False  # busy, a prompt or a screen change since the start
+    seen_working: bool = False  # seen busy or at a prompt since the start (or the follow-up)
     last_signature: str | None = None
     last_change: float | None = None
     stuck: bool = False
@@ -569,8 +570,6 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     t.commits, t.insertions, t.deletions = view.commits, view.insertions, view.deletions
     sig = signature(view)
     if sig != t.last_signature:
-        if t.last_signature is not None:
-            t.seen_working = True
         t.last_signature, t.last_change = sig, now
         if t.stuck:
             t.stuck = False

@@ -9,6 +9,7 @@ out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -105,6 +106,9 @@ class WaveRunner:
         self.settings = notify_settings(wave, notify_fallback)
         self.state = self._load_or_start()
         self._badge: int | None = None
+        # Checks run beside the sweeps (a test suite may take minutes): task -> the thread's
+        # result box (empty until it ends), the view the check started from, its start time.
+        self._checks: dict[str, tuple[list[CheckResult], TaskView, float]] = {}
         self.changed = False  # did the last tick change anything?
 
     # -- persistence -----------------------------------------------------------------------
@@ -149,9 +153,8 @@ class WaveRunner:
                 on_tick(self.state)
             if finished:
                 return self.state
-            sleep(
-                self.wave.poll_s if self.changed else max(self.wave.poll_s, self.wave.idle_poll_s)
-            )
+            busy = self.changed or self.checking()
+            sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
 
     def tick(self) -> bool:
         """One sweep: observe, decide, act (recording first). True when the wave has ended."""
@@ -166,10 +169,11 @@ class WaveRunner:
         now = self.ctx.clock()
         self._settle_starting()
         notes: list[Notify] = self._settle_rule_approvals(now)
+        notes += self._collect_checks(now)
         views = {v.name: v for v in snap.agents}
         screens = self._screens(views)
         for task in list(self.state.tasks):
-            if task.phase is not Phase.RUNNING:
+            if task.phase is not Phase.RUNNING or task.name in self._checks:
                 continue
             view = views.get(task.agent)
             notes += self._step(task, view, snap, screens, now)
@@ -282,27 +286,49 @@ class WaveRunner:
         return [Notify("parked", task.name, prompt.id)] if prompt.live else []
 
     def _check(self, name: str, view: TaskView, now: float) -> list[Notify]:
+        """Start the task's check in the background; :meth:`_collect_checks` takes its result."""
         spec = self.wave.task(name)
-        task = self.state.task(name)
-        if spec.check is None:
+        if spec.check is None or name in self._checks:
             return []
         self.ctx.record("wave-check", wave=self.wave.name, task=name, command=spec.check)
-        result = self.run_check(spec.check, view.worktree, self.wave.check_timeout_s)
-        run = CheckRun(
-            at=now, exit_code=result.exit_code, tail=tail(result.output),
-            duration_s=round(result.duration_s, 2),
-        )  # fmt: skip
-        self.ctx.record(
-            "wave-check-result", wave=self.wave.name, task=name, exit_code=run.exit_code,
-            tail=run.tail,
-        )  # fmt: skip
-        updated, effects = after_check(spec, task, run, self.ctx.clock())
-        self._put(updated)
-        self.save()
+        box: list[CheckResult] = []
+        command, timeout = spec.check, self.wave.check_timeout_s
+
+        def work() -> None:
+            try:
+                box.append(self.run_check(command, view.worktree, timeout))
+            except Exception as err:  # noqa: BLE001 - a check that cannot run fails, loudly
+                box.append(CheckResult(127, f"paw could not run the check: {err}", 0.0))
+
+        self._checks[name] = (box, view, now)
+        threading.Thread(target=work, name=f"paw-check-{name}", daemon=True).start()
+        return []
+
+    def _collect_checks(self, now: float) -> list[Notify]:
         notes: list[Notify] = []
-        for effect in effects:
-            notes += self._apply(effect, view, now)
+        for name, (box, view, started) in list(self._checks.items()):
+            if not box:
+                continue
+            del self._checks[name]
+            result = box[0]
+            run = CheckRun(
+                at=started, exit_code=result.exit_code, tail=tail(result.output),
+                duration_s=round(result.duration_s, 2),
+            )  # fmt: skip
+            self.ctx.record(
+                "wave-check-result", wave=self.wave.name, task=name, exit_code=run.exit_code,
+                tail=run.tail,
+            )  # fmt: skip
+            updated, effects = after_check(self.wave.task(name), self.state.task(name), run, now)
+            self._put(updated)
+            self.save()
+            for effect in effects:
+                notes += self._apply(effect, view, now)
         return notes
+
+    def checking(self) -> bool:
+        """True while a check runs."""
+        return bool(self._checks)
 
     def _follow_up(self, effect: FollowUp, view: TaskView) -> list[Notify]:
         task = self.state.task(effect.task)

@@ -3,6 +3,9 @@ approval path, and resuming without doing anything twice."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 from paw.core.wave import CheckResult, WaveFile
 from paw.core.wave_report import Message
 from paw.supervisor.wave import WaveRunner
@@ -197,3 +200,38 @@ def test_a_rule_approval_cut_off_by_a_crash_is_left_to_a_human_never_retried() -
     assert rig.terminal.sent == []
     assert [m.event for m in notes.messages] == ["parked"]
     assert "cut off before its key was sent" in notes.messages[0].body
+
+
+def test_a_long_check_does_not_stop_the_runner_from_parking_other_prompts() -> None:
+    rig = make_rig()
+    notes = Collect()
+    wave = _wave(2)
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_check(command: str, worktree: str, timeout: float) -> CheckResult:
+        del command, worktree, timeout
+        started.set()
+        assert release.wait(30)
+        return CheckResult(0, "ok", 30.0)
+
+    runner = _runner(rig, wave, notes)
+    runner.run_check = slow_check
+    runner.tick()
+    panes = _panes(rig)
+    rig.terminal.set_screen(panes["night-t0"], IDLE_SCREEN)
+    rig.now[0] += 1
+    runner.tick()  # t0 idle: its check starts
+    assert started.wait(10)
+    rig.terminal.set_screen(panes["night-t1"], demo_screen("shell", "git push origin x"))
+    rig.now[0] += 1
+    runner.tick()
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert runner.checking()
+    release.set()
+    deadline = time.monotonic() + 10
+    while runner.checking() and time.monotonic() < deadline:
+        rig.now[0] += 1
+        runner.tick()
+        time.sleep(0.05)
+    assert runner.state.task("t0").phase.value == "done"

@@ -48,6 +48,7 @@ from paw.supervisor.context import Actor
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.records import load_agents
 from paw.supervisor.spawn import spawn as spawn_agent
+from paw.supervisor.spawn import start_up
 
 if TYPE_CHECKING:
     from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
@@ -383,14 +384,22 @@ class WaveRunner:
         self.ctx.record(
             "wave-task-start", wave=self.wave.name, task=name, agent=task.agent, kind=kind
         )
+        waiting = False
         try:
-            spawn_agent(
+            record = spawn_agent(
                 self.ctx, task.agent, kind, self.texts.get(name), spec.base or self.wave.base
             )
+            task.phase = Phase.RUNNING  # the agent exists: never started again
+            self.save()
+            startup = start_up(self.ctx, record)
+            waiting = startup.task_typed is False
         except PawError as err:
             if task.agent in load_agents(self.ctx.state):
-                task.phase = Phase.RUNNING  # it started; only its task text was not typed
+                # It started, then died on start (the next sweep fails it: exited), or its
+                # typed task could not be typed (a human types it: escalated as a dialog).
+                task.phase = Phase.RUNNING
                 task.outcome = err.message
+                waiting = "not typed" in err.message
             else:
                 task.phase, task.outcome, task.ended_at = (
                     Phase.FAILED,
@@ -398,11 +407,12 @@ class WaveRunner:
                     now,
                 )
             self.save()
-            return [Notify("task-failed", name)] if task.phase is Phase.FAILED else []
+            if task.phase is Phase.FAILED:
+                return [Notify("task-failed", name)]
         task.phase = Phase.RUNNING
         task.last_change = now
         self.save()
-        return []
+        return [Notify("dialog", name)] if waiting else []
 
     def _settle_starting(self) -> None:
         """After a crash: a task recorded as starting either got its agent (running), left a

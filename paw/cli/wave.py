@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from paw.cli import UsageError, error_object
-from paw.cli.common import add_json_flag
+from paw.cli.common import add_json_flag, find_repo_root
 from paw.core.wave import WaveFile, WaveState, file_digest
 from paw.errors import PawError
 
@@ -221,6 +221,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from paw.adapters.notify import check_urls
 
         problems += check_urls(wave.notify.urls) if wave.notify else []
+        problems += _kind_problems(path, wave, args.repo)
     if args.json:
         data: dict[str, object] = {"file": str(path), "problems": problems}
         if problems:
@@ -232,6 +233,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         rules = len(wave.rules)
         print(f"{path.name}: ok — wave {wave.name!r}, {len(wave.tasks)} tasks, {rules} rules")
     return 2 if problems else 0
+
+
+def _kind_problems(path: Path, wave: WaveFile, repo: str | None) -> list[str]:
+    """Agent kinds the repository's paw.toml does not know (nothing to say outside a repo)."""
+    from paw.cli.compose import CONFIG_NAME, load_config
+    from paw.core.agents import known_kinds
+
+    try:
+        root = find_repo_root(repo)
+    except PawError:
+        return []
+    kinds = known_kinds(load_config(Path(root) / CONFIG_NAME))
+    wanted = {t.name: t.agent or wave.agent for t in wave.tasks}
+    return [
+        f"{path.name}: tasks.{name}.agent: unknown agent kind {kind!r} (known: {', '.join(kinds)})"
+        for name, kind in wanted.items()
+        if kind not in kinds
+    ]
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -186,7 +186,9 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
         '[[tasks]]\nname = "a"\ntask = "x"\n',
         encoding="utf-8",
     )
-    assert j("wave", "check", str(wave))[1]["problems"] == []
+    code, checked = j("wave", "check", str(wave))
+    assert code == 2
+    assert "unknown agent kind 'no-such-agent'" in checked["problems"][0]
     code, ran = j("wave", "run", str(wave))
     assert (code, ran["status"], ran["error"]["hint"]) == (1, "failed", "paw wave report w")
     assert j("wave", "status")[1]["status"] == "failed"

@@ -13,6 +13,7 @@ import pytest
 from paw.cli import main
 from paw.cli.compose import JsonDocs
 from paw.cli.wave import RunnerLock
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -147,7 +148,7 @@ def test_detach_runs_the_wave_in_a_tmux_window(
     assert code == 0, err
     assert "runner started in tmux pane" in out
     state = git_repo / ".paw" / "waves" / "night.json"
-    end = time.monotonic() + 90
+    end = time.monotonic() + budget(90)
     status = ""
     while time.monotonic() < end:
         if state.exists():

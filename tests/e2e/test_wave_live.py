@@ -16,6 +16,7 @@ from paw.cli.demo import kill_tmux_server
 from tests.e2e import agents, paw_run
 from tests.e2e.scenarios import SHELL_COMMAND, SHELL_FILE
 from tests.e2e.stub_model import StubModel
+from tests.support.budget import budget
 from tests.support.receiver import Receiver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
@@ -23,7 +24,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 AGENT = "claude-code"
 WAVE = "w"
 TASK = "e2e"
-BUDGET_S = 120.0
+BUDGET_S = budget(120.0)
 
 
 def _wave_file(url: str) -> str:

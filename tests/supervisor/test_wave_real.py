@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.support.budget import budget
 from tests.support.receiver import Receiver
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.tmux, pytest.mark.git, pytest.mark.timeout(300)]
 
 PAW = [sys.executable, "-m", "paw"]
-BUDGET_S = 60.0  # generous: a loaded two-core machine
+BUDGET_S = budget(90.0)  # generous: a loaded two-core machine (PAW_TEST_SLOW scales it)
 
 
 def _agent(kind: str, *steps: str) -> str:

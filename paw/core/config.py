@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from paw.core.wave import NotifySettings
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
@@ -181,3 +183,6 @@ class PawConfig(_Strict):
     mcp_allowed: tuple[str, ...] = ()
     """MCP tools (``server/tool`` or ``server/*``) whose calls are allowed without confirmation.
     Every other MCP tool call needs confirmation."""
+
+    notify: NotifySettings = Field(default_factory=NotifySettings)
+    """Where unattended waves escalate (``[notify]``; see docs/waves.md)."""

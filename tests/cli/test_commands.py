@@ -130,7 +130,7 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     seen: set[str] = set()
 
     def j(*args: str) -> tuple[int, dict[str, Any]]:
-        seen.add("config check" if args[:2] == ("config", "check") else args[0])
+        seen.add(" ".join(args[:2]) if args[0] in ("config", "wave") else args[0])
         return run_json(capsys, *args)
 
     (repo / "paw.toml").rename(tmp_path / "kept.toml")
@@ -180,6 +180,21 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     screen.write_text("nothing here\n", encoding="utf-8")
     assert j("detect", "--agent", "scripted", str(screen))[0] in (10, 11)
     assert "checks" in j("doctor")[1]
+    wave = tmp_path / "w.toml"
+    wave.write_text(
+        'name = "w"\nagent = "no-such-agent"\n[notify]\nbell = false\n'
+        '[[tasks]]\nname = "a"\ntask = "x"\n',
+        encoding="utf-8",
+    )
+    code, checked = j("wave", "check", str(wave))
+    assert code == 2
+    assert "unknown agent kind 'no-such-agent'" in checked["problems"][0]
+    code, ran = j("wave", "run", str(wave))
+    assert (code, ran["status"], ran["error"]["hint"]) == (1, "failed", "paw wave report w")
+    assert j("wave", "status")[1]["status"] == "failed"
+    assert j("wave", "report")[1]["tasks"][0]["outcome"].startswith("could not start")
+    assert j("wave", "resume")[1]["status"] == "failed"
+    assert j("wave", "stop")[1]["status"] == "failed"
     # every command with --json was driven above
     assert seen == {n for n, p in subcommands().items() if _has_json(p)}
 

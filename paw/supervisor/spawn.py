@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -10,9 +11,9 @@ from paw.core.agents import find_agent_process, known_kinds, plan_launch, profil
 from paw.core.names import name_problem
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch
 from paw.errors import PawError
-from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO
+from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
 from paw.supervisor.keyboard import type_line
-from paw.supervisor.observe import agent_process, detect_text
+from paw.supervisor.observe import agent_process, detect_text, pane_for
 from paw.supervisor.records import (
     AgentRecord,
     ProcIdentity,
@@ -68,20 +69,35 @@ def spawn(
     ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
     record = AgentRecord(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
-        task=task, created_at=ctx.clock(),
+        task=task, created_at=ctx.clock(), token=secrets.token_hex(8),
     )  # fmt: skip
     store_agent(ctx.state, record)
     ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
     try:
         pane = ctx.terminal.new_pane(
             ctx.session, worktree, launch.argv, launch.env,
-            {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id},
+            {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id, TAG_TOKEN: record.token or ""},
         )  # fmt: skip
     except PawError as err:
         raise _undo_spawn(ctx, record, err) from err
-    record = record.model_copy(update={"pane_id": pane.pane_id})
+    record = record.model_copy(
+        update={
+            "pane_id": pane.pane_id,
+            "server": pane.server or None,
+            "launched": _launched(ctx, pane),
+        }
+    )
     store_agent(ctx.state, record)
     return record
+
+
+def _launched(ctx: Context, pane: PaneInfo) -> ProcIdentity:
+    """The process paw launched: the pane's process (tmux execs the agent's argv in place).
+    Its start time is read now, or (when it is not readable yet) at the first sweep."""
+    root = ctx.procs.tree(pane.pane_pid)[:1]
+    if root and root[0].pid == pane.pane_pid:
+        return ProcIdentity(pid=pane.pane_pid, create_time=root[0].create_time)
+    return ProcIdentity(pid=pane.pane_pid, create_time=0.0)
 
 
 def _require_program(ctx: Context, kind: str, program: str) -> None:
@@ -240,13 +256,18 @@ def _process_note(ctx: Context, record: AgentRecord, pane: PaneInfo | None) -> t
 
 
 def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> AgentRecord:
-    """Supervise an existing pane, only if its process tree runs a known agent."""
+    """Supervise an existing pane, only if its process tree runs a known agent.
+
+    A pane that already belongs to an agent whose process was replaced (the agent restarted
+    in it, or something else now runs there) is bound again to that agent: the process found
+    now becomes its identity, and prompts seen from here on are new occurrences."""
     panes = {p.pane_id: p for p in ctx.terminal.list_panes(None)}
     pane = panes.get(pane_id)
     if pane is None or pane.dead:
         raise PawError(f"no live tmux pane {pane_id!r}")
-    if any(a.pane_id == pane_id for a in load_agents(ctx.state).values()):
-        raise PawError(f"pane {pane_id} is already supervised")
+    owner = _owner(ctx, pane, list(panes.values()))
+    if owner is not None:
+        return _rebind(ctx, owner, pane, name)
     procs = ctx.procs.tree(pane.pane_pid)
     for profile in _candidates(ctx, kind):
         proc = find_agent_process(profile, procs)
@@ -254,16 +275,56 @@ def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> Age
             continue
         agent_name = name or f"{profile.kind}-{pane_id.lstrip('%')}"
         check_new_name(ctx, agent_name)
+        identity = ProcIdentity(pid=proc.pid, create_time=proc.create_time, exe=proc.exe)
         record = AgentRecord(
             name=agent_name, kind=profile.kind, branch="", worktree=ctx.repo_root, base="",
             pane_id=pane_id, created_at=ctx.clock(), adopted=True,
-            proc=ProcIdentity(pid=proc.pid, create_time=proc.create_time),
+            proc=identity, launched=identity, server=pane.server or None,
         )  # fmt: skip
         ctx.record("adopt", agent=agent_name, kind=profile.kind, pane=pane_id, pid=proc.pid)
         store_agent(ctx.state, record)
         return record
     commands = ", ".join(" ".join(p.cmdline) or p.name for p in procs) or "no processes"
     raise PawError(f"pane {pane_id} does not run a known agent ({commands})")
+
+
+def _owner(ctx: Context, pane: PaneInfo, panes: list[PaneInfo]) -> AgentRecord | None:
+    """The agent whose proven pane ``pane`` is (None: nobody's); PawError when that agent's
+    process is still the one paw launched (nothing to adopt)."""
+    for agent in load_agents(ctx.state).values():
+        if not _same_pane(ctx, agent, pane, panes):
+            continue
+        if agent_process(ctx, agent, pane) is not None:
+            raise PawError(f"pane {pane.pane_id} is already supervised (agent {agent.name})")
+        return agent
+    return None
+
+
+def _same_pane(ctx: Context, agent: AgentRecord, pane: PaneInfo, panes: list[PaneInfo]) -> bool:
+    found = pane_for(ctx, agent, panes)
+    return found is not None and found.pane_id == pane.pane_id
+
+
+def _rebind(ctx: Context, agent: AgentRecord, pane: PaneInfo, name: str | None) -> AgentRecord:
+    if name is not None and name != agent.name:
+        raise PawError(
+            f"pane {pane.pane_id} belongs to agent {agent.name!r}",
+            hint=f"`paw adopt {pane.pane_id}` binds it to {agent.name} again",
+        )
+    proc = find_agent_process(ctx.profile(agent.kind), ctx.procs.tree(pane.pane_pid))
+    if proc is None:
+        raise PawError(
+            f"pane {pane.pane_id} of agent {agent.name!r} does not run {agent.kind} now",
+            hint="stop it (`paw stop`) or start the agent in it again, then adopt",
+        )
+    identity = ProcIdentity(pid=proc.pid, create_time=proc.create_time, exe=proc.exe)
+    record = agent.model_copy(
+        update={"proc": identity, "launched": identity, "server": pane.server or agent.server}
+    )
+    ctx.record("adopt", agent=agent.name, kind=agent.kind, pane=pane.pane_id, pid=proc.pid,
+               rebind=True)  # fmt: skip
+    store_agent(ctx.state, record)
+    return record
 
 
 def _candidates(ctx: Context, kind: str | None) -> list[AgentProfile]:

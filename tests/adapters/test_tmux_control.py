@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -146,7 +147,11 @@ def test_tmux_control_survey_matches_process_survey_without_processes(
     wanted = [panes[1], panes[2], "%99999", panes[0]]
     survey = controlled.survey(wanted)
     assert proc_calls == []
-    assert survey == terminal.survey(wanted)
+    # the process survey counts the control client as attached; the controlled one knows it
+    # is its own (paw's client is not a human watching)
+    plain = terminal.survey(wanted)
+    assert {p.attached for p in plain.panes} == {1}
+    assert survey == replace(plain, panes=tuple(replace(p, attached=0) for p in plain.panes))
     assert [c.text is None for c in survey.captures] == [False, True, True, False]
     tags = {p.pane_id: p.tags.get("paw_agent") for p in survey.panes}
     assert (tags[panes[0]], tags[panes[1]], panes[2] in tags) == ("c0", "c1", False)

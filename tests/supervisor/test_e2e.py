@@ -172,7 +172,7 @@ def test_e2e_refuses_when_the_prompt_changed(
     assert code == 1
     assert "changed" in err
     assert [a["decision"] for a in answers(paw_env)] == ["timeout"]
-    assert audit(paw_env)[-1]["reason"] == "the prompt changed since it was listed"
+    assert "the prompt changed" in str(audit(paw_env)[-1]["reason"])
 
 
 def test_e2e_refuses_when_pane_killed_and_another_program_took_a_pane(

@@ -131,7 +131,9 @@ class AgentProfileConfig(_Strict):
     if set), ``stdin-typed`` (typed into the agent's input once it is up), ``none``."""
 
     task_flag: str | None = None
-    """With ``task_mode = "argv"``: an option placed before the task (e.g. ``-i``)."""
+    """With ``task_mode = "argv"``: the option that carries the task. A long one is passed as
+    ``--flag=TASK``; a short one (``-p``) refuses tasks starting with ``-``. Without a flag the
+    task follows ``--``. Either way the task is data, never read as an option."""
 
     match: ProcessMatch | None = None
     """Process-tree match. Default for a custom profile: derived from ``command`` (an

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
-from paw.supervisor.observe import pane_for
+from paw.supervisor.observe import agent_process, pane_for
 from paw.supervisor.records import forget_agent, load_agents
 
 if TYPE_CHECKING:
@@ -30,7 +30,13 @@ def stop(ctx: Context, name: str) -> bool:
     Returns True when a pane was killed, False when it was already gone.
     """
     agent = get_agent(ctx, name)
+    # Only a proven pane is killed: paw's tags and token on the server the agent was started
+    # on; an adopted (untagged) pane only while the adopted process still runs in it.
     pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
+    if pane is not None and agent.adopted and agent_process(ctx, agent, pane) is None:
+        ctx.record("stop", agent=name, pane=pane.pane_id, killed=False,
+                   reason="the adopted agent no longer runs in that pane: left alone")  # fmt: skip
+        return False
     ctx.record("stop", agent=name, pane=pane.pane_id if pane else None)
     if pane is None:
         return False

@@ -7,7 +7,13 @@ import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paw.core.agents import find_agent_process, known_kinds, plan_launch, profile_for
+from paw.core.agents import (
+    TaskError,
+    find_agent_process,
+    known_kinds,
+    plan_launch,
+    profile_for,
+)
 from paw.core.names import name_problem
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch
 from paw.errors import PawError
@@ -52,7 +58,10 @@ def spawn(
     if base_ref == "HEAD":
         base_ref = ctx.vcs.current_branch(ctx.repo_root)
     worktree, branch = ctx.worktree_path(name), ctx.branch_for(name)
-    launch = plan_launch(profile, task, ctx.python)
+    try:
+        launch = plan_launch(profile, task, ctx.python)
+    except TaskError as err:
+        raise PawError(str(err)) from err
     _require_program(ctx, kind, launch.argv[0])
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)

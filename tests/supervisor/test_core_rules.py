@@ -146,7 +146,7 @@ def test_usable_kinds_first_puts_installed_and_python_agents_first() -> None:
 
 def test_plan_launch_expands_python_and_task_flag() -> None:
     launch = plan_launch(BUILTIN_PROFILES["scripted"], "the task", "/venv/bin/python")
-    assert launch.argv == ("/venv/bin/python", "-m", "paw.demo.agent", "--task", "the task")
+    assert launch.argv == ("/venv/bin/python", "-m", "paw.demo.agent", "--task=the task")
 
 
 def test_config_rejects_unknown_keys_and_bad_session() -> None:

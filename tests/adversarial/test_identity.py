@@ -82,7 +82,8 @@ def test_server_restart_reused_pane_id_gets_no_keys_and_no_kill(env: Env, server
     [view] = build_supervisor(str(env.repo)).poll_once().agents
     assert view.status is AgentStatus.SERVER_RESTARTED
     assert view.pane_id is None
-    assert view.note is not None and "tmux server restarted" in view.note
+    assert view.note is not None
+    assert "tmux server restarted" in view.note
 
     done = paw("approve", prompt.id, "--yes")
     assert done.returncode == 1
@@ -162,7 +163,8 @@ def test_agent_restarted_by_its_wrapper_gets_a_new_prompt_id(env: Env) -> None:
     assert wait_for(lambda: len(answers(env)) == 1)
     seen = [r for r in audit(env) if r.get("event") == "prompt-seen"]
     assert [r["prompt_id"] for r in seen] == [first.id, second.id]
-    assert seen[0]["pid"] == agent_pid and seen[1]["pid"] != agent_pid
+    assert seen[0]["pid"] == agent_pid
+    assert seen[1]["pid"] != agent_pid
 
 
 def _agent_pid(env: Env, pane_id: str) -> int:

@@ -302,6 +302,7 @@ class TaskError(ValueError):
 
 
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:-]*")
+_COMMAND_WORD = re.compile(r"\s*[A-Za-z][\w:.-]*\s*")  # what could name a subcommand
 
 
 def plan_launch(profile: AgentProfile, task: str | None, python: str) -> Launch:
@@ -326,7 +327,7 @@ def task_args(profile: AgentProfile, task: str) -> tuple[str, ...]:
     """The arguments that carry ``task`` as data for ``profile`` (argv task mode)."""
     flag = profile.task_flag
     if not flag:
-        if profile.operand_subcommands and len(task.split()) <= 1:
+        if profile.operand_subcommands and _COMMAND_WORD.fullmatch(task):
             raise TaskError(
                 f"{profile.kind}: a one-word task could run a {profile.kind} subcommand; "
                 "write the task as a sentence, or type it with `paw send`"

@@ -4,6 +4,7 @@ process paw did not launch is not the agent (issue scenarios 1, 6, 9 and 12)."""
 from __future__ import annotations
 
 import json
+import shlex
 import signal
 import sys
 from typing import TYPE_CHECKING
@@ -202,3 +203,25 @@ def test_adopted_pane_look_alike_started_later_is_not_the_agent(env: Env) -> Non
     assert paw("stop", "bob").returncode == 0
     assert pane_exists(env, pane), "stop killed a pane whose adopted agent was gone"
     assert answers(env) == []
+
+
+def test_agents_do_not_hold_paws_tmux_server(env: Env) -> None:
+    configure(env, "busy 600")
+    seen = env.tmp / "agent-env.json"
+    probe = env.tmp / "agent-tmux.txt"
+    # the agent's first act: note its environment and try tmux's default server
+    dump = f"import json, os; json.dump(dict(os.environ), open({str(seen)!r}, 'w'))"
+    script = (
+        f"{sys.executable} -c {shlex.quote(dump)}; "
+        f"tmux list-panes -a > {probe} 2>&1; echo rc=$? >> {probe}; "
+        + " ".join(shlex.quote(a) for a in agent_argv(env))
+    )
+    configure(env, "busy 600", command=["sh", "-c", script])
+    assert paw("spawn", "alice", "--agent", "scripted").returncode == 0
+    assert wait_for(lambda: probe.exists() and "rc=" in probe.read_text(encoding="utf-8"))
+    environ = json.loads(seen.read_text(encoding="utf-8"))
+    assert "TMUX" not in environ
+    assert "TMUX_PANE" not in environ
+    text = probe.read_text(encoding="utf-8")
+    assert "rc=0" not in text, text  # a plain `tmux` reaches no server from the agent
+    assert "%" not in text.split("rc=")[0]

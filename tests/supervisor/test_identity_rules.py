@@ -22,7 +22,7 @@ def test_a_pane_with_the_agents_name_but_another_token_is_not_the_agent() -> Non
     snapshot = rig.sup.poll_once()
     assert snapshot.prompts == ()
     assert snapshot.agents[0].status is AgentStatus.EXITED
-    assert rig.sup.stop("alice") is None
+    rig.sup.stop("alice")
     assert pane in rig.terminal.panes  # not killed
 
 
@@ -91,8 +91,13 @@ def test_a_prompt_gone_without_paw_is_ended_outside_and_a_dead_sender_is_reconci
 
 
 def test_stats_count_an_approval_only_once_its_keys_went_out() -> None:
-    send = {"event": "approve", "decision": "send", "agent": "a", "prompt_id": "p1"}
-    records = [
+    send: dict[str, object] = {
+        "event": "approve",
+        "decision": "send",
+        "agent": "a",
+        "prompt_id": "p1",
+    }
+    records: list[dict[str, object]] = [
         {"event": "prompt-seen", "agent": "a", "prompt_id": "p1"},
         send,
         {"event": "outcome", "agent": "a", "prompt_id": "p1", "outcome": "not-sent"},
@@ -100,5 +105,10 @@ def test_stats_count_an_approval_only_once_its_keys_went_out() -> None:
     ]
     assert compute_stats(records)["all"]["approved"] == 0
     assert compute_stats(records)["all"]["ended_outside"] == 1
-    sent = {"event": "outcome", "agent": "a", "prompt_id": "p1", "outcome": "sent"}
+    sent: dict[str, object] = {
+        "event": "outcome",
+        "agent": "a",
+        "prompt_id": "p1",
+        "outcome": "sent",
+    }
     assert compute_stats([*records, send, sent])["a"]["approved"] == 1

@@ -156,7 +156,9 @@ def _closed(record: PromptRecord) -> str | None:
     """Why a decision on this occurrence is refused: each occurrence is decided once."""
     again = "if the agent asks again, that is a new prompt with a new id (`paw prompts`)"
     if record.state == ANSWERED:
-        return f"prompt {record.id} was already answered ({record.action or 'sent'}); {again}"
+        verb = _ANSWERED.get(record.action or "", "answered")
+        who = f" by {record.decided_by}" if record.decided_by else ""
+        return f"already answered: {verb}{who}; nothing sent ({again})"
     if record.state == ENDED:
         return (
             f"prompt {record.id} is no longer shown: the prompt changed or ended while paw "
@@ -237,8 +239,11 @@ def _set_state(
             return
         closed_at = ctx.clock() if state == ANSWERED else None
         prompts[prompt_id] = current.model_copy(
-            update={"state": state, "action": action, "sender": sender, "closed_at": closed_at}
-        )
+            update={
+                "state": state, "action": action, "sender": sender, "closed_at": closed_at,
+                "decided_by": ctx.actor.user,
+            }
+        )  # fmt: skip
         save_prompts(ctx.state, prompts)
 
 

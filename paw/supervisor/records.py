@@ -94,6 +94,7 @@ class PromptRecord(_Record):
     closed_at: float | None = None
     action: str | None = None  # approve/deny, while SENDING and after
     sender: ProcIdentity | None = None  # the paw process sending, while SENDING
+    decided_by: str | None = None  # the user whose decision it was
 
 
 _R = TypeVar("_R", bound=_Record)

@@ -58,11 +58,11 @@ def spawn(
     if base_ref == "HEAD":
         base_ref = ctx.vcs.current_branch(ctx.repo_root)
     worktree, branch = ctx.worktree_path(name), ctx.branch_for(name)
+    _require_program(ctx, kind, plan_launch(profile, None, ctx.python).argv[0])
     try:
         launch = plan_launch(profile, task, ctx.python)
     except TaskError as err:
         raise PawError(str(err)) from err
-    _require_program(ctx, kind, launch.argv[0])
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
     if ctx.vcs.branch_exists(ctx.repo_root, branch):

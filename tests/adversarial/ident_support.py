@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
@@ -144,8 +144,17 @@ def pane_exists(env: Env, pane_id: str) -> bool:
 
 
 def stats(env: Env) -> dict[str, dict[str, int]]:
-    """`paw stats --json`."""
+    """`paw stats --json`: counts per agent and "all"."""
+    del env  # the current directory is the repository
     done = paw("stats", "--json")
     assert done.returncode == 0, done.stderr
-    data: dict[str, dict[str, int]] = json.loads(done.stdout)
+    data: dict[str, dict[str, int]] = json.loads(done.stdout)["stats"]
     return data
+
+
+def listed(command: str) -> list[dict[str, Any]]:
+    """The items of `paw prompts --json` or `paw ls --json` (one JSON object per command)."""
+    done = paw(command, "--json")
+    key = {"prompts": "prompts", "ls": "agents"}[command]
+    items: list[dict[str, Any]] = json.loads(done.stdout)[key]
+    return items

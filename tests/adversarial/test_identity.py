@@ -21,6 +21,7 @@ from tests.adversarial.ident_support import (
     audit,
     configure,
     events,
+    listed,
     make_env,
     pane_exists,
     paw,
@@ -88,7 +89,7 @@ def test_server_restart_reused_pane_id_gets_no_keys_and_no_kill(env: Env, server
 
     done = paw("approve", prompt.id, "--yes")
     assert done.returncode == 1
-    assert paw("prompts", "--json").stdout.strip() in ("[]", "")
+    assert listed("prompts") == []
     assert paw("stop", "alice").returncode == 0
     assert pane_exists(env, prompt.pane_id), "stop killed an unrelated pane"
     assert paw("rm", "alice").returncode == 0
@@ -130,7 +131,7 @@ def test_agent_replaced_in_its_pane_is_not_the_agent_until_adopted(env: Env) -> 
     assert wait_for(replaced)
     [view] = build_supervisor(str(env.repo)).poll_once().agents
     assert view.note == "agent replaced — run `paw adopt`"
-    assert json.loads(paw("prompts", "--json").stdout or "[]") == []
+    assert listed("prompts") == []
     refused = paw("approve", first.id, "--yes")
     assert refused.returncode == 1
     assert answers(env) == []
@@ -198,7 +199,7 @@ def test_adopted_pane_look_alike_started_later_is_not_the_agent(env: Env) -> Non
         return view.status is AgentStatus.REPLACED
 
     assert wait_for(replaced)
-    assert json.loads(paw("prompts", "--json").stdout or "[]") == []
+    assert listed("prompts") == []
     assert paw("approve", first.id, "--yes").returncode == 1
     assert paw("stop", "bob").returncode == 0
     assert pane_exists(env, pane), "stop killed a pane whose adopted agent was gone"

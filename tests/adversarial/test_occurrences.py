@@ -4,7 +4,6 @@ audit or stats that overstate, and prompts answered outside paw are recorded as 
 
 from __future__ import annotations
 
-import json
 import subprocess
 import time
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from tests.adversarial.ident_support import (
     answers,
     configure,
     events,
+    listed,
     make_env,
     paw,
     stats,
@@ -72,7 +72,7 @@ def test_prompt_answered_in_the_pane_is_ended_outside_paw(env: Env) -> None:
     prompt = wait_prompt(env, "touch approved.txt")
     tmux(env, "send-keys", "-t", prompt.pane_id, "y")  # someone answers behind paw's back
     assert wait_for(lambda: len(answers(env)) == 1)
-    assert wait_for(lambda: paw("prompts", "--json").stdout.strip() in ("", "[]"))
+    assert wait_for(lambda: listed("prompts") == [])
     [ended] = events(env, "prompt-ended", prompt_id=prompt.id)
     assert ended["outside"] is True
     assert ended["client_attached"] is False
@@ -95,8 +95,8 @@ def test_killed_after_the_record_before_sending_is_reconciled_as_not_sent(env: E
     assert events(env, "outcome") == []
     assert stats(env)["all"]["approved"] == 0  # a recorded decision is not an approval
     # the next sweep reconciles: nothing was sent, the prompt is still there to decide
-    listed = json.loads(paw("prompts", "--json").stdout)
-    assert [p["id"] for p in listed] == [prompt.id]
+    shown = listed("prompts")
+    assert [p["id"] for p in shown] == [prompt.id]
     [outcome] = events(env, "outcome", prompt_id=prompt.id)
     assert outcome["outcome"] == "not-sent"
     assert answers(env) == []

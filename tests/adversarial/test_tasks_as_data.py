@@ -16,6 +16,7 @@ from paw.core.verified import VERIFIED_VERSIONS
 from tests.adversarial.ident_support import (
     Env,
     configure,
+    listed,
     make_env,
     paw,
     screen,
@@ -81,8 +82,8 @@ def test_scripted_agent_receives_an_option_like_task_as_its_task(env: Env) -> No
     configure(env, "busy 600")
     done = paw("spawn", "alice", "--agent", "scripted", "--task=--dangerously-skip-permissions")
     assert done.returncode == 0, done.stderr
-    listed = json.loads(paw("ls", "--json").stdout)
-    pane = listed[0]["pane_id"]
+    agents = listed("ls")
+    pane = agents[0]["pane_id"]
     assert wait_for(lambda: "task: --dangerously-skip-permissions" in screen(env, pane))
 
 
@@ -136,7 +137,7 @@ def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
     )
     done = paw("spawn", "x", "--agent", kind, "--task=--version")
     assert done.returncode == 0, done.stderr
-    pane = json.loads(paw("ls", "--json").stdout)[0]["pane_id"]
+    pane = listed("ls")[0]["pane_id"]
     # it starts its interface with the task (offline, claude then gives up; opencode draws
     # nothing until its model list loads): it never prints its version and exits
     wait_for(lambda: _settled(env, pane), 3 * answer_s + 10)

@@ -13,8 +13,18 @@ CRASH_ENV = "PAW_TEST_CRASH_AT"
 CRASH_STATUS = 137  # what a shell reports for a process killed by SIGKILL
 
 
+APPROVE_STEPS = (
+    "approve:recorded",  # the decision is recorded and the occurrence marked; no key sent
+    "approve:sent",  # the keys are sent; no outcome recorded
+    "deny:recorded",
+    "deny:sent",
+)
+
+
 def crash_at(step: str) -> None:
     """End this process at once (no cleanup, no flush) when ``PAW_TEST_CRASH_AT`` names
-    ``step``: what kill -9 at that point would leave behind."""
-    if os.environ.get(CRASH_ENV) == step:
+    ``step`` (``<operation>:<step>``, several separated by commas): what kill -9 at that point
+    would leave behind."""
+    wanted = {s.strip() for s in os.environ.get(CRASH_ENV, "").split(",")}
+    if step in wanted:
         os._exit(CRASH_STATUS)

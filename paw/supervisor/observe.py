@@ -129,7 +129,8 @@ def resolve(
     if pane.dead:
         return None, Problem.PANE_DEAD
     procs = list(ctx.procs.tree(pane.pane_pid) if tree is None else tree)
-    launched = agent.launched
+    # records from before launch identities: an adopted agent's own process stands for it
+    launched = agent.launched or (agent.proc if agent.adopted else None)
     if launched is not None:
         root = next(
             (p for p in procs if p.pid == launched.pid and _created(p, launched.create_time)),

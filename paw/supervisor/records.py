@@ -17,7 +17,7 @@ from paw.errors import PawError
 AGENTS_DOC = "agents"
 PROMPTS_DOC = "prompts"
 PROMPTS_LOCK = "prompts"  # held while a paw process reads-and-rewrites prompts.json
-AGENTS_LOCK = "agents-bind"  # held while a sweep completes agents' identities
+AGENTS_LOCK = AGENTS_DOC  # held while agents.json is read and rewritten
 
 # States of one prompt occurrence.
 OPEN = "open"  # shown, undecided

@@ -237,7 +237,7 @@ def _died(record: AgentRecord, outcome: StartupOutcome, argv: Sequence[str]) -> 
     lines = "".join(f"\n  | {line}" for line in outcome.screen) or "\n  (its screen was empty)"
     task_note = (
         ' (the task is passed as the last argument: task_mode = "argv")'
-        if record.task and argv and argv[-1] == record.task
+        if record.task and argv and argv[-1].endswith(record.task)
         else ""
     )
     return PawError(

@@ -42,6 +42,9 @@ class AgentProfile:
     # The CLI runs a subcommand when its first operand names one, even after ``--``
     # (``claude -- update``): a one-word task there could be a command, never data.
     operand_subcommands: bool = False
+    # The CLI ends its options at ``--`` (verified for the built-in CLIs); a custom command's
+    # parser is unknown, so a task starting with ``-`` is refused there instead.
+    operand_end: bool = False
 
     @property
     def detector_id(self) -> str:
@@ -65,7 +68,7 @@ def _builtin(
 ) -> AgentProfile:
     return AgentProfile(
         kind, command, match, task_mode=task_mode, task_flag=task_flag,
-        operand_subcommands=operand_subcommands,
+        operand_subcommands=operand_subcommands, operand_end=True,
     )  # fmt: skip
 
 
@@ -332,7 +335,14 @@ def task_args(profile: AgentProfile, task: str) -> tuple[str, ...]:
                 f"{profile.kind}: a one-word task could run a {profile.kind} subcommand; "
                 "write the task as a sentence, or type it with `paw send`"
             )
-        return ("--", task)
+        if profile.operand_end:
+            return ("--", task)
+        if task.startswith("-"):
+            raise TaskError(
+                f"{profile.kind}: a task starting with '-' could be read as an option by its "
+                'command; set a long task_flag (--name) or task_mode = "stdin-typed"'
+            )
+        return (task,)
     if flag.startswith("--"):
         return (f"{flag}={task}",)
     if task.startswith("-"):

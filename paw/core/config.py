@@ -133,7 +133,8 @@ class AgentProfileConfig(_Strict):
     task_flag: str | None = None
     """With ``task_mode = "argv"``: the option that carries the task. A long one is passed as
     ``--flag=TASK``; a short one (``-p``) refuses tasks starting with ``-``. Without a flag the
-    task follows ``--``. Either way the task is data, never read as an option."""
+    task is the last argument (after ``--`` for the built-in CLIs, which accept it; a custom
+    command refuses tasks starting with ``-``). Either way it is data, never an option."""
 
     match: ProcessMatch | None = None
     """Process-tree match. Default for a custom profile: derived from ``command`` (an

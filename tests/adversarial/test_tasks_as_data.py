@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from paw.core.agents import BUILTIN_PROFILES, TaskError, plan_launch
+from paw.core.agents import BUILTIN_PROFILES, TaskError, plan_launch, profile_for
+from paw.core.config import PawConfig
 from paw.core.verified import VERIFIED_VERSIONS
 from tests.adversarial.ident_support import (
     Env,
@@ -145,3 +146,23 @@ def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
     dead = tmux(env, "display-message", "-p", "-t", pane, "#{pane_dead}").stdout.strip()
     assert len(drawn) > 2 or dead == "0", screen(env, pane)
     assert not any(line.strip().startswith(version) for line in drawn), drawn
+
+
+def test_a_custom_command_gets_a_plain_task_and_refuses_an_option_like_one() -> None:
+    config = PawConfig.model_validate({"agents": {"hello": {"command": ["sh", "hello.sh"]}}})
+    profile = profile_for(config, "hello")
+    assert profile is not None
+    assert plan_launch(profile, "count the TODOs", "py").argv == (
+        "sh",
+        "hello.sh",
+        "count the TODOs",
+    )
+    with pytest.raises(TaskError, match="read as an option"):
+        plan_launch(profile, "--dangerously-skip-permissions", "py")
+    flagged = profile_for(
+        PawConfig.model_validate({"agents": {"x": {"command": ["x"], "task_flag": "-m"}}}), "x"
+    )
+    assert flagged is not None
+    assert plan_launch(flagged, "do it", "py").argv == ("x", "-m", "do it")
+    with pytest.raises(TaskError, match="short flag -m"):
+        plan_launch(flagged, "-rf", "py")

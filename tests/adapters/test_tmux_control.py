@@ -15,6 +15,7 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlError, control_script, parse_control_sweep
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -45,7 +46,7 @@ def _spawn_ready(terminal: TmuxTerminal, cwd: Path, texts: list[str]) -> list[st
         captures = terminal.sweep(panes)
         return all(text in (c.text or "") for text, c in zip(texts, captures, strict=True))
 
-    retry_until(all_shown, 10)
+    retry_until(all_shown, budget(30))
     return panes
 
 
@@ -126,7 +127,7 @@ def test_tmux_control_session_gone_falls_back_to_processes(
 ) -> None:
     terminal.ensure_session("pawother", str(tmp_path))
     pane = terminal.new_pane("pawother", str(tmp_path), _printer("elsewhere"), {}, {}).pane_id
-    retry_until(lambda: "elsewhere" in (terminal.sweep([pane])[0].text or ""), 10)
+    retry_until(lambda: "elsewhere" in (terminal.sweep([pane])[0].text or ""), budget(30))
     assert "elsewhere" in (controlled.sweep([pane])[0].text or "")
     server.cmd("kill-session", "-t", f"={SESSION}")
     for _ in range(3):

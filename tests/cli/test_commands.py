@@ -16,6 +16,7 @@ from libtmux.test.retry import retry_until
 
 from paw.cli import build_parser, main
 from paw.cli.compose import build_supervisor
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -76,7 +77,7 @@ def wait_prompt(repo: Path, subject: str) -> LivePrompt:
         found[:] = [p for p in sup.poll_once().prompts if p.prompt.subject == subject]
         return bool(found)
 
-    assert retry_until(shows, 30, raises=False), f"no prompt about {subject!r}"
+    assert retry_until(shows, budget(90), raises=False), f"no prompt about {subject!r}"
     return found[0]
 
 
@@ -84,7 +85,7 @@ def wait_status(capsys: pytest.CaptureFixture[str], status: str) -> None:
     def reached() -> bool:
         return bool(run_json(capsys, "ls")[1]["agents"][0]["status"] == status)
 
-    assert retry_until(reached, 30, raises=False), f"never {status}"
+    assert retry_until(reached, budget(90), raises=False), f"never {status}"
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:

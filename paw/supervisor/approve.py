@@ -90,7 +90,14 @@ def _approve(
         if facts.fresh is not None and fresh is not None
         else _no_prompt_verdict()
     )
-    plan = plan_approval(facts, verdict, always=always, confirmed=confirmed, override=override)
+    worktree = agent.worktree
+
+    def judge(command: str) -> Verdict:
+        return ctx.shell(command, worktree, ctx.config.guard)
+
+    plan = plan_approval(
+        facts, verdict, always=always, confirmed=confirmed, override=override, judge=judge
+    )
     return _carry_out(ctx, "approve", record, _if_answered(ctx, record, facts, plan), verdict,
                       override=override)  # fmt: skip
 
@@ -297,6 +304,7 @@ def _fields(
         "question": prompt.question if prompt is not None else record.question,
         "verdict": verdict.to_dict() if verdict is not None else None,
         "override": override,
+        "always": plan.always.to_dict() if plan.always is not None else None,
     }
 
 
@@ -313,6 +321,8 @@ def _confirmation(ctx: Context, record: PromptRecord, plan: Plan, verdict: Verdi
         lines.append(f"  {prompt.kind.value}: {prompt.subject}")
     if verdict is not None:
         lines += [f"  guard: {verdict.action.value}"] + [f"  - {r}" for r in verdict.reasons]
+    if plan.always is not None:
+        lines.append(plan.always.explain())
     details = _git_details(ctx, record, prompt)
     return "\n".join(lines + ([details] if details else []))
 

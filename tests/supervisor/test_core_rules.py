@@ -298,6 +298,18 @@ def test_approval_wrapped_shell_command_is_never_allow() -> None:
     action, rules = judge((WRAP_NOTE_PREFIX + ": the rest",))
     assert action == Action.CONFIRM.value
     assert "approve.wrapped-command" in rules
+    for kind, subject in ((PromptKind.EDIT, "/w/src/a.py"), (PromptKind.FETCH, "https://x.dev")):
+        joined = Prompt(kind, subject, "Allow?", ("y",), ("Escape",), "f2")
+        plain = evaluate_subject(
+            joined, worktree="/w", config=config, mcp_allowed=(), shell=evaluate_command
+        )
+        wrapped = evaluate_subject(
+            joined, worktree="/w", config=config, mcp_allowed=(), shell=evaluate_command,
+            notes=(WRAP_NOTE_PREFIX + ": the rest",),
+        )  # fmt: skip
+        assert plain.action is Action.ALLOW
+        assert wrapped.action is Action.CONFIRM
+        assert "approve.wrapped-field" in wrapped.rules
 
 
 class PushCase(NamedTuple):

@@ -432,3 +432,31 @@ def test_spawn_of_an_agent_cli_not_on_path_says_so_and_creates_nothing(
     )  # fmt: skip
     assert json.loads(listed.stdout) == {"agents": []}
     assert not (paw_env.repo.parent / f"{paw_env.repo.name}-paw" / "alice").exists()
+
+
+def test_e2e_always_is_a_policy_change_confirmed_recorded_and_refused_when_guarded(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell echo hello", "shell git push origin main")
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    prompt = wait_prompt(paw_env, "echo hello")
+    code, out, _ = paw(capsys, "approve", prompt.id, "--always", "--json")
+    assert code == 3  # the remembered scope is wider than this command: confirm first
+    shown = json.loads(out)
+    assert shown["outcome"] == "needs-confirmation"
+    assert "'always' makes the agent remember: always" in shown["confirmation"]
+    assert "git push --force origin main (block)" in shown["confirmation"]
+    assert answers(paw_env) == []
+    code, out, err = paw(capsys, "approve", prompt.id, "--always", "--yes", "--json")
+    assert code == 0, err
+    assert retry_until(lambda: bool(answers(paw_env)), budget(30), raises=False)
+    assert [(a["key"], a["decision"]) for a in answers(paw_env)] == [("a", "always")]
+    [sent] = [r for r in audit(paw_env) if r["event"] == "approve" and r["decision"] == "send"]
+    assert isinstance(sent["always"], dict)
+    assert sent["always"]["label"] == "always"
+    assert sent["always"]["broader"] is True
+    guarded = wait_prompt(paw_env, "git push origin main")
+    code, out, _ = paw(capsys, "approve", guarded.id, "--always", "--yes", "--json")
+    assert code == 1
+    assert "'always' is refused for a confirm verdict" in json.loads(out)["reason"]
+    assert len(answers(paw_env)) == 1  # nothing more reached the agent

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rich.console import RenderableType
+    from textual.notifications import SeverityLevel
 
     from paw.supervisor.model import SupervisorApi
 
@@ -240,6 +241,20 @@ class PawApp(App[None]):
             return
         self._last_error = (message, now)
         self.notify(message, title="paw error", severity="error", timeout=10)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A one-line notification: ``title: message``, never read as markup (it quotes pane
+        text). One line each keeps the prompt queue, the card and the footer in view."""
+        text = " ".join((f"{title}: {message}" if title else message).split())
+        super().notify(text, severity=severity, timeout=timeout, markup=markup)
 
     def attach(self, agent: str) -> None:
         """Suspend the TUI, attach to ``agent``'s pane, and come back when the human detaches."""

@@ -20,7 +20,7 @@ from paw.errors import PawError
 from paw.supervisor.model import Outcome
 from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest
 from paw.tui.screens.block import BlockDialog
-from paw.tui.screens.confirm import ConfirmDialog
+from paw.tui.screens.confirm import ConfirmDialog, without_reply_line
 from paw.tui.screens.forms import MessageDialog, SpawnDialog, SpawnRequest
 
 if TYPE_CHECKING:
@@ -117,13 +117,17 @@ class AgentActions(Screen[None]):
             self._report(request, decision)
 
     def _ask_confirmation(self, request: DecisionRequest, decision: Decision) -> None:
+        details = without_reply_line(decision.confirmation or decision.reason)
         body = Text()
-        if decision.verdict is not None:
-            for reason in decision.verdict.reasons:
-                body.append(f"• {reason}\n", style="yellow")
+        reasons = decision.verdict.reasons if decision.verdict is not None else ()
+        missing = [r for r in reasons if r not in details]  # the details may list them already
+        for reason in missing:
+            body.append(f"• {reason}\n", style="yellow")
+        if missing:
             body.append("\n")
-        body.append(decision.confirmation or decision.reason)
-        dialog = ConfirmDialog(f"Confirm for {request.agent}", body, yes_label="Approve")
+        body.append(details)
+        title = f"The guard asks you to confirm before approving {request.agent}'s prompt"
+        dialog = ConfirmDialog(title, body, yes_label="Approve")
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from paw.core.models import Verdict
+from paw.tui.widgets.footer import KeyFooter
 
 MIN_REASON = 4  # characters; "ok" is not a reason
 
@@ -51,8 +52,15 @@ class BlockDialog(ModalScreen[str | None]):
                 id="override-reason",
             )
             with Horizontal():
-                yield Button("Override and approve", id="override", variant="error", disabled=True)
-                yield Button("Keep blocked (esc)", id="cancel", variant="primary")
+                yield Button(
+                    "Override and approve (enter)",
+                    id="override",
+                    variant="error",
+                    disabled=True,
+                    compact=True,
+                )
+                yield Button("Keep blocked (esc)", id="cancel", variant="primary", compact=True)
+        yield KeyFooter()
 
     def _explanation(self) -> Text:
         text = Text()

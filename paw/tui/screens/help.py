@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from paw.tui.screens.main import MAIN_BINDINGS
+from paw.tui.widgets.footer import KeyFooter
 
 # Keys that are not main-screen bindings but that a person needs to know.
 OTHER_KEYS: tuple[tuple[str, str], ...] = (
@@ -29,8 +30,10 @@ def render_key_table() -> Table:
     table = Table(box=None, show_header=True, header_style="bold", expand=True)
     table.add_column("Key", style="bold cyan", no_wrap=True)
     table.add_column("What it does")
+    seen: set[str] = set()
     for binding in MAIN_BINDINGS:
-        if isinstance(binding, Binding):
+        if isinstance(binding, Binding) and binding.key not in seen:  # `v` has three labels
+            seen.add(binding.key)
             key = binding.key_display or binding.key
             table.add_row(key, binding.tooltip or binding.description)
     for key, what in OTHER_KEYS:
@@ -44,7 +47,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {
-        width: 96; max-width: 95%; height: auto; max-height: 90%;
+        width: 96; max-width: 95%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
     HelpScreen Label { text-style: bold; padding: 0 0 1 0; }
@@ -63,6 +66,7 @@ class HelpScreen(ModalScreen[None]):
             yield Label("paw keys  (esc to close)")
             with VerticalScroll():
                 yield Static(render_key_table())
+        yield KeyFooter()
 
     def action_close(self) -> None:
         """Close the help."""

@@ -13,10 +13,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import DescendantFocus
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
 
 from paw.core.models import Action
+from paw.tui.format import sort_prompts
 from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest, PanesPolled, PollFailed
 from paw.tui.screens.actions import AgentActions
 from paw.tui.widgets.agent_list import AgentList
@@ -28,7 +30,7 @@ from paw.tui.widgets.pane_preview import PanePreview
 from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue
 
 if TYPE_CHECKING:
-    from paw.supervisor.model import LivePrompt, Snapshot
+    from paw.supervisor.model import AgentView, LivePrompt, Snapshot
 
 MAIN_BINDINGS: list[BindingType] = [
     Binding("a", "approve", "Approve", tooltip="Approve the selected prompt once"),
@@ -47,9 +49,21 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("x", "stop", "Stop", tooltip="Stop the agent and close its pane; keep its work"),
     Binding("r", "remove", "Remove", tooltip="Remove the agent's worktree and branch"),
     Binding("slash", "filter", "Filter", key_display="/", tooltip="Filter agents by text"),
-    Binding("v", "toggle_view", "Diff", tooltip="Switch the right panel: pane or diff"),
+    # One key, three labels: the footer names what `v` shows next (check_action hides the rest).
+    Binding(
+        "v",
+        "view('diff')",
+        "Diff",
+        tooltip="Switch between the agent's pane and its diff (below 100 columns: "
+        "the lists, the pane, the diff)",
+    ),
+    Binding("v", "view('pane')", "Pane", show=True),
+    Binding("v", "view('lists')", "Lists", show=True),
     Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
 ]
+
+# What the footer leaves out first when the terminal is narrow (all stay on the help screen).
+FOOTER_DROP_ORDER = ("filter", "remove", "stop", "message", "spawn", "attach", "always")
 
 _PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
 _AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
@@ -63,6 +77,7 @@ class MainScreen(AgentActions, Screen[None]):
         *MAIN_BINDINGS,
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
+    FOOTER_DROP_ORDER = FOOTER_DROP_ORDER
     AUTO_FOCUS = "#agents"  # focus lands on the table at once (not the filter, then the table)
     # Small terminals: drop the right panel below 100 columns, the audit tail below 32 rows.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 - Textual's type
@@ -75,7 +90,9 @@ class MainScreen(AgentActions, Screen[None]):
         self.needle = ""
         self._seen_prompts: set[str] = set()
         self._shown_error: str | None = None  # the banner starts empty and hidden
-        self._footer_state: tuple[bool | None, ...] | None = None
+        self._footer_state: tuple[bool | str | None, ...] | None = None
+        self._queued: tuple[LivePrompt, ...] = ()  # the prompts the queue shows
+        self._last_table: str | None = "agents"  # the table that had focus last
 
     def compose(self) -> ComposeResult:
         """Header, banner, the two columns, the audit tail, the footer."""
@@ -151,8 +168,8 @@ class MainScreen(AgentActions, Screen[None]):
         agents = self.query_one(AgentList)
         agents.show_agents(self.snapshot.agents, now, self.needle)
         visible = set(agents.visible_keys)
-        prompts = [p for p in self.snapshot.prompts if p.agent in visible]
-        self.query_one(PromptQueue).show_prompts(prompts, now)
+        self._queued = tuple(p for p in self.snapshot.prompts if p.agent in visible)
+        self.query_one(PromptQueue).show_prompts(self._queued, now)
         self._sync_selection()
 
     def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
@@ -161,19 +178,32 @@ class MainScreen(AgentActions, Screen[None]):
         if quiet or not new:
             return
         self.app.bell()
-        for p in new:
+        if len(new) == 1:
+            p = new[0]
             subject = p.prompt.subject or p.prompt.question
             self.notify(f"{p.agent}: {subject} ({p.verdict.action.value})", title="New prompt")
+        else:  # one line for a burst (the queue has the details)
+            names = ", ".join(p.agent for p in sort_prompts(new))
+            self.notify(names, title=f"{len(new)} new prompts")
 
     # -- selection ----------------------------------------------------------------------------
     # Keys act on what the cursor shows *now*: both properties read the tables' cursors
     # synchronously, never state updated later by queued highlight messages.
 
     @property
+    def queue_in_charge(self) -> bool:
+        """Whether the prompt queue's cursor is the selection: the queue has focus, or had it
+        last among the two tables (focus is on the pane or the diff)."""
+        focused = self.focused
+        if isinstance(focused, AgentList | PromptQueue):
+            return isinstance(focused, PromptQueue)
+        return self._last_table == "prompts"
+
+    @property
     def selected_agent(self) -> str | None:
         """The agent under the cursor (the prompt's agent when the queue has focus)."""
         queue = self.query_one(PromptQueue)
-        if self.focused is queue:
+        if self.queue_in_charge:
             prompt = self.find_prompt(queue.selected_key)
             return prompt.agent if prompt else None
         return self.query_one(AgentList).selected_key
@@ -183,13 +213,18 @@ class MainScreen(AgentActions, Screen[None]):
         """The prompt keys act on: the queue's cursor row when the queue has focus, else the
         oldest prompt of the agent under the agents table's cursor (None if it has none)."""
         queue = self.query_one(PromptQueue)
-        if self.focused is queue:
+        if self.queue_in_charge:
             return self.find_prompt(queue.selected_key)
         agent = self.query_one(AgentList).selected_key
         if agent is None or self.snapshot is None:
             return None
         mine = [p for p in self.snapshot.prompts if p.agent == agent]
         return min(mine, key=lambda p: p.first_seen) if mine else None
+
+    def _agent_view(self, name: str | None) -> AgentView | None:
+        if name is None or self.snapshot is None:
+            return None
+        return next((a for a in self.snapshot.agents if a.name == name), None)
 
     def find_prompt(self, prompt_id: str | None) -> LivePrompt | None:
         """The live prompt ``prompt_id`` of the latest sweep, if it is still there."""
@@ -201,22 +236,29 @@ class MainScreen(AgentActions, Screen[None]):
     def _row_highlighted(self) -> None:
         self._sync_selection()
 
-    def on_descendant_focus(self) -> None:
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
         """Focus moved between the tables: the selection may have changed."""
+        if isinstance(event.widget, AgentList | PromptQueue):
+            self._last_table = event.widget.id
         self._sync_selection()
 
     def _sync_selection(self) -> None:
         """Make the queue's cursor, the card, the pane and the diff follow the selection."""
         queue = self.query_one(PromptQueue)
         prompt = self.selected_prompt
-        if self.focused is not queue and prompt is not None:
+        if not self.queue_in_charge and prompt is not None:
             row = queue.visible_keys.index(prompt.id) if prompt.id in queue.visible_keys else -1
             if row >= 0 and row != queue.cursor_row:
                 queue.move_cursor(row=row, animate=False)
-        self.query_one(PromptCard).show_prompt(prompt)
         agent = self.selected_agent
+        self.query_one(PromptCard).show_prompt(
+            prompt, agent=self._agent_view(agent), waiting=self._queued
+        )
         if agent is not None and agent != self.shown_agent:
             self.shown_agent = agent
+            tabs = self.query_one(TabbedContent)
+            tabs.get_tab("tab-pane").label = f"Pane: {agent}"
+            tabs.get_tab("tab-diff").label = f"Diff: {agent}"
             self.query_one(PanePreview).show_capture(agent, "")
             self.query_one(DiffView).show_diff(agent, "")
             self.app.call_later(self.paw.request_poll)
@@ -225,7 +267,7 @@ class MainScreen(AgentActions, Screen[None]):
     def _refresh_footer(self) -> None:
         """Refresh the footer when a key became available or unavailable, and only then: each
         refresh recomposes every key of the footer (tens of ms with 50 agents, keys wait)."""
-        state = tuple(self.check_action(action, ()) for action in _GATED_ACTIONS)
+        state = (*(self.check_action(action, ()) for action in _GATED_ACTIONS), self.next_view())
         if state != self._footer_state:
             self._footer_state = state
             self.refresh_bindings()
@@ -241,6 +283,8 @@ class MainScreen(AgentActions, Screen[None]):
             return True
         if action in _AGENT_ACTIONS:
             return True if self.selected_agent is not None else None
+        if action == "view":
+            return parameters == (self.next_view(),) or False  # False hides the other labels
         return True
 
     # -- filter and panels --------------------------------------------------------------------
@@ -267,10 +311,46 @@ class MainScreen(AgentActions, Screen[None]):
         box.remove_class("-visible")
         self.query_one(AgentList).focus()
 
-    def action_toggle_view(self) -> None:
-        """Switch the right panel between the pane and the diff."""
+    @property
+    def narrow(self) -> bool:
+        """Below 100 columns one panel shows at a time: the lists, the pane or the diff."""
+        return self.has_class("-narrow")
+
+    @property
+    def view(self) -> str:
+        """What the screen shows: ``lists`` (narrow only), ``pane`` or ``diff``."""
+        if self.narrow and not self.has_class("-show-right"):
+            return "lists"
+        return "diff" if self.query_one(TabbedContent).active == "tab-diff" else "pane"
+
+    def next_view(self) -> str:
+        """What `v` shows next: pane and diff in turn; below 100 columns the lists too."""
+        order = ("lists", "pane", "diff") if self.narrow else ("pane", "diff")
+        current = self.view if self.view in order else "pane"
+        return order[(order.index(current) + 1) % len(order)]
+
+    def action_view(self, target: str) -> None:
+        """Show the lists, the selected agent's pane or its diff."""
         tabs = self.query_one(TabbedContent)
-        tabs.active = "tab-diff" if tabs.active == "tab-pane" else "tab-pane"
+        if target == "lists":
+            self.remove_class("-show-right")
+            self._focus_table()
+        else:
+            tabs.active = f"tab-{target}"
+            if self.narrow:
+                self.add_class("-show-right")
+                tabs.query_one(Tabs).focus()  # the tables are hidden
+        self._refresh_footer()
+
+    def _focus_table(self) -> None:
+        if not isinstance(self.focused, AgentList | PromptQueue):
+            self.query_one(PromptQueue if self._last_table == "prompts" else AgentList).focus()
+
+    def on_resize(self) -> None:
+        """Wider or narrower: `v` may mean something else, and the lists must be reachable."""
+        if not self.narrow and self.has_class("-show-right"):
+            self.remove_class("-show-right")
+        self._refresh_footer()
 
     def action_help(self) -> None:
         """List every key."""

@@ -16,14 +16,33 @@ _STYLES = {"block": "red", "confirm": "yellow", "allow": "green", "sent": "bold 
 
 
 class AuditTail(QuietStatic):
-    """The tail of ``.paw/audit.jsonl`` (newest last)."""
+    """The tail of ``.paw/audit.jsonl``: the newest records that fit, newest last."""
+
+    _records: tuple[Text, ...] = ()
 
     def show_records(self, records: Sequence[Mapping[str, object]]) -> None:
-        """Show ``records`` (oldest first)."""
-        if not records:
+        """Show the newest of ``records`` (given oldest first) that fit the panel."""
+        self._records = tuple(render_record(r) for r in records)
+        self._draw()
+
+    def on_resize(self) -> None:
+        """Re-cut the tail to the new height."""
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self._records:
             self.show(Text("No audit records yet.", style="dim"))
             return
-        self.show(Text("\n").join(render_record(r) for r in records))
+        self.show(Text("\n").join(newest(self._records, self.size.height)))
+
+
+def newest(lines: Sequence[Text], height: int) -> Sequence[Text]:
+    """The last ``height`` lines (at least one): a log's tail shows its newest entries.
+
+    >>> [t.plain for t in newest([Text("a"), Text("b"), Text("c")], 2)]
+    ['b', 'c']
+    """
+    return lines[-max(height, 1) :]
 
 
 def render_record(record: Mapping[str, object]) -> Text:

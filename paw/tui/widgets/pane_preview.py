@@ -2,44 +2,95 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class PanePreview(Static):
     """The visible screen of one agent pane (``capture-pane -e`` rendered with Rich).
 
     Agents draw their prompts at the bottom, so the preview shows the last lines that fit.
-    A capture whose visible tail is the one already shown is not parsed or laid out again.
+    The preview is usually narrower than the agent's pane: long lines wrap, so no text is
+    cut, while lines that run past the edge with only borders and blanks are cut instead
+    (a box's right edge or a full-width rule would otherwise fill rows of their own).
+    A capture already shown at this size is not parsed or laid out again.
     """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
         super().__init__(id=id)
         self._agent: str | None = None
-        self._lines: list[str] = []
-        self._shown: tuple[str | None, str] | None = None
+        self._ansi = ""
+        self._shown: tuple[str | None, str, int, int] | None = None
 
     def show_capture(self, agent: str | None, ansi: str) -> None:
         """Show ``ansi`` (a pane capture with escape sequences) for ``agent``."""
         self._agent = agent
         self.border_title = f"pane: {agent}" if agent else "pane"
-        self._lines = ansi.rstrip().splitlines()
+        self._ansi = ansi.rstrip()
         self._draw()
 
     def on_resize(self) -> None:
-        """Re-cut the tail to the new height."""
+        """Re-wrap and re-cut the tail to the new size."""
+        self._draw()
+
+    def on_show(self) -> None:
+        """Shown again (the right panel below 100 columns): draw at the size it has now."""
         self._draw()
 
     def _draw(self) -> None:
-        if self._agent is None:
-            tail = ""
-        else:
-            height = max(self.size.height, 1)
-            tail = "\n".join(self._lines[-height:])
-        if (self._agent, tail) == self._shown:
+        width, height = self.size
+        if not width or not height:  # hidden: nothing to fit yet
             return
-        self._shown = (self._agent, tail)
+        key = (self._agent, self._ansi, width, height)
+        if key == self._shown:
+            return
+        self._shown = key
         if self._agent is None:
             self.update(Text("Select an agent to see its pane.", style="dim"))
-        else:
-            self.update(Text.from_ansi(tail, no_wrap=True, end=""))
+            return
+        rows = tail_rows(Text.from_ansi(self._ansi, end=""), width, height, self.app.console)
+        self.update(Text("\n", no_wrap=True, end="").join(rows))
+
+
+def _decoration(char: str) -> bool:
+    """Blank, or a box-drawing or block character: what frames text, not text."""
+    return char.isspace() or "\u2500" <= char <= "\u259f"
+
+
+def fit_line(line: Text, width: int) -> Text:
+    """``line`` without trailing blanks, cut to ``width`` cells when all it loses is decoration.
+
+    >>> fit_line(Text("│ ok" + " " * 10 + "│"), 6).plain
+    '│ ok  '
+    >>> fit_line(Text("│ a long line"), 6).plain
+    '│ a long line'
+    """
+    line = line.copy()
+    line.rstrip()
+    if cell_len(line.plain) <= width:
+        return line
+    used = 0
+    for index, char in enumerate(line.plain):
+        used += cell_len(char)
+        if used > width:
+            if all(_decoration(c) for c in line.plain[index:]):
+                line.truncate(width, overflow="crop")
+            return line
+    return line
+
+
+def tail_rows(text: Text, width: int, height: int, console: Console) -> list[Text]:
+    """The last ``height`` screen rows of ``text`` shown ``width`` cells wide."""
+    rows: list[Text] = []
+    for line in reversed(text.split("\n", allow_blank=True)):
+        wrapped = fit_line(line, width).wrap(console, width, overflow="fold")
+        rows[:0] = list(wrapped) or [Text()]
+        if len(rows) >= height:
+            break
+    return rows[-height:]

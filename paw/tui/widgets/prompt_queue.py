@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from paw.supervisor.model import AgentStatus
 from paw.tui.format import VERDICT_STYLE, format_duration, format_verdict, shorten, sort_prompts
 from paw.tui.widgets.static import QuietStatic
 from paw.tui.widgets.table import KeyedTable, Row
@@ -13,7 +14,7 @@ from paw.tui.widgets.table import KeyedTable, Row
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from paw.supervisor.model import LivePrompt
+    from paw.supervisor.model import AgentView, LivePrompt
 
 
 class PromptQueue(KeyedTable):
@@ -27,36 +28,79 @@ class PromptQueue(KeyedTable):
         ("age", "Age"),
     )
 
+    _prompts: tuple[LivePrompt, ...] = ()
+    _now = 0.0
+
     def show_prompts(self, prompts: Sequence[LivePrompt], now: float) -> None:
-        """Show ``prompts``; ages are measured against ``now``."""
+        """Show ``prompts``; ages are measured against ``now``. Subjects and verdicts are cut
+        to share the table's width, so no column runs past its right edge."""
+        self._prompts, self._now = tuple(prompts), now
+        ordered = sort_prompts(prompts)
+        cells = [
+            (p.agent, p.prompt.kind.value, format_duration(now - p.first_seen)) for p in ordered
+        ]
+        subject_width, verdict_width = self.text_widths(cells)
         rows: list[Row] = [
             (
                 p.id,
                 (
-                    p.agent,
-                    p.prompt.kind.value,
-                    shorten(p.prompt.subject or p.prompt.question, 26),
-                    format_verdict(p, 26),
-                    format_duration(now - p.first_seen),
+                    agent,
+                    kind,
+                    shorten(p.prompt.subject or p.prompt.question, subject_width),
+                    format_verdict(p, verdict_width),
+                    age,
                 ),
             )
-            for p in sort_prompts(prompts)
+            for p, (agent, kind, age) in zip(ordered, cells, strict=True)
         ]
         self.show_rows(rows)
+
+    def text_widths(self, cells: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
+        """Cells for the subject and the verdict: what the other columns leave, shared."""
+        if not self.size.width:
+            return (26, 26)
+        fixed = sum(
+            max([len(label), *(len(row[i]) for row in cells)])
+            for i, label in enumerate(("Agent", "Kind", "Age"))
+        )
+        gaps = 2 * len(self.COLUMNS) + 1  # cell padding, and the scrollbar's room
+        room = max(self.size.width - fixed - gaps, 24)
+        subject = max(room * 9 // 20, 12)
+        return (subject, max(room - subject, 12))
+
+    def on_resize(self) -> None:
+        """Cut the texts to the new width."""
+        if self._prompts:
+            self.show_prompts(self._prompts, self._now)
 
 
 class PromptCard(QuietStatic):
     """The selected prompt in full: question, subject, verdict with every reason, keys."""
 
-    def show_prompt(self, prompt: LivePrompt | None) -> None:
-        """Describe ``prompt`` (or say that nothing waits)."""
-        self.show(render_prompt_card(prompt))
+    def show_prompt(
+        self,
+        prompt: LivePrompt | None,
+        *,
+        agent: AgentView | None = None,
+        waiting: Sequence[LivePrompt] = (),
+    ) -> None:
+        """Describe ``prompt``; without one, say why and where the prompts that wait are."""
+        self.show(render_prompt_card(prompt, agent=agent, waiting=waiting))
 
 
-def render_prompt_card(prompt: LivePrompt | None) -> Text:
-    """The text of a :class:`PromptCard`."""
+def render_prompt_card(
+    prompt: LivePrompt | None,
+    *,
+    agent: AgentView | None = None,
+    waiting: Sequence[LivePrompt] = (),
+) -> Text:
+    """The text of a :class:`PromptCard`.
+
+    ``agent`` is the agent under the cursor and ``waiting`` every prompt shown in the queue:
+    with no prompt selected, the card says whose prompt is missing and how to reach the others.
+    """
     if prompt is None:
-        return Text("No prompt waiting.", style="dim")
+        return render_no_prompt(agent, waiting)
     action = prompt.verdict.action
     text = Text()
     text.append(f"{prompt.agent}", style="bold")
@@ -72,4 +116,39 @@ def render_prompt_card(prompt: LivePrompt | None) -> Text:
         text.append(f"\n  • {reason}")
     if not prompt.prompt.approve_keys:
         text.append("\nNot approvable with a key: attach to answer it.", style="italic")
+    return text
+
+
+_DOING = {
+    AgentStatus.BUSY: "is working",
+    AgentStatus.IDLE: "is idle",
+    AgentStatus.UNKNOWN: "is running (its screen is not recognised)",
+    AgentStatus.EXITED: "has exited",
+    AgentStatus.PROMPT: "shows something paw cannot answer: press t to attach",
+}
+
+
+def render_no_prompt(agent: AgentView | None, waiting: Sequence[LivePrompt]) -> Text:
+    """The card when the selection has no prompt: what the agent does, what waits elsewhere."""
+    text = Text(style="dim")
+    if agent is not None:
+        text.append(agent.name, style="bold")
+        text.append(
+            f" {_DOING.get(agent.status, 'is ' + agent.status.value)}; no prompt to answer."
+        )
+    others = sort_prompts(p for p in waiting if agent is None or p.agent != agent.name)
+    if not others:
+        if agent is None:
+            text.append("No prompt waiting.")
+        return text
+    if agent is not None:
+        text.append("\n")
+    many = len(others) > 1
+    other = "other " if agent is not None else ""
+    text.append(f"{len(others)} {other}prompt{'s' if many else ''} wait{'' if many else 's'}")
+    text.append(" (oldest: ")
+    text.append(others[0].agent, style="bold")
+    text.append("): press ")
+    text.append("tab", style="bold")
+    text.append(" for the prompt queue.")
     return text

@@ -56,12 +56,14 @@ class KeyedTable(DataTable[Cell]):
     def _update_cells(self, rows: list[Row]) -> None:
         for (key, cells), (_, old) in zip(rows, self._rows, strict=True):
             for (column, _), cell, before in zip(self.COLUMNS, cells, old, strict=True):
-                if cell != before:
-                    self.update_cell(key, column, cell)
+                if cell != before:  # the column shrinks or grows to its widest cell
+                    self.update_cell(key, column, cell, update_width=True)
 
     def _rebuild(self, rows: list[Row]) -> None:
         keep = self.selected_key
         self.clear()
+        for column in self.columns.values():  # fit the new rows, not the widest row ever
+            column.content_width = column.label.cell_len
         for key, cells in rows:
             self.add_row(*cells, key=key)
         keys = [k for k, _ in rows]

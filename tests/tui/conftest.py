@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 import contextlib
+import io
+from typing import Any
 
 import pytest
+from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.worker import WorkerCancelled
@@ -21,3 +25,14 @@ async def settle(pilot: Pilot[None], rounds: int = 4) -> None:
         with contextlib.suppress(WorkerCancelled):  # an exclusive poll replaced by a newer one
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+
+
+def screen_text(app: App[Any]) -> str:
+    """What the terminal shows now, as plain text (the way a snapshot is taken)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), force_terminal=True, record=True
+    )
+    background = app._background_screens  # a dialog is drawn over the screens below it
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=background))
+    return console.export_text()

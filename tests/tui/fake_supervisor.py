@@ -161,7 +161,11 @@ class FakeSupervisor:
         if action is Action.BLOCK and not override:
             return Decision(Outcome.NEEDS_OVERRIDE, prompt_id, "blocked", verdict=live.verdict)
         if action is Action.CONFIRM and not confirmed:
-            text = f"{live.prompt.subject}\n\nPending commits:\n  abc1234 fix the login form"
+            # as the supervisor words a git push: its closing line is meant for a chat reply
+            text = (
+                f"{live.prompt.subject}\n\nPending commits:\n  abc1234 fix the login form"
+                "\n\nReply YES to confirm."
+            )
             return Decision(
                 Outcome.NEEDS_CONFIRMATION, prompt_id, "confirm", live.verdict, confirmation=text
             )

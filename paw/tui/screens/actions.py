@@ -20,7 +20,7 @@ from paw.errors import PawError
 from paw.supervisor.model import Outcome
 from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest
 from paw.tui.screens.block import BlockDialog
-from paw.tui.screens.confirm import ConfirmDialog, without_reply_line
+from paw.tui.screens.confirm import ConfirmDialog, warning_starts, without_reply_line
 from paw.tui.screens.forms import MessageDialog, SpawnDialog, SpawnRequest
 
 if TYPE_CHECKING:
@@ -125,7 +125,9 @@ class AgentActions(Screen[None]):
             body.append(f"• {reason}\n", style="yellow")
         if missing:
             body.append("\n")
-        body.append(details)
+        warnings = warning_starts()  # paw's own warnings start a line; quoted text is indented
+        for line in details.splitlines(keepends=True):
+            body.append(line, style="bold red" if line.startswith(warnings) else "")
         title = f"The guard asks you to confirm before approving {request.agent}'s prompt"
         dialog = ConfirmDialog(title, body, yes_label="Approve")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import ClassVar, get_args
 
 from rich.text import Text
@@ -39,7 +40,6 @@ class ConfirmDialog(ModalScreen[bool]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "answer(False)", "Cancel"),
         Binding("escape", "answer(False)", "Cancel", show=False),
     ]
 
@@ -48,7 +48,9 @@ class ConfirmDialog(ModalScreen[bool]):
         self._title = title
         self._body = body
         self._yes_label = yes_label
-        self._bindings.bind("y", "answer(True)", yes_label)  # the footer names the action
+        # The footer names the action ("y Approve", "y Stop"), then "n Cancel".
+        self._bindings.bind("y", "answer(True)", yes_label)
+        self._bindings.bind("n", "answer(False)", "Cancel")
 
     def compose(self) -> ComposeResult:
         """Title, scrollable details, the two answers, the keys."""
@@ -79,11 +81,22 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(answer)
 
 
+@cache
 def _reply_lines() -> frozenset[str]:
     """The closing line of git confirmations in every language ("Reply YES to confirm.")."""
     sample = ConfirmationDetails(action="commit", repo_path="repo")
     return frozenset(
         format_confirmation_prompt(sample, language, format="plain").splitlines()[-1]
+        for language in get_args(Language)
+    )
+
+
+@cache
+def warning_starts() -> tuple[str, ...]:
+    """How git confirmations start a warning line, in every language ("WARNING:")."""
+    sample = ConfirmationDetails(action="commit", repo_path="repo", sensitive_files=("f",))
+    return tuple(
+        format_confirmation_prompt(sample, language, format="plain").split()[0]
         for language in get_args(Language)
     )
 

@@ -9,14 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from paw.tui.screens.main import MAIN_BINDINGS
 from paw.tui.widgets.footer import KeyFooter
 
 # Keys that are not main-screen bindings but that a person needs to know.
 OTHER_KEYS: tuple[tuple[str, str], ...] = (
-    ("tab / shift+tab", "Move focus between the agents, the prompt queue and the panels"),
+    ("tab / shift+tab", "Move between the agents table and the prompt queue"),
     ("up / down", "Select an agent or a prompt"),
     ("escape", "Clear the filter; close a dialog without acting"),
     ("y / n", "In a confirm dialog: approve / cancel"),
@@ -50,7 +50,7 @@ class HelpScreen(ModalScreen[None]):
         width: 96; max-width: 95%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    HelpScreen Label { text-style: bold; padding: 0 0 1 0; }
+    HelpScreen > Vertical { border-title-style: bold; }
     HelpScreen VerticalScroll { height: auto; }
     """
 
@@ -62,8 +62,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A title and the key table."""
-        with Vertical():
-            yield Label("paw keys  (esc to close)")
+        with Vertical() as box:  # the title sits in the border: every row fits 80x24
+            box.border_title = "paw keys (esc to close)"
             with VerticalScroll():
                 yield Static(render_key_table())
         yield KeyFooter()

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
 
 from paw.core.models import Action
-from paw.tui.format import sort_prompts
+from paw.tui.format import shorten, sort_prompts
 from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest, PanesPolled, PollFailed
 from paw.tui.screens.actions import AgentActions
 from paw.tui.widgets.agent_list import AgentList
@@ -40,7 +40,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "always",
         "Always",
         key_display="A",
-        tooltip="Approve and don't ask again (only if the agent offers it and the guard allows)",
+        tooltip="Approve and don't ask again (if offered and allowed)",
     ),
     Binding("question_mark", "help", "Help", key_display="?", tooltip="List every key"),
     Binding("t", "attach", "Attach", tooltip="Attach to the agent's pane (come back: detach)"),
@@ -54,8 +54,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "v",
         "view('diff')",
         "Diff",
-        tooltip="Switch between the agent's pane and its diff (below 100 columns: "
-        "the lists, the pane, the diff)",
+        tooltip="Show the agent's pane or its diff (narrow: the lists too)",
     ),
     Binding("v", "view('pane')", "Pane", show=True),
     Binding("v", "view('lists')", "Lists", show=True),
@@ -180,7 +179,7 @@ class MainScreen(AgentActions, Screen[None]):
         self.app.bell()
         if len(new) == 1:
             p = new[0]
-            subject = p.prompt.subject or p.prompt.question
+            subject = shorten(p.prompt.subject or p.prompt.question, 32)
             self.notify(f"{p.agent}: {subject} ({p.verdict.action.value})", title="New prompt")
         else:  # one line for a burst (the queue has the details)
             names = ", ".join(p.agent for p in sort_prompts(new))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rich.console import RenderableType
+    from textual.driver import Driver
     from textual.notifications import SeverityLevel
 
     from paw.supervisor.model import SupervisorApi
@@ -83,6 +84,15 @@ class PawApp(App[None]):
         self._diff_agent: str | None = None
         self._last_error: tuple[str, float] | None = None
         self._tmux_lost = False
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform; on POSIX one that asks the terminal its size."""
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver":
+            from paw.tui.driver import TerminalSizeDriver
+
+            return TerminalSizeDriver
+        return driver
 
     @property
     def main(self) -> MainScreen:

@@ -137,3 +137,79 @@ def test_paw_demo_in_a_real_pane_shows_three_verdicts_and_cleans_up(server: Serv
     gone = subprocess.run(["tmux", "-L", demo_socket, "ls"], capture_output=True, check=False)
     assert gone.returncode != 0  # and that server is gone
     assert not tmux_socket_path(demo_socket).exists()  # with its socket file
+
+
+def start_tui(server: Server, repo: Path, size: tuple[int, int]) -> str:
+    """`paw tui` in a pane of ``size`` columns x rows; returns the pane id.
+
+    The pane's environment says another size (COLUMNS/LINES as a process that imported readline
+    exports them): paw must draw at the terminal's own size.
+    """
+    command = " ".join(
+        shlex.quote(part)
+        for part in (sys.executable, "-m", "paw", "tui", "-C", str(repo), "--interval", "0.2")
+    )
+    env = ["-e", "TERM=xterm-256color", "-e", "TEXTUAL_ANIMATIONS=none"]
+    env += ["-e", "COLUMNS=60", "-e", "LINES=20"]
+    width, height = (str(n) for n in size)
+    server.cmd("new-session", "-d", "-s", "ui", "-x", width, "-y", height, *env, command)
+    return str(server.cmd("display-message", "-p", "-t", "ui", "#{pane_id}").stdout[0])
+
+
+def queue_rows(screen: str) -> dict[str, str]:
+    """The prompt queue's rows by agent (the demo agents' prompts are shell commands)."""
+    rows = {}
+    for line in screen.splitlines():
+        cells = line.strip("│ ").split()
+        if len(cells) > 2 and cells[1] == "shell":
+            rows[cells[0]] = line
+    return rows
+
+
+def test_paw_tui_at_80x24_keeps_queue_card_and_keys_visible_under_toasts(
+    git_repo: Path, server: Server
+) -> None:
+    # Three prompts arrive while paw is open: each one rings and shows a notification. The
+    # notifications must not hide the queue's verdicts, the card or the footer's help and quit.
+    socket = server.socket_name or ""
+    supervisor = make_supervisor(git_repo, socket)
+    ui = start_tui(server, git_repo, (80, 24))
+    assert wait_for(lambda: "● tmux" in capture(socket, ui), timeout=30), capture(socket, ui)
+    for role in ("safe", "push", "danger"):
+        supervisor.spawn(role, KINDS[role], "a test task")
+    seen: list[str] = []
+
+    def toasted_with_three_prompts() -> bool:
+        seen[:] = [capture(socket, ui)]
+        return "New prompt" in seen[0] and len(queue_rows(seen[0])) == 3
+
+    assert wait_for(toasted_with_three_prompts, timeout=40), seen
+    screen = seen[0]
+    rows = queue_rows(screen)
+    assert "allow" in rows["safe"]
+    assert "confirm" in rows["push"]
+    assert "block" in rows["danger"]
+    lines = screen.rstrip("\n").splitlines()
+    assert len(lines) == 24
+    assert "? Help" in lines[-1]
+    assert "q Quit" in lines[-1]
+    assert " asks: " in screen or "no prompt to answer" in screen  # the card
+
+
+def test_paw_tui_at_120x40_preview_shows_the_agents_whole_line(
+    git_repo: Path, server: Server
+) -> None:
+    # The agent's pane is 120 columns wide, the preview about half of that: a long line of the
+    # agent wraps in the preview instead of being cut at its edge.
+    socket = server.socket_name or ""
+    supervisor = make_supervisor(git_repo, socket)
+    task = "tidy the repository, then list every file and report back in full to the human ant-end"
+    supervisor.spawn("safe", KINDS["safe"], task)
+    wait_for_prompts(supervisor, 1)
+    ui = start_tui(server, git_repo, (120, 40))
+    assert wait_for(lambda: "ant-end" in capture(socket, ui), timeout=30), capture(socket, ui)
+    screen = capture(socket, ui)
+    assert "ls -la" in screen
+    footer = screen.rstrip("\n").splitlines()[-1]
+    for key in ("a Approve", "? Help", "x Stop", "r Remove", "/ Filter", "v Diff", "q Quit"):
+        assert key in footer

@@ -51,6 +51,11 @@ async def test_card_of_an_agent_without_prompt_points_to_the_others() -> None:
         agents.move_cursor(row=agents.visible_keys.index("docs"))
         await settle(pilot)
         shown = screen_text(app)
+        assert not app.main.query_one(PromptQueue).show_cursor  # no prompt row is lit
+        await pilot.press("tab")  # the queue: its cursor is the selection again
+        await settle(pilot)
+        assert app.main.query_one(PromptQueue).show_cursor
+        assert app.main.selected_prompt is not None
     assert "No prompt waiting." not in shown
     assert "docs is idle; no prompt to answer." in shown
     assert "3 other prompts wait (oldest: touch): press tab for the prompt queue." in shown
@@ -63,6 +68,15 @@ async def test_card_says_no_prompt_waiting_only_when_none_waits() -> None:
         shown = screen_text(app)
     assert "api is working; no prompt to answer." in shown  # api is selected and busy
     assert "wait" not in shown.split("api is working")[1].split("╰")[0]
+
+
+async def test_card_without_agents_says_how_to_start_one() -> None:
+    app, _ = make_snapshot_app("empty")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        shown = screen_text(app)
+    assert "No agents yet. Press n to spawn one." in shown
+    assert "n Spawn" in footer_line(shown)
 
 
 async def test_confirm_dialog_says_how_to_answer_once() -> None:
@@ -192,8 +206,10 @@ async def test_pane_preview_wraps_long_lines_instead_of_cutting_them() -> None:
     assert shown.rstrip().endswith("Press enter to confirm or esc to cancel")  # the bottom line
 
 
-def test_fit_line_cuts_only_borders_and_blanks() -> None:
-    assert fit_line(Text("│ ok" + " " * 10 + "│"), 6).plain.rstrip() == "│ ok"
+def test_fit_line_loses_only_borders_and_blanks() -> None:
+    assert fit_line(Text("│ ok" + " " * 10 + "│"), 7).plain == "│ ok  │"  # blanks shrink first
+    assert fit_line(Text("│ ok" + " " * 10 + "│"), 5).plain.rstrip() == "│ ok"  # then the edge goes
+    assert fit_line(Text(" " * 60 + "? for shortcuts"), 40).plain == "  ? for shortcuts"
     assert fit_line(Text("─" * 120), 40).plain == "─" * 40
     assert fit_line(Text("│ a long line of text"), 6).plain == "│ a long line of text"
     assert fit_line(Text("short   "), 40).plain == "short"

@@ -33,6 +33,9 @@ CASES = [
     SnapshotCase("tmux_gone", "tmux_gone"),
     SnapshotCase("help", "empty", ("question_mark",)),
     SnapshotCase("small_terminal", "mixed", size=(80, 24)),
+    SnapshotCase("small_terminal_pane", "mixed", ("v",), size=(80, 24)),
+    SnapshotCase("small_terminal_confirm", "confirm", ("a",), size=(80, 24)),
+    SnapshotCase("agent_without_prompt", "mixed", ("down", "down", "down", "down")),
 ]
 
 

@@ -245,13 +245,19 @@ class MainScreen(AgentActions, Screen[None]):
         """Make the queue's cursor, the card, the pane and the diff follow the selection."""
         queue = self.query_one(PromptQueue)
         prompt = self.selected_prompt
-        if not self.queue_in_charge and prompt is not None:
-            row = queue.visible_keys.index(prompt.id) if prompt.id in queue.visible_keys else -1
-            if row >= 0 and row != queue.cursor_row:
-                queue.move_cursor(row=row, animate=False)
+        if self.queue_in_charge:
+            queue.show_cursor = True
+        else:  # what is lit is what keys act on: no row for an agent without a prompt
+            lit = prompt is not None and prompt.id in queue.visible_keys
+            if prompt is not None and lit:
+                row = queue.visible_keys.index(prompt.id)
+                if row != queue.cursor_row:
+                    queue.move_cursor(row=row, animate=False)
+            queue.show_cursor = lit
         agent = self.selected_agent
+        no_agents = self.snapshot is not None and self.snapshot.tmux_ok and not self.snapshot.agents
         self.query_one(PromptCard).show_prompt(
-            prompt, agent=self._agent_view(agent), waiting=self._queued
+            prompt, agent=self._agent_view(agent), waiting=self._queued, no_agents=no_agents
         )
         if agent is not None and agent != self.shown_agent:
             self.shown_agent = agent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -64,15 +65,20 @@ def _decoration(char: str) -> bool:
 
 
 def fit_line(line: Text, width: int) -> Text:
-    """``line`` without trailing blanks, cut to ``width`` cells when all it loses is decoration.
+    """``line`` made to fit ``width`` cells where that loses no text: trailing blanks go, runs
+    of blanks shrink to two (columns laid out for a wider screen), then borders and blanks past
+    the edge are cut. What still does not fit wraps.
 
-    >>> fit_line(Text("│ ok" + " " * 10 + "│"), 6).plain
-    '│ ok  '
+    >>> fit_line(Text("│ ok" + " " * 10 + "│"), 7).plain
+    '│ ok  │'
     >>> fit_line(Text("│ a long line"), 6).plain
     '│ a long line'
     """
     line = line.copy()
     line.rstrip()
+    if cell_len(line.plain) <= width:
+        return line
+    line = _shrink_blanks(line)
     if cell_len(line.plain) <= width:
         return line
     used = 0
@@ -83,6 +89,20 @@ def fit_line(line: Text, width: int) -> Text:
                 line.truncate(width, overflow="crop")
             return line
     return line
+
+
+_BLANKS = re.compile(r" {3,}")
+
+
+def _shrink_blanks(line: Text) -> Text:
+    """``line`` with every run of three or more blanks cut to two (styles kept)."""
+    pieces: list[Text] = []
+    start = 0
+    for run in _BLANKS.finditer(line.plain):
+        pieces.append(line[start : run.start() + 2])
+        start = run.end()
+    pieces.append(line[start:])
+    return Text("").join(pieces)
 
 
 def tail_rows(text: Text, width: int, height: int, console: Console) -> list[Text]:

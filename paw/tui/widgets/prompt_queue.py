@@ -83,9 +83,10 @@ class PromptCard(QuietStatic):
         *,
         agent: AgentView | None = None,
         waiting: Sequence[LivePrompt] = (),
+        no_agents: bool = False,
     ) -> None:
         """Describe ``prompt``; without one, say why and where the prompts that wait are."""
-        self.show(render_prompt_card(prompt, agent=agent, waiting=waiting))
+        self.show(render_prompt_card(prompt, agent=agent, waiting=waiting, no_agents=no_agents))
 
 
 def render_prompt_card(
@@ -93,12 +94,19 @@ def render_prompt_card(
     *,
     agent: AgentView | None = None,
     waiting: Sequence[LivePrompt] = (),
+    no_agents: bool = False,
 ) -> Text:
     """The text of a :class:`PromptCard`.
 
     ``agent`` is the agent under the cursor and ``waiting`` every prompt shown in the queue:
     with no prompt selected, the card says whose prompt is missing and how to reach the others.
+    ``no_agents``: paw supervises none yet (the card then says how to start one).
     """
+    if prompt is None and no_agents:
+        text = Text("No agents yet. Press ", style="dim")
+        text.append("n", style="bold")
+        text.append(" to spawn one.")
+        return text
     if prompt is None:
         return render_no_prompt(agent, waiting)
     action = prompt.verdict.action

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -118,7 +119,7 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one("#prompts").border_title = "Prompts (oldest first)"
         self.query_one("#audit").border_title = "Audit log"
         self.query_one(CountsHeader).show_snapshot(None)
-        self.query_one(PromptCard).show_prompt(None)
+        self.query_one(PromptCard).show(Text("Looking for agents and their prompts…", style="dim"))
         self.query_one(AuditTail).show_records([])
         self.query_one(PanePreview).show_capture(None, "")
         self.query_one(DiffView).show_diff(None, "")

@@ -236,3 +236,15 @@ async def test_prompt_queue_fits_its_width() -> None:
         rows = [line for line in screen_text(app).splitlines() if "│ a-long-agent-name " in line]
     assert "30s" in rows[1]  # the age is on screen
     assert "block" in rows[1]
+
+
+async def test_table_columns_follow_their_cells_between_sweeps() -> None:
+    # a state grows from "busy 1m" to "exited 2h01m" between two sweeps: shown whole
+    app, fake = make_snapshot_app("allow")
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot)
+        assert "busy 1m" in screen_text(app)
+        fake.agents["api"] = replace(fake.agents["api"], status=AgentStatus.EXITED, age=7300)
+        app.request_poll()
+        await settle(pilot)
+        assert "exited 2h01m" in screen_text(app)

@@ -12,7 +12,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from paw.core.guard.confirm import ConfirmationDetails, Language, format_confirmation_prompt
 from paw.tui.widgets.footer import KeyFooter
 
 # Rows of the dialog around its scrolling body: borders, title and its gap, the buttons with
@@ -84,21 +83,25 @@ class ConfirmDialog(ModalScreen[bool]):
 @cache
 def _reply_lines() -> frozenset[str]:
     """The closing line of git confirmations in every language ("Reply YES to confirm.")."""
-    sample = ConfirmationDetails(action="commit", repo_path="repo")
-    return frozenset(
-        format_confirmation_prompt(sample, language, format="plain").splitlines()[-1]
+    return frozenset(text.splitlines()[-1] for text in _samples(sensitive=False))
+
+
+def _samples(*, sensitive: bool) -> list[str]:
+    """A git confirmation in every language (imported when a dialog needs it, not at start)."""
+    from paw.core.guard.confirm import ConfirmationDetails, Language, format_confirmation_prompt
+
+    files = ("f",) if sensitive else ()
+    sample = ConfirmationDetails(action="commit", repo_path="repo", sensitive_files=files)
+    return [
+        format_confirmation_prompt(sample, language, format="plain")
         for language in get_args(Language)
-    )
+    ]
 
 
 @cache
 def warning_starts() -> tuple[str, ...]:
     """How git confirmations start a warning line, in every language ("WARNING:")."""
-    sample = ConfirmationDetails(action="commit", repo_path="repo", sensitive_files=("f",))
-    return tuple(
-        format_confirmation_prompt(sample, language, format="plain").split()[0]
-        for language in get_args(Language)
-    )
+    return tuple(text.split()[0] for text in _samples(sensitive=True))
 
 
 def without_reply_line(text: str) -> str:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -54,10 +56,30 @@ class KeyedTable(DataTable[Cell]):
         self._rows = new
 
     def _update_cells(self, rows: list[Row]) -> None:
+        changed = False
         for (key, cells), (_, old) in zip(rows, self._rows, strict=True):
             for (column, _), cell, before in zip(self.COLUMNS, cells, old, strict=True):
-                if cell != before:  # the column shrinks or grows to its widest cell
-                    self.update_cell(key, column, cell, update_width=True)
+                if cell != before:
+                    self.update_cell(key, column, cell)
+                    changed = True
+        if changed:
+            self._fit_columns(rows)
+
+    def _fit_columns(self, rows: list[Row]) -> None:
+        """Make each column as wide as its widest cell now, wider or narrower (DataTable's own
+        ``update_width`` re-measures a whole column per shrinking cell: too slow per sweep)."""
+        resized = False
+        for index, (key, _) in enumerate(self.COLUMNS):
+            column = self.columns.get(ColumnKey(key))
+            if column is None:
+                continue
+            width = max([column.label.cell_len, *(_cell_len(cells[index]) for _, cells in rows)])
+            if width != column.content_width:
+                column.content_width = width
+                resized = True
+        if resized:
+            self._require_update_dimensions = True
+            self.refresh()
 
     def _rebuild(self, rows: list[Row]) -> None:
         keep = self.selected_key
@@ -69,3 +91,7 @@ class KeyedTable(DataTable[Cell]):
         keys = [k for k, _ in rows]
         if keep in keys:
             self.move_cursor(row=keys.index(keep), animate=False)
+
+
+def _cell_len(cell: Cell) -> int:
+    return cell.cell_len if isinstance(cell, Text) else cell_len(cell)

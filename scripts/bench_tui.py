@@ -38,7 +38,7 @@ from functools import partial
 from pathlib import Path
 
 from paw.cli.compose import build_supervisor
-from paw.cli.demo import render_demo_config
+from paw.cli.demo import kill_tmux_server, render_demo_config
 from paw.cli.tui import connection_for
 from paw.supervisor.model import LivePrompt
 from paw.supervisor.service import Supervisor
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         rest = prompts[args.approvals :]
         terminal = bench_terminal(repo, socket, rest, args.approvals, args.interval, args.starts)
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
+        kill_tmux_server(socket)  # and its socket file, which kill-server leaves behind
         shutil.rmtree(root, ignore_errors=True)
     result = {"agents": args.agents, "interval_s": args.interval, "headless": headless,
               "terminal": terminal}  # fmt: skip

@@ -128,7 +128,8 @@ class AgentActions(Screen[None]):
         warnings = warning_starts()  # paw's own warnings start a line; quoted text is indented
         for line in details.splitlines(keepends=True):
             body.append(line, style="bold red" if line.startswith(warnings) else "")
-        title = f"The guard asks you to confirm before approving {request.agent}'s prompt"
+        what = "and not asking again" if request.always else "once"
+        title = f"Confirm before approving {request.agent}'s prompt {what}"
         dialog = ConfirmDialog(title, body, yes_label="Approve")
 
         def answered(yes: bool | None) -> None:

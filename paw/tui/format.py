@@ -31,6 +31,9 @@ STATUS_STYLE = {
     AgentStatus.IDLE: "green",
     AgentStatus.UNKNOWN: "magenta",
     AgentStatus.EXITED: "dim",
+    AgentStatus.LOST: "bold red",
+    AgentStatus.SERVER_RESTARTED: "bold red",
+    AgentStatus.REPLACED: "bold red",
 }
 
 # Waiting agents first, then those working, then the quiet ones.
@@ -39,7 +42,10 @@ _STATUS_ORDER = {
     AgentStatus.BUSY: 1,
     AgentStatus.UNKNOWN: 2,
     AgentStatus.IDLE: 3,
-    AgentStatus.EXITED: 4,
+    AgentStatus.REPLACED: 4,
+    AgentStatus.SERVER_RESTARTED: 4,
+    AgentStatus.LOST: 4,
+    AgentStatus.EXITED: 5,
 }
 
 _UNITS = ((86400, "d"), (3600, "h"), (60, "m"))
@@ -133,14 +139,21 @@ def sort_prompts(prompts: Iterable[LivePrompt]) -> list[LivePrompt]:
 
 
 def count_statuses(agents: Sequence[AgentView]) -> dict[str, int]:
-    """Counts for the header: running (busy or unknown), waiting, idle, exited."""
+    """Counts for the header: running (busy or unknown), waiting, idle, exited, and (only when
+    there are any) lost: agents paw cannot prove (server gone or restarted, process replaced)."""
     counts = Counter(a.status for a in agents)
-    return {
+    lost = sum(counts[s] for s in _UNPROVEN)
+    found = {
         "running": counts[AgentStatus.BUSY] + counts[AgentStatus.UNKNOWN],
         "waiting": counts[AgentStatus.PROMPT],
         "idle": counts[AgentStatus.IDLE],
         "exited": counts[AgentStatus.EXITED],
     }
+    return {**found, "lost": lost} if lost else found
+
+
+# Agents paw cannot prove: never counted as exited, never approvable.
+_UNPROVEN = (AgentStatus.LOST, AgentStatus.SERVER_RESTARTED, AgentStatus.REPLACED)
 
 
 def matches_filter(agent: AgentView, needle: str) -> bool:

@@ -85,3 +85,13 @@ def test_format_doctests_pass() -> None:
     result = doctest.testmod(paw.tui.format)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_unproven_agents_are_counted_lost_never_exited_and_styled() -> None:
+    from paw.tui.format import STATUS_STYLE
+
+    statuses = (AgentStatus.LOST, AgentStatus.SERVER_RESTARTED, AgentStatus.REPLACED)
+    agents = [_agent(s.value, s) for s in statuses] + [_agent("z", AgentStatus.EXITED)]
+    assert count_statuses(agents) == {"running": 0, "waiting": 0, "idle": 0, "exited": 1, "lost": 3}
+    assert all(status in STATUS_STYLE for status in AgentStatus)
+    assert [a.name for a in sort_agents(agents)][-1] == "z"

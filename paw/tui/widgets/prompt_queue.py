@@ -132,6 +132,9 @@ _DOING = {
     AgentStatus.IDLE: "is idle",
     AgentStatus.UNKNOWN: "is running (its screen is not recognised)",
     AgentStatus.EXITED: "has exited",
+    AgentStatus.LOST: "cannot be seen: the tmux server is gone or unreachable",
+    AgentStatus.SERVER_RESTARTED: "was on a tmux server that restarted: its pane is gone",
+    AgentStatus.REPLACED: "runs a process paw did not launch: `paw adopt` binds it",
     AgentStatus.PROMPT: "shows something paw cannot answer: press t to attach",
 }
 

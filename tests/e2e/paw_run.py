@@ -55,8 +55,9 @@ def _toml_str(value: str) -> str:
     return json.dumps(value)
 
 
-def _paw_toml(agent: str, worktree_root: Path, env: dict[str, str]) -> str:
-    command = [str(agents.binary_path(agent)), *agents.SPECS[agent].args]
+def _paw_toml(agent: str, ws: agents.Workspace, env: dict[str, str]) -> str:
+    worktree_root = ws.root / "wt"
+    command = [str(agents.binary_path(agent)), *agents.agent_args(agent, ws)]
     env_items = ", ".join(f"{_toml_str(k)} = {_toml_str(v)}" for k, v in env.items())
     return "\n".join(
         [
@@ -93,7 +94,7 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
     stub = StubModel(str(worktree)).start()
     socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
     agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
-    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws.root / "wt", agent_env), "utf-8")
+    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws, agent_env), "utf-8")
     env = base_env(ws, socket)
     size = [f"-x{cols}", f"-y{rows}"]
     tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
@@ -111,6 +112,7 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
 def stop(run: PawRun) -> None:
     """Kill the tmux server, stop the stub, delete the scratch space."""
     kill_tmux_server(run.socket)  # the socket file too: tmux leaves it behind
+    agents.cleanup(run.agent, run.ws)
     run.stub.stop()
     agents.remove_workspace(run.ws)
 

@@ -147,7 +147,8 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
         _builtin(
             "mistral-vibe",
             ("vibe",),
-            ProcessMatch(executables=("vibe",), interpreters=_PYTHON, scripts=("vibe",)),
+            # `vibe` execs its native TUI, `vibe-rs`, which starts a Python app server.
+            ProcessMatch(executables=("vibe", "vibe-rs"), interpreters=_PYTHON, scripts=("vibe",)),
         ),
         _builtin(
             "scripted",

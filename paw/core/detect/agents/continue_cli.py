@@ -96,7 +96,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
             bottom = index
             break
     after = [line for line in lines[bottom + 1 :] if line.strip()]
-    if bottom < 0 or not after or not STATUS.search(after[0]):
+    if bottom < 0 or not STATUS.search(" ".join(after)):
         return [], len(lines)
     if any(SHELL_PROMPT.match(line) for line in after):
         return [], len(lines)

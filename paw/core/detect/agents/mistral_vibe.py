@@ -1,14 +1,14 @@
 """Mistral Vibe (PyPI ``mistral-vibe``, binary ``vibe``), verified against 3.0.2.
 
-Vibe is a Textual app on the alternate screen. Its bottom line is a status bar (``<folder>
-[PID n] … tokens``); above it sits the input (``>`` between rules) or, while Vibe waits for the
-human, a square box (``┌`` … ``┘``) in its place:
+Vibe draws a full-screen TUI (its native ``vibe-rs`` binary) on the alternate screen. Its bottom
+line is a status bar (``<folder> [PID n] … tokens``); above it sits the input (``>`` between
+rules) or, while Vibe waits for the human, a square box (``┌`` … ``┘``) in its place:
 
 - a permission request: ``Permission for the <tool> tool`` (with the rule it would store in
   brackets, e.g. ``(rm *)``), the command or ``File: <path>`` and a diff, the numbered choices
-  ``1. Allow once`` … ``4. Deny`` and ``↑↓/jk navigate  Enter select  Esc reject``. The highlight
-  is drawn in colour only, so paw approves with ``1`` (the number acts at once, wherever the
-  highlight is) and denies with ``Escape``;
+  ``1. Allow once`` … ``4. Deny`` and ``↑↓/jk navigate  Enter select  Esc reject``. The
+  highlight is drawn in colour only, so paw approves with ``1`` (the number acts at once,
+  wherever the highlight is) and denies with ``Escape``;
 - a question from the agent (same box, ``Esc cancel`` footer): never approvable, ``Escape``
   dismisses it.
 
@@ -41,7 +41,7 @@ VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 BUSY = re.compile(r"(?:Esc|Ctrl\+C)\S* to interrupt", re.IGNORECASE)
 TITLE = re.compile(r"^Permission for the (?P<tool>\S+) tool\b(?:\s*\((?P<rule>.*)\))?")
-FILE = re.compile(r"^File:\s*(?P<path>.+)$")
+FILE = re.compile(r"^File:\s*(?P<path>.*)$")
 CHOICE = re.compile(r"^\d+\.\s+(?P<label>.+)$")
 PERMISSION_FOOTER = re.compile(r"Enter select\s+Esc reject", re.IGNORECASE)
 QUESTION_FOOTER = re.compile(r"Enter select\s+Esc cancel", re.IGNORECASE)
@@ -93,7 +93,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
             bottom = index
             break
     after = [line for line in lines[bottom + 1 :] if line.strip()]
-    if bottom < 0 or not after or not STATUS.search(after[0]):
+    if bottom < 0 or not STATUS.search(" ".join(after)):
         return [], len(lines)
     if any(SHELL_PROMPT.match(line) for line in after):
         return [], len(lines)
@@ -157,16 +157,26 @@ def _subject(kind: PromptKind, tool: str, body: list[str], width: int) -> str | 
             block.append(line)
         return unwrap(block, width - 4 if width else 0) or None
     if kind in (PromptKind.EDIT, PromptKind.WRITE):
-        for line in body:
-            match = FILE.match(line.strip())
-            if match:
-                return match["path"].strip()
-        return None
+        return _file_path(body)
     if kind is PromptKind.FETCH:
         return find_url("\n".join(body))
     if kind is PromptKind.MCP:
         return tool
     return None
+
+
+def _file_path(body: list[str]) -> str | None:
+    """The path after ``File:``; a long one continues on the next rows, cut at the box edge."""
+    start = next((i for i, line in enumerate(body) if FILE.match(line.strip())), -1)
+    if start < 0:
+        return None
+    head = FILE.match(body[start].strip())
+    parts = [head["path"].strip()] if head else []
+    for line in body[start + 1 :]:
+        if not line.strip():
+            break
+        parts.append(line.strip())
+    return "".join(parts) or None
 
 
 def _question(box: list[str]) -> Prompt | None:

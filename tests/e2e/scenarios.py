@@ -82,7 +82,7 @@ TOOL_NAMES: dict[str, tuple[str, ...]] = {
     "edit": ("Edit", "replace", "edit", "editor"),
     "write": ("Write", "write_file", "write", "editor"),
 }
-PATH_KEYS = ("file_path", "filePath", "absolute_path", "path")
+PATH_KEYS = ("file_path", "filePath", "filepath", "absolute_path", "path")
 OLD_KEYS = ("old_string", "oldString", "old_text")
 NEW_KEYS = ("new_string", "newString", "new_text")
 CONTENT_KEYS = ("content", "new_text")

@@ -50,6 +50,8 @@ TRUST_CHOICES = re.compile(r"1\.\s*Trust folder\s+2\.\s*Don't trust")
 WELCOME = re.compile(r"Welcome to Mistral Vibe")
 ENTER_CONTINUE = re.compile(r"^\s*Enter continue\s*$")
 STATUS = re.compile(r"\[PID \d+\]|\btokens\b")
+# A box whose content overflows draws a scrollbar thumb in its right-most column.
+SCROLLBAR = re.compile(r"\s*[\u2580-\u2590]$")
 BOTTOM_BAR = re.compile(r"^\s*▁+\s*$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
 TOP_EDGE = "┌╭"
@@ -100,7 +102,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
     index = bottom - 1
     content: list[str] = []
     while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
-        content.insert(0, strip_border(lines[index], depth=1))
+        content.insert(0, SCROLLBAR.sub("", strip_border(lines[index], depth=1)))
         index -= 1
     if index >= 0 and not (is_box_edge(lines[index]) and lines[index].strip()[0] in TOP_EDGE):
         return [], len(lines)

@@ -78,7 +78,7 @@ def detect_screen(text: str) -> Detection:
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     # The working line sits right above the box, or above the input (rule, ``>``, rule, status).
     above = [line for line in screen.lines[max(0, top - 10) : top] if line.strip()]
-    if any(BUSY.search(line) for line in above[-3 if box else -6 :]):
+    if any(BUSY.search(line) for line in above[-3 if box else -8 :]):
         return busy(AGENT)
     return idle(AGENT)
 

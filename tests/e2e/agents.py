@@ -404,9 +404,14 @@ SPECS: dict[str, AgentSpec] = {
 }
 
 
-def agent_args(agent: str, ws: Workspace) -> list[str]:
+def agent_args(agent: str, home: Path | None) -> list[str]:
     """The agent's command-line flags, ``{home}`` replaced by the scratch HOME."""
-    return [arg.replace("{home}", str(ws.home)) for arg in SPECS[agent].args]
+    args = list(SPECS[agent].args)
+    if home is None:
+        if any("{home}" in arg for arg in args):
+            raise ValueError(f"{agent}'s flags need the scratch HOME")
+        return args
+    return [arg.replace("{home}", str(home)) for arg in args]
 
 
 def cleanup(agent: str, ws: Workspace) -> None:
@@ -438,5 +443,5 @@ def launch_argv(agent: str, ws: Workspace, url: str) -> list[str]:
         "-i",
         *(f"{k}={v}" for k, v in env.items()),
         str(binary_path(agent)),
-        *agent_args(agent, ws),
+        *agent_args(agent, ws.home),
     ]

@@ -55,9 +55,11 @@ def _toml_str(value: str) -> str:
     return json.dumps(value)
 
 
-def _paw_toml(agent: str, ws: agents.Workspace, env: dict[str, str]) -> str:
-    worktree_root = ws.root / "wt"
-    command = [str(agents.binary_path(agent)), *agents.agent_args(agent, ws)]
+def _paw_toml(
+    agent: str, worktree_root: Path, env: dict[str, str], home: Path | None = None
+) -> str:
+    """paw.toml for the scratch repository; ``home`` fills ``{home}`` in the agent's flags."""
+    command = [str(agents.binary_path(agent)), *agents.agent_args(agent, home)]
     env_items = ", ".join(f"{_toml_str(k)} = {_toml_str(v)}" for k, v in env.items())
     return "\n".join(
         [
@@ -94,7 +96,7 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
     stub = StubModel(str(worktree)).start()
     socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
     agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
-    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws, agent_env), "utf-8")
+    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws.root / "wt", agent_env, ws.home), "utf-8")
     env = base_env(ws, socket)
     size = [f"-x{cols}", f"-y{rows}"]
     tmux = ["tmux", "-L", socket, "-f", "/dev/null"]

@@ -36,6 +36,11 @@ from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 from paw.core.verified import VERIFIED_VERSIONS
 
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
 AGENT = "cline"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
@@ -43,6 +48,8 @@ CHOICES = re.compile(r"^\s*\[y\]\s*Approve\s+\[n\]\s*Deny\s*$")
 PERMISSION_TITLE = re.compile(r"^\s*Cline needs permission\s*$")
 APPROVE_QUESTION = re.compile(r"^\s*Approve tool call\?\s*$")
 QUESTION_TITLE = re.compile(r"^\s*Cline is asking a question\s*$")
+MARGIN = re.compile(r"^ \S")
+TRANSCRIPT = re.compile(r"^ [❯*] \S")
 INPUT_LINE = re.compile(r"^\s*❯")
 FOOTER = re.compile(r"\(Shift\+Tab\)|\(Tab\)\s*$|\(\d+\)\s+\$\d|^\s*\S+ \([^()]+\)(?:\s*\|.*)?$")
 BUSY = re.compile(r"esc to (?:cancel|interrupt)", re.IGNORECASE)
@@ -67,13 +74,14 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     live = _live_region(screen)
     prompt = _permission(screen, live) or _question(live) or _start_up(screen)
     if prompt is not None:
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     if any(BUSY.search(line) or SPINNER.match(line) for line in _above_input(screen)):
-        return busy(AGENT)
-    return idle(AGENT)
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
 
 
 def _live_region(screen: Screen) -> list[str]:
@@ -93,7 +101,12 @@ def _live_region(screen: Screen) -> list[str]:
         if lines[end - 1].strip():
             footer += 1
         end -= 1
-    if footer == 0 or any(is_rule(line) or INPUT_LINE.match(line) for line in lines[end:]):
+    # Cline draws its footer one column in; a copy indented under an answer is further right.
+    if (
+        footer == 0
+        or not MARGIN.match(lines[-1])
+        or any(is_rule(line) or INPUT_LINE.match(line) for line in lines[end:])
+    ):
         return []
     region = list(lines[max(0, end - _MAX_DIALOG) : end])
     while region and not region[-1].strip():
@@ -196,7 +209,13 @@ def _question(live: list[str]) -> Prompt | None:
 
 
 def _start_up(screen: Screen) -> Prompt | None:
-    """Full-screen start-up dialogs: the sign-in choices and promotional notices."""
+    """Full-screen start-up dialogs: the sign-in choices and promotional notices.
+
+    They come before any conversation: a screen with transcript lines (`` ❯ <message>``,
+    `` * <answer>``) is not one, whatever it quotes at its bottom.
+    """
+    if any(TRANSCRIPT.match(line) for line in screen.lines):
+        return None
     if SIGN_IN_FOOTER.search(screen.lines[-1]):
         return make_prompt(PromptKind.OTHER, None, "Sign in to Cline", approve=(), deny=())
     notice = [i for i, line in enumerate(screen.lines[-8:]) if NOTICE_FOOTER.search(line)]

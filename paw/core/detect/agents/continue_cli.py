@@ -37,11 +37,16 @@ from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 from paw.core.verified import VERIFIED_VERSIONS
 
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
 AGENT = "continue-cli"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 TAB = "Tab"
-BUSY = re.compile(r"esc to interrupt", re.IGNORECASE)
+BUSY = re.compile(r"\S+ to interrupt\b", re.IGNORECASE)  # any key: users rebind it
 CONTINUE_QUESTION = re.compile(r"^Would you like to continue\?$")
 OPTION = re.compile(
     r"^(?P<mark>>\s+|\s*)"
@@ -73,14 +78,15 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     box, top = _bottom_box(screen)
     prompt = _permission(screen, box) or _question(box) or _api_key(screen)
     if prompt is not None:
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     above = [line for line in screen.lines[max(0, top - 4) : max(0, top)] if line.strip()]
     if any(BUSY.search(line) for line in above[-2:]):
-        return busy(AGENT)
-    return idle(AGENT)
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
 
 
 def _bottom_box(screen: Screen) -> tuple[list[str], int]:
@@ -92,7 +98,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
     lines = screen.lines
     bottom = -1
     for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
-        if is_box_edge(lines[index]) and lines[index].strip()[0] in BOTTOM_EDGE:
+        if is_box_edge(lines[index]) and lines[index][0] in BOTTOM_EDGE:
             bottom = index
             break
     after = [line for line in lines[bottom + 1 :] if line.strip()]
@@ -105,7 +111,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
     while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
         content.insert(0, strip_border(lines[index], depth=1))
         index -= 1
-    if index >= 0 and not (is_box_edge(lines[index]) and lines[index].strip()[0] in TOP_EDGE):
+    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
         return [], len(lines)  # something else interrupts the border: not one box
     return content, max(index, 0)
 
@@ -181,6 +187,6 @@ def _question(box: list[str]) -> Prompt | None:
 
 
 def _api_key(screen: Screen) -> Prompt | None:
-    if API_KEY_LINE.match(screen.lines[-1].strip()):
+    if API_KEY_LINE.match(screen.lines[-1]):  # at the left margin: a quoted copy is indented
         return make_prompt(PromptKind.OTHER, None, screen.lines[-1].strip(), approve=(), deny=())
     return None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from paw.core.detect.boxes import dedent, has_left_border, strip_border, unwrap
+from paw.core.detect.boxes import dedent, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -38,11 +38,19 @@ from paw.core.detect.styles import highlighted
 from paw.core.models import Detection, Prompt, PromptKind
 from paw.core.verified import VERIFIED_VERSIONS
 
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
 AGENT = "kilocode"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY = re.compile(r"esc (?:to )?interrupt", re.IGNORECASE)
+BUSY = re.compile(r"\S+ (?:to )?interrupt\b", re.IGNORECASE)  # any key: users rebind it
 CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
+# The session's blocks hang on a border two columns in; a copy indented under an answer is
+# further right.
+LIVE_BORDER = re.compile(r"^ {2}┃")
 CONFIRM_CHOICES = re.compile(r"^\s*Confirm\s+Cancel\b")
 ALWAYS_TITLE = re.compile(r"^\s*△\s*Always allow\b", re.IGNORECASE)
 REJECT_TITLE = re.compile(r"^\s*△\s*Reject permission\b", re.IGNORECASE)
@@ -69,8 +77,9 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     if any(BUSY.search(line) for line in screen.tail(2)):
-        return busy(AGENT)
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
     block = _bottom_block(screen)
     prompt = (
         _permission(screen, block, _selection(text))
@@ -80,7 +89,7 @@ def detect_screen(text: str) -> Detection:
         or _overlay(screen)
     )
     if prompt is None:
-        return idle(AGENT)
+        return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
@@ -89,7 +98,7 @@ def _bottom_block(screen: Screen) -> list[str]:
     lines = screen.lines
     index = len(lines) - 1
     block: list[str] = []
-    while index >= 0 and len(block) < _MAX_BLOCK and has_left_border(lines[index]):
+    while index >= 0 and len(block) < _MAX_BLOCK and LIVE_BORDER.match(lines[index]):
         block.insert(0, strip_border(lines[index], depth=1))
         index -= 1
     while block and not block[-1].strip():

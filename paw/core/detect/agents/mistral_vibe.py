@@ -36,6 +36,11 @@ from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 from paw.core.verified import VERIFIED_VERSIONS
 
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
 AGENT = "mistral-vibe"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
@@ -52,6 +57,7 @@ ENTER_CONTINUE = re.compile(r"^\s*Enter continue\s*$")
 STATUS = re.compile(r"\[PID \d+\]|\btokens\b")
 # A box whose content overflows draws a scrollbar thumb in its right-most column.
 SCROLLBAR = re.compile(r"\s*[\u2580-\u2590]$")
+USER_MESSAGE = re.compile(r"^> \S")
 BOTTOM_BAR = re.compile(r"^\s*▁+\s*$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
 TOP_EDGE = "┌╭"
@@ -72,6 +78,7 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     box, top = _bottom_box(screen)
     prompt = _permission(screen, box) or _question(box) or _start_up(screen)
     if prompt is not None:
@@ -79,8 +86,8 @@ def detect_screen(text: str) -> Detection:
     # The working line sits right above the box, or above the input (rule, ``>``, rule, status).
     above = [line for line in screen.lines[max(0, top - 10) : top] if line.strip()]
     if any(BUSY.search(line) for line in above[-3 if box else -8 :]):
-        return busy(AGENT)
-    return idle(AGENT)
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
 
 
 def _bottom_box(screen: Screen) -> tuple[list[str], int]:
@@ -91,7 +98,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
     lines = screen.lines
     bottom = -1
     for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
-        if is_box_edge(lines[index]) and lines[index].strip()[0] in BOTTOM_EDGE:
+        if is_box_edge(lines[index]) and lines[index][0] in BOTTOM_EDGE:
             bottom = index
             break
     after = [line for line in lines[bottom + 1 :] if line.strip()]
@@ -104,7 +111,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
     while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
         content.insert(0, SCROLLBAR.sub("", strip_border(lines[index], depth=1)))
         index -= 1
-    if index >= 0 and not (is_box_edge(lines[index]) and lines[index].strip()[0] in TOP_EDGE):
+    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
         return [], len(lines)
     return content, max(index, 0)
 
@@ -204,8 +211,13 @@ def _box_at_end(lines: tuple[str, ...]) -> bool:
 
 
 def _start_up(screen: Screen) -> Prompt | None:
-    """The full-screen start-up dialogs: workspace trust and the first-run welcome."""
+    """The full-screen start-up dialogs: workspace trust and the first-run welcome.
+
+    They come before any conversation: a screen with a user message (``> <text>``) is not one.
+    """
     lines = screen.lines
+    if any(USER_MESSAGE.match(line) for line in lines):
+        return None
     trust = next((i for i, line in enumerate(lines) if TRUST_QUESTION.search(line)), -1)
     if (
         trust >= 0

@@ -198,11 +198,16 @@ def _question(live: list[str]) -> Prompt | None:
     title = next((i for i in range(len(live) - 1, -1, -1) if QUESTION_TITLE.match(live[i])), -1)
     if title < 0:
         return None
-    rest = [line.strip() for line in live[title + 1 :] if line.strip()]
-    if not rest:
+    body = live[title + 1 :]
+    while body and not body[0].strip():
+        body.pop(0)
+    # The question may wrap over several rows; a blank row separates it from the answers.
+    end = next((i for i, line in enumerate(body) if not line.strip()), len(body))
+    question = " ".join(line.strip() for line in body[:end])
+    if not question:
         return None
-    question = rest[0]
-    options = tuple(re.sub(r"^>\s*", "", line) for line in rest[1:])
+    rest = [line.strip() for line in body[end:] if line.strip()]
+    options = tuple(re.sub(r"^>\s*", "", line) for line in rest)
     return make_prompt(
         PromptKind.QUESTION, question, question, approve=(), deny=(ESCAPE,), options=options
     )

@@ -80,6 +80,8 @@ def detect_screen(text: str) -> Detection:
         return unknown(AGENT, "empty screen")
     narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     box, top = _bottom_box(screen)
+    if top < 0 and box:
+        return unknown(AGENT, "the dialog's top is cut off the pane")
     prompt = _permission(screen, box) or _question(box) or _api_key(screen)
     if prompt is not None:
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
@@ -113,7 +115,7 @@ def _bottom_box(screen: Screen) -> tuple[list[str], int]:
         index -= 1
     if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
         return [], len(lines)  # something else interrupts the border: not one box
-    return content, max(index, 0)
+    return content, index  # -1: the box's top is off the pane (a short pane cut it)
 
 
 def _permission(screen: Screen, box: list[str]) -> Prompt | None:

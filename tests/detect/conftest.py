@@ -1,4 +1,5 @@
-"""Known gaps of the newest detectors, kept visible: each listed case is expected to fail.
+"""Known gaps of the newest detectors, kept visible: each listed case (a node id; ``*``
+matches any text) is expected to fail.
 
 They are strict xfails: a listed case that starts passing fails the run, so the list shrinks as
 the detectors learn. Every gap is on the safe side or reads unknown where the case wants the
@@ -7,6 +8,8 @@ verified sizes (80x24 and 120x40).
 """
 
 from __future__ import annotations
+
+from fnmatch import fnmatchcase
 
 import pytest
 
@@ -34,6 +37,13 @@ KNOWN_GAPS: dict[str, str] = {
     },
     **{
         f"{_WIDTHS}test_detect_long_home_paths_wrap_onto_the_next_line"
+        f"[live/mistral-vibe/{kind}*-80x24]": "unknown: vibe's status line, made longer than "
+        "the pane by the test's long HOME, wraps (vibe itself shortens it with '…'), so the box "
+        "is no longer proven to be the bottom one"
+        for kind in ("shell", "edit")
+    },
+    **{
+        f"{_WIDTHS}test_detect_long_home_paths_wrap_onto_the_next_line"
         f"[mistral-vibe/trust_dialog_120x40-{size}]": "vibe's centred trust dialog redrawn by "
         "cutting rows"
         for size in ("80x24", "120x40", "40x15")
@@ -44,6 +54,13 @@ KNOWN_GAPS: dict[str, str] = {
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the known gaps as strict expected failures."""
     for item in items:
-        reason = KNOWN_GAPS.get(item.nodeid)
+        reason = KNOWN_GAPS.get(item.nodeid) or next(
+            (
+                why
+                for key, why in KNOWN_GAPS.items()
+                if "*" in key and fnmatchcase(item.nodeid, key.replace("[", "[[]"))
+            ),
+            None,
+        )
         if reason is not None:
             item.add_marker(pytest.mark.xfail(reason=f"known gap: {reason}", strict=True))

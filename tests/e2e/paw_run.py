@@ -69,6 +69,8 @@ def _paw_toml(
             f"root = {_toml_str(str(worktree_root))}",
             f"[agents.{agent}]",
             f"command = [{', '.join(_toml_str(c) for c in command)}]",
+            # kilo takes over a minute to come up on a loaded machine: spawn waits for it.
+            f"startup_timeout_s = {int(budget(240))}",
             f"env = {{ {env_items} }}",
             "",
         ]

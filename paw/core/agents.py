@@ -136,6 +136,7 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
             # Without `--auto-approve false` Cline starts with every tool auto-approved.
             ("cline", "-i", "--auto-approve", "false"),
             ProcessMatch(executables=("cline",), interpreters=_NODE, scripts=("cline",)),
+            operand_subcommands=True,  # commander: `cline auth`, `cline mcp`, …
         ),
         _builtin(
             "continue-cli",
@@ -143,12 +144,14 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
             ProcessMatch(
                 executables=("cn",), interpreters=_NODE, scripts=("@continuedev/cli", "cn")
             ),
+            operand_subcommands=True,  # commander: `cn login`, `cn ls`, …
         ),
         _builtin(
             "mistral-vibe",
             ("vibe",),
             # `vibe` execs its native TUI, `vibe-rs`, which starts a Python app server.
             ProcessMatch(executables=("vibe", "vibe-rs"), interpreters=_PYTHON, scripts=("vibe",)),
+            operand_subcommands=True,  # `vibe mcp`, `vibe help`
         ),
         _builtin(
             "scripted",

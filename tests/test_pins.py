@@ -15,6 +15,10 @@ PACKAGES = {
     "qwen-code": "@qwen-code/qwen-code",
     "opencode": "opencode-ai",
     "aider": "aider-chat",
+    "kilocode": "@kilocode/cli",
+    "cline": "cline",
+    "continue-cli": "@continuedev/cli",
+    "mistral-vibe": "mistral-vibe",
 }
 
 

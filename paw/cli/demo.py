@@ -52,7 +52,8 @@ To supervise real agents, in your own git repository:
   paw spawn fix-login --agent claude-code --task "fix the login form"
   paw spawn docs --agent codex --task "document the API"
   paw                                        # the TUI (or: paw prompts / paw approve ID)
-Agent kinds: claude-code, codex, gemini-cli, aider, opencode, qwen-code (`paw doctor` checks them).
+Agent kinds: claude-code, codex, gemini-cli, aider, qwen-code, opencode, kilocode, cline,
+continue-cli, mistral-vibe (`paw doctor` checks them).
 """
 
 

@@ -76,8 +76,19 @@ SIGN_IN: dict[str, SignIn] = {
     "opencode": SignIn(
         ("$XDG_DATA_HOME/opencode/auth.json",), _PROVIDER_KEYS, "opencode auth login"
     ),
+    "kilocode": SignIn(("$XDG_DATA_HOME/kilo/auth.json",), _PROVIDER_KEYS, "kilo auth login"),
+    "cline": SignIn(("~/.cline/data/settings/providers.json",), (), "cline auth"),
+    "continue-cli": SignIn(
+        ("$CONTINUE_GLOBAL_DIR/config.yaml", "~/.continue/auth.json"), _PROVIDER_KEYS, "cn login"
+    ),
+    "mistral-vibe": SignIn(("$VIBE_HOME/.env",), ("MISTRAL_API_KEY",), "vibe --setup"),
 }
-_DEFAULTS = {"$CODEX_HOME": "~/.codex", "$XDG_DATA_HOME": "~/.local/share"}
+_DEFAULTS = {
+    "$CODEX_HOME": "~/.codex",
+    "$XDG_DATA_HOME": "~/.local/share",
+    "$CONTINUE_GLOBAL_DIR": "~/.continue",
+    "$VIBE_HOME": "~/.vibe",
+}
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -97,7 +108,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _cache_dirs() -> list[Path]:
     home = Path(os.environ.get("PAW_AGENTS_HOME", Path.home() / ".cache" / "paw-agents"))
-    return [home / "node_modules" / ".bin", home / "aider-venv" / "bin"]
+    return [home / "node_modules" / ".bin", home / "aider-venv" / "bin", home / "vibe-venv" / "bin"]
 
 
 def _in_cache(binary: str) -> str | None:

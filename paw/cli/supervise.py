@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from paw.cli import EXIT_ERROR, EXIT_USAGE, UsageError, error_object, print_json
 from paw.core.names import name_problem
+from paw.core.verified import VERIFIED_VERSIONS
 from paw.errors import PawError
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.stats import COLUMNS
@@ -495,8 +496,8 @@ A prompt already answered is refused: "already answered", nothing sent.""",
     "stats": "examples:\n  paw stats\n  paw stats --json | jq .stats.all",
 }
 KINDS_HELP = (
-    "claude-code, codex, gemini-cli, aider, qwen-code, opencode, scripted, or a kind of your "
-    "own from [agents.KIND] in paw.toml"
+    f"{', '.join(VERIFIED_VERSIONS)}, scripted, or a kind of your own from [agents.KIND] in "
+    "paw.toml"
 )
 
 

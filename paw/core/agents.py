@@ -1,6 +1,7 @@
 """Agent profiles: how to start each agent kind and how to recognise its process (pure).
 
-Built-in profiles cover claude-code, codex, gemini-cli, aider, qwen-code, opencode and the
+Built-in profiles cover claude-code, codex, gemini-cli, aider, qwen-code, opencode, kilocode,
+cline, continue-cli, mistral-vibe and the
 scripted demo agent; ``[agents.<kind>]`` in paw.toml overrides them or adds custom kinds.
 """
 
@@ -119,6 +120,38 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
                 executables=("opencode",), interpreters=_NODE, scripts=("opencode-ai", "opencode")
             ),
             task_flag="--prompt",
+        ),
+        _builtin(
+            "kilocode",
+            ("kilo",),
+            ProcessMatch(
+                executables=("kilo", ".kilo"),
+                interpreters=_NODE,
+                scripts=("@kilocode/cli", "kilo"),
+            ),
+            task_flag="--prompt",
+        ),
+        _builtin(
+            "cline",
+            # Without `--auto-approve false` Cline starts with every tool auto-approved.
+            ("cline", "-i", "--auto-approve", "false"),
+            ProcessMatch(executables=("cline",), interpreters=_NODE, scripts=("cline",)),
+            operand_subcommands=True,  # commander: `cline auth`, `cline mcp`, …
+        ),
+        _builtin(
+            "continue-cli",
+            ("cn",),
+            ProcessMatch(
+                executables=("cn",), interpreters=_NODE, scripts=("@continuedev/cli", "cn")
+            ),
+            operand_subcommands=True,  # commander: `cn login`, `cn ls`, …
+        ),
+        _builtin(
+            "mistral-vibe",
+            ("vibe",),
+            # `vibe` execs its native TUI, `vibe-rs`, which starts a Python app server.
+            ProcessMatch(executables=("vibe", "vibe-rs"), interpreters=_PYTHON, scripts=("vibe",)),
+            operand_subcommands=True,  # `vibe mcp`, `vibe help`
         ),
         _builtin(
             "scripted",

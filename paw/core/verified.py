@@ -11,6 +11,10 @@ VERIFIED_VERSIONS: dict[str, str] = {
     "aider": "0.86.2",
     "qwen-code": "0.24.4",
     "opencode": "1.18.33",
+    "kilocode": "7.7.7",
+    "cline": "3.0.65",
+    "continue-cli": "1.5.47",
+    "mistral-vibe": "3.0.2",
 }
 """Agent id -> the version whose live prompts the e2e suite verified."""
 
@@ -21,6 +25,10 @@ BINARIES: dict[str, str] = {
     "aider": "aider",
     "qwen-code": "qwen",
     "opencode": "opencode",
+    "kilocode": "kilo",
+    "cline": "cline",
+    "continue-cli": "cn",
+    "mistral-vibe": "vibe",
 }
 """Agent id -> the command its package installs."""
 

@@ -48,6 +48,11 @@ if TYPE_CHECKING:
 
 VERIFY_TIMEOUT_S = 5.0  # wall clock: how long an answered prompt may take to clear
 VERIFY_INTERVAL_S = 0.05
+# Agents that draw inline redraw their whole dialog on every tick of a timer (Continue's
+# "( 8s • esc to interrupt )"); a capture can land mid-redraw and show half a box. The proof
+# capture is retaken this many times before paw refuses; only a full, matching prompt is sent.
+TORN_FRAME_RETRIES = 3
+TORN_FRAME_INTERVAL_S = 0.1
 
 _STEP_OUTCOME = {
     Step.REFUSE: Outcome.REFUSED,
@@ -192,9 +197,14 @@ def gather_facts(ctx: Context, record: PromptRecord, agent: AgentRecord) -> Fact
         return Facts(record.fingerprint, pane_exists=False, agent_alive=False, fresh=None)
     if not is_same_process(ctx, agent, pane, record.proc):
         return Facts(record.fingerprint, pane_exists=True, agent_alive=False, fresh=None)
-    captures = ctx.terminal.sweep([pane.pane_id])
-    text = captures[0].text if captures else None
-    return Facts(record.fingerprint, True, True, detect_text(ctx, agent, text))
+    for attempt in range(TORN_FRAME_RETRIES + 1):
+        captures = ctx.terminal.sweep([pane.pane_id])
+        text = captures[0].text if captures else None
+        fresh = detect_text(ctx, agent, text)
+        if text is None or fresh.state is DetectionState.PROMPT or attempt == TORN_FRAME_RETRIES:
+            break
+        ctx.sleep(TORN_FRAME_INTERVAL_S)
+    return Facts(record.fingerprint, True, True, fresh)
 
 
 def _carry_out(

@@ -35,7 +35,13 @@ FRAMES = {
     "qwen-code": IdleFrame("qwen-code", "done", 5, "  ◆ "),
     # No idle opencode capture in the corpus: its busy screen minus the interrupt hint.
     "opencode": IdleFrame("opencode", "busy", 6, "     ", ("esc interrupt", "             ")),
+    "kilocode": IdleFrame("kilocode", "done_120x40", 6, "     "),
+    "cline": IdleFrame("cline", "done_120x40", 6, " * "),
+    "continue-cli": IdleFrame("continue-cli", "done_120x40", 4, "● "),
+    "mistral-vibe": IdleFrame("mistral-vibe", "done_120x40", 4, "  "),
 }
+# Forks that draw the very same dialogs: each one's detector reads the other's prompts.
+SAME_UI = {frozenset(("opencode", "kilocode"))}
 CASES = load_cases()
 CORPUS_PROMPTS = [c for c in CASES if c.meta["state"] in ("permission_prompt", "dialog")]
 # Prompts of both corpora: the hand-picked captures and the e2e suite's live screens.
@@ -124,7 +130,9 @@ def test_detect_other_agents_detectors_do_not_claim_the_prompt(case: Case) -> No
     claimed = [
         agent
         for agent in FRAMES
-        if agent != case.agent and detect(case.text(), agent).state is DetectionState.PROMPT
+        if agent != case.agent
+        and frozenset((agent, case.agent)) not in SAME_UI
+        and detect(case.text(), agent).state is DetectionState.PROMPT
     ]
     assert claimed == []
 
@@ -138,7 +146,12 @@ def _narrow(case: Case) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("case", CORPUS_PROMPTS, ids=[c.test_id for c in CORPUS_PROMPTS])
+# Centred full-screen dialogs are laid out anew by the app at another width; cutting their rows
+# (what ``reflow`` does) draws a screen no agent shows. Their meta says ``"reflows": false``.
+REFLOWABLE = [c for c in CORPUS_PROMPTS if c.meta.get("reflows", True)]
+
+
+@pytest.mark.parametrize("case", REFLOWABLE, ids=[c.test_id for c in REFLOWABLE])
 def test_detect_narrow_look_alikes_are_not_approvable(case: Case) -> None:
     """The same look-alikes built from the prompt redrawn at 80 columns.
 

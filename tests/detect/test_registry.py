@@ -7,11 +7,13 @@ import pytest
 from paw.core.detect import AGENTS, detect
 from paw.core.detect.registry import AGENT_MODULES, load_detector
 from paw.core.models import DetectionState
+from paw.core.verified import VERIFIED_VERSIONS
 
-SIX = ("claude-code", "codex", "gemini-cli", "aider", "qwen-code", "opencode")
+SIX = tuple(VERIFIED_VERSIONS)  # every verified agent (ten)
 
 
-def test_registry_lists_the_six_agents_and_scripted() -> None:
+def test_registry_lists_the_verified_agents_and_scripted() -> None:
+    assert len(SIX) == 10
     assert set(SIX) | {"scripted"} == set(AGENTS)
     assert AGENT_MODULES["scripted"] == "paw.core.detect.agents.scripted"
 

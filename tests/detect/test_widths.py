@@ -86,8 +86,13 @@ def summary(found: Detection) -> tuple[object, ...]:
     )
 
 
+# Centred full-screen dialogs are laid out anew by the app at another size, which cutting rows
+# cannot imitate: their meta says ``"reflows": false`` (see test_negatives).
+REDRAWABLE = [c for c in CASES if c.meta.get("reflows", True)]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[s.test_id for s in SIZES])
-@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
+@pytest.mark.parametrize("case", REDRAWABLE, ids=[c.test_id for c in REDRAWABLE])
 def test_detect_redrawn_screen_gives_same_answer(case: Case, size: Size) -> None:
     original = summary(detect(case.text(), case.agent))
     redrawn = summary(detect(redraw(case, size), case.agent))

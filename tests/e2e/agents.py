@@ -8,21 +8,24 @@ helper binaries under /tmp.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from paw.core.verified import VERIFIED_VERSIONS
+from paw.core.verified import BINARIES, VERIFIED_VERSIONS
 from tests.e2e.scenarios import README_TEXT
 
 API_KEY = "sk-paw-e2e-0123456789abcdefghijklmnop"
 MODEL = "paw-stub"
-AGENT_IDS = ("claude-code", "codex", "gemini-cli", "aider", "qwen-code", "opencode")
+AGENT_IDS = tuple(VERIFIED_VERSIONS)
 VERSIONS = VERIFIED_VERSIONS  # the versions install-agents pins and paw verified
 INSTALL_HINT = (
     "run scripts/install-agents (it installs the pinned agent CLIs into $PAW_AGENTS_HOME)"
@@ -38,10 +41,15 @@ def agents_home() -> Path:
 def binary_path(agent: str, home: Path | None = None) -> Path:
     """The installed binary of ``agent``."""
     root = home or agents_home()
-    if agent == "aider":
-        return root / "aider-venv" / "bin" / "aider"
-    name = {"claude-code": "claude", "gemini-cli": "gemini", "qwen-code": "qwen"}.get(agent, agent)
+    name = BINARIES[agent]
+    venv = PYTHON_VENVS.get(agent)
+    if venv is not None:
+        return root / venv / "bin" / name
     return root / "node_modules" / ".bin" / name
+
+
+# Agents installed from PyPI, each into its own virtualenv (see scripts/install-agents).
+PYTHON_VENVS = {"aider": "aider-venv", "mistral-vibe": "vibe-venv"}
 
 
 def missing_binaries(home: Path | None = None) -> list[str]:
@@ -229,12 +237,136 @@ def _setup_opencode(ws: Workspace, url: str) -> dict[str, str]:
     return {"OPENCODE_DISABLE_AUTOUPDATE": "1"}
 
 
+def _opencode_like_config(url: str) -> dict[str, object]:
+    return {
+        "provider": {
+            "paw": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "paw stub",
+                "options": {"baseURL": f"{url}/v1", "apiKey": API_KEY},
+                "models": {MODEL: {"name": "paw stub"}},
+            }
+        },
+        "model": f"paw/{MODEL}",
+        "small_model": f"paw/{MODEL}",
+        "permission": {"bash": "ask", "edit": "ask", "webfetch": "ask"},
+        "autoupdate": False,
+        "share": "disabled",
+    }
+
+
+def _setup_kilo(ws: Workspace, url: str) -> dict[str, str]:
+    # Snapshots (its undo history) take long on a loaded machine, and then Kilo stops to ask
+    # whether to keep waiting: off, so the first prompt is the scenario's.
+    config = {**_opencode_like_config(url), "snapshot": False}
+    _write_json(ws.home / ".config" / "kilo" / "kilo.json", config)
+    names = ("AUTOUPDATE", "MODELS_FETCH", "LSP_DOWNLOAD", "SHARE", "SESSION_INGEST", "PRESENCE")
+    return {f"KILO_DISABLE_{name}": "1" for name in (*names, "CODEBASE_INDEXING")}
+
+
+def _setup_cline(ws: Workspace, url: str) -> dict[str, str]:
+    # `cline auth` writes the provider settings in the shape this version reads.
+    env = {**git_env(ws.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "dumb"}
+    command = [str(binary_path("cline")), "auth", "-p", "openai", "-k", API_KEY, "-m", MODEL]
+    subprocess.run(
+        [*command, "-b", f"{url}/v1"], env=env, check=True, capture_output=True, timeout=120
+    )
+    notices = {"cline-cli-cline-pass-intro": True, "cline-cli-desktop-launch": True}
+    settings = ws.home / ".cline" / "data" / "settings"
+    _write_json(settings / "cli-notices.json", {"shown": notices})
+    return {}
+
+
+def _stop_cline_hub(ws: Workspace) -> None:
+    """End the hub daemon Cline leaves running (it holds a fixed port), by its recorded pid."""
+    lock = ws.home / ".cline" / "data" / "locks" / "hub" / "production.json"
+    try:
+        pid = int(json.loads(lock.read_text(encoding="utf-8"))["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _setup_continue(ws: Workspace, url: str) -> dict[str, str]:
+    home = ws.home / ".continue"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text(
+        "\n".join(
+            [
+                "name: paw-e2e",
+                "version: 0.0.1",
+                "schema: v1",
+                "models:",
+                f"  - name: {MODEL}",
+                "    provider: openai",
+                f"    model: {MODEL}",
+                f"    apiBase: {url}/v1",
+                f"    apiKey: {API_KEY}",
+                "    capabilities: [tool_use]",
+                "    roles: [chat, edit, apply]",
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    (home / "permissions.yaml").write_text("ask:\n  - Bash\n  - Edit\n  - Write\n", "utf-8")
+    return {
+        "CONTINUE_CLI_ENABLE_TELEMETRY": "0",
+        "CONTINUE_METRICS_ENABLED": "0",
+        "CONTINUE_GLOBAL_DIR": str(home),
+    }
+
+
+def _setup_vibe(ws: Workspace, url: str) -> dict[str, str]:
+    home = ws.home / ".vibe"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(
+        "\n".join(
+            [
+                'active_model = "paw"',
+                'default_agent = "ask"',
+                "enable_telemetry = false",
+                "enable_update_checks = false",
+                "enable_auto_update = false",
+                "enable_notifications = false",
+                "experimental_enable_model_catalog = false",
+                "[[providers]]",
+                'name = "paw"',
+                f'api_base = "{url}/v1"',
+                'api_key_env_var = "PAW_STUB_KEY"',
+                'api_style = "openai"',
+                'backend = "generic"',
+                "[[models]]",
+                f'name = "{MODEL}"',
+                'provider = "paw"',
+                'alias = "paw"',
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    return {"VIBE_HOME": str(home), "PAW_STUB_KEY": API_KEY}
+
+
 class AgentSpec(NamedTuple):
     """How to configure and start one agent CLI."""
 
     agent: str
     setup: Callable[[Workspace, str], dict[str, str]]
     args: tuple[str, ...]
+    cleanup: Callable[[Workspace], None] | None = None
 
 
 SPECS: dict[str, AgentSpec] = {
@@ -261,7 +393,32 @@ SPECS: dict[str, AgentSpec] = {
     ),
     "qwen-code": AgentSpec("qwen-code", _setup_qwen, ()),
     "opencode": AgentSpec("opencode", _setup_opencode, ()),
+    "kilocode": AgentSpec("kilocode", _setup_kilo, ()),
+    "cline": AgentSpec(
+        "cline", _setup_cline, ("-i", "--auto-approve", "false"), cleanup=_stop_cline_hub
+    ),
+    "continue-cli": AgentSpec(
+        "continue-cli", _setup_continue, ("--config", "{home}/.continue/config.yaml")
+    ),
+    "mistral-vibe": AgentSpec("mistral-vibe", _setup_vibe, ()),
 }
+
+
+def agent_args(agent: str, home: Path | None) -> list[str]:
+    """The agent's command-line flags, ``{home}`` replaced by the scratch HOME."""
+    args = list(SPECS[agent].args)
+    if home is None:
+        if any("{home}" in arg for arg in args):
+            raise ValueError(f"{agent}'s flags need the scratch HOME")
+        return args
+    return [arg.replace("{home}", str(home)) for arg in args]
+
+
+def cleanup(agent: str, ws: Workspace) -> None:
+    """Stop what ``agent`` leaves running after its pane is gone (e.g. Cline's hub daemon)."""
+    spec = SPECS.get(agent)
+    if spec is not None and spec.cleanup is not None:
+        spec.cleanup(ws)
 
 
 def launch_env(agent: str, ws: Workspace, url: str) -> dict[str, str]:
@@ -286,5 +443,5 @@ def launch_argv(agent: str, ws: Workspace, url: str) -> list[str]:
         "-i",
         *(f"{k}={v}" for k, v in env.items()),
         str(binary_path(agent)),
-        *SPECS[agent].args,
+        *agent_args(agent, ws.home),
     ]

@@ -29,6 +29,10 @@ READY_MARKS: dict[str, tuple[str, ...]] = {
     "aider": ("diff>",),
     "qwen-code": ("Type your message",),
     "opencode": ("ctrl+p", "tab"),
+    "kilocode": ("ctrl+p", "tab"),
+    "cline": ("Ask anything", "What can I do for you?"),
+    "continue-cli": ("Ask anything",),
+    "mistral-vibe": ("Type /help",),
 }
 
 
@@ -57,6 +61,7 @@ def start_run(agent: str, socket: str, cols: int, rows: int) -> Run:
 def stop_run(run: Run) -> None:
     """Kill the pane's tmux server, stop the stub, delete the workspace."""
     run.pane.kill_server()
+    agents.cleanup(run.agent, run.ws)
     run.stub.stop()
     agents.remove_workspace(run.ws)
 

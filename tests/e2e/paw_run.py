@@ -55,8 +55,11 @@ def _toml_str(value: str) -> str:
     return json.dumps(value)
 
 
-def _paw_toml(agent: str, worktree_root: Path, env: dict[str, str]) -> str:
-    command = [str(agents.binary_path(agent)), *agents.SPECS[agent].args]
+def _paw_toml(
+    agent: str, worktree_root: Path, env: dict[str, str], home: Path | None = None
+) -> str:
+    """paw.toml for the scratch repository; ``home`` fills ``{home}`` in the agent's flags."""
+    command = [str(agents.binary_path(agent)), *agents.agent_args(agent, home)]
     env_items = ", ".join(f"{_toml_str(k)} = {_toml_str(v)}" for k, v in env.items())
     return "\n".join(
         [
@@ -66,6 +69,8 @@ def _paw_toml(agent: str, worktree_root: Path, env: dict[str, str]) -> str:
             f"root = {_toml_str(str(worktree_root))}",
             f"[agents.{agent}]",
             f"command = [{', '.join(_toml_str(c) for c in command)}]",
+            # kilo takes over a minute to come up on a loaded machine: spawn waits for it.
+            f"startup_timeout_s = {int(budget(240))}",
             f"env = {{ {env_items} }}",
             "",
         ]
@@ -93,7 +98,7 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
     stub = StubModel(str(worktree)).start()
     socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
     agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
-    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws.root / "wt", agent_env), "utf-8")
+    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws.root / "wt", agent_env, ws.home), "utf-8")
     env = base_env(ws, socket)
     size = [f"-x{cols}", f"-y{rows}"]
     tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
@@ -111,6 +116,7 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
 def stop(run: PawRun) -> None:
     """Kill the tmux server, stop the stub, delete the scratch space."""
     kill_tmux_server(run.socket)  # the socket file too: tmux leaves it behind
+    agents.cleanup(run.agent, run.ws)
     run.stub.stop()
     agents.remove_workspace(run.ws)
 

@@ -78,14 +78,15 @@ def subject_of(action: Action) -> str:
 
 # Tool names by kind, in the order they are looked up in a request's tool list.
 TOOL_NAMES: dict[str, tuple[str, ...]] = {
-    "shell": ("Bash", "run_shell_command", "bash", "exec_command", "shell"),
-    "edit": ("Edit", "replace", "edit"),
-    "write": ("Write", "write_file", "write"),
+    "shell": ("Bash", "run_shell_command", "bash", "exec_command", "shell", "run_commands"),
+    "edit": ("Edit", "replace", "edit", "editor"),
+    "write": ("Write", "write_file", "write", "editor"),
 }
-PATH_KEYS = ("file_path", "filePath", "absolute_path", "path")
-OLD_KEYS = ("old_string", "oldString")
-NEW_KEYS = ("new_string", "newString")
-COMMAND_KEYS = ("command", "cmd")
+PATH_KEYS = ("file_path", "filePath", "filepath", "absolute_path", "path")
+OLD_KEYS = ("old_string", "oldString", "old_text")
+NEW_KEYS = ("new_string", "newString", "new_text")
+CONTENT_KEYS = ("content", "new_text")
+COMMAND_KEYS = ("command", "cmd", "commands")
 
 
 def final_text(name: str) -> str:
@@ -163,7 +164,9 @@ def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) ->
     props = schema.get("properties") or {}
     args: dict[str, Any] = {}
     if action.kind == "shell":
-        args[_pick(props, COMMAND_KEYS) or "command"] = action.command
+        key = _pick(props, COMMAND_KEYS) or "command"
+        array = (props.get(key) or {}).get("type") == "array"
+        args[key] = [action.command] if array else action.command
         if "description" in props:
             args["description"] = "Create a marker file"
     else:
@@ -172,7 +175,7 @@ def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) ->
             args[_pick(props, OLD_KEYS) or "old_string"] = action.old
             args[_pick(props, NEW_KEYS) or "new_string"] = action.new
         else:
-            args["content"] = action.content
+            args[_pick(props, CONTENT_KEYS) or "content"] = action.content
     _fill_required(args, schema)
     return ToolCall(name, args)
 

@@ -31,6 +31,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(1500)))]
 
 # Wall-clock budgets (tests/support/budget.py): a node CLI under load takes tens of seconds.
 PROMPT_TIMEOUT = budget(180.0)
+# The first prompt waits for the agent to start too: kilo takes over a minute to come up on a
+# loaded two-core machine.
+START_TIMEOUT = budget(240.0)
 EFFECT_TIMEOUT = budget(90.0)
 SEND_GRACE = budget(45.0)
 SIZES = ((120, 40), (80, 24))
@@ -103,9 +106,11 @@ def _settle(run: paw_run.PawRun) -> str:
     return run.pane.wait_stable(quiet=1.5, timeout=EFFECT_TIMEOUT)
 
 
-def _check_prompt(run: paw_run.PawRun, case: LiveCase, action: Action) -> dict[str, Any]:
+def _check_prompt(
+    run: paw_run.PawRun, case: LiveCase, action: Action, timeout: float
+) -> dict[str, Any]:
     try:
-        prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+        prompt = paw_run.wait_prompt(run, timeout)
     except TimeoutError as err:
         _fail(run, case.test_id, f"{err} (expected a {action.kind} prompt)")
     subject = str(prompt.get("subject") or "")
@@ -141,7 +146,7 @@ def _run_step(
     action = SCENARIOS[step.scenario]
     assert action is not None
     _trigger(run, step.scenario, first)
-    prompt = _check_prompt(run, case, action)
+    prompt = _check_prompt(run, case, action, START_TIMEOUT if first else PROMPT_TIMEOUT)
     shot = _shot(run)
     decision = paw_run.decide(run, step.verb, prompt["id"])
     if decision.get("outcome") not in ("sent", "sent-unconfirmed"):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from paw.core.config import PawConfig
-from paw.core.ports import StatusCounts
+from paw.core.ports import PaneCapture, StatusCounts
 from paw.errors import GitError, PawError, TmuxError
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.service import Supervisor
@@ -427,3 +427,42 @@ def test_rm_looks_again_after_stopping_the_agent() -> None:
         rig.sup.remove("alice")
     assert worktree in rig.vcs.worktrees
     assert rig.vcs.snapshots == {}
+
+
+def test_approve_retakes_a_proof_capture_that_caught_a_half_drawn_dialog() -> None:
+    """An inline agent redraws its dialog on every timer tick: a capture can land mid-redraw.
+    paw captures again (briefly) and sends only once a full, matching prompt shows."""
+    rig = make_rig()
+    full = demo_screen("shell", "ls -la")
+    pane = spawn_demo(rig, "alice", full)
+    rig.terminal.on_keys = _answer_clears
+    prompt_id = _one_prompt(rig)
+    torn = "\n".join(full.splitlines()[:2])
+    real_sweep = rig.terminal.sweep
+    frames = [torn, torn]
+
+    def sweep(pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture]:
+        if frames:
+            rig.terminal.set_screen(pane, frames.pop(0))
+        elif rig.terminal.panes[pane].screen == torn:
+            rig.terminal.set_screen(pane, full)
+        return real_sweep(pane_ids, ansi=ansi)
+
+    rig.terminal.sweep = sweep  # type: ignore[method-assign]
+    decision = rig.sup.approve(prompt_id)
+    assert decision.outcome is Outcome.SENT
+    assert rig.terminal.sent == [(pane, ("y",))]
+
+
+def test_approve_refuses_when_every_proof_capture_is_half_drawn() -> None:
+    rig = make_rig()
+    full = demo_screen("shell", "ls -la")
+    pane = spawn_demo(rig, "alice", full)
+    prompt_id = _one_prompt(rig)
+    rig.terminal.set_screen(pane, "\n".join(full.splitlines()[:2]))
+    decision = rig.sup.approve(prompt_id)
+    assert (decision.outcome, decision.reason) == (
+        Outcome.REFUSED,
+        "the pane shows no live prompt now",
+    )
+    assert rig.terminal.sent == []

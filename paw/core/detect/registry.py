@@ -19,6 +19,10 @@ AGENT_MODULES: dict[str, str] = {
     "aider": "paw.core.detect.agents.aider",
     "qwen-code": "paw.core.detect.agents.qwen_code",
     "opencode": "paw.core.detect.agents.opencode",
+    "kilocode": "paw.core.detect.agents.kilocode",
+    "cline": "paw.core.detect.agents.cline",
+    "continue-cli": "paw.core.detect.agents.continue_cli",
+    "mistral-vibe": "paw.core.detect.agents.mistral_vibe",
     # paw's own scripted demo agent; its module ships with the supervisor.
     "scripted": "paw.core.detect.agents.scripted",
 }

@@ -1,0 +1,194 @@
+"""Continue's CLI (npm ``@continuedev/cli``, binary ``cn``), verified against 1.5.47.
+
+``cn`` draws inline, not on the alternate screen: the transcript scrolls up and the bottom of the
+screen is a rounded box followed by a status line (``<folder> ⊦<branch> … ◉ Continue CLI``).
+The box is the input (``● ▋Ask anything…``) or, while Continue waits for the human, a dialog:
+
+- a permission request: the tool (``Bash(<command>)``, ``Edit(<file>)``, ``Write(<file>)``…),
+  ``⎿ Will run: <command>`` or the diff, ``Would you like to continue?``, then ``> Continue
+  (tab)`` / ``Continue + don't ask again (shift+tab)`` / ``No, and tell Continue what to do
+  differently (esc)``. ``>`` marks the highlighted choice: approve ``Enter`` on ``Continue``
+  (``Tab`` from anywhere), deny ``Escape``, always ``BTab``;
+- a question: ``? <question>``, its answers, ``↑/↓ navigate, Enter select`` (never approvable;
+  ``Escape`` dismisses it).
+
+Only the box at the bottom is live: answered prompts and quoted dialog text stay in the
+transcript above it. The ``( 8s • esc to interrupt )`` timer keeps counting above the box while
+a prompt waits, so the box is read before busy markers. Before a model is configured ``cn``
+asks for an API key on a bare ``Enter your … API key:`` line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.options import ENTER, ESCAPE
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
+
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
+AGENT = "continue-cli"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+
+TAB = "Tab"
+BUSY = re.compile(r"\S+ to interrupt\b", re.IGNORECASE)  # any key: users rebind it
+CONTINUE_QUESTION = re.compile(r"^Would you like to continue\?$")
+OPTION = re.compile(
+    r"^(?P<mark>>\s+|\s*)"
+    r"(?P<label>Continue \(tab\)|Continue \+ don't ask again.*|No, and tell Continue.*)$"
+)
+TOOL = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)\((?P<arg>.*)\)?$")
+WILL_RUN = re.compile(r"^⎿\s*Will run:\s?(?P<command>.*)$")
+QUESTION = re.compile(r"^\?\s+(?P<question>.+)$")
+QUESTION_FOOTER = re.compile(r"Enter select", re.IGNORECASE)
+API_KEY_LINE = re.compile(r"^Enter your .*API key:", re.IGNORECASE)
+STATUS = re.compile(r"Continue CLI|⊦")
+SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
+TOP_EDGE = "╭┌"
+BOTTOM_EDGE = "╰└"
+KINDS: dict[str, PromptKind] = {
+    "Bash": PromptKind.SHELL,
+    "Edit": PromptKind.EDIT,
+    "MultiEdit": PromptKind.EDIT,
+    "Write": PromptKind.WRITE,
+    "Fetch": PromptKind.FETCH,
+}
+CHOICE_LABELS = ("Continue", "Continue + don't ask again", "No, and tell Continue")
+_MAX_STATUS = 3
+_MAX_BOX = 60
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect Continue's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
+    box, top = _bottom_box(screen)
+    if top < 0 and box:
+        return unknown(AGENT, "the dialog's top is cut off the pane")
+    prompt = _permission(screen, box) or _question(box) or _api_key(screen)
+    if prompt is not None:
+        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    above = [line for line in screen.lines[max(0, top - 4) : max(0, top)] if line.strip()]
+    if any(BUSY.search(line) for line in above[-2:]):
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+
+
+def _bottom_box(screen: Screen) -> tuple[list[str], int]:
+    """The content of the box at the bottom (borders removed) and the index of its top edge.
+
+    The box's bottom edge must be among the last lines, with only the status line below it. A
+    box taller than the pane has no top edge on screen: its content then starts at the top.
+    """
+    lines = screen.lines
+    bottom = -1
+    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
+        if is_box_edge(lines[index]) and lines[index][0] in BOTTOM_EDGE:
+            bottom = index
+            break
+    after = [line for line in lines[bottom + 1 :] if line.strip()]
+    if bottom < 0 or not STATUS.search(" ".join(after)):
+        return [], len(lines)
+    if any(SHELL_PROMPT.match(line) for line in after):
+        return [], len(lines)
+    index = bottom - 1
+    content: list[str] = []
+    while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
+        content.insert(0, strip_border(lines[index], depth=1))
+        index -= 1
+    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
+        return [], len(lines)  # something else interrupts the border: not one box
+    return content, index  # -1: the box's top is off the pane (a short pane cut it)
+
+
+def _permission(screen: Screen, box: list[str]) -> Prompt | None:
+    content = dedent(box)
+    ask = next((i for i, line in enumerate(content) if CONTINUE_QUESTION.match(line.strip())), -1)
+    if ask < 0:
+        return None
+    options = [OPTION.match(line.strip("\n").rstrip()) for line in content[ask + 1 :]]
+    found = [m for m in options if m]
+    if len(found) != len(CHOICE_LABELS):
+        return None
+    selected = next((i for i, m in enumerate(found) if m["mark"].startswith(">")), 0)
+    body = content[:ask]
+    tool_row = next((i for i, line in enumerate(body) if line.strip()), -1)
+    name, arg = "", ""
+    if tool_row >= 0:
+        match = TOOL.match(body[tool_row].strip())
+        if match:
+            name, arg = match["name"], match["arg"].rstrip(")")
+    kind = _kind(name)
+    subject = _subject(kind, arg, body[tool_row + 1 :], screen.pane_width)
+    approve = (ENTER,) if selected == 0 else (TAB,)
+    return make_prompt(
+        kind,
+        subject,
+        f"Would you like to continue? {name}".strip(),
+        approve=approve,
+        deny=(ESCAPE,),
+        always=("BTab",),
+        options=CHOICE_LABELS,
+        selected=CHOICE_LABELS[selected],
+    )
+
+
+def _kind(name: str) -> PromptKind:
+    if name in KINDS:
+        return KINDS[name]
+    if name:
+        return PromptKind.MCP if "__" in name or "mcp" in name.lower() else PromptKind.OTHER
+    return PromptKind.OTHER
+
+
+def _subject(kind: PromptKind, arg: str, body: list[str], width: int) -> str | None:
+    if kind is PromptKind.SHELL:
+        start = next((i for i, line in enumerate(body) if WILL_RUN.match(line.strip())), -1)
+        if start < 0:
+            return arg or None
+        block = [WILL_RUN.sub(r"\g<command>", body[start].strip())]
+        for line in body[start + 1 :]:
+            if not line.strip():
+                break
+            block.append(line)
+        return unwrap(block, width - 15 if width else 0) or None
+    if kind is PromptKind.FETCH:
+        return find_url(arg) or arg or None
+    return arg or None
+
+
+def _question(box: list[str]) -> Prompt | None:
+    content = [line.strip() for line in box if line.strip()]
+    if not content or not QUESTION_FOOTER.search(content[-1]):
+        return None
+    match = QUESTION.match(content[0])
+    if match is None:
+        return None
+    question = match["question"]
+    options = tuple(re.sub(r"^❯\s*", "", line) for line in content[1:-1])
+    return make_prompt(
+        PromptKind.QUESTION, question, question, approve=(), deny=(ESCAPE,), options=options
+    )
+
+
+def _api_key(screen: Screen) -> Prompt | None:
+    if API_KEY_LINE.match(screen.lines[-1]):  # at the left margin: a quoted copy is indented
+        return make_prompt(PromptKind.OTHER, None, screen.lines[-1].strip(), approve=(), deny=())
+    return None

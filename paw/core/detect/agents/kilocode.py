@@ -1,0 +1,284 @@
+"""Kilo Code (npm ``@kilocode/cli``, binary ``kilo``), verified against 7.7.7.
+
+Kilo is a fork of opencode and draws its prompts the same way: a permission request replaces the
+input box at the bottom of the screen with a ``┃``-bordered block: ``△ Permission required``, a
+kind line (``# <what the command does>`` for a shell command, ``→ Edit <file>``, ``→ Write
+<file>``, ``⚙ Call tool <server>_<tool>``), the details (``$ <command>``, a diff), then the
+choices on one line, ``Allow once   Allow always   Reject``, with ``enter confirm`` at its right.
+The highlight is drawn in colour only: with a ``capture-pane -e`` capture paw reads it, otherwise
+it assumes the fresh dialog's default (``Allow once``): approve ``Enter``, deny ``Right Right
+Enter Enter`` (Reject opens a feedback box, ``△ Reject permission``, whose ``Enter`` sends the
+rejection), always ``Right Enter Enter``. A feedback box left open is itself a live prompt that
+only offers the denial (``Enter``).
+
+"Allow always" opens a second box, ``△ Always allow`` with ``Confirm   Cancel``: a live prompt
+too, but one whose "yes" stores a permanent rule, so paw reports it as kind ``other`` with no
+approve key (``Escape`` backs out of it). Ask-the-user questions end with ``enter submit  esc
+dismiss``; overlay dialogs have ``esc`` at the right of their title. ``esc interrupt`` in the
+status line means busy (the status line is hidden while a prompt waits).
+"""
+
+from __future__ import annotations
+
+import re
+
+from paw.core.detect.boxes import dedent, strip_border, unwrap
+from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.styles import highlighted
+from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
+
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
+AGENT = "kilocode"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+
+BUSY = re.compile(r"\S+ (?:to )?interrupt\b", re.IGNORECASE)  # any key: users rebind it
+CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
+# The session's blocks hang on a border two columns in; a copy indented under an answer is
+# further right.
+LIVE_BORDER = re.compile(r"^ {2}┃")
+CONFIRM_CHOICES = re.compile(r"^\s*Confirm\s+Cancel\b")
+ALWAYS_TITLE = re.compile(r"^\s*△\s*Always allow\b", re.IGNORECASE)
+REJECT_TITLE = re.compile(r"^\s*△\s*Reject permission\b", re.IGNORECASE)
+REJECT_FOOTER = re.compile(r"enter confirm\s+esc cancel", re.IGNORECASE)
+HINTS = re.compile(r"fullscreen|select|confirm")
+CHOICE_LABELS = ("Allow once", "Allow always", "Reject")
+PERMISSION_TITLE = re.compile(r"^\s*△\s*Permission required", re.IGNORECASE)
+QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
+OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
+SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
+INTACT_EDGE = re.compile(r"^\s*╹▀+$")
+KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
+    (re.compile(r"^#\s"), PromptKind.SHELL),
+    (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
+    (re.compile(r"^[→←]\s*Write\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.WRITE),
+    (re.compile(r"^%\s*(?:WebFetch|Fetch)\b", re.IGNORECASE), PromptKind.FETCH),
+    (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
+)
+_MAX_BLOCK = 45
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect Kilo Code's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
+    if any(BUSY.search(line) for line in screen.tail(2)):
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+    block = _bottom_block(screen)
+    prompt = (
+        _permission(screen, block, _selection(text))
+        or _always_confirm(block)
+        or _reject_feedback(block)
+        or _question(block)
+        or _overlay(screen)
+    )
+    if prompt is None:
+        return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+
+
+def _bottom_block(screen: Screen) -> list[str]:
+    """The ``┃``-bordered block at the bottom, borders removed, trailing empty rows dropped."""
+    lines = screen.lines
+    index = len(lines) - 1
+    block: list[str] = []
+    while index >= 0 and len(block) < _MAX_BLOCK and LIVE_BORDER.match(lines[index]):
+        block.insert(0, strip_border(lines[index], depth=1))
+        index -= 1
+    while block and not block[-1].strip():
+        block.pop()
+    return block
+
+
+def _selection(text: str) -> int:
+    """Index of the highlighted choice, read from colours; 0 (the default) without them."""
+    if "\x1b[" not in text:
+        return 0
+    for raw in reversed(text.split("\n")[-_MAX_BLOCK:]):
+        if "Reject" in raw and "Allow once" in raw:
+            found = highlighted(raw, CHOICE_LABELS)
+            return 0 if found is None else found
+    return 0
+
+
+def _choice_keys(selected: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Approve, deny and always keys from the highlighted choice (0 once, 1 always, 2 reject)."""
+
+    def move(target: int) -> tuple[str, ...]:
+        step = RIGHT if target > selected else LEFT
+        return (step,) * abs(target - selected)
+
+    # Reject opens a feedback box (``△ Reject permission``): the second Enter sends the
+    # rejection without feedback.
+    return (*move(0), ENTER), (*move(2), ENTER, ENTER), (*move(1), ENTER, ENTER)
+
+
+def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | None:
+    # The choices row is the block's last line; at narrow widths its key hints may wrap below.
+    row = next(
+        (
+            i
+            for i in range(len(block) - 1, len(block) - 4, -1)
+            if i >= 0 and CHOICES.match(block[i])
+        ),
+        -1,
+    )
+    if row < 0 or not all(HINTS.search(line) for line in block[row + 1 :]):
+        return None
+    block = block[: row + 1]
+    title = next((i for i in range(len(block) - 1, -1, -1) if PERMISSION_TITLE.match(block[i])), -1)
+    if title < 0:
+        return None
+    body = block[title + 1 : -1]
+    kind, detail = _kind(body)
+    subject = _subject(kind, detail, body, screen.pane_width)
+    if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
+        kind = PromptKind.WRITE
+    first = next((line.strip() for line in body if line.strip()), "Permission required")
+    approve, deny, always = _choice_keys(selected)
+    return make_prompt(
+        kind,
+        subject,
+        f"Permission required: {first}",
+        approve=approve,
+        deny=deny,
+        always=always,
+        options=CHOICE_LABELS,
+        selected=CHOICE_LABELS[selected],
+    )
+
+
+def _always_confirm(block: list[str]) -> Prompt | None:
+    """The second box "Allow always" opens: ``△ Always allow`` … ``Confirm   Cancel``."""
+    row = next(
+        (
+            i
+            for i in range(len(block) - 1, len(block) - 4, -1)
+            if i >= 0 and CONFIRM_CHOICES.match(block[i])
+        ),
+        -1,
+    )
+    if row < 0 or not all(HINTS.search(line) for line in block[row + 1 :]):
+        return None
+    title = next((i for i in range(row - 1, -1, -1) if ALWAYS_TITLE.match(block[i])), -1)
+    if title < 0:
+        return None
+    body = " ".join(line.strip() for line in block[title + 1 : row] if line.strip())
+    question = f"Always allow: {body}" if body else "Always allow"
+    return make_prompt(
+        PromptKind.OTHER,
+        None,
+        question,
+        approve=(),
+        deny=(ESCAPE,),
+        options=("Confirm", "Cancel"),
+    )
+
+
+def _reject_feedback(block: list[str]) -> Prompt | None:
+    """The box Reject opens: ``△ Reject permission`` / ``Tell Kilo what to do differently``.
+
+    The tool call is still pending: ``Enter`` sends the rejection (with what was typed as
+    feedback), ``Escape`` goes back to the permission box. Only a denial is offered.
+    """
+    # At narrow widths the key hints wrap, one word a row, below the prompt text.
+    if not block or not REJECT_FOOTER.search(" ".join(line.strip() for line in block[-4:])):
+        return None
+    title = next((i for i in range(len(block) - 1, -1, -1) if REJECT_TITLE.match(block[i])), -1)
+    if title < 0:
+        return None
+    body = " ".join(line.strip() for line in block[title + 1 : -1] if line.strip())
+    question = f"Reject permission: {body}" if body else "Reject permission"
+    return make_prompt(PromptKind.OTHER, None, question, approve=(), deny=(ENTER,))
+
+
+def _kind(body: list[str]) -> tuple[PromptKind, re.Match[str] | None]:
+    for line in body:
+        for pattern, kind in KINDS:
+            match = pattern.match(line.strip())
+            if match:
+                return kind, match
+        if line.strip():
+            break
+    return PromptKind.OTHER, None
+
+
+def _subject(
+    kind: PromptKind, detail: re.Match[str] | None, body: list[str], width: int
+) -> str | None:
+    if kind is PromptKind.SHELL:
+        return _command(body, width)
+    if kind in (PromptKind.EDIT, PromptKind.WRITE) and detail is not None:
+        return detail["path"]
+    if kind is PromptKind.MCP and detail is not None:
+        server, _, tool = detail["tool"].partition("_")
+        return f"{server} {tool}" if tool else server
+    if kind is PromptKind.FETCH:
+        return find_url("\n".join(body))
+    return None
+
+
+def _command(body: list[str], width: int) -> str | None:
+    content = dedent(body)
+    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
+    if start < 0:
+        return None
+    block = [content[start][2:]]
+    for line in content[start + 1 :]:
+        if not line.strip():
+            break
+        block.append(line)
+    return unwrap(block, width - 6) or None
+
+
+def _announced_write(screen: Screen, path: str) -> bool:
+    """The pending tool line in the transcript says ``Write <path>`` (a new file)."""
+    pattern = re.compile(r"^\s*[←→]\s*Write\s+" + re.escape(path) + r"\s*$")
+    return any(pattern.match(line) for line in screen.lines)
+
+
+def _question(block: list[str]) -> Prompt | None:
+    if not block or not QUESTION_FOOTER.search(block[-1]):
+        return None
+    question = next((line.strip() for line in block if line.strip()), "")
+    options = tuple(
+        re.sub(r"^\d+\.\s+", "", line.strip()) for line in block if re.match(r"^\s*\d+\.\s", line)
+    )
+    return make_prompt(
+        PromptKind.QUESTION, question, question, approve=(), deny=(ESCAPE,), options=options
+    )
+
+
+def _overlay(screen: Screen) -> Prompt | None:
+    """A modal overlay (title with ``esc`` at its right) drawn over the session.
+
+    A live overlay covers the input box, whose bottom edge (``╹▀▀▀``) then shows overlay text
+    through it; quoted or printed copies have the intact input box, or a shell prompt, below.
+    """
+    lines = screen.lines
+    if SHELL_PROMPT.match(lines[-1]):
+        return None
+    for index, line in enumerate(lines):
+        match = OVERLAY_TITLE.match(line)
+        if match:
+            if any(INTACT_EDGE.match(rest) for rest in lines[index + 1 :]):
+                return None
+            title = match["title"].strip()
+            return make_prompt(PromptKind.OTHER, None, title, approve=(), deny=(ESCAPE,))
+    return None

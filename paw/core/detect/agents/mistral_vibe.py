@@ -1,0 +1,239 @@
+"""Mistral Vibe (PyPI ``mistral-vibe``, binary ``vibe``), verified against 3.0.2.
+
+Vibe draws a full-screen TUI (its native ``vibe-rs`` binary) on the alternate screen. Its bottom
+line is a status bar (``<folder> [PID n] … tokens``); above it sits the input (``>`` between
+rules) or, while Vibe waits for the human, a square box (``┌`` … ``┘``) in its place:
+
+- a permission request: ``Permission for the <tool> tool`` (with the rule it would store in
+  brackets, e.g. ``(rm *)``), the command or ``File: <path>`` and a diff, the numbered choices
+  ``1. Allow once`` … ``4. Deny`` and ``↑↓/jk navigate  Enter select  Esc reject``. The
+  highlight is drawn in colour only, so paw approves with ``1`` (the number acts at once,
+  wherever the highlight is) and denies with ``Escape``;
+- a question from the agent (same box, ``Esc cancel`` footer): never approvable, ``Escape``
+  dismisses it.
+
+The ``Running command… (Esc/Ctrl+C to interrupt)`` line stays visible while a prompt waits, so
+the box is read before busy markers. Start-up screens are full-screen: the first-run welcome
+(``Enter continue``) and the workspace-trust dialog (``Trust this folder?``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.options import ENTER, ESCAPE, RIGHT
+from paw.core.detect.prompts import (
+    busy,
+    find_url,
+    idle,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
+from paw.core.detect.screen import Screen, parse_screen
+from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.verified import VERIFIED_VERSIONS
+
+# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
+# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
+# or busy (a prompt it cannot read is not reported as finished).
+MIN_COLUMNS = 60
+NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
+AGENT = "mistral-vibe"
+VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+
+BUSY = re.compile(r"(?:Esc|Ctrl\+C)\S* to interrupt", re.IGNORECASE)
+TITLE = re.compile(r"^Permission for the (?P<tool>\S+) tool\b(?:\s*\((?P<rule>.*)\))?")
+FILE = re.compile(r"^File:\s*(?P<path>.*)$")
+CHOICE = re.compile(r"^\d+\.\s+(?P<label>.+)$")
+PERMISSION_FOOTER = re.compile(r"Enter select\s+Esc reject", re.IGNORECASE)
+QUESTION_FOOTER = re.compile(r"Enter select\s+Esc cancel", re.IGNORECASE)
+TRUST_QUESTION = re.compile(r"^\s*│?\s*Trust this folder\?")
+TRUST_CHOICES = re.compile(r"1\.\s*Trust folder\s+2\.\s*Don't trust")
+WELCOME = re.compile(r"Welcome to Mistral Vibe")
+ENTER_CONTINUE = re.compile(r"^\s*Enter continue\s*$")
+STATUS = re.compile(r"\[PID \d+\]|\btokens\b")
+# A box whose content overflows draws a scrollbar thumb in its right-most column.
+SCROLLBAR = re.compile(r"\s*[\u2580-\u2590]$")
+USER_MESSAGE = re.compile(r"^> \S")
+BOTTOM_BAR = re.compile(r"^\s*▁+\s*$")
+SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
+TOP_EDGE = "┌╭"
+BOTTOM_EDGE = "└╰"
+KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
+    (re.compile(r"(?:^|\.)(?:bash|shell|run_command)$"), PromptKind.SHELL),
+    (re.compile(r"(?:^|\.)(?:search_replace|edit|edit_file|replace)$"), PromptKind.EDIT),
+    (re.compile(r"(?:^|\.)(?:write_file|write|create_file)$"), PromptKind.WRITE),
+    (re.compile(r"(?:^|\.)(?:web_fetch|fetch|fetch_url)$"), PromptKind.FETCH),
+    (re.compile(r"(?:^|\.)mcp|__"), PromptKind.MCP),
+)
+_MAX_STATUS = 3
+_MAX_BOX = 60
+
+
+def detect_screen(text: str) -> Detection:
+    """Detect Mistral Vibe's state in one captured screen."""
+    screen = parse_screen(text)
+    if not screen.lines:
+        return unknown(AGENT, "empty screen")
+    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
+    box, top = _bottom_box(screen)
+    if top < 0 and box:
+        return unknown(AGENT, "the dialog's top is cut off the pane")
+    prompt = _permission(screen, box) or _question(box) or _start_up(screen)
+    if prompt is not None:
+        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    # The working line sits right above the box, or above the input (rule, ``>``, rule, status).
+    above = [line for line in screen.lines[max(0, top - 10) : top] if line.strip()]
+    if any(BUSY.search(line) for line in above[-3 if box else -8 :]):
+        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+
+
+def _bottom_box(screen: Screen) -> tuple[list[str], int]:
+    """The content of the square box right above the status bar, and its top edge's index.
+
+    Returns ``([], len(lines))`` when the bottom of the screen is not such a box (the input).
+    """
+    lines = screen.lines
+    bottom = -1
+    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
+        if is_box_edge(lines[index]) and lines[index][0] in BOTTOM_EDGE:
+            bottom = index
+            break
+    after = [line for line in lines[bottom + 1 :] if line.strip()]
+    if bottom < 0 or not STATUS.search(" ".join(after)):
+        return [], len(lines)
+    if any(SHELL_PROMPT.match(line) for line in after):
+        return [], len(lines)
+    index = bottom - 1
+    content: list[str] = []
+    while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
+        content.insert(0, SCROLLBAR.sub("", strip_border(lines[index], depth=1)))
+        index -= 1
+    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
+        return [], len(lines)
+    return content, index  # -1: the box's top is off the pane (a short pane cut it)
+
+
+def _permission(screen: Screen, box: list[str]) -> Prompt | None:
+    content = list(dedent(box))
+    filled = [line for line in content if line.strip()]
+    if not filled or not PERMISSION_FOOTER.search(filled[-1]):
+        return None
+    matches = [(i, m) for i, line in enumerate(content) if (m := TITLE.match(line.strip()))]
+    if not matches:
+        return None
+    title_row, title = matches[0]
+    choices_start = next(
+        (i for i in range(title_row + 1, len(content)) if CHOICE.match(content[i].strip())),
+        len(content),
+    )
+    options = tuple(
+        m["label"].strip() for line in content[choices_start:] if (m := CHOICE.match(line.strip()))
+    )
+    if not options or not any("allow once" in o.lower() for o in options):
+        return None
+    tool = title["tool"]
+    kind = _kind(tool)
+    body = content[title_row + 1 : choices_start]
+    subject = _subject(kind, tool, body, screen.pane_width)
+    return make_prompt(
+        kind,
+        subject,
+        content[title_row].strip(),
+        approve=("1",),
+        deny=(ESCAPE,),
+        options=options,
+    )
+
+
+def _kind(tool: str) -> PromptKind:
+    for pattern, kind in KINDS:
+        if pattern.search(tool):
+            return kind
+    return PromptKind.OTHER
+
+
+def _subject(kind: PromptKind, tool: str, body: list[str], width: int) -> str | None:
+    if kind is PromptKind.SHELL:
+        block: list[str] = []
+        for line in body:
+            if not line.strip():
+                if block:
+                    break
+                continue
+            block.append(line)
+        return unwrap(block, width - 4 if width else 0) or None
+    if kind in (PromptKind.EDIT, PromptKind.WRITE):
+        return _file_path(body)
+    if kind is PromptKind.FETCH:
+        return find_url("\n".join(body))
+    if kind is PromptKind.MCP:
+        return tool
+    return None
+
+
+def _file_path(body: list[str]) -> str | None:
+    """The path after ``File:``; a long one continues on the next rows, cut at the box edge."""
+    start = next((i for i, line in enumerate(body) if FILE.match(line.strip())), -1)
+    if start < 0:
+        return None
+    head = FILE.match(body[start].strip())
+    parts = [head["path"].strip()] if head else []
+    for line in body[start + 1 :]:
+        if not line.strip():
+            break
+        parts.append(line.strip())
+    return "".join(parts) or None
+
+
+def _question(box: list[str]) -> Prompt | None:
+    content = [line.strip() for line in box if line.strip()]
+    if not content or not QUESTION_FOOTER.search(content[-1]):
+        return None
+    question = content[0]
+    options = tuple(m["label"] for line in content[1:-1] if (m := CHOICE.match(line)))
+    return make_prompt(
+        PromptKind.QUESTION, question, question, approve=(), deny=(ESCAPE,), options=options
+    )
+
+
+def _box_at_end(lines: tuple[str, ...]) -> bool:
+    """The dialog's box closes and only blank rows or the bottom bar (``▁▁▁``) follow it."""
+    edge = next(
+        (i for i in range(len(lines) - 1, -1, -1) if is_box_edge(lines[i])),
+        -1,
+    )
+    if edge < 0:
+        return False
+    return all(not line.strip() or BOTTOM_BAR.match(line) for line in lines[edge + 1 :])
+
+
+def _start_up(screen: Screen) -> Prompt | None:
+    """The full-screen start-up dialogs: workspace trust and the first-run welcome.
+
+    They come before any conversation: a screen with a user message (``> <text>``) is not one.
+    """
+    lines = screen.lines
+    if any(USER_MESSAGE.match(line) for line in lines):
+        return None
+    trust = next((i for i, line in enumerate(lines) if TRUST_QUESTION.search(line)), -1)
+    if (
+        trust >= 0
+        and any(TRUST_CHOICES.search(line) for line in lines[trust:])
+        and _box_at_end(lines[trust:])
+    ):
+        return make_prompt(
+            PromptKind.OTHER,
+            None,
+            "Trust this folder?",
+            approve=(ENTER,),
+            deny=(RIGHT, ENTER),
+            options=("Trust folder", "Don't trust"),
+        )
+    if ENTER_CONTINUE.match(lines[-1]) and any(WELCOME.search(line) for line in lines):
+        return make_prompt(PromptKind.OTHER, None, "Welcome to Mistral Vibe", approve=(), deny=())
+    return None

@@ -315,7 +315,13 @@ def test_approve_always_uses_always_keys() -> None:
     rig = make_rig()
     rig.terminal.on_keys = _answer_clears
     pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
-    assert rig.sup.approve(_one_prompt(rig), always=True).outcome is Outcome.SENT
+    prompt_id = _one_prompt(rig)
+    first = rig.sup.approve(prompt_id, always=True)
+    assert first.outcome is Outcome.NEEDS_CONFIRMATION  # "always" remembers more than `ls`
+    assert first.confirmation is not None
+    assert "'always' makes the agent remember" in first.confirmation
+    assert rig.terminal.sent == []
+    assert rig.sup.approve(prompt_id, always=True, confirmed=True).outcome is Outcome.SENT
     assert rig.terminal.sent == [(pane, ("a",))]
 
 

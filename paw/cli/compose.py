@@ -6,28 +6,25 @@ Supervisors over fakes directly (see tests/support/fakes.py).
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
 import shutil
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from pathlib import Path
 
 from paw.adapters import config_store, proc
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
+from paw.adapters.faults import crash_points
 from paw.adapters.git import GitCli
 from paw.adapters.procs import PsutilInspector
-from paw.adapters.state import StateStore as AgentStateStore
+from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
 from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
-from paw.errors import GitError, PawError, SensitiveFilesError
+from paw.errors import GitError, SensitiveFilesError
 from paw.supervisor.context import Actor
 from paw.supervisor.service import Supervisor
 
@@ -48,42 +45,6 @@ class RepoGit(GitCli):
         if not done.ok:
             raise GitError(f"cannot resolve HEAD in {repo}: {done.stderr.strip()}")
         return done.stdout.strip()
-
-
-class JsonDocs:
-    """``.paw/<name>.json`` documents, each replaced atomically (temp file, fsync, rename)."""
-
-    def __init__(self, root: Path) -> None:
-        """Keep documents under ``root`` (created, with a ``*`` .gitignore, on first write)."""
-        self.root = root
-
-    def read(self, name: str) -> dict[str, object] | None:
-        """The document ``name``, None when missing or unreadable."""
-        try:
-            value = json.loads((self.root / f"{name}.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return value if isinstance(value, dict) else None
-
-    def lock(self, name: str) -> AbstractContextManager[None]:
-        """An exclusive ``flock`` on ``.paw/<name>.lock``, shared with other paw processes."""
-        AgentStateStore(self.root).ensure()
-        return _FileLock(self.root / f"{name}.lock")
-
-    def write(self, name: str, data: Mapping[str, object]) -> None:
-        """Replace the document ``name`` atomically."""
-        AgentStateStore(self.root).ensure()
-        path = self.root / f"{name}.json"
-        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=1, sort_keys=True)
-                handle.flush()
-                os.fsync(handle.fileno())
-            Path(tmp).replace(path)
-        except OSError as err:
-            Path(tmp).unlink(missing_ok=True)
-            raise PawError(f"cannot write {path}: {err}") from err
 
 
 def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
@@ -114,22 +75,6 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
         return format_confirmation_prompt(result.confirmation_details, format="plain")
 
     return details
-
-
-class _FileLock:
-    """``flock`` on ``.paw/<name>.lock`` for the duration of a ``with`` block."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd = -1
-
-    def __enter__(self) -> None:
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
 
 
 def find_repo_root(start: str | None = None) -> str:
@@ -168,7 +113,8 @@ def build_supervisor(
     config = load_config(Path(root) / CONFIG_NAME)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
     state_dir = Path(root) / STATE_DIR
-    AgentStateStore(state_dir).ensure()  # .paw/ with a `*` .gitignore before any record
+    state = StateStore(state_dir)
+    state.check_writable()  # one line, before anything is created, when .paw/ is read-only
     terminal = TmuxTerminal(socket_name=socket, control=control)
     supervisor = Supervisor(
         config,
@@ -177,13 +123,14 @@ def build_supervisor(
         RepoGit(),
         PsutilInspector(),
         JsonlAuditLog(state_dir / "audit.jsonl"),
-        JsonDocs(state_dir),
+        state,
         time.time,
         python=sys.executable,
         actor=Actor(user=current_user(), tty=current_tty()),
         sleep=time.sleep,
         git_details=git_details_for(config),
         which=shutil.which,
+        fault=crash_points(os.environ),
     )
     if control:
         terminal.watch_session(supervisor.session)

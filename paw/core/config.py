@@ -60,6 +60,21 @@ class GuardConfig(_Strict):
 
 TaskMode = Literal["argv", "stdin-typed", "none"]
 
+DEFAULT_DISPOSABLE = (
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "*.pyc",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+    ".gradle",
+)
+"""Dependency and tool caches that can be rebuilt: deleted by ``paw rm`` without a copy."""
+
 
 class TmuxConfig(_Strict):
     """The ``[tmux]`` table: where paw's agent panes live."""
@@ -94,6 +109,12 @@ class WorktreesConfig(_Strict):
 
     base: str = "HEAD"
     """Default base ref for new worktrees (``paw spawn --base`` overrides it)."""
+
+    disposable: tuple[str, ...] = DEFAULT_DISPOSABLE
+    """Ignored files ``paw rm`` may delete without archiving: glob patterns matched against
+    each path component (``node_modules`` matches ``web/node_modules/``). Any other ignored
+    file (``.env``, ``build/``, ``*.log``) makes ``paw rm`` refuse, and ``paw rm --force``
+    archives it."""
 
 
 class ProcessMatch(_Strict):

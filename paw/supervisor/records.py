@@ -16,6 +16,8 @@ from paw.errors import PawError
 
 AGENTS_DOC = "agents"
 PROMPTS_DOC = "prompts"
+SPAWNING = "spawning"  # AgentRecord.pending: an intent written before `git worktree add`
+REMOVING = "removing"  # AgentRecord.pending: an intent written before anything is removed
 
 
 class StateStore(Protocol):
@@ -30,7 +32,16 @@ class StateStore(Protocol):
         ...
 
     def lock(self, name: str) -> AbstractContextManager[None]:
-        """An exclusive lock shared by every paw process of this repository (blocking)."""
+        """An exclusive lock shared by every paw process of this repository (blocking,
+        re-entrant within one thread)."""
+        ...
+
+    def try_lock(self, name: str) -> AbstractContextManager[bool]:
+        """The same lock without waiting: the context yields False when someone holds it."""
+        ...
+
+    def check_writable(self) -> None:
+        """Raise PawError (one line) unless paw can write its state."""
         ...
 
 
@@ -58,6 +69,8 @@ class AgentRecord(_Record):
     created_at: float = 0.0
     adopted: bool = False
     proc: ProcIdentity | None = None  # the agent process, once resolved
+    pending: str | None = None  # SPAWNING or REMOVING while that operation is unfinished
+    force: bool = False  # with REMOVING: the removal was forced (`paw rm --force`)
 
 
 class PromptRecord(_Record):
@@ -89,17 +102,37 @@ def save_agents(state: StateStore, agents: Mapping[str, AgentRecord]) -> None:
 
 
 def store_agent(state: StateStore, record: AgentRecord) -> None:
-    """Add or replace one agent record."""
-    agents = load_agents(state)
-    agents[record.name] = record
-    save_agents(state, agents)
+    """Add or replace one agent record (under the agents lock: parallel paw processes never
+    lose each other's records)."""
+    with state.lock(AGENTS_DOC):
+        agents = load_agents(state)
+        agents[record.name] = record
+        save_agents(state, agents)
+
+
+def add_new_agent(state: StateStore, record: AgentRecord) -> bool:
+    """Add ``record`` unless an agent of that name exists (checked and written under one lock);
+    returns False when the name is taken."""
+    with state.lock(AGENTS_DOC):
+        agents = load_agents(state)
+        if record.name in agents:
+            return False
+        agents[record.name] = record
+        save_agents(state, agents)
+        return True
 
 
 def forget_agent(state: StateStore, name: str) -> None:
     """Drop the record of agent ``name`` (nothing else: worktree, branch and pane stay)."""
-    agents = load_agents(state)
-    agents.pop(name, None)
-    save_agents(state, agents)
+    with state.lock(AGENTS_DOC):
+        agents = load_agents(state)
+        if agents.pop(name, None) is not None:
+            save_agents(state, agents)
+
+
+def op_lock(name: str) -> str:
+    """The lock a process holds while it spawns or removes agent ``name``."""
+    return f"op-{name}"
 
 
 def load_prompts(state: StateStore) -> dict[str, PromptRecord]:

@@ -183,14 +183,21 @@ class GitCli:
 
     def unkept_commits(self, repo: str, tips: Sequence[str], branch: str, base: str) -> int:
         """How many commits reachable from ``tips`` would become unreachable once ``branch``
-        is deleted: commits not reachable from ``base`` nor from any other ref (other
-        branches, tags, remotes, stashes, paw's archives) nor the main checkout's HEAD."""
+        is deleted: commits reachable neither from ``base`` nor from any other ref (other
+        branches, tags, remotes, stashes, paw's archives) nor the main checkout's HEAD.
+
+        Not ``--all``: that includes the HEAD of every worktree, the agent's among them."""
         if not tips:
             return 0
-        keep = [base] if base else []
-        argv = ["rev-list", "--count", *tips, "--not", *keep]
-        argv += [f"--exclude=refs/heads/{branch}", "--all"] if branch else ["--all"]
-        return int(self._git(repo, *argv).stdout.strip() or "0")
+        refs = self._git(repo, "for-each-ref", "--format=%(objectname) %(refname)").stdout
+        skip = f"refs/heads/{branch}" if branch else None
+        keep = [
+            line.split(" ", 1)[0] for line in refs.splitlines() if line.split(" ", 1)[-1] != skip
+        ]
+        keep += [sha for sha in (base, self._head(repo)) if sha]
+        lines = [*tips, *(f"^{sha}" for sha in dict.fromkeys(keep))]
+        out = self._git(repo, "rev-list", "--count", "--stdin", input="\n".join(lines) + "\n")
+        return int(out.stdout.strip() or "0")
 
     def ignored_paths(self, worktree: str) -> list[str]:
         """Files and directories that ``.gitignore`` hides in ``worktree`` (a directory
@@ -318,11 +325,13 @@ class GitCli:
         *args: str,
         env: Mapping[str, str] | None = None,
         check: bool = True,
+        input: str | None = None,  # noqa: A002 - mirrors subprocess.run's keyword
     ) -> proc.Completed:
         argv = ["git", "-C", cwd, *args]
         return proc.run_or_raise(
-            argv, GitError, label=_verb(args), env=env, timeout=_TIMEOUT, check=check
-        )
+            argv, GitError, label=_verb(args), env=env, input=input, timeout=_TIMEOUT,
+            check=check,
+        )  # fmt: skip
 
 
 def _verb(args: tuple[str, ...]) -> str:

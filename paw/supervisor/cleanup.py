@@ -85,7 +85,8 @@ class Unsaved:
             "uncommitted": self.uncommitted,
             "untracked": self.untracked,
             "unmerged": self.unmerged,
-            "commits on no other branch or the base": self.commits,
+            ("commit" if self.commits == 1 else "commits")
+            + " on no other branch or the base": self.commits,
         }
         words = [f"{n} {what}" for what, n in found.items() if n]
         if self.ignored:

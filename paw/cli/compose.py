@@ -82,9 +82,11 @@ def find_repo_root(start: str | None = None) -> str:
     return common.find_repo_root(start)
 
 
-def load_config(path: Path) -> PawConfig:
-    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the first problem."""
-    config, problems = config_store.load_config(path, missing_ok=True)
+def load_config(path: Path, repo_root: str | None = None) -> PawConfig:
+    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the first problem.
+    With ``repo_root``, the checks that need the repository run too (worktree root, branch
+    prefix, base)."""
+    config, problems = config_store.load_config(path, missing_ok=True, repo_root=repo_root)
     if config is None or problems:
         first = format_problem(problems[0]).replace(str(path), path.name)
         more = f" (+{len(problems) - 1} more; run `paw config check`)" if len(problems) > 1 else ""
@@ -92,9 +94,9 @@ def load_config(path: Path) -> PawConfig:
     return config
 
 
-def config_problems(path: Path) -> list[str]:
+def config_problems(path: Path, repo_root: str | None = None) -> list[str]:
     """Every problem of paw.toml as ``file:line: key: message`` lines ([] when fine)."""
-    _config, problems = config_store.load_config(path)
+    _config, problems = config_store.load_config(path, repo_root=repo_root)
     return [format_problem(p).replace(str(path), path.name) for p in problems]
 
 
@@ -110,7 +112,7 @@ def build_supervisor(
     changed. It costs a round trip to start and shows the session as attached, so one-shot
     commands keep the default (one tmux process per call)."""
     root = find_repo_root(repo_dir)
-    config = load_config(Path(root) / CONFIG_NAME)
+    config = load_config(Path(root) / CONFIG_NAME, root)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
     state_dir = Path(root) / STATE_DIR
     state = StateStore(state_dir)

@@ -47,11 +47,11 @@ class GuardConfig(_Strict):
     protected_branches: tuple[str, ...] = ("main", "master", "trunk", "develop", "production")
     """Branches a force push or remote delete to is blocked, not merely confirmed."""
 
-    git_timeout_s: float = 30.0
-    """Timeout for git commands run by the git actions."""
+    git_timeout_s: float = Field(30.0, gt=0, le=86400, allow_inf_nan=False)
+    """Timeout in seconds (more than 0) for git commands run by the git actions."""
 
-    diff_preview_lines: int = 60
-    """How many lines of diff the confirmation details carry."""
+    diff_preview_lines: int = Field(60, ge=0, le=100_000)
+    """How many lines of diff the confirmation details carry (0 or more)."""
 
     content_scan: bool = True
     """Before a commit, also look inside the files it would add for unambiguous secret formats
@@ -98,16 +98,16 @@ class TmuxConfig(_Strict):
 class WorktreesConfig(_Strict):
     """The ``[worktrees]`` table: where agent worktrees and branches go."""
 
-    root: str = "../{repo}-paw"
+    root: str = Field("../{repo}-paw", min_length=1)
     """Directory holding one worktree per agent (``<root>/<agent name>``). Relative paths are
     relative to the repository root; ``{repo}`` is the repository directory's name. The default
     is a sibling directory so tools run in the main checkout (tests, linters, search) never
     descend into agent worktrees."""
 
-    branch_prefix: str = "paw/"
+    branch_prefix: str = Field("paw/", min_length=1)
     """Prefix of each agent's branch: agent ``alice`` works on ``paw/alice``."""
 
-    base: str = "HEAD"
+    base: str = Field("HEAD", min_length=1)
     """Default base ref for new worktrees (``paw spawn --base`` overrides it)."""
 
     disposable: tuple[str, ...] = DEFAULT_DISPOSABLE

@@ -23,6 +23,7 @@ from paw.adapters.git_parse import (
     parse_worktree_porcelain,
     restore_instructions,
 )
+from paw.core.disposable import is_disposable
 from paw.core.ports import RefInfo, StatusCounts
 from paw.errors import GitError
 
@@ -199,14 +200,23 @@ class GitCli:
         out = self._git(repo, "rev-list", "--count", "--stdin", input="\n".join(lines) + "\n")
         return int(out.stdout.strip() or "0")
 
-    def ignored_paths(self, worktree: str) -> list[str]:
-        """Files and directories that ``.gitignore`` hides in ``worktree`` (a directory
-        holding only ignored files is listed once, with a trailing ``/``)."""
+    def ignored_paths(self, worktree: str, disposable: Sequence[str]) -> list[str]:
+        """Files and directories that ``.gitignore`` hides in ``worktree``, except those a
+        ``disposable`` glob matches (on any path component). A wholly ignored directory is
+        listed once, with a trailing ``/``, and only when it holds a file that is not
+        disposable (``pkg/`` holding only ``__pycache__/`` is not listed)."""
         out = self._git(
             worktree, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
             "--directory",
         ).stdout  # fmt: skip
-        return [p for p in out.split("\0") if p]
+        kept = []
+        for path in (p for p in out.split("\0") if p):
+            if is_disposable(path, disposable):
+                continue
+            if path.endswith("/") and not _holds_kept_file(Path(worktree) / path, disposable):
+                continue
+            kept.append(path)
+        return kept
 
     def worktree_path_problem(self, repo: str, path: str) -> str | None:
         """Why a new worktree cannot go to ``path`` (inside the repository's git directory,
@@ -332,6 +342,18 @@ class GitCli:
             argv, GitError, label=_verb(args), env=env, input=input, timeout=_TIMEOUT,
             check=check,
         )  # fmt: skip
+
+
+def _holds_kept_file(directory: Path, disposable: Sequence[str]) -> bool:
+    """True when ``directory`` holds a file (or symlink) outside disposable directories; stops
+    at the first one, never descending into a disposable directory."""
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = [d for d in dirs if not is_disposable(d, disposable)]
+        if any(not is_disposable(f, disposable) for f in files):
+            return True
+        if any((Path(root) / d).is_symlink() for d in dirs):
+            return True
+    return False
 
 
 def _verb(args: tuple[str, ...]) -> str:

@@ -8,7 +8,6 @@ it (:func:`resume_interrupted`). Interrupted spawns are finished or undone the s
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,8 +24,6 @@ from paw.supervisor.records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from paw.supervisor.context import Context
 
 ARCHIVE_PREFIX = "refs/paw/archive/"
@@ -58,12 +55,6 @@ def _stop(ctx: Context, agent: AgentRecord) -> bool:
 
 
 # -- what a removal would lose ------------------------------------------------------------------
-
-
-def is_disposable(path: str, patterns: Sequence[str]) -> bool:
-    """True when a component of ``path`` matches one of the ``patterns`` (shell globs)."""
-    parts = [p for p in path.rstrip("/").split("/") if p]
-    return any(fnmatch.fnmatchcase(part, pat) for part in parts for pat in patterns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +101,7 @@ def unsaved_work(ctx: Context, agent: AgentRecord) -> Unsaved:
     if head is None:
         return Unsaved(commits=commits, branch_tip=tip, tips=tips)
     counts = ctx.vcs.status_counts(agent.worktree, base or head)
-    patterns = ctx.config.worktrees.disposable
-    ignored = tuple(
-        p for p in ctx.vcs.ignored_paths(agent.worktree) if not is_disposable(p, patterns)
-    )
+    ignored = tuple(ctx.vcs.ignored_paths(agent.worktree, ctx.config.worktrees.disposable))
     return Unsaved(
         uncommitted=counts.uncommitted,
         untracked=counts.untracked,

@@ -63,8 +63,9 @@ class BranchVcs(Vcs, Protocol):
         """Commits of ``tips`` reachable from neither ``base`` nor any ref but ``branch``."""
         ...
 
-    def ignored_paths(self, worktree: str) -> list[str]:
-        """Paths ``.gitignore`` hides in ``worktree`` (wholly ignored directories end in /)."""
+    def ignored_paths(self, worktree: str, disposable: Sequence[str]) -> list[str]:
+        """Paths ``.gitignore`` hides in ``worktree`` that are not ``disposable`` (globs on
+        path components); a directory listed (ending in /) holds at least one kept file."""
         ...
 
     def worktree_paths(self, repo: str) -> list[str]:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
+from paw.core.disposable import is_disposable
 from paw.core.ports import (
     AuditLog,
     PaneCapture,
@@ -242,9 +243,10 @@ class FakeVcs:
                 return self.counts.get(path, StatusCounts(0, 0, 0, 0, 0)).ahead
         return 0
 
-    def ignored_paths(self, worktree: str) -> list[str]:
-        """Configured ignored paths."""
-        return list(self.ignored.get(worktree, ()))
+    def ignored_paths(self, worktree: str, disposable: Sequence[str]) -> list[str]:
+        """Configured ignored paths, the disposable ones left out."""
+        found = self.ignored.get(worktree, ())
+        return [p for p in found if not is_disposable(p, disposable)]
 
     def worktree_paths(self, repo: str) -> list[str]:
         """Known worktrees."""

@@ -170,8 +170,7 @@ def _remove_steps(ctx: Context, agent: AgentRecord, *, force: bool, resumed: boo
     """The removal proper, every step idempotent; the caller holds the operation lock."""
     name = agent.name
     store_agent(ctx.state, agent.model_copy(update={"pending": REMOVING, "force": force}))
-    if not resumed:
-        ctx.record("remove-started", agent=name, force=force)
+    ctx.record("remove-resumed" if resumed else "remove-started", agent=name, force=force)
     ctx.fault("rm:intent")
     _stop(ctx, agent)
     ctx.fault("rm:stopped")
@@ -263,7 +262,6 @@ def resume_interrupted(ctx: Context) -> list[str]:
 
 def _resume(ctx: Context, agent: AgentRecord) -> str:
     if agent.pending == REMOVING:
-        ctx.record("remove-resumed", agent=agent.name, force=agent.force)
         return _remove_steps(ctx, agent, force=agent.force, resumed=True)
     return finish_spawn(ctx, agent)
 

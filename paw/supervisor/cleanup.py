@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from paw.errors import PawError
 from paw.supervisor.observe import pane_for
 from paw.supervisor.records import (
+    GIT_LOCK,
     REMOVING,
     SPAWNING,
     AgentRecord,
@@ -183,7 +184,8 @@ def _remove_steps(ctx: Context, agent: AgentRecord, *, force: bool, resumed: boo
     ref, commit = _archive(ctx, agent, unsaved) if unsaved else (None, None)
     ctx.fault("rm:snapshot")
     if unsaved.head is not None or agent.worktree in ctx.vcs.worktree_paths(ctx.repo_root):
-        ctx.vcs.remove_worktree(ctx.repo_root, agent.worktree, force=True)
+        with ctx.state.lock(GIT_LOCK):
+            ctx.vcs.remove_worktree(ctx.repo_root, agent.worktree, force=True)
     ctx.fault("rm:worktree")
     if agent.branch and ctx.vcs.branch_exists(ctx.repo_root, agent.branch):
         ctx.vcs.delete_branch(ctx.repo_root, agent.branch, force=True)
@@ -281,7 +283,8 @@ def finish_spawn(ctx: Context, agent: AgentRecord) -> str:
         ctx.record("spawn-leftover", agent=agent.name, unsaved=unsaved.parts())
         return f"kept the interrupted spawn of {agent.name}: {', '.join(unsaved.parts())}"
     if unsaved.head is not None or agent.worktree in ctx.vcs.worktree_paths(ctx.repo_root):
-        ctx.vcs.remove_worktree(ctx.repo_root, agent.worktree, force=True)
+        with ctx.state.lock(GIT_LOCK):
+            ctx.vcs.remove_worktree(ctx.repo_root, agent.worktree, force=True)
     if agent.branch and ctx.vcs.branch_exists(ctx.repo_root, agent.branch):
         ctx.vcs.delete_branch(ctx.repo_root, agent.branch, force=True)
     forget_agent(ctx.state, agent.name)

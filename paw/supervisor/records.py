@@ -130,6 +130,11 @@ def forget_agent(state: StateStore, name: str) -> None:
             save_agents(state, agents)
 
 
+GIT_LOCK = "git-worktrees"
+"""Held around `git worktree add/remove`: git reads every worktree's metadata while it adds
+one, and fails when another paw process is adding one at the same moment."""
+
+
 def op_lock(name: str) -> str:
     """The lock a process holds while it spawns or removes agent ``name``."""
     return f"op-{name}"

@@ -15,6 +15,7 @@ from paw.supervisor.keyboard import type_line
 from paw.supervisor.observe import agent_process, detect_text
 from paw.supervisor.preflight import check_spawn
 from paw.supervisor.records import (
+    GIT_LOCK,
     SPAWNING,
     AgentRecord,
     ProcIdentity,
@@ -71,7 +72,8 @@ def spawn(
             raise PawError(f"an agent named {name!r} already exists", hint="pick another name")
         ctx.fault("spawn:intent")
         try:
-            ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
+            with ctx.state.lock(GIT_LOCK):
+                ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
         except PawError:
             forget_agent(ctx.state, name)
             raise

@@ -42,12 +42,9 @@ class Problem:
 
 def format_problem(problem: Problem) -> str:
     """``paw.toml:12: guard.allowed_dirs: message`` (line and key omitted when unknown)."""
-    parts = [problem.file]
-    if problem.line is not None:
-        parts.append(str(problem.line))
-    if problem.key:
-        parts.append(problem.key)
-    return ": ".join([":".join(parts[:2]), *parts[2:], problem.message])
+    where = problem.file if problem.line is None else f"{problem.file}:{problem.line}"
+    text = ": ".join([where, *([problem.key] if problem.key else []), problem.message])
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)  # always one line
 
 
 def _split_key(text: str) -> list[str]:
@@ -67,7 +64,8 @@ def scan_key_lines(text: str) -> dict[tuple[str, ...], int]:
         header = _HEADER.match(line)
         if header:
             table = tuple(_split_key(header.group(1)))
-            lines.setdefault(table, number)
+            for i in range(1, len(table) + 1):  # [a.b] also defines a
+                lines.setdefault(table[:i], number)
             continue
         key = _KEY.match(line)
         if key:

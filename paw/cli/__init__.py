@@ -124,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_error("interrupted", code=EXIT_INTERRUPTED, as_json=as_json)
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as err:  # the file system refused something no adapter expected: one line
+        where = f" ({err.filename})" if err.filename else ""
+        _print_error(PawError(f"{err.strerror or err}{where}"))
+        return EXIT_ERROR
 
 
 def error_object(

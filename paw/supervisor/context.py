@@ -135,6 +135,7 @@ class Context:
     fault: Callable[[str], None] = lambda _step: None  # test-only crash points (see faults)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
+    resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
 
     @property
     def session(self) -> str:

@@ -126,8 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except OSError as err:  # the file system refused something no adapter expected: one line
         where = f" ({err.filename})" if err.filename else ""
-        _print_error(PawError(f"{err.strerror or err}{where}"))
-        return EXIT_ERROR
+        return report_error(f"{err.strerror or err}{where}", code=EXIT_ERROR, as_json=as_json)
 
 
 def error_object(

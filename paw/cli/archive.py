@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 import time
 from typing import TYPE_CHECKING
 
-from paw.cli import UsageError
+from paw.cli import UsageError, print_json
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from paw.supervisor.archive import Archive
     from paw.supervisor.context import Context
 
@@ -38,8 +39,8 @@ def _context(args: argparse.Namespace) -> Context:
     return build_supervisor(args.repo).ctx
 
 
-def _json(data: object) -> None:
-    print(json.dumps(data, indent=2))
+def _json(data: Mapping[str, object]) -> None:
+    print_json(data)
 
 
 def _row(archive: Archive) -> dict[str, object]:
@@ -73,7 +74,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
         return _prune(ctx, args)
     found = archive.list_archives(ctx)
     if args.json:
-        _json([_row(a) for a in found])
+        _json({"archives": [_row(a) for a in found]})
     elif not found:
         print("no archives (refs/paw/archive/ is empty)")
     else:
@@ -101,7 +102,7 @@ def _prune(ctx: Context, args: argparse.Namespace) -> int:
             print("nothing to prune")
         return 0
     if not args.yes:
-        if not sys.stdin.isatty():
+        if args.json or not sys.stdin.isatty():
             raise UsageError(f"pruning deletes {len(chosen)} archive(s): confirm with --yes")
         for a in chosen:
             print(f"  {a.id}  {a.agent}  {_when(a.time)}  {a.commit[:12]}")
@@ -138,11 +139,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )  # fmt: skip
     p.set_defaults(func=cmd_archive)
     actions = p.add_subparsers(dest="archive_command", metavar="ACTION")
-    actions.add_parser("list", parents=[common], help="list the archives (the default)")
-    r = actions.add_parser("restore", parents=[common], help="restore an archive to a worktree")
+    raw = argparse.RawDescriptionHelpFormatter
+    actions.add_parser(
+        "list", parents=[common], help="list the archives (the default)",
+        description="List the archives, oldest first.", formatter_class=raw,
+        epilog="examples:\n  paw archive list\n  paw archive list --json | jq -r '.archives[].id'",
+    )  # fmt: skip
+    r = actions.add_parser(
+        "restore", parents=[common], help="restore an archive to a worktree",
+        description="Restore an archive: worktree, branch (when free) and every file.",
+        formatter_class=raw,
+        epilog=(
+            "examples:\n  paw archive restore alice-1764540000\n"
+            "  paw archive restore alice-1764540000 --to ../alice-again --json"
+        ),
+    )  # fmt: skip
     r.add_argument("id", help="archive id from `paw archive` (or its full ref)")
     r.add_argument("--to", metavar="DIR", help="where (default: the agent's old worktree path)")
-    pr = actions.add_parser("prune", parents=[common], help="delete archives (asks first)")
+    pr = actions.add_parser(
+        "prune", parents=[common], help="delete archives (asks first)",
+        description="Delete archive refs, after listing them and asking.", formatter_class=raw,
+        epilog=(
+            "examples:\n  paw archive prune --older-than 30\n"
+            "  paw archive prune alice-1764540000 --yes --json\n\n"
+            "Without a terminal (or with --json), --yes is required."
+        ),
+    )  # fmt: skip
     pr.add_argument("ids", nargs="*", metavar="ID", help="archives to delete")
     pr.add_argument("--older-than", type=float, metavar="DAYS", help="archives older than DAYS")
     pr.add_argument("--all", action="store_true", help="every archive")

@@ -63,14 +63,10 @@ TaskMode = Literal["argv", "stdin-typed", "none"]
 DEFAULT_DISPOSABLE = (
     "node_modules",
     ".venv",
-    "venv",
     "__pycache__",
     "*.pyc",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
+    ".*_cache",  # .pytest_cache, .mypy_cache, .ruff_cache
     ".tox",
-    ".nox",
     ".gradle",
 )
 """Dependency and tool caches that can be rebuilt: deleted by ``paw rm`` without a copy."""

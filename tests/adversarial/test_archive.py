@@ -23,11 +23,11 @@ def _archived_agent(rig: Rig, name: str) -> str:
 
 
 def test_archive_lists_restores_and_prunes_with_confirmation(rig: Rig) -> None:
-    assert json.loads(rig.ok("archive", "--json")) == []
+    assert json.loads(rig.ok("archive", "--json")) == {"archives": []}
     assert "no archives" in rig.ok("archive")
     first = _archived_agent(rig, "alice")
     second = _archived_agent(rig, "bob")
-    listed = json.loads(rig.ok("archive", "list", "--json"))
+    listed = json.loads(rig.ok("archive", "list", "--json"))["archives"]
     assert [(a["ref"], a["agent"], a["branch"]) for a in listed] == [
         (first, "alice", "paw/alice"),
         (second, "bob", "paw/bob"),

@@ -23,7 +23,7 @@ FINISHED = ("spawn:pane", "spawn:recorded")  # the agent runs: the next command 
 
 
 def _listed(rig: Rig) -> dict[str, dict[str, object]]:
-    return {a["name"]: a for a in json.loads(rig.ok("ls", "--json"))}
+    return {a["name"]: a for a in json.loads(rig.ok("ls", "--json"))["agents"]}
 
 
 @pytest.mark.parametrize("step", SPAWN_STEPS)

@@ -29,7 +29,7 @@ def test_fifty_parallel_spawns_keep_fifty_records(rig: Rig) -> None:
     assert failed == []
     assert sorted(rig.records()) == names
     assert all(r["pending"] is None for r in rig.records().values())
-    listed = json.loads(rig.ok("ls", "--json"))
+    listed = json.loads(rig.ok("ls", "--json"))["agents"]
     assert sorted(a["name"] for a in listed) == names
     assert len(rig.worktrees()) == 51
     assert [r["event"] for r in rig.audit()].count("spawn") == 50

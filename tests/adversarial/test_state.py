@@ -14,7 +14,14 @@ from tests.support.readonly import read_only
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
-SLEEPER = '[agents.sleeper]\ncommand = ["sleep", "3600"]\ntask_mode = "none"\n'
+SLEEPER = """\
+[agents.sleeper]
+command = ["sh", "-c", "echo sleeper ready; exec sleep 3600"]
+task_mode = "none"
+ready_pattern = "sleeper ready"
+[agents.sleeper.match]
+executables = ["sleep", "sh"]
+"""  # a light agent: ready at once (start-up watch), so 50 of them fit a loaded machine
 
 
 @pytest.mark.timeout(900)

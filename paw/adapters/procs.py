@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import psutil
 
@@ -50,12 +51,13 @@ def _tree(
         return []
     out, seen, stack = [top], {root}, [root]
     while stack:
-        for child in children.get(stack.pop(), ()):
+        parent = stack.pop()
+        for child in children.get(parent, ()):
             info = _cached(child, cache)
             if child in seen or info is None or info.create_time < top.create_time:
                 continue
             seen.add(child)
-            out.append(info)
+            out.append(replace(info, ppid=parent))
             stack.append(child)
     return out
 

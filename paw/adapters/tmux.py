@@ -14,6 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import libtmux
@@ -41,6 +42,17 @@ __all__ = ["TAG_KEYS", "TmuxTerminal"]  # TAG_KEYS lives in tmux_format; re-expo
 # make tmux exec the program directly instead of through the user's default-shell.
 _PLACEHOLDER = ("cat", "-u")
 _TIMEOUT = 15.0
+#: ``env`` arguments that start an agent without the variables naming paw's tmux server.
+AGENT_UNSET: tuple[str, ...] = ("-u", "TMUX", "-u", "TMUX_PANE")
+
+
+def agent_tmux_dir() -> str:
+    """The ``TMUX_TMPDIR`` agents get: a private directory of their own (created here), so a
+    plain ``tmux`` run by an agent finds neither paw's server nor the user's."""
+    base = Path(os.environ.get("TMUX_TMPDIR") or "/tmp")  # noqa: S108 - tmux's own default
+    path = base / f"paw-agents-{os.geteuid()}"
+    path.mkdir(mode=0o700, exist_ok=True)
+    return str(path)
 
 
 class TmuxTerminal:
@@ -194,11 +206,14 @@ class TmuxTerminal:
         if size is not None:
             out += ["resize-window", "-t", pane_id, "-x", str(size[0]), "-y", str(size[1]), ";"]
         out += ["respawn-pane", "-k", "-t", pane_id, "-c", cwd]
-        for key, value in env.items():
+        for key, value in {**env, "TMUX_TMPDIR": agent_tmux_dir()}.items():
             out += ["-e", escape_arg(f"{key}={value}")]
-        # ``env --`` makes the command two or more arguments: tmux then execs it directly, so
-        # no shell (fish, nushell…) reinterprets the agent's argv; env execs in place (same pid)
-        out += ["env", "--", *(escape_arg(arg) for arg in argv), ";"]
+        # ``env … --`` makes the command two or more arguments: tmux then execs it directly, so
+        # no shell (fish, nushell…) reinterprets the agent's argv; env execs in place (same pid).
+        # The agent does not hold paw's server: tmux sets TMUX and TMUX_PANE in every pane, and
+        # with them any command the agent runs could send keys into another agent's pane; and
+        # TMUX_TMPDIR moves its default socket away from the user's (and paw's) servers.
+        out += ["env", *AGENT_UNSET, "--", *(escape_arg(arg) for arg in argv), ";"]
         out += ["display-message", "-p", "-t", pane_id]  # the caller appends the format
         return out
 
@@ -229,10 +244,22 @@ class TmuxTerminal:
         """
         if not fresh:
             with self._steady_lock:
-                return self._survey_steady(pane_ids, ansi=ansi)
+                return self._without_own_client(self._survey_steady(pane_ids, ansi=ansi))
         survey, _states = self._survey_call(pane_ids, ansi=ansi, states=False)
         self.last_captured = sum(c.text is not None for c in survey.captures)
-        return survey
+        return self._without_own_client(survey)
+
+    def _without_own_client(self, survey: Survey) -> Survey:
+        """``attached`` counts the clients of each pane's session other than paw's own
+        control-mode client (the one this adapter runs)."""
+        own = self._link.session if self.control and self._link.current is not None else None
+        if own is None:
+            return survey
+        panes = tuple(
+            replace(p, attached=max(0, p.attached - 1)) if p.session == own else p
+            for p in survey.panes
+        )
+        return Survey(panes=panes, captures=survey.captures)
 
     def _survey_call(
         self, pane_ids: Sequence[str], *, ansi: bool, states: bool

@@ -26,7 +26,12 @@ PANE_FIELDS: tuple[str, ...] = (
     "pane_height",
     "pane_dead",
     "pane_current_command",
+    "server",
+    "session_attached",
 )
+
+#: Fields of :data:`PANE_FIELDS` that are not a single tmux format variable.
+_FIELD_FORMATS: dict[str, str] = {"server": "#{pid}.#{start_time}"}
 
 
 def escape_arg(arg: str) -> str:
@@ -118,7 +123,7 @@ def parse_listing(stdout: str, token: str, sep: str, tag_keys: Sequence[str]) ->
 def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[PaneInfo]:
     """Parse ``list-panes -F`` output made of :data:`PANE_FIELDS` then the tags, ``sep``-joined.
 
-    >>> [p.pane_id for p in parse_pane_list("%3|7|s|80|24|0|sh|ann|\\n", "|", ["a", "b"])]
+    >>> [p.pane_id for p in parse_pane_list("%3|7|s|80|24|0|sh|9.1|0|ann|\\n", "|", ["a", "b"])]
     ['%3']
     """
     panes = []
@@ -127,7 +132,9 @@ def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[Pane
         parts = line.split(sep)
         if len(parts) != width:
             continue
-        pane_id, pid, session, cols, rows, dead, command = parts[: len(PANE_FIELDS)]
+        pane_id, pid, session, cols, rows, dead, command, server, attached = parts[
+            : len(PANE_FIELDS)
+        ]
         values = parts[len(PANE_FIELDS) :]
         tags = {key: value for key, value in zip(tag_keys, values, strict=True) if value}
         panes.append(
@@ -140,6 +147,8 @@ def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[Pane
                 dead=dead == "1",
                 current_command=command,
                 tags=tags,
+                server=server,
+                attached=_to_int(attached),
             )
         )
     return panes
@@ -164,7 +173,7 @@ def pane_format(sep: str, *, command: bool = True) -> str:
     ''
     """
     names = [n for n in PANE_FIELDS if command or n != "pane_current_command"]
-    fields = [f"#{{{name}}}" if name in names else "" for name in PANE_FIELDS]
+    fields = [_FIELD_FORMATS.get(n, f"#{{{n}}}") if n in names else "" for n in PANE_FIELDS]
     return sep.join(fields + [f"#{{@{key}}}" for key in TAG_KEYS])
 
 

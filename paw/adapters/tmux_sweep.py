@@ -142,7 +142,8 @@ def parse_listing_states(
     """The panes of a :func:`listing_format` listing and, with ``states``, their states
     (process, size and liveness from the pane fields, plus the last output time).
 
-    >>> panes, st = parse_listing_states("TI|%1|7|s|80|24|0|sh|||||9\\n", "T", "|", states=True)
+    >>> line = "TI|%1|7|s|80|24|0|sh|9.1|0|||||9\\n"
+    >>> panes, st = parse_listing_states(line, "T", "|", states=True)
     >>> [p.pane_id for p in panes], st["%1"]
     (['%1'], PaneState(pid=7, width=80, height=24, dead=False, activity=9))
     """

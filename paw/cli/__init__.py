@@ -66,9 +66,9 @@ def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
 
     if tui_only:
         return [tui]
-    from paw.cli import archive, check, detect, doctor, supervise
+    from paw.cli import archive, check, detect, doctor, supervise, wave
 
-    return [check, detect, supervise, archive, tui, doctor]
+    return [check, detect, supervise, archive, tui, doctor, wave]
 
 
 def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:

@@ -28,6 +28,8 @@ from paw.errors import GitError, SensitiveFilesError
 from paw.supervisor.context import Actor
 from paw.supervisor.service import Supervisor
 
+JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
+
 CONFIG_NAME = "paw.toml"
 STATE_DIR = ".paw"
 SOCKET_ENV = "PAW_TMUX_SOCKET"

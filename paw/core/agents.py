@@ -39,6 +39,12 @@ class AgentProfile:
     detector: str = ""
     startup_timeout_s: float = DEFAULT_STARTUP_TIMEOUT_S
     ready_pattern: str | None = None
+    # The CLI runs a subcommand when its first operand names one, even after ``--``
+    # (``claude -- update``): a one-word task there could be a command, never data.
+    operand_subcommands: bool = False
+    # The CLI ends its options at ``--`` (verified for the built-in CLIs); a custom command's
+    # parser is unknown, so a task starting with ``-`` is refused there instead.
+    operand_end: bool = False
 
     @property
     def detector_id(self) -> str:
@@ -57,8 +63,13 @@ def _builtin(
     match: ProcessMatch,
     task_mode: TaskMode = "argv",
     task_flag: str | None = None,
+    *,
+    operand_subcommands: bool = False,
 ) -> AgentProfile:
-    return AgentProfile(kind, command, match, task_mode=task_mode, task_flag=task_flag)
+    return AgentProfile(
+        kind, command, match, task_mode=task_mode, task_flag=task_flag,
+        operand_subcommands=operand_subcommands, operand_end=True,
+    )  # fmt: skip
 
 
 BUILTIN_PROFILES: dict[str, AgentProfile] = {
@@ -72,6 +83,7 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
                 interpreters=_NODE,
                 scripts=("@anthropic-ai/claude-code", "claude"),
             ),
+            operand_subcommands=True,  # commander: `claude -- doctor` runs `claude doctor`
         ),
         _builtin(
             "codex",
@@ -86,7 +98,7 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
                 interpreters=_NODE,
                 scripts=("@google/gemini-cli", "gemini"),
             ),
-            task_flag="-i",
+            task_flag="--prompt-interactive",  # yargs: `-i --version` prints the version
         ),
         _builtin(
             "aider",
@@ -98,7 +110,7 @@ BUILTIN_PROFILES: dict[str, AgentProfile] = {
             "qwen-code",
             ("qwen",),
             ProcessMatch(executables=("qwen",), interpreters=_NODE, scripts=("@qwen-code", "qwen")),
-            task_flag="-i",
+            task_flag="--prompt-interactive",
         ),
         _builtin(
             "opencode",
@@ -287,15 +299,67 @@ class Launch:
     typed_task: str | None = None
 
 
+class TaskError(ValueError):
+    """A task that cannot be passed to an agent as data (it could be read as an option or a
+    command); the message says why and what to do instead."""
+
+
+_SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:-]*")
+_COMMAND_WORD = re.compile(r"\s*[A-Za-z][\w:.-]*\s*")  # what could name a subcommand
+
+
 def plan_launch(profile: AgentProfile, task: str | None, python: str) -> Launch:
-    """The argv (with ``{python}`` expanded) and task delivery for one spawn."""
+    """The argv (with ``{python}`` expanded) and task delivery for one spawn.
+
+    The task is always data, never an option: after ``--`` when it is an operand, glued to
+    a long flag as ``--flag=TASK`` (``--flag TASK`` lets a task starting with ``-`` be read as
+    an option), or typed into the agent's input. What no form can carry as data is refused
+    (:class:`TaskError`): a task starting with ``-`` after a short flag, a one-word task where
+    the CLI routes subcommands, and a leading slash command (``/run …``), which agents'
+    inputs execute."""
     argv = tuple(python if a == PYTHON_PLACEHOLDER else a for a in profile.command)
     if not task or profile.task_mode == "none":
         return Launch(argv, profile.env)
+    _check_not_command(profile, task)
     if profile.task_mode == "stdin-typed":
         return Launch(argv, profile.env, typed_task=task)
-    flag = (profile.task_flag,) if profile.task_flag else ()
-    return Launch((*argv, *flag, task), profile.env)
+    return Launch((*argv, *task_args(profile, task)), profile.env)
+
+
+def task_args(profile: AgentProfile, task: str) -> tuple[str, ...]:
+    """The arguments that carry ``task`` as data for ``profile`` (argv task mode)."""
+    flag = profile.task_flag
+    if not flag:
+        if profile.operand_subcommands and _COMMAND_WORD.fullmatch(task):
+            raise TaskError(
+                f"{profile.kind}: a one-word task could run a {profile.kind} subcommand; "
+                "write the task as a sentence, or type it with `paw send`"
+            )
+        if profile.operand_end:
+            return ("--", task)
+        if task.startswith("-"):
+            raise TaskError(
+                f"{profile.kind}: a task starting with '-' could be read as an option by its "
+                'command; set a long task_flag (--name) or task_mode = "stdin-typed"'
+            )
+        return (task,)
+    if flag.startswith("--"):
+        return (f"{flag}={task}",)
+    if task.startswith("-"):
+        raise TaskError(
+            f"{profile.kind}: a task starting with '-' after the short flag {flag} would be "
+            'read as an option; set a long task_flag (--name) or task_mode = "stdin-typed"'
+        )
+    return (flag, task)
+
+
+def _check_not_command(profile: AgentProfile, task: str) -> None:
+    first = task.lstrip().split(maxsplit=1)[0] if task.strip() else ""
+    if _SLASH_COMMAND.fullmatch(first):
+        raise TaskError(
+            f"{profile.kind}: a task starting with {first} would run as the agent's slash "
+            "command, not as a task; start it with words, or type it with `paw send`"
+        )
 
 
 def _basename(arg: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from paw.core.always import AlwaysScope, read_always_scope
 from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.models import Action, Detection, DetectionState, Finding, Prompt, PromptKind, Verdict
@@ -148,11 +149,22 @@ def evaluate_subject(
     wrapping may hide a line break, so it is never better than ``confirm``.
     """
     verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell)
-    if prompt.kind is PromptKind.SHELL and any(n.startswith(WRAP_NOTE_PREFIX) for n in notes):
-        reason = "the command wrapped on screen; paw cannot tell wrapping from a line break"
-        extra = Finding("approve.wrapped-command", Action.CONFIRM, reason)
+    if prompt.kind in _WRAPPABLE and any(n.startswith(WRAP_NOTE_PREFIX) for n in notes):
+        field = "command" if prompt.kind is PromptKind.SHELL else "path or URL"
+        reason = f"the {field} wrapped on screen; paw cannot tell wrapping from a line break"
+        rule = (
+            "approve.wrapped-command"
+            if prompt.kind is PromptKind.SHELL
+            else "approve.wrapped-field"
+        )
+        extra = Finding(rule, Action.CONFIRM, reason)
         return Verdict.from_findings((*verdict.findings, extra))
     return verdict
+
+
+# Subjects a detector may have joined from wrapped screen lines (a shell command, a path, a URL):
+# a joined subject is never judged better than confirm.
+_WRAPPABLE = frozenset({PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH})
 
 
 WRAP_NOTE_PREFIX = WRAP_NOTE.split(":", 1)[0]  # the detector's note on joined lines
@@ -215,6 +227,7 @@ class Plan:
     reason: str
     keys: tuple[str, ...] = ()
     prompt: Prompt | None = None
+    always: AlwaysScope | None = None  # what an "always" choice makes the agent remember
 
 
 def verify_live(facts: Facts) -> Plan | None:
@@ -248,8 +261,14 @@ def plan_approval(
     always: bool = False,
     confirmed: bool = False,
     override: str | None = None,
+    judge: Callable[[str], Verdict] | None = None,
 ) -> Plan:
-    """Decide an approval: refuse, ask for confirmation or an override reason, or send keys."""
+    """Decide an approval: refuse, ask for confirmation or an override reason, or send keys.
+
+    ``always`` picks the agent's "don't ask again" option: a policy change, decided on its own
+    (:func:`_plan_always`). ``judge`` evaluates a shell command in the agent's worktree; it
+    lists the guarded commands an "always" would let run unasked.
+    """
     refusal = verify_live(facts)
     if refusal is not None:
         return refusal
@@ -257,7 +276,31 @@ def plan_approval(
     keys = _approve_keys(prompt, always=always)
     if isinstance(keys, str):
         return Plan(Step.REFUSE, keys, prompt=prompt)
+    if always:
+        return _plan_always(verdict, keys, prompt, confirmed=confirmed, judge=judge)
     return _apply_verdict(verdict, keys, prompt, confirmed=confirmed, override=override)
+
+
+def _plan_always(
+    verdict: Verdict,
+    keys: tuple[str, ...],
+    prompt: Prompt,
+    *,
+    confirmed: bool,
+    judge: Callable[[str], Verdict] | None,
+) -> Plan:
+    """ "Always" only for an allowed call, and confirmed when it remembers more than this call."""
+    if verdict.action is not Action.ALLOW:
+        return Plan(
+            Step.REFUSE,
+            f"'always' is refused for a {verdict.action.value} verdict: the agent would then run "
+            "such calls without asking; approve this one once instead",
+            prompt=prompt,
+        )
+    scope = read_always_scope(prompt, judge)
+    if scope.broader and not confirmed:
+        return Plan(Step.NEEDS_CONFIRMATION, scope.explain(), prompt=prompt, always=scope)
+    return Plan(Step.SEND, f"approved always: {scope.covers}", keys, prompt, always=scope)
 
 
 def _approve_keys(prompt: Prompt, *, always: bool) -> tuple[str, ...] | str:

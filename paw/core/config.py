@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from paw.core.wave import NotifySettings
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
@@ -146,7 +148,10 @@ class AgentProfileConfig(_Strict):
     if set), ``stdin-typed`` (typed into the agent's input once it is up), ``none``."""
 
     task_flag: str | None = None
-    """With ``task_mode = "argv"``: an option placed before the task (e.g. ``-i``)."""
+    """With ``task_mode = "argv"``: the option that carries the task. A long one is passed as
+    ``--flag=TASK``; a short one (``-p``) refuses tasks starting with ``-``. Without a flag the
+    task is the last argument (after ``--`` for the built-in CLIs, which accept it; a custom
+    command refuses tasks starting with ``-``). Either way it is data, never an option."""
 
     match: ProcessMatch | None = None
     """Process-tree match. Default for a custom profile: derived from ``command`` (an
@@ -198,3 +203,6 @@ class PawConfig(_Strict):
     mcp_allowed: tuple[str, ...] = ()
     """MCP tools (``server/tool`` or ``server/*``) whose calls are allowed without confirmation.
     Every other MCP tool call needs confirmation."""
+
+    notify: NotifySettings = Field(default_factory=NotifySettings)
+    """Where unattended waves escalate (``[notify]``; see docs/waves.md)."""

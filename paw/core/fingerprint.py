@@ -1,4 +1,4 @@
-"""Prompt ids: short, stable names for one live prompt in one pane (pure)."""
+"""Prompt ids: short names for one occurrence of a prompt in one pane (pure)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ def prompt_id(pane_id: str, fingerprint: str) -> str:
     """
     digest = hashlib.sha256(f"{pane_id}\0{fingerprint}".encode()).hexdigest()
     return digest[:PROMPT_ID_LENGTH]
+
+
+def occurrence_id(pane_id: str, fingerprint: str, nonce: str) -> str:
+    """The id of one occurrence of the prompt ``fingerprint`` in ``pane_id``: ``nonce`` (random,
+    from the caller) makes every appearance of the same question its own id."""
+    return prompt_id(pane_id, f"{fingerprint}\0{nonce}")
 
 
 def is_prompt_id(text: str) -> bool:

@@ -22,6 +22,8 @@ class PaneInfo:
     dead: bool = False
     current_command: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)  # paw's tmux user options, without "@"
+    server: str = ""  # the tmux server's identity (its pid and start time): a restart changes it
+    attached: int = 0  # clients attached to the pane's session (paw's own control client aside)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,7 @@ class ProcInfo:
     exe: str
     cmdline: tuple[str, ...]
     create_time: float
+    ppid: int = 0  # the parent's pid (0: unknown, or the root of the tree read)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,17 @@
 """The approval path: the only code that sends keys in answer to a prompt.
 
-Order, for ``approve`` and ``deny`` alike: look up the prompt as first seen; prove it is still
-live (pane exists, the same agent process runs in it, a fresh capture shows the same
-fingerprint); apply the guard; record the decision (fsync) BEFORE sending; send once; check the
+Order, for ``approve`` and ``deny`` alike: look up the prompt occurrence; refuse one already
+decided; prove it is still live (the agent's own pane on the same tmux server, the process paw
+launched still showing it, a fresh capture with the same fingerprint); apply the guard; mark
+the occurrence decided and record the decision (fsync) BEFORE sending; send once; check the
 prompt cleared or changed; record the outcome. Never retries. Every refusal is recorded too.
+A paw process killed in between leaves the occurrence ``sending``; the next sweep reconciles it
+(``not-sent`` while the prompt is still shown) and never counts it approved.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from paw.core.approval import (
@@ -21,9 +25,19 @@ from paw.core.approval import (
 )
 from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
 from paw.errors import PawError
+from paw.supervisor.crash import crash_at
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
-from paw.supervisor.records import load_agents, load_prompts
+from paw.supervisor.records import (
+    ANSWERED,
+    ENDED,
+    PROMPTS_LOCK,
+    SENDING,
+    ProcIdentity,
+    load_agents,
+    load_prompts,
+    save_prompts,
+)
 from paw.supervisor.sweep import poll_once, verdict_for
 from paw.supervisor.waiting import poll
 
@@ -76,7 +90,14 @@ def _approve(
         if facts.fresh is not None and fresh is not None
         else _no_prompt_verdict()
     )
-    plan = plan_approval(facts, verdict, always=always, confirmed=confirmed, override=override)
+    worktree = agent.worktree
+
+    def judge(command: str) -> Verdict:
+        return ctx.shell(command, worktree, ctx.config.guard)
+
+    plan = plan_approval(
+        facts, verdict, always=always, confirmed=confirmed, override=override, judge=judge
+    )
     return _carry_out(ctx, "approve", record, _if_answered(ctx, record, facts, plan), verdict,
                       override=override)  # fmt: skip
 
@@ -120,22 +141,54 @@ def _no_prompt_verdict() -> Verdict:
 
 def _lookup(ctx: Context, prompt_id: str) -> tuple[PromptRecord, AgentRecord] | str:
     prompts = load_prompts(ctx.state)
-    if prompt_id not in prompts:
-        poll_once(ctx)  # derive fresh: the id may be live but not yet listed by any paw process
+    known = prompts.get(prompt_id)
+    if known is None or known.state == SENDING:
+        # Sweep first: the id may be live but not yet listed by any paw process, or its last
+        # decision was interrupted (the sweep reconciles it).
+        poll_once(ctx)
         prompts = load_prompts(ctx.state)
     record = prompts.get(prompt_id)
     if record is None:
         return f"unknown prompt id {prompt_id!r} (run `paw prompts` to list live prompts)"
+    closed = _closed(record)
+    if closed is not None:
+        return closed
     agent = load_agents(ctx.state).get(record.agent)
     if agent is None:
         return f"agent {record.agent!r} is no longer supervised"
     return record, agent
 
 
+def _closed(record: PromptRecord) -> str | None:
+    """Why a decision on this occurrence is refused: each occurrence is decided once."""
+    again = "if the agent asks again, that is a new prompt with a new id (`paw prompts`)"
+    if record.state == ANSWERED:
+        verb = _ANSWERED.get(record.action or "", "answered")
+        who = f" by {record.decided_by}" if record.decided_by else ""
+        return f"already answered: {verb}{who}; nothing sent ({again})"
+    if record.state == ENDED:
+        return (
+            f"prompt {record.id} is no longer shown: the prompt changed or ended while paw "
+            f"sent nothing (answered outside paw, or it timed out); {again}"
+        )
+    if record.state == SENDING:
+        return f"a decision on prompt {record.id} is being sent; {again}"
+    return None
+
+
 def gather_facts(ctx: Context, record: PromptRecord, agent: AgentRecord) -> Facts:
-    """Everything the decision needs, captured now: pane, process identity, a fresh screen."""
+    """Everything the decision needs, captured now: pane, process identity, a fresh screen.
+
+    The pane must be the agent's own (its tags and random token, on the tmux server the
+    occurrence was seen on) and run the process paw launched (or its descendant), the very
+    process that showed this occurrence."""
     pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
-    if pane is None or pane.pane_id != record.pane_id or pane.dead:
+    if (
+        pane is None
+        or pane.pane_id != record.pane_id
+        or pane.dead
+        or (record.server and pane.server != record.server)
+    ):
         return Facts(record.fingerprint, pane_exists=False, agent_alive=False, fresh=None)
     if not is_same_process(ctx, agent, pane, record.proc):
         return Facts(record.fingerprint, pane_exists=True, agent_alive=False, fresh=None)
@@ -162,17 +215,50 @@ def _carry_out(
             if plan.step is Step.NEEDS_CONFIRMATION
             else None,
         )  # fmt: skip
+    # This occurrence is decided now, whatever happens next: a second decision (racing, or
+    # after the agent asks again) never sends for it; a crash leaves SENDING for the sweep.
+    _set_state(ctx, record.id, SENDING, action=action, sender=_self(ctx))
     ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
+    crash_at(f"{action}:recorded")
     try:
         ctx.terminal.send_keys(record.pane_id, plan.keys)
     except PawError as err:
         ctx.record(
             "outcome", action=action, outcome="send-failed", error=err.message, **_ids(record)
         )
+        _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
         raise
+    crash_at(f"{action}:sent")
     outcome = _verify(ctx, record)
     ctx.record("outcome", action=action, outcome=outcome.value, **_ids(record))
+    _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
+
+
+def _set_state(
+    ctx: Context, prompt_id: str, state: str, *, action: str, sender: ProcIdentity | None
+) -> None:
+    """Persist the occurrence's state (re-read under the prompts lock: sweeps write too)."""
+    with ctx.state.lock(PROMPTS_LOCK):
+        prompts = load_prompts(ctx.state)
+        current = prompts.get(prompt_id)
+        if current is None:
+            return
+        closed_at = ctx.clock() if state == ANSWERED else None
+        prompts[prompt_id] = current.model_copy(
+            update={
+                "state": state, "action": action, "sender": sender, "closed_at": closed_at,
+                "decided_by": ctx.actor.user,
+            }
+        )  # fmt: skip
+        save_prompts(ctx.state, prompts)
+
+
+def _self(ctx: Context) -> ProcIdentity | None:
+    """This paw process (pid and start time): a sweep tells a decision in flight from one
+    whose process died."""
+    me = ctx.procs.tree(os.getpid())[:1]
+    return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
 
 
 def _verify(ctx: Context, record: PromptRecord) -> Outcome:
@@ -218,6 +304,7 @@ def _fields(
         "question": prompt.question if prompt is not None else record.question,
         "verdict": verdict.to_dict() if verdict is not None else None,
         "override": override,
+        "always": plan.always.to_dict() if plan.always is not None else None,
     }
 
 
@@ -234,6 +321,8 @@ def _confirmation(ctx: Context, record: PromptRecord, plan: Plan, verdict: Verdi
         lines.append(f"  {prompt.kind.value}: {prompt.subject}")
     if verdict is not None:
         lines += [f"  guard: {verdict.action.value}"] + [f"  - {r}" for r in verdict.reasons]
+    if plan.always is not None:
+        lines.append(plan.always.explain())
     details = _git_details(ctx, record, prompt)
     return "\n".join(lines + ([details] if details else []))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
-from paw.supervisor.observe import pane_for
+from paw.supervisor.observe import agent_process, pane_for
 from paw.supervisor.records import (
     GIT_LOCK,
     REMOVING,
@@ -47,8 +47,15 @@ def stop(ctx: Context, name: str) -> bool:
 
 
 def _stop(ctx: Context, agent: AgentRecord) -> bool:
+    # Only a proven pane is killed: paw's tags and token on the server the agent was started
+    # on; an adopted (untagged) pane only while the adopted process still runs in it.
+    name = agent.name
     pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
-    ctx.record("stop", agent=agent.name, pane=pane.pane_id if pane else None)
+    if pane is not None and agent.adopted and agent_process(ctx, agent, pane) is None:
+        ctx.record("stop", agent=name, pane=pane.pane_id, killed=False,
+                   reason="the adopted agent no longer runs in that pane: left alone")  # fmt: skip
+        return False
+    ctx.record("stop", agent=name, pane=pane.pane_id if pane else None)
     if pane is None:
         return False
     ctx.terminal.kill_pane(pane.pane_id)

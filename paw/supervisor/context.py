@@ -25,6 +25,8 @@ GitDetails = Callable[[str, str], "str | None"]  # (shell command, worktree) -> 
 TAG_AGENT = "paw_agent"
 TAG_KIND = "paw_kind"
 TAG_REPO = "paw_repo"
+# A random token per spawn: the pane is this agent's, not a namesake's.
+TAG_TOKEN = "paw_id"  # noqa: S105 - a tag name, not a secret
 
 
 class BranchVcs(Vcs, Protocol):

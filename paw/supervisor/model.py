@@ -20,6 +20,9 @@ class AgentStatus(StrEnum):
     IDLE = "idle"
     UNKNOWN = "unknown"
     EXITED = "exited"  # the pane is gone, or its agent process is no longer running
+    LOST = "lost"  # no tmux server answers: paw cannot tell whether the agent runs
+    SERVER_RESTARTED = "server-restarted"  # its pane was on a tmux server that is gone
+    REPLACED = "replaced"  # its pane runs a process paw did not launch (`paw adopt` binds it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +51,14 @@ class AgentView:
     worktree: str
     stat: WorktreeStat
     task: str | None = None
+    note: str | None = None  # why the agent is not running, in words ("tmux server restarted")
 
 
 @dataclass(frozen=True, slots=True)
 class LivePrompt:
     """A live prompt the human can decide on, with the guard's verdict on its subject."""
 
-    id: str  # short, stable: derived from pane + prompt fingerprint
+    id: str  # short: one occurrence of a prompt (asked again after an answer: a new id)
     agent: str  # agent name
     kind: str  # agent kind (claude-code, …)
     pane_id: str
@@ -79,6 +83,8 @@ class Outcome(StrEnum):
 
     SENT = "sent"  # keys sent and the prompt cleared or changed
     SENT_UNCONFIRMED = "sent-unconfirmed"  # keys sent, prompt still shown afterwards
+    NOT_SENT = "not-sent"  # a decision paw recorded but stopped before sending (reconciled)
+    INTERRUPTED = "interrupted"  # paw stopped while sending: keys may or may not have gone
     REFUSED = "refused"  # nothing sent; see reason
     NEEDS_CONFIRMATION = "needs-confirmation"  # verdict is confirm and confirmed=False
     NEEDS_OVERRIDE = "needs-override"  # verdict is block and no override reason given

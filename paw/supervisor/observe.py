@@ -1,13 +1,21 @@
-"""Observe agents: find each agent's pane, resolve its process, detect what its screen shows."""
+"""Observe agents: find each agent's pane, prove its process, detect what its screen shows.
+
+An agent's identity is bound when paw starts it (or adopts it): the pane's random tag, the tmux
+server the pane lives on (its pid and start time: a restarted server is another server), and
+the process paw launched (pid and start time; the agent is that process or its descendant,
+and keeps the executable it was first seen with). Nothing is ever matched by a pane id alone,
+a program's name alone, or a process that appeared later outside that tree.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from paw.core.agents import find_agent_process, matches_process, profile_for
+from paw.core.agents import find_agent_process, profile_for
 from paw.core.models import Detection, DetectionState
-from paw.supervisor.context import TAG_AGENT, TAG_REPO
+from paw.supervisor.context import TAG_AGENT, TAG_REPO, TAG_TOKEN
 
 _START_TIME_SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
@@ -19,6 +27,32 @@ if TYPE_CHECKING:
     from paw.supervisor.records import AgentRecord, ProcIdentity
 
 
+class Problem(StrEnum):
+    """Why an agent cannot be proven to run now."""
+
+    SERVER_GONE = "server-gone"  # no tmux server answers (or it failed): nothing is known
+    SERVER_RESTARTED = "server-restarted"  # the agent's pane was on a server that is gone
+    PANE_GONE = "pane-gone"  # the server is the same, the pane is not there
+    PANE_DEAD = "pane-dead"  # the pane is kept (remain-on-exit) but its program ended
+    REPLACED = "replaced"  # the pane runs a process paw did not launch
+    NO_AGENT = "no-agent"  # the launched process runs, without the agent in it
+
+    @property
+    def note(self) -> str:
+        """What a human reads."""
+        return _NOTES[self]
+
+
+_NOTES = {
+    Problem.SERVER_GONE: "tmux server gone or unreachable",
+    Problem.SERVER_RESTARTED: "tmux server restarted: the agent's pane is gone",
+    Problem.PANE_GONE: "pane gone",
+    Problem.PANE_DEAD: "agent exited",
+    Problem.REPLACED: "agent replaced — run `paw adopt`",
+    Problem.NO_AGENT: "agent exited",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """One agent as seen now: its pane (None when gone), agent process, and detection."""
@@ -27,26 +61,99 @@ class Observation:
     pane: PaneInfo | None
     proc: ProcInfo | None
     detection: Detection
+    problem: Problem | None = None
 
     @property
     def alive(self) -> bool:
-        """The pane exists and currently runs an agent of the agent's kind."""
+        """The pane exists and runs the agent paw launched (or its descendant)."""
         return self.pane is not None and self.proc is not None
 
 
-def pane_for(ctx: Context, agent: AgentRecord, panes: Sequence[PaneInfo]) -> PaneInfo | None:
-    """The agent's pane: the one tagged with its name and repository, else its recorded id.
+def current_server(panes: Sequence[PaneInfo]) -> str | None:
+    """The identity of the server that listed ``panes`` (None when unknown)."""
+    return next((p.server for p in panes if p.server), None)
 
-    A recorded id only counts when that pane carries no other paw agent's tags (adopted panes
-    are untagged; tmux restarts pane numbering when its server restarts).
-    """
+
+def pane_for(ctx: Context, agent: AgentRecord, panes: Sequence[PaneInfo]) -> PaneInfo | None:
+    """The agent's own pane, proven: on the server it was bound to, and for a spawned agent
+    carrying its name, repository and random tag; for an adopted (untagged) pane, its recorded
+    id on that same server. A pane id that a restarted server reused never matches."""
     for pane in panes:
-        if pane.tags.get(TAG_AGENT) == agent.name and pane.tags.get(TAG_REPO) == ctx.repo_id:
-            return pane
-    for pane in panes:
-        if pane.pane_id == agent.pane_id and TAG_AGENT not in pane.tags:
+        if agent.server and pane.server and pane.server != agent.server:
+            continue
+        if agent.adopted:
+            if pane.pane_id == agent.pane_id and TAG_AGENT not in pane.tags:
+                return pane
+            continue
+        if pane.tags.get(TAG_AGENT) != agent.name or pane.tags.get(TAG_REPO) != ctx.repo_id:
+            continue
+        if agent.token is None or pane.tags.get(TAG_TOKEN) == agent.token:
             return pane
     return None
+
+
+def locate(
+    ctx: Context, agent: AgentRecord, panes: Sequence[PaneInfo]
+) -> tuple[PaneInfo | None, Problem | None]:
+    """:func:`pane_for`, and when there is no pane, why (server restarted or pane gone)."""
+    pane = pane_for(ctx, agent, panes)
+    if pane is not None:
+        return pane, None
+    server = current_server(panes)
+    if agent.server and server and server != agent.server:
+        return None, Problem.SERVER_RESTARTED
+    return None, Problem.PANE_GONE
+
+
+def _same(proc: ProcInfo, identity: ProcIdentity) -> bool:
+    return proc.pid == identity.pid and abs(proc.create_time - identity.create_time) < (
+        _START_TIME_SLACK
+    )
+
+
+def subtree(procs: Sequence[ProcInfo], root: ProcInfo) -> list[ProcInfo]:
+    """``root`` and its descendants among ``procs`` (root first), by parent pid."""
+    out, members = [root], {root.pid}
+    for proc in procs:  # a tree is listed parents before children
+        if proc.pid not in members and proc.ppid in members:
+            members.add(proc.pid)
+            out.append(proc)
+    return out
+
+
+def resolve(
+    ctx: Context, agent: AgentRecord, pane: PaneInfo, tree: Sequence[ProcInfo] | None = None
+) -> tuple[ProcInfo | None, Problem | None]:
+    """The agent process in ``pane``: the launched process or a descendant that runs the
+    agent's kind; else None and why (the pane's program ended, or was replaced)."""
+    if pane.dead:
+        return None, Problem.PANE_DEAD
+    procs = list(ctx.procs.tree(pane.pane_pid) if tree is None else tree)
+    # records from before launch identities: an adopted agent's own process stands for it
+    launched = agent.launched or (agent.proc if agent.adopted else None)
+    if launched is not None:
+        root = next(
+            (p for p in procs if p.pid == launched.pid and _created(p, launched.create_time)),
+            None,
+        )
+        if root is None:
+            return None, (Problem.REPLACED if procs else Problem.NO_AGENT)
+        procs = subtree(procs, root)
+    profile = profile_for(ctx.config, agent.kind)
+    if profile is None:  # its kind left paw.toml: paw cannot tell its process (fail closed)
+        return None, Problem.NO_AGENT
+    proc = find_agent_process(profile, procs)
+    if proc is None:
+        return None, Problem.NO_AGENT
+    bound = agent.proc
+    if bound is not None and _same(proc, bound) and bound.exe and proc.exe != bound.exe:
+        return None, Problem.REPLACED  # the agent's process exec'd another program
+    return proc, None
+
+
+def _created(proc: ProcInfo, create_time: float) -> bool:
+    """``create_time`` 0 is "not read yet" (bound at the first observation)."""
+    return create_time == 0.0 or abs(proc.create_time - create_time) < _START_TIME_SLACK
 
 
 def agent_process(
@@ -55,33 +162,22 @@ def agent_process(
     pane: PaneInfo | None,
     tree: Sequence[ProcInfo] | None = None,
 ) -> ProcInfo | None:
-    """The process in ``pane``'s tree that runs ``agent``'s kind, or None.
+    """The proven agent process in ``pane`` (see :func:`resolve`), or None.
 
     ``tree`` is the pane's process tree when the caller already read it (a sweep reads every
     pane's tree in one pass); otherwise it is read here.
     """
-    if pane is None or pane.dead:
+    if pane is None:
         return None
-    profile = profile_for(ctx.config, agent.kind)
-    if profile is None:  # its kind left paw.toml: paw cannot tell its process (fail closed)
-        return None
-    procs = ctx.procs.tree(pane.pane_pid) if tree is None else tree
-    return find_agent_process(profile, procs)
+    return resolve(ctx, agent, pane, tree)[0]
 
 
 def is_same_process(
     ctx: Context, agent: AgentRecord, pane: PaneInfo, identity: ProcIdentity
 ) -> bool:
-    """True when ``identity`` (pid + start time) still runs in ``pane`` as ``agent``'s kind."""
-    profile = profile_for(ctx.config, agent.kind)
-    if pane.dead or profile is None:
-        return False
-    return any(
-        p.pid == identity.pid
-        and abs(p.create_time - identity.create_time) < _START_TIME_SLACK
-        and matches_process(profile.match, p)
-        for p in ctx.procs.tree(pane.pane_pid)
-    )
+    """True when the proven agent process of ``pane`` is ``identity`` (pid + start time)."""
+    proc = agent_process(ctx, agent, pane)
+    return proc is not None and _same(proc, identity)
 
 
 def detect_text(ctx: Context, agent: AgentRecord, text: str | None) -> Detection:
@@ -102,8 +198,11 @@ def observe(
     pane: PaneInfo | None,
     text: str | None,
     tree: Sequence[ProcInfo] | None = None,
+    problem: Problem | None = None,
 ) -> Observation:
     """Resolve and detect one agent from its pane, captured screen and (prefetched) tree."""
-    proc = agent_process(ctx, agent, pane, tree)
+    proc: ProcInfo | None = None
+    if pane is not None:
+        proc, problem = resolve(ctx, agent, pane, tree)
     detection = detect_text(ctx, agent, text if proc is not None else None)
-    return Observation(agent, pane, proc, detection)
+    return Observation(agent, pane, proc, detection, problem if proc is None else None)

@@ -16,6 +16,14 @@ from paw.errors import PawError
 
 AGENTS_DOC = "agents"
 PROMPTS_DOC = "prompts"
+PROMPTS_LOCK = "prompts"  # held while a paw process reads-and-rewrites prompts.json
+AGENTS_LOCK = AGENTS_DOC  # held while agents.json is read and rewritten
+
+# States of one prompt occurrence.
+OPEN = "open"  # shown, undecided
+SENDING = "sending"  # a decision to send was recorded; the keys are going (or paw died)
+ANSWERED = "answered"  # paw sent keys for it (or may have: see the audit's outcome)
+ENDED = "ended"  # it went away while paw sent nothing
 SPAWNING = "spawning"  # AgentRecord.pending: an intent written before `git worktree add`
 REMOVING = "removing"  # AgentRecord.pending: an intent written before anything is removed
 
@@ -54,6 +62,7 @@ class ProcIdentity(_Record):
 
     pid: int
     create_time: float
+    exe: str = ""  # the executable, when known (a process that exec'd another is not the same)
 
 
 class AgentRecord(_Record):
@@ -69,6 +78,11 @@ class AgentRecord(_Record):
     created_at: float = 0.0
     adopted: bool = False
     proc: ProcIdentity | None = None  # the agent process, once resolved
+    # Identity bound at spawn (or adopt): the pane's random tag, the tmux server the pane lives
+    # on, and the process paw launched in it; the agent is that process or its descendant.
+    token: str | None = None
+    server: str | None = None
+    launched: ProcIdentity | None = None
     pending: str | None = None  # SPAWNING or REMOVING while that operation is unfinished
     force: bool = False  # with REMOVING: the removal was forced (`paw rm --force`)
 
@@ -86,6 +100,14 @@ class PromptRecord(_Record):
     question: str
     first_seen: float
     proc: ProcIdentity
+    # One occurrence of a prompt: "open" while shown and undecided, "answered" once paw sent
+    # keys for it, "ended" once it went away without paw sending anything.
+    state: str = OPEN
+    server: str = ""
+    closed_at: float | None = None
+    action: str | None = None  # approve/deny, while SENDING and after
+    sender: ProcIdentity | None = None  # the paw process sending, while SENDING
+    decided_by: str | None = None  # the user whose decision it was
 
 
 _R = TypeVar("_R", bound=_Record)
@@ -138,6 +160,17 @@ one, and fails when another paw process is adding one at the same moment."""
 def op_lock(name: str) -> str:
     """The lock a process holds while it spawns or removes agent ``name``."""
     return f"op-{name}"
+
+
+def update_agents(state: StateStore, updates: Mapping[str, Mapping[str, object]]) -> None:
+    """Apply field ``updates`` to the named agents' current records (re-read under a lock, so
+    a record written meanwhile by another paw process is kept, and a gone agent stays gone)."""
+    with state.lock(AGENTS_LOCK):
+        agents = load_agents(state)
+        for name, update in updates.items():
+            if name in agents:
+                agents[name] = agents[name].model_copy(update=dict(update))
+        save_agents(state, agents)
 
 
 def load_prompts(state: StateStore) -> dict[str, PromptRecord]:

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import secrets
 import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paw.core.agents import find_agent_process, known_kinds, plan_launch, profile_for
+from paw.core.agents import (
+    TaskError,
+    find_agent_process,
+    known_kinds,
+    plan_launch,
+    profile_for,
+)
 from paw.core.names import name_problem
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch
 from paw.errors import PawError
-from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO
+from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
 from paw.supervisor.keyboard import type_line
-from paw.supervisor.observe import agent_process, detect_text
+from paw.supervisor.observe import agent_process, detect_text, pane_for
 from paw.supervisor.preflight import check_spawn
 from paw.supervisor.records import (
     GIT_LOCK,
@@ -56,14 +63,17 @@ def spawn(
     if base_ref == "HEAD":
         base_ref = ctx.vcs.current_branch(ctx.repo_root)
     worktree, branch = ctx.worktree_path(name), ctx.branch_for(name)
-    launch = plan_launch(profile, task, ctx.python)
-    _require_program(ctx, kind, launch.argv[0])
+    _require_program(ctx, kind, plan_launch(profile, None, ctx.python).argv[0])
+    try:
+        launch = plan_launch(profile, task, ctx.python)
+    except TaskError as err:
+        raise PawError(str(err)) from err
     check_spawn(ctx, name, worktree, branch, base_ref)
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
     record = AgentRecord(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
-        task=task, created_at=ctx.clock(), pending=SPAWNING,
+        task=task, created_at=ctx.clock(), token=secrets.token_hex(8), pending=SPAWNING,
     )  # fmt: skip
     # The intent record comes first, under the agent's operation lock: if paw dies at any
     # later step, the next paw command finds it and finishes or undoes the spawn.
@@ -82,15 +92,32 @@ def spawn(
         try:
             pane = ctx.terminal.new_pane(
                 ctx.session, worktree, launch.argv, launch.env,
-                {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id},
+                {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id,
+                 TAG_TOKEN: record.token or ""},
             )  # fmt: skip
         except PawError as err:
             raise _undo_spawn(ctx, record, err) from err
         ctx.fault("spawn:pane")
-        record = record.model_copy(update={"pane_id": pane.pane_id, "pending": None})
+        record = record.model_copy(
+            update={
+                "pane_id": pane.pane_id,
+                "server": pane.server or None,
+                "launched": _launched(ctx, pane),
+                "pending": None,
+            }
+        )
         store_agent(ctx.state, record)
         ctx.fault("spawn:recorded")
     return record
+
+
+def _launched(ctx: Context, pane: PaneInfo) -> ProcIdentity:
+    """The process paw launched: the pane's process (tmux execs the agent's argv in place).
+    Its start time is read now, or (when it is not readable yet) at the first sweep."""
+    root = ctx.procs.tree(pane.pane_pid)[:1]
+    if root and root[0].pid == pane.pane_pid:
+        return ProcIdentity(pid=pane.pane_pid, create_time=root[0].create_time)
+    return ProcIdentity(pid=pane.pane_pid, create_time=0.0)
 
 
 def _require_program(ctx: Context, kind: str, program: str) -> None:
@@ -221,7 +248,7 @@ def _died(record: AgentRecord, outcome: StartupOutcome, argv: Sequence[str]) -> 
     lines = "".join(f"\n  | {line}" for line in outcome.screen) or "\n  (its screen was empty)"
     task_note = (
         ' (the task is passed as the last argument: task_mode = "argv")'
-        if record.task and argv and argv[-1] == record.task
+        if record.task and argv and argv[-1].endswith(record.task)
         else ""
     )
     return PawError(
@@ -249,13 +276,18 @@ def _process_note(ctx: Context, record: AgentRecord, pane: PaneInfo | None) -> t
 
 
 def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> AgentRecord:
-    """Supervise an existing pane, only if its process tree runs a known agent."""
+    """Supervise an existing pane, only if its process tree runs a known agent.
+
+    A pane that already belongs to an agent whose process was replaced (the agent restarted
+    in it, or something else now runs there) is bound again to that agent: the process found
+    now becomes its identity, and prompts seen from here on are new occurrences."""
     panes = {p.pane_id: p for p in ctx.terminal.list_panes(None)}
     pane = panes.get(pane_id)
     if pane is None or pane.dead:
         raise PawError(f"no live tmux pane {pane_id!r}")
-    if any(a.pane_id == pane_id for a in load_agents(ctx.state).values()):
-        raise PawError(f"pane {pane_id} is already supervised")
+    owner = _owner(ctx, pane, list(panes.values()))
+    if owner is not None:
+        return _rebind(ctx, owner, pane, name)
     procs = ctx.procs.tree(pane.pane_pid)
     for profile in _candidates(ctx, kind):
         proc = find_agent_process(profile, procs)
@@ -263,16 +295,56 @@ def adopt(ctx: Context, pane_id: str, name: str | None, kind: str | None) -> Age
             continue
         agent_name = name or f"{profile.kind}-{pane_id.lstrip('%')}"
         check_new_name(ctx, agent_name)
+        identity = ProcIdentity(pid=proc.pid, create_time=proc.create_time, exe=proc.exe)
         record = AgentRecord(
             name=agent_name, kind=profile.kind, branch="", worktree=ctx.repo_root, base="",
             pane_id=pane_id, created_at=ctx.clock(), adopted=True,
-            proc=ProcIdentity(pid=proc.pid, create_time=proc.create_time),
+            proc=identity, launched=identity, server=pane.server or None,
         )  # fmt: skip
         ctx.record("adopt", agent=agent_name, kind=profile.kind, pane=pane_id, pid=proc.pid)
         store_agent(ctx.state, record)
         return record
     commands = ", ".join(" ".join(p.cmdline) or p.name for p in procs) or "no processes"
     raise PawError(f"pane {pane_id} does not run a known agent ({commands})")
+
+
+def _owner(ctx: Context, pane: PaneInfo, panes: list[PaneInfo]) -> AgentRecord | None:
+    """The agent whose proven pane ``pane`` is (None: nobody's); PawError when that agent's
+    process is still the one paw launched (nothing to adopt)."""
+    for agent in load_agents(ctx.state).values():
+        if not _same_pane(ctx, agent, pane, panes):
+            continue
+        if agent_process(ctx, agent, pane) is not None:
+            raise PawError(f"pane {pane.pane_id} is already supervised (agent {agent.name})")
+        return agent
+    return None
+
+
+def _same_pane(ctx: Context, agent: AgentRecord, pane: PaneInfo, panes: list[PaneInfo]) -> bool:
+    found = pane_for(ctx, agent, panes)
+    return found is not None and found.pane_id == pane.pane_id
+
+
+def _rebind(ctx: Context, agent: AgentRecord, pane: PaneInfo, name: str | None) -> AgentRecord:
+    if name is not None and name != agent.name:
+        raise PawError(
+            f"pane {pane.pane_id} belongs to agent {agent.name!r}",
+            hint=f"`paw adopt {pane.pane_id}` binds it to {agent.name} again",
+        )
+    proc = find_agent_process(ctx.profile(agent.kind), ctx.procs.tree(pane.pane_pid))
+    if proc is None:
+        raise PawError(
+            f"pane {pane.pane_id} of agent {agent.name!r} does not run {agent.kind} now",
+            hint="stop it (`paw stop`) or start the agent in it again, then adopt",
+        )
+    identity = ProcIdentity(pid=proc.pid, create_time=proc.create_time, exe=proc.exe)
+    record = agent.model_copy(
+        update={"proc": identity, "launched": identity, "server": pane.server or agent.server}
+    )
+    ctx.record("adopt", agent=agent.name, kind=agent.kind, pane=pane.pane_id, pid=proc.pid,
+               rebind=True)  # fmt: skip
+    store_agent(ctx.state, record)
+    return record
 
 
 def _candidates(ctx: Context, kind: str | None) -> list[AgentProfile]:

@@ -14,6 +14,7 @@ COLUMNS = (
     "overrides",
     "sensitive_file_aborts",
     "git_writes_confirmed",
+    "ended_outside",
 )
 
 
@@ -29,13 +30,20 @@ class Counts:
     overrides: int = 0  # sent despite a block, with a recorded reason
     sensitive_file_aborts: int = 0
     git_writes_confirmed: int = 0
+    ended_outside: int = 0  # prompts that went away while paw sent nothing
     seen_ids: set[str] = field(default_factory=set, repr=False)
+    # decisions to send, by prompt id, until their outcome says the keys went out
+    pending: dict[str, Mapping[str, object]] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, int]:
         """The row as a JSON-ready mapping."""
         row = asdict(self)
         row.pop("seen_ids")
+        row.pop("pending")
         return row
+
+
+SENT_OUTCOMES = ("sent", "sent-unconfirmed")
 
 
 def _rules(record: Mapping[str, object]) -> list[str]:
@@ -54,7 +62,15 @@ def _count(row: Counts, record: Mapping[str, object]) -> None:
         row.seen_ids.add(str(record.get("prompt_id")))
         row.prompts_seen = len(row.seen_ids)
     elif event in ("approve", "deny") and decision == "send":
-        _count_sent(row, record, str(event), rules)
+        # Counted once its outcome says the keys went out: a decision paw recorded and never
+        # carried out (killed before sending) is not an approval.
+        row.pending[str(record.get("prompt_id"))] = record
+    elif event == "outcome" and record.get("outcome") in SENT_OUTCOMES:
+        decided = row.pending.pop(str(record.get("prompt_id")), None)
+        if decided is not None:
+            _count_sent(row, decided, str(decided.get("event")), _rules(decided))
+    elif event == "prompt-ended" and record.get("outside"):
+        row.ended_outside += 1
     elif event in ("approve", "deny") and decision in ("refuse", "needs-override"):
         row.refused += 1
         if decision == "needs-override":

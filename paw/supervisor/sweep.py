@@ -2,21 +2,35 @@
 
 from __future__ import annotations
 
+import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from paw.core.approval import evaluate_subject
-from paw.core.fingerprint import prompt_id
+from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
 from paw.errors import PawError
-from paw.supervisor.model import AgentStatus, AgentView, LivePrompt, Snapshot, WorktreeStat
-from paw.supervisor.observe import Observation, observe, pane_for
+from paw.supervisor.model import (
+    AgentStatus,
+    AgentView,
+    LivePrompt,
+    Outcome,
+    Snapshot,
+    WorktreeStat,
+)
+from paw.supervisor.observe import Observation, Problem, locate, observe
 from paw.supervisor.records import (
+    ANSWERED,
+    ENDED,
+    OPEN,
+    PROMPTS_LOCK,
+    SENDING,
     ProcIdentity,
     PromptRecord,
     load_agents,
     load_prompts,
     save_prompts,
+    update_agents,
 )
 
 if TYPE_CHECKING:
@@ -32,6 +46,7 @@ KEEP_GONE_MAX = 200
 STAT_TTL_S = 5.0  # worktree counts cost git processes: refresh at most this often per agent
 STAT_REFRESH_PER_SWEEP = 8  # stale counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
+_SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
 def poll_once(ctx: Context) -> Snapshot:
@@ -39,8 +54,9 @@ def poll_once(ctx: Context) -> Snapshot:
 
     One tmux process lists every pane and captures the agents' panes, and one pass over the
     process table reads every pane's process tree. A tmux server that is gone (or any other
-    tmux failure) gives ``tmux_ok=False`` with the error and no prompts. Without agents,
-    tmux is not asked at all (no server is then not an error).
+    tmux failure) gives ``tmux_ok=False`` with the error, no prompts, and every agent
+    ``lost`` (not ``exited``: paw cannot see). Without agents, tmux is not asked at all (no
+    server is then not an error).
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)
@@ -48,11 +64,12 @@ def poll_once(ctx: Context) -> Snapshot:
     try:
         located, texts = _survey(ctx, agents) if agents else ({}, {})
     except PawError as err:
-        views = tuple(_view(ctx, _gone(ctx, a), now) for a in agents.values())
+        views = tuple(_view(ctx, _gone(ctx, a, Problem.SERVER_GONE), now) for a in agents.values())
         return Snapshot(now, views, (), tmux_ok=False, error=err.message)
-    live = [p.pane_pid for p in located.values() if p is not None and not p.dead]
+    live = [p.pane_pid for p, _ in located.values() if p is not None and not p.dead]
     trees = ctx.procs.trees(live) if live else {}
     observations = [_observe(ctx, a, located[name], texts, trees) for name, a in agents.items()]
+    _bind(ctx, observations, trees)
     prompts = _live_prompts(ctx, observations, now)
     views = tuple(_view(ctx, o, now) for o in observations)
     return Snapshot(now, views, prompts)
@@ -60,8 +77,8 @@ def poll_once(ctx: Context) -> Snapshot:
 
 def _survey(
     ctx: Context, agents: dict[str, AgentRecord]
-) -> tuple[dict[str, PaneInfo | None], dict[str, str | None]]:
-    """Each agent's pane and the captured screens, from one tmux call.
+) -> tuple[dict[str, tuple[PaneInfo | None, Problem | None]], dict[str, str | None]]:
+    """Each agent's pane (or why there is none) and the captured screens, from one tmux call.
 
     The survey is steady (``fresh=False``): the pane listing is current, and a pane that
     provably did not change since its last capture reuses it. Approval never relies on
@@ -72,9 +89,9 @@ def _survey(
     """
     recorded = [a.pane_id for a in agents.values() if a.pane_id]
     survey = ctx.terminal.survey(recorded, fresh=False)
-    located = {name: pane_for(ctx, a, survey.panes) for name, a in agents.items()}
+    located = {name: locate(ctx, a, survey.panes) for name, a in agents.items()}
     texts = {c.pane_id: c.text for c in survey.captures}
-    missed = [p.pane_id for p in located.values() if p and not p.dead and p.pane_id not in texts]
+    missed = [p.pane_id for p, _ in located.values() if p and not p.dead and p.pane_id not in texts]
     if missed:
         texts.update({c.pane_id: c.text for c in ctx.terminal.sweep(missed)})
     return located, texts
@@ -83,17 +100,45 @@ def _survey(
 def _observe(
     ctx: Context,
     agent: AgentRecord,
-    pane: PaneInfo | None,
+    where: tuple[PaneInfo | None, Problem | None],
     texts: dict[str, str | None],
     trees: dict[int, list[ProcInfo]],
 ) -> Observation:
+    pane, problem = where
     if pane is None:
-        return observe(ctx, agent, None, None)
+        return observe(ctx, agent, None, None, problem=problem)
     return observe(ctx, agent, pane, texts.get(pane.pane_id), trees.get(pane.pane_pid, []))
 
 
-def _gone(ctx: Context, agent: AgentRecord) -> Observation:
-    return observe(ctx, agent, None, None)
+def _gone(ctx: Context, agent: AgentRecord, problem: Problem) -> Observation:
+    return observe(ctx, agent, None, None, problem=problem)
+
+
+def _bind(ctx: Context, observations: list[Observation], trees: dict[int, list[ProcInfo]]) -> None:
+    """Complete identities bound at spawn with what only a running agent shows: the launched
+    process's start time (when spawn could not read it) and the agent process itself (pid,
+    start time, executable). Written once per agent; never changes a bound identity."""
+    updates: dict[str, dict[str, object]] = {}
+    for obs in observations:
+        agent, proc = obs.agent, obs.proc
+        if proc is None or obs.pane is None:
+            continue
+        update: dict[str, object] = {}
+        launched = agent.launched
+        if launched is not None and launched.create_time == 0.0:
+            root = next(iter(trees.get(obs.pane.pane_pid, [])), None)
+            if root is not None and root.pid == launched.pid:
+                update["launched"] = ProcIdentity(
+                    pid=root.pid, create_time=root.create_time, exe=root.exe
+                )
+        if agent.proc is None or agent.proc.pid != proc.pid:
+            update["proc"] = ProcIdentity(pid=proc.pid, create_time=proc.create_time, exe=proc.exe)
+        if agent.server is None and obs.pane.server:
+            update["server"] = obs.pane.server
+        if update:
+            updates[agent.name] = update
+    if updates:
+        update_agents(ctx.state, updates)
 
 
 def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdict:
@@ -115,58 +160,80 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
 def _live_prompts(
     ctx: Context, observations: list[Observation], now: float
 ) -> tuple[LivePrompt, ...]:
-    seen = load_prompts(ctx.state)
-    current: dict[str, PromptRecord] = {}
+    """The live prompt occurrences, persisted under the prompts lock (any paw process may
+    sweep at the same time; they agree on one occurrence id)."""
+    with ctx.state.lock(PROMPTS_LOCK):
+        seen = load_prompts(ctx.state)
+        table = dict(seen)
+        shown: list[tuple[Observation, PromptRecord, Verdict]] = []
+        for obs in observations:
+            found = _occurrence(obs, table, now)
+            if found is None:
+                continue
+            record, new = found
+            verdict = verdict_for(ctx, obs.agent, obs.detection)
+            if new:
+                table[record.id] = record
+                _record_seen(ctx, record, verdict)
+            shown.append((obs, record, verdict))
+        live = {record.id for _, record, _ in shown}
+        _close_ended(ctx, table, observations, live, now)
+        kept = _retained(table, live, now)
+        if kept != seen:
+            save_prompts(ctx.state, kept)
     out: list[LivePrompt] = []
-    for obs in observations:
-        record = _prompt_record(obs, seen, now)
-        if record is None or obs.detection.prompt is None or obs.pane is None:
-            continue
-        current[record.id] = record
-        verdict = verdict_for(ctx, obs.agent, obs.detection)
-        if record.id not in seen:
-            _record_seen(ctx, record, verdict)
+    for obs, record, verdict in shown:
+        prompt = obs.detection.prompt
+        if table[record.id].state != OPEN or prompt is None or obs.pane is None:
+            continue  # a decision in flight: not offered again
         out.append(
             LivePrompt(
-                record.id,
-                obs.agent.name,
-                obs.agent.kind,
-                obs.pane.pane_id,
-                obs.detection.prompt,
-                verdict,
+                record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, verdict,
                 record.first_seen,
             )
-        )
-    kept = _retained(seen, current, now)
-    if kept.keys() != seen.keys():
-        save_prompts(ctx.state, kept)
+        )  # fmt: skip
     return tuple(out)
 
 
 def _retained(
-    seen: dict[str, PromptRecord], current: dict[str, PromptRecord], now: float
+    table: dict[str, PromptRecord], live: set[str], now: float
 ) -> dict[str, PromptRecord]:
-    """Live prompts plus recent gone ones, so approving a gone id says why it is refused."""
-    recent = {
-        k: r for k, r in seen.items() if k not in current and now - r.first_seen < KEEP_GONE_S
-    }
+    """Live occurrences plus recent closed ones, so deciding on a closed id says why not."""
+    recent = {k: r for k, r in table.items() if k not in live and now - r.first_seen < KEEP_GONE_S}
     newest = sorted(recent.values(), key=lambda r: -r.first_seen)[:KEEP_GONE_MAX]
-    return {**{r.id: r for r in newest}, **current}
+    keep = {r.id for r in newest} | live
+    return {k: r for k, r in table.items() if k in keep}
 
 
-def _prompt_record(
-    obs: Observation, seen: dict[str, PromptRecord], now: float
-) -> PromptRecord | None:
+def _occurrence(
+    obs: Observation, table: dict[str, PromptRecord], now: float
+) -> tuple[PromptRecord, bool] | None:
+    """The occurrence of the prompt ``obs`` shows: the open (or in-flight) one of the same
+    prompt, pane, server and agent process; else a new one (True) with a new id. A prompt
+    asked again after an answer, or by a restarted agent, is a new occurrence."""
     prompt = obs.detection.prompt
     if obs.detection.state is not DetectionState.PROMPT or prompt is None:
         return None
     if obs.pane is None or obs.proc is None:
         return None
-    pid = prompt_id(obs.pane.pane_id, prompt.fingerprint)
-    if pid in seen and seen[pid].proc.pid == obs.proc.pid:
-        return seen[pid]
-    return PromptRecord(
-        id=pid,
+    proc = ProcIdentity(pid=obs.proc.pid, create_time=obs.proc.create_time, exe=obs.proc.exe)
+    for record in table.values():
+        if (
+            record.state in (OPEN, SENDING)
+            and record.agent == obs.agent.name
+            and record.pane_id == obs.pane.pane_id
+            and record.server == obs.pane.server
+            and record.fingerprint == prompt.fingerprint
+            and record.proc.pid == proc.pid
+            and abs(record.proc.create_time - proc.create_time) < _SLACK
+        ):
+            return record, False
+    while True:
+        oid = occurrence_id(obs.pane.pane_id, prompt.fingerprint, secrets.token_hex(8))
+        if oid not in table:
+            break
+    record = PromptRecord(
+        id=oid,
         agent=obs.agent.name,
         kind=obs.agent.kind,
         pane_id=obs.pane.pane_id,
@@ -175,8 +242,81 @@ def _prompt_record(
         subject=prompt.subject,
         question=prompt.question,
         first_seen=now,
-        proc=ProcIdentity(pid=obs.proc.pid, create_time=obs.proc.create_time),
+        proc=proc,
+        server=obs.pane.server,
     )
+    return record, True
+
+
+def _close_ended(
+    ctx: Context,
+    table: dict[str, PromptRecord],
+    observations: list[Observation],
+    live: set[str],
+    now: float,
+) -> None:
+    """Occurrences of observed agents that are no longer shown: an open one ended while paw
+    sent nothing (audited as ended outside paw, with whether a client was attached); one
+    whose sending paw process died is reconciled (its outcome recorded, never "approved")."""
+    seen_by = {o.agent.name: o for o in observations}
+    for record in list(table.values()):
+        obs = seen_by.get(record.agent)
+        if obs is None or record.state not in (OPEN, SENDING):
+            continue
+        if record.state == SENDING:
+            reconciled = _reconcile(ctx, record, live=record.id in live, now=now)
+            if reconciled is not None:
+                table[record.id] = reconciled
+            continue
+        if record.id in live:
+            continue
+        attached = obs.pane.attached > 0 if obs.pane is not None else False
+        ctx.record(
+            "prompt-ended", outside=True, client_attached=attached,
+            reason="the prompt went away while paw sent nothing",
+            **_ids(record),
+        )  # fmt: skip
+        table[record.id] = record.model_copy(update={"state": ENDED, "closed_at": now})
+
+
+def _reconcile(
+    ctx: Context, record: PromptRecord, *, live: bool, now: float
+) -> PromptRecord | None:
+    """A decision recorded by a paw process that died before recording its outcome.
+
+    Still shown: nothing reached the agent (as far as the screen tells), the outcome is
+    ``not-sent`` and the occurrence is open again for a new decision. Gone: the keys may have
+    gone out, the outcome is ``interrupted``. Neither counts as approved."""
+    sender = record.sender
+    if sender is not None and _running(ctx, sender):
+        return None  # still deciding
+    if live:
+        ctx.record(
+            "outcome", action=record.action, outcome=Outcome.NOT_SENT.value,
+            reason="paw stopped before sending; the prompt is still shown", **_ids(record),
+        )  # fmt: skip
+        return record.model_copy(update={"state": OPEN, "sender": None, "action": None})
+    ctx.record(
+        "outcome", action=record.action, outcome=Outcome.INTERRUPTED.value,
+        reason="paw stopped while sending; the prompt is gone, keys may have reached it",
+        **_ids(record),
+    )  # fmt: skip
+    return record.model_copy(update={"state": ANSWERED, "closed_at": now, "sender": None})
+
+
+def _running(ctx: Context, identity: ProcIdentity) -> bool:
+    tree = ctx.procs.tree(identity.pid)[:1]
+    return bool(tree) and abs(tree[0].create_time - identity.create_time) < _SLACK
+
+
+def _ids(record: PromptRecord) -> dict[str, object]:
+    return {
+        "agent": record.agent,
+        "kind": record.kind,
+        "pane": record.pane_id,
+        "prompt_id": record.id,
+        "fingerprint": record.fingerprint,
+    }
 
 
 def _record_seen(ctx: Context, record: PromptRecord, verdict: Verdict) -> None:
@@ -190,13 +330,23 @@ def _record_seen(ctx: Context, record: PromptRecord, verdict: Verdict) -> None:
         prompt_kind=record.prompt_kind,
         subject=record.subject,
         question=record.question,
+        pid=record.proc.pid,
         verdict=verdict.to_dict(),
     )
 
 
+_PROBLEM_STATUS = {
+    Problem.SERVER_GONE: AgentStatus.LOST,
+    Problem.SERVER_RESTARTED: AgentStatus.SERVER_RESTARTED,
+    Problem.REPLACED: AgentStatus.REPLACED,
+}
+
+
 def _status(obs: Observation) -> AgentStatus:
     if not obs.alive:
-        return AgentStatus.EXITED
+        if obs.problem is None:
+            return AgentStatus.EXITED
+        return _PROBLEM_STATUS.get(obs.problem, AgentStatus.EXITED)
     return {
         DetectionState.PROMPT: AgentStatus.PROMPT,
         DetectionState.BUSY: AgentStatus.BUSY,
@@ -222,6 +372,7 @@ def _view(ctx: Context, obs: Observation, now: float) -> AgentView:
         worktree=agent.worktree,
         stat=_cached_stat(ctx, agent),
         task=agent.task,
+        note=obs.problem.note if obs.problem is not None and not obs.alive else None,
     )
 
 

@@ -11,6 +11,7 @@ from libtmux.test.retry import retry_until
 
 from paw.adapters import proc
 from paw.adapters.procs import PsutilInspector
+from tests.support.budget import budget
 
 
 def test_proc_run_captures_output_with_env_overlay_and_input(tmp_path: Path) -> None:
@@ -39,7 +40,7 @@ def test_procs_tree_lists_children_and_tolerates_gone_pids() -> None:
     parent = subprocess.Popen([sys.executable, "-c", code])
     try:
         inspector = PsutilInspector()
-        retry_until(lambda: any(p.name == "sleep" for p in inspector.tree(parent.pid)), 10)
+        retry_until(lambda: any(p.name == "sleep" for p in inspector.tree(parent.pid)), budget(30))
         tree = inspector.tree(parent.pid)
         assert tree[0].pid == parent.pid
         assert tree[0].cmdline[:2] == (sys.executable, "-c")

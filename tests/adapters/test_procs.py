@@ -12,6 +12,7 @@ import pytest
 from libtmux.test.retry import retry_until
 
 from paw.adapters.procs import PsutilInspector
+from tests.support.budget import budget
 
 # a parent with a child that has a grandchild, plus a second direct child
 _FAMILY = (
@@ -46,7 +47,7 @@ def test_procs_trees_match_psutil_children_from_one_table_pass(
     families: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     inspector = PsutilInspector()
-    retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), 10)
+    retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     passes: list[object] = []
     real_iter = psutil.process_iter
 

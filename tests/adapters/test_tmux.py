@@ -12,6 +12,7 @@ from libtmux.test.retry import retry_until
 from paw.adapters.tmux import TAG_KEYS, TmuxTerminal
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
+from tests.support.budget import budget
 
 pytestmark = pytest.mark.tmux
 
@@ -30,7 +31,7 @@ def _wait_for(terminal: TmuxTerminal, pane_id: str, needle: str) -> str:
         seen[:] = [terminal.capture(pane_id) or ""]
         return needle in seen[0]
 
-    retry_until(shows, 10)
+    retry_until(shows, budget(30))
     return seen[0]
 
 
@@ -164,7 +165,7 @@ def test_tmux_exited_program_leaves_a_dead_pane(terminal: TmuxTerminal, tmp_path
     def is_dead() -> bool:
         return any(p.pane_id == pane and p.dead for p in terminal.list_panes(SESSION))
 
-    retry_until(is_dead, 10)
+    retry_until(is_dead, budget(30))
     assert "last-words" in (terminal.capture(pane) or "")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlError, control_script, parse_control_sweep
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -44,7 +46,7 @@ def _spawn_ready(terminal: TmuxTerminal, cwd: Path, texts: list[str]) -> list[st
         captures = terminal.sweep(panes)
         return all(text in (c.text or "") for text, c in zip(texts, captures, strict=True))
 
-    retry_until(all_shown, 10)
+    retry_until(all_shown, budget(30))
     return panes
 
 
@@ -125,7 +127,7 @@ def test_tmux_control_session_gone_falls_back_to_processes(
 ) -> None:
     terminal.ensure_session("pawother", str(tmp_path))
     pane = terminal.new_pane("pawother", str(tmp_path), _printer("elsewhere"), {}, {}).pane_id
-    retry_until(lambda: "elsewhere" in (terminal.sweep([pane])[0].text or ""), 10)
+    retry_until(lambda: "elsewhere" in (terminal.sweep([pane])[0].text or ""), budget(30))
     assert "elsewhere" in (controlled.sweep([pane])[0].text or "")
     server.cmd("kill-session", "-t", f"={SESSION}")
     for _ in range(3):
@@ -146,7 +148,11 @@ def test_tmux_control_survey_matches_process_survey_without_processes(
     wanted = [panes[1], panes[2], "%99999", panes[0]]
     survey = controlled.survey(wanted)
     assert proc_calls == []
-    assert survey == terminal.survey(wanted)
+    # the process survey counts the control client as attached; the controlled one knows it
+    # is its own (paw's client is not a human watching)
+    plain = terminal.survey(wanted)
+    assert {p.attached for p in plain.panes} == {1}
+    assert survey == replace(plain, panes=tuple(replace(p, attached=0) for p in plain.panes))
     assert [c.text is None for c in survey.captures] == [False, True, True, False]
     tags = {p.pane_id: p.tags.get("paw_agent") for p in survey.panes}
     assert (tags[panes[0]], tags[panes[1]], panes[2] in tags) == ("c0", "c1", False)

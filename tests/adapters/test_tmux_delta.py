@@ -14,6 +14,7 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_delta import CaptureCache, PaneState
 from paw.core.ports import PaneCapture
 from tests.adapters.conftest import SESSION
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -81,19 +82,19 @@ def test_tmux_delta_sweep_reuses_quiet_panes_and_sees_new_output(
         for i in range(3)
     ]
     try:
-        retry_until(lambda: all("ready" in (c.text or "") for c in term.sweep(panes)), 10)
+        retry_until(lambda: all("ready" in (c.text or "") for c in term.sweep(panes)), budget(30))
 
         def all_reused() -> bool:
             before = len(proc_calls)
             term.sweep(panes, fresh=False)
             return term.last_captured == 0 and len(proc_calls) - before == (0 if control else 1)
 
-        retry_until(all_reused, 10)  # quiet for ~2 s: captures are reused
+        retry_until(all_reused, budget(30))  # quiet for ~2 s: captures are reused
         reused = term.sweep(panes, fresh=False)
         assert reused == term.sweep(panes)
         term.send_text(panes[1], "fresh-output")
         term.send_keys(panes[1], ["Enter"])
-        retry_until(lambda: "got fresh-output" in (term.sweep(panes)[1].text or ""), 10)
+        retry_until(lambda: "got fresh-output" in (term.sweep(panes)[1].text or ""), budget(30))
         after = term.sweep(panes, fresh=False)
         assert "got fresh-output" in (after[1].text or "")
         assert after == term.sweep(panes)
@@ -155,12 +156,12 @@ def test_tmux_delta_sweep_steady_state_is_one_process(
         terminal.sweep(panes, fresh=False)
         return terminal.last_captured == 1 and len(proc_calls) - before == 1
 
-    retry_until(steady, 10)
+    retry_until(steady, budget(30))
     frames = set()
     for _ in range(5):
         before = len(proc_calls)
         capture = terminal.sweep(panes, fresh=False)[0]
         assert len(proc_calls) - before == 1
         frames.add((capture.text or "")[:1])
-        retry_until(functools.partial(_changed, terminal, busy, capture.text), 5)
+        retry_until(functools.partial(_changed, terminal, busy, capture.text), budget(30))
     assert len(frames) > 1  # the busy pane is captured afresh, not served from the cache

@@ -16,6 +16,7 @@ from paw.adapters import proc
 from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlClient
 from tests.adapters.conftest import SESSION
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -82,7 +83,7 @@ def _agents(term: TmuxTerminal, cwd: Path, count: int) -> list[str]:
         term.new_pane(SESSION, str(cwd), [*argv, f"a{i}"], {}, {"paw_agent": f"a{i}"}).pane_id
         for i in range(count)
     ]
-    retry_until(lambda: all("idle" in (c.text or "") for c in term.sweep(panes)), 10)
+    retry_until(lambda: all("idle" in (c.text or "") for c in term.sweep(panes)), budget(30))
     return panes
 
 
@@ -94,7 +95,7 @@ def _settle(term: TmuxTerminal, panes: list[str], counter: CaptureCounter) -> No
         term.survey(panes, fresh=False)
         return counter.count == before and term.last_captured == 0
 
-    retry_until(quiet, 15)
+    retry_until(quiet, budget(45))
 
 
 def _type(term: TmuxTerminal, pane: str, line: str) -> None:
@@ -103,7 +104,7 @@ def _type(term: TmuxTerminal, pane: str, line: str) -> None:
 
 
 def _fresh_shows(term: TmuxTerminal, pane: str, check: Any) -> None:
-    retry_until(lambda: bool(check(term.sweep([pane])[0].text or "")), 10)
+    retry_until(lambda: bool(check(term.sweep([pane])[0].text or "")), budget(30))
 
 
 def test_tmux_steady_survey_quiet_panes_issue_no_capture(

@@ -43,7 +43,22 @@ def test_steady_memory_absorb_marks_changed_recent_panes_busy_and_prunes() -> No
 
 def test_parse_listing_states_takes_states_from_the_same_listing() -> None:
     sep = "|s|"
-    fields = ["%4", "77", "main", "120", "40", "1", "claude", "a;b", "", "", "x|y", "1700"]
+    fields = [
+        "%4",
+        "77",
+        "main",
+        "120",
+        "40",
+        "1",
+        "claude",
+        "9.1",
+        "0",
+        "a;b",
+        "",
+        "",
+        "x|y",
+        "1700",
+    ]
     line = "T" + "I" + sep + sep.join(fields)
     assert listing_format(sep, states=True).endswith(sep + "#{window_activity}")
     panes, states = parse_listing_states(f"noise\n{line}\nTP %4 77\ncapture", "T", sep, states=True)

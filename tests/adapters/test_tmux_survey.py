@@ -12,6 +12,7 @@ from libtmux.test.retry import retry_until
 from paw.adapters.tmux import TmuxTerminal
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
+from tests.support.budget import budget
 
 pytestmark = pytest.mark.tmux
 
@@ -32,7 +33,7 @@ def _spawn_shown(terminal: TmuxTerminal, cwd: Path, count: int, stem: str) -> li
     def shown() -> bool:
         return all(f"{stem}-{i}" in (c.text or "") for i, c in enumerate(terminal.sweep(ids)))
 
-    retry_until(shown, 10)
+    retry_until(shown, budget(30))
     return ids
 
 

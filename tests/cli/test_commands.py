@@ -16,6 +16,7 @@ from libtmux.test.retry import retry_until
 
 from paw.cli import build_parser, main
 from paw.cli.compose import build_supervisor
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -76,7 +77,7 @@ def wait_prompt(repo: Path, subject: str) -> LivePrompt:
         found[:] = [p for p in sup.poll_once().prompts if p.prompt.subject == subject]
         return bool(found)
 
-    assert retry_until(shows, 30, raises=False), f"no prompt about {subject!r}"
+    assert retry_until(shows, budget(90), raises=False), f"no prompt about {subject!r}"
     return found[0]
 
 
@@ -84,7 +85,7 @@ def wait_status(capsys: pytest.CaptureFixture[str], status: str) -> None:
     def reached() -> bool:
         return bool(run_json(capsys, "ls")[1]["agents"][0]["status"] == status)
 
-    assert retry_until(reached, 30, raises=False), f"never {status}"
+    assert retry_until(reached, budget(90), raises=False), f"never {status}"
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -130,7 +131,7 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     seen: set[str] = set()
 
     def j(*args: str) -> tuple[int, dict[str, Any]]:
-        seen.add(" ".join(args[:2]) if args[0] in ("config", "archive") else args[0])
+        seen.add(" ".join(args[:2]) if args[0] in ("config", "wave", "archive") else args[0])
         return run_json(capsys, *args)
 
     (repo / "paw.toml").rename(tmp_path / "kept.toml")
@@ -188,6 +189,21 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     screen.write_text("nothing here\n", encoding="utf-8")
     assert j("detect", "--agent", "scripted", str(screen))[0] in (10, 11)
     assert "checks" in j("doctor")[1]
+    wave = tmp_path / "w.toml"
+    wave.write_text(
+        'name = "w"\nagent = "no-such-agent"\n[notify]\nbell = false\n'
+        '[[tasks]]\nname = "a"\ntask = "x"\n',
+        encoding="utf-8",
+    )
+    code, checked = j("wave", "check", str(wave))
+    assert code == 2
+    assert "unknown agent kind 'no-such-agent'" in checked["problems"][0]
+    code, ran = j("wave", "run", str(wave))
+    assert (code, ran["status"], ran["error"]["hint"]) == (1, "failed", "paw wave report w")
+    assert j("wave", "status")[1]["status"] == "failed"
+    assert j("wave", "report")[1]["tasks"][0]["outcome"].startswith("could not start")
+    assert j("wave", "resume")[1]["status"] == "failed"
+    assert j("wave", "stop")[1]["status"] == "failed"
     # every command with --json was driven above
     assert seen == {n for n, p in subcommands().items() if _has_json(p)}
 

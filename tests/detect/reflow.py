@@ -13,7 +13,9 @@ import re
 
 from paw.core.detect.boxes import RULE_CHARS
 
-_OPTION = re.compile(r"^(\s*(?:[❯›●>]\s*)?\d+\.\s+)")
+# A row that wraps hanging under its text: an option (numbered or pointer-marked), or a
+# notice after its glyph (gemini-cli's "⚠  Warning: …").
+_OPTION = re.compile(r"^(\s*(?:[❯›●>]\s*)?\d+\.\s+|\s*[❯›]\s+(?:✔\s+)?|⚠\s+)")
 _LEFT = re.compile(r"^(\s*(?:[│┃║]\s*)+)")
 _RIGHT = re.compile(r"((?:\s*[│┃║])+)$")
 _CENTRED = 20
@@ -130,3 +132,28 @@ def _wrap(text: str, first: int, rest: int) -> list[str]:
         current += candidate
     lines.append(current.rstrip())
     return lines
+
+
+LONG_HOME = "/home/u/ci-runner/workspaces/a-long-home-folder-as-on-a-fresh-machine/"
+
+
+def lengthen_home(text: str) -> str:
+    """``text`` as captured under a long HOME: every ``/home/u/`` path grows by 64 columns."""
+    return text.replace("/home/u/", LONG_HOME)
+
+
+def add_rail(text: str, cols: int, thumb: str = "█", track: str = " ") -> str:
+    """``text`` (drawn ``cols - 1`` wide) with a scrollbar column at the pane's right edge.
+
+    The thumb covers the bottom third of the rows (a transcript scrolled to its end), the
+    track the rest; a blank track leaves those rows as they were (captures drop trailing
+    blanks).
+    """
+    lines = text.rstrip("\n").split("\n")
+    start = len(lines) - max(1, len(lines) // 3)
+    out = []
+    for index, line in enumerate(lines):
+        mark = thumb if index >= start else track
+        line = line[: cols - 1]  # the scrollbar's column clips what would reach it
+        out.append(line.ljust(cols - 1) + mark if mark.strip() else line)
+    return "\n".join(out)

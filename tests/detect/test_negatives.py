@@ -62,7 +62,7 @@ def _dialog(case: Case, count: int = 18) -> list[str]:
     return [line for line in _lines(case) if line.strip()][-count:]
 
 
-def _answer_screen(case: Case, indent: str) -> str:
+def _answer_screen(case: Case, indent: str, *, input_below: bool = True) -> str:
     frame = FRAMES[case.agent]
     idle = [line.replace(*frame.replace) for line in _lines(BY_NAME[(case.agent, frame.case)])]
     filled = [i for i, line in enumerate(idle) if line.strip()]
@@ -72,6 +72,8 @@ def _answer_screen(case: Case, indent: str) -> str:
         head.pop()
     quoted = [f"{frame.marker}I was shown this dialog earlier:", ""]
     quoted += [indent + line for line in _dialog(case)]
+    if not input_below:  # the transcript's last lines, e.g. while the answer streams
+        return "\n".join([*head, "", *quoted])
     return "\n".join([*head, "", *quoted, "", *idle[cut:]])
 
 
@@ -82,6 +84,15 @@ def test_detect_prompt_quoted_in_answer_is_not_approvable(case: Case, indent: st
     found = detect(screen, case.agent)
     assert not _approvable(found), found
     assert found.state is not DetectionState.PROMPT
+
+
+@pytest.mark.parametrize("indent", ["  ", "    "], ids=["indent2", "indent4"])
+@pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])
+def test_detect_indented_quote_at_the_bottom_is_not_a_prompt(case: Case, indent: str) -> None:
+    """A dialog quoted in an answer, indented, as the transcript's last lines is not live:
+    every agent draws its live dialog at its own margin, never indented under an answer."""
+    found = detect(_answer_screen(case, indent, input_below=False), case.agent)
+    assert found.state is not DetectionState.PROMPT, found
 
 
 @pytest.mark.parametrize("case", PROMPTS, ids=[c.test_id for c in PROMPTS])

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import pytest
 
 from paw.core.detect import detect
 from paw.core.models import DetectionState, PromptKind
-from tests.detect.corpus import CORPUS
+from paw.demo.agent import Step, render_box
+from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
+from tests.detect.reflow import add_rail, hard_wrap, reflow
 
 RULE80 = "─" * 80
 
@@ -427,3 +430,174 @@ def test_detect_gemini_ask_user_is_a_question() -> None:
     assert prompt.kind is PromptKind.QUESTION
     assert prompt.subject == "Which test runner should I set up for this project?"
     assert (prompt.approve_keys, prompt.deny_keys) == ((), ("Escape",))
+
+
+BUSY_CASES = [c for c in load_cases() + load_live_cases() if c.meta["state"] == "busy"]
+_HINT_KEY = re.compile(r"\besc(?= (?:to )?(?:interrupt|cancel))")
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl-c", "^G"])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in BUSY_CASES if _HINT_KEY.search(c.text())],
+    ids=[c.test_id for c in BUSY_CASES if _HINT_KEY.search(c.text())],
+)
+def test_detect_busy_hint_with_a_rebound_key_is_busy(case: Case, key: str) -> None:
+    """Users rebind the interrupt key: "ctrl+q to interrupt" is as busy as "esc to interrupt"."""
+    rebound = _HINT_KEY.sub(key, case.text())
+    assert rebound != case.text()
+    assert detect(rebound, case.agent).state is DetectionState.BUSY
+
+
+def _opencode_always_box(rows: list[str]) -> str:
+    """The corpus ``git_push`` screen with its request replaced by the "Always allow" step."""
+    text = (CORPUS / "opencode" / "git_push" / "screen.txt").read_text(encoding="utf-8")
+    lines = text.rstrip("\n").split("\n")
+    title = next(i for i, line in enumerate(lines) if "△ Permission required" in line)
+    return "\n".join([*lines[: title - 1], *rows])
+
+
+OPENCODE_ALWAYS_ROWS = [
+    "  ┃",
+    "  ┃  △ Always allow",
+    "  ┃    # Shell command",
+    "  ┃",
+    "  ┃  $ git push origin main",
+    "  ┃",
+    "  ┃  This allows the command until opencode restarts.",
+    "  ┃",
+    "  ┃   Confirm   Cancel" + " " * 50 + "⇆ select  enter confirm",
+    "  ┃",
+]
+
+
+def test_detect_opencode_always_allow_confirmation_is_a_live_prompt() -> None:
+    """ "Allow always" opens a second box, Confirm / Cancel: it waits for the human too. Its
+    Confirm remembers the permission, so it is offered as "always" only; nothing approves once
+    and Cancel is not a deny."""
+    prompt = detect(_opencode_always_box(OPENCODE_ALWAYS_ROWS), "opencode").prompt
+    assert prompt is not None
+    assert (prompt.kind, prompt.subject) == (PromptKind.SHELL, "git push origin main")
+    assert (prompt.approve_keys, prompt.deny_keys, prompt.always_keys) == ((), (), ("Enter",))
+    assert prompt.options == ("Confirm", "Cancel")
+
+
+@pytest.mark.parametrize("width", [40, 30])
+def test_detect_opencode_always_allow_confirmation_on_a_narrow_pane(width: int) -> None:
+    narrow = reflow(_opencode_always_box(OPENCODE_ALWAYS_ROWS), width)
+    prompt = detect(narrow, "opencode").prompt
+    assert prompt is not None
+    assert prompt.always_keys == ("Enter",)
+    assert prompt.approve_keys == ()
+
+
+def test_detect_opencode_always_allow_confirmation_quoted_is_not_live() -> None:
+    quoted = ["     Earlier opencode asked:", *("  " + row for row in OPENCODE_ALWAYS_ROWS)]
+    found = detect(_opencode_always_box(quoted), "opencode")
+    assert found.state is not DetectionState.PROMPT
+
+
+SCRIPTED_SUBJECT = "git push origin main --force-with-lease " + "x" * 40
+
+
+@pytest.mark.parametrize("cols", [80, 40, 30, 20])
+@pytest.mark.parametrize("kind", ["shell", "write"])
+def test_detect_scripted_box_cut_by_a_narrow_pane(kind: str, cols: int) -> None:
+    """The demo agent prints its box unwrapped; a narrow pane cuts every box line into rows
+    (a long subject too): they are joined again, and a joined subject carries the wrap note."""
+    box = render_box(Step(kind, SCRIPTED_SUBJECT))
+    screen = hard_wrap("\n".join(["⠿ working… done", *box]), cols)
+    prompt = detect(screen, "scripted").prompt
+    assert prompt is not None
+    assert (prompt.kind.value, prompt.subject) == (kind, SCRIPTED_SUBJECT)
+    assert (prompt.approve_keys, prompt.deny_keys, prompt.always_keys) == (("y",), ("n",), ("a",))
+    wide = detect("\n".join(box), "scripted").prompt
+    assert wide is not None
+    assert prompt.fingerprint == wide.fingerprint
+
+
+def test_detect_scripted_box_with_a_scrollbar_column() -> None:
+    box = render_box(Step("shell", "ls -la"))
+    railed = add_rail("\n".join(box), len(box[0]) + 3)
+    prompt = detect(railed, "scripted").prompt
+    assert prompt is not None
+    assert prompt.subject == "ls -la"
+
+
+@pytest.mark.parametrize("indent", ["  ", "    "])
+def test_detect_scripted_box_quoted_indented_is_not_live(indent: str) -> None:
+    box = render_box(Step("shell", "rm -rf build"))
+    screen = "\n".join(["demo> what did you ask?", *(indent + line for line in box)])
+    assert detect(screen, "scripted").state is not DetectionState.PROMPT
+
+
+SHELL_CASES = [
+    c
+    for c in load_cases() + load_live_cases()
+    if c.meta.get("prompt_kind") == "shell" and c.meta["state"] == "permission_prompt"
+]
+FOLDS = ["… +3 lines (ctrl+r to expand)", "... 12 more lines", "show more lines"]
+
+
+def _fold_command(text: str, agent: str) -> str | None:
+    """``text`` with a fold hint drawn under the command's first row, as a short pane shows."""
+    prompt = detect(text, agent).prompt
+    if prompt is None or not prompt.subject:
+        return None
+    first = prompt.subject.split("\n")[0].strip()
+    lines = text.rstrip("\n").split("\n")
+    for index in range(len(lines) - 2, -1, -1):  # the dialog's copy, the last on screen
+        line = lines[index]
+        at = line.find(first[:20])
+        if at >= 0:
+            hint = line[:at] + FOLDS[index % len(FOLDS)]
+            closing = line[at + len(first) :]
+            return "\n".join([*lines[: index + 1], hint + closing, *lines[index + 1 :]])
+    return None
+
+
+@pytest.mark.parametrize("case", SHELL_CASES, ids=[c.test_id for c in SHELL_CASES])
+def test_detect_folded_command_is_never_a_prompt(case: Case) -> None:
+    """A command the agent folded ("… +3 lines") is not the whole subject: unknown, never a
+    prompt that would show the guard part of a command."""
+    folded = _fold_command(case.text(), case.agent)
+    if folded is None:
+        pytest.fail(f"the command of {case.test_id} is not on its screen")
+    found = detect(folded, case.agent)
+    assert found.state is not DetectionState.PROMPT, found.prompt
+
+
+GEMINI_FOLDED = _screen(
+    [
+        "✦ PAW step 1 of shell.",
+        "",
+        *_box(
+            [
+                "? Shell  for f in a b c; do echo $f; done",
+                "╭" + "─" * 74 + "╮",
+                "│ ... first 4 lines hidden ..." + " " * 45 + "│",
+                "│ rm -rf build" + " " * 61 + "│",
+                "╰" + "─" * 74 + "╯",
+                "Press ctrl-s to show more lines",
+                "Allow execution of [Shell]?",
+                "",
+                "● 1. Allow once",
+                "  2. Allow for this session",
+                "  3. No, suggest changes (esc)",
+            ]
+        ),
+    ]
+)
+
+
+def test_detect_gemini_folded_command_is_unknown() -> None:
+    """gemini-cli folds a command taller than the pane ("first 4 lines hidden", "show more
+    lines"): the rows left are not the command."""
+    assert detect(GEMINI_FOLDED, "gemini-cli").state is DetectionState.UNKNOWN
+    unfolded = GEMINI_FOLDED.replace("... first 4 lines hidden ...", "echo one             ")
+    unfolded = unfolded.replace(
+        "Press ctrl-s to show more lines", "                               "
+    )
+    prompt = detect(unfolded, "gemini-cli").prompt
+    assert prompt is not None  # control: the same box without the fold is a prompt
+    assert prompt.subject == "echo one\nrm -rf build"

@@ -146,7 +146,7 @@ def test_usable_kinds_first_puts_installed_and_python_agents_first() -> None:
 
 def test_plan_launch_expands_python_and_task_flag() -> None:
     launch = plan_launch(BUILTIN_PROFILES["scripted"], "the task", "/venv/bin/python")
-    assert launch.argv == ("/venv/bin/python", "-m", "paw.demo.agent", "--task", "the task")
+    assert launch.argv == ("/venv/bin/python", "-m", "paw.demo.agent", "--task=the task")
 
 
 def test_config_rejects_unknown_keys_and_bad_session() -> None:
@@ -298,6 +298,18 @@ def test_approval_wrapped_shell_command_is_never_allow() -> None:
     action, rules = judge((WRAP_NOTE_PREFIX + ": the rest",))
     assert action == Action.CONFIRM.value
     assert "approve.wrapped-command" in rules
+    for kind, subject in ((PromptKind.EDIT, "/w/src/a.py"), (PromptKind.FETCH, "https://x.dev")):
+        joined = Prompt(kind, subject, "Allow?", ("y",), ("Escape",), "f2")
+        plain = evaluate_subject(
+            joined, worktree="/w", config=config, mcp_allowed=(), shell=evaluate_command
+        )
+        wrapped = evaluate_subject(
+            joined, worktree="/w", config=config, mcp_allowed=(), shell=evaluate_command,
+            notes=(WRAP_NOTE_PREFIX + ": the rest",),
+        )  # fmt: skip
+        assert plain.action is Action.ALLOW
+        assert wrapped.action is Action.CONFIRM
+        assert "approve.wrapped-field" in wrapped.rules
 
 
 class PushCase(NamedTuple):

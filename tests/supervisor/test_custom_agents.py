@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import pytest
 from libtmux.test.retry import retry_until
 
+from tests.support.budget import budget
+
 if TYPE_CHECKING:
     from libtmux.server import Server
 
@@ -133,7 +135,7 @@ def test_doc_shell_script_agent_gets_its_task_as_an_argument(
     assert agents["hello1"]["alive"] is True
     shown = screen(server, "hello1")
     assert "hello agent, task: count the TODOs" in shown
-    assert retry_until(lambda: "noted: and the FIXMEs" in screen(server, "hello1"), 10)
+    assert retry_until(lambda: "noted: and the FIXMEs" in screen(server, "hello1"), budget(30))
 
 
 def test_doc_python_agent_gets_its_task_typed(
@@ -142,7 +144,9 @@ def test_doc_python_agent_gets_its_task_typed(
     out = paste(git_repo, env, EXAMPLES["A Python agent that reads its task"])
     assert "task:     typed into its input" in out[1]
     assert listed(git_repo, env)["notes1"]["alive"] is True  # {python} is recognised
-    assert retry_until(lambda: "working on: summarise README.md" in screen(server, "notes1"), 10)
+    assert retry_until(
+        lambda: "working on: summarise README.md" in screen(server, "notes1"), budget(30)
+    )
 
 
 def test_doc_wrapper_agent_is_spawned_listed_and_approved(
@@ -154,7 +158,7 @@ def test_doc_wrapper_agent_is_spawned_listed_and_approved(
     agent = listed(git_repo, env)["careful1"]
     assert agent["alive"] is True
     worktree = Path(str(agent["worktree"]))
-    assert retry_until(lambda: (worktree / "reviewed.txt").exists(), 10)
+    assert retry_until(lambda: (worktree / "reviewed.txt").exists(), budget(30))
     assert "review the parser" in screen(server, "careful1")
 
 
@@ -177,7 +181,7 @@ def test_a_typed_task_without_a_detector_is_typed_once_the_screen_settles(
     done = sh(git_repo, "paw spawn b2 --agent shell --task 'echo typed-$((6*7))'", env)
     assert done.returncode == 0, done.stderr
     assert "its screen settled" in done.stdout
-    assert retry_until(lambda: "typed-42" in screen(server, "b2"), 10)
+    assert retry_until(lambda: "typed-42" in screen(server, "b2"), budget(30))
     assert listed(git_repo, env)["b2"]["alive"] is True
 
 

@@ -15,6 +15,7 @@ from libtmux.test.retry import retry_until
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.supervisor.model import LivePrompt
+from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -69,7 +70,7 @@ def wait_prompt(env: Paw, subject: str) -> LivePrompt:
         found[:] = [p for p in sup.poll_once().prompts if p.prompt.subject == subject]
         return bool(found)
 
-    assert retry_until(shows, 10, raises=False), f"no prompt about {subject!r}"
+    assert retry_until(shows, budget(30), raises=False), f"no prompt about {subject!r}"
     return found[0]
 
 
@@ -124,7 +125,7 @@ def test_e2e_approve_sends_the_key_and_the_agent_acts(
     code, out, err = paw(capsys, "approve", prompt.id, "--yes", "--json")
     assert code == 0, err
     assert json.loads(out)["outcome"] == "sent"
-    assert retry_until(lambda: bool(answers(paw_env)), 5, raises=False)
+    assert retry_until(lambda: bool(answers(paw_env)), budget(30), raises=False)
     assert answers(paw_env) == [
         {
             "step": 1,
@@ -135,7 +136,7 @@ def test_e2e_approve_sends_the_key_and_the_agent_acts(
         }
     ]
     worktree = paw_env.repo.parent / "repo-paw" / "alice"
-    assert retry_until(lambda: (worktree / "approved.txt").exists(), 5, raises=False)
+    assert retry_until(lambda: (worktree / "approved.txt").exists(), budget(30), raises=False)
     events = [(r["event"], r.get("decision")) for r in audit(paw_env)]
     assert events[-2:] == [("approve", "send"), ("outcome", None)]
 
@@ -153,7 +154,7 @@ def test_e2e_refuses_when_agent_exited_and_a_shell_prints_the_same_prompt(
     saved = paw_env.tmp / "screen.txt"
     saved.write_text(_screen(server, prompt.pane_id), encoding="utf-8")
     server.cmd("respawn-pane", "-k", "-t", prompt.pane_id, f"cat {saved}; exec sleep 600")
-    assert retry_until(lambda: "touch approved.txt" in _screen(server, prompt.pane_id), 5)
+    assert retry_until(lambda: "touch approved.txt" in _screen(server, prompt.pane_id), budget(30))
     code, _, err = paw(capsys, "approve", prompt.id, "--yes")
     assert code == 1
     assert "no longer runs" in err
@@ -172,7 +173,7 @@ def test_e2e_refuses_when_the_prompt_changed(
     assert code == 1
     assert "changed" in err
     assert [a["decision"] for a in answers(paw_env)] == ["timeout"]
-    assert audit(paw_env)[-1]["reason"] == "the prompt changed since it was listed"
+    assert "the prompt changed" in str(audit(paw_env)[-1]["reason"])
 
 
 def test_e2e_refuses_when_pane_killed_and_another_program_took_a_pane(
@@ -312,10 +313,10 @@ def test_e2e_send_types_literally_and_stop_keeps_the_work(
     sub.mkdir()
     assert paw(capsys, "spawn", "-C", str(sub), "alice", "--agent", "scripted")[0] == 0
     [agent] = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
-    assert retry_until(lambda: "demo>" in _screen(server, agent["pane_id"]), 5)
+    assert retry_until(lambda: "demo>" in _screen(server, agent["pane_id"]), budget(30))
     assert paw(capsys, "send", "alice", "Enter; kill-server 'q'")[0] == 0
     shown = "received: Enter; kill-server 'q'"
-    assert retry_until(lambda: shown in _screen(server, agent["pane_id"]), 5)
+    assert retry_until(lambda: shown in _screen(server, agent["pane_id"]), budget(30))
     code, out, _ = paw(capsys, "attach", "alice", "--print")
     assert (code, agent["pane_id"] in out) == (0, True)
     assert paw(capsys, "stop", "alice")[0] == 0
@@ -332,7 +333,9 @@ def test_e2e_stdin_typed_task_waits_for_the_idle_input(
         fh.write('task_mode = "stdin-typed"\n')
     assert paw(capsys, "spawn", "alice", "--agent", "scripted", "--task", "fix the bug")[0] == 0
     [agent] = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
-    assert retry_until(lambda: "received: fix the bug" in _screen(server, agent["pane_id"]), 5)
+    assert retry_until(
+        lambda: "received: fix the bug" in _screen(server, agent["pane_id"]), budget(30)
+    )
 
 
 def test_e2e_adopt_only_a_pane_that_runs_an_agent(
@@ -350,7 +353,7 @@ def test_e2e_adopt_only_a_pane_that_runs_an_agent(
     assert (adopted["kind"], adopted["pane_id"]) == ("scripted", pane)
     assert retry_until(
         lambda: json.loads(paw(capsys, "ls", "--json")[1])["agents"][0]["status"] == "idle",
-        5,
+        budget(30),
         raises=False,
     )
 
@@ -375,7 +378,7 @@ def test_e2e_two_processes_approving_at_once_send_once(
             d.outcome.value for d in pool.map(lambda s: s.approve(prompt.id, confirmed=True), sups)
         )
     assert outcomes == ["refused", "sent"]
-    assert retry_until(lambda: bool(answers(paw_env)), 5, raises=False)
+    assert retry_until(lambda: bool(answers(paw_env)), budget(30), raises=False)
     assert [a["subject"] for a in answers(paw_env)] == ["touch approved.txt"]
 
 
@@ -429,3 +432,31 @@ def test_spawn_of_an_agent_cli_not_on_path_says_so_and_creates_nothing(
     )  # fmt: skip
     assert json.loads(listed.stdout) == {"agents": []}
     assert not (paw_env.repo.parent / f"{paw_env.repo.name}-paw" / "alice").exists()
+
+
+def test_e2e_always_is_a_policy_change_confirmed_recorded_and_refused_when_guarded(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(paw_env, "shell echo hello", "shell git push origin main")
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    prompt = wait_prompt(paw_env, "echo hello")
+    code, out, _ = paw(capsys, "approve", prompt.id, "--always", "--json")
+    assert code == 3  # the remembered scope is wider than this command: confirm first
+    shown = json.loads(out)
+    assert shown["outcome"] == "needs-confirmation"
+    assert "'always' makes the agent remember: always" in shown["confirmation"]
+    assert "git push --force origin main (block)" in shown["confirmation"]
+    assert answers(paw_env) == []
+    code, out, err = paw(capsys, "approve", prompt.id, "--always", "--yes", "--json")
+    assert code == 0, err
+    assert retry_until(lambda: bool(answers(paw_env)), budget(30), raises=False)
+    assert [(a["key"], a["decision"]) for a in answers(paw_env)] == [("a", "always")]
+    [sent] = [r for r in audit(paw_env) if r["event"] == "approve" and r["decision"] == "send"]
+    assert isinstance(sent["always"], dict)
+    assert sent["always"]["label"] == "always"
+    assert sent["always"]["broader"] is True
+    guarded = wait_prompt(paw_env, "git push origin main")
+    code, out, _ = paw(capsys, "approve", guarded.id, "--always", "--yes", "--json")
+    assert code == 1
+    assert "'always' is refused for a confirm verdict" in json.loads(out)["reason"]
+    assert len(answers(paw_env)) == 1  # nothing more reached the agent

@@ -15,7 +15,6 @@ from paw.supervisor.sweep import STAT_REFRESH_PER_SWEEP, STAT_TTL_S
 from tests.support.supervision import (
     IDLE_SCREEN,
     REPO,
-    demo_proc,
     demo_screen,
     make_rig,
     spawn_demo,
@@ -40,9 +39,8 @@ def test_poll_once_finds_an_agent_whose_pane_id_changed() -> None:
     rig = make_rig()
     old = spawn_demo(rig, "alice", IDLE_SCREEN)
     moved = rig.terminal.panes.pop(old)
-    info = replace(moved.info, pane_id="%77", pane_pid=4242)
+    info = replace(moved.info, pane_id="%77")  # same tags, same launched process
     rig.terminal.panes["%77"] = replace(moved, info=info, screen=demo_screen("shell", "ls"))
-    rig.procs.trees_by_root[4242] = [demo_proc(4242)]
     rig.terminal.sweeps = 0
     [prompt] = rig.sup.poll_once().prompts
     assert (prompt.pane_id, prompt.prompt.subject) == ("%77", "ls")

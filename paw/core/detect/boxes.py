@@ -86,3 +86,65 @@ def _joiner(previous: str, line: str, width: int) -> str:
     if words and len(previous) + 1 + len(words[0]) > width:
         return " "
     return "\n"
+
+
+_FIELD_LABEL = re.compile(r"^\s*[A-Za-z][\w /-]{0,30}:(?:\s|$)")
+
+
+def field_lines(lines: Sequence[str], index: int, width: int = 0) -> list[str]:
+    """The field on ``lines[index]`` and the lines its value wrapped onto.
+
+    A field (``Destination: <path>``, ``URL: <url>``, a command) is one logical line: where it
+    does not fit, the agent continues it on the following lines, indented at least as far as
+    the field. Those continue until a blank line, a line indented less, the next field, or
+    (with a known ``width``) a row the one above could have taken its first word into.
+    """
+    first = lines[index]
+    indent = len(first) - len(first.lstrip())
+    found = [first]
+    for line in lines[index + 1 :]:
+        if not line.strip() or len(line) - len(line.lstrip()) < indent:
+            break
+        if _FIELD_LABEL.match(line) or is_rule(line):
+            break
+        if width > 0 and _joiner(found[-1], line, width) == "\n":
+            break
+        found.append(line)
+    return found
+
+
+def join_wrapped(pieces: Sequence[str], width: int) -> str:
+    """One logical line from the rows it was wrapped onto.
+
+    A row that reaches ``width`` and holds one word only was cut inside that word (a long
+    path or URL: agents move a word that does not fit to a row of its own, then cut it): it
+    joins the next with nothing. Any other row was wrapped at a blank, restored as one space.
+    """
+    text = ""
+    for index, piece in enumerate(pieces):
+        part = piece.strip()
+        if not part:
+            continue
+        previous = pieces[index - 1].rstrip()
+        if not text:
+            text = part
+        elif width > 0 and len(previous) >= width and " " not in previous.strip():
+            text += part
+        else:
+            text += " " + part
+    return text
+
+
+def wrapped_lead(lines: Sequence[str], index: int, width: int) -> int:
+    """Index of the first row of the line that ``lines[index]`` ends, wrapped at ``width``.
+
+    A row belongs to the line above it only when the row above could not take its first word
+    (word wrap) or filled the width (a cut): ordinary line breaks are left alone.
+    """
+    start = index
+    while start > 0:
+        above = lines[start - 1]
+        if not above.strip() or is_rule(above) or _joiner(above, lines[start], width) == "\n":
+            break
+        start -= 1
+    return start

@@ -49,6 +49,7 @@ class Option:
     selected: bool
     line: int
     shortcut: str | None = None
+    rows: int = 1  # screen rows of the label (more when it wrapped)
 
     @property
     def text(self) -> str:
@@ -147,6 +148,7 @@ def _extend(option: Option, continuation: list[str]) -> Option:
         selected=option.selected,
         line=option.line,
         shortcut=shortcut["key"].lower() if shortcut else option.shortcut,
+        rows=1 + len(continuation),
     )
 
 
@@ -157,10 +159,12 @@ def _is_filler(line: str, column: int) -> bool:
     return column >= 0 and len(body) - len(body.lstrip()) > column
 
 
-def find_marked(lines: Sequence[str], end: int, start: int = 0) -> list[Option]:
+def find_marked(lines: Sequence[str], end: int, start: int = 0, width: int = 0) -> list[Option]:
     """An unnumbered picker ending above ``end``: one ``❯``-marked line among sibling lines.
 
-    Siblings are the contiguous lines whose text starts at the marked label's column.
+    Siblings are the contiguous lines whose text starts at the marked label's column. With a
+    known pane ``width``, a sibling that the row above could not take (its first word would
+    not fit) and that does not start with a capital is that option's wrapped label.
     """
     marked, match = -1, None
     for index in range(end - 1, start - 1, -1):
@@ -175,15 +179,31 @@ def find_marked(lines: Sequence[str], end: int, start: int = 0) -> list[Option]:
     bottom = _sibling_edge(lines, marked, column, 1, end - 1)
     if any(lines[i].strip() for i in range(bottom + 1, end)):
         return []  # something other than options follows the picker
-    return [
-        Option(
-            label=strip_border(lines[i])[column:].strip(),
-            number=None,
-            selected=i == marked,
-            line=i,
-        )
-        for i in range(top, bottom + 1)
-    ]
+    found: list[Option] = []
+    for i in range(top, bottom + 1):
+        label = strip_border(lines[i])[column:].strip()
+        if (
+            found
+            and width > 0
+            and _wraps_onto(lines[i - 1], label, width)
+            and not label[0].isupper()
+        ):
+            last = found[-1]
+            found[-1] = Option(
+                last.label + " " + label, None, last.selected, last.line, rows=last.rows + 1
+            )
+            continue
+        found.append(Option(label=label, number=None, selected=i == marked, line=i))
+    return found
+
+
+def _wraps_onto(above: str, label: str, width: int) -> bool:
+    """The row ``above`` could not take the first word of ``label``: it may wrap onto it.
+
+    Callers also require the row not to start like a label (a capital): option labels do.
+    """
+    words = label.split()
+    return bool(words) and len(above.rstrip()) + 1 + len(words[0]) > width
 
 
 def _sibling_edge(lines: Sequence[str], marked: int, column: int, step: int, limit: int) -> int:

@@ -9,6 +9,44 @@ from paw.core.detect.screen import collapse_whitespace, fingerprint
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
+_READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
+# What an agent prints in place of lines it folded away: "… +12 lines (ctrl+r to expand)",
+# "... 3 more lines", "12 lines hidden", "show more lines".
+HIDDEN_LINES = re.compile(
+    r"(?:^|[\s…⋯.(])(?:\+\s?\d+\s+(?:more\s+)?lines?\b|\d+\s+more\s+lines?\b"
+    r"|\d+\s+lines?\s+(?:hidden|not\s+shown)\b|show\s+(?:\d+\s+)?more\s+lines?\b)",
+    re.IGNORECASE,
+)
+
+# A key as agents print it in their hints: the default ``esc`` or a rebound one.
+HINT_KEY = r"(?:esc|escape|(?:ctrl|control|alt|option|meta|shift|cmd)[+-]\w+|[⌃^]\w|⌥\w)"
+
+
+class KeyHint:
+    r"""A key hint such as ``esc to interrupt``, for any key (users rebind it: ``ctrl+q``).
+
+    ``verb`` is a pattern for what follows the key (``to interrupt``, ``to cancel\)``);
+    ``opening`` what may stand right before the key (``\(`` for ``(esc to cancel, 5s)``). The
+    verb is searched first and the key checked just before it: a scan for every possible key
+    at every column would cost more than the rest of the detector.
+    """
+
+    __slots__ = ("_key", "_verb")
+
+    def __init__(self, verb: str, opening: str = r"(?:^|[^\w+-])") -> None:
+        self._verb = re.compile(verb, re.IGNORECASE)
+        self._key = re.compile(rf"{opening}{HINT_KEY}\s+$", re.IGNORECASE)
+
+    def search(self, line: str) -> bool:
+        """True if ``line`` holds the hint."""
+        verbs = self._verb.finditer(line)
+        return any(self._key.search(line, 0, match.start()) for match in verbs)
+
+
+def interrupt_hint(verb: str) -> KeyHint:
+    """The busy hint ``<key> <verb>`` (``esc to interrupt``); ``to`` in ``verb`` is optional."""
+    words = [re.escape(word) for word in verb.split() if word != "to"]
+    return KeyHint(r"(?<!\S)(?:to\s+)?" + r"\s+".join(words) + r"\b")
 
 
 def make_prompt(
@@ -38,8 +76,18 @@ def make_prompt(
     )
 
 
-def prompt_found(agent: str, prompt: Prompt, *notes: str) -> Detection:
-    """A detection of a live prompt."""
+def prompt_found(agent: str, prompt: Prompt, *notes: str, body: Sequence[str] = ()) -> Detection:
+    """A detection of a live prompt; ``unknown`` when the agent hid part of its subject.
+
+    On a short pane agents fold a long command or diff ("… +12 lines", "first 12 lines
+    hidden", "show more lines"): what is left is not the subject, and a partial command must
+    never reach the guard. ``body`` is the dialog's text around the subject, where some agents
+    print that hint.
+    """
+    if prompt.kind in _READ_SUBJECTS and (
+        HIDDEN_LINES.search(prompt.subject or "") or any(HIDDEN_LINES.search(s) for s in body)
+    ):
+        return unknown(agent, "part of the prompt's subject is folded away on screen")
     return Detection(state=DetectionState.PROMPT, agent=agent, prompt=prompt, notes=notes)
 
 
@@ -71,13 +119,13 @@ WRAP_NOTE = (
 
 
 def wrap_notes(prompt: Prompt, lines: Sequence[str]) -> tuple[str, ...]:
-    """A note when a shell subject joins lines the screen shows apart.
+    """A note when a subject (command, path, URL) joins lines the screen shows apart.
 
     A pane cannot tell a wrapped line from a real newline: joining them is right for a long
-    command, but a crafted command could hide its second line that way. The note lets the
-    guard treat the command's structure as uncertain.
+    command or path, but a crafted command could hide its second line that way. The note lets
+    the guard treat the command's structure as uncertain.
     """
-    if prompt.kind is not PromptKind.SHELL or not prompt.subject:
+    if prompt.kind not in _READ_SUBJECTS or not prompt.subject:
         return ()
     haystack = "\n".join(lines)
     if all(part.strip() in haystack for part in prompt.subject.split("\n")):

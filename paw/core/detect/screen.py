@@ -26,9 +26,13 @@ _TRANSLATE: dict[int, str | None] = dict.fromkeys(
     map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\u2060\ufeff"), None
 )
 _TRANSLATE[ord("\u00a0")] = " "
+_REPLACE = tuple((chr(code), text or "") for code, text in _TRANSLATE.items())
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TAB_SIZE = 8
 _RIGHT_EDGES = "│┃║╮╯┐┘─━═╌▀▔"
+# What a scrollbar draws in the pane's right-most column: a thumb and maybe a track.
+_RAIL = frozenset("█▉▊▋▌▍▎▏▐▕▇▆▅▄▃▂▁▀▔░▒▓│┃║╎╏┆┇┊┋▮▯■")
+_CORNER_OR_RULE = frozenset("╮╯┐┘╗╝┓┛─━═╌┄┈")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +67,20 @@ def normalise_line(line: str) -> str:
     return line.translate(_TRANSLATE).rstrip()
 
 
+def _drop_invisibles(text: str) -> str:
+    """``text.translate(_TRANSLATE)``, but fast: ``str.translate`` with a table costs a dict
+    look-up per character, while most screens hold none or one of these characters."""
+    for char, replacement in _REPLACE:
+        if char in text:
+            text = text.replace(char, replacement)
+    return text
+
+
 def parse_screen(text: str) -> Screen:
     """Normalise a capture into a :class:`Screen` (escape sequences accepted)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    plain = strip_ansi(text).translate(_TRANSLATE)
+    plain = _drop_invisibles(strip_ansi(text))
     raw = plain.split("\n")
     if "\t" in plain:
         raw = [line.expandtabs(_TAB_SIZE) for line in raw]
@@ -75,7 +88,41 @@ def parse_screen(text: str) -> Screen:
     while lines and not lines[-1]:
         lines.pop()
     width = max(map(len, lines), default=0)
+    if _has_rail(lines, width):
+        lines = [line[: width - 1].rstrip() if len(line) == width else line for line in lines]
+        while lines and not lines[-1]:
+            lines.pop()
+        width = max(map(len, lines), default=0)
     return Screen(lines=tuple(lines), width=width, pane_width=_proven_width(lines, width))
+
+
+def _has_rail(lines: list[str], width: int) -> bool:
+    """True if the right-most column is a scrollbar, not part of what the agent drew.
+
+    A scrollbar marks rows whatever they hold: every row reaching the last column ends there
+    with a thumb or track character, one of them follows a blank gap or sits right after a
+    box's closing corner or a rule (no box edge is drawn that way), and no row ends the
+    column with a corner or a rule of its own (then the column is a full-width box or rule).
+    """
+    if width < 2:
+        return False
+    separated = False
+    for line in lines:
+        if len(line) < width:
+            continue
+        last = line[-1]
+        if last not in _RAIL or last in _CORNER_OR_RULE:
+            return False
+        before = line[-2]
+        if before == " " or before in _CORNER_OR_RULE:
+            separated = separated or before in _CORNER_OR_RULE or _gap_before(line)
+    return separated
+
+
+def _gap_before(line: str) -> bool:
+    """The last character stands apart: two or more blanks before it, or nothing at all."""
+    body = line[:-1]
+    return not body.strip() or body.endswith("  ")
 
 
 def _proven_width(lines: list[str], width: int) -> int:

@@ -38,7 +38,8 @@ CONFIRM = re.compile(
     r"^(?P<question>.*?\?)\s*\(Y\)es/\(N\)o(?P<extra>(?:/\([A-Z]\)[^\[]*?)*)\s*"
     r"\[(?P<default>Yes|No)\]:\s*$"
 )
-_MAX_QUESTION_ROWS = 4
+DEFAULT_TAIL = re.compile(r"^\s*\[(?:Yes|No)\]:\s*$")
+_MAX_QUESTION_ROWS = 8  # a question cut into rows on a 20-column pane
 _RULE_WINDOW = 8  # the rule, then the chat files (they may wrap), then the input prompt
 INPUT = re.compile(r"^(?:[\w-]+ ?)?>(?: .*)?$")
 SubjectFinder = Callable[[list[str], Screen], "str | None"]
@@ -113,8 +114,10 @@ def detect_screen(text: str) -> Detection:
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     last, start = _last_logical_line(screen)
-    match = CONFIRM.match(last)
+    match = CONFIRM.match(last) if not last[:1].isspace() else None  # aider asks at column 0
     if match:
+        if _subject_cut(screen, match, start):
+            return unknown(AGENT, "the question's subject starts above the top of the pane")
         prompt = _build_prompt(screen, match, start)
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     if INPUT.match(last.strip()) and _after_rule(screen, start):
@@ -123,22 +126,39 @@ def detect_screen(text: str) -> Detection:
 
 
 def _last_logical_line(screen: Screen) -> tuple[str, int]:
-    """The last line, joined with the lines the terminal wrapped it from; and its first index.
+    """The last line, joined with the rows the terminal wrapped it from; and its first index.
 
-    A question longer than the pane wraps; the join is accepted only if it reads as a question.
+    aider prints a question unwrapped: on a pane narrower than it, the terminal cuts it at the
+    pane's width (a row ends at the width, or one short where the cut fell on a blank that the
+    capture drops). The longest such join that reads as one of aider's questions wins; else
+    the longest that reads as any question; else the last row.
     """
     lines = screen.lines
+    width = screen.pane_width or screen.width
     last = len(lines) - 1
-    if CONFIRM.match(lines[last]):
-        return lines[last], last
-    for start in range(last - 1, max(-1, last - _MAX_QUESTION_ROWS), -1):
-        if is_rule(lines[start]) or not lines[start].strip():
-            break
-        for joiner in ("", " "):
-            candidate = joiner.join(lines[start : last + 1])
-            if CONFIRM.match(candidate):
-                return candidate, start
-    return lines[last], last
+    top = last
+    if last > 0 and DEFAULT_TAIL.match(lines[last]) and lines[last - 1].strip():
+        top = last - 1  # the default answer went to a row of its own: it follows any row
+    while (
+        top > 0
+        and last - top < _MAX_QUESTION_ROWS - 1
+        and len(lines[top - 1]) >= width - 1
+        and not is_rule(lines[top - 1])
+    ):
+        top -= 1
+    fallback: tuple[str, int] | None = None
+    for start in range(top, last + 1):
+        text = lines[start]
+        for row in range(start + 1, last + 1):
+            cut = len(lines[row - 1]) >= width and not DEFAULT_TAIL.match(lines[row])
+            text += ("" if cut else " ") + lines[row]
+        match = CONFIRM.match(text)
+        if match is None:
+            continue
+        if any(pattern.match(match["question"]) for pattern, _kind, _find in QUESTIONS):
+            return text, start
+        fallback = fallback or (text, start)
+    return fallback or (lines[last], last)
 
 
 def _after_rule(screen: Screen, start: int) -> bool:
@@ -175,6 +195,24 @@ def _question_text(screen: Screen) -> str:
     last, _start = _last_logical_line(screen)
     match = CONFIRM.match(last)
     return match["question"] if match else ""
+
+
+_BLOCK_FINDERS = (_block, _first, _url)
+
+
+def _subject_cut(screen: Screen, match: re.Match[str], start: int) -> bool:
+    """The lines printed above the question (its subject) reach the pane's top: on a short
+    pane the first command lines may have scrolled away, so what is left is not the subject."""
+    question = match["question"].strip()
+    finder = next((f for pattern, _kind, f in QUESTIONS if pattern.match(question)), _block)
+    if finder not in _BLOCK_FINDERS:
+        return False
+    index = start - 1
+    while index >= 0 and screen.lines[index].strip():
+        if is_rule(screen.lines[index]) or CONFIRM.match(screen.lines[index]):
+            return False
+        index -= 1
+    return index < 0
 
 
 def _lines_above(screen: Screen, start: int) -> list[str]:

@@ -13,7 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import dedent, is_rule, last_rule, strip_border, unwrap
+from paw.core.detect.boxes import (
+    dedent,
+    field_lines,
+    is_rule,
+    join_wrapped,
+    last_rule,
+    strip_border,
+    unwrap,
+    wrapped_lead,
+)
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -32,6 +41,7 @@ from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    interrupt_hint,
     make_prompt,
     prompt_found,
     unknown,
@@ -44,12 +54,14 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "claude-code"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY_MARKERS = ("esc to interrupt",)
+BUSY = interrupt_hint("to interrupt")  # any key: users rebind it ("ctrl+q to interrupt")
 FOOTER = re.compile(
     r"esc to (cancel|exit|go back)|enter to (confirm|select|continue)|tab to amend"
     r"|press enter to continue|↑/↓ to navigate",
     re.IGNORECASE,
 )
+# One "·"-separated part of a key hint: "Esc to cancel", "↑/↓ to navigate", "Press Enter to …".
+HINT = re.compile(r"^(?:press\s+)?\S+(?:\s\S+)?\s+to\s+\w+(?:\s\w+)?$", re.IGNORECASE)
 # Title line of a permission dialog -> kind.
 TITLES: dict[str, PromptKind] = {
     "bash command": PromptKind.SHELL,
@@ -80,6 +92,8 @@ _DASHED = "╌┄"
 _MAX_DIALOG = 60
 _MAX_PREVIEW = 12
 _BUSY_WINDOW = 6  # status line, input box, and the spinner line above it
+_FOOTER_ROWS = 3
+_MAX_NOTES = 4  # rows of notes under a preview: two lines, each may wrap once on a narrow pane
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +102,8 @@ class _Dialog:
     options: tuple[Option, ...]
     numbered: bool
     footer: str
+    whole: bool  # the dialog's top rule is on screen (a short pane may hide it and the title)
+    width: int
 
 
 def detect_screen(text: str) -> Detection:
@@ -100,44 +116,84 @@ def detect_screen(text: str) -> Detection:
     dialog = _find_dialog(screen)
     if dialog is None:
         return idle(AGENT)
-    prompt = _build_prompt(dialog, screen.pane_width)
+    if isinstance(dialog, str):
+        return unknown(AGENT, "a dialog is open but cannot be read (a short or narrow pane)")
+    if dialog.numbered and not dialog.whole and _kind(dialog, "") is PromptKind.OTHER:
+        # The title that names the dialog scrolled off a short pane, and its question does
+        # not say what it asks: a command dialog must not be read as a start-up dialog.
+        return unknown(AGENT, "a dialog is open but its title is off screen")
+    prompt = _build_prompt(dialog, screen.pane_width or screen.width)
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
 def _is_busy(screen: Screen) -> bool:
-    footer = [line.lower() for line in screen.tail(_BUSY_WINDOW)]
-    return any(marker in line for line in footer for marker in BUSY_MARKERS)
+    return any(BUSY.search(line) for line in screen.tail(_BUSY_WINDOW))
 
 
-def _find_dialog(screen: Screen) -> _Dialog | None:
+def _find_dialog(screen: Screen) -> _Dialog | str | None:
     lines = screen.lines
-    end = len(lines)
-    footer = ""
-    if FOOTER.search(lines[-1]) and not _parse_option_line(lines[-1]):
-        footer = lines[-1]
-        end -= 1
-    end = _strip_preview(lines, end)
+    footer, end = _footer(lines)
+    above_preview = _strip_preview(lines, end)
+    preview, end = above_preview != end, above_preview
     start = max(0, end - _MAX_DIALOG)
     options = find_numbered(lines, end, start)
     numbered = bool(options)
     if not options:
-        options = find_marked(lines, end, start)
+        options = find_marked(lines, end, start, screen.pane_width or screen.width)
     if not options or not _only_filler_after(lines, options[-1], end):
-        return None
+        # claude's key hint at the bottom, its options not readable (a short pane cut them)
+        return UNREADABLE if footer or preview else None
     top = last_rule(lines, _RULE, before=options[0].line)
-    if top < 0 and numbered and "·" not in footer:
-        return None  # claude draws numbered dialogs under a rule or with a `·`-joined footer
+    if top >= 0 and lines[top][0] == " " and not _framed(lines, top):
+        return None  # claude's dialog rule spans the pane from column 0: this one is quoted
+    if top < 0 and numbered and ("·" not in footer or _indent(lines[end]) > 1):
+        # claude draws numbered dialogs under a rule or with a `·`-joined footer; a short
+        # pane may have cut both, so options at the very bottom cannot be proven either way
+        return UNREADABLE if end == len(lines) and options[0].selected else None
     body_start = top + 1 if top >= 0 else max(0, options[0].line - 12)
     body = lines[body_start : options[0].line]
     if any(line.startswith(TRANSCRIPT_MARKERS) for line in body):
         return None  # options inside the transcript (a quoted dialog), not a live one
-    return _Dialog(tuple(body), tuple(options), numbered, footer)
+    return _Dialog(
+        tuple(body), tuple(options), numbered, footer, top >= 0, screen.pane_width or screen.width
+    )
+
+
+UNREADABLE = "unreadable"
+
+
+def _framed(lines: tuple[str, ...], rule: int) -> bool:
+    """The indented ``rule`` sits inside a dialog whose own top bar starts at column 0."""
+    above = next((i for i in range(rule - 1, -1, -1) if lines[i].strip()), -1)
+    return above >= 0 and lines[above][0] != " " and is_rule(lines[above], _RULE)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _footer(lines: tuple[str, ...]) -> tuple[str, int]:
+    """The key hint under a dialog and the index of its first row.
+
+    On a narrow pane the hint wraps ("Esc to cancel ·" over "Tab to amend"): up to three rows
+    at the dialog's margin are read as one line.
+    """
+    for index in range(len(lines) - 1, max(-1, len(lines) - 1 - _FOOTER_ROWS), -1):
+        line = lines[index]
+        if not line.strip() or len(line) - len(line.lstrip()) > 2 or _parse_option_line(line):
+            break
+        if is_rule(line):
+            break
+        text = " ".join(row.strip() for row in lines[index:])
+        if FOOTER.search(text) and all(HINT.match(part.strip()) for part in text.split("·")):
+            return text, index
+    return "", len(lines)
 
 
 def _strip_preview(lines: tuple[str, ...], end: int) -> int:
     """End of the dialog above a trailing preview block (the theme picker's code sample).
 
-    The block is ``╌╌╌`` rules around sample lines, then at most two indented notes.
+    The block is ``╌╌╌`` rules around sample lines, then a few indented note rows.
     """
     index = end - 1
     notes = 0
@@ -147,7 +203,7 @@ def _strip_preview(lines: tuple[str, ...], end: int) -> int:
             return end
         notes += bool(line.strip())
         index -= 1
-    if index < 0 or notes > 2:
+    if index < 0 or notes > _MAX_NOTES:
         return end
     opening = last_rule(lines, _DASHED, before=index)
     if opening < 0 or index - opening > _MAX_PREVIEW:
@@ -161,7 +217,7 @@ def _parse_option_line(line: str) -> bool:
 
 def _only_filler_after(lines: tuple[str, ...], last: Option, end: int) -> bool:
     indent = len(lines[last.line]) - len(lines[last.line].lstrip())
-    for line in lines[last.line + 1 : end]:
+    for line in lines[last.line + last.rows : end]:
         if line.strip() and (len(line) - len(line.lstrip()) <= indent + 1) and not is_rule(line):
             return False
     return True
@@ -170,7 +226,7 @@ def _only_filler_after(lines: tuple[str, ...], last: Option, end: int) -> bool:
 def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
     body = [line for line in dialog.body if line.strip()]
     title = body[0].strip() if body else ""
-    question = _question(body) or _last_paragraph_head(dialog.body) or title
+    question = _question(body, width) or _last_paragraph_head(dialog.body) or title
     kind = _kind(dialog, title)
     options = list(dialog.options)
     subject = _subject(kind, dialog.body, title, question, width)
@@ -196,10 +252,12 @@ def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
     )
 
 
-def _question(body: list[str]) -> str:
-    for line in reversed(body):
-        if line.rstrip().endswith("?"):
-            return line.strip()
+def _question(body: list[str], width: int) -> str:
+    """The last line ending with ``?``, with the rows it wrapped from on a narrow pane."""
+    for index in range(len(body) - 1, -1, -1):
+        if body[index].rstrip().endswith("?"):
+            start = wrapped_lead(body, index, width)
+            return join_wrapped(body[start : index + 1], width)
     return ""
 
 
@@ -223,7 +281,7 @@ def _kind(dialog: _Dialog, title: str) -> PromptKind:
     if kind is PromptKind.OTHER and "(mcp)" in lowered:
         return PromptKind.MCP
     if kind is None:  # the title scrolled off a short pane: the question still tells
-        question = _question(list(dialog.body))
+        question = _question(list(dialog.body), dialog.width)
         kind = next((k for pattern, k in QUESTION_KINDS if pattern.search(question)), None)
     return kind if kind is not None else PromptKind.OTHER
 
@@ -260,7 +318,7 @@ def _subject(
     if kind in (PromptKind.WRITE, PromptKind.EDIT):
         return _path(body, title, question)
     if kind is PromptKind.FETCH:
-        return _fetch_url(body)
+        return _fetch_url(body, width)
     if kind is PromptKind.MCP:
         return _mcp_tool(body, title)
     text = " ".join([title, question, *body]).lower()
@@ -294,11 +352,13 @@ def _path(body: tuple[str, ...], title: str, question: str) -> str | None:
     return None
 
 
-def _fetch_url(body: tuple[str, ...]) -> str | None:
-    for line in body:
+def _fetch_url(body: tuple[str, ...], width: int) -> str | None:
+    for index, line in enumerate(body):
         stripped = line.strip()
         if stripped.lower().startswith("url:"):
-            return stripped[4:].strip()
+            rows = field_lines(body, index, width)
+            cut = len(rows[0]) - len(stripped) + 4
+            return join_wrapped([" " * cut + rows[0][cut:], *rows[1:]], width) or None
     return find_url("\n".join(body))
 
 

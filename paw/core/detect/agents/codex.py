@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import unwrap
+from paw.core.detect.boxes import field_lines, join_wrapped, unwrap
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -29,7 +29,15 @@ from paw.core.detect.options import (
     selected_index,
     selected_label,
 )
-from paw.core.detect.prompts import busy, idle, make_prompt, prompt_found, unknown, wrap_notes
+from paw.core.detect.prompts import (
+    busy,
+    idle,
+    interrupt_hint,
+    make_prompt,
+    prompt_found,
+    unknown,
+    wrap_notes,
+)
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
 from paw.core.verified import VERIFIED_VERSIONS
@@ -37,8 +45,15 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "codex"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-FOOTER = re.compile(r"\benter\b.*\besc\b|\besc\b.*\benter\b", re.IGNORECASE)
-BUSY = re.compile(r"esc to interrupt", re.IGNORECASE)
+# The key hint, whole: "Press enter to confirm or esc to cancel", "enter continue · esc back".
+FOOTER = re.compile(
+    r"^(?:press\s+)?enter\s+(?:to\s+)?\w+\s*(?:or|\||·)?\s*esc\s+(?:to\s+)?\w+(?:\s\w+)?$",
+    re.IGNORECASE,
+)
+# On a narrow pane codex cuts its key hint short ("Press enter to confirm or").
+FULL_FOOTER = "Press enter to confirm or esc to cancel"
+CUT_FOOTER_MIN = "Press enter"
+BUSY = interrupt_hint("to interrupt")
 TURN_END = re.compile(r"^\s*(?:─\s*)?Worked for\b|Conversation interrupted|^\s*■ ", re.IGNORECASE)
 IDLE_FOOTER = re.compile(r"for shortcuts|context left|tab to queue", re.IGNORECASE)
 # Question line -> kind; the first that matches wins.
@@ -64,6 +79,8 @@ QUESTIONS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
 )
 TRUST_SUBJECT = "trust folder"
 _MAX_PROMPT = 40
+_FOOTER_ROWS = 3
+_OPTION_ROW = re.compile(r"^\s*(?:›\s*)?\d{1,2}[.)]\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +100,8 @@ def detect_screen(text: str) -> Detection:
     if _is_busy(screen):
         return busy(AGENT)
     request = _find_request(screen)
+    if isinstance(request, Detection):
+        return request
     if request is not None:
         prompt = _build_prompt(screen, request)
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
@@ -98,9 +117,10 @@ def _is_busy(screen: Screen) -> bool:
 def _input_box(screen: Screen) -> int:
     """Line index of the input box (``› `` above the ``? for shortcuts`` footer), or -1."""
     lines = screen.lines
-    for index in range(len(lines) - 1, max(-1, len(lines) - 8), -1):
+    # The status rows under the box wrap on a narrow pane (a long worktree path).
+    for index in range(len(lines) - 1, max(-1, len(lines) - 12), -1):
         if IDLE_FOOTER.search(lines[index]):
-            for box in range(index - 1, max(-1, index - 6), -1):
+            for box in range(index - 1, max(-1, index - 10), -1):
                 if lines[box].startswith("› ") or lines[box] == "›":
                     return box
     return -1
@@ -117,29 +137,64 @@ def _turn_running(screen: Screen) -> bool:
     return not any(TURN_END.search(line) for line in transcript[last_user + 1 :])
 
 
-def _find_request(screen: Screen) -> _Request | None:
+def _find_request(screen: Screen) -> _Request | Detection | None:
+    """The live approval request, ``unknown`` when its proof is off screen, else None."""
     lines = screen.lines
-    end = len(lines)
-    footer = ""
-    if FOOTER.search(lines[-1]) and len(lines[-1].strip()) < 80:
-        footer, end = lines[-1], end - 1
+    footer, end = _footer(lines)
     if not footer:
         return None  # codex always draws its key hint under an approval request
     start = max(0, end - _MAX_PROMPT)
     options = find_numbered(lines, end, start)
     if not options or not _only_continuation_after(lines, options[-1], end):
-        return None
+        return _unproven("the key hint is on screen, its options are not")
     # The question heads the request; the command and `Reason:` below it are model text, so
-    # keep the highest match before the transcript (bullets) begins.
+    # keep the highest match before the transcript (bullets) begins. On a narrow pane the
+    # question wraps: each paragraph is read as one line.
     found: _Request | None = None
     for index in range(options[0].line - 1, start - 1, -1):
-        body = lines[index].strip()
         if lines[index].startswith(("• ", "› ", "✔ ", "└ ")):
             break
+        if lines[index].lstrip().startswith(("$ ", "Reason:")):
+            # The command and the model's reason come after the question: a question read
+            # below their start is their text (on a short pane the real one may be gone).
+            found = None
+            continue
+        body = _paragraph(lines, index, options[0].line)
         kind = next((kind for pattern, kind in QUESTIONS if pattern.search(body)), None)
+        if kind is not None and not body.endswith("?") and "trust" not in body.lower():
+            kind = None  # codex's question stands alone; text runs on after a quoted one
         if kind is not None:
             found = _Request(index, body, kind, tuple(options), footer)
-    return found
+    return found or _unproven("options and key hint on screen, no question above them")
+
+
+def _unproven(why: str) -> Detection:
+    """A dialog's key hint at the bottom whose request cannot be read (e.g. a short pane)."""
+    return unknown(AGENT, f"a dialog is open but cannot be read: {why}")
+
+
+def _footer(lines: tuple[str, ...]) -> tuple[str, int]:
+    """The key hint under a request (wrapped over up to 3 rows, or cut short) and its start."""
+    for index in range(len(lines) - 1, max(-1, len(lines) - 1 - _FOOTER_ROWS), -1):
+        line = lines[index]
+        if not line.strip() or len(line) - len(line.lstrip()) > 2 or _OPTION_ROW.match(line):
+            break
+        text = " ".join(row.strip() for row in lines[index:])
+        if FOOTER.match(text) or (
+            len(text) >= len(CUT_FOOTER_MIN) and FULL_FOOTER.startswith(text)
+        ):
+            return text, index
+    return "", len(lines)
+
+
+def _paragraph(lines: tuple[str, ...], index: int, end: int) -> str:
+    """The rows from ``index`` to the next blank row (before ``end``), read as one line."""
+    rows = []
+    for line in lines[index:end]:
+        if not line.strip():
+            break
+        rows.append(line.strip())
+    return " ".join(rows)
 
 
 def _only_continuation_after(lines: tuple[str, ...], last: Option, end: int) -> bool:
@@ -227,11 +282,16 @@ def _command(lines: list[str], width: int) -> str | None:
 
 
 def _destination(screen: Screen, lines: list[str]) -> str | None:
-    for line in lines:
+    """The ``Destination:`` path; a long one continues on the next lines (or starts there)."""
+    for index, line in enumerate(lines):
         stripped = line.strip()
         if stripped.lower().startswith(("destination:", "path:", "file:")):
-            path = stripped.split(":", 1)[1].strip()
-            return _relative(screen, path)
+            width = screen.pane_width or screen.width
+            rows = field_lines(lines, index, width)
+            label = len(rows[0]) - len(rows[0].lstrip()) + stripped.index(":") + 1
+            pieces = [" " * label + rows[0][label:], *rows[1:]]
+            path = join_wrapped(pieces, width)
+            return _relative(screen, path) if path else None
     return None
 
 

@@ -21,7 +21,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.boxes import (
+    dedent,
+    field_lines,
+    has_left_border,
+    is_box_edge,
+    join_wrapped,
+    strip_border,
+    unwrap,
+    wrapped_lead,
+)
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -35,6 +44,7 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
+    KeyHint,
     busy,
     find_url,
     idle,
@@ -50,7 +60,7 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "gemini-cli"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY = re.compile(r"\(esc to cancel, [^)]*\)", re.IGNORECASE)
+BUSY = KeyHint(r"to cancel, [^)]*\)", opening=r"\(")  # "(esc to cancel, 5s)", any key
 FOOTER = re.compile(
     r"sandbox|/model|for shortcuts|workspace \(|Waiting for user confirmation", re.IGNORECASE
 )
@@ -79,6 +89,7 @@ PLAN_SUBJECT = "plan mode switch"
 QUESTION_OPTIONS = re.compile(r"type something|type your own|^other\b", re.IGNORECASE)
 _MAX_FOOTER = 4  # footer, status and hint rows under a live box
 _MAX_BELOW = 30  # lines scanned under a box for its chrome
+_WRAP_ROWS = 2  # a chrome row wraps onto at most this many more rows
 _BUSY_WINDOW = 15  # the spinner sits above the composer and its footer rows
 
 
@@ -99,18 +110,25 @@ def detect_screen(text: str) -> Detection:
     box = _find_box(screen)
     if box is None:
         return idle(AGENT)
+    if isinstance(box, str):
+        return unknown(AGENT, box)
     prompt = _build_prompt(box)
-    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    body = box.content[: box.options[0].line]
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines), body=body)
 
 
-def _find_box(screen: Screen) -> _Box | None:
+UNREADABLE = "a dialog box is open but its top is above the pane (a short pane)"
+
+
+def _find_box(screen: Screen) -> _Box | str | None:
     lines = screen.lines
     bottom = _live_bottom(lines)
     if bottom < 0:
         return None
     top = _box_top(lines, bottom)
     if top < 0:
-        return None
+        # A box whose rows reach the pane's top: a short pane cut what it asks.
+        return UNREADABLE if all(has_left_border(line) for line in lines[:bottom]) else None
     content = tuple(strip_border(line, depth=1) for line in lines[top + 1 : bottom])
     options = find_numbered(content, len(content))
     if not options:
@@ -139,6 +157,8 @@ def _live_bottom(lines: Sequence[str]) -> int:
     while index > floor:
         edge = lines[index].strip()
         if edge.startswith("╰") and edge.endswith("╯") and is_box_edge(edge):
+            if lines[index][0] != "╰":
+                return -1  # gemini draws its dialogs at the margin: an indented box is quoted
             if not _is_chrome(lines[index + 1 :]):
                 return -1
             top = _box_top(lines, index)
@@ -173,9 +193,29 @@ def _is_chrome(below: Sequence[str]) -> bool:
                 return False
         elif line.strip():
             rows += 1
-            if rows > _MAX_FOOTER or not (HINT.match(line) or FOOTER.search(line)):
+            if rows > _MAX_FOOTER:
                 return False
+            if not (HINT.match(line) or FOOTER.search(line)):
+                wrapped = _wrapped_chrome(below, index - 1)
+                if not wrapped:
+                    return False
+                index += wrapped
     return True
+
+
+def _wrapped_chrome(below: Sequence[str], index: int) -> int:
+    """How many rows after ``below[index]`` finish a chrome row that a narrow pane wrapped
+    ("⠏ Waiting for user" / "confirmation..."), else 0. The chrome text must cross the row
+    break: an answer row followed by a real footer row is not one wrapped row."""
+    joined = below[index].strip()
+    for extra in range(1, _WRAP_ROWS + 1):
+        if index + extra >= len(below) or not below[index + extra].strip():
+            return 0
+        cut = len(joined)
+        joined += " " + below[index + extra].strip()
+        if any(m.start() < cut < m.end() for m in FOOTER.finditer(joined)):
+            return extra
+    return 0
 
 
 def _notice_box_end(lines: Sequence[str], top: int) -> int:
@@ -230,10 +270,13 @@ def _build_prompt(box: _Box) -> Prompt:
 
 
 def _tool(box: _Box) -> str:
-    for line in box.content[: box.options[0].line]:
-        match = TOOL_LINE.match(line.strip())
-        if match:
-            return match["rest"].strip()
+    """The ``? <Tool> <summary>`` line, with the rows it wrapped onto on a narrow pane."""
+    body = box.content[: box.options[0].line]
+    for index, line in enumerate(body):
+        if TOOL_LINE.match(line.strip()):
+            rows = [row for row in field_lines(body, index, box.width - 4) if not is_box_edge(row)]
+            match = TOOL_LINE.match(join_wrapped(rows, box.width - 4))
+            return match["rest"].strip() if match else ""
     return ""
 
 
@@ -254,10 +297,12 @@ def _kind(tool: str, box: _Box) -> PromptKind:
 
 
 def _question(box: _Box) -> str:
+    """The last line ending with ``?`` (with the rows it wrapped from), else the first line."""
     body = box.content[: box.options[0].line]
-    for line in reversed(body):
-        if line.strip().endswith("?"):
-            return line.strip()
+    for index in range(len(body) - 1, -1, -1):
+        if body[index].strip().endswith("?"):
+            start = wrapped_lead(body, index, box.width - 4)
+            return join_wrapped(body[start : index + 1], box.width - 4)
     return next((line.strip() for line in body if line.strip()), "")
 
 

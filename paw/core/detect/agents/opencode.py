@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 
-from paw.core.detect.boxes import dedent, has_left_border, strip_border, unwrap
+from paw.core.detect.boxes import dedent, field_lines, join_wrapped, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    interrupt_hint,
     make_prompt,
     prompt_found,
     unknown,
@@ -34,8 +35,13 @@ from paw.core.verified import VERIFIED_VERSIONS
 AGENT = "opencode"
 VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
-BUSY = re.compile(r"esc (?:to )?interrupt", re.IGNORECASE)
-CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
+BUSY = interrupt_hint("interrupt")  # "esc interrupt", or the key the user bound
+CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b(?P<rest>.*)$")
+# "Allow always" asks again in a box of its own: "△ Always allow", then "Confirm   Cancel".
+CONFIRM_CHOICES = re.compile(r"^\s*Confirm\s+Cancel\b(?P<rest>.*)$")
+CONFIRM_LABELS = ("Confirm", "Cancel")
+ALWAYS_TITLE = re.compile(r"^\s*△\s*Always allow\b", re.IGNORECASE)
+_CHOICE_ROWS = 8  # on a 20-column pane the choices and hints take seven rows
 HINTS = re.compile(r"fullscreen|select|confirm")
 CHOICE_LABELS = ("Allow once", "Allow always", "Reject")
 PERMISSION_TITLE = re.compile(r"^\s*△\s*Permission required", re.IGNORECASE)
@@ -43,6 +49,11 @@ QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
 OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
 INTACT_EDGE = re.compile(r"^\s*╹▀+$")
+COVERED_EDGE = re.compile(r"^\s*╹▀+\s+\S")
+# The session's blocks (input box, permission request) hang on a border two columns in; a
+# copy indented under an answer is further right.
+LIVE_BORDER = re.compile(r"^ {2}┃")
+_CHROME_MARGIN = 2
 KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^#\s*Shell command", re.IGNORECASE), PromptKind.SHELL),
     (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
@@ -61,8 +72,14 @@ def detect_screen(text: str) -> Detection:
     if any(BUSY.search(line) for line in screen.tail(2)):
         return busy(AGENT)
     block = _bottom_block(screen)
-    prompt = _permission(screen, block, _selection(text)) or _question(block) or _overlay(screen)
+    prompt = (
+        _permission(screen, block, _selection(text)) or _question(screen, block) or _overlay(screen)
+    )
+    if isinstance(prompt, str):
+        return unknown(AGENT, prompt)
     if prompt is None:
+        if _covered_input(screen):
+            return unknown(AGENT, "an overlay covers the input box; its title is off screen")
         return idle(AGENT)
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
@@ -72,7 +89,7 @@ def _bottom_block(screen: Screen) -> list[str]:
     lines = screen.lines
     index = len(lines) - 1
     block: list[str] = []
-    while index >= 0 and len(block) < _MAX_BLOCK and has_left_border(lines[index]):
+    while index >= 0 and len(block) < _MAX_BLOCK and LIVE_BORDER.match(lines[index]):
         block.insert(0, strip_border(lines[index], depth=1))
         index -= 1
     while block and not block[-1].strip():
@@ -101,24 +118,42 @@ def _choice_keys(selected: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple
     return (*move(0), ENTER), (*move(2), ENTER), (*move(1), ENTER, ENTER)
 
 
-def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | None:
-    # The choices row is the block's last line; at narrow widths its key hints may wrap below.
-    row = next(
-        (
-            i
-            for i in range(len(block) - 1, len(block) - 4, -1)
-            if i >= 0 and CHOICES.match(block[i])
-        ),
-        -1,
+def _choice_rows(block: list[str], choices: re.Pattern[str]) -> int:
+    """Index of the first row of the choices at the block's end, or -1.
+
+    The choices and their key hints share the last row; on a narrow pane they wrap over a
+    few rows ("Allow once   Allow always   Reject" / "ctrl+f fullscreen  ⇆ select  enter" /
+    "confirm"), read as one line.
+    """
+    for start in range(len(block) - 1, max(-1, len(block) - 1 - _CHOICE_ROWS), -1):
+        if not block[start].strip():
+            return -1
+        match = choices.match(" ".join(row.strip() for row in block[start:]))
+        if match and (not match["rest"].strip() or HINTS.search(match["rest"])):
+            return start
+    return -1
+
+
+UNREADABLE = "a permission request is open but its title is above the pane (a short pane)"
+
+
+def _reaches_top(screen: Screen, block: list[str]) -> bool:
+    """The bordered block starts at the pane's first row: a short pane may have cut its top."""
+    return len(block) >= len(screen.lines) - 1 or all(
+        LIVE_BORDER.match(line) for line in screen.lines[: len(screen.lines) - len(block)]
     )
-    if row < 0 or not all(HINTS.search(line) for line in block[row + 1 :]):
-        return None
+
+
+def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str | None:
+    row = _choice_rows(block, CHOICES)
+    if row < 0:
+        return _always_confirmation(screen, block)
     block = block[: row + 1]
     title = next((i for i in range(len(block) - 1, -1, -1) if PERMISSION_TITLE.match(block[i])), -1)
     if title < 0:
-        return None
-    body = block[title + 1 : -1]
-    kind, detail = _kind(body)
+        return UNREADABLE if _reaches_top(screen, block) else None
+    body = block[title + 1 : row]
+    kind, detail = _kind(body, screen.pane_width or screen.width)
     subject = _subject(kind, detail, body, screen.pane_width)
     if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
         kind = PromptKind.WRITE
@@ -136,14 +171,16 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | Non
     )
 
 
-def _kind(body: list[str]) -> tuple[PromptKind, re.Match[str] | None]:
-    for line in body:
-        for pattern, kind in KINDS:
-            match = pattern.match(line.strip())
-            if match:
-                return kind, match
-        if line.strip():
-            break
+def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | None]:
+    """The kind line (the block's first), with the rows it wrapped onto on a narrow pane."""
+    first = next((i for i, line in enumerate(body) if line.strip()), -1)
+    if first < 0:
+        return PromptKind.OTHER, None
+    line = join_wrapped(field_lines(body, first), width)
+    for pattern, kind in KINDS:
+        match = pattern.match(line)
+        if match:
+            return kind, match
     return PromptKind.OTHER, None
 
 
@@ -181,16 +218,71 @@ def _announced_write(screen: Screen, path: str) -> bool:
     return any(pattern.match(line) for line in screen.lines)
 
 
-def _question(block: list[str]) -> Prompt | None:
-    if not block or not QUESTION_FOOTER.search(block[-1]):
+def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
+    """The second step of "Allow always": a live prompt that only remembers or backs out.
+
+    Confirm (highlighted when the box opens) grants the permission for good, so it is offered
+    as the "always" keys only; no key approves once here, and Cancel is not a deny.
+    """
+    row = _choice_rows(block, CONFIRM_CHOICES)
+    if row < 0:
         return None
-    question = next((line.strip() for line in block if line.strip()), "")
+    title = next((i for i in range(row - 1, -1, -1) if ALWAYS_TITLE.match(block[i])), -1)
+    if title < 0:
+        return None
+    body = block[title + 1 : row]
+    kind, detail = _kind(body)
+    subject = _subject(kind, detail, body, screen.pane_width)
+    text = " ".join(line.strip() for line in body if line.strip())
+    return make_prompt(
+        kind,
+        subject,
+        f"Always allow: {text}" if text else "Always allow",
+        approve=(),
+        deny=(),
+        always=(ENTER,),
+        options=CONFIRM_LABELS,
+        selected=CONFIRM_LABELS[0],
+    )
+
+
+def _question(screen: Screen, block: list[str]) -> Prompt | str | None:
+    hint = _trailing_paragraph(block)
+    if not block or not QUESTION_FOOTER.search(hint):
+        return None
+    if _reaches_top(screen, block):
+        return "a question is open but its first lines are above the pane (a short pane)"
+    first = next((i for i, line in enumerate(block) if line.strip()), 0)
+    question = _trailing_paragraph(block[: first + _CHOICE_ROWS], first)
     options = tuple(
         re.sub(r"^\d+\.\s+", "", line.strip()) for line in block if re.match(r"^\s*\d+\.\s", line)
     )
     return make_prompt(
         PromptKind.QUESTION, question, question, approve=(), deny=(ESCAPE,), options=options
     )
+
+
+def _trailing_paragraph(block: list[str], first: int | None = None) -> str:
+    """The block's last rows after its last blank row (up to a few), read as one line; or,
+    from row ``first``, the rows down to the next blank row (a question wrapped on a narrow
+    pane)."""
+    rows: list[str] = []
+    if first is not None:
+        for line in block[first:]:
+            if not line.strip():
+                break
+            rows.append(line.strip())
+        return " ".join(rows)
+    for line in reversed(block[-_CHOICE_ROWS:]):
+        if not line.strip():
+            break
+        rows.insert(0, line.strip())
+    return " ".join(rows)
+
+
+def _covered_input(screen: Screen) -> bool:
+    """The input box's bottom edge shows overlay text through it (``╹▀▀  Providers  ▀▀``)."""
+    return any(COVERED_EDGE.match(line) for line in screen.tail(_MAX_BLOCK))
 
 
 def _overlay(screen: Screen) -> Prompt | None:
@@ -200,7 +292,7 @@ def _overlay(screen: Screen) -> Prompt | None:
     through it; quoted or printed copies have the intact input box, or a shell prompt, below.
     """
     lines = screen.lines
-    if SHELL_PROMPT.match(lines[-1]):
+    if SHELL_PROMPT.match(lines[-1]) or len(lines[-1]) - len(lines[-1].lstrip()) > _CHROME_MARGIN:
         return None
     for index, line in enumerate(lines):
         match = OVERLAY_TITLE.match(line)

@@ -11,9 +11,17 @@ once`` (or ``1``); deny: ``Escape`` (the number of the "No" option differs betwe
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import dedent, is_rule, strip_border, unwrap
+from paw.core.detect.boxes import (
+    dedent,
+    is_rule,
+    join_wrapped,
+    strip_border,
+    unwrap,
+    wrapped_lead,
+)
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -26,9 +34,11 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
+    KeyHint,
     busy,
     find_url,
     idle,
+    interrupt_hint,
     make_prompt,
     prompt_found,
     unknown,
@@ -43,9 +53,15 @@ VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
 # The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.
-BUSY = re.compile(r"esc to cancel\)|\(esc to cancel|esc to interrupt", re.IGNORECASE)
+BUSY_HINTS = (
+    KeyHint(r"to cancel\)"),
+    KeyHint(r"to cancel\b", opening=r"\("),
+    interrupt_hint("to interrupt"),
+)
 DIALOG_FOOTER = re.compile(r"enter: select|esc: cancel|↑/↓", re.IGNORECASE)
-TOOL_LINE = re.compile(r"^\s*\?\s+(?P<tool>\S+)(?P<rest>.*?)\s*←?\s*$")
+# "? <Tool> <summary> ←" (the arrow is stripped from the summary; a lazy pattern before it
+# backtracked over the whole of a long command line).
+TOOL_LINE = re.compile(r"^\s*\?\s+(?P<tool>\S+)(?P<rest>.*)$")
 TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^(?:Shell|run_shell_command)$", re.IGNORECASE), PromptKind.SHELL),
     (re.compile(r"^(?:Edit|replace)$", re.IGNORECASE), PromptKind.EDIT),
@@ -69,6 +85,8 @@ MCP_QUESTION = re.compile(
 PLAN_SUBJECT = "exit plan mode (plan approval)"
 BANNER_FOLDER = re.compile(r"│\s+(?P<folder>~?/[^\s│]*)\s*(?:│|$)")
 _MAX_PROMPT = 45
+_MARGIN = 3  # the spinner line sits 2 columns in, dialog boxes 3
+_SPINNER_ROWS = 3
 _BUSY_WINDOW = 12  # the loading line sits above the input box and its two footer rows
 
 
@@ -88,45 +106,146 @@ def detect_screen(text: str) -> Detection:
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     tail = screen.tail(_BUSY_WINDOW)
-    if any(BUSY.search(line) for line in tail) and not WAITING.search(screen.lines[-1]):
+    if (
+        any(hint.search(line) for line in tail for hint in BUSY_HINTS)
+        and _spinner_start(screen.lines) < 0
+    ):
         return busy(AGENT)
     request = _find_request(screen)
     if request is None:
         return idle(AGENT)
+    if isinstance(request, str):
+        return unknown(AGENT, request)
     prompt = _build_prompt(screen, request)
-    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines), body=request.body)
 
 
-def _find_request(screen: Screen) -> _Request | None:
+def _find_request(screen: Screen) -> _Request | str | None:
     lines = screen.lines
     last = lines[-1]
-    if WAITING.search(last):
-        return _waiting_request(lines, len(lines) - 1)
+    margin = len(last) - len(last.lstrip())
+    if margin > _MARGIN:
+        return None  # qwen draws its spinner and dialogs at its margin: this is a quote
+    spinner = _spinner_start(lines)
+    if spinner >= 0:
+        return _waiting_request(lines, spinner)
     if last.lstrip().startswith("╰") and is_rule(last.strip()[1:], min_len=4):
         return _boxed_request(lines)
     return None
 
 
-def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | None:
-    while end > 0 and (not lines[end - 1].strip() or DIALOG_FOOTER.search(lines[end - 1])):
-        end -= 1
+def _spinner_start(lines: tuple[str, ...]) -> int:
+    """First row of the ``Waiting for user confirmation...`` spinner line at the bottom (it
+    wraps over two or three rows on a narrow pane), or -1."""
+    for index in range(len(lines) - 1, max(-1, len(lines) - 1 - _SPINNER_ROWS), -1):
+        line = lines[index]
+        if not line.strip() or len(line) - len(line.lstrip()) != 2:
+            break
+        if WAITING.search(" ".join(row.strip() for row in lines[index:])):
+            return index
+    return -1
+
+
+UNREADABLE = "a dialog is open but what it asks is off screen (a short pane)"
+
+
+def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
+    end = _above_footer(lines, end)
     start = max(0, end - _MAX_PROMPT)
     options = find_numbered(lines, end, start)
-    if not options or any(line.strip() for line in lines[options[-1].line + 1 : end]):
-        return None
+    if not options or any(
+        line.strip() for line in lines[options[-1].line + options[-1].rows : end]
+    ):
+        return UNREADABLE  # the spinner says a dialog waits; its options are cut or unreadable
     title = next(
-        (i for i in range(options[0].line - 1, start - 1, -1) if TOOL_LINE.match(lines[i])), -1
+        (
+            i
+            for i in range(options[0].line - 1, start - 1, -1)
+            if lines[i].lstrip().startswith("?") and TOOL_LINE.match(lines[i])
+        ),
+        -1,
     )
-    match = TOOL_LINE.match(lines[title]) if title >= 0 else None
-    body = lines[title + 1 : options[0].line] if title >= 0 else lines[start : options[0].line]
-    question = _question(body)
-    if match is None:  # the tool line scrolled off a short pane: name the tool by its question
-        tool = next((name for pattern, name in QUESTION_TOOLS if pattern.search(question)), "")
-        return _Request(tool, "", body, tuple(options), question, False)
-    return _Request(match["tool"], match["rest"].strip(), body, tuple(options), question, False)
+    width = max(map(len, lines))
+    if title < 0:
+        return _untitled_request(lines[start : options[0].line], tuple(options), width)
+    # The tool line wraps on a narrow pane (a long path or command): read it as one line.
+    rows = [lines[title]]
+    for line in lines[title + 1 : options[0].line]:
+        if not line.strip():
+            break
+        rows.append(line)
+    match = TOOL_LINE.match(join_wrapped(rows, width))
+    if match is None:
+        return UNREADABLE
+    body = lines[title + len(rows) : options[0].line]
+    question = _question(body, width)
+    rest = match["rest"].strip().removesuffix("←").rstrip()
+    return _Request(match["tool"], rest, body, tuple(options), question, False)
 
 
-def _boxed_request(lines: tuple[str, ...]) -> _Request | None:
+def _above_footer(lines: tuple[str, ...], end: int) -> int:
+    """Index after the dialog's last row: above blank rows and the key hint (which wraps over
+    a few rows on a narrow pane: "↑/↓: Navigate | Enter: Select | Esc:" / "Cancel")."""
+    while end > 0:
+        if not lines[end - 1].strip():
+            end -= 1
+            continue
+        top = end - 1
+        while top > 0 and end - top < _SPINNER_ROWS and lines[top - 1].strip():
+            top -= 1
+        hint = next(
+            (
+                i
+                for i in range(end - 1, top - 1, -1)
+                if DIALOG_FOOTER.search(" ".join(lines[i:end]))
+            ),
+            -1,
+        )
+        if hint < 0:
+            return end
+        end = hint
+    return end
+
+
+def _untitled_request(
+    body: tuple[str, ...], options: tuple[Option, ...], width: int
+) -> _Request | str:
+    """A request whose tool line scrolled off a short pane: only its question may tell.
+
+    An MCP question names the tool; ``Allow execution of:`` is a shell command, readable only
+    when its whole block (a blank row above it) is on screen. Anything else is unknown: an
+    edit and a new file ask the same question.
+    """
+    question = _question(body, width)
+    tool = next((name for pattern, name in QUESTION_TOOLS if pattern.search(question)), "")
+    request = _Request(tool, "", body, options, question, False)
+    if tool == "mcp" and MCP_QUESTION.search(question):
+        return request
+    if tool == "Shell" and _command_is_whole(body):
+        return request
+    return UNREADABLE
+
+
+def _command_is_whole(body: tuple[str, ...]) -> bool:
+    """The blank row above the command block (the paragraph above the question) is on screen."""
+    top, _bottom = _block_above_question(body)
+    return top > 0
+
+
+def _block_above_question(body: Sequence[str]) -> tuple[int, int]:
+    """Rows ``[top, bottom)`` of the paragraph above the last one (the question, which may
+    wrap over several rows); ``top`` is 0 when the paragraph reaches the screen's top."""
+    index = len(body) - 1
+    for blank in (True, False, True):  # trailing blanks, the question, the gap above it
+        while index >= 0 and (not body[index].strip()) == blank:
+            index -= 1
+    bottom = index + 1
+    while index >= 0 and body[index].strip():
+        index -= 1
+    return index + 1, bottom
+
+
+def _boxed_request(lines: tuple[str, ...]) -> _Request | str | None:
     bottom = len(lines) - 1
     top = next(
         (
@@ -137,19 +256,22 @@ def _boxed_request(lines: tuple[str, ...]) -> _Request | None:
         -1,
     )
     if top < 0:
-        return None
+        return UNREADABLE  # a box at qwen's margin whose top a short pane cut
     content = tuple(strip_border(line, depth=1) for line in lines[top + 1 : bottom])
     options = find_numbered(content, len(content))
     if not options:
         return None
     body = content[: options[0].line]
-    return _Request("", "", body, tuple(options), _question(body), True)
+    width = max(map(len, content), default=0)
+    return _Request("", "", body, tuple(options), _question(body, width), True)
 
 
-def _question(body: tuple[str, ...]) -> str:
-    for line in reversed(body):
-        if line.strip().endswith("?"):
-            return line.strip()
+def _question(body: tuple[str, ...], width: int) -> str:
+    """The last line ending with ``?`` (with the rows it wrapped from), else the first line."""
+    for index in range(len(body) - 1, -1, -1):
+        if body[index].strip().endswith("?"):
+            start = wrapped_lead(body, index, width)
+            return join_wrapped(body[start : index + 1], width)
     return next((line.strip() for line in body if line.strip()), "")
 
 
@@ -212,23 +334,12 @@ def _subject(screen: Screen, request: _Request, kind: PromptKind) -> str | None:
 
 def _command(body: tuple[str, ...], width: int) -> str | None:
     """The command block: the last paragraph above the question (the tool line repeats it)."""
-    block = _trim(list(body))
-    if block and block[-1].strip().endswith("?"):
-        block = _trim(block[:-1])
-    blank = max((i for i, line in enumerate(block) if not line.strip()), default=-1)
-    block = block[blank + 1 :]
+    top, bottom = _block_above_question(body)
+    block = list(body[top:bottom])
     if not block:
         return None
     indent = min(len(line) - len(line.lstrip()) for line in block if line.strip())
     return unwrap(dedent(block), width - indent) or None
-
-
-def _trim(block: list[str]) -> list[str]:
-    start = next((i for i, line in enumerate(block) if line.strip()), len(block))
-    end = len(block)
-    while end > start and not block[end - 1].strip():
-        end -= 1
-    return block[start:end]
 
 
 def _listed_url(body: tuple[str, ...]) -> str | None:

@@ -9,14 +9,16 @@ Its permission prompt is a fixed box, drawn as the last thing on the screen::
     ╰───────────────────────────────────────╯
 
 Only a box whose bottom edge is the last non-blank line counts (the live position): the same
-box further up (answered, or quoted) is history. ``⠿ working`` as the last line is busy,
-``demo>`` is the idle input.
+box further up (answered), or indented (quoted), is history. On a pane narrower than the box
+the terminal cuts each box line into rows; they are joined again. ``⠿ working`` as the last
+line is busy, ``demo>`` is the idle input.
 """
 
 from __future__ import annotations
 
 import re
 
+from paw.core.detect.prompts import wrap_notes
 from paw.core.detect.screen import fingerprint, parse_screen
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
@@ -25,17 +27,22 @@ TITLE = "╭─ paw-demo permission: "
 BUSY_MARK = "working…"
 IDLE_MARK = "demo>"
 _OPTION = re.compile(r"\[(\w)\]\s+(\w+)")
+_EDGES = ("╭", "│", "╰")
+_CLOSED = ("╮", "│", "╯")
 
 
 def detect_screen(text: str) -> Detection:
     """Detect the demo agent's state from a captured screen (pure)."""
-    lines = parse_screen(text).lines
-    last = lines[-1].strip() if lines else ""
-    if last.startswith("╰") and last.endswith("╯"):
-        prompt = _parse_box(lines)
+    screen = parse_screen(text)
+    lines = screen.lines
+    last = lines[-1] if lines else ""
+    if last.endswith("╯"):
+        rows = _box_rows(lines, screen.pane_width or screen.width)
+        prompt = _parse_box(rows) if rows is not None else None
         if prompt is not None:
-            return Detection(DetectionState.PROMPT, AGENT, prompt)
+            return Detection(DetectionState.PROMPT, AGENT, prompt, wrap_notes(prompt, lines))
         return Detection(DetectionState.UNKNOWN, AGENT, notes=("unreadable prompt box",))
+    last = last.strip()
     if last.endswith(BUSY_MARK):
         return Detection(DetectionState.BUSY, AGENT)
     if last.startswith(IDLE_MARK):
@@ -43,14 +50,36 @@ def detect_screen(text: str) -> Detection:
     return Detection(DetectionState.UNKNOWN, AGENT)
 
 
-def _parse_box(lines: tuple[str, ...]) -> Prompt | None:
-    top = next((i for i in range(len(lines) - 2, -1, -1) if lines[i].startswith(TITLE)), None)
-    if top is None:
+def _box_rows(lines: tuple[str, ...], width: int) -> list[str] | None:
+    """The box at the bottom as the agent printed it, or None if there is no whole box.
+
+    The demo agent prints its box unwrapped: on a pane narrower than the box the terminal cuts
+    every box line into rows. A box line starts with its left edge (``╭``, ``│``, ``╰``) at
+    column 0; a row without one continues the line above. A box indented under other text is
+    a quote, not the live box.
+    """
+    top = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].startswith(TITLE[:3])), -1)
+    if top < 0:
         return None
-    body = lines[top + 1 : -1]
+    rows: list[str] = []
+    for line in lines[top:]:
+        if line.startswith(_EDGES):
+            rows.append(line)
+        elif rows and not rows[-1].endswith(_CLOSED):
+            # the rest of a cut box line (a row of its padding alone is captured blank)
+            rows[-1] += ("" if len(rows[-1]) >= width else " ") + line
+        else:
+            return None
+    if not rows[0].startswith(TITLE) or not rows[-1].startswith("╰"):
+        return None
+    return rows
+
+
+def _parse_box(rows: list[str]) -> Prompt | None:
+    body = rows[1:-1]
     if not body or not all(line.startswith("│") and line.endswith("│") for line in body):
         return None
-    kind_text = lines[top][len(TITLE) :].split(" ", 1)[0]
+    kind_text = rows[0][len(TITLE) :].split(" ", 1)[0]
     try:
         kind = PromptKind(kind_text)
     except ValueError:

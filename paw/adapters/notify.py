@@ -1,0 +1,151 @@
+"""Escalation channels: apprise URLs, the terminal bell, a tmux status-line badge, a command hook.
+
+Messages are delivered by one background thread, in order, so a slow chat service never holds up
+the wave runner's sweeps. Everything that leaves paw's process gets the redacted text (see
+:func:`paw.core.wave.redact`); the full text is only in the local audit.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import apprise
+
+    from paw.core.wave import NotifySettings
+    from paw.core.wave_report import Message
+
+HOOK_TIMEOUT_S = 30.0
+BADGE_OPTION = "status-right"
+_STOP = object()
+
+
+class ChannelNotifier:
+    """Sends each message to every configured channel, from a background thread."""
+
+    def __init__(
+        self,
+        settings: NotifySettings,
+        *,
+        tmux_socket: str | None = None,
+        tmux_session: str | None = None,
+        bell_stream: TextIO | None = None,
+    ) -> None:
+        """``bell_stream`` is the foreground terminal (None: no bell, e.g. when detached)."""
+        self.settings = settings
+        self.socket = tmux_socket
+        self.session = tmux_session
+        self.bell_stream = bell_stream if settings.bell else None
+        self.errors: list[str] = []
+        self.sent: list[tuple[float, str]] = []  # (monotonic time handed to channels, event)
+        self._apprise = _apprise(settings.urls) if settings.urls else None
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="paw-notify", daemon=True)
+        self._thread.start()
+
+    def send(self, message: Message) -> None:
+        """Queue ``message`` (returns at once)."""
+        self._queue.put(message)
+
+    def badge(self, waiting: int) -> None:
+        """Show ``paw: N waiting`` in paw's tmux session status line (0 removes it)."""
+        if not self.settings.tmux_badge or not self.session:
+            return
+        self._queue.put(("badge", waiting))
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Deliver what is queued (up to ``timeout`` seconds), then stop the thread."""
+        self._queue.put(_STOP)
+        self._thread.join(timeout)
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            try:
+                if isinstance(item, tuple):
+                    self._set_badge(int(item[1]))
+                else:
+                    self._deliver(item)  # type: ignore[arg-type]
+            except Exception as err:  # noqa: BLE001 - a channel failing must not stop the others
+                self.errors.append(f"{type(err).__name__}: {err}")
+
+    def _deliver(self, message: Message) -> None:
+        if self.bell_stream is not None and message.event in ("parked", "digest", "stuck"):
+            self.bell_stream.write("\a")
+            self.bell_stream.flush()
+        if self._apprise is not None:
+            ok = self._apprise.notify(title=message.outgoing_title, body=message.outgoing_body)
+            if not ok:
+                self.errors.append(f"apprise could not deliver {message.event!r}")
+        if self.settings.command:
+            self._hook(self.settings.command, message)
+        self.sent.append((time.monotonic(), message.event))
+
+    def _hook(self, argv: Sequence[str], message: Message) -> None:
+        env = {
+            **os.environ,
+            "PAW_EVENT": message.event,
+            "PAW_WAVE": message.wave,
+            "PAW_TASK": message.task or "",
+            "PAW_PROMPT_ID": message.prompt_id or "",
+            "PAW_TITLE": message.outgoing_title,
+        }
+        done = subprocess.run(
+            list(argv), input=message.outgoing_body, text=True, env=env, capture_output=True,
+            timeout=HOOK_TIMEOUT_S, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            self.errors.append(f"hook {argv[0]} exited {done.returncode}: {done.stderr.strip()}")
+
+    def _set_badge(self, waiting: int) -> None:
+        base = ["tmux", *(["-L", self.socket] if self.socket else [])]
+        target = ["-t", self.session or ""]
+        if waiting:
+            text = f"#[reverse] paw: {waiting} waiting #[default] %H:%M"
+            argv = [*base, "set-option", *target, BADGE_OPTION, text]
+        else:
+            argv = [*base, "set-option", "-u", *target, BADGE_OPTION]
+        subprocess.run(argv, capture_output=True, timeout=10, check=False)
+
+
+def _apprise(urls: Sequence[str]) -> apprise.Apprise:
+    import apprise
+
+    logging.getLogger("apprise").setLevel(logging.CRITICAL)  # its errors land in self.errors
+    app = apprise.Apprise()
+    for url in urls:
+        if not app.add(url):
+            raise ValueError(f"apprise does not understand the URL {_scheme(url)}://…")
+    return app
+
+
+def check_urls(urls: Sequence[str]) -> list[str]:
+    """Problems with ``urls`` (apprise cannot parse them), without sending anything."""
+    import apprise
+
+    logging.getLogger("apprise").setLevel(logging.CRITICAL)
+    return [
+        f"notify: apprise does not understand the URL {_scheme(url)}://…"
+        for url in urls
+        if not apprise.Apprise().add(url)
+    ]
+
+
+def _scheme(url: str) -> str:
+    return url.split("://", 1)[0] if "://" in url else url[:12]
+
+
+def terminal_bell_stream() -> TextIO | None:
+    """stderr when it is a terminal (the bell has nowhere to ring otherwise)."""
+    return sys.stderr if sys.stderr.isatty() else None

@@ -1,0 +1,518 @@
+"""`paw wave`: run a batch of tasks unattended, park every prompt, escalate to a human.
+
+    paw wave check FILE          validate a wave file (file:line: key: problem)
+    paw wave run FILE [--detach] run it (foreground progress, or in a tmux window)
+    paw wave status [NAME]       where each task is (--json)
+    paw wave report [NAME]       the Markdown report (--json)
+    paw wave resume [NAME]       continue a wave whose runner ended or was killed
+    paw wave stop [NAME]         end the runner after its current sweep (agents keep running)
+
+See docs/waves.md for the wave file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import re
+import sys
+import time
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from paw.cli import UsageError, error_object
+from paw.cli.common import add_json_flag, find_repo_root
+from paw.core.wave import WaveFile, WaveState, file_digest
+from paw.errors import PawError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.cli.compose import JsonDocs
+
+Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
+WAVES_DIR = "waves"
+STOP_SUFFIX = ".stop"
+EXIT_WAVE_FAILED = 1
+
+
+# -- the wave file -----------------------------------------------------------------------------
+
+
+def wave_problems(path: Path) -> tuple[WaveFile | None, list[str], bytes]:
+    """Parse ``path``: the wave (None when invalid), every problem as ``file:line: key: msg``."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return None, [f"{path}: cannot read: {err.strerror}"], b""
+    text = data.decode(errors="replace")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        return None, [f"{path.name}: {err}"], data
+    try:
+        wave = WaveFile.model_validate(raw)
+    except ValidationError as err:
+        lines = _key_lines(text)
+        problems = []
+        for error in err.errors():
+            loc = tuple(error["loc"])
+            line = _line(loc, lines, text, str(error["msg"]))
+            where = f"{path.name}:{line}" if line else path.name
+            key = ".".join(str(p) for p in loc)
+            msg = str(error["msg"]).removeprefix("Value error, ")
+            problems.append(f"{where}: {key}: {msg}" if key else f"{where}: {msg}")
+        return None, problems, data
+    problems = []
+    for task in wave.tasks:
+        if task.task_file is not None and not (path.parent / task.task_file).is_file():
+            problems.append(
+                f"{path.name}: tasks.{task.name}.task_file: no such file {task.task_file}"
+            )
+    return (wave if not problems else None), problems, data
+
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
+
+
+def _key_lines(text: str) -> dict[tuple[object, ...], int]:
+    """``("tasks", 2, "check") -> line`` for tables, arrays of tables and keys."""
+    found: dict[tuple[object, ...], int] = {}
+    counts: dict[str, int] = {}
+    table: tuple[object, ...] = ()
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(2)
+            if header.group(1) == "[[":
+                index = counts.get(name, -1) + 1
+                counts[name] = index
+                table = (*name.split("."), index)
+            else:
+                table = tuple(name.split("."))
+            found.setdefault(table, number)
+            continue
+        key = _KEY.match(line)
+        if key:
+            found.setdefault((*table, key.group(1)), number)
+    return found
+
+
+def _line(
+    loc: tuple[object, ...], lines: dict[tuple[object, ...], int], text: str, msg: str
+) -> int | None:
+    for end in range(len(loc), 0, -1):
+        if loc[:end] in lines:
+            return lines[loc[:end]]
+    quoted = re.search(r"'([^']+)'", msg)  # a task named in a whole-file problem
+    if quoted:
+        for number, line in enumerate(text.splitlines(), 1):
+            if re.match(rf"""\s*name\s*=\s*["']{re.escape(quoted.group(1))}["']""", line):
+                return number
+    return None
+
+
+def load_wave(path: Path) -> tuple[WaveFile, str, dict[str, str]]:
+    """The wave, its sha256 and each task's text; UsageError (exit 2) naming the problems."""
+    wave, problems, data = wave_problems(path)
+    if wave is None:
+        more = (
+            f" (+{len(problems) - 1} more; run `paw wave check {path}`)"
+            if len(problems) > 1
+            else ""
+        )
+        raise UsageError(problems[0] + more)
+    texts: dict[str, str] = {}
+    for task in wave.tasks:
+        if task.task_file is not None:
+            texts[task.name] = (path.parent / task.task_file).read_text(encoding="utf-8").strip()
+        elif task.task is not None:
+            texts[task.name] = task.task
+    return wave, file_digest(data), texts
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+def _repo_and_docs(args: argparse.Namespace) -> tuple[str, JsonDocs]:
+    from paw.cli.compose import STATE_DIR, JsonDocs, find_repo_root
+
+    root = find_repo_root(args.repo)
+    return root, JsonDocs(Path(root) / STATE_DIR / WAVES_DIR)
+
+
+def _wave_name(docs: JsonDocs, name: str | None) -> str:
+    if name is not None:
+        if docs.read(name) is None:
+            raise UsageError(f"no wave named {name!r} (see `paw wave status`)")
+        return name
+    files = (
+        [p for p in docs.root.glob("*.json") if not p.name.endswith(f"{STOP_SUFFIX}.json")]
+        if docs.root.is_dir()
+        else []
+    )
+    if not files:
+        raise UsageError("no wave has run in this repository", hint=None)
+    return max(files, key=lambda p: p.stat().st_mtime).stem
+
+
+def _state(docs: JsonDocs, name: str) -> WaveState:
+    data = docs.read(name)
+    if data is None:
+        raise UsageError(f"no wave named {name!r}")
+    try:
+        return WaveState.model_validate(data)
+    except ValidationError as err:
+        raise PawError(f".paw/waves/{name}.json is corrupt: {err.errors()[0]['msg']}") from err
+
+
+class RunnerLock:
+    """``.paw/waves/<name>.lock``, held by the one runner of a wave (freed even by kill -9)."""
+
+    def __init__(self, docs: JsonDocs, name: str) -> None:
+        """Nothing is locked until :meth:`acquire`."""
+        docs.root.mkdir(parents=True, exist_ok=True)
+        self.path = docs.root / f"{name}.lock"
+        self.fd = -1
+
+    def acquire(self) -> bool:
+        """Take the lock without waiting; False when another runner holds it."""
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self.fd)
+            self.fd = -1
+            return False
+        os.ftruncate(self.fd, 0)
+        os.write(self.fd, str(os.getpid()).encode())
+        return True
+
+    def held_by_other(self) -> bool:
+        """True while some runner holds the lock."""
+        if self.acquire():
+            self.release()
+            return False
+        return True
+
+    def release(self) -> None:
+        """Free the lock."""
+        if self.fd >= 0:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = -1
+
+
+# -- handlers ----------------------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate a wave file; list every problem."""
+    path = Path(args.file)
+    wave, problems, _data = wave_problems(path)
+    if wave is not None:
+        from paw.adapters.notify import check_urls
+
+        problems += check_urls(wave.notify.urls) if wave.notify else []
+        problems += _kind_problems(path, wave, args.repo)
+    if args.json:
+        data: dict[str, object] = {"file": str(path), "problems": problems}
+        if problems:
+            data["error"] = error_object(problems[0], hint=f"{len(problems)} problems", code=2)
+        _print(data)
+    elif problems:
+        print("\n".join(problems))
+    elif wave is not None:
+        rules = len(wave.rules)
+        print(f"{path.name}: ok — wave {wave.name!r}, {len(wave.tasks)} tasks, {rules} rules")
+    return 2 if problems else 0
+
+
+def _kind_problems(path: Path, wave: WaveFile, repo: str | None) -> list[str]:
+    """Agent kinds the repository's paw.toml does not know (nothing to say outside a repo)."""
+    from paw.cli.compose import CONFIG_NAME, load_config
+    from paw.core.agents import known_kinds
+
+    try:
+        root = find_repo_root(repo)
+    except PawError:
+        return []
+    kinds = known_kinds(load_config(Path(root) / CONFIG_NAME))
+    wanted = {t.name: t.agent or wave.agent for t in wave.tasks}
+    return [
+        f"{path.name}: tasks.{name}.agent: unknown agent kind {kind!r} (known: {', '.join(kinds)})"
+        for name, kind in wanted.items()
+        if kind not in kinds
+    ]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Start a wave from its file (or continue it, if it was started from the same file)."""
+    path = Path(args.file).resolve()
+    wave, sha, texts = load_wave(path)
+    if args.detach:
+        return _detach(args, wave.name, [sys.executable, "-m", "paw", "wave", "run", str(path)])
+    return _run(args, path, wave, sha, texts)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Continue a wave whose runner stopped or was killed."""
+    _root, docs = _repo_and_docs(args)
+    name = _wave_name(docs, args.name)
+    state = _state(docs, name)
+    path = Path(state.file)
+    if not path.is_file():
+        raise UsageError(f"the wave file {state.file} is gone; restore it to resume")
+    wave, sha, texts = load_wave(path)
+    if state.status != "running":
+        if state.status == "stopped":
+            state.status = "running"
+            state.ended_at = None
+            docs.write(name, state.model_dump(mode="json"))
+        elif args.json:
+            _print({"wave": name, "status": state.status})
+            return 0
+        else:
+            print(f"wave {name} has ended ({state.status}); `paw wave report {name}`")
+            return 0
+    if args.detach:
+        return _detach(args, name, [sys.executable, "-m", "paw", "wave", "resume", name])
+    return _run(args, path, wave, sha, texts)
+
+
+def _run(
+    args: argparse.Namespace, path: Path, wave: WaveFile, sha: str, texts: dict[str, str]
+) -> int:
+    from paw.adapters.checks import run_check
+    from paw.adapters.notify import ChannelNotifier, terminal_bell_stream
+    from paw.cli.compose import SOCKET_ENV, build_supervisor
+    from paw.supervisor.wave import WaveRunner
+
+    _root, docs = _repo_and_docs(args)
+    lock = RunnerLock(docs, wave.name)
+    if not lock.acquire():
+        raise PawError(
+            f"wave {wave.name!r} already has a runner",
+            hint=f"`paw wave status {wave.name}`; `paw wave stop {wave.name}` ends it",
+        )
+    sup = build_supervisor(args.repo, control=True)
+    docs.write(f"{wave.name}{STOP_SUFFIX}", {"stop": False})
+    settings = wave.notify or sup.ctx.config.notify
+    notifier = ChannelNotifier(
+        settings,
+        tmux_socket=os.environ.get(SOCKET_ENV) or sup.ctx.config.tmux.socket_name,
+        tmux_session=sup.session,
+        bell_stream=terminal_bell_stream(),
+    )
+    try:
+        runner = WaveRunner(
+            sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,
+            notifier=notifier, run_check=run_check, notify_fallback=sup.ctx.config.notify,
+        )  # fmt: skip
+        state = runner.run(time.sleep, _progress(args.quiet or args.json))
+    finally:
+        notifier.close()
+        for error in notifier.errors:
+            print(f"paw: notify: {error}", file=sys.stderr)
+        sup.close()
+        lock.release()
+    code = 0 if state.status in ("done", "stopped") else EXIT_WAVE_FAILED
+    if args.json:
+        result: dict[str, object] = {"wave": wave.name, "status": state.status}
+        if code:
+            failed = [t.name for t in state.tasks if t.phase.value == "failed"]
+            result["error"] = error_object(
+                f"wave {wave.name} {state.status}: {', '.join(failed)} failed",
+                hint=f"paw wave report {wave.name}",
+                code=code,
+            )
+        _print(result)
+    else:
+        print(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`")
+    return code
+
+
+def _progress(quiet: bool) -> Callable[[WaveState], None]:
+    last: list[str] = [""]
+
+    def show(state: WaveState) -> None:
+        line = _summary(state)
+        if line != last[0] and not quiet:
+            stamp = datetime.now().strftime("%H:%M:%S")  # the user's local time
+            print(f"[{stamp}] {line}", flush=True)
+            last[0] = line
+
+    return show
+
+
+def _summary(state: WaveState) -> str:
+    parts = []
+    for t in state.tasks:
+        waiting = [p for p in t.prompts if p.live and p.route == "human"]
+        status = "waiting" if waiting and t.phase.value == "running" else t.phase.value
+        status = "stuck" if t.stuck and t.phase.value == "running" else status
+        hints = [
+            f"paw attach {t.agent}"
+            if p.kind in ("trust", "question", "other")
+            else f"paw approve {p.id}"
+            for p in waiting
+        ]
+        extra = f" ({', '.join(hints)})" if waiting else ""
+        parts.append(f"{t.name}: {status}{extra}")
+    return f"{state.name}: " + "; ".join(parts)
+
+
+def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> int:
+    from paw.cli.compose import SOCKET_ENV, build_supervisor
+
+    sup = build_supervisor(args.repo)
+    sup.ctx.terminal.ensure_session(sup.session, sup.ctx.repo_root)
+    socket = os.environ.get(SOCKET_ENV)
+    env = {SOCKET_ENV: socket} if socket else {}
+    pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, env, {})
+    if args.json:
+        _print({"wave": name, "detached": True, "pane": pane.pane_id})
+    else:
+        print(f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """Where each task of a wave is."""
+    _root, docs = _repo_and_docs(args)
+    name = _wave_name(docs, args.name)
+    state = _state(docs, name)
+    runner = RunnerLock(docs, name).held_by_other()
+    if args.json:
+        data = state.model_dump(mode="json")
+        data["runner_alive"] = runner
+        print(json.dumps(data, indent=2))
+        return 0
+    print(
+        f"wave {name}: {state.status}"
+        + ("" if runner or state.status != "running" else " (no runner: `paw wave resume`)")
+    )
+    for line in _summary(state).split(": ", 1)[1].split("; "):
+        print(f"  {line}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The wave's report: Markdown, or JSON."""
+    from paw.adapters.audit import JsonlAuditLog
+    from paw.cli.compose import STATE_DIR
+    from paw.core.wave_report import report_markdown
+    from paw.supervisor.wave import wave_report
+
+    root, docs = _repo_and_docs(args)
+    name = _wave_name(docs, args.name)
+    state = _state(docs, name)
+    audit = JsonlAuditLog(Path(root) / STATE_DIR / "audit.jsonl").read()
+    data = wave_report(state, audit, time.time())
+    print(
+        json.dumps(data, indent=2) if args.json else report_markdown(data),
+        end="\n" if args.json else "",
+    )
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    """Ask the runner to end after its current sweep; the agents keep running."""
+    _root, docs = _repo_and_docs(args)
+    name = _wave_name(docs, args.name)
+    docs.write(f"{name}{STOP_SUFFIX}", {"stop": True})
+    if RunnerLock(docs, name).held_by_other():
+        if args.json:
+            _print({"wave": name, "runner_alive": True, "status": "stopping"})
+        else:
+            print(f"wave {name}: the runner stops after its current sweep (agents keep running)")
+        return 0
+    state = _state(docs, name)
+    if state.status == "running":
+        state.status, state.ended_at = "stopped", time.time()
+        docs.write(name, state.model_dump(mode="json"))
+    if args.json:
+        _print({"wave": name, "runner_alive": False, "status": state.status})
+    else:
+        print(f"wave {name}: {state.status} (no runner was running; agents keep running)")
+    return 0
+
+
+def _print(data: dict[str, object]) -> None:
+    print(json.dumps(data, indent=2))
+
+
+# -- parser ------------------------------------------------------------------------------------
+
+
+EXAMPLES = {
+    "check": "example:\n  paw wave check night.toml\n  paw wave check night.toml --json",
+    "run": """examples:
+  paw wave run night.toml            (foreground: a progress line per change)
+  paw wave run night.toml --detach   (the runner in a window of paw's tmux session)
+
+Exit codes: 0 every task done (or stopped), 1 a task failed, 2 a bad wave file.""",
+    "resume": "examples:\n  paw wave resume\n  paw wave resume night --detach",
+    "status": "examples:\n  paw wave status\n  paw wave status night --json",
+    "report": "examples:\n  paw wave report > night.md\n  paw wave report night --json",
+    "stop": "example:\n  paw wave stop night   (agents keep running; `paw wave resume` goes on)",
+}
+
+
+def _verb(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser], name: str, text: str
+) -> argparse.ArgumentParser:
+    p = verbs.add_parser(
+        name, help=text, description=text, epilog=EXAMPLES[name],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    p.add_argument(
+        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
+    )
+    add_json_flag(p)
+    return p
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``paw wave`` and its sub-commands."""
+    wave = sub.add_parser(
+        "wave",
+        help="run a batch of tasks unattended, escalating prompts to a human",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verbs = wave.add_subparsers(dest="wave_command", metavar="VERB", required=True)
+
+    p = _verb(verbs, "check", "validate a wave file")
+    p.add_argument("file", help="the wave file (TOML)")
+    p.set_defaults(func=cmd_check)
+
+    p = _verb(verbs, "run", "run a wave (foreground, or --detach into a tmux window)")
+    p.add_argument("file", help="the wave file (TOML)")
+    p.add_argument(
+        "--detach", action="store_true", help="run the runner in a tmux window of paw's session"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=cmd_run)
+
+    p = _verb(verbs, "resume", "continue a wave (after its runner stopped or was killed)")
+    p.add_argument("name", nargs="?", help="the wave (default: the latest)")
+    p.add_argument("--detach", action="store_true", help="run the runner in a tmux window")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=cmd_resume)
+
+    for verb, func, text in (
+        ("status", cmd_status, "where each task of a wave is"),
+        ("report", cmd_report, "the wave's report (Markdown; --json for scripts)"),
+        ("stop", cmd_stop, "end the runner after its current sweep (agents keep running)"),
+    ):
+        p = _verb(verbs, verb, text)
+        p.add_argument("name", nargs="?", help="the wave (default: the latest)")
+        p.set_defaults(func=func)

@@ -1,0 +1,260 @@
+"""What a wave tells people: escalation messages and the end report (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from paw.core.wave import FINAL, Phase, redact
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from paw.core.wave import PromptState, TaskState, WaveState
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One escalation: a title and a body, the full (local) and the redacted (outgoing) text."""
+
+    event: str
+    wave: str
+    task: str | None
+    prompt_id: str | None
+    title: str
+    body: str  # full text: the local audit and the terminal
+    outgoing_title: str
+    outgoing_body: str  # secrets redacted, and says so when it did
+    redacted: bool
+
+
+REDACTION_NOTE = "(paw redacted what looked like secrets; the full text is in .paw/audit.jsonl)"
+
+
+def _age(seconds: float) -> str:
+    s = max(0, int(seconds))
+    if s < 120:
+        return f"{s}s"
+    if s < 7200:
+        return f"{s // 60}m"
+    return f"{s // 3600}h{(s % 3600) // 60:02d}m"
+
+
+def _message(
+    event: str, wave: str, task: str | None, prompt_id: str | None, title: str, lines: list[str]
+) -> Message:
+    body = "\n".join(lines)
+    out_title, t_changed = redact(title)
+    out_body, b_changed = redact(body)
+    changed = t_changed or b_changed
+    if changed:
+        out_body = f"{out_body}\n{REDACTION_NOTE}"
+    return Message(event, wave, task, prompt_id, title, body, out_title, out_body, changed)
+
+
+def prompt_lines(task: TaskState, prompt: PromptState, now: float) -> list[str]:
+    """The lines that say exactly what waits and how to answer it."""
+    lines = [
+        f"agent: {task.agent}",
+        f"task: {task.name}",
+        f"prompt: {prompt.kind}",
+        f"subject: {prompt.subject or '(none)'}",
+        f"question: {prompt.question}",
+        f"guard: {prompt.verdict}" + (f" ({'; '.join(prompt.reasons)})" if prompt.reasons else ""),
+        f"why a human: {prompt.why}",
+        f"waiting for: {_age(now - prompt.first_seen)}",
+    ]
+    if prompt.kind in ("trust", "question", "other"):
+        lines.append(f"answer it in the agent's pane: paw attach {task.agent}")
+    else:
+        lines += [f"approve: paw approve {prompt.id}", f"deny:    paw deny {prompt.id}"]
+    return lines
+
+
+def prompt_message(
+    event: str, wave: str, task: TaskState, prompt: PromptState, now: float
+) -> Message:
+    """A parked prompt, a reminder about it, or the news that it was answered."""
+    head = {
+        "parked": "needs a human",
+        "reminder": f"still waiting ({_age(now - prompt.first_seen)})",
+        "answered": f"answered ({prompt.answered or 'answered'})",
+    }.get(event, event)
+    title = f"paw wave {wave}: {task.name} {head}: {prompt.kind} {prompt.subject or ''}".rstrip()
+    lines = prompt_lines(task, prompt, now)
+    if event == "answered":
+        lines = [
+            *lines[:5],
+            f"answered after {_age((prompt.answered_at or now) - prompt.first_seen)}",
+        ]
+    return _message(event, wave, task.name, prompt.id, title, lines)
+
+
+def digest_message(
+    wave: str, items: Sequence[tuple[TaskState, PromptState]], now: float
+) -> Message:
+    """Many prompts at once: one message listing them all."""
+    title = f"paw wave {wave}: {len(items)} prompts need a human"
+    lines: list[str] = []
+    for task, prompt in items:
+        lines += [
+            f"- {line}" if i == 0 else f"  {line}"
+            for i, line in enumerate(prompt_lines(task, prompt, now))
+        ]
+    return _message("digest", wave, None, None, title, lines)
+
+
+def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
+    """A task stuck, failed or done."""
+    if event == "dialog":
+        title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
+        lines = [
+            f"agent: {task.agent}",
+            f"task: {task.name}",
+            f"answer it in the agent's pane: paw attach {task.agent}",
+        ]
+        return _message(event, wave, task.name, None, title, lines)
+    if event in ("stuck", "stuck-reminder"):
+        since = now - (task.last_change or now)
+        title = f"paw wave {wave}: {task.name} is stuck"
+        lines = [
+            f"agent: {task.agent}",
+            f"task: {task.name}",
+            f"nothing changed for {_age(since)} (screen, worktree and commits) while not busy",
+            (
+                "paw never kills or nudges it: look at it with "
+                f"`paw attach {task.agent}`, or `paw send {task.agent} TEXT`"
+            ),
+        ]
+        return _message(event, wave, task.name, None, title, lines)
+    title = f"paw wave {wave}: {task.name} {task.phase.value}: {task.outcome or ''}".rstrip()
+    lines = [f"agent: {task.agent}", f"task: {task.name}", f"outcome: {task.outcome}"]
+    if task.checks:
+        last = task.checks[-1]
+        lines += [f"check: exit {last.exit_code}", last.tail[-800:]]
+    return _message(event, wave, task.name, None, title, lines)
+
+
+def wave_message(event: str, state: WaveState) -> Message:
+    """The wave finished, failed, was stopped or ran over its budget."""
+    counts = _counts(state)
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+    title = f"paw wave {state.name}: {event.replace('wave-', '')} ({summary})"
+    lines = [f"wave: {state.name}", f"tasks: {summary}", "report: paw wave report " + state.name]
+    return _message(event, state.name, None, None, title, lines)
+
+
+def _counts(state: WaveState) -> dict[str, int]:
+    counts = {p.value: 0 for p in Phase}
+    for t in state.tasks:
+        counts[t.phase.value] += 1
+    return counts
+
+
+# -- the report --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HumanAnswers:
+    """A task's prompts answered by a human (from the audit)."""
+
+    approved: int = 0
+    denied: int = 0
+
+
+def report_data(
+    state: WaveState, human: Mapping[str, HumanAnswers], now: float
+) -> dict[str, object]:
+    """The report as JSON-ready data (``paw wave report --json``)."""
+    tasks = []
+    for t in state.tasks:
+        answers = human.get(t.name, HumanAnswers())
+        end = t.ended_at if t.phase in FINAL else now
+        last = t.checks[-1] if t.checks else None
+        tasks.append(
+            {
+                "task": t.name,
+                "agent": t.agent,
+                "status": _status(t),
+                "outcome": t.outcome,
+                "duration_s": _duration(t.started_at, end),
+                "prompts": len(t.prompts),
+                "waiting": [p.id for p in t.prompts if p.live and p.route == "human"],
+                "approved_by_rule": sum(
+                    1 for p in t.prompts if p.answered and p.answered.startswith("approved by rule")
+                ),
+                "approved_by_human": answers.approved,
+                "denied": answers.denied,
+                "followups": t.followups,
+                "commits": t.commits,
+                "diffstat": f"+{t.insertions} -{t.deletions}",
+                "check": None
+                if last is None
+                else {"exit_code": last.exit_code, "runs": len(t.checks), "tail": last.tail},
+            }
+        )
+    return {
+        "wave": state.name,
+        "file": state.file,
+        "sha256": state.sha256,
+        "status": state.status,
+        "over_budget": state.over_budget,
+        "started_at": state.started_at,
+        "ended_at": state.ended_at,
+        "counts": _counts(state),
+        "tasks": tasks,
+    }
+
+
+def _duration(start: float | None, end: float | None) -> float | None:
+    return round(end - start, 1) if start is not None and end is not None else None
+
+
+def _status(t: TaskState) -> str:
+    if t.phase in FINAL:
+        return t.phase.value
+    if any(p.live and p.route == "human" for p in t.prompts):
+        return "waiting"
+    if t.stuck:
+        return "stuck"
+    return t.phase.value
+
+
+def report_markdown(data: Mapping[str, object]) -> str:
+    """The report as Markdown (``paw wave report``)."""
+    tasks = data["tasks"]
+    if not isinstance(tasks, list):
+        raise TypeError("report data without a task list")
+    lines = [
+        f"# Wave {data['wave']}: {data['status']}",
+        "",
+        f"File: `{data['file']}` (sha256 {str(data['sha256'])[:12]})"
+        + (" — over its budget" if data["over_budget"] else ""),
+        "",
+        (
+            "| task | status | duration | prompts | by human | by rule | denied | follow-ups "
+            "| commits | diff | check |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for t in tasks:
+        check = t["check"]
+        check_text = "—" if check is None else f"exit {check['exit_code']} ({check['runs']} runs)"
+        duration = "—" if t["duration_s"] is None else _age(float(t["duration_s"]))
+        lines.append(
+            f"| {t['task']} | {t['status']} | {duration} | {t['prompts']} | "
+            f"{t['approved_by_human']} | {t['approved_by_rule']} | {t['denied']} | "
+            f"{t['followups']} | {t['commits']} | {t['diffstat']} | {check_text} |"
+        )
+    for t in tasks:
+        details = []
+        if t["outcome"]:
+            details.append(f"- outcome: {t['outcome']}")
+        if t["waiting"]:
+            details += [f"- waiting: `paw approve {i}` / `paw deny {i}`" for i in t["waiting"]]
+        check = t["check"]
+        if check is not None and check["tail"]:
+            details += ["- check output (tail):", "", "```", check["tail"], "```"]
+        if details:
+            lines += ["", f"## {t['task']} ({t['agent']})", "", *details]
+    return "\n".join(lines) + "\n"

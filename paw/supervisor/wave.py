@@ -1,0 +1,623 @@
+"""The wave runner: runs a wave's tasks over the Supervisor, unattended, escalating to humans.
+
+Every step is written to ``.paw/waves/<name>.json`` (and, for anything that reaches an agent, to
+the audit) BEFORE it is carried out, so a runner killed at any moment and resumed never starts a
+task twice, approves twice or sends a follow-up twice: at worst a step recorded but not carried
+out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only observes and acts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
+
+from paw.core.wave import (
+    ApproveByRule,
+    CheckResult,
+    CheckRun,
+    FollowUp,
+    Notify,
+    Phase,
+    RunCheck,
+    SeenPrompt,
+    TaskView,
+    WaveState,
+    after_check,
+    initial_state,
+    notify_settings,
+    ready_to_start,
+    step_task,
+    tail,
+    wave_finished,
+    wave_over_budget,
+)
+from paw.core.wave_report import (
+    HumanAnswers,
+    Message,
+    digest_message,
+    prompt_message,
+    report_data,
+    task_message,
+    wave_message,
+)
+from paw.errors import PawError
+from paw.supervisor.context import Actor
+from paw.supervisor.model import AgentStatus, Outcome
+from paw.supervisor.records import load_agents
+from paw.supervisor.spawn import spawn as spawn_agent
+from paw.supervisor.spawn import start_up
+
+if TYPE_CHECKING:
+    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
+    from paw.supervisor.model import AgentView, Snapshot
+    from paw.supervisor.records import StateStore
+    from paw.supervisor.service import Supervisor
+
+
+STOP_SUFFIX = ".stop"  # `paw wave stop` writes {"stop": true} to <wave>.stop.json
+
+
+class Notifier(Protocol):
+    """Escalation channels (paw.adapters.notify)."""
+
+    def send(self, message: Message) -> None:
+        """Queue ``message`` on every channel (returns at once; delivery is in the background)."""
+        ...
+
+    def badge(self, waiting: int) -> None:
+        """Show how many prompts wait for a human (0 clears it)."""
+        ...
+
+
+CheckRunner = Callable[[str, str, float], CheckResult]  # (command, worktree, timeout) -> result
+
+
+class WaveRunner:
+    """Run one wave: call :meth:`tick` until it returns True (or :meth:`run`)."""
+
+    STARTS_PER_SWEEP = 4  # more tasks start on the next sweeps: prompts are not left unseen
+
+    def __init__(
+        self,
+        sup: Supervisor,
+        wave: WaveFile,
+        *,
+        file: str,
+        sha256: str,
+        texts: dict[str, str],
+        store: StateStore,
+        notifier: Notifier,
+        run_check: CheckRunner,
+        notify_fallback: NotifySettings | None = None,
+    ) -> None:
+        """``texts`` holds each task's text (task files already read); ``store`` keeps
+        ``<wave name>.json`` documents."""
+        self.sup = sup
+        self.ctx = sup.ctx
+        self.wave = wave
+        self.file = file
+        self.sha256 = sha256
+        self.texts = texts
+        self.store = store
+        self.notifier = notifier
+        self.run_check = run_check
+        self.settings = notify_settings(wave, notify_fallback)
+        self.state = self._load_or_start()
+        self._badge: int | None = None
+        # Checks run beside the sweeps (a test suite may take minutes): task -> the thread's
+        # result box (empty until it ends), the view the check started from, its start time.
+        self._checks: dict[str, tuple[list[CheckResult], TaskView, float]] = {}
+        self.changed = False  # did the last tick change anything?
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def _load_or_start(self) -> WaveState:
+        data = self.store.read(self.wave.name)
+        if data is not None:
+            state = WaveState.model_validate(data)
+            if state.sha256 != self.sha256:
+                raise PawError(
+                    f"wave {self.wave.name!r} was started from another version of its file "
+                    f"(sha256 {state.sha256[:12]}, now {self.sha256[:12]})",
+                    hint="restore the file, or give the wave a new name",
+                )
+            return state
+        state = initial_state(self.wave, self.file, self.sha256, self.ctx.clock())
+        self.ctx.record("wave-start", wave=self.wave.name, file=self.file, sha256=self.sha256)
+        self.store.write(self.wave.name, state.model_dump(mode="json"))
+        return state
+
+    def save(self) -> None:
+        """Write the state (atomically, fsync'd)."""
+        self.changed = True
+        self.store.write(self.wave.name, self.state.model_dump(mode="json"))
+
+    def _put(self, task: TaskState) -> None:
+        self.state.tasks = [task if t.name == task.name else t for t in self.state.tasks]
+
+    def _stop_requested(self) -> bool:
+        data = self.store.read(f"{self.wave.name}{STOP_SUFFIX}") or {}
+        return bool(data.get("stop"))
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def run(
+        self, sleep: Callable[[float], None], on_tick: Callable[[WaveState], None] | None = None
+    ) -> WaveState:
+        """Tick every ``poll_s`` until the wave finishes or a stop is requested."""
+        while True:
+            finished = self.tick()
+            if on_tick is not None:
+                on_tick(self.state)
+            if finished:
+                return self.state
+            busy = self.changed or self.checking()
+            sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
+
+    def tick(self) -> bool:
+        """One sweep: observe, decide, act (recording first). True when the wave has ended."""
+        self.changed = False
+        if self.state.status != "running":
+            return True
+        if self._stop_requested():
+            return self._end("stopped", "wave-stopped")
+        snap = self.sup.poll_once()
+        if not snap.tmux_ok:
+            return False  # tmux unreachable: decide nothing on a blind sweep
+        now = self.ctx.clock()
+        self._settle_starting()
+        notes: list[Notify] = self._settle_rule_approvals(now)
+        notes += self._collect_checks(now)
+        views = {v.name: v for v in snap.agents}
+        screens = self._screens(views)
+        for task in list(self.state.tasks):
+            if task.phase is not Phase.RUNNING or task.name in self._checks:
+                continue
+            view = views.get(task.agent)
+            notes += self._step(task, view, snap, screens, now)
+        self._notify(notes, now)  # what the sweep found leaves before new tasks start
+        self._notify(self._start_ready(now), now)
+        self._update_badge()
+        if wave_finished(self.state):
+            failed = any(t.phase is Phase.FAILED for t in self.state.tasks)
+            return self._end(
+                "failed" if failed else "done", "wave-failed" if failed else "wave-done"
+            )
+        return False
+
+    def _end(self, status: str, event: str) -> bool:
+        self.state.status = status
+        self.state.ended_at = self.ctx.clock()
+        self.ctx.record("wave-end", wave=self.wave.name, status=status)
+        self.save()
+        self._send([wave_message(event, self.state)])
+        self._update_badge(force_zero=True)
+        return True
+
+    def _screens(self, views: dict[str, AgentView]) -> dict[str, str]:
+        """Hashes of the screens of running, not busy, not prompting agents (one tmux call)."""
+        panes: dict[str, str] = {}
+        for task in self.state.tasks:
+            view = views.get(task.agent)
+            if task.phase is not Phase.RUNNING or view is None or view.pane_id is None:
+                continue
+            if view.status in (AgentStatus.IDLE, AgentStatus.UNKNOWN):
+                panes[view.pane_id] = task.agent
+        if not panes:
+            return {}
+        try:
+            survey = self.ctx.terminal.survey(list(panes), fresh=False)
+        except PawError:
+            return {}
+        return {
+            panes[c.pane_id]: hashlib.sha256((c.text or "").encode()).hexdigest()[:16]
+            for c in survey.captures
+            if c.pane_id in panes
+        }
+
+    # -- per task --------------------------------------------------------------------------
+
+    def _step(
+        self,
+        task: TaskState,
+        view: AgentView | None,
+        snap: Snapshot,
+        screens: dict[str, str],
+        now: float,
+    ) -> list[Notify]:
+        spec = self.wave.task(task.name)
+        task_view = _task_view(task, view, snap, screens)
+        step = step_task(self.wave, spec, task, task_view, now)
+        if step.task != task:
+            self._put(step.task)
+            self.save()  # prompts routed, stuck flag, outcome: before any effect
+        notes: list[Notify] = []
+        for effect in step.effects:
+            notes += self._apply(effect, task_view, now)
+        return notes
+
+    def _apply(self, effect: Effect, view: TaskView, now: float) -> list[Notify]:
+        if isinstance(effect, Notify):
+            return [effect]
+        if isinstance(effect, ApproveByRule):
+            return self._approve_by_rule(effect, now)
+        if isinstance(effect, RunCheck):
+            return self._check(effect.task, view, now)
+        if isinstance(effect, FollowUp):
+            return self._follow_up(effect, view)
+        return self._spawn(effect.task, now)
+
+    def _approve_by_rule(self, effect: ApproveByRule, now: float) -> list[Notify]:
+        task = self.state.task(effect.task)
+        prompt = task.prompt(effect.prompt_id)
+        if prompt is None or prompt.approving:
+            return []
+        prompt.approving = True
+        self.save()
+        rule = self.wave.rules[effect.rule - 1]
+        by = f"approved by rule {effect.rule} of {self.file} ({self.sha256})"
+        self.ctx.record(
+            "wave-rule-approve", wave=self.wave.name, task=task.name, agent=task.agent,
+            prompt_id=effect.prompt_id, rule=effect.rule, rule_kind=rule.kind,
+            rule_subject=rule.subject, file=self.file, sha256=self.sha256, reason=by,
+        )  # fmt: skip
+        actor = self.ctx.actor
+        self.ctx.actor = Actor(user=f"{actor.user} ({by})", tty=actor.tty)
+        try:
+            decision = self.sup.approve(effect.prompt_id)
+        except PawError as err:
+            decision = None
+            reason = err.message
+        finally:
+            self.ctx.actor = actor
+        if decision is not None and decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
+            prompt.answered = f"approved by rule {effect.rule}"
+            prompt.answered_at = now
+            self.save()
+            return []
+        # Refused (the prompt changed or went away, the guard said otherwise): a human decides.
+        prompt.route = "human"
+        prompt.why = f"rule {effect.rule} matched but paw did not approve: " + (
+            decision.reason if decision is not None else reason
+        )
+        self.save()
+        return [Notify("parked", task.name, prompt.id)] if prompt.live else []
+
+    def _check(self, name: str, view: TaskView, now: float) -> list[Notify]:
+        """Start the task's check in the background; :meth:`_collect_checks` takes its result."""
+        spec = self.wave.task(name)
+        if spec.check is None or name in self._checks:
+            return []
+        self.ctx.record("wave-check", wave=self.wave.name, task=name, command=spec.check)
+        box: list[CheckResult] = []
+        command, timeout = spec.check, self.wave.check_timeout_s
+
+        def work() -> None:
+            try:
+                box.append(self.run_check(command, view.worktree, timeout))
+            except Exception as err:  # noqa: BLE001 - a check that cannot run fails, loudly
+                box.append(CheckResult(127, f"paw could not run the check: {err}", 0.0))
+
+        self._checks[name] = (box, view, now)
+        threading.Thread(target=work, name=f"paw-check-{name}", daemon=True).start()
+        return []
+
+    def _collect_checks(self, now: float) -> list[Notify]:
+        notes: list[Notify] = []
+        for name, (box, view, started) in list(self._checks.items()):
+            if not box:
+                continue
+            del self._checks[name]
+            result = box[0]
+            run = CheckRun(
+                at=started, exit_code=result.exit_code, tail=tail(result.output),
+                duration_s=round(result.duration_s, 2),
+            )  # fmt: skip
+            self.ctx.record(
+                "wave-check-result", wave=self.wave.name, task=name, exit_code=run.exit_code,
+                tail=run.tail,
+            )  # fmt: skip
+            updated, effects = after_check(self.wave.task(name), self.state.task(name), run, now)
+            self._put(updated)
+            self.save()
+            for effect in effects:
+                notes += self._apply(effect, view, now)
+        return notes
+
+    def checking(self) -> bool:
+        """True while a check runs."""
+        return bool(self._checks)
+
+    def _follow_up(self, effect: FollowUp, view: TaskView) -> list[Notify]:
+        task = self.state.task(effect.task)
+        task.followups += 1
+        task.followup_screen = view.screen
+        task.seen_working = False
+        self.save()  # counted before typing: a crash never sends it twice
+        self.ctx.record(
+            "wave-followup", wave=self.wave.name, task=task.name, agent=task.agent,
+            number=task.followups, text=effect.text,
+        )  # fmt: skip
+        try:
+            self.sup.send(task.agent, effect.text)
+        except PawError as err:
+            self.ctx.record(
+                "wave-followup-failed", wave=self.wave.name, task=task.name, error=err.message
+            )
+            task.phase, task.outcome, task.ended_at = (
+                Phase.FAILED,
+                f"follow-up failed: {err.message}",
+                self.ctx.clock(),
+            )
+            self.save()
+            return [Notify("task-failed", task.name)]
+        return []
+
+    # -- starting tasks --------------------------------------------------------------------
+
+    def _start_ready(self, now: float) -> list[Notify]:
+        notes: list[Notify] = []
+        if wave_over_budget(self.wave, self.state, now) and not self.state.over_budget:
+            self.state.over_budget = True
+            self.save()
+            self.ctx.record("wave-over-budget", wave=self.wave.name)
+            notes.append(Notify("wave-over-budget", None))
+        start, never = ready_to_start(self.wave, self.state, now)
+        for name, why in never:
+            task = self.state.task(name)
+            task.phase, task.outcome, task.ended_at = Phase.FAILED, why, now
+            self.save()
+            notes.append(Notify("task-failed", name))
+        for name in start[: self.STARTS_PER_SWEEP]:
+            notes += self._spawn(name, now)
+        return notes
+
+    def _spawn(self, name: str, now: float) -> list[Notify]:
+        task = self.state.task(name)
+        spec = self.wave.task(name)
+        task.phase, task.started_at = Phase.STARTING, now
+        self.save()  # recorded before anything is created
+        kind = spec.agent or self.wave.agent
+        self.ctx.record(
+            "wave-task-start", wave=self.wave.name, task=name, agent=task.agent, kind=kind
+        )
+        waiting = False
+        try:
+            record = spawn_agent(
+                self.ctx, task.agent, kind, self.texts.get(name), spec.base or self.wave.base
+            )
+            task.phase = Phase.RUNNING  # the agent exists: never started again
+            self.save()
+            startup = start_up(self.ctx, record)
+            waiting = startup.task_typed is False
+        except PawError as err:
+            if task.agent in load_agents(self.ctx.state):
+                # It started, then died on start (the next sweep fails it: exited), or its
+                # typed task could not be typed (a human types it: escalated as a dialog).
+                task.phase = Phase.RUNNING
+                task.outcome = err.message
+                waiting = "not typed" in err.message
+            else:
+                task.phase, task.outcome, task.ended_at = (
+                    Phase.FAILED,
+                    f"could not start: {err.message}",
+                    now,
+                )
+            self.save()
+            if task.phase is Phase.FAILED:
+                return [Notify("task-failed", name)]
+        task.phase = Phase.RUNNING
+        task.last_change = now
+        self.save()
+        return [Notify("dialog", name)] if waiting else []
+
+    def _settle_starting(self) -> None:
+        """After a crash: a task recorded as starting either got its agent (running), left a
+        half-made branch (failed, for a human to look at), or created nothing (start again)."""
+        agents = load_agents(self.ctx.state)
+        for task in self.state.tasks:
+            if task.phase is not Phase.STARTING:
+                continue
+            if task.agent in agents:
+                task.phase = Phase.RUNNING
+            elif self.ctx.vcs.branch_exists(self.ctx.repo_root, self.ctx.branch_for(task.agent)):
+                task.phase, task.outcome = (
+                    Phase.FAILED,
+                    "its start was interrupted: look at its branch",
+                )
+                task.ended_at = self.ctx.clock()
+            else:
+                task.phase = Phase.PENDING
+            self.ctx.record(
+                "wave-resume-task", wave=self.wave.name, task=task.name, phase=task.phase.value
+            )
+            self.save()
+
+    def _settle_rule_approvals(self, now: float) -> list[Notify]:
+        """After a crash: a rule approval routed but never recorded is carried out now (nothing
+        was sent); one recorded but never finished is never retried: if the audit shows no
+        keys were sent, a human decides."""
+        notes: list[Notify] = []
+        for task in self.state.tasks:
+            for prompt in task.prompts:
+                if prompt.route != "rule" or not prompt.live or prompt.answered is not None:
+                    continue
+                if not prompt.approving:
+                    notes += self._approve_by_rule(
+                        ApproveByRule(task.name, prompt.id, prompt.rule or 0), now
+                    )
+                    continue
+                sent = _answer_from_audit(self.ctx.audit.read(), prompt.id)
+                if sent is not None:
+                    prompt.answered, prompt.answered_at = f"approved by rule {prompt.rule}", now
+                else:
+                    prompt.route = "human"
+                    prompt.why = "a rule approval was cut off before its key was sent"
+                    notes.append(Notify("parked", task.name, prompt.id))
+                self.save()
+        return notes
+
+    # -- telling people --------------------------------------------------------------------
+
+    def _notify(self, notes: list[Notify], now: float) -> None:
+        """Mark every message in the state (one save), then hand them to the channels, then
+        audit them: a crash never sends one twice, and a burst costs one fsync of the state."""
+        outbox: list[Message] = []
+        parked = [n for n in notes if n.event == "parked" and n.prompt_id is not None]
+        digest = len(parked) > self.settings.digest_over
+        if digest:
+            items = []
+            for n in parked:
+                task = self.state.task(n.task or "")
+                prompt = task.prompt(n.prompt_id or "")
+                if prompt is not None and prompt.notified_at is None:
+                    prompt.notified_at = now
+                    items.append((task, prompt))
+            if items:
+                outbox.append(digest_message(self.wave.name, items, now))
+        for note in notes:
+            if digest and note in parked:
+                continue
+            message = self._compose(note, now)
+            if message is not None:
+                outbox.append(message)
+        self._send(outbox)
+
+    def _compose(self, note: Notify, now: float) -> Message | None:
+        if note.event == "wave-over-budget":
+            return wave_message("wave-over-budget", self.state)
+        task = self.state.task(note.task) if note.task else None
+        if task is None:
+            return None
+        if note.prompt_id is not None:
+            prompt = task.prompt(note.prompt_id)
+            if prompt is None:
+                return None
+            if note.event == "parked":
+                if prompt.notified_at is not None:
+                    return None
+                prompt.notified_at = now
+            elif note.event == "answered":
+                answer = _answer_from_audit(self.ctx.audit.read(), prompt.id)
+                prompt.answered = answer or prompt.answered
+            elif note.event == "reminder":
+                prompt.reminders += 1
+                prompt.last_reminded = now
+            return prompt_message(note.event, self.wave.name, task, prompt, now)
+        if note.event in ("stuck", "stuck-reminder"):
+            task.stuck_notified = now
+            task.stuck_count += 1 if note.event == "stuck" else 0
+        return task_message(note.event, self.wave.name, task, now)
+
+    def _send(self, messages: list[Message]) -> None:
+        if not messages:
+            return
+        entries: list[dict[str, object]] = [
+            {
+                "event": m.event,
+                "task": m.task,
+                "prompt_id": m.prompt_id,
+                "title": m.title,
+                "redacted": m.redacted,
+                "at": self.ctx.clock(),
+            }
+            for m in messages
+        ]
+        self.state.messages += entries
+        self.save()  # recorded before sending: one message per occurrence, never two
+        for message in messages:
+            self.notifier.send(message)
+        for message, entry in zip(messages, entries, strict=True):
+            fields = {k: v for k, v in entry.items() if k != "event"}
+            self.ctx.record(
+                "wave-notify", wave=self.wave.name, message=message.event, **fields,
+                body=message.body,
+            )  # fmt: skip
+
+    def _update_badge(self, *, force_zero: bool = False) -> None:
+        waiting = 0 if force_zero else self.waiting()
+        if waiting != self._badge:
+            self._badge = waiting
+            self.notifier.badge(waiting)
+
+    def waiting(self) -> int:
+        """Prompts parked for a human right now."""
+        return sum(1 for t in self.state.tasks for p in t.prompts if p.live and p.route == "human")
+
+    def report(self) -> dict[str, object]:
+        """The report data (see :func:`paw.core.wave_report.report_data`)."""
+        return wave_report(self.state, self.ctx.audit.read(), self.ctx.clock())
+
+
+def wave_report(state: WaveState, audit: list[dict[str, object]], now: float) -> dict[str, object]:
+    """The report of ``state``, with human approvals and denials counted from the audit."""
+    return report_data(state, human_answers(state, audit), now)
+
+
+def human_answers(state: WaveState, audit: list[dict[str, object]]) -> dict[str, HumanAnswers]:
+    """Approvals and denials sent for each task's prompts, not counting standing-rule ones."""
+    by_agent = {t.agent: t for t in state.tasks}
+    ruled = {str(r.get("prompt_id")) for r in audit if r.get("event") == "wave-rule-approve"}
+    counts: dict[str, HumanAnswers] = {}
+    for record in audit:
+        if record.get("event") not in ("approve", "deny") or record.get("decision") != "send":
+            continue
+        task = by_agent.get(str(record.get("agent")))
+        if task is None or record.get("time", 0.0) < state.started_at:  # type: ignore[operator]
+            continue
+        if record.get("event") == "approve" and str(record.get("prompt_id")) in ruled:
+            continue
+        old = counts.get(task.name, HumanAnswers())
+        counts[task.name] = (
+            replace(old, approved=old.approved + 1)
+            if record.get("event") == "approve"
+            else replace(old, denied=old.denied + 1)
+        )
+    return counts
+
+
+def _answer_from_audit(audit: list[dict[str, object]], prompt_id: str) -> str | None:
+    for record in reversed(audit):
+        if record.get("prompt_id") != prompt_id or record.get("decision") != "send":
+            continue
+        if record.get("event") == "approve":
+            return f"approved by {record.get('user')}"
+        if record.get("event") == "deny":
+            return f"denied by {record.get('user')}"
+    return None
+
+
+def _task_view(
+    task: TaskState, view: AgentView | None, snap: Snapshot, screens: dict[str, str]
+) -> TaskView:
+    if view is None:
+        return TaskView("exited", "", task.commits, task.insertions, task.deletions, 0)
+    status = "exited" if not view.alive else view.status.value
+    prompts = tuple(
+        SeenPrompt(
+            id=p.id,
+            kind=p.prompt.kind.value,
+            subject=p.prompt.subject,
+            question=p.prompt.question,
+            verdict=p.verdict.action,
+            reasons=p.verdict.reasons,
+            approvable=bool(p.prompt.approve_keys),
+            first_seen=p.first_seen,
+        )
+        for p in snap.prompts
+        if p.agent == task.agent
+    )
+    stat = view.stat
+    return TaskView(
+        status=status,
+        screen=screens.get(task.agent, ""),
+        commits=stat.ahead,
+        insertions=stat.insertions,
+        deletions=stat.deletions,
+        dirty=stat.uncommitted + stat.untracked,
+        prompts=prompts,
+        worktree=view.worktree,
+    )

@@ -1,0 +1,168 @@
+"""A task is data, never an option or a command (issue scenario 3), for every built-in agent:
+proven on paw's launch plan, and on each real agent CLI's own argv parser in a tmux pane."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from paw.core.agents import BUILTIN_PROFILES, TaskError, plan_launch, profile_for
+from paw.core.config import PawConfig
+from paw.core.verified import VERIFIED_VERSIONS
+from tests.adversarial.ident_support import (
+    Env,
+    configure,
+    listed,
+    make_env,
+    paw,
+    screen,
+    tmux,
+    wait_for,
+)
+from tests.e2e import agents
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+OPTION_TASKS = (
+    "--dangerously-skip-permissions", "--version", "-h", "--", "-", "--help me now", "update",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(BUILTIN_PROFILES))
+@pytest.mark.parametrize("task", OPTION_TASKS)
+def test_every_builtin_passes_an_option_like_task_as_data(kind: str, task: str) -> None:
+    profile = BUILTIN_PROFILES[kind]
+    if profile.operand_subcommands and task.isalpha():
+        # refused, never passed: no form carries a one-word task as data there
+        with pytest.raises(TaskError, match="one-word task"):
+            plan_launch(profile, task, "/usr/bin/python3")
+        return
+    launch = plan_launch(profile, task, "/usr/bin/python3")
+    base = len(profile.command)
+    extra = launch.argv[base:]
+    if launch.typed_task is not None:
+        assert (extra, launch.typed_task) == ((), task)  # typed into the input, not argv
+    elif profile.task_flag:
+        assert profile.task_flag.startswith("--")
+        assert extra == (f"{profile.task_flag}={task}",)
+    else:
+        assert extra == ("--", task)
+
+
+@pytest.mark.parametrize("kind", sorted(BUILTIN_PROFILES))
+def test_a_leading_slash_command_is_refused_for_every_agent(kind: str) -> None:
+    with pytest.raises(TaskError, match="slash"):
+        plan_launch(BUILTIN_PROFILES[kind], "/run rm -rf ~", "/usr/bin/python3")
+    launch = plan_launch(BUILTIN_PROFILES[kind], "/src/app is slow: find out why", "py")
+    carried = (*launch.argv, launch.typed_task or "")
+    assert any(a.endswith("/src/app is slow: find out why") for a in carried)
+
+
+def test_claude_one_word_task_is_refused_not_run_as_a_subcommand() -> None:
+    with pytest.raises(TaskError, match="subcommand"):
+        plan_launch(BUILTIN_PROFILES["claude-code"], "doctor", "py")
+    assert plan_launch(BUILTIN_PROFILES["claude-code"], "fix the doctor page", "py").argv == (
+        "claude", "--", "fix the doctor page",
+    )  # fmt: skip
+
+
+@pytest.fixture
+def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
+    return make_env(git_repo, server, tmp_path, monkeypatch)
+
+
+@pytest.mark.tmux
+@pytest.mark.git
+def test_scripted_agent_receives_an_option_like_task_as_its_task(env: Env) -> None:
+    configure(env, "busy 600")
+    done = paw("spawn", "alice", "--agent", "scripted", "--task=--dangerously-skip-permissions")
+    assert done.returncode == 0, done.stderr
+    agents = listed("ls")
+    pane = agents[0]["pane_id"]
+    assert wait_for(lambda: "task: --dangerously-skip-permissions" in screen(env, pane))
+
+
+@pytest.fixture(scope="module")
+def installed_agents() -> Path:
+    """The agents cache; fails (never skips) when an agent CLI is missing."""
+    home = agents.agents_home()
+    missing = agents.missing_binaries(home)
+    if missing:
+        pytest.fail(
+            f"agent CLIs not installed in {home}: {', '.join(missing)}; {agents.INSTALL_HINT}"
+        )
+    return home
+
+
+ARGV_AGENTS = ("claude-code", "codex", "gemini-cli", "qwen-code", "opencode")
+
+
+def _ui_lines(env: Env, pane: str) -> list[str]:
+    """What the pane's program drew (tmux's own "Pane is dead" line aside)."""
+    lines = [line for line in screen(env, pane).splitlines() if line.strip()]
+    return [line for line in lines if not line.startswith("Pane is dead")]
+
+
+def _settled(env: Env, pane: str) -> bool:
+    """The program ended, or drew its interface (more than a version line)."""
+    dead = tmux(env, "display-message", "-p", "-t", pane, "#{pane_dead}").stdout.strip()
+    return dead == "1" or len(_ui_lines(env, pane)) > 2
+
+
+@pytest.mark.e2e
+@pytest.mark.tmux
+@pytest.mark.git
+@pytest.mark.parametrize("kind", ARGV_AGENTS)
+def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
+    env: Env, installed_agents: Path, kind: str
+) -> None:
+    binary = str(agents.binary_path(kind, installed_agents))
+    version = VERIFIED_VERSIONS[kind]
+    # the probe bites: the bare option makes this CLI print its version and exit
+    started = time.monotonic()
+    control = subprocess.run(
+        [binary, "--version"], capture_output=True, text=True, timeout=120, check=False,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert (control.returncode, version in control.stdout) == (0, True), control
+    answer_s = time.monotonic() - started  # how long the option path takes to print and exit
+    # paw's launch plan for the same task: the CLI starts with it as its prompt
+    (env.repo / "paw.toml").write_text(
+        f"[agents.{kind}]\ncommand = {json.dumps([binary])}\n", encoding="utf-8"
+    )
+    done = paw("spawn", "x", "--agent", kind, "--task=--version")
+    assert done.returncode == 0, done.stderr
+    pane = listed("ls")[0]["pane_id"]
+    # it starts its interface with the task (offline, claude then gives up; opencode draws
+    # nothing until its model list loads): it never prints its version and exits
+    wait_for(lambda: _settled(env, pane), 3 * answer_s + 10)
+    drawn = _ui_lines(env, pane)
+    dead = tmux(env, "display-message", "-p", "-t", pane, "#{pane_dead}").stdout.strip()
+    assert len(drawn) > 2 or dead == "0", screen(env, pane)
+    assert not any(line.strip().startswith(version) for line in drawn), drawn
+
+
+def test_a_custom_command_gets_a_plain_task_and_refuses_an_option_like_one() -> None:
+    config = PawConfig.model_validate({"agents": {"hello": {"command": ["sh", "hello.sh"]}}})
+    profile = profile_for(config, "hello")
+    assert profile is not None
+    assert plan_launch(profile, "count the TODOs", "py").argv == (
+        "sh",
+        "hello.sh",
+        "count the TODOs",
+    )
+    with pytest.raises(TaskError, match="read as an option"):
+        plan_launch(profile, "--dangerously-skip-permissions", "py")
+    flagged = profile_for(
+        PawConfig.model_validate({"agents": {"x": {"command": ["x"], "task_flag": "-m"}}}), "x"
+    )
+    assert flagged is not None
+    assert plan_launch(flagged, "do it", "py").argv == ("x", "-m", "do it")
+    with pytest.raises(TaskError, match="short flag -m"):
+        plan_launch(flagged, "-rf", "py")

@@ -1,0 +1,128 @@
+"""A small wave with a real agent CLI (claude-code against the stub model): the task's shell
+prompt is parked, a notification arrives at a local receiver, a human approves it from another
+process with `paw approve`, the check passes and the wave is done."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from paw.cli.demo import kill_tmux_server
+from tests.e2e import agents, paw_run
+from tests.e2e.scenarios import SHELL_COMMAND, SHELL_FILE
+from tests.e2e.stub_model import StubModel
+from tests.support.budget import budget
+from tests.support.receiver import Receiver
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+
+AGENT = "claude-code"
+WAVE = "w"
+TASK = "e2e"
+BUDGET_S = budget(120.0)
+
+
+def _wave_file(url: str) -> str:
+    return f"""name = "{WAVE}"
+agent = "{AGENT}"
+poll_s = 0.5
+idle_poll_s = 1.0
+stuck_after_s = 600
+
+[notify]
+urls = ["{url}"]
+bell = false
+
+[[tasks]]
+name = "{TASK}"
+task = "SCENARIO shell"
+check = "test -f {SHELL_FILE}"
+"""
+
+
+def test_wave_live_prompt_parked_notified_approved_elsewhere_done(installed_agents: Path) -> None:
+    del installed_agents
+    ws = agents.make_workspace(AGENT)
+    worktree = ws.root / "wt" / f"{WAVE}-{TASK}"
+    stub = StubModel(str(worktree)).start()
+    socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
+    receiver = Receiver()
+    runner: subprocess.Popen[str] | None = None
+    try:
+        agent_env = agents.SPECS[AGENT].setup(ws._replace(repo=worktree), stub.url)
+        (ws.repo / "paw.toml").write_text(
+            paw_run._paw_toml(AGENT, ws.root / "wt", agent_env), "utf-8"
+        )
+        env = paw_run.base_env(ws, socket)
+        tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
+        subprocess.run(
+            [
+                *tmux,
+                "new-session",
+                "-d",
+                "-s",
+                paw_run.SESSION,
+                "-x120",
+                "-y40",
+                "-c",
+                str(ws.repo),
+            ],
+            env=env,
+            check=True,
+        )
+        wave = ws.root / "wave.toml"
+        wave.write_text(_wave_file(receiver.url), encoding="utf-8")
+        runner = subprocess.Popen(
+            [sys.executable, "-m", "paw", "wave", "run", str(wave), "--quiet", "--json"],
+            cwd=ws.repo, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        proc = runner
+
+        def parked(ms: list[dict[str, object]]) -> bool:
+            return proc.poll() is not None or any("needs a human" in str(m["title"]) for m in ms)
+
+        receiver.wait(parked, BUDGET_S)
+        if runner.poll() is not None:
+            out, err = runner.communicate()
+            state = (ws.repo / ".paw" / "waves" / f"{WAVE}.json").read_text(encoding="utf-8")
+            outcome = json.loads(state)["tasks"][0]["outcome"]
+            pytest.fail(f"the runner ended early ({runner.returncode}): {outcome}: {out}{err}")
+        message = next(m for m in receiver.messages if "needs a human" in str(m["title"]))
+        body = str(message["message"])
+        assert f"subject: {SHELL_COMMAND}" in body or SHELL_COMMAND in body
+        prompt_id = body.split("paw approve ", 1)[1].split()[0]
+        approved = subprocess.run(
+            [sys.executable, "-m", "paw", "approve", prompt_id, "--yes", "--json"],
+            cwd=ws.repo, env=env, capture_output=True, text=True, timeout=90, check=False,
+        )  # fmt: skip
+        assert approved.returncode == 0, approved.stdout + approved.stderr
+        out, err = runner.communicate(timeout=BUDGET_S)
+        assert runner.returncode == 0, out + err
+        assert json.loads(out)["status"] == "done"
+        assert (worktree / SHELL_FILE).exists()
+        report = subprocess.run(
+            [sys.executable, "-m", "paw", "wave", "report", "--json"],
+            cwd=ws.repo, env=env, capture_output=True, text=True, timeout=90, check=True,
+        )  # fmt: skip
+        row = json.loads(report.stdout)["tasks"][0]
+        assert (row["status"], row["approved_by_human"], row["check"]["exit_code"]) == (
+            "done",
+            1,
+            0,
+        )
+        titles = receiver.titles()
+        assert sum("needs a human" in t for t in titles) == 1
+        assert receiver.wait(lambda ms: any("answered" in str(m["title"]) for m in ms), 10)
+    finally:
+        if runner is not None and runner.poll() is None:
+            runner.kill()
+            runner.wait(30)
+        receiver.close()
+        kill_tmux_server(socket)
+        stub.stop()
+        agents.remove_workspace(ws)

@@ -1,0 +1,237 @@
+"""The wave runner over fakes: edge-triggered messages, digests, rule approvals through the
+approval path, and resuming without doing anything twice."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from paw.core.wave import CheckResult, WaveFile
+from paw.core.wave_report import Message
+from paw.supervisor.wave import WaveRunner
+from tests.support.fakes import FakeTerminal
+from tests.support.supervision import IDLE_SCREEN, Rig, demo_proc, demo_screen, make_rig
+
+FILE = "/src/night.toml"
+
+
+class Collect:
+    """A Notifier that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.badges: list[int] = []
+
+    def send(self, message: Message) -> None:
+        self.messages.append(message)
+
+    def badge(self, waiting: int) -> None:
+        self.badges.append(waiting)
+
+
+def _wave(n: int, **extra: object) -> WaveFile:
+    data: dict[str, object] = {
+        "name": "night", "agent": "scripted", "max_parallel": n, "settle_s": 0,
+        "notify": {"digest_over": 3, "remind_every_s": 600},
+        "tasks": [{"name": f"t{i}", "task": "x", "check": "true"} for i in range(n)],
+    }  # fmt: skip
+    data.update(extra)
+    return WaveFile.model_validate(data)
+
+
+def _runner(
+    rig: Rig, wave: WaveFile, notes: Collect, checks: list[str] | None = None
+) -> WaveRunner:
+    for pid in range(1000, 1020):
+        rig.procs.trees_by_root[pid] = [demo_proc(pid)]
+
+    def run_check(command: str, worktree: str, timeout: float) -> CheckResult:
+        del timeout
+        if checks is not None:
+            checks.append(worktree)
+        return CheckResult(0 if command == "true" else 1, "ok", 0.1)
+
+    texts = {t.name: t.task or "" for t in wave.tasks}
+    return WaveRunner(
+        rig.sup, wave, file=FILE, sha256="ab" * 32, texts=texts, store=rig.state,
+        notifier=notes, run_check=run_check,
+    )  # fmt: skip
+
+
+def _panes(rig: Rig) -> dict[str, str]:
+    return {p.info.tags["paw_agent"]: pid for pid, p in rig.terminal.panes.items()}
+
+
+def test_many_prompts_at_once_give_one_digest_then_nothing_until_a_reminder() -> None:
+    rig = make_rig()
+    notes = Collect()
+    runner = _runner(rig, _wave(5), notes)
+    runner.tick()  # starts four: a sweep comes between starts
+    assert len(rig.terminal.panes) == WaveRunner.STARTS_PER_SWEEP
+    runner.tick()
+    assert len(rig.terminal.panes) == 5
+    for i, pane in enumerate(sorted(_panes(rig).values())):
+        rig.terminal.set_screen(pane, demo_screen("shell", f"git push origin b{i}"))
+    for _ in range(4):
+        rig.now[0] += 1
+        runner.tick()
+    assert [m.event for m in notes.messages] == ["digest"]
+    assert "5 prompts need a human" in notes.messages[0].title
+    assert notes.badges[-1] == 5
+    rig.now[0] += 601
+    runner.tick()
+    assert [m.event for m in notes.messages][1:] == ["reminder"] * 5
+    runner.tick()
+    assert len(notes.messages) == 6
+    pane = _panes(rig)["night-t0"]
+    rig.terminal.set_screen(pane, IDLE_SCREEN)
+    rig.now[0] += 1
+    runner.tick()
+    answered = [m for m in notes.messages if m.event == "answered"]
+    assert len(answered) == 1
+    assert answered[0].task == "t0"
+    assert notes.badges[-1] == 4
+
+
+def test_a_standing_rule_approves_once_through_the_approval_path_and_resume_repeats_nothing() -> (
+    None
+):
+    rig = make_rig()
+    notes = Collect()
+    wave = _wave(1, rules=[{"kind": "shell", "subject": "ls *"}])
+    runner = _runner(rig, wave, notes)
+    runner.tick()
+    pane = _panes(rig)["night-t0"]
+    rig.terminal.set_screen(pane, demo_screen("shell", "ls -la"))
+
+    def answer(term: FakeTerminal, pane_id: str, keys: tuple[str, ...]) -> None:
+        del keys
+        term.set_screen(pane_id, "paw demo agent — task: t\nran: ls -la\ndemo> \n")
+
+    rig.terminal.on_keys = answer
+    rig.now[0] += 1
+    runner.tick()
+    assert rig.terminal.sent == [(pane, ("y",))]
+    sends = [r for r in rig.audit.records if r["event"] == "approve" and r["decision"] == "send"]
+    assert len(sends) == 1
+    assert f"approved by rule 1 of {FILE} ({'ab' * 32})" in str(sends[0]["user"])
+    ruled = [r for r in rig.audit.records if r["event"] == "wave-rule-approve"]
+    assert rig.audit.records.index(ruled[0]) < rig.audit.records.index(sends[0])
+    assert notes.messages == []  # nothing needed a human
+    # A second runner (after a crash) over the same state: no new spawn, no second key.
+    again = _runner(rig, wave, Collect())
+    for _ in range(3):
+        rig.now[0] += 1
+        again.tick()
+    assert rig.terminal.sent == [(pane, ("y",))]
+    assert len(rig.terminal.panes) == 1
+    assert again.state.task("t0").phase.value == "done"
+
+
+def test_a_rule_never_approves_a_confirm_verdict() -> None:
+    rig = make_rig()
+    notes = Collect()
+    runner = _runner(rig, _wave(1, rules=[{"kind": "shell", "subject": "*"}]), notes)
+    runner.tick()
+    rig.terminal.set_screen(_panes(rig)["night-t0"], demo_screen("shell", "git push origin main"))
+    rig.now[0] += 1
+    runner.tick()
+    assert rig.terminal.sent == []
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert "guard verdict is confirm" in notes.messages[0].body
+
+
+def test_a_start_recorded_before_a_crash_is_not_repeated() -> None:
+    rig = make_rig()
+    wave = _wave(2)
+    runner = _runner(rig, wave, Collect())
+    runner.tick()
+    assert len(rig.terminal.panes) == 2
+    # As if the runner died after recording t0's start and after spawning it, and t1's start
+    # was recorded but nothing was created.
+    state = runner.state.model_dump(mode="json")
+    state["tasks"][0]["phase"] = state["tasks"][1]["phase"] = "starting"
+    rig.state.write("night", state)
+    agents = rig.state.docs["agents"]["agents"]
+    assert isinstance(agents, list)
+    rig.state.write("agents", {"agents": [a for a in agents if a["name"] != "night-t1"]})
+    rig.vcs.branches.discard("paw/night-t1")
+    rig.vcs.worktrees = {k: v for k, v in rig.vcs.worktrees.items() if v != "paw/night-t1"}
+    resumed = _runner(rig, wave, Collect())
+    resumed.tick()
+    starts = [r["task"] for r in rig.audit.records if r["event"] == "wave-task-start"]
+    assert starts == ["t0", "t1", "t1"]  # t1 had created nothing: started again, once
+    assert resumed.state.task("t0").phase.value == "running"
+    spawns = [r["agent"] for r in rig.audit.records if r["event"] == "spawn"]
+    assert spawns.count("night-t0") == 1
+
+
+def test_a_rule_approval_cut_off_by_a_crash_is_left_to_a_human_never_retried() -> None:
+    rig = make_rig()
+    wave = _wave(1, rules=[{"kind": "shell", "subject": "ls *"}])
+    runner = _runner(rig, wave, Collect())
+    runner.tick()
+    rig.terminal.set_screen(_panes(rig)["night-t0"], demo_screen("shell", "ls -la"))
+    rig.now[0] += 1
+    rig.sup.poll_once()  # the prompt is seen
+    prompt_id = rig.sup.poll_once().prompts[0].id
+    # As if the runner recorded the rule approval, then died before the key went.
+    state = runner.state.model_dump(mode="json")
+    state["tasks"][0]["prompts"] = [
+        {
+            "id": prompt_id,
+            "kind": "shell",
+            "subject": "ls -la",
+            "question": "Run?",
+            "verdict": "allow",
+            "first_seen": rig.now[0],
+            "route": "rule",
+            "why": "rule 1",
+            "rule": 1,
+            "approving": True,
+        }
+    ]
+    rig.state.write("night", state)
+    notes = Collect()
+    resumed = _runner(rig, wave, notes)
+    rig.now[0] += 1
+    resumed.tick()
+    resumed.tick()
+    assert rig.terminal.sent == []
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert "cut off before its key was sent" in notes.messages[0].body
+
+
+def test_a_long_check_does_not_stop_the_runner_from_parking_other_prompts() -> None:
+    rig = make_rig()
+    notes = Collect()
+    wave = _wave(2)
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_check(command: str, worktree: str, timeout: float) -> CheckResult:
+        del command, worktree, timeout
+        started.set()
+        assert release.wait(30)
+        return CheckResult(0, "ok", 30.0)
+
+    runner = _runner(rig, wave, notes)
+    runner.run_check = slow_check
+    runner.tick()
+    panes = _panes(rig)
+    rig.terminal.set_screen(panes["night-t0"], IDLE_SCREEN)
+    rig.now[0] += 1
+    runner.tick()  # t0 idle: its check starts
+    assert started.wait(10)
+    rig.terminal.set_screen(panes["night-t1"], demo_screen("shell", "git push origin x"))
+    rig.now[0] += 1
+    runner.tick()
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert runner.checking()
+    release.set()
+    deadline = time.monotonic() + 10
+    while runner.checking() and time.monotonic() < deadline:
+        rig.now[0] += 1
+        runner.tick()
+        time.sleep(0.05)
+    assert runner.state.task("t0").phase.value == "done"

@@ -9,6 +9,7 @@ syntax errors carry their own line. Writing the default file lives elsewhere (to
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from paw.core.config import PawConfig
+from paw.adapters.git import GitCli
+from paw.core.config import PawConfig, WorktreesConfig
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _KEY = re.compile(
@@ -40,12 +42,9 @@ class Problem:
 
 def format_problem(problem: Problem) -> str:
     """``paw.toml:12: guard.allowed_dirs: message`` (line and key omitted when unknown)."""
-    parts = [problem.file]
-    if problem.line is not None:
-        parts.append(str(problem.line))
-    if problem.key:
-        parts.append(problem.key)
-    return ": ".join([":".join(parts[:2]), *parts[2:], problem.message])
+    where = problem.file if problem.line is None else f"{problem.file}:{problem.line}"
+    text = ": ".join([where, *([problem.key] if problem.key else []), problem.message])
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)  # always one line
 
 
 def _split_key(text: str) -> list[str]:
@@ -65,7 +64,8 @@ def scan_key_lines(text: str) -> dict[tuple[str, ...], int]:
         header = _HEADER.match(line)
         if header:
             table = tuple(_split_key(header.group(1)))
-            lines.setdefault(table, number)
+            for i in range(1, len(table) + 1):  # [a.b] also defines a
+                lines.setdefault(table[:i], number)
             continue
         key = _KEY.match(line)
         if key:
@@ -155,6 +155,73 @@ def _dir_problems(file: str, config: PawConfig, text: str) -> list[Problem]:
     return [Problem(file, line, "guard.allowed_dirs", message)]
 
 
+def _agent_problems(file: str, config: PawConfig, text: str) -> list[Problem]:
+    """Required fields per agent kind: a kind paw does not know needs a ``command``; any
+    ``command`` needs a program (a non-empty first element)."""
+    from paw.core.agents import BUILTIN_PROFILES
+
+    lines = scan_key_lines(text)
+    problems = []
+    for kind, agent in config.agents.items():
+        loc = ("agents", kind, "command")
+        if agent.command is None and kind not in BUILTIN_PROFILES:
+            message = (
+                "a custom agent kind needs `command` (the argv that starts it), "
+                f"or use a built-in kind ({', '.join(BUILTIN_PROFILES)})"
+            )
+            problems.append(Problem(file, _line_for(loc, lines), f"agents.{kind}", message))
+        elif agent.command is not None and (not agent.command or not agent.command[0].strip()):
+            message = "must name a program: a non-empty list whose first element is not empty"
+            problems.append(Problem(file, _line_for(loc, lines), f"agents.{kind}.command", message))
+    return problems
+
+
+def repo_problems(
+    config: PawConfig, text: str, file: str, repo_root: str, git: GitCli | None = None
+) -> list[Problem]:
+    """Checks that need the repository: the worktree root must lie outside ``.git`` and be
+    creatable; git must accept the branch prefix; the base must name a commit. Values left at
+    their defaults cost no git call."""
+    lines = scan_key_lines(text)
+    problems = []
+    wt = config.worktrees
+    repo = Path(repo_root)
+    root = Path(os.path.normpath(repo / wt.root.replace("{repo}", repo.name)))
+    why = _root_problem(repo, root)
+    if why:
+        loc = ("worktrees", "root")
+        problems.append(Problem(file, _line_for(loc, lines), "worktrees.root", why))
+    git = git or GitCli(line_counts=False)
+    defaults = WorktreesConfig()
+    if wt.branch_prefix != defaults.branch_prefix and not git.valid_branch_name(
+        repo_root, f"{wt.branch_prefix}agent"
+    ):
+        loc = ("worktrees", "branch_prefix")
+        message = f"git does not accept branches named {wt.branch_prefix}NAME"
+        problems.append(Problem(file, _line_for(loc, lines), "worktrees.branch_prefix", message))
+    if wt.base != defaults.base and (
+        wt.base.startswith("-") or git.resolve_commit(repo_root, wt.base) is None
+    ):
+        loc = ("worktrees", "base")
+        message = f"{wt.base!r} names no commit in this repository"
+        problems.append(Problem(file, _line_for(loc, lines), "worktrees.base", message))
+    return problems
+
+
+def _root_problem(repo: Path, root: Path) -> str | None:
+    git_dir = repo / ".git"
+    if root == git_dir or git_dir in root.parents:
+        return f"{root} is inside the repository's .git directory"
+    existing = root
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"cannot create {root}: {existing} is not a directory"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"cannot create {root}: {existing} is not writable"
+    return None
+
+
 def parse_config(text: str, file: str = "paw.toml") -> tuple[PawConfig | None, list[Problem]]:
     """Validate TOML ``text`` as paw.toml (pure; ``file`` only labels the problems)."""
     try:
@@ -170,17 +237,31 @@ def parse_config(text: str, file: str = "paw.toml") -> tuple[PawConfig | None, l
         config = PawConfig.model_validate(data)
     except ValidationError as err:
         return None, _validation_problems(file, err, text)
-    problems = _pattern_problems(file, config, text) + _dir_problems(file, config, text)
+    problems = (
+        _pattern_problems(file, config, text)
+        + _dir_problems(file, config, text)
+        + _agent_problems(file, config, text)
+    )
     return (None, problems) if problems else (config, [])
 
 
 def load_config(
-    path: str | Path, *, missing_ok: bool = False
+    path: str | Path, *, missing_ok: bool = False, repo_root: str | None = None
 ) -> tuple[PawConfig | None, list[Problem]]:
     """Read and validate ``path``. Returns the config, or None and every problem found.
 
     A missing file is a problem unless ``missing_ok``, in which case the defaults are returned.
+    With ``repo_root``, the checks that need the repository run too (:func:`repo_problems`).
     """
+    config, problems = _load(path, missing_ok=missing_ok)
+    if config is None or repo_root is None:
+        return config, problems
+    text = Path(path).read_text(encoding="utf-8") if Path(path).exists() else ""
+    found = repo_problems(config, text, str(path), repo_root)
+    return (None, found) if found else (config, [])
+
+
+def _load(path: str | Path, *, missing_ok: bool) -> tuple[PawConfig | None, list[Problem]]:
     file = str(path)
     try:
         raw = Path(path).read_bytes()

@@ -109,6 +109,7 @@ def run_or_raise(
     *,
     label: str,
     env: Mapping[str, str] | None = None,
+    input: str | None = None,  # noqa: A002 - mirrors subprocess.run's keyword
     timeout: float | None = None,
     check: bool = True,
 ) -> Completed:
@@ -119,7 +120,7 @@ def run_or_raise(
     """
     program = argv[0]
     try:
-        return run(argv, env=env, timeout=timeout, check=check)
+        return run(argv, env=env, input=input, timeout=timeout, check=check)
     except subprocess.CalledProcessError as err:
         raise error(f"{label}: {last_line(err.stderr)}") from err
     except subprocess.TimeoutExpired as err:

@@ -1,4 +1,10 @@
-"""paw's per-repository state directory (``.paw/``): one JSON file per agent."""
+"""paw's per-repository state directory (``.paw/``): small JSON documents and their locks.
+
+The only store of paw's state (agent records, prompts seen, operations in progress). Every
+write replaces a document atomically (temporary file, fsync, rename, fsync of the directory),
+and read-modify-write sequences run under an ``flock`` shared by every paw process of the
+repository, so parallel ``paw`` commands, the TUI and the CLI never lose each other's records.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,13 @@ import json
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from paw.errors import PawError
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 class StateError(PawError):
@@ -21,103 +28,140 @@ class StateError(PawError):
 
 
 class StateStore:
-    """``<root>/agents/<name>.json`` records and ``<root>/<doc>.json`` documents, each written
-    atomically.
+    """``<root>/<doc>.json`` documents, each replaced atomically, and ``<root>/<name>.lock``.
 
-    ``root`` is the ``.paw`` directory; it is created on first write together with a
+    ``root`` is the ``.paw`` directory; it is created on first use together with a
     ``.gitignore`` holding ``*``, so git never sees paw's state.
     """
 
     def __init__(self, root: str | Path) -> None:
         """Use the state directory ``root`` (usually ``<repo>/.paw``)."""
         self.root = Path(root)
-        self.agents_dir = self.root / "agents"
+        self._held = threading.local()  # lock name -> depth, per thread (locks are re-entrant)
 
     def ensure(self) -> None:
-        """Create ``root``, ``root/agents`` and ``root/.gitignore`` when missing."""
+        """Create ``root`` and ``root/.gitignore`` when missing."""
         try:
-            self.agents_dir.mkdir(parents=True, exist_ok=True)
+            self.root.mkdir(parents=True, exist_ok=True)
             ignore = self.root / ".gitignore"
             if not ignore.exists():
                 _write_atomic(ignore, "*\n")
         except OSError as err:
-            raise StateError(f"cannot create paw's state directory {self.root}: {err}") from err
+            raise StateError(
+                f"cannot create paw's state directory {self.root}: {_why(err)}"
+            ) from err
+
+    def check_writable(self) -> None:
+        """Raise StateError unless paw can create, replace and lock files in ``root``.
+
+        Run before any command creates something, so a read-only ``.paw/`` stops paw with one
+        line instead of leaving a worktree without a record.
+        """
+        self.ensure()
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".probe.", suffix=".tmp")
+            os.close(fd)
+            Path(tmp).unlink()
+            for existing in self.root.glob("*.json*"):
+                if existing.is_file() and not os.access(existing, os.W_OK):
+                    raise PermissionError(13, "read-only file", str(existing))
+        except OSError as err:
+            raise StateError(
+                f"paw's state directory {self.root} is not writable: {_why(err)}",
+                hint="fix its permissions (paw keeps its agent records and audit log there)",
+            ) from err
 
     def read(self, name: str) -> dict[str, object] | None:
-        """The document ``<root>/<name>.json``, None when it does not exist (or is unreadable)."""
-        return _read_record(self.root / f"{_checked_name(name)}.json")
+        """The document ``<root>/<name>.json``; None when it does not exist.
+
+        A document that exists but cannot be read or parsed is a StateError: treating it as
+        empty would make paw forget agents and then overwrite their records.
+        """
+        path = self.root / f"{_checked_name(name)}.json"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise StateError(f"cannot read {path}: {_why(err)}") from err
+        try:
+            value = json.loads(text)
+        except ValueError as err:
+            raise StateError(
+                f"{path} is corrupt (not JSON)",
+                hint="move it aside; paw rebuilds what it can from tmux and git",
+            ) from err
+        if not isinstance(value, dict):
+            raise StateError(f"{path} is corrupt (not a JSON object)")
+        return value
 
     def write(self, name: str, data: Mapping[str, object]) -> None:
         """Replace the document ``<root>/<name>.json`` atomically."""
         self.ensure()
-        text = json.dumps(dict(data), ensure_ascii=False, indent=2, sort_keys=True, default=str)
+        text = json.dumps(dict(data), ensure_ascii=False, indent=1, sort_keys=True, default=str)
+        path = self.root / f"{_checked_name(name)}.json"
         try:
-            _write_atomic(self.root / f"{_checked_name(name)}.json", text + "\n")
+            _write_atomic(path, text + "\n")
         except OSError as err:
-            raise StateError(f"cannot write {name!r} in {self.root}: {err}") from err
+            raise StateError(f"cannot write {path}: {_why(err)}") from err
 
     @contextlib.contextmanager
     def lock(self, name: str) -> Iterator[None]:
         """An exclusive lock on ``<root>/<name>.lock`` shared by every paw process (blocking).
 
-        ``flock`` locks belong to the open file, so two threads of one process exclude each
-        other too; the kernel drops the lock if the holder dies.
+        ``flock`` locks belong to the open file, so two threads exclude each other too; the
+        kernel drops the lock if the holder dies. Re-entrant within one thread.
         """
+        with self._flock(name, blocking=True):
+            yield
+
+    @contextlib.contextmanager
+    def try_lock(self, name: str) -> Iterator[bool]:
+        """Like :meth:`lock` without waiting: yields False (holding nothing) when another
+        process or thread holds it. paw holds ``op-<agent>`` while it spawns or removes that
+        agent, so a free lock on an unfinished operation means its process died."""
+        with self._flock(name, blocking=False) as held:
+            yield held
+
+    @contextlib.contextmanager
+    def _flock(self, name: str, *, blocking: bool) -> Iterator[bool]:
+        depth: dict[str, int] = self._held.__dict__.setdefault("depth", {})
+        if depth.get(name, 0):
+            depth[name] += 1
+            try:
+                yield True
+            finally:
+                depth[name] -= 1
+            return
         self.ensure()
         path = self.root / f"{_checked_name(name)}.lock"
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as err:
-            raise StateError(f"cannot open the lock {path}: {err}") from err
+            raise StateError(f"cannot open the lock {path}: {_why(err)}") from err
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            depth[name] = 1
+            try:
+                yield True
+            finally:
+                depth[name] = 0
         finally:
             os.close(fd)  # closing the descriptor releases the lock
-
-    def save(self, record: dict[str, object]) -> None:
-        """Write ``record`` (which must hold a valid ``name``) to ``agents/<name>.json``."""
-        name = _checked_name(record.get("name"))
-        self.ensure()
-        text = json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True, default=str)
-        try:
-            _write_atomic(self.agents_dir / f"{name}.json", text + "\n")
-        except OSError as err:
-            raise StateError(f"cannot save agent {name!r}: {err}") from err
-
-    def load(self, name: str) -> dict[str, object] | None:
-        """The record of agent ``name``, None when there is none (or it is unreadable)."""
-        return _read_record(self.agents_dir / f"{_checked_name(name)}.json")
-
-    def load_all(self) -> list[dict[str, object]]:
-        """Every agent record, sorted by file name; unreadable files are skipped."""
-        try:
-            paths = sorted(self.agents_dir.glob("*.json"))
-        except OSError as err:
-            raise StateError(f"cannot list {self.agents_dir}: {err}") from err
-        records = [_read_record(path) for path in paths]
-        return [record for record in records if record is not None]
-
-    def delete(self, name: str) -> None:
-        """Forget agent ``name`` (no error when it is not recorded)."""
-        try:
-            (self.agents_dir / f"{_checked_name(name)}.json").unlink(missing_ok=True)
-        except OSError as err:
-            raise StateError(f"cannot delete agent {name!r}: {err}") from err
 
 
 def _checked_name(name: object) -> str:
     if not isinstance(name, str) or not _NAME.match(name):
-        raise StateError(f"invalid agent name {name!r} (letters, digits, '.', '_', '-')")
+        raise StateError(f"invalid state document name {name!r}")
     return name
 
 
-def _read_record(path: Path) -> dict[str, object] | None:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
+def _why(err: OSError) -> str:
+    return err.strerror or str(err)
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -66,9 +66,9 @@ def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
 
     if tui_only:
         return [tui]
-    from paw.cli import check, detect, doctor, supervise, wave
+    from paw.cli import archive, check, detect, doctor, supervise, wave
 
-    return [check, detect, supervise, tui, doctor, wave]
+    return [check, detect, supervise, archive, tui, doctor, wave]
 
 
 def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:
@@ -124,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_error("interrupted", code=EXIT_INTERRUPTED, as_json=as_json)
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as err:  # the file system refused something no adapter expected: one line
+        where = f" ({err.filename})" if err.filename else ""
+        return report_error(f"{err.strerror or err}{where}", code=EXIT_ERROR, as_json=as_json)
 
 
 def error_object(

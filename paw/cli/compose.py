@@ -6,30 +6,29 @@ Supervisors over fakes directly (see tests/support/fakes.py).
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
 import shutil
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from pathlib import Path
 
 from paw.adapters import config_store, proc
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
+from paw.adapters.faults import crash_points
 from paw.adapters.git import GitCli
 from paw.adapters.procs import PsutilInspector
-from paw.adapters.state import StateStore as AgentStateStore
+from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
 from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
-from paw.errors import GitError, PawError, SensitiveFilesError
+from paw.errors import GitError, SensitiveFilesError
 from paw.supervisor.context import Actor
 from paw.supervisor.service import Supervisor
+
+JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
 
 CONFIG_NAME = "paw.toml"
 STATE_DIR = ".paw"
@@ -48,42 +47,6 @@ class RepoGit(GitCli):
         if not done.ok:
             raise GitError(f"cannot resolve HEAD in {repo}: {done.stderr.strip()}")
         return done.stdout.strip()
-
-
-class JsonDocs:
-    """``.paw/<name>.json`` documents, each replaced atomically (temp file, fsync, rename)."""
-
-    def __init__(self, root: Path) -> None:
-        """Keep documents under ``root`` (created, with a ``*`` .gitignore, on first write)."""
-        self.root = root
-
-    def read(self, name: str) -> dict[str, object] | None:
-        """The document ``name``, None when missing or unreadable."""
-        try:
-            value = json.loads((self.root / f"{name}.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return value if isinstance(value, dict) else None
-
-    def lock(self, name: str) -> AbstractContextManager[None]:
-        """An exclusive ``flock`` on ``.paw/<name>.lock``, shared with other paw processes."""
-        AgentStateStore(self.root).ensure()
-        return _FileLock(self.root / f"{name}.lock")
-
-    def write(self, name: str, data: Mapping[str, object]) -> None:
-        """Replace the document ``name`` atomically."""
-        AgentStateStore(self.root).ensure()
-        path = self.root / f"{name}.json"
-        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=1, sort_keys=True)
-                handle.flush()
-                os.fsync(handle.fileno())
-            Path(tmp).replace(path)
-        except OSError as err:
-            Path(tmp).unlink(missing_ok=True)
-            raise PawError(f"cannot write {path}: {err}") from err
 
 
 def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
@@ -116,30 +79,16 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
     return details
 
 
-class _FileLock:
-    """``flock`` on ``.paw/<name>.lock`` for the duration of a ``with`` block."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd = -1
-
-    def __enter__(self) -> None:
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self.fd, fcntl.LOCK_UN)
-        os.close(self.fd)
-
-
 def find_repo_root(start: str | None = None) -> str:
     """The main worktree of the repository containing ``start`` (default: the cwd)."""
     return common.find_repo_root(start)
 
 
-def load_config(path: Path) -> PawConfig:
-    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the first problem."""
-    config, problems = config_store.load_config(path, missing_ok=True)
+def load_config(path: Path, repo_root: str | None = None) -> PawConfig:
+    """Read paw.toml (defaults when missing); UsageError (exit 2) naming the first problem.
+    With ``repo_root``, the checks that need the repository run too (worktree root, branch
+    prefix, base)."""
+    config, problems = config_store.load_config(path, missing_ok=True, repo_root=repo_root)
     if config is None or problems:
         first = format_problem(problems[0]).replace(str(path), path.name)
         more = f" (+{len(problems) - 1} more; run `paw config check`)" if len(problems) > 1 else ""
@@ -147,9 +96,9 @@ def load_config(path: Path) -> PawConfig:
     return config
 
 
-def config_problems(path: Path) -> list[str]:
+def config_problems(path: Path, repo_root: str | None = None) -> list[str]:
     """Every problem of paw.toml as ``file:line: key: message`` lines ([] when fine)."""
-    _config, problems = config_store.load_config(path)
+    _config, problems = config_store.load_config(path, repo_root=repo_root)
     return [format_problem(p).replace(str(path), path.name) for p in problems]
 
 
@@ -165,10 +114,11 @@ def build_supervisor(
     changed. It costs a round trip to start and shows the session as attached, so one-shot
     commands keep the default (one tmux process per call)."""
     root = find_repo_root(repo_dir)
-    config = load_config(Path(root) / CONFIG_NAME)
+    config = load_config(Path(root) / CONFIG_NAME, root)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
     state_dir = Path(root) / STATE_DIR
-    AgentStateStore(state_dir).ensure()  # .paw/ with a `*` .gitignore before any record
+    state = StateStore(state_dir)
+    state.check_writable()  # one line, before anything is created, when .paw/ is read-only
     terminal = TmuxTerminal(socket_name=socket, control=control)
     supervisor = Supervisor(
         config,
@@ -177,13 +127,14 @@ def build_supervisor(
         RepoGit(),
         PsutilInspector(),
         JsonlAuditLog(state_dir / "audit.jsonl"),
-        JsonDocs(state_dir),
+        state,
         time.time,
         python=sys.executable,
         actor=Actor(user=current_user(), tty=current_tty()),
         sleep=time.sleep,
         git_details=git_details_for(config),
         which=shutil.which,
+        fault=crash_points(os.environ),
     )
     if control:
         terminal.watch_session(supervisor.session)

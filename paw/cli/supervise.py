@@ -70,14 +70,15 @@ def cmd_config_check(args: argparse.Namespace) -> int:
     """List every problem of paw.toml."""
     from paw.cli.compose import CONFIG_NAME, config_problems, find_repo_root
 
-    path = Path(find_repo_root(args.repo)) / CONFIG_NAME
+    root = find_repo_root(args.repo)
+    path = Path(root) / CONFIG_NAME
     if not path.exists():
         if args.json:
             _print_json({"file": str(path), "exists": False, "problems": []})
         else:
             print(f"{path.name}: not found (paw uses its defaults; `paw init` writes one)")
         return 0
-    problems = config_problems(path)
+    problems = config_problems(path, root)
     if args.json:
         data: dict[str, object] = {"file": str(path), "exists": True, "problems": problems}
         if problems:

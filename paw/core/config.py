@@ -49,11 +49,11 @@ class GuardConfig(_Strict):
     protected_branches: tuple[str, ...] = ("main", "master", "trunk", "develop", "production")
     """Branches a force push or remote delete to is blocked, not merely confirmed."""
 
-    git_timeout_s: float = 30.0
-    """Timeout for git commands run by the git actions."""
+    git_timeout_s: float = Field(30.0, gt=0, le=86400, allow_inf_nan=False)
+    """Timeout in seconds (more than 0) for git commands run by the git actions."""
 
-    diff_preview_lines: int = 60
-    """How many lines of diff the confirmation details carry."""
+    diff_preview_lines: int = Field(60, ge=0, le=100_000)
+    """How many lines of diff the confirmation details carry (0 or more)."""
 
     content_scan: bool = True
     """Before a commit, also look inside the files it would add for unambiguous secret formats
@@ -61,6 +61,17 @@ class GuardConfig(_Strict):
 
 
 TaskMode = Literal["argv", "stdin-typed", "none"]
+
+DEFAULT_DISPOSABLE = (
+    "node_modules",
+    ".venv",
+    "__pycache__",
+    "*.pyc",
+    ".*_cache",  # .pytest_cache, .mypy_cache, .ruff_cache
+    ".tox",
+    ".gradle",
+)
+"""Dependency and tool caches that can be rebuilt: deleted by ``paw rm`` without a copy."""
 
 
 class TmuxConfig(_Strict):
@@ -85,17 +96,23 @@ class TmuxConfig(_Strict):
 class WorktreesConfig(_Strict):
     """The ``[worktrees]`` table: where agent worktrees and branches go."""
 
-    root: str = "../{repo}-paw"
+    root: str = Field("../{repo}-paw", min_length=1)
     """Directory holding one worktree per agent (``<root>/<agent name>``). Relative paths are
     relative to the repository root; ``{repo}`` is the repository directory's name. The default
     is a sibling directory so tools run in the main checkout (tests, linters, search) never
     descend into agent worktrees."""
 
-    branch_prefix: str = "paw/"
+    branch_prefix: str = Field("paw/", min_length=1)
     """Prefix of each agent's branch: agent ``alice`` works on ``paw/alice``."""
 
-    base: str = "HEAD"
+    base: str = Field("HEAD", min_length=1)
     """Default base ref for new worktrees (``paw spawn --base`` overrides it)."""
+
+    disposable: tuple[str, ...] = DEFAULT_DISPOSABLE
+    """Ignored files ``paw rm`` may delete without archiving: glob patterns matched against
+    each path component (``node_modules`` matches ``web/node_modules/``). Any other ignored
+    file (``.env``, ``build/``, ``*.log``) makes ``paw rm`` refuse, and ``paw rm --force``
+    archives it."""
 
 
 class ProcessMatch(_Strict):

@@ -68,6 +68,16 @@ class StatusCounts:
     deletions: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class RefInfo:
+    """One git ref: its name, commit, commit time (epoch seconds) and subject line."""
+
+    ref: str
+    sha: str
+    time: float
+    subject: str
+
+
 class Terminal(Protocol):
     """tmux, seen from paw. Every method may raise paw.errors.TmuxError."""
 

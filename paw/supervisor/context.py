@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from paw.core.agents import AgentProfile, profile_for, unknown_kind_hint
 from paw.core.names import default_session_name, repo_hash
-from paw.core.ports import Vcs
+from paw.core.ports import RefInfo, Vcs
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -30,10 +30,80 @@ TAG_TOKEN = "paw_id"  # noqa: S105 - a tag name, not a secret
 
 
 class BranchVcs(Vcs, Protocol):
-    """:class:`~paw.core.ports.Vcs` plus the one query spawn needs to pin a base branch."""
+    """:class:`~paw.core.ports.Vcs` plus what spawn, rm and the archive need."""
 
     def current_branch(self, repo: str) -> str:
         """The branch checked out in ``repo`` (the commit id when HEAD is detached)."""
+        ...
+
+    def snapshot(
+        self,
+        worktree: str,
+        ref: str,
+        message: str,
+        *,
+        ignored: Sequence[str] = (),
+        parents: Sequence[str] = (),
+    ) -> str:
+        """Commit tracked, untracked and the ``ignored`` paths to ``ref`` (parents: HEAD, then
+        ``parents``) without touching the index, HEAD or files; return the commit id."""
+        ...
+
+    def head_commit(self, worktree: str) -> str | None:
+        """The worktree's HEAD commit; None when the worktree is gone or unborn."""
+        ...
+
+    def resolve_commit(self, repo: str, rev: str) -> str | None:
+        """The commit ``rev`` names; None when it names none."""
+        ...
+
+    def valid_branch_name(self, repo: str, branch: str) -> bool:
+        """True when git accepts ``branch`` as a new branch name."""
+        ...
+
+    def unkept_commits(self, repo: str, tips: Sequence[str], branch: str, base: str) -> int:
+        """Commits of ``tips`` reachable from neither ``base`` nor any ref but ``branch``."""
+        ...
+
+    def ignored_paths(self, worktree: str, disposable: Sequence[str]) -> list[str]:
+        """Paths ``.gitignore`` hides in ``worktree`` that are not ``disposable`` (globs on
+        path components); a directory listed (ending in /) holds at least one kept file."""
+        ...
+
+    def worktree_paths(self, repo: str) -> list[str]:
+        """Every worktree git knows."""
+        ...
+
+    def worktree_path_problem(self, repo: str, path: str) -> str | None:
+        """Why a new worktree cannot be created at ``path``; None when it can."""
+        ...
+
+    def list_refs(self, repo: str, prefix: str) -> list[RefInfo]:
+        """Refs under ``prefix``, oldest first."""
+        ...
+
+    def commit_message(self, repo: str, rev: str) -> str:
+        """The full message of ``rev``."""
+        ...
+
+    def commit_parents(self, repo: str, rev: str) -> list[str]:
+        """The parents of ``rev``."""
+        ...
+
+    def set_ref(self, repo: str, ref: str, sha: str) -> None:
+        """Point ``ref`` at ``sha``."""
+        ...
+
+    def delete_ref(self, repo: str, ref: str, old: str) -> None:
+        """Delete ``ref`` if it still points at ``old``."""
+        ...
+
+    def add_worktree_at(self, repo: str, path: str, branch: str | None, commit: str) -> None:
+        """A worktree at ``path`` on ``branch`` (else detached at ``commit``)."""
+        ...
+
+    def restore_files(self, worktree: str, source: str) -> None:
+        """Make the worktree's files those of ``source`` (index and HEAD untouched)."""
         ...
 
 
@@ -64,8 +134,10 @@ class Context:
     sleep: Callable[[float], None] = lambda _s: None
     git_details: GitDetails | None = None
     which: Callable[[str], str | None] | None = None  # finds a program on PATH (None: no check)
+    fault: Callable[[str], None] = lambda _step: None  # test-only crash points (see faults)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
+    resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
 
     @property
     def session(self) -> str:

@@ -24,6 +24,8 @@ OPEN = "open"  # shown, undecided
 SENDING = "sending"  # a decision to send was recorded; the keys are going (or paw died)
 ANSWERED = "answered"  # paw sent keys for it (or may have: see the audit's outcome)
 ENDED = "ended"  # it went away while paw sent nothing
+SPAWNING = "spawning"  # AgentRecord.pending: an intent written before `git worktree add`
+REMOVING = "removing"  # AgentRecord.pending: an intent written before anything is removed
 
 
 class StateStore(Protocol):
@@ -38,7 +40,16 @@ class StateStore(Protocol):
         ...
 
     def lock(self, name: str) -> AbstractContextManager[None]:
-        """An exclusive lock shared by every paw process of this repository (blocking)."""
+        """An exclusive lock shared by every paw process of this repository (blocking,
+        re-entrant within one thread)."""
+        ...
+
+    def try_lock(self, name: str) -> AbstractContextManager[bool]:
+        """The same lock without waiting: the context yields False when someone holds it."""
+        ...
+
+    def check_writable(self) -> None:
+        """Raise PawError (one line) unless paw can write its state."""
         ...
 
 
@@ -72,6 +83,8 @@ class AgentRecord(_Record):
     token: str | None = None
     server: str | None = None
     launched: ProcIdentity | None = None
+    pending: str | None = None  # SPAWNING or REMOVING while that operation is unfinished
+    force: bool = False  # with REMOVING: the removal was forced (`paw rm --force`)
 
 
 class PromptRecord(_Record):
@@ -111,17 +124,42 @@ def save_agents(state: StateStore, agents: Mapping[str, AgentRecord]) -> None:
 
 
 def store_agent(state: StateStore, record: AgentRecord) -> None:
-    """Add or replace one agent record."""
-    agents = load_agents(state)
-    agents[record.name] = record
-    save_agents(state, agents)
+    """Add or replace one agent record (under the agents lock: parallel paw processes never
+    lose each other's records)."""
+    with state.lock(AGENTS_DOC):
+        agents = load_agents(state)
+        agents[record.name] = record
+        save_agents(state, agents)
+
+
+def add_new_agent(state: StateStore, record: AgentRecord) -> bool:
+    """Add ``record`` unless an agent of that name exists (checked and written under one lock);
+    returns False when the name is taken."""
+    with state.lock(AGENTS_DOC):
+        agents = load_agents(state)
+        if record.name in agents:
+            return False
+        agents[record.name] = record
+        save_agents(state, agents)
+        return True
 
 
 def forget_agent(state: StateStore, name: str) -> None:
     """Drop the record of agent ``name`` (nothing else: worktree, branch and pane stay)."""
-    agents = load_agents(state)
-    agents.pop(name, None)
-    save_agents(state, agents)
+    with state.lock(AGENTS_DOC):
+        agents = load_agents(state)
+        if agents.pop(name, None) is not None:
+            save_agents(state, agents)
+
+
+GIT_LOCK = "git-worktrees"
+"""Held around `git worktree add/remove`: git reads every worktree's metadata while it adds
+one, and fails when another paw process is adding one at the same moment."""
+
+
+def op_lock(name: str) -> str:
+    """The lock a process holds while it spawns or removes agent ``name``."""
+    return f"op-{name}"
 
 
 def update_agents(state: StateStore, updates: Mapping[str, Mapping[str, object]]) -> None:

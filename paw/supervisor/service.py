@@ -48,6 +48,7 @@ class Supervisor:
         sleep: Callable[[float], None] | None = None,
         git_details: GitDetails | None = None,
         which: Callable[[str], str | None] | None = None,
+        fault: Callable[[str], None] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called."""
         self.ctx = Context(
@@ -66,6 +67,7 @@ class Supervisor:
             sleep=sleep or (lambda _s: None),
             git_details=git_details,
             which=which,
+            fault=fault or (lambda _step: None),
         )
 
     @property
@@ -76,7 +78,10 @@ class Supervisor:
     # -- SupervisorApi -------------------------------------------------------------------------
 
     def poll_once(self) -> Snapshot:
-        """Sweep every supervised pane once (one batched tmux call) and return the picture."""
+        """Sweep every supervised pane once (one batched tmux call) and return the picture.
+
+        First finishes or undoes spawns and removals whose paw process died half-way."""
+        cleanup.resume_interrupted(self.ctx)
         return sweep.poll_once(self.ctx)
 
     def approve(
@@ -147,6 +152,7 @@ class Supervisor:
         """:meth:`spawn`, plus how the agent came up (ready, or waiting for you with what its
         screen shows). Raises PawError when it died on start or stayed busy starting with a
         task to type."""
+        cleanup.resume_interrupted(self.ctx)  # a spawn of this name that died is undone first
         record = spawn.spawn(self.ctx, name, kind, task, base)
         startup = spawn.start_up(self.ctx, record, startup_timeout_s)
         return self._view(record.name), startup

@@ -20,11 +20,16 @@ from paw.errors import PawError
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
 from paw.supervisor.keyboard import type_line
 from paw.supervisor.observe import agent_process, detect_text, pane_for
+from paw.supervisor.preflight import check_spawn
 from paw.supervisor.records import (
+    GIT_LOCK,
+    SPAWNING,
     AgentRecord,
     ProcIdentity,
+    add_new_agent,
     forget_agent,
     load_agents,
+    op_lock,
     store_agent,
 )
 from paw.supervisor.waiting import poll
@@ -63,40 +68,46 @@ def spawn(
         launch = plan_launch(profile, task, ctx.python)
     except TaskError as err:
         raise PawError(str(err)) from err
+    check_spawn(ctx, name, worktree, branch, base_ref)
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
-    if ctx.vcs.branch_exists(ctx.repo_root, branch):
-        # No agent of that name, yet its branch: someone else's, or a spawn interrupted
-        # between `git worktree add` and its record. Never reuse or remove it here.
-        raise PawError(
-            f"branch {branch} already exists but no agent {name!r} does",
-            hint=(
-                "pick another name, or look at the branch (and its worktree, `git worktree "
-                "list`); remove them with git once you know they hold nothing"
-            ),
-        )
-    ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
     record = AgentRecord(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
-        task=task, created_at=ctx.clock(), token=secrets.token_hex(8),
+        task=task, created_at=ctx.clock(), token=secrets.token_hex(8), pending=SPAWNING,
     )  # fmt: skip
-    store_agent(ctx.state, record)
-    ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
-    try:
-        pane = ctx.terminal.new_pane(
-            ctx.session, worktree, launch.argv, launch.env,
-            {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id, TAG_TOKEN: record.token or ""},
-        )  # fmt: skip
-    except PawError as err:
-        raise _undo_spawn(ctx, record, err) from err
-    record = record.model_copy(
-        update={
-            "pane_id": pane.pane_id,
-            "server": pane.server or None,
-            "launched": _launched(ctx, pane),
-        }
-    )
-    store_agent(ctx.state, record)
+    # The intent record comes first, under the agent's operation lock: if paw dies at any
+    # later step, the next paw command finds it and finishes or undoes the spawn.
+    with ctx.state.lock(op_lock(name)):
+        if not add_new_agent(ctx.state, record):
+            raise PawError(f"an agent named {name!r} already exists", hint="pick another name")
+        ctx.fault("spawn:intent")
+        try:
+            with ctx.state.lock(GIT_LOCK):
+                ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
+        except PawError:
+            forget_agent(ctx.state, name)
+            raise
+        ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
+        ctx.fault("spawn:worktree")
+        try:
+            pane = ctx.terminal.new_pane(
+                ctx.session, worktree, launch.argv, launch.env,
+                {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id,
+                 TAG_TOKEN: record.token or ""},
+            )  # fmt: skip
+        except PawError as err:
+            raise _undo_spawn(ctx, record, err) from err
+        ctx.fault("spawn:pane")
+        record = record.model_copy(
+            update={
+                "pane_id": pane.pane_id,
+                "server": pane.server or None,
+                "launched": _launched(ctx, pane),
+                "pending": None,
+            }
+        )
+        store_agent(ctx.state, record)
+        ctx.fault("spawn:recorded")
     return record
 
 

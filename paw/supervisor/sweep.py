@@ -407,8 +407,11 @@ def _cached_stat(ctx: Context, agent: AgentRecord) -> WorktreeStat:
 def worktree_stat(
     ctx: Context, agent: AgentRecord, now: float, *, fresh: bool = False
 ) -> WorktreeStat:
-    """The agent worktree's counts (cached for :data:`STAT_TTL_S`); zeros when unavailable."""
-    if agent.adopted:
+    """The agent worktree's counts (cached for :data:`STAT_TTL_S`); zeros when unavailable.
+
+    Not while a spawn or removal is in progress (``pending``): `git status` takes the index
+    lock of a worktree that `git worktree add` is still checking out."""
+    if agent.adopted or agent.pending is not None:
         return WorktreeStat()
     cached = ctx.stat_cache.get(agent.name)
     if cached is None or fresh or now - cached[0] > STAT_TTL_S:

@@ -1,4 +1,4 @@
-"""StateStore: atomic JSON records under .paw/, ignored by git."""
+"""StateStore: atomic JSON documents and cross-process locks under .paw/, ignored by git."""
 
 from __future__ import annotations
 
@@ -9,21 +9,7 @@ import pytest
 
 from paw.adapters.state import StateError, StateStore
 from tests.adapters.conftest import run_git
-
-
-def test_state_save_load_delete(tmp_path: Path) -> None:
-    store = StateStore(tmp_path / ".paw")
-    store.save({"name": "b-agent", "kind": "codex"})
-    store.save({"name": "a-agent", "kind": "claude-code", "pane": "%3"})
-    store.save({"name": "a-agent", "kind": "claude-code", "pane": "%4"})
-    assert store.load_all() == [
-        {"name": "a-agent", "kind": "claude-code", "pane": "%4"},
-        {"name": "b-agent", "kind": "codex"},
-    ]
-    store.delete("a-agent")
-    store.delete("a-agent")
-    assert [r["name"] for r in store.load_all()] == ["b-agent"]
-    assert store.load("a-agent") is None
+from tests.support.readonly import read_only
 
 
 def test_state_documents_read_write(tmp_path: Path) -> None:
@@ -36,29 +22,32 @@ def test_state_documents_read_write(tmp_path: Path) -> None:
 def test_state_leaves_no_temporary_files(tmp_path: Path) -> None:
     store = StateStore(tmp_path / ".paw")
     for i in range(5):
-        store.save({"name": "a", "i": i})
+        store.write("agents", {"i": i})
     names = sorted(p.name for p in (tmp_path / ".paw").rglob("*"))
-    assert names == [".gitignore", "a.json", "agents"]
+    assert names == [".gitignore", "agents.json"]
+    assert store.read("agents") == {"i": 4}
 
 
 @pytest.mark.git
 def test_state_directory_is_ignored_by_git(git_repo: Path) -> None:
-    StateStore(git_repo / ".paw").save({"name": "a"})
+    StateStore(git_repo / ".paw").write("agents", {"agents": []})
     assert (git_repo / ".paw" / ".gitignore").read_text(encoding="utf-8") == "*\n"
     assert run_git(git_repo, "status", "--porcelain", "--untracked-files=all") == ""
 
 
 @pytest.mark.parametrize("name", ["../escape", "", "a/b", ".hidden", None])
 def test_state_rejects_bad_names(tmp_path: Path, name: object) -> None:
-    with pytest.raises(StateError, match="invalid agent name"):
-        StateStore(tmp_path / ".paw").save({"name": name})
+    with pytest.raises(StateError, match="invalid state document name"):
+        StateStore(tmp_path / ".paw").write(name, {})  # type: ignore[arg-type]
 
 
-def test_state_skips_corrupt_records(tmp_path: Path) -> None:
+def test_state_corrupt_document_is_an_error_not_an_empty_one(tmp_path: Path) -> None:
+    """Reading a corrupt agents file as empty would make the next write drop every record."""
     store = StateStore(tmp_path / ".paw")
-    store.save({"name": "good"})
-    (tmp_path / ".paw" / "agents" / "bad.json").write_text("{not json", encoding="utf-8")
-    assert store.load_all() == [{"name": "good"}]
+    store.write("agents", {"agents": []})
+    (tmp_path / ".paw" / "agents.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(StateError, match="corrupt"):
+        store.read("agents")
 
 
 def test_state_lock_excludes_other_holders(tmp_path: Path) -> None:
@@ -72,6 +61,34 @@ def test_state_lock_excludes_other_holders(tmp_path: Path) -> None:
         order.append("holder-done")
     waiter.join(5)
     assert order == ["holder-done", "waiter"]
+
+
+def test_state_lock_is_reentrant_in_one_thread_and_try_lock_sees_others(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    other = StateStore(tmp_path / ".paw")  # another process would open its own descriptor
+    with store.lock("op-a"), store.lock("op-a"):  # nested: no deadlock
+        with store.try_lock("op-a") as mine:
+            assert mine
+        seen: list[bool] = []
+        thread = threading.Thread(target=lambda: seen.append(_try(other, "op-a")))
+        thread.start()
+        thread.join(5)
+        assert seen == [False]
+    assert _try(other, "op-a")
+
+
+def test_state_check_writable_names_a_read_only_directory(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    store.write("agents", {"agents": []})
+    store.check_writable()
+    with read_only(tmp_path / ".paw"), pytest.raises(StateError, match="not writable") as err:
+        store.check_writable()
+    assert "\n" not in err.value.message
+
+
+def _try(store: StateStore, name: str) -> bool:
+    with store.try_lock(name) as free:
+        return free
 
 
 def _take(store: StateStore, order: list[str]) -> None:

@@ -131,7 +131,7 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     seen: set[str] = set()
 
     def j(*args: str) -> tuple[int, dict[str, Any]]:
-        seen.add(" ".join(args[:2]) if args[0] in ("config", "wave") else args[0])
+        seen.add(" ".join(args[:2]) if args[0] in ("config", "wave", "archive") else args[0])
         return run_json(capsys, *args)
 
     (repo / "paw.toml").rename(tmp_path / "kept.toml")
@@ -169,6 +169,14 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     assert (code, stopped["stopped"], stopped["branch"]) == (0, True, "paw/alice")
     code, removed = j("rm", "alice", "--force")  # one.txt is untracked work
     assert (code, removed["removed"], removed["agent"]) == (0, True, "alice")
+    code, archives = j("archive", "list")
+    [archived] = archives["archives"]
+    assert (code, archived["agent"], archived["branch"]) == (0, "alice", "paw/alice")
+    code, restored = j("archive", "restore", archived["id"], "--to", str(tmp_path / "back"))
+    assert (code, restored["branch"]) == (0, "paw/alice")
+    assert (tmp_path / "back" / "one.txt").exists()
+    code, pruned = j("archive", "prune", archived["id"], "--yes")
+    assert (code, [a["id"] for a in pruned["pruned"]]) == (0, [archived["id"]])
     pane = server.cmd(
         "new-session", "-d", "-P", "-F", "#{pane_id}",
         f"{sys.executable} -m paw.demo.agent --script /dev/null",

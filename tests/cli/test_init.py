@@ -68,8 +68,9 @@ def test_each_example_uncommented_alone_is_valid(
     command = next(i for i, ln in enumerate(lines) if ln.startswith("#command ="))
     settings = [i for i, ln in enumerate(lines) if SETTING.match(ln)]
     for i in settings:
-        # a key of the example agent table needs the table header and a command
-        wanted = {i, header, command} if i > header else {i}
+        # the example agent table (its header and each key) needs its header and a command:
+        # a custom kind without `command` is an error (issue 10's semantic checks)
+        wanted = {i, header, command} if i >= header else {i}
         code, out = _check(git_repo, _uncomment(lines, wanted), capsys)
         assert (code, out) == (0, "paw.toml: ok\n"), lines[i]
 

@@ -230,7 +230,7 @@ def test_e2e_rm_refuses_unsaved_work_and_force_archives_everything(
     git(wt, "add", "feature.txt")
     git(wt, "commit", "-q", "-m", "feature")
     code, _, err = paw(capsys, "rm", "alice")
-    assert (code, "not merged" in err) == (1, True)
+    assert (code, "1 commit on no other branch" in err) == (1, True)
     (wt / "README.md").write_text("# changed\n", encoding="utf-8")
     (wt / "untracked.txt").write_text("keep me\n", encoding="utf-8")
     code, _, err = paw(capsys, "rm", "alice")

@@ -197,7 +197,8 @@ def test_approve_sends_keys_records_then_verifies() -> None:
     assert events[-2:] == ["approve", "outcome"]
     assert _events(rig, "approve")[-1]["keys"] == ["y"]
     # serialised by the approval lock; the occurrence marked sending, then answered
-    assert rig.state.locks == ["approval", "prompts", "prompts"]
+    locks = [n for n in rig.state.locks if n in ("approval", "prompts")]
+    assert locks == ["approval", "prompts", "prompts"]
 
 
 def test_approve_reports_unconfirmed_when_prompt_stays_and_never_retries() -> None:
@@ -356,15 +357,34 @@ def test_remove_refuses_unsaved_work_and_force_snapshots_first() -> None:
     rig = make_rig()
     spawn_demo(rig, "alice", IDLE_SCREEN)
     rig.vcs.counts["/src/app-paw/alice"] = StatusCounts(1, 2, 0, 3, 0)
-    with pytest.raises(PawError, match="1 uncommitted, 2 untracked, 3 not merged"):
+    with pytest.raises(PawError, match="1 uncommitted, 2 untracked, 3 commits on no other"):
         rig.sup.remove("alice")
     assert "/src/app-paw/alice" in rig.vcs.worktrees
     message = rig.sup.remove("alice", force=True)
     [ref] = rig.vcs.snapshots
     assert ref.startswith("refs/paw/archive/alice-")
-    assert ref in message
+    assert ref.removeprefix("refs/paw/archive/") in message
     assert rig.vcs.worktrees == {}
     assert rig.sup.ls() == ()
+
+
+def test_remove_with_nothing_to_keep_leaves_no_archive_ref() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    rig.vcs.ignored["/src/app-paw/alice"] = ("node_modules/", "pkg/__pycache__/")
+    message = rig.sup.remove("alice", force=True)
+    assert "no archive" in message
+    assert rig.vcs.snapshots == {}
+    assert rig.vcs.worktrees == {}
+
+
+def test_remove_refuses_ignored_files_outside_the_disposable_list() -> None:
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    rig.vcs.ignored["/src/app-paw/alice"] = ("node_modules/", ".env", "build/")
+    with pytest.raises(PawError, match=r"2 ignored \(.env, build/\)"):
+        rig.sup.remove("alice")
+    assert "/src/app-paw/alice" in rig.vcs.worktrees
 
 
 def test_stop_kills_pane_keeps_worktree() -> None:

@@ -9,12 +9,14 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
+from paw.core.disposable import is_disposable
 from paw.core.ports import (
     AuditLog,
     PaneCapture,
     PaneInfo,
     ProcessInspector,
     ProcInfo,
+    RefInfo,
     StatusCounts,
     Survey,
     Terminal,
@@ -162,6 +164,7 @@ class FakeVcs:
     branches: set[str] = field(default_factory=set)
     counts: dict[str, StatusCounts] = field(default_factory=dict)
     snapshots: dict[str, str] = field(default_factory=dict)  # ref -> worktree
+    ignored: dict[str, tuple[str, ...]] = field(default_factory=dict)  # worktree -> paths
 
     def current_branch(self, repo: str) -> str:
         """The configured branch."""
@@ -200,11 +203,93 @@ class FakeVcs:
         del base
         return self.counts.get(worktree, StatusCounts(0, 0, 0, 0, 0))
 
-    def snapshot(self, worktree: str, ref: str, message: str) -> str:
+    def snapshot(
+        self,
+        worktree: str,
+        ref: str,
+        message: str,
+        *,
+        ignored: Sequence[str] = (),
+        parents: Sequence[str] = (),
+    ) -> str:
         """Remember the snapshot ref."""
-        del message
+        del message, ignored, parents
         self.snapshots[ref] = worktree
         return "0" * 40
+
+    def head_commit(self, worktree: str) -> str | None:
+        """A fixed commit for a known worktree."""
+        return "1" * 40 if worktree in self.worktrees else None
+
+    def resolve_commit(self, repo: str, rev: str) -> str | None:
+        """A fixed commit for anything but a rev starting with '-' or a missing branch."""
+        del repo
+        if rev.startswith("-"):
+            return None
+        if rev.startswith("refs/heads/"):
+            return "1" * 40 if rev.removeprefix("refs/heads/") in self.branches else None
+        return "2" * 40
+
+    def valid_branch_name(self, repo: str, branch: str) -> bool:
+        """No spaces, no leading '-'."""
+        del repo
+        return not branch.startswith("-") and " " not in branch
+
+    def unkept_commits(self, repo: str, tips: Sequence[str], branch: str, base: str) -> int:
+        """The configured ``ahead`` count of the branch's worktree."""
+        del repo, tips, base
+        for path, name in self.worktrees.items():
+            if name == branch:
+                return self.counts.get(path, StatusCounts(0, 0, 0, 0, 0)).ahead
+        return 0
+
+    def ignored_paths(self, worktree: str, disposable: Sequence[str]) -> list[str]:
+        """Configured ignored paths, the disposable ones left out."""
+        found = self.ignored.get(worktree, ())
+        return [p for p in found if not is_disposable(p, disposable)]
+
+    def worktree_paths(self, repo: str) -> list[str]:
+        """Known worktrees."""
+        return [repo, *self.worktrees]
+
+    def worktree_path_problem(self, repo: str, path: str) -> str | None:
+        """Refuse an existing worktree."""
+        del repo
+        return f"{path} already exists" if path in self.worktrees else None
+
+    def list_refs(self, repo: str, prefix: str) -> list[RefInfo]:
+        """Snapshot refs."""
+        del repo
+        return [RefInfo(r, "0" * 40, 0.0, "paw") for r in self.snapshots if r.startswith(prefix)]
+
+    def commit_message(self, repo: str, rev: str) -> str:
+        """Empty."""
+        del repo, rev
+        return ""
+
+    def commit_parents(self, repo: str, rev: str) -> list[str]:
+        """None."""
+        del repo, rev
+        return []
+
+    def set_ref(self, repo: str, ref: str, sha: str) -> None:
+        """Remember it as a snapshot of the repo."""
+        del sha
+        self.snapshots[ref] = repo
+
+    def delete_ref(self, repo: str, ref: str, old: str) -> None:
+        """Forget it."""
+        del repo, old
+        self.snapshots.pop(ref, None)
+
+    def add_worktree_at(self, repo: str, path: str, branch: str | None, commit: str) -> None:
+        """Record a worktree."""
+        del repo, commit
+        self.worktrees[path] = branch or ""
+
+    def restore_files(self, worktree: str, source: str) -> None:
+        """Nothing to restore in memory."""
+        del worktree, source
 
     def diff(self, worktree: str, base: str) -> str:
         """No diff."""
@@ -246,6 +331,14 @@ class MemoryState:
         """Count lock uses (one process: nothing to wait for)."""
         self.locks.append(name)
         return nullcontext()
+
+    def try_lock(self, name: str) -> AbstractContextManager[bool]:
+        """Always free."""
+        self.locks.append(name)
+        return nullcontext(True)
+
+    def check_writable(self) -> None:
+        """Memory is always writable."""
 
 
 def _check_protocols() -> None:

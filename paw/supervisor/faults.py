@@ -1,0 +1,25 @@
+"""The named steps of paw's multi-step operations, where the test-only crash switch
+(``PAW_TEST_CRASH_AT``, see :mod:`paw.adapters.faults`) can kill paw.
+
+Each operation writes an intent record before its first step, so a crash at any step leaves
+something the next paw command finishes or undoes. Add a step here and call
+``ctx.fault(step)`` at that point; tests/adversarial/test_crash.py kills paw at every step
+listed.
+"""
+
+from __future__ import annotations
+
+SPAWN_STEPS = (
+    "spawn:intent",  # the intent record is written; nothing else exists yet
+    "spawn:worktree",  # worktree and branch exist; no pane
+    "spawn:pane",  # the pane runs the agent; its id is not recorded yet
+    "spawn:recorded",  # the record is complete; the task may not be typed yet
+)
+RM_STEPS = (
+    "rm:intent",  # the removal intent is recorded; nothing removed
+    "rm:snapshot",  # everything unsaved is in refs/paw/archive/...
+    "rm:stopped",  # the agent's pane is gone
+    "rm:worktree",  # the worktree is gone; the branch stays
+    "rm:branch",  # worktree and branch are gone; the record stays
+)
+STEPS = SPAWN_STEPS + RM_STEPS

@@ -19,7 +19,7 @@ from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_inner, parse_scri
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.walk import Walker
-from paw.core.guard.shell.words import Word
+from paw.core.guard.shell.words import Word, expand_braces
 from paw.core.models import Action, Finding, Verdict
 
 if TYPE_CHECKING:
@@ -44,6 +44,13 @@ def _is_plain(text: str) -> bool:
         return False
     first = text.split(" ", 1)[0]
     return "=" not in first and first not in _RESERVED
+
+
+_BRACE_WORD_RE = re.compile(r"(^|[;&|(\n]\s*)(\{[^\s{}]*,[^\s{}]*\})")
+
+
+def _expand_brace_word(match: re.Match[str]) -> str:
+    return match.group(1) + " ".join(expand_braces(match.group(2)))
 
 
 def _cwd_kind(cwd: str | None, ctx_probe: Context) -> CwdKind:
@@ -77,6 +84,9 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
     if root.has_error:
         ctx.confirm("shell.parse-error", f"`{origin}`: the shell syntax does not parse cleanly")
         check_unparsed(text, ctx, origin)
+        expanded = _BRACE_WORD_RE.sub(_expand_brace_word, text)
+        if expanded != text:  # `{rm,-rf,/}`: bash runs the brace expansion as a command
+            _run_script(ctx, expanded, f"{origin} (brace expansion)")
     ctx.depth += 1
     try:
         Walker(ctx, evaluate_simple).walk(root)
@@ -94,6 +104,8 @@ def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
     ctx.cwd = _cwd_kind(cwd, ctx)
     if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = cwd.rstrip("/")
+    elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
+        ctx.cwd_prefix = cwd.rstrip("/") or "/"
     ctx.run_script = partial(_run_script, ctx)
     ctx.run_command = partial(_evaluate_in, ctx)
     return ctx

@@ -54,6 +54,7 @@ class Context:
         "config",
         "cwd",
         "cwd_path",
+        "cwd_prefix",
         "depth",
         "downloads",
         "env",
@@ -61,6 +62,7 @@ class Context:
         "functions",
         "nodes",
         "patterns",
+        "piped_out",
         "protected",
         "run_command",
         "run_script",
@@ -77,6 +79,8 @@ class Context:
         self.config = config
         self.cwd = cwd
         self.cwd_path: str | None = None  # the project directory, when given and not dangerous
+        # Where relative paths point after `cd`: "" is the start directory, None is unknown.
+        self.cwd_prefix: str | None = ""
         self.patterns = patterns
         self.protected = config.protected_branches if config is not None else DEFAULT_PROTECTED
         self.findings: list[Finding] = []
@@ -86,6 +90,7 @@ class Context:
         self.downloads: set[str] = set()
         self.scripts: dict[str, str] = {}
         self.depth = 0
+        self.piped_out = False  # the command being judged writes into a pipe
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []
         self.run_script: Callable[[str, str], None] = _no_script

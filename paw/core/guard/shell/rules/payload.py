@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.rules.files import check_outside_write, check_write_target
 from paw.core.guard.shell.rules.interp import (
     check_dynamic_body,
     check_script_file,
@@ -24,6 +25,7 @@ _FIND_FILTERS = frozenset(
      "-atime", "-ctime", "-size", "-user", "-group", "-perm", "-empty", "-wholename", "-lname",
      "-inum", "-samefile", "-links", "-cmin", "-amin", "-newermt"}
 )  # fmt: skip
+_FIND_PRINT_TO = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _XARGS_VALUE = frozenset(
     {"-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args",
@@ -73,6 +75,11 @@ def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
     found = [r if not filtered else r.rstrip("/") + "/found" for r in roots]
     if "-delete" in expr:
         check_targets(ctx, "find -delete", found, recursive=True)
+    for i, word in enumerate(expr[:-1]):
+        if word in _FIND_PRINT_TO:
+            check_write_target(expr[i + 1], ctx, f"find {word}", None)
+            check_outside_write(expr[i + 1], ctx, f"find {word}")
+            check_outside_write(expr[i + 1], ctx, f"find {word}", dotfiles_only=True)
     i = 0
     while i < len(expr):
         if expr[i] in _FIND_EXEC:
@@ -135,7 +142,14 @@ def _check_parallel(cmd: SimpleCommand, ctx: Context) -> None:
 def _check_cd(cmd: SimpleCommand, ctx: Context) -> None:
     operands = [a for a in cmd.args if not a.startswith("-") or a == "-"]
     target = operands[0] if operands else "~"
+    prefix = ctx.cwd_prefix
     ctx.cwd_path = None
+    if has_unknown(target) or target == "-":
+        ctx.cwd_prefix = None
+    elif target.startswith(("/", "~")):
+        ctx.cwd_prefix = target.rstrip("/") or "/"
+    elif prefix is not None:
+        ctx.cwd_prefix = f"{prefix.rstrip('/')}/{target}" if prefix else target
     if has_unknown(target) or target == "-":
         ctx.cwd = CwdKind.UNKNOWN
     elif is_dangerous_dir(target, ctx) or target in {"/", "~"}:

@@ -343,7 +343,14 @@ def _check_crontab(cmd: SimpleCommand, ctx: Context) -> None:
         ctx.block("files.persistence", "`crontab` installs or removes scheduled jobs")
 
 
+def _check_touch(cmd: SimpleCommand, ctx: Context) -> None:
+    parsed = split_args(cmd.args, frozenset({"-r", "-d", "-t", "--reference", "--date"}))
+    for operand in parsed.operands:
+        check_write_target(operand, ctx, cmd.name, None)
+
+
 RULES: dict[str, tuple[Check, ...]] = {
+    "touch": (_check_touch,),
     "tee": (_check_tee,),
     "cp": (_check_copy,),
     "install": (_check_copy,),

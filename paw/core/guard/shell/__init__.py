@@ -9,12 +9,14 @@ otherwise. The rules and their ids are listed in docs/guardrails.md.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.dispatch import evaluate_simple
+from paw.core.guard.shell.gitwrites import GitWrite
 from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_inner, parse_script
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
@@ -25,7 +27,7 @@ from paw.core.models import Action, Finding, Verdict
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
 
-__all__ = ["evaluate_command"]
+__all__ = ["Analysis", "GitWrite", "analyse_command", "evaluate_command", "find_git_write"]
 
 _ALLOW = Verdict(Action.ALLOW)
 
@@ -111,6 +113,41 @@ def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
     return ctx
 
 
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """One evaluation: the verdict and the git writes met on the way (for confirmations)."""
+
+    verdict: Verdict
+    git_writes: tuple[GitWrite, ...] = ()
+
+
+def analyse_command(
+    command: str,
+    cwd: str | None = None,
+    config: GuardConfig | None = None,
+) -> Analysis:
+    """Judge ``command`` once; return the verdict and the commits/pushes it runs.
+
+    Git writes are left out when the command does not parse cleanly (details could mislead);
+    the verdict is then at least ``confirm``.
+    """
+    try:
+        ctx = _new_context(cwd, config)
+        _run_script(ctx, command, "command")
+    except RecursionError:
+        found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
+        return Analysis(Verdict.from_findings(found))
+    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
+        reason = f"the guard could not judge this command ({type(err).__name__})"
+        found = (Finding("shell.internal-error", Action.CONFIRM, reason),)
+        return Analysis(Verdict.from_findings(found))
+    if not ctx.findings:
+        return Analysis(_ALLOW, tuple(ctx.git_writes))
+    clean = not any(f.rule == "shell.parse-error" for f in ctx.findings)
+    writes = tuple(ctx.git_writes) if clean else ()
+    return Analysis(Verdict.from_findings(_dedupe(ctx.findings)), writes)
+
+
 def evaluate_command(
     command: str,
     cwd: str | None = None,
@@ -127,17 +164,14 @@ def evaluate_command(
         The most severe verdict over every executed part, with one finding per rule that fired.
         Never raises; anything paw cannot judge is ``confirm``.
     """
-    try:
-        ctx = _new_context(cwd, config)
-        _run_script(ctx, command, "command")
-    except RecursionError:
-        return Verdict.from_findings((Finding("shell.limit", Action.CONFIRM, "too deeply nested"),))
-    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
-        reason = f"the guard could not judge this command ({type(err).__name__})"
-        return Verdict.from_findings((Finding("shell.internal-error", Action.CONFIRM, reason),))
-    if not ctx.findings:
-        return _ALLOW
-    return Verdict.from_findings(_dedupe(ctx.findings))
+    return analyse_command(command, cwd, config).verdict
+
+
+def find_git_write(command: str) -> GitWrite | None:
+    """The first ``git commit``/``git push`` ``command`` runs (None when there is none or the
+    command does not parse cleanly). Adds details to a confirmation; never allows."""
+    writes = analyse_command(command).git_writes
+    return writes[0] if writes else None
 
 
 def _dedupe(findings: list[Finding]) -> tuple[Finding, ...]:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from paw.core.config import GuardConfig
     from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.gitwrites import GitWrite
 
 MAX_DEPTH = 12
 MAX_NODES = 20_000
@@ -60,6 +61,7 @@ class Context:
         "env",
         "findings",
         "functions",
+        "git_writes",
         "nodes",
         "patterns",
         "piped_out",
@@ -86,6 +88,7 @@ class Context:
         self.findings: list[Finding] = []
         self.env: dict[str, str] = {}
         self.functions: set[str] = set()
+        self.git_writes: list[GitWrite] = []  # commits and pushes seen (confirmation details)
         self.aliases: dict[str, str] = {}
         self.downloads: set[str] = set()
         self.scripts: dict[str, str] = {}

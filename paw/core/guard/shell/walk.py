@@ -95,6 +95,9 @@ class Walker:
             self._argument(child, reader, argv, subs)
         for assignment in prefix:
             self._assignment(assignment, scoped=True)
+        if argv and not argv[0].quoted and argv[0].is_static and _BLANK_RE.search(argv[0].text):
+            argv = [Word(part) for part in argv[0].text.split()] + argv[1:]
+            subs = {}  # `c='rm -rf /'; $c`: the expanded command word splits into words
         if any(IFS_SPLIT in w.text for w in argv):
             argv = _split_ifs(argv)
             subs = {}
@@ -344,6 +347,7 @@ class Walker:
             self.walk(child)
 
 
+_BLANK_RE = re.compile(r"[ \t\n]")
 _PRINT_WORDS = frozenset({"echo", "printf", "print"})
 _VAR_REF_RE = re.compile(rb"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -381,7 +385,7 @@ def _endless(node: Node) -> bool:
     if cond is None:
         return False
     text = (cond.text or b"").decode("utf-8", "replace").strip().rstrip(";").strip()
-    if node.type == "until_statement":
+    if node.type == "until_statement" or (node.children and node.children[0].type == "until"):
         return text in {"false", "! true", "! :"}
     return text in {"true", ":", "[ 1 ]", "((1))", "(( 1 ))", "[[ 1 ]]", "/bin/true"}
 

@@ -67,7 +67,9 @@ def check_assignment(name: str, value: str, ctx: Context) -> None:
         ctx.block("git.config-exec", f"`{name}={value}` makes git run a program")
         return
     if name in _COMMAND_VARS and value.strip():
-        program = value.strip().lstrip("|").replace("%s", "file")
+        program = value.strip()
+        if name in {"LESSOPEN", "LESSCLOSE"}:
+            program = program.lstrip("|").replace("%s", "file")
         if "\ue000" in program or "\ue002" in program:
             ctx.confirm("shell.program-option", f"`{name}` names a program paw cannot see")
         ctx.run_script(program, f"{name}=")

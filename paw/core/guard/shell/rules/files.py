@@ -167,6 +167,15 @@ def _matches_paw_glob(path: str) -> bool:
     return any(fnmatch.fnmatchcase(name, last) for name in _PAW_NAMES)
 
 
+def check_paw_state(path: str, ctx: Context, verb: str) -> None:
+    """``chmod``/``chown`` of paw's own state or config (``.paw``, ``paw.toml``)."""
+    if _ignored(path):
+        return
+    path = in_cwd(path, ctx)
+    if _PAW_CONFIG_RE.search(path) or _matches_paw_glob(path):
+        ctx.block("agents.guard-tamper", f"`{verb}` changes paw's own state or config `{path}`")
+
+
 def _home_segments(path: str) -> list[str] | None:
     """The segments of ``path`` below a home directory, or None when it is not in one."""
     segs = [s for s in path.split("/") if s not in {"", "."}]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
+from paw.core.guard.shell.gitwrites import GIT_WRITES, git_write
 from paw.core.guard.shell.rules.argv import split_args
 from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.gitpush import check_push
@@ -232,7 +233,12 @@ def _check_programs(call: GitCall, ctx: Context) -> None:
                 _run(ctx, following, f"git {sub} {arg}")
         elif "ext::" in arg and sub in {"clone", "fetch", "pull", "push", "ls-remote", "remote",
                                          "submodule"}:  # fmt: skip
-            _run(ctx, arg.split("ext::", 1)[1].replace("%S", "git-upload-pack"), f"git {sub} ext::")
+            inner = arg.split("ext::", 1)[1].replace("% ", " ").replace("%S", "git-upload-pack")
+            ctx.confirm("shell.program-option", f"`git {sub} ext::` runs a local command as remote")
+            _run(ctx, inner, f"git {sub} ext::")
+            body = re.search(r"(?:^|\s)-c\s+(.*)$", inner)
+            if body is not None:
+                _run(ctx, body.group(1), f"git {sub} ext:: -c")
 
 
 def _quote(word: str) -> str:
@@ -295,6 +301,10 @@ def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
     call = parse_git(cmd.args)
     _check_config_pairs(call, ctx)
     _check_programs(call, ctx)
+    if call.sub in GIT_WRITES:
+        found = git_write(call.sub, call.args)
+        if found is not None:
+            ctx.git_writes.append(found)
     if call.sub in {"reset", "branch", "checkout", "switch", "tag"}:
         _check_history(call, ctx)
     elif call.sub == "add":

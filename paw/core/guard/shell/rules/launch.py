@@ -349,11 +349,8 @@ def _check_pager(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_man(cmd: SimpleCommand, ctx: Context) -> None:
     for names in (("-P", "--pager"), ("-H", "--html"), ("--browser",)):
-        value = (
-            option_value(cmd.args, *names)
-            if any(a == n or a.startswith(n + "=") for a in cmd.args for n in names)
-            else None
-        )
+        present = any(a.startswith(n) for a in cmd.args for n in names)
+        value = option_value(cmd.args, *names) if present else None
         if value:
             run_inner(ctx, value, f"man {names[0]}")
 

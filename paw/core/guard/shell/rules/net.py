@@ -58,7 +58,7 @@ _DATA_FILE_OPTS = (
 def is_secret_path(path: str, ctx: Context) -> bool:
     """True for credential files (``~/.aws/credentials``, ``.env``, ``id_rsa`` …)."""
     path = path.rstrip("/")
-    if not path or has_unknown(path) or _TEMPLATE_RE.search(path):
+    if not path or has_unknown(path) or _TEMPLATE_RE.search(path) or path.endswith(".env.vault"):
         return False
     if _SECRET_RE.search(path):
         return True

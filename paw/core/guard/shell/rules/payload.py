@@ -71,8 +71,7 @@ def _run_payload(ctx: Context, words: list[str], parent: SimpleCommand, origin: 
 
 def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
     roots, expr = _find_parts(cmd.args)
-    filtered = any(e in _FIND_FILTERS for e in expr)
-    found = [r if not filtered else r.rstrip("/") + "/found" for r in roots]
+    found = _found(roots, expr)
     if "-delete" in expr:
         check_targets(ctx, "find -delete", found, recursive=True)
     for i, word in enumerate(expr[:-1]):
@@ -94,13 +93,23 @@ def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
         i += 1
 
 
+def _found(roots: list[str], expr: list[str]) -> list[str]:
+    """What a find matches, for the rules: a literal ``-name`` is that name under each root,
+    other filters some entry below it, no filter the roots themselves."""
+    for i, word in enumerate(expr[:-1]):
+        name = expr[i + 1]
+        if word in {"-name", "-iname"} and name and not any(c in name for c in "*?[\\"):
+            return [r.rstrip("/") + "/" + name for r in roots]
+    if any(e in _FIND_FILTERS for e in expr):
+        return [r.rstrip("/") + "/found" for r in roots]
+    return roots
+
+
 def _stdin_operands(cmd: SimpleCommand) -> list[str]:
     for up in reversed(cmd.upstream):
         if up.name == "find":
             roots, expr = _find_parts(up.args)
-            if any(e in _FIND_FILTERS for e in expr):
-                return [r.rstrip("/") + "/found" for r in roots]
-            return roots
+            return _found(roots, expr)
         if up.name in {"echo", "printf"}:
             return [a for a in up.args if not a.startswith("-")]
     return []

@@ -26,7 +26,7 @@ _NON_READERS = frozenset(
      "kubectl", "helm", "docker", "terraform", "export", "=", "source", ".", "gpg", "gpg2",
      "vim", "vi", "nvim", "nano", "emacs", "code", "find", "fd", "tree", "exa", "eza",
      "getfacl", "lsattr", "lsof", "echo", "printf", "ansible", "ansible-playbook", "keychain",
-     "eval", "ssh-agent", "autossh", "mosh", "sshfs", "rsync"}
+     "eval", "ssh-agent", "autossh", "mosh", "sshfs"}
 )  # fmt: skip
 _ENV_DUMP = frozenset({"printenv", "set", "export", "declare", "typeset", "compgen", "env"})
 _SECRET_VAR_RE = re.compile(

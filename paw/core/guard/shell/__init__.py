@@ -143,8 +143,9 @@ def analyse_command(
         return Analysis(Verdict.from_findings(found))
     if not ctx.findings:
         return Analysis(_ALLOW, tuple(ctx.git_writes))
-    clean = not any(f.rule == "shell.parse-error" for f in ctx.findings)
-    writes = tuple(ctx.git_writes) if clean else ()
+    writes: tuple[GitWrite, ...] = ()
+    if ctx.git_writes and not any(f.rule == "shell.parse-error" for f in ctx.findings):
+        writes = tuple(ctx.git_writes)
     return Analysis(Verdict.from_findings(_dedupe(ctx.findings)), writes)
 
 

@@ -95,15 +95,12 @@ class Walker:
             self._argument(child, reader, argv, subs)
         for assignment in prefix:
             self._assignment(assignment, scoped=True)
-        if argv and not argv[0].quoted and argv[0].is_static and _BLANK_RE.search(argv[0].text):
-            argv = [Word(part) for part in argv[0].text.split()] + argv[1:]
-            subs = {}  # `c='rm -rf /'; $c`: the expanded command word splits into words
-        if any(IFS_SPLIT in w.text for w in argv):
-            argv = _split_ifs(argv)
-            subs = {}
+        raw = node.text or b""
+        if b"$" in raw:
+            argv, subs = _resplit(argv, subs)
+            if argv and argv[0].text in _PRINT_WORDS and not self.ctx.piped_out:
+                _printed_secret_variable(raw, self.ctx)
         cmd = SimpleCommand(argv, reds, stdin_text, upstream, subs)
-        if argv and argv[0].text in _PRINT_WORDS and not self.ctx.piped_out:
-            _printed_secret_variable(node, self.ctx)
         effective = self.evaluate(cmd, self.ctx)
         for sink in self.ctx.sinks:
             sink.append(effective)
@@ -352,11 +349,26 @@ _PRINT_WORDS = frozenset({"echo", "printf", "print"})
 _VAR_REF_RE = re.compile(rb"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _printed_secret_variable(node: Node, ctx: Context) -> None:
+def _resplit(
+    argv: list[Word], subs: dict[int, list[SimpleCommand]]
+) -> tuple[list[Word], dict[int, list[SimpleCommand]]]:
+    """Words from expansions split as bash splits them: ``c='rm -rf /'; $c`` (an unquoted
+    command word with blanks) and ``rm${IFS}-rf${IFS}/`` (the default IFS)."""
+    first = argv[0] if argv else None
+    if first is not None and not first.quoted and first.is_static and _BLANK_RE.search(first.text):
+        argv = [Word(part) for part in first.text.split()] + argv[1:]
+        subs = {}
+    if any(IFS_SPLIT in w.text for w in argv):
+        argv = _split_ifs(argv)
+        subs = {}
+    return argv, subs
+
+
+def _printed_secret_variable(raw: bytes, ctx: Context) -> None:
     """``echo $GITHUB_TOKEN`` prints a credential into the agent's context."""
     from paw.core.guard.shell.rules.secrets import secret_variable
 
-    for match in _VAR_REF_RE.finditer(node.text or b""):
+    for match in _VAR_REF_RE.finditer(raw):
         name = match.group(1).decode("ascii", "replace")
         if secret_variable(name) and name not in ctx.env:
             ctx.block("shell.secret-read", f"`echo ${name}` prints a credential")

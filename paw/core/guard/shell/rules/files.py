@@ -157,7 +157,9 @@ def check_write_target(
 
 def _matches_paw_glob(path: str) -> bool:
     """A glob such as ``.p*`` or ``*.toml`` that can name ``.paw`` or ``paw.toml``."""
-    if not any(c in path for c in "*?[") or (path.endswith(("/*", "/")) and path.count("/") > 1):
+    if ("*" not in path and "?" not in path and "[" not in path) or (
+        path.endswith(("/*", "/")) and path.count("/") > 1
+    ):
         return False
     head, _, last = path.rstrip("/").rpartition("/")
     if head not in {"", ".", "~"} and not head.startswith("/"):
@@ -191,7 +193,7 @@ def _home_segments(path: str) -> list[str] | None:
 def check_outside_write(path: str, ctx: Context, verb: str, *, dotfiles_only: bool = False) -> None:
     """Copying or extracting into the home folder itself, its top level or a user folder, or
     into the filesystem root: a write outside the project that nobody asked for."""
-    if _ignored(path):
+    if _ignored(path) or (not ctx.cwd_prefix and not path.startswith(("~", "/"))):
         return
     path = in_cwd(path, ctx)
     if ctx.cwd_path and (path == ctx.cwd_path or path.startswith(ctx.cwd_path + "/")):

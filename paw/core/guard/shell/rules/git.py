@@ -206,6 +206,13 @@ def _check_local(call: GitCall, ctx: Context) -> None:
 _PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--tool-cmd")
 
 
+_PROGRAM_PREFIXES = tuple(o + "=" for o in _PROGRAM_OPTIONS)
+_EXEC_SUBS = frozenset(
+    {"difftool", "clone", "fetch", "rebase", "archive", "push", "ls-remote", "pull"}
+)
+_EXT_SUBS = frozenset({"clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule"})
+
+
 def _run(ctx: Context, text: str, origin: str) -> None:
     if has_unknown(text):
         ctx.confirm("shell.program-option", f"`{origin}` runs a command paw cannot see")
@@ -222,17 +229,15 @@ def _check_programs(call: GitCall, ctx: Context) -> None:
         if rest:
             _run(ctx, " ".join(rest), "git submodule foreach")
     for i, arg in enumerate(args):
+        if not arg.startswith("-") and "ext::" not in arg:
+            continue
         following = args[i + 1] if i + 1 < len(args) else ""
-        if arg.startswith(tuple(o + "=" for o in _PROGRAM_OPTIONS)):
+        if arg.startswith(_PROGRAM_PREFIXES):
             _run(ctx, arg.split("=", 1)[1], f"git {sub} {arg.split('=', 1)[0]}")
-        elif arg in _PROGRAM_OPTIONS or (
-            arg in {"-x", "-u", "--exec"} and sub in {"difftool", "clone", "fetch", "rebase",
-                                                       "archive", "push", "ls-remote", "pull"}
-        ):  # fmt: skip
+        elif arg in _PROGRAM_OPTIONS or (arg in {"-x", "-u", "--exec"} and sub in _EXEC_SUBS):
             if sub == "rebase" or sub == "difftool" or arg != "-x":
                 _run(ctx, following, f"git {sub} {arg}")
-        elif "ext::" in arg and sub in {"clone", "fetch", "pull", "push", "ls-remote", "remote",
-                                         "submodule"}:  # fmt: skip
+        elif "ext::" in arg and sub in _EXT_SUBS:
             inner = arg.split("ext::", 1)[1].replace("% ", " ").replace("%S", "git-upload-pack")
             ctx.confirm("shell.program-option", f"`git {sub} ext::` runs a local command as remote")
             _run(ctx, inner, f"git {sub} ext::")

@@ -148,11 +148,11 @@ def token_printer(cmd: SimpleCommand) -> str | None:
     """Commands that print a stored password, token or key (credential stores, cloud CLIs)."""
     name = cmd.name
     entry = _PRINTERS.get(name)
-    words = [a for a in cmd.args if not a.startswith("-")]
     if entry is None:
-        if name.startswith("docker-credential-") and words[:1] == ["get"]:
+        if name.startswith("docker-credential-") and "get" in cmd.args:
             return "a container registry password"
         return None
+    words = [a for a in cmd.args if not a.startswith("-")]
     what, test = entry
     return what if test(cmd.args, words) else None
 

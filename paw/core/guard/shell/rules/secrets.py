@@ -94,9 +94,12 @@ def _check_secret_readers(cmd: SimpleCommand, ctx: Context) -> None:
     if env_dump(cmd) and not ctx.piped_out:
         ctx.block(RULE, f"`{cmd.render()}` dumps the environment (tokens, keys)")
         return
-    if cmd.name in _NON_READERS or not cmd.name:
+    if cmd.name in _NON_READERS or not cmd.name or not (cmd.args or cmd.redirects):
         return
+    relative = bool(ctx.cwd_prefix)
     for arg in cmd.args:
+        if not arg or (arg[0] not in "~/-@" and not relative):
+            continue
         value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
         value = value.removeprefix("@")
         if value and home_secret(value, ctx):

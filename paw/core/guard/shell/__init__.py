@@ -121,6 +121,27 @@ class Analysis:
     git_writes: tuple[GitWrite, ...] = ()
 
 
+def _judge(
+    command: str, cwd: str | None, config: GuardConfig | None
+) -> tuple[Verdict, list[GitWrite]]:
+    try:
+        ctx = _new_context(cwd, config)
+        _run_script(ctx, command, "command")
+    except RecursionError:
+        found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
+        return Verdict.from_findings(found), []
+    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
+        reason = f"the guard could not judge this command ({type(err).__name__})"
+        found = (Finding("shell.internal-error", Action.CONFIRM, reason),)
+        return Verdict.from_findings(found), []
+    if not ctx.findings:
+        return _ALLOW, ctx.git_writes
+    writes = ctx.git_writes
+    if writes and any(f.rule == "shell.parse-error" for f in ctx.findings):
+        writes = []
+    return Verdict.from_findings(_dedupe(ctx.findings)), writes
+
+
 def analyse_command(
     command: str,
     cwd: str | None = None,
@@ -131,22 +152,8 @@ def analyse_command(
     Git writes are left out when the command does not parse cleanly (details could mislead);
     the verdict is then at least ``confirm``.
     """
-    try:
-        ctx = _new_context(cwd, config)
-        _run_script(ctx, command, "command")
-    except RecursionError:
-        found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
-        return Analysis(Verdict.from_findings(found))
-    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
-        reason = f"the guard could not judge this command ({type(err).__name__})"
-        found = (Finding("shell.internal-error", Action.CONFIRM, reason),)
-        return Analysis(Verdict.from_findings(found))
-    if not ctx.findings:
-        return Analysis(_ALLOW, tuple(ctx.git_writes))
-    writes: tuple[GitWrite, ...] = ()
-    if ctx.git_writes and not any(f.rule == "shell.parse-error" for f in ctx.findings):
-        writes = tuple(ctx.git_writes)
-    return Analysis(Verdict.from_findings(_dedupe(ctx.findings)), writes)
+    verdict, writes = _judge(command, cwd, config)
+    return Analysis(verdict, tuple(writes))
 
 
 def evaluate_command(
@@ -165,7 +172,7 @@ def evaluate_command(
         The most severe verdict over every executed part, with one finding per rule that fired.
         Never raises; anything paw cannot judge is ``confirm``.
     """
-    return analyse_command(command, cwd, config).verdict
+    return _judge(command, cwd, config)[0]
 
 
 def find_git_write(command: str) -> GitWrite | None:

@@ -125,7 +125,8 @@ def check_write_target(
     """Judge one file a command writes, creates or deletes."""
     if _ignored(path):
         return
-    path = in_cwd(path, ctx)
+    if ctx.cwd_prefix:
+        path = in_cwd(path, ctx)
     if _matches_paw_glob(path):
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return

@@ -111,7 +111,7 @@ _PASS_SAFE: frozenset[str] = frozenset(
      "mv", "rename", "cp", "copy", "edit", "generate", "help", "version", "--help", "--version",
      "sync", "setup", "audit", "otp"}
 )  # fmt: skip
-_PRINTERS: dict[str, tuple[str, Callable[[list[str], list[str]], bool]]] = {
+TOKEN_PRINTERS: dict[str, tuple[str, Callable[[list[str], list[str]], bool]]] = {
     "security": ("the macOS keychain", _keychain),
     "secret-tool": ("the desktop keyring", lambda a, w: w[:1] == ["lookup"]),
     "pass": ("the password store", lambda a, w: not w or w[0] not in _PASS_SAFE),
@@ -147,7 +147,7 @@ _PRINTERS: dict[str, tuple[str, Callable[[list[str], list[str]], bool]]] = {
 def token_printer(cmd: SimpleCommand) -> str | None:
     """Commands that print a stored password, token or key (credential stores, cloud CLIs)."""
     name = cmd.name
-    entry = _PRINTERS.get(name)
+    entry = TOKEN_PRINTERS.get(name)
     if entry is None:
         if name.startswith("docker-credential-") and "get" in cmd.args:
             return "a container registry password"

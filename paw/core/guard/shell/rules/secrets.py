@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.rules.net import is_secret_path, token_printer
+from paw.core.guard.shell.rules.net import TOKEN_PRINTERS, is_secret_path, token_printer
 from paw.core.guard.shell.rules.targets import in_cwd
 
 if TYPE_CHECKING:
@@ -85,16 +85,18 @@ def _check_printed_downstream(cmd: SimpleCommand, ctx: Context) -> bool:
 
 
 def _check_secret_readers(cmd: SimpleCommand, ctx: Context) -> None:
+    name = cmd.name
     if (cmd.upstream or cmd.subs) and _check_printed_downstream(cmd, ctx):
         return
-    printed = token_printer(cmd)
-    if printed is not None and not ctx.piped_out:
-        ctx.block(RULE, f"`{cmd.render()}` prints {printed} into the agent's context")
-        return
-    if env_dump(cmd) and not ctx.piped_out:
-        ctx.block(RULE, f"`{cmd.render()}` dumps the environment (tokens, keys)")
-        return
-    if cmd.name in _NON_READERS or not cmd.name or not (cmd.args or cmd.redirects):
+    if (name in _SECRET_COMMANDS or name.startswith("docker-credential-")) and not ctx.piped_out:
+        printed = token_printer(cmd)
+        if printed is not None:
+            ctx.block(RULE, f"`{cmd.render()}` prints {printed} into the agent's context")
+            return
+        if env_dump(cmd):
+            ctx.block(RULE, f"`{cmd.render()}` dumps the environment (tokens, keys)")
+            return
+    if name in _NON_READERS or not name or not (cmd.args or cmd.redirects):
         return
     relative = bool(ctx.cwd_prefix)
     for arg in cmd.args:
@@ -111,5 +113,6 @@ def _check_secret_readers(cmd: SimpleCommand, ctx: Context) -> None:
             return
 
 
+_SECRET_COMMANDS = frozenset(TOKEN_PRINTERS) | _ENV_DUMP
 GLOBAL: tuple[Check, ...] = (_check_secret_readers,)
 RULES: dict[str, tuple[Check, ...]] = {}

@@ -162,6 +162,8 @@ def in_cwd(text: str, ctx: Context) -> str:
 
 def judge_path(text: str, ctx: Context) -> Danger | None:
     """Judge one operand of a destructive command (``rm``, ``find -delete``, ``shutil.rmtree``)."""
+    if not ctx.cwd_prefix:
+        return _judge(text, ctx)
     joined = in_cwd(text, ctx)
     if joined != text and ctx.cwd is CwdKind.DANGEROUS:
         danger = _judge(text, ctx)

@@ -146,6 +146,11 @@ def check_write_target(
     if content and _ENV_FILE_RE.search(path) and _GUARD_OFF_TEXT_RE.search(content):
         ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
         return
+    _check_run_later(path, ctx, verb, content)
+
+
+def _check_run_later(path: str, ctx: Context, verb: str, content: str | None) -> None:
+    """Start-up files and git hooks (their text runs later), then agent files."""
     if _RC_RE.search(path):
         ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
         _judge_payload(content, ctx, path)

@@ -874,7 +874,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-base64-readme-md", "base64 README.md", "allow"),
     FamilyCase("allow-echo-hello-base64", "echo 'hello' | base64", "allow"),
     FamilyCase("allow-env-grep-i-proxy", "env | grep -i proxy", "allow"),
-    FamilyCase("allow-env-sort", "env | sort", "allow"),
+    FamilyCase("block-env-sort", "env | sort", "block"),
     FamilyCase("allow-printenv-grep-node", "printenv | grep NODE", "allow"),
     FamilyCase("allow-export-cat-env-xargs", "export $(cat .env | xargs)", "allow"),
     FamilyCase("allow-alias-gs-git-status", "alias gs='git status'", "allow"),

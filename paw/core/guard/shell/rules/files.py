@@ -124,6 +124,8 @@ def check_write_target(
 ) -> None:
     """Judge one file a command writes, creates or deletes."""
     if _ignored(path):
+        if path[:1] in (UNKNOWN, SUBST):
+            _check_computed_prefix(path, ctx, verb)
         return
     if ctx.cwd_prefix:
         path = in_cwd(path, ctx)
@@ -147,6 +149,17 @@ def check_write_target(
         ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
         return
     _check_run_later(path, ctx, verb, content)
+
+
+def _check_computed_prefix(path: str, ctx: Context, verb: str) -> None:
+    """``"$(pwd)/paw.toml"``, ``"$DIR/AGENTS.md"``: the name is known though the folder is not."""
+    tail = path.lstrip(UNKNOWN + SUBST)
+    if not tail.startswith("/"):
+        return
+    if _PAW_CONFIG_RE.search(tail):
+        ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `…{tail}`")
+    elif _classify(tail.lstrip("/"), ctx) is PathClass.INSTRUCTION:
+        ctx.confirm("files.instruction-write", f"`{verb}` changes the agent instructions `…{tail}`")
 
 
 def _check_run_later(path: str, ctx: Context, verb: str, content: str | None) -> None:

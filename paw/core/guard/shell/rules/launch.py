@@ -105,6 +105,9 @@ def _close_paren(text: str, start: int) -> str:
 
 def _check_awk(cmd: SimpleCommand, ctx: Context) -> None:
     program = _awk_program(cmd.args)
+    stdin_program = option_value(cmd.args, "-f", "--file") in {"-", "/dev/stdin", "/dev/fd/0"}
+    if stdin_program and cmd.stdin_text is not None:
+        program = cmd.stdin_text
     if not program:
         return
     origin = f"{cmd.name} program"
@@ -722,6 +725,13 @@ _TRAILING: dict[str, frozenset[str]] = {
 _TRAILING_POSITIONALS = {"dtach": 1, "abduco": 1, "faketime": 1}
 
 
+def _check_start_stop_daemon(cmd: SimpleCommand, ctx: Context) -> None:
+    program = option_value(cmd.args, "-x", "--exec", "-a", "--startas")
+    if program:
+        rest = cmd.args[cmd.args.index("--") + 1 :] if "--" in cmd.args else []
+        run_argv(ctx, [program, *rest], cmd.name, cmd)
+
+
 def _check_nodemon(cmd: SimpleCommand, ctx: Context) -> None:
     value = option_value(cmd.args, "-x", "--exec")
     if value:
@@ -780,6 +790,7 @@ RULES: dict[str, tuple[Check, ...]] = {
     **dict.fromkeys(("fd", "fdfind"), (_check_fd,)),
     **dict.fromkeys(tuple(set(_TRAILING) - {"nodemon"}), (_check_trailing,)),
     "nodemon": (_check_nodemon,),
+    "start-stop-daemon": (_check_start_stop_daemon,),
     "gdb": (_check_gdb,),
     "lldb": (_check_gdb,),
     **dict.fromkeys(

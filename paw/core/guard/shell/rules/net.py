@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.files import PathClass
 from paw.core.guard.shell.rules.argv import option_value, split_args
-from paw.core.guard.shell.rules.files import check_write_target, classify_cached
+from paw.core.guard.shell.rules.files import (
+    check_outside_write,
+    check_write_target,
+    classify_cached,
+)
 from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
@@ -160,6 +164,17 @@ def token_printer(cmd: SimpleCommand) -> str | None:
 _ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "7z", "7za", "cpio", "pax", "rar"})
 
 
+def _tar_to_stdout(args: list[str]) -> bool:
+    """A tar without ``-f``/``--file`` writes the archive to stdout."""
+    for index, arg in enumerate(args):
+        if arg == "--file" or arg.startswith("--file="):
+            return False
+        short = arg.startswith("-") and not arg.startswith("--")
+        if (short or index == 0) and "f" in arg.lstrip("-"):
+            return False
+    return True
+
+
 def archive_of_project(cmd: SimpleCommand) -> bool:
     """``tar czf - .``, ``zip -r - .``, ``git archive HEAD``: the repository as one stream."""
     name, args = cmd.name, cmd.args
@@ -176,6 +191,8 @@ def archive_of_project(cmd: SimpleCommand) -> bool:
         creating = True
     if name in {"7z", "7za"}:
         creating = args[:1] == ["a"]
+    if creating and name in {"tar", "gtar", "bsdtar"} and _tar_to_stdout(args):
+        return True
     return creating and any(
         a in {"-", "/dev/stdout", "-so"} or a.endswith(("f-", "-f")) for a in args
     )
@@ -252,6 +269,9 @@ def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_copy_out(cmd: SimpleCommand, ctx: Context) -> None:
     operands = split_args(cmd.args, frozenset({"-i", "-P", "-p", "-o", "-F", "-J", "-e"})).operands
+    if len(operands) >= 2 and ":" not in operands[-1] and cmd.name == "scp":
+        check_write_target(operands[-1], ctx, cmd.name, None)
+        check_outside_write(operands[-1], ctx, cmd.name)
     if len(operands) < 2 or ":" not in operands[-1]:
         return
     for source in operands[:-1]:

@@ -74,6 +74,8 @@ def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
     found = _found(roots, expr)
     if "-delete" in expr:
         check_targets(ctx, "find -delete", found, recursive=True)
+        for target in found:
+            check_write_target(target, ctx, "find -delete", None, delete=True)
     for i, word in enumerate(expr[:-1]):
         if word in _FIND_PRINT_TO:
             check_write_target(expr[i + 1], ctx, f"find {word}", None)

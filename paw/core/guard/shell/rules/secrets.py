@@ -67,15 +67,27 @@ def home_secret(path: str, ctx: Context) -> bool:
 _PRINTERS = frozenset(
     {"cat", "echo", "printf", "base64", "base32", "xxd", "od", "hexdump", "tee", "head", "tail",
      "rev", "tr", "sed", "awk", "jq", "yq", "less", "more", "cut", "fold", "tac", "strings",
-     "openssl", "gzip", "bat", "nl", "column", "paste"}
+     "openssl", "gzip", "bat", "nl", "column", "paste", "sort", "uniq"}
 )  # fmt: skip
+
+
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
+_SECRET_WORD_RE = re.compile(r"token|secret|key|pass|auth|cred|pat\b", re.IGNORECASE)
 
 
 def _check_printed_downstream(cmd: SimpleCommand, ctx: Context) -> bool:
     """``gh auth token | base64``, ``echo "$(gh auth token)"``: the token still reaches stdout."""
-    if cmd.name not in _PRINTERS or ctx.piped_out:
+    if (cmd.name not in _PRINTERS and cmd.name not in _FILTERS) or ctx.piped_out:
         return False
     feeds = [*cmd.upstream, *(s for subs in cmd.subs.values() for s in subs)]
+    if cmd.name in _FILTERS:
+        pattern = next((a for a in cmd.args if not a.startswith("-")), "")
+        if _SECRET_WORD_RE.search(pattern) and any(env_dump(f) for f in cmd.upstream):
+            ctx.block(
+                RULE, f"`{cmd.name} {pattern}` prints the secret variables of the environment"
+            )
+            return True
+        return False
     for feed in feeds:
         printed = token_printer(feed) or ("the environment" if env_dump(feed) else None)
         if printed is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
@@ -81,6 +82,7 @@ def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
             check_write_target(expr[i + 1], ctx, f"find {word}", None)
             check_outside_write(expr[i + 1], ctx, f"find {word}")
             check_outside_write(expr[i + 1], ctx, f"find {word}", dotfiles_only=True)
+    _check_secret_search(roots, expr, ctx)
     i = 0
     while i < len(expr):
         if expr[i] in _FIND_EXEC:
@@ -107,7 +109,38 @@ def _found(roots: list[str], expr: list[str]) -> list[str]:
     return roots
 
 
+_SECRET_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "key.pem", "server.key", "cert.p12",
+                 ".netrc", ".git-credentials", "credentials", ".npmrc", ".pypirc", ".env",
+                 ".bash_history", ".zsh_history", "config.json")  # fmt: skip
+
+
+def _check_secret_search(roots: list[str], expr: list[str], ctx: Context) -> None:
+    """``find ~ -name 'id_*' -exec cat {} +``: printing every key below home or the root."""
+    from paw.core.guard.shell.rules.secrets import NON_READERS
+
+    wide = [r for r in roots if r in {"/", "~", "~/"} or r.startswith(("~/.", "/home", "/root"))]
+    if not wide:
+        return
+    names = [expr[i + 1] for i, e in enumerate(expr[:-1]) if e in {"-name", "-iname"}]
+    readers = [
+        expr[i + 1].rsplit("/", 1)[-1]
+        for i, e in enumerate(expr[:-1])
+        if e in _FIND_EXEC and expr[i + 1].rsplit("/", 1)[-1] not in NON_READERS
+    ]
+    if not readers or not names:
+        return
+    for name in names:
+        if any(fnmatch.fnmatch(secret, name) for secret in _SECRET_NAMES):
+            ctx.block(
+                "shell.secret-read",
+                f"`find {wide[0]} -name {name} -exec {readers[0]}` prints credential files",
+            )
+            return
+
+
 def _stdin_operands(cmd: SimpleCommand) -> list[str]:
+    if cmd.stdin_text is not None and not has_unknown(cmd.stdin_text):
+        return cmd.stdin_text.split()[:8]
     for up in reversed(cmd.upstream):
         if up.name == "find":
             roots, expr = _find_parts(up.args)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 RULE = "shell.secret-read"
 _HOME_RE = re.compile(r"^(~|/root|/home/[^/]+|/Users/[^/]+)(/|$)|^/proc/[^/]+/environ$|^/etc/")
 # Commands that name a file without printing its content.
-_NON_READERS = frozenset(
+NON_READERS = frozenset(
     {"ls", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp", "touch", "mkdir", "rm",
      "shred", "unlink", "rmdir", "du", "wc", "ssh", "scp", "sftp", "ssh-add", "ssh-keygen",
      "ssh-copy-id", "realpath", "readlink", "dirname", "basename", "cd", "pushd", "md5sum",
@@ -108,7 +108,7 @@ def _check_secret_readers(cmd: SimpleCommand, ctx: Context) -> None:
         if env_dump(cmd):
             ctx.block(RULE, f"`{cmd.render()}` dumps the environment (tokens, keys)")
             return
-    if name in _NON_READERS or not name or not (cmd.args or cmd.redirects):
+    if name in NON_READERS or not name or not (cmd.args or cmd.redirects):
         return
     relative = bool(ctx.cwd_prefix)
     for arg in cmd.args:

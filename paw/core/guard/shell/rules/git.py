@@ -207,9 +207,7 @@ _PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--
 
 
 _PROGRAM_PREFIXES = tuple(o + "=" for o in _PROGRAM_OPTIONS)
-_EXEC_SUBS = frozenset(
-    {"difftool", "clone", "fetch", "rebase", "archive", "push", "ls-remote", "pull"}
-)
+_SHORT_PROGRAM_OPTIONS = {"clone": ("-u",), "difftool": ("-x",), "rebase": ("-x",)}
 _EXT_SUBS = frozenset({"clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule"})
 
 
@@ -234,9 +232,8 @@ def _check_programs(call: GitCall, ctx: Context) -> None:
         following = args[i + 1] if i + 1 < len(args) else ""
         if arg.startswith(_PROGRAM_PREFIXES):
             _run(ctx, arg.split("=", 1)[1], f"git {sub} {arg.split('=', 1)[0]}")
-        elif arg in _PROGRAM_OPTIONS or (arg in {"-x", "-u", "--exec"} and sub in _EXEC_SUBS):
-            if sub == "rebase" or sub == "difftool" or arg != "-x":
-                _run(ctx, following, f"git {sub} {arg}")
+        elif arg in _PROGRAM_OPTIONS or arg in _SHORT_PROGRAM_OPTIONS.get(sub, ()):
+            _run(ctx, following, f"git {sub} {arg}")
         elif "ext::" in arg and sub in _EXT_SUBS:
             inner = arg.split("ext::", 1)[1].replace("% ", " ").replace("%S", "git-upload-pack")
             ctx.confirm("shell.program-option", f"`git {sub} ext::` runs a local command as remote")

@@ -299,7 +299,7 @@ def _vim_command(text: str, ctx: Context, name: str) -> None:
         if bang is not None:
             run_inner(ctx, bang.group(1), f"{name} :!")
             return
-        if _VIM_CODE_RE.search(part):
+        if _VIM_CODE_RE.search(part) and not part.lstrip(" :").startswith(("set ", "se ")):
             ctx.confirm(RULE, f"`{name}` runs the editor command `{part.strip()}` on start")
             return
 

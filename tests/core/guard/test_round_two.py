@@ -180,3 +180,11 @@ def test_round_two_commands_mutated_never_raise(command: str, data: st.DataObjec
     junk = data.draw(st.sampled_from(_PIECES))
     verdict = evaluate_command(command[:cut] + junk + command[cut:])
     assert "shell.internal-error" not in verdict.rules, verdict
+
+
+def test_writes_inside_a_project_under_roots_home_are_project_writes() -> None:
+    project = "/root/.cache/work/repo"
+    assert evaluate_command(f"touch {project}/out/x.txt", cwd=project).action is Action.ALLOW
+    assert evaluate_command(f"echo x > {project}/AGENTS.md", cwd=project).action is Action.CONFIRM
+    assert evaluate_command(f"rm -rf {project}/.paw", cwd=project).action is Action.BLOCK
+    assert evaluate_command("touch /root/.cache/x", cwd=project).action is Action.BLOCK

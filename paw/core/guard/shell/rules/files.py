@@ -129,6 +129,8 @@ def check_write_target(
         return
     if ctx.cwd_prefix:
         path = in_cwd(path, ctx)
+    if ctx.cwd_path and path.startswith(ctx.cwd_path + "/") and "/.." not in path:
+        path = path[len(ctx.cwd_path) + 1 :]  # inside the project: judged as a project path
     if _matches_paw_glob(path):
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return

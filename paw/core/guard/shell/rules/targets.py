@@ -239,4 +239,6 @@ def is_dangerous_dir(text: str, ctx: Context) -> bool:
         return True
     if low[0] in HOME_ROOTS:
         return len(low) <= 2
+    if low[0] == "root":  # root's home: its top-level entries are precious, a project below is not
+        return len(low) == 2 and (low[1].startswith(".") or low[1] in HOME_PRECIOUS)
     return low[0] in DEEP_SYSTEM and tuple(low[:2]) not in TEMP_ROOTS

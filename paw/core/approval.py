@@ -29,6 +29,7 @@ supervisor injects it so approvals honour ``guard.allowed_dirs`` exactly as ``pa
 
 __all__ = [
     "GIT_WRITES",
+    "WRAP_NOTE_PREFIX",
     "Facts",
     "GitWrite",
     "Plan",

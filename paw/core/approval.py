@@ -7,9 +7,7 @@ Nothing here sends anything; :mod:`paw.supervisor.approve` gathers the facts, re
 from __future__ import annotations
 
 import fnmatch
-import itertools
 import posixpath
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,12 +16,34 @@ from typing import TYPE_CHECKING
 from paw.core.always import AlwaysScope, read_always_scope
 from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
+from paw.core.guard.shell import find_git_write
+from paw.core.guard.shell.gitwrites import GIT_WRITES, GitWrite
 from paw.core.models import Action, Detection, DetectionState, Finding, Prompt, PromptKind, Verdict
 
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
 
 ShellEvaluator = Callable[[str, str, "GuardConfig"], Verdict]
+"""The guard's one shell entry, ``paw.guard.evaluate_command`` (also behind ``paw check``): the
+supervisor injects it so approvals honour ``guard.allowed_dirs`` exactly as ``paw check`` does."""
+
+__all__ = [
+    "GIT_WRITES",
+    "WRAP_NOTE_PREFIX",
+    "Facts",
+    "GitWrite",
+    "Plan",
+    "ShellEvaluator",
+    "Step",
+    "evaluate_mcp",
+    "evaluate_path",
+    "evaluate_subject",
+    "find_git_write",
+    "is_inside",
+    "plan_approval",
+    "plan_denial",
+    "verify_live",
+]
 
 
 def _one(rule: str, action: Action, reason: str) -> Verdict:
@@ -52,79 +72,6 @@ def evaluate_path(path: str, worktree: str, config: GuardConfig) -> Verdict:
             "approve.instruction-file", Action.CONFIRM, f"{rel} steers agents (instruction file)"
         )
     return Verdict(Action.ALLOW)
-
-
-GIT_WRITES = frozenset({"commit", "push"})
-
-
-@dataclass(frozen=True, slots=True)
-class GitWrite:
-    """A git write found in a shell command: the action and, for a commit, its ``-m`` message."""
-
-    action: str
-    message: str | None = None
-    remote: str | None = None  # push: the first positional argument
-    branch: str | None = None  # push: the source side of the first refspec
-
-
-_SEPARATORS = frozenset({";", "&&", "||", "|"})
-_GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
-
-
-def find_git_write(command: str) -> GitWrite | None:
-    """The first ``git commit``/``git push`` in command position in ``command`` (None when
-    there is none or it cannot be split). Adds details to a confirmation; never allows."""
-    spaced = command
-    for sep in ("&&", "||", ";", "|"):
-        spaced = spaced.replace(sep, f" {sep} ")
-    try:
-        words = shlex.split(spaced)
-    except ValueError:
-        return None
-    for i, word in enumerate(words):
-        at_start = i == 0 or words[i - 1] in _SEPARATORS
-        if at_start and posixpath.basename(word) == "git":
-            found = _git_write(words[i + 1 :])
-            if found is not None:
-                return found
-    return None
-
-
-def _git_write(args: list[str]) -> GitWrite | None:
-    i = 0
-    while i < len(args) and args[i].startswith("-"):
-        i += 2 if args[i] in _GIT_OPTIONS_WITH_VALUE else 1
-    if i >= len(args) or args[i] not in GIT_WRITES:
-        return None
-    rest = list(itertools.takewhile(lambda w: w not in _SEPARATORS, args[i + 1 :]))
-    if args[i] == "commit":
-        return GitWrite("commit", _message(rest))
-    return _push_target(rest)
-
-
-def _push_target(args: list[str]) -> GitWrite:
-    """``git push [options] [remote [refspec…]]``: the remote and the first refspec's source.
-
-    Only plain forms are read (``origin``, ``main``, ``+main``, ``HEAD:main``); anything else
-    leaves the field empty, and the git guard falls back to the upstream and the current branch.
-    """
-    positional = [a for a in args if not a.startswith("-")]
-    remote = positional[0] if positional else None
-    branch = None
-    if len(positional) > 1:
-        source = positional[1].lstrip("+").split(":", 1)[0]
-        branch = source if source and source != "HEAD" else None
-    return GitWrite("push", remote=remote, branch=branch)
-
-
-def _message(args: list[str]) -> str | None:
-    for i, arg in enumerate(args):
-        short = arg.startswith("-") and not arg.startswith("--") and arg.endswith("m")
-        if (short or arg == "--message") and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith("--message="):
-            return arg.split("=", 1)[1]
-    return None
 
 
 def evaluate_mcp(tool: str, allowed: tuple[str, ...]) -> Verdict:

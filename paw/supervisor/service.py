@@ -233,7 +233,8 @@ def default_detector() -> Detector:
 
 
 def default_shell_evaluator() -> ShellEvaluator:
-    """The guard's ``evaluate_command`` (fails closed: never raises, unknown is confirm)."""
-    from paw.core.guard.shell import evaluate_command
+    """The guard's one entry, ``paw.guard.evaluate_command`` (the same function ``paw check``
+    calls: ``guard.allowed_dirs`` and every rule apply alike; never raises, unknown is confirm)."""
+    from paw.guard import evaluate_command
 
     return evaluate_command

@@ -94,6 +94,8 @@ _CONFUSABLES = str.maketrans(
         "χ": "x",
     }
 )
+# Encrypted vaults meant to be committed (dotenv-vault's `.env.vault`; its keys live in .env.keys).
+_COMMITTED_VAULT_RE = re.compile(r"(?:^|/)\.env\.vault$")
 _TOKEN_SPLIT = re.compile(r"[._\-]+")
 _TEMPLATES = frozenset(TEMPLATE_MARKERS)
 _ANCHOR = "(?:^|/)"
@@ -204,6 +206,8 @@ class PathRules:
 
     def _sensitive_norm(self, norm: str) -> bool:
         if self.sensitive is None or not self.sensitive.search(norm):
+            return False
+        if _COMMITTED_VAULT_RE.search(norm):
             return False
         return not _is_template(norm) or bool(self.not_exempt.search(norm))
 

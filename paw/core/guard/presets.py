@@ -93,11 +93,6 @@ _KEY_CONTAINER_EXT = (
 )
 """Extensions that name a key, keystore, credential container or secret-bearing state."""
 
-_PEM_PRIVATE = r"(?=[^/]*(?:priv|secret|(?<!pub)(?<!public_)(?<!public-)key|id_))"
-_PEM_PUBLIC = (
-    r"(?![^/]*(?:cert|chain|(?<![a-z0-9])(?:ca|pub|public|pubkey|bundle|root|rootca|trust)"
-    r"(?![a-z])))"
-)
 
 TEMPLATE_MARKERS: tuple[str, ...] = (
     "example",
@@ -132,9 +127,12 @@ SENSITIVE_FILE_PATTERNS: tuple[str, ...] = (
     _START + r"\.flaskenv\.local$",
     # private keys, keystores, certificate bundles, password databases, VPN profiles (by extension)
     r"\." + _KEY_CONTAINER_EXT + _BACKUP + r"$",
-    # PEM: a key unless the name says certificate or public key (cert.pem, fullchain.pem, ca.pem)
-    _START + _PEM_PRIVATE + r"[^/]*\.pem" + _BACKUP + r"$",
-    _START + _PEM_PUBLIC + r"[^/]*\.pem" + _BACKUP + r"$",
+    # PEM, whatever the name: certificate chains travel with their keys (fullchain.pem next to
+    # privkey.pem) and a "public" name proves nothing about the content
+    r"\.pem" + _BACKUP + r"$",
+    # secrets modules and settings files (secrets.py, app_secrets.rb, credentials.ts)
+    _START + r"(?:[^/]*[._-])?(?:secrets?|credentials?|passwords?|creds)\.(?:py|pyw|rb|js|mjs|cjs|"
+    r"ts|go|php|exs?|java|kt|rs|cs|swift|sh|bash|zsh|ps1|lua|pl|clj|dart|scala)$",
     r"\.tfstate(?:\.[^/]*)?$",
     r"\.tfvars(?:\.json)?" + _BACKUP + r"$",
     # SSH private keys and directories of keys

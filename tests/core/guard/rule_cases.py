@@ -140,8 +140,8 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("infra-k8s-pod", "kubectl delete pod web-1", "confirm", "shell.infra-delete"),
     RuleCase("infra-helm-uninstall", "helm uninstall web", "confirm", "shell.infra-delete"),
     RuleCase("infra-volume-rm", "docker volume rm pgdata", "confirm", "shell.infra-delete"),
-    RuleCase("secret-read-ssh", "cat ~/.ssh/id_ed25519", "confirm", "shell.secret-read"),
-    RuleCase("secret-read-aws", "base64 $HOME/.aws/credentials", "confirm", "shell.secret-read"),
+    RuleCase("secret-read-ssh", "cat ~/.ssh/id_ed25519", "block", "shell.secret-read"),
+    RuleCase("secret-read-aws", "base64 $HOME/.aws/credentials", "block", "shell.secret-read"),
     RuleCase("publish-npm", "npm publish --access public", "confirm", "shell.publish"),
     RuleCase("publish-cargo", "cargo publish", "confirm", "shell.publish"),
     RuleCase("publish-twine", "twine upload dist/*", "confirm", "shell.publish"),
@@ -339,6 +339,22 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("gh-api-delete", "gh api -X DELETE repos/o/r/git/refs/heads/x", "confirm", "gh.write"),
     RuleCase("gh-api-field", "gh api repos/o/r/issues -f title=x", "confirm", "gh.write"),
     RuleCase("gh-repo-delete", "gh repo delete o/r --yes", "block", "gh.repo-delete"),
+    # issue 11, round two
+    RuleCase(
+        "program-option-awk", "awk '{ system($0) }' cmds.txt", "confirm", "shell.program-option"
+    ),
+    RuleCase("program-option-sed-e", "sed 'e' cmds.txt", "confirm", "shell.program-option"),
+    RuleCase("supervisor-send-keys", "tmux send-keys -t 1 y Enter", "block", "shell.supervisor"),
+    RuleCase("supervisor-pkill", "pkill -f codex", "block", "shell.supervisor"),
+    RuleCase("supervisor-kill-pid", "kill 4242", "confirm", "shell.supervisor"),
+    RuleCase("outside-write-tar", "tar -xf x.tar -C ~", "block", "files.outside-write"),
+    RuleCase("outside-write-cp-home", "cp -r dist ~", "block", "files.outside-write"),
+    RuleCase("secret-read-token", "gh auth token", "block", "shell.secret-read"),
+    RuleCase("secret-read-env-dump", "printenv", "block", "shell.secret-read"),
+    RuleCase("secret-stage", "git add -f .env", "block", "shell.secret-stage"),
+    RuleCase("fork-bomb-loop", "while true; do bash & done", "block", "shell.fork-bomb"),
+    RuleCase("history-rewrite-soft", "git reset --soft HEAD~2", "confirm", "git.history-rewrite"),
+    RuleCase("paw-state-dir", "rm -rf .paw", "block", "agents.guard-tamper"),
 )
 
 # Rule ids proven by a dedicated test rather than a table row (see test_shell_rules.py).

@@ -9,23 +9,25 @@ otherwise. The rules and their ids are listed in docs/guardrails.md.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.dispatch import evaluate_simple
+from paw.core.guard.shell.gitwrites import GitWrite
 from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_inner, parse_script
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.walk import Walker
-from paw.core.guard.shell.words import Word
+from paw.core.guard.shell.words import Word, expand_braces
 from paw.core.models import Action, Finding, Verdict
 
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
 
-__all__ = ["evaluate_command"]
+__all__ = ["Analysis", "GitWrite", "analyse_command", "evaluate_command", "find_git_write"]
 
 _ALLOW = Verdict(Action.ALLOW)
 
@@ -44,6 +46,13 @@ def _is_plain(text: str) -> bool:
         return False
     first = text.split(" ", 1)[0]
     return "=" not in first and first not in _RESERVED
+
+
+_BRACE_WORD_RE = re.compile(r"(^|[;&|(\n]\s*)(\{[^\s{}]*,[^\s{}]*\})")
+
+
+def _expand_brace_word(match: re.Match[str]) -> str:
+    return match.group(1) + " ".join(expand_braces(match.group(2)))
 
 
 def _cwd_kind(cwd: str | None, ctx_probe: Context) -> CwdKind:
@@ -77,6 +86,9 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
     if root.has_error:
         ctx.confirm("shell.parse-error", f"`{origin}`: the shell syntax does not parse cleanly")
         check_unparsed(text, ctx, origin)
+        expanded = _BRACE_WORD_RE.sub(_expand_brace_word, text)
+        if expanded != text:  # `{rm,-rf,/}`: bash runs the brace expansion as a command
+            _run_script(ctx, expanded, f"{origin} (brace expansion)")
     ctx.depth += 1
     try:
         Walker(ctx, evaluate_simple).walk(root)
@@ -94,9 +106,54 @@ def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
     ctx.cwd = _cwd_kind(cwd, ctx)
     if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = cwd.rstrip("/")
+    elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
+        ctx.cwd_prefix = cwd.rstrip("/") or "/"
     ctx.run_script = partial(_run_script, ctx)
     ctx.run_command = partial(_evaluate_in, ctx)
     return ctx
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """One evaluation: the verdict and the git writes met on the way (for confirmations)."""
+
+    verdict: Verdict
+    git_writes: tuple[GitWrite, ...] = ()
+
+
+def _judge(
+    command: str, cwd: str | None, config: GuardConfig | None
+) -> tuple[Verdict, list[GitWrite]]:
+    try:
+        ctx = _new_context(cwd, config)
+        _run_script(ctx, command, "command")
+    except RecursionError:
+        found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
+        return Verdict.from_findings(found), []
+    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
+        reason = f"the guard could not judge this command ({type(err).__name__})"
+        found = (Finding("shell.internal-error", Action.CONFIRM, reason),)
+        return Verdict.from_findings(found), []
+    if not ctx.findings:
+        return _ALLOW, ctx.git_writes
+    writes = ctx.git_writes
+    if writes and any(f.rule == "shell.parse-error" for f in ctx.findings):
+        writes = []
+    return Verdict.from_findings(_dedupe(ctx.findings)), writes
+
+
+def analyse_command(
+    command: str,
+    cwd: str | None = None,
+    config: GuardConfig | None = None,
+) -> Analysis:
+    """Judge ``command`` once; return the verdict and the commits/pushes it runs.
+
+    Git writes are left out when the command does not parse cleanly (details could mislead);
+    the verdict is then at least ``confirm``.
+    """
+    verdict, writes = _judge(command, cwd, config)
+    return Analysis(verdict, tuple(writes))
 
 
 def evaluate_command(
@@ -115,17 +172,14 @@ def evaluate_command(
         The most severe verdict over every executed part, with one finding per rule that fired.
         Never raises; anything paw cannot judge is ``confirm``.
     """
-    try:
-        ctx = _new_context(cwd, config)
-        _run_script(ctx, command, "command")
-    except RecursionError:
-        return Verdict.from_findings((Finding("shell.limit", Action.CONFIRM, "too deeply nested"),))
-    except Exception as err:  # noqa: BLE001 - fail closed: a guard bug must never become an allow
-        reason = f"the guard could not judge this command ({type(err).__name__})"
-        return Verdict.from_findings((Finding("shell.internal-error", Action.CONFIRM, reason),))
-    if not ctx.findings:
-        return _ALLOW
-    return Verdict.from_findings(_dedupe(ctx.findings))
+    return _judge(command, cwd, config)[0]
+
+
+def find_git_write(command: str) -> GitWrite | None:
+    """The first ``git commit``/``git push`` ``command`` runs (None when there is none or the
+    command does not parse cleanly). Adds details to a confirmation; never allows."""
+    writes = analyse_command(command).git_writes
+    return writes[0] if writes else None
 
 
 def _dedupe(findings: list[Finding]) -> tuple[Finding, ...]:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from paw.core.config import GuardConfig
     from paw.core.guard.shell.commands import SimpleCommand
+    from paw.core.guard.shell.gitwrites import GitWrite
 
 MAX_DEPTH = 12
 MAX_NODES = 20_000
@@ -54,13 +55,16 @@ class Context:
         "config",
         "cwd",
         "cwd_path",
+        "cwd_prefix",
         "depth",
         "downloads",
         "env",
         "findings",
         "functions",
+        "git_writes",
         "nodes",
         "patterns",
+        "piped_out",
         "protected",
         "run_command",
         "run_script",
@@ -77,15 +81,19 @@ class Context:
         self.config = config
         self.cwd = cwd
         self.cwd_path: str | None = None  # the project directory, when given and not dangerous
+        # Where relative paths point after `cd`: "" is the start directory, None is unknown.
+        self.cwd_prefix: str | None = ""
         self.patterns = patterns
         self.protected = config.protected_branches if config is not None else DEFAULT_PROTECTED
         self.findings: list[Finding] = []
         self.env: dict[str, str] = {}
         self.functions: set[str] = set()
+        self.git_writes: list[GitWrite] = []  # commits and pushes seen (confirmation details)
         self.aliases: dict[str, str] = {}
         self.downloads: set[str] = set()
         self.scripts: dict[str, str] = {}
         self.depth = 0
+        self.piped_out = False  # the command being judged writes into a pipe
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []
         self.run_script: Callable[[str, str], None] = _no_script

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, unwrap
+from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, Unwrapped, unwrap
 from paw.core.guard.shell.rules import (
     agents,
     containers,
@@ -14,10 +14,12 @@ from paw.core.guard.shell.rules import (
     git,
     infra,
     interp,
+    launch,
     net,
     payload,
     perms,
     rm,
+    secrets,
     system,
 )
 from paw.core.guard.shell.rules.net import is_download
@@ -41,6 +43,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         forge,
         net,
         interp,
+        launch,
         payload,
         system,
         containers,
@@ -52,7 +55,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
 
 
 _TABLE = _build_table()
-_GLOBAL: tuple[Check, ...] = (files.check_redirects, *agents.GLOBAL)
+_GLOBAL: tuple[Check, ...] = (files.check_redirects, *agents.GLOBAL, *secrets.GLOBAL)
 _LOOKUP = frozenset({"which", "command", "type", "whereis"})
 
 
@@ -133,6 +136,7 @@ def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
             ctx.confirm(
                 "shell.unresolved", f"the command word of `{cmd.render()}` is computed at run time"
             )
+            _judge_unresolved(cmd, ctx)
             return False
         cmd.set_command_word(Word(resolved))
     text = cmd.argv[0].text
@@ -166,11 +170,7 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
         unwrapped = unwrap(cmd.argv)
         if unwrapped is None:
             break
-        if unwrapped.wrapper in PRIVILEGE_WRAPPERS and not _is_info_only(cmd):
-            inner = " ".join(w.text for w in unwrapped.argv) or (unwrapped.script or "")
-            perms.check_privilege(unwrapped.wrapper, inner, ctx)
-        if unwrapped.script is not None:
-            ctx.run_script(unwrapped.script, unwrapped.wrapper)
+        _peel(cmd, unwrapped, ctx)
         if not unwrapped.argv:
             files.check_redirects(cmd, ctx)
             return cmd
@@ -185,6 +185,38 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     for check in _GLOBAL:
         check(cmd, ctx)
     return cmd
+
+
+def _peel(cmd: SimpleCommand, unwrapped: Unwrapped, ctx: Context) -> None:
+    """What a wrapper itself does: escalate, set variables, run a script string."""
+    if unwrapped.wrapper in PRIVILEGE_WRAPPERS and not _is_info_only(cmd):
+        inner = " ".join(w.text for w in unwrapped.argv) or (unwrapped.script or "")
+        perms.check_privilege(unwrapped.wrapper, inner, ctx)
+    if unwrapped.wrapper == "env":
+        _env_assignments(cmd, len(cmd.argv) - len(unwrapped.argv), ctx)
+        if not unwrapped.argv and unwrapped.script is None and not ctx.piped_out:
+            ctx.block("shell.secret-read", "`env` dumps the environment (tokens, keys)")
+    if unwrapped.script is not None:
+        ctx.run_script(unwrapped.script, unwrapped.wrapper)
+
+
+def _judge_unresolved(cmd: SimpleCommand, ctx: Context) -> None:
+    """A computed command word: what follows it is still judged (``$SUDO rm -rf /``,
+    ``$SHELL -c '…'``), so hiding the program never lowers the verdict of its arguments."""
+    args = cmd.argv[1:]
+    texts = [w.text for w in args]
+    if "-c" in texts[:-1]:
+        ctx.run_script(texts[texts.index("-c") + 1], "computed command -c")
+    elif args and args[0].is_static and not args[0].text.startswith("-"):
+        ctx.run_command(cmd.with_argv(list(args), "computed command"))
+
+
+def _env_assignments(cmd: SimpleCommand, end: int, ctx: Context) -> None:
+    """``env NAME=value cmd``: the assignments are judged as prefix assignments are."""
+    for word in cmd.argv[1:end]:
+        name, eq, value = word.text.partition("=")
+        if eq and name.isidentifier():
+            agents.check_assignment(name, value, ctx)
 
 
 def _check_alias(cmd: SimpleCommand, ctx: Context) -> None:

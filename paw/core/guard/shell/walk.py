@@ -9,6 +9,7 @@ from paw.core.guard.shell.commands import Redirect, SimpleCommand
 from paw.core.guard.shell.context import MAX_NODES
 from paw.core.guard.shell.rules.stdin import literal_output
 from paw.core.guard.shell.words import (
+    IFS_SPLIT,
     SUBST,
     UNKNOWN,
     Word,
@@ -94,6 +95,11 @@ class Walker:
             self._argument(child, reader, argv, subs)
         for assignment in prefix:
             self._assignment(assignment, scoped=True)
+        raw = node.text or b""
+        if b"$" in raw:
+            argv, subs = _resplit(argv, subs)
+            if argv and argv[0].text in _PRINT_WORDS and not self.ctx.piped_out:
+                _printed_secret_variable(raw, self.ctx)
         cmd = SimpleCommand(argv, reds, stdin_text, upstream, subs)
         effective = self.evaluate(cmd, self.ctx)
         for sink in self.ctx.sinks:
@@ -139,10 +145,13 @@ class Walker:
         """Walk ``node`` and return the simple commands it runs."""
         sink: list[SimpleCommand] = []
         self.ctx.sinks.append(sink)
+        piped = self.ctx.piped_out
+        self.ctx.piped_out = True  # a substitution's output becomes a word, not the agent's view
         try:
             self.walk(node)
         finally:
             self.ctx.sinks.pop()
+            self.ctx.piped_out = piped
         return sink
 
     def _redirect(
@@ -244,6 +253,8 @@ class Walker:
             reds = last_redirects if index == len(stages) - 1 else None
             sink: list[SimpleCommand] = []
             self.ctx.sinks.append(sink)
+            piped = self.ctx.piped_out
+            self.ctx.piped_out = index < len(stages) - 1
             try:
                 if stage.type == "command":
                     self._command(stage, tuple(seen), reds)
@@ -255,6 +266,7 @@ class Walker:
                     self.walk(stage)
             finally:
                 self.ctx.sinks.pop()
+                self.ctx.piped_out = piped
             seen.extend(sink)
 
     def _assignment(self, node: Node, *, scoped: bool = False) -> None:
@@ -293,11 +305,20 @@ class Walker:
         self.ctx.functions.add(name)
         if body is None:
             return
-        inner = self.collect(body)
-        calls = sum(1 for c in inner if c.argv and c.argv[0].text == name)
-        raw = body.text or b""
-        if calls >= 2 or (calls == 1 and (b"|" in raw or b"&" in raw)):
+        self.walk(body)
+        if _self_spawning(body, name):
             self.ctx.block("shell.fork-bomb", f"function `{name}` calls itself in the background")
+
+    def _loop(self, node: Node) -> None:
+        """An endless loop that puts commands in the background spawns without bound."""
+        for child in node.children:
+            if child.is_named:
+                self.walk(child)
+        body = node.child_by_field_name("body")
+        if body is None or not _endless(node):
+            return
+        if _has_background(body):
+            self.ctx.block("shell.fork-bomb", "an endless loop starts background processes")
 
     def _for(self, node: Node) -> None:
         var_node = node.child_by_field_name("variable")
@@ -321,6 +342,109 @@ class Walker:
     def _error(self, node: Node) -> None:
         for child in node.children:
             self.walk(child)
+
+
+_BLANK_RE = re.compile(r"[ \t\n]")
+_PRINT_WORDS = frozenset({"echo", "printf", "print"})
+_VAR_REF_RE = re.compile(rb"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _resplit(
+    argv: list[Word], subs: dict[int, list[SimpleCommand]]
+) -> tuple[list[Word], dict[int, list[SimpleCommand]]]:
+    """Words from expansions split as bash splits them: ``c='rm -rf /'; $c`` (an unquoted
+    command word with blanks) and ``rm${IFS}-rf${IFS}/`` (the default IFS)."""
+    first = argv[0] if argv else None
+    if first is not None and not first.quoted and first.is_static and _BLANK_RE.search(first.text):
+        argv = [Word(part) for part in first.text.split()] + argv[1:]
+        subs = {}
+    if any(IFS_SPLIT in w.text for w in argv):
+        argv = _split_ifs(argv)
+        subs = {}
+    return argv, subs
+
+
+def _printed_secret_variable(raw: bytes, ctx: Context) -> None:
+    """``echo $GITHUB_TOKEN`` prints a credential into the agent's context."""
+    from paw.core.guard.shell.rules.secrets import secret_variable
+
+    for match in _VAR_REF_RE.finditer(raw):
+        name = match.group(1).decode("ascii", "replace")
+        if secret_variable(name) and name not in ctx.env:
+            ctx.block("shell.secret-read", f"`echo ${name}` prints a credential")
+            return
+
+
+def _split_ifs(argv: list[Word]) -> list[Word]:
+    """``rm${IFS}-rf${IFS}/`` is three words with the default IFS."""
+    out: list[Word] = []
+    for word in argv:
+        if IFS_SPLIT not in word.text:
+            out.append(word)
+            continue
+        out.extend(Word(part, word.quoted) for part in word.text.split(IFS_SPLIT) if part)
+    return out
+
+
+def _named_words(node: Node) -> list[str]:
+    return [(c.text or b"").decode("utf-8", "replace") for c in node.named_children]
+
+
+def _endless(node: Node) -> bool:
+    if node.type == "c_style_for_statement":
+        return node.child_by_field_name("condition") is None
+    cond = node.child_by_field_name("condition")
+    if cond is None:
+        return False
+    text = (cond.text or b"").decode("utf-8", "replace").strip().rstrip(";").strip()
+    if node.type == "until_statement" or (node.children and node.children[0].type == "until"):
+        return text in {"false", "! true", "! :"}
+    return text in {"true", ":", "[ 1 ]", "((1))", "(( 1 ))", "[[ 1 ]]", "/bin/true"}
+
+
+def _has_background(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "&":
+            return True
+        if current.type in {"command_substitution", "function_definition", "string", "raw_string"}:
+            continue
+        stack.extend(current.children)
+    return False
+
+
+def _self_calls(node: Node, name: str) -> list[Node]:
+    found: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "command":
+            head = current.child_by_field_name("name")
+            if head is not None and (head.text or b"").decode("utf-8", "replace") == name:
+                found.append(current)
+        stack.extend(current.children)
+    return found
+
+
+def _self_spawning(body: Node, name: str) -> bool:
+    """A self-call that is backgrounded or piped into another self-call (``:|:&``); ordinary
+    recursion (``$(fib $((n-1))) + $(fib $((n-2)))``) is not."""
+    calls = _self_calls(body, name)
+    for call in calls:
+        node: Node | None = call
+        while node is not None and node != body:
+            sibling = node.next_sibling
+            if sibling is not None and sibling.type == "&":
+                return True
+            if node.type == "pipeline" and sum(1 for c in calls if _inside(c, node)) >= 2:
+                return True
+            node = node.parent
+    return False
+
+
+def _inside(node: Node, ancestor: Node) -> bool:
+    return ancestor.start_byte <= node.start_byte and node.end_byte <= ancestor.end_byte
 
 
 _STATEMENT_ARGS = frozenset(
@@ -348,6 +472,9 @@ _HANDLERS: dict[str, Callable[[Walker, Node], object]] = {
     "declaration_command": Walker._declaration,
     "function_definition": Walker._function,
     "for_statement": Walker._for,
+    "while_statement": Walker._loop,
+    "until_statement": Walker._loop,
+    "c_style_for_statement": Walker._loop,
     "ERROR": Walker._error,
     "comment": lambda w, n: None,
 }

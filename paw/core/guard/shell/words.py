@@ -22,9 +22,18 @@ UNKNOWN = "\ue000"
 GUARDED = "\ue001"
 SUBST = "\ue002"  # output of a command substitution: unknown, assumed non-empty
 SENTINELS = UNKNOWN + GUARDED + SUBST
+IFS_SPLIT = "\ue003"  # an unquoted `$IFS`: bash splits the word there (default IFS)
 
 # Variables whose value paw knows well enough to judge a path.
-_KNOWN_VARS = {"HOME": "~", "PWD": ".", "OLDPWD": UNKNOWN, "TMPDIR": "/tmp"}  # noqa: S108 - a path to judge, not to use
+LAST_JOB = "%last-background-job"  # `$!`: the shell's own last background job
+_KNOWN_VARS = {
+    "HOME": "~",
+    "PWD": ".",
+    "OLDPWD": UNKNOWN,
+    "TMPDIR": "/tmp",  # noqa: S108 - a path to judge, not to use
+    "!": LAST_JOB,
+    "IFS": IFS_SPLIT,
+}
 
 _ANSI_SIMPLE = {
     "a": "\a",

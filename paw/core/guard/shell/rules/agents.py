@@ -22,6 +22,16 @@ _PROGRAM_VARS = frozenset(
     {"GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
      "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "SSH_ASKPASS"}
 )  # fmt: skip
+# Variables whose value is a command line some program runs (pagers, editors, askpass, prompts).
+_COMMAND_VARS = frozenset(
+    {"PAGER", "MANPAGER", "GIT_PAGER", "GH_PAGER", "SYSTEMD_PAGER", "BAT_PAGER", "DELTA_PAGER",
+     "EDITOR", "VISUAL", "SUDO_EDITOR", "FCEDIT", "GH_EDITOR", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+     "KUBE_EDITOR", "SVN_EDITOR", "HGEDITOR", "BROWSER", "GH_BROWSER", "TERMINAL",
+     "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
+     "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF", "RSYNC_RSH", "CVS_RSH",
+     "MANROFFOPT", "DIFFPROG", "MERGE"}
+)  # fmt: skip
+_PROMPT_VARS = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
 _OFF_VALUES = frozenset({"off", "0", "false", "no", "disable", "disabled", "none", "skip"})
 _ON_VALUES = frozenset({"1", "true", "yes", "on", "enable", "enabled", "all"})
 _DANGER_FLAG_RE = re.compile(r"^--(dangerously[-\w]*|allow-dangerously[-\w]*|yolo)(=.*)?$")
@@ -55,6 +65,17 @@ def check_assignment(name: str, value: str, ctx: Context) -> None:
         return
     if name in _PROGRAM_VARS and is_exec_key("core.pager", value):
         ctx.block("git.config-exec", f"`{name}={value}` makes git run a program")
+        return
+    if name in _COMMAND_VARS and value.strip():
+        program = value.strip()
+        if name in {"LESSOPEN", "LESSCLOSE"}:
+            program = program.lstrip("|").replace("%s", "file")
+        if "\ue000" in program or "\ue002" in program:
+            ctx.confirm("shell.program-option", f"`{name}` names a program paw cannot see")
+        ctx.run_script(program, f"{name}=")
+        return
+    if name in _PROMPT_VARS and ("$(" in value or "`" in value):
+        ctx.run_script(f"echo {value}", f"{name}=")
         return
     if not _GUARD_VAR_RE.match(name):
         return

@@ -46,6 +46,11 @@ _DOWNLOAD_EXEC_RE = re.compile(
     re.DOTALL,
 )
 _LITERAL_RE = re.compile(_STR)
+_FORK_LOOP_RE = re.compile(
+    r"(?:\bwhile\b|\bloop\b|\buntil\b|\bfor\s*\(\s*;\s*;\s*\)|\brepeat\b)[\s\S]{0,60}?"
+    r"\b(?:os\.)?(?:fork|forkpty|spawn|Process\.fork|pcntl_fork)\b"
+    r"|\bfork\b\s*(?:\(\s*\)\s*)?(?:while|until)\b|\bfork\b\s*;?\s*redo\b"
+)
 _NETWORK_CALL_RE = re.compile(
     r"requests\.(post|put|patch)|urlopen|urllib\.request|http\.client|fetch\(|axios|Net::HTTP"
     r"|LWP::|HTTP::Tiny|curl_exec|socket\.send|\.sendall\("
@@ -99,6 +104,7 @@ def _scan_deletes(source: str, lang: str, ctx: Context, origin: str) -> None:
                 ctx.confirm("shell.rm-unresolved", f"`{verb}` deletes a path paw cannot see")
             continue
         recursive = bool(_RECURSIVE_HINT_RE.search(api + arg))
+        check_write_target(target, ctx, verb, None, delete=True)
         danger = judge_path(target, ctx)
         if danger is None or (
             not recursive and danger.rule in {"shell.rm-unresolved", "shell.rm-cwd"}
@@ -131,8 +137,28 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
         ctx.block("shell.exfiltration", f"`{origin}` sends secrets or the environment out")
     if _SOCKET_RE.search(source) and _SPAWN_RE.search(source):
         ctx.block("shell.reverse-shell", f"`{origin}` connects a socket to a shell")
+    _scan_secrets_and_forks(source, ctx, origin)
     if _DOWNLOAD_EXEC_RE.search(source):
         ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
+
+
+def _scan_secrets_and_forks(source: str, ctx: Context, origin: str) -> None:
+    """Credential files read by code; fork loops."""
+    for literal in _LITERAL_RE.finditer(source):
+        text = _literal(literal)
+        if text.startswith(("~/", "/root/", "/home/", "/Users/", "/proc/")) and _is_home_secret(
+            text, ctx
+        ):
+            ctx.block("shell.secret-read", f"`{origin}` reads the credential file `{text}`")
+            break
+    if _FORK_LOOP_RE.search(source):
+        ctx.block("shell.fork-bomb", f"`{origin}` forks in an endless loop")
+
+
+def _is_home_secret(path: str, ctx: Context) -> bool:
+    from paw.core.guard.shell.rules.secrets import home_secret
+
+    return home_secret(path, ctx)
 
 
 def check_unparsed(text: str, ctx: Context, origin: str) -> None:

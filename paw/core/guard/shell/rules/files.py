@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.guard.shell.rules.argv import option_value, split_args
+from paw.core.guard.shell.rules.targets import USER_DATA, in_cwd
+from paw.core.guard.shell.rules.targets import _normalise as normalise
 from paw.core.guard.shell.words import SUBST, UNKNOWN
 
 if TYPE_CHECKING:
@@ -30,7 +33,10 @@ _RC_RE = re.compile(
     r"(^~|^/home/[^/]+|^/Users/[^/]+|^/root)/(\.bashrc|\.bash_profile|\.bash_login|\.profile"
     r"|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.config/fish/config\.fish|\.inputrc)$"
 )
-_PAW_CONFIG_RE = re.compile(r"(^|/)(paw\.toml|\.paw/.*|\.config/paw/.*|guardrails\.toml)$")
+_PAW_CONFIG_RE = re.compile(
+    r"(^|/)(paw\.toml|\.paw(/.*)?|\.config/paw(/.*)?|guardrails\.toml)/?$", re.IGNORECASE
+)
+_PAW_NAMES = (".paw", "paw.toml", "guardrails.toml")
 _AGENT_CONFIG_RE = re.compile(
     r"(^|/)(\.aider\.conf\.ya?ml|\.claude/settings(\.local)?\.json|\.claude\.json"
     r"|\.codex/config\.toml|\.gemini/settings\.json|\.qwen/settings\.json|opencode\.jsonc?"
@@ -118,6 +124,15 @@ def check_write_target(
 ) -> None:
     """Judge one file a command writes, creates or deletes."""
     if _ignored(path):
+        if path[:1] in (UNKNOWN, SUBST):
+            _check_computed_prefix(path, ctx, verb)
+        return
+    if ctx.cwd_prefix:
+        path = in_cwd(path, ctx)
+    if ctx.cwd_path and path.startswith(ctx.cwd_path + "/") and "/.." not in path:
+        path = path[len(ctx.cwd_path) + 1 :]  # inside the project: judged as a project path
+    if _matches_paw_glob(path):
+        ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return
     if _ANY_PLACE_RE.search(path) is None:
         if _classify(path, ctx) is PathClass.INSTRUCTION:
@@ -135,6 +150,22 @@ def check_write_target(
     if content and _ENV_FILE_RE.search(path) and _GUARD_OFF_TEXT_RE.search(content):
         ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
         return
+    _check_run_later(path, ctx, verb, content)
+
+
+def _check_computed_prefix(path: str, ctx: Context, verb: str) -> None:
+    """``"$(pwd)/paw.toml"``, ``"$DIR/AGENTS.md"``: the name is known though the folder is not."""
+    tail = path.lstrip(UNKNOWN + SUBST)
+    if not tail.startswith("/"):
+        return
+    if _PAW_CONFIG_RE.search(tail):
+        ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `…{tail}`")
+    elif _classify(tail.lstrip("/"), ctx) is PathClass.INSTRUCTION:
+        ctx.confirm("files.instruction-write", f"`{verb}` changes the agent instructions `…{tail}`")
+
+
+def _check_run_later(path: str, ctx: Context, verb: str, content: str | None) -> None:
+    """Start-up files and git hooks (their text runs later), then agent files."""
     if _RC_RE.search(path):
         ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
         _judge_payload(content, ctx, path)
@@ -143,6 +174,67 @@ def check_write_target(
     elif path.startswith(".git/hooks/") or "/.git/hooks/" in path:
         ctx.confirm("files.git-hook", f"`{verb}` changes the git hook `{path}` (runs on commit)")
         _judge_payload(content, ctx, path)
+
+
+def _matches_paw_glob(path: str) -> bool:
+    """A glob such as ``.p*`` or ``*.toml`` that can name ``.paw`` or ``paw.toml``."""
+    if ("*" not in path and "?" not in path and "[" not in path) or (
+        path.endswith(("/*", "/")) and path.count("/") > 1
+    ):
+        return False
+    head, _, last = path.rstrip("/").rpartition("/")
+    if head not in {"", ".", "~"} and not head.startswith("/"):
+        return False
+    if not any(c in last for c in "*?[") or last.strip("*") == "":
+        return False
+    return any(fnmatch.fnmatchcase(name, last) for name in _PAW_NAMES)
+
+
+def check_paw_state(path: str, ctx: Context, verb: str) -> None:
+    """``chmod``/``chown`` of paw's own state or config (``.paw``, ``paw.toml``)."""
+    if _ignored(path):
+        return
+    path = in_cwd(path, ctx)
+    if _PAW_CONFIG_RE.search(path) or _matches_paw_glob(path):
+        ctx.block("agents.guard-tamper", f"`{verb}` changes paw's own state or config `{path}`")
+
+
+def _home_segments(path: str) -> list[str] | None:
+    """The segments of ``path`` below a home directory, or None when it is not in one."""
+    segs = [s for s in path.split("/") if s not in {"", "."}]
+    if path == "~" or path.startswith("~/"):
+        return segs[1:]
+    if path.startswith("/root") and segs[:1] == ["root"]:
+        return segs[1:]
+    if len(segs) >= 2 and segs[0] in {"home", "Users"}:
+        return segs[2:]
+    return None
+
+
+def check_outside_write(path: str, ctx: Context, verb: str, *, dotfiles_only: bool = False) -> None:
+    """Copying or extracting into the home folder itself, its top level or a user folder, or
+    into the filesystem root: a write outside the project that nobody asked for."""
+    if _ignored(path) or (not ctx.cwd_prefix and not path.startswith(("~", "/"))):
+        return
+    path = in_cwd(path, ctx)
+    if ctx.cwd_path and (path == ctx.cwd_path or path.startswith(ctx.cwd_path + "/")):
+        return
+    if "/.." in path or path.startswith(".."):
+        path = normalise(path)
+    home = _home_segments(path)
+    if home is not None:
+        if dotfiles_only:
+            if len(home) == 1 and home[0].startswith(".") and not _RC_RE.search(path):
+                ctx.block("files.outside-write", f"`{verb}` writes the dotfile `{path}` in home")
+            return
+        if not home or len(home) == 1 or (len(home) == 2 and home[0].lower() in USER_DATA):
+            ctx.block("files.outside-write", f"`{verb}` writes into the home folder (`{path}`)")
+        return
+    if dotfiles_only or not path.startswith("/"):
+        return
+    segs = [s for s in path.split("/") if s]
+    if len(segs) <= 1 and (not segs or segs[0] not in {"tmp", "dev"}):
+        ctx.block("files.outside-write", f"`{verb}` writes into the filesystem root (`{path}`)")
 
 
 def _judge_payload(content: str | None, ctx: Context, path: str) -> None:
@@ -193,6 +285,7 @@ def check_redirects(cmd: SimpleCommand, ctx: Context) -> None:
         if redirect.op == "<":
             continue
         check_write_target(redirect.target.text, ctx, f"{label} {redirect.op}", content)
+        check_outside_write(redirect.target.text, ctx, f"{label} {redirect.op}", dotfiles_only=True)
         _remember_script(cmd, ctx, redirect.target.text, append=redirect.op == ">>")
 
 
@@ -212,6 +305,7 @@ def _check_tee(cmd: SimpleCommand, ctx: Context) -> None:
     content = content_of(cmd)
     for operand in split_args(cmd.args).operands:
         check_write_target(operand, ctx, "tee", content)
+        check_outside_write(operand, ctx, "tee", dotfiles_only=True)
 
 
 def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
@@ -224,6 +318,7 @@ def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
         return
     content = " ".join(parsed.operands)
     check_write_target(target, ctx, cmd.name, content)
+    check_outside_write(target, ctx, cmd.name)
     # Into a directory (`cp x/CLAUDE.md .`, `-t dir`, several sources): each source's name is
     # written there too.
     into_dir = target.endswith("/") or target in {".", ".."} or len(sources) > 1
@@ -280,7 +375,14 @@ def _check_crontab(cmd: SimpleCommand, ctx: Context) -> None:
         ctx.block("files.persistence", "`crontab` installs or removes scheduled jobs")
 
 
+def _check_touch(cmd: SimpleCommand, ctx: Context) -> None:
+    parsed = split_args(cmd.args, frozenset({"-r", "-d", "-t", "--reference", "--date"}))
+    for operand in parsed.operands:
+        check_write_target(operand, ctx, cmd.name, None)
+
+
 RULES: dict[str, tuple[Check, ...]] = {
+    "touch": (_check_touch,),
     "tee": (_check_tee,),
     "cp": (_check_copy,),
     "install": (_check_copy,),

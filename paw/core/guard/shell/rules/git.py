@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
+from paw.core.guard.shell.gitwrites import GIT_WRITES, git_write
 from paw.core.guard.shell.rules.argv import split_args
 from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.gitpush import check_push
+from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -201,9 +203,116 @@ def _check_local(call: GitCall, ctx: Context) -> None:
         _check_maintenance(sub, args, ctx)
 
 
+_PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--tool-cmd")
+
+
+_PROGRAM_PREFIXES = tuple(o + "=" for o in _PROGRAM_OPTIONS)
+_SHORT_PROGRAM_OPTIONS = {"clone": ("-u",), "difftool": ("-x",), "rebase": ("-x",)}
+_EXT_SUBS = frozenset({"clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule"})
+
+
+def _run(ctx: Context, text: str, origin: str) -> None:
+    if has_unknown(text):
+        ctx.confirm("shell.program-option", f"`{origin}` runs a command paw cannot see")
+    ctx.run_script(text, origin)
+
+
+def _check_programs(call: GitCall, ctx: Context) -> None:
+    """Subcommands and options that run a command: bisect run, submodule foreach, -x, …"""
+    sub, args = call.sub, call.args
+    if sub == "bisect" and args[:1] == ["run"] and len(args) > 1:
+        _run(ctx, " ".join(_quote(a) for a in args[1:]), "git bisect run")
+    elif sub == "submodule" and "foreach" in args:
+        rest = [a for a in args[args.index("foreach") + 1 :] if a not in {"--recursive", "-q"}]
+        if rest:
+            _run(ctx, " ".join(rest), "git submodule foreach")
+    for i, arg in enumerate(args):
+        if not arg.startswith("-") and "ext::" not in arg:
+            continue
+        following = args[i + 1] if i + 1 < len(args) else ""
+        if arg.startswith(_PROGRAM_PREFIXES):
+            _run(ctx, arg.split("=", 1)[1], f"git {sub} {arg.split('=', 1)[0]}")
+        elif arg in _PROGRAM_OPTIONS or arg in _SHORT_PROGRAM_OPTIONS.get(sub, ()):
+            _run(ctx, following, f"git {sub} {arg}")
+        elif "ext::" in arg and sub in _EXT_SUBS:
+            inner = arg.split("ext::", 1)[1].replace("% ", " ").replace("%S", "git-upload-pack")
+            ctx.confirm("shell.program-option", f"`git {sub} ext::` runs a local command as remote")
+            _run(ctx, inner, f"git {sub} ext::")
+            body = re.search(r"(?:^|\s)-c\s+(.*)$", inner)
+            if body is not None:
+                _run(ctx, body.group(1), f"git {sub} ext:: -c")
+
+
+def _quote(word: str) -> str:
+    if word and all(c.isalnum() or c in "-_./=:@%+,~" for c in word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+_REV_RE = re.compile(r"[~^@]|^[0-9a-f]{7,40}$|^(ORIG_HEAD|FETCH_HEAD|MERGE_HEAD)$")
+
+
+def _check_history(call: GitCall, ctx: Context) -> None:
+    """Moving a branch to another commit rewrites what it holds (soft and mixed resets too)."""
+    sub, args = call.sub, call.args
+    parsed = split_args(args)
+    if sub == "reset" and not any(
+        a in {"--hard", "--merge", "--keep", "-p", "--patch"} for a in args
+    ):
+        before = args[: args.index("--")] if "--" in args else args
+        revs = [a for a in before if not a.startswith("-")]
+        target = revs[0] if revs else ""
+        mode = any(a in {"--soft", "--mixed"} for a in args)
+        moves = target not in {"", "HEAD", "@"} and (
+            _REV_RE.search(target) is not None
+            or mode
+            or target in ctx.protected
+            or ("/" in target and "." not in target.rsplit("/", 1)[-1])
+        )
+        if moves:
+            ctx.confirm(
+                "git.history-rewrite",
+                f"`git reset {' '.join(args)}` moves the branch to "
+                "another commit (commits drop out of it)",
+            )
+    elif (
+        (
+            sub == "branch"
+            and ("f" in parsed.letters or "--force" in parsed.options)
+            and not ({"d", "D"} & parsed.letters)
+        )
+        or (sub == "checkout" and "-B" in args)
+        or (sub == "switch" and ("-C" in args or "--force-create" in args))
+        or (sub == "tag" and ("f" in parsed.letters or "--force" in parsed.options))
+    ):
+        ctx.confirm("git.history-rewrite", f"`git {sub}` moves an existing branch or tag")
+
+
+def _check_stage(call: GitCall, ctx: Context) -> None:
+    """``git add`` of a key or credential file stages a secret for the next commit."""
+    from paw.core.guard.shell.rules.net import is_secret_path
+
+    parsed = split_args(call.args, frozenset({"--chmod", "--pathspec-from-file"}))
+    for operand in parsed.operands:
+        if is_secret_path(operand, ctx):
+            ctx.block("shell.secret-stage", f"`git add {operand}` stages a secret for a commit")
+            return
+
+
 def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
     call = parse_git(cmd.args)
     _check_config_pairs(call, ctx)
+    _check_programs(call, ctx)
+    if call.sub in GIT_WRITES:
+        found = git_write(call.sub, call.args)
+        if found is not None:
+            ctx.git_writes.append(found)
+    if call.sub in {"reset", "branch", "checkout", "switch", "tag"}:
+        _check_history(call, ctx)
+    elif call.sub == "add":
+        _check_stage(call, ctx)
+    elif call.sub == "credential" and call.args[:1] in (["fill"], ["get"]):
+        ctx.block("shell.secret-read", "`git credential fill` prints a stored password or token")
     sub = call.sub
     if not sub or "--help" in call.args or sub == "help":
         return

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from paw.core.guard.files import PathClass
 from paw.core.guard.shell.rules.argv import option_value, split_args
-from paw.core.guard.shell.rules.files import check_write_target, classify_cached
+from paw.core.guard.shell.rules.files import (
+    check_outside_write,
+    check_write_target,
+    classify_cached,
+)
 from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
@@ -27,13 +32,20 @@ SENDERS = frozenset(
         "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "ftp",
         "http", "https", "xh", "httpie", "curlie", "rsync", "mail", "sendmail", "mutt", "aws",
         "gsutil", "rclone", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "openssl",
+        "dig", "nslookup", "host", "ping", "whois", "drill", "kdig", "gh", "aria2c", "wget2",
     }
 )  # fmt: skip
 _SECRET_RE = re.compile(
     r"(^|/)(\.ssh|\.gnupg|\.aws|\.aws/credentials|\.aws/config|\.ssh/id_[^/]*|\.ssh/.*key|\.netrc|\.npmrc|\.pypirc"
     r"|\.git-credentials|\.docker/config\.json|\.kube/config|\.config/gh/hosts\.yml|\.gnupg/.*"
     r"|\.env(\.[\w.-]+)?|shadow|gshadow|\.pgpass|credentials\.json|\.vault-token|\.boto"
-    r"|\.azure/.*|\.config/gcloud/.*|id_rsa|id_ed25519|id_ecdsa|.*\.pem|.*\.key|.*\.p12|.*\.pfx)$"
+    r"|\.azure/.*|\.config/gcloud/.*|id_rsa|id_ed25519|id_ecdsa|.*\.pem|.*\.key|.*\.p12|.*\.pfx"
+    r"|\.\w*_history|\.lesshst|\.local/share/fish/fish_history|\.viminfo|environ"
+    r"|\.password-store/.*|\.config/op/.*|\.terraform\.d/credentials\.tfrc\.json"
+    r"|\.config/hub|\.config/glab-cli/.*|\.cargo/credentials(\.toml)?|\.gem/credentials"
+    r"|\.m2/settings\.xml|\.config/rclone/rclone\.conf|\.s3cfg|\.config/doctl/config\.yaml"
+    r"|Library/Keychains/.*|\.local/share/keyrings/.*|\.mozilla/.*/(logins\.json|key4\.db)"
+    r"|\.config/(google-chrome|chromium)/.*/Login Data)$"
 )
 _TEMPLATE_RE = re.compile(r"\.(example|sample|template|dist|pub)$")
 _ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "compgen"})
@@ -50,11 +62,140 @@ _DATA_FILE_OPTS = (
 def is_secret_path(path: str, ctx: Context) -> bool:
     """True for credential files (``~/.aws/credentials``, ``.env``, ``id_rsa`` …)."""
     path = path.rstrip("/")
-    if not path or has_unknown(path) or _TEMPLATE_RE.search(path):
+    if not path or has_unknown(path) or _TEMPLATE_RE.search(path) or path.endswith(".env.vault"):
         return False
     if _SECRET_RE.search(path):
         return True
     return classify_cached(path, ctx.config) is PathClass.SENSITIVE
+
+
+def _subcommand(args: list[str], *subs: tuple[str, ...]) -> bool:
+    words = [a for a in args if not a.startswith("-")]
+    return any(tuple(words[: len(sub)]) == sub for sub in subs)
+
+
+def _keychain(args: list[str], words: list[str]) -> bool:
+    head = words[0] if words else ""
+    reveal = bool({"-w", "-g"} & set(args))
+    return head in {"dump-keychain", "export"} or (
+        head.startswith("find-") and "password" in head and reveal
+    )
+
+
+def _aws(args: list[str], words: list[str]) -> bool:
+    if _subcommand(
+        args,
+        ("configure", "export-credentials"),
+        ("sts", "get-session-token"),
+        ("ecr", "get-login-password"),
+        ("sts", "assume-role"),
+    ):
+        return True
+    keys = " ".join(words[2:]).lower()
+    return _subcommand(args, ("configure", "get")) and any(
+        k in keys for k in ("secret", "key", "token")
+    )
+
+
+def _kubectl(args: list[str], words: list[str]) -> bool:
+    if _subcommand(args, ("config", "view")):
+        return bool({"--raw", "--flatten"} & set(args))
+    output = any(a.startswith(("-o", "--output")) for a in args)
+    return words[:2] in (["get", "secret"], ["get", "secrets"]) and output
+
+
+def _gh(args: list[str], words: list[str]) -> bool:
+    del words
+    shown = bool({"-t", "--show-token"} & set(args))
+    return _subcommand(args, ("auth", "token")) or (_subcommand(args, ("auth", "status")) and shown)
+
+
+_PASS_SAFE: frozenset[str] = frozenset(
+    {"ls", "list", "find", "search", "init", "git", "insert", "add", "rm", "remove", "delete",
+     "mv", "rename", "cp", "copy", "edit", "generate", "help", "version", "--help", "--version",
+     "sync", "setup", "audit", "otp"}
+)  # fmt: skip
+TOKEN_PRINTERS: dict[str, tuple[str, Callable[[list[str], list[str]], bool]]] = {
+    "security": ("the macOS keychain", _keychain),
+    "secret-tool": ("the desktop keyring", lambda a, w: w[:1] == ["lookup"]),
+    "pass": ("the password store", lambda a, w: not w or w[0] not in _PASS_SAFE),
+    "gopass": ("the password store", lambda a, w: not w or w[0] not in _PASS_SAFE),
+    "op": ("1Password", lambda a, w: _subcommand(a, ("read",), ("item", "get"), ("inject",))),
+    "bw": ("the password manager", lambda a, w: _subcommand(a, ("get",), ("export",))),
+    "lpass": ("the password manager", lambda a, w: _subcommand(a, ("show",), ("export",))),
+    "gh": ("the GitHub token", _gh),
+    "aws": ("AWS credentials", _aws),
+    "gcloud": (
+        "a Google Cloud token",
+        lambda a, w: any(x.startswith("print-") and "token" in x for x in w),
+    ),
+    "az": ("an Azure token", lambda a, w: _subcommand(a, ("account", "get-access-token"))),
+    "kubectl": ("Kubernetes credentials", _kubectl),
+    "oc": ("Kubernetes credentials", _kubectl),
+    "vault": (
+        "Vault secrets",
+        lambda a, w: _subcommand(a, ("read",), ("kv", "get"), ("token", "create"), ("print",)),
+    ),
+    "gpg": ("a private GPG key", lambda a, w: any(x.startswith("--export-secret") for x in a)),
+    "gpg2": ("a private GPG key", lambda a, w: any(x.startswith("--export-secret") for x in a)),
+    "keyring": ("the system keyring", lambda a, w: w[:1] == ["get"]),
+    "history": ("the shell history", lambda a, w: True),
+    "fc": ("the shell history", lambda a, w: "-l" in a or "-ln" in a),
+    **dict.fromkeys(
+        ("heroku", "fly", "flyctl", "doctl", "netlify", "vercel"),
+        ("a hosting token", lambda a, w: any(x in {"auth:token", "token"} for x in w[:2])),
+    ),
+}
+
+
+def token_printer(cmd: SimpleCommand) -> str | None:
+    """Commands that print a stored password, token or key (credential stores, cloud CLIs)."""
+    name = cmd.name
+    entry = TOKEN_PRINTERS.get(name)
+    if entry is None:
+        if name.startswith("docker-credential-") and "get" in cmd.args:
+            return "a container registry password"
+        return None
+    words = [a for a in cmd.args if not a.startswith("-")]
+    what, test = entry
+    return what if test(cmd.args, words) else None
+
+
+_ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "7z", "7za", "cpio", "pax", "rar"})
+
+
+def _tar_to_stdout(args: list[str]) -> bool:
+    """A tar without ``-f``/``--file`` writes the archive to stdout."""
+    for index, arg in enumerate(args):
+        if arg == "--file" or arg.startswith("--file="):
+            return False
+        short = arg.startswith("-") and not arg.startswith("--")
+        if (short or index == 0) and "f" in arg.lstrip("-"):
+            return False
+    return True
+
+
+def archive_of_project(cmd: SimpleCommand) -> bool:
+    """``tar czf - .``, ``zip -r - .``, ``git archive HEAD``: the repository as one stream."""
+    name, args = cmd.name, cmd.args
+    if name == "git":
+        words = [a for a in args if not a.startswith("-")]
+        return words[:1] == ["archive"] or words[:2] == ["bundle", "create"]
+    if name not in _ARCHIVERS:
+        return False
+    first = args[0] if args else ""
+    creating = "--create" in args or (
+        name in {"tar", "gtar", "bsdtar"} and "c" in first.lstrip("-")
+    )
+    if name == "zip":
+        creating = True
+    if name in {"7z", "7za"}:
+        creating = args[:1] == ["a"]
+    if creating and name in {"tar", "gtar", "bsdtar"} and _tar_to_stdout(args):
+        return True
+    return creating and any(
+        a in {"-", "/dev/stdout", "-so"} or a.endswith(("f-", "-f")) for a in args
+    )
 
 
 def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
@@ -62,8 +203,11 @@ def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
     name = cmd.name
     if name in _ENV_DUMPERS and not [a for a in cmd.args if not a.startswith("-")]:
         return "the environment (tokens and keys)"
-    if name == "gh" and cmd.args[:2] == ["auth", "token"]:
-        return "the GitHub token"
+    printed = token_printer(cmd)
+    if printed is not None:
+        return printed
+    if archive_of_project(cmd):
+        return "an archive of the repository"
     if name in _READERS:
         for arg in cmd.args:
             if is_secret_path(arg, ctx):
@@ -125,6 +269,9 @@ def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_copy_out(cmd: SimpleCommand, ctx: Context) -> None:
     operands = split_args(cmd.args, frozenset({"-i", "-P", "-p", "-o", "-F", "-J", "-e"})).operands
+    if len(operands) >= 2 and ":" not in operands[-1] and cmd.name == "scp":
+        check_write_target(operands[-1], ctx, cmd.name, None)
+        check_outside_write(operands[-1], ctx, cmd.name)
     if len(operands) < 2 or ":" not in operands[-1]:
         return
     for source in operands[:-1]:
@@ -199,21 +346,3 @@ RULES: dict[str, tuple[Check, ...]] = {
 }
 for _name in _NC:
     RULES[_name] = (*RULES.get(_name, ()), _check_reverse_shell)
-
-_HOME_PREFIXES = ("~/", "$HOME/", "${HOME}/", "/root/", "/home/")
-
-
-def _check_secret_read(cmd: SimpleCommand, ctx: Context) -> None:
-    """Printing a home credential store puts it in the agent's context, i.e. at its model
-    provider: a human should see that first (a project ``.env`` stays allowed)."""
-    for arg in cmd.args:
-        if arg.startswith(_HOME_PREFIXES) and is_secret_path(arg, ctx):
-            ctx.confirm(
-                "shell.secret-read",
-                f"`{cmd.name}` prints the credential file `{arg}` into the agent's context",
-            )
-            return
-
-
-for _name in _READERS:
-    RULES[_name] = (*RULES.get(_name, ()), _check_secret_read)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fnmatch
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.rules.files import check_outside_write, check_write_target
 from paw.core.guard.shell.rules.interp import (
     check_dynamic_body,
     check_script_file,
@@ -24,6 +26,7 @@ _FIND_FILTERS = frozenset(
      "-atime", "-ctime", "-size", "-user", "-group", "-perm", "-empty", "-wholename", "-lname",
      "-inum", "-samefile", "-links", "-cmin", "-amin", "-newermt"}
 )  # fmt: skip
+_FIND_PRINT_TO = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _XARGS_VALUE = frozenset(
     {"-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args",
@@ -69,10 +72,17 @@ def _run_payload(ctx: Context, words: list[str], parent: SimpleCommand, origin: 
 
 def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
     roots, expr = _find_parts(cmd.args)
-    filtered = any(e in _FIND_FILTERS for e in expr)
-    found = [r if not filtered else r.rstrip("/") + "/found" for r in roots]
+    found = _found(roots, expr)
     if "-delete" in expr:
         check_targets(ctx, "find -delete", found, recursive=True)
+        for target in found:
+            check_write_target(target, ctx, "find -delete", None, delete=True)
+    for i, word in enumerate(expr[:-1]):
+        if word in _FIND_PRINT_TO:
+            check_write_target(expr[i + 1], ctx, f"find {word}", None)
+            check_outside_write(expr[i + 1], ctx, f"find {word}")
+            check_outside_write(expr[i + 1], ctx, f"find {word}", dotfiles_only=True)
+    _check_secret_search(roots, expr, ctx)
     i = 0
     while i < len(expr):
         if expr[i] in _FIND_EXEC:
@@ -87,13 +97,54 @@ def _check_find(cmd: SimpleCommand, ctx: Context) -> None:
         i += 1
 
 
+def _found(roots: list[str], expr: list[str]) -> list[str]:
+    """What a find matches, for the rules: a literal ``-name`` is that name under each root,
+    other filters some entry below it, no filter the roots themselves."""
+    for i, word in enumerate(expr[:-1]):
+        name = expr[i + 1]
+        if word in {"-name", "-iname"} and name and not any(c in name for c in "*?[\\"):
+            return [r.rstrip("/") + "/" + name for r in roots]
+    if any(e in _FIND_FILTERS for e in expr):
+        return [r.rstrip("/") + "/found" for r in roots]
+    return roots
+
+
+_SECRET_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "key.pem", "server.key", "cert.p12",
+                 ".netrc", ".git-credentials", "credentials", ".npmrc", ".pypirc", ".env",
+                 ".bash_history", ".zsh_history", "config.json")  # fmt: skip
+
+
+def _check_secret_search(roots: list[str], expr: list[str], ctx: Context) -> None:
+    """``find ~ -name 'id_*' -exec cat {} +``: printing every key below home or the root."""
+    from paw.core.guard.shell.rules.secrets import NON_READERS
+
+    wide = [r for r in roots if r in {"/", "~", "~/"} or r.startswith(("~/.", "/home", "/root"))]
+    if not wide:
+        return
+    names = [expr[i + 1] for i, e in enumerate(expr[:-1]) if e in {"-name", "-iname"}]
+    readers = [
+        expr[i + 1].rsplit("/", 1)[-1]
+        for i, e in enumerate(expr[:-1])
+        if e in _FIND_EXEC and expr[i + 1].rsplit("/", 1)[-1] not in NON_READERS
+    ]
+    if not readers or not names:
+        return
+    for name in names:
+        if any(fnmatch.fnmatch(secret, name) for secret in _SECRET_NAMES):
+            ctx.block(
+                "shell.secret-read",
+                f"`find {wide[0]} -name {name} -exec {readers[0]}` prints credential files",
+            )
+            return
+
+
 def _stdin_operands(cmd: SimpleCommand) -> list[str]:
+    if cmd.stdin_text is not None and not has_unknown(cmd.stdin_text):
+        return cmd.stdin_text.split()[:8]
     for up in reversed(cmd.upstream):
         if up.name == "find":
             roots, expr = _find_parts(up.args)
-            if any(e in _FIND_FILTERS for e in expr):
-                return [r.rstrip("/") + "/found" for r in roots]
-            return roots
+            return _found(roots, expr)
         if up.name in {"echo", "printf"}:
             return [a for a in up.args if not a.startswith("-")]
     return []
@@ -135,7 +186,14 @@ def _check_parallel(cmd: SimpleCommand, ctx: Context) -> None:
 def _check_cd(cmd: SimpleCommand, ctx: Context) -> None:
     operands = [a for a in cmd.args if not a.startswith("-") or a == "-"]
     target = operands[0] if operands else "~"
+    prefix = ctx.cwd_prefix
     ctx.cwd_path = None
+    if has_unknown(target) or target == "-":
+        ctx.cwd_prefix = None
+    elif target.startswith(("/", "~")):
+        ctx.cwd_prefix = target.rstrip("/") or "/"
+    elif prefix is not None:
+        ctx.cwd_prefix = f"{prefix.rstrip('/')}/{target}" if prefix else target
     if has_unknown(target) or target == "-":
         ctx.cwd = CwdKind.UNKNOWN
     elif is_dangerous_dir(target, ctx) or target in {"/", "~"}:

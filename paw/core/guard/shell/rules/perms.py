@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules.argv import split_args
+from paw.core.guard.shell.rules.files import check_paw_state
 from paw.core.guard.shell.rules.targets import judge_path
 from paw.core.models import Action
 
@@ -65,6 +66,7 @@ def _check_chmod(cmd: SimpleCommand, ctx: Context) -> None:
     if setuid:
         ctx.block("shell.chmod-setuid", f"`chmod {mode}` sets a set-user/group-id bit")
     for target in targets:
+        check_paw_state(target, ctx, "chmod")
         if _wide_target(target, ctx) and (recursive or lockout):
             ctx.block("shell.chmod-system", f"`chmod {mode}` on `{target}` (root, home or system)")
 
@@ -73,6 +75,7 @@ def _check_chown(cmd: SimpleCommand, ctx: Context) -> None:
     parsed = split_args(cmd.args, frozenset({"--reference", "--from"}))
     targets = parsed.operands[1:]
     for target in targets:
+        check_paw_state(target, ctx, cmd.name)
         if _wide_target(target, ctx):
             ctx.block("shell.chown-system", f"`{cmd.name}` on `{target}` (root, home or system)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules.argv import has_long, option_value, split_args
-from paw.core.guard.shell.rules.files import check_write_target
+from paw.core.guard.shell.rules.files import check_outside_write, check_write_target
 from paw.core.guard.shell.rules.targets import judge_path
 from paw.core.models import Action
 
@@ -72,6 +72,7 @@ def _check_rsync(cmd: SimpleCommand, ctx: Context) -> None:
     if deleting and ":" not in dest.split("/", 1)[0]:
         check_targets(ctx, "rsync --delete", [dest], recursive=True)
     check_write_target(dest, ctx, "rsync", None)
+    check_outside_write(dest, ctx, "rsync")
 
 
 def _check_mv(cmd: SimpleCommand, ctx: Context) -> None:
@@ -87,6 +88,7 @@ def _check_mv(cmd: SimpleCommand, ctx: Context) -> None:
         check_write_target(source, ctx, "mv", None, delete=True)
     if dest is not None:
         check_write_target(dest, ctx, "mv", _content_of_sources(sources))
+        check_outside_write(dest, ctx, "mv")
 
 
 def _content_of_sources(sources: list[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from paw.core.guard.shell.context import CwdKind
-from paw.core.guard.shell.words import GUARDED, SUBST, UNKNOWN
+from paw.core.guard.shell.words import GUARDED, SENTINELS, SUBST, UNKNOWN
 from paw.core.models import Action
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ USER_DATA = frozenset(
 )  # fmt: skip
 HOME_SECRET_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".password-store", ".kube", ".azure"})
 GLOB_CHARS = frozenset("*?[")
+_GIT_CORE = frozenset({"objects", "refs", "HEAD", "packed-refs", "index", "logs"})
 
 
 class Danger(NamedTuple):
@@ -116,7 +117,9 @@ def _relative_danger(segs: list[str], ctx: Context, path: str) -> Danger | None:
         if len(segs) == 1 or all(s == ".." or _is_glob(s) for s in segs):
             return Danger("shell.rm-escape", Action.BLOCK, f"`{path}` above the project")
         return Danger("shell.rm-outside", Action.CONFIRM, f"`{path}` outside the project")
-    if segs[0] == ".git" and len(segs) == 1:
+    if segs[0] == ".git" and (
+        len(segs) == 1 or (len(segs) == 2 and (_is_bare_glob(segs[1]) or segs[1] in _GIT_CORE))
+    ):
         return Danger("shell.rm-git-dir", Action.BLOCK, "the repository's history (.git)")
     if ctx.cwd is CwdKind.DANGEROUS and len(segs) == 1 and _is_glob(segs[0]):
         return Danger("shell.rm-bare-glob", Action.BLOCK, f"`{path}` in a root, home or system dir")
@@ -146,8 +149,30 @@ def _normalise(text: str) -> str:
     return joined or "."
 
 
+def in_cwd(text: str, ctx: Context) -> str:
+    """``text`` seen from where the command started: ``cd build && rm -rf *`` deletes
+    ``build/*`` (same effect, same verdict as the one-path spelling)."""
+    prefix = ctx.cwd_prefix
+    if not prefix or not text or text.startswith(("/", "~")) or text[0] in SENTINELS:
+        return text
+    if text in {".", "./"}:
+        return prefix
+    return ("" if prefix == "/" else prefix.rstrip("/")) + "/" + text.removeprefix("./")
+
+
 def judge_path(text: str, ctx: Context) -> Danger | None:
     """Judge one operand of a destructive command (``rm``, ``find -delete``, ``shutil.rmtree``)."""
+    if not ctx.cwd_prefix:
+        return _judge(text, ctx)
+    joined = in_cwd(text, ctx)
+    if joined != text and ctx.cwd is CwdKind.DANGEROUS:
+        danger = _judge(text, ctx)
+        if danger is not None:
+            return danger
+    return _judge(joined, ctx)
+
+
+def _judge(text: str, ctx: Context) -> Danger | None:
     if GUARDED in text:
         text = text.replace(GUARDED, "guarded")
     if text.startswith(SUBST):
@@ -178,7 +203,7 @@ def judge_path(text: str, ctx: Context) -> Danger | None:
 def _judge_unknown(text: str, ctx: Context) -> Danger | None:
     empty = text.replace(UNKNOWN, "")
     if empty.strip() and empty != text:
-        danger = judge_path(empty, ctx)
+        danger = _judge(empty, ctx)
         shown = text.replace(UNKNOWN, "$VAR")
         if danger is not None and danger.action is Action.BLOCK:
             return Danger(
@@ -214,4 +239,6 @@ def is_dangerous_dir(text: str, ctx: Context) -> bool:
         return True
     if low[0] in HOME_ROOTS:
         return len(low) <= 2
+    if low[0] == "root":  # root's home: its top-level entries are precious, a project below is not
+        return len(low) == 2 and (low[1].startswith(".") or low[1] in HOME_PRECIOUS)
     return low[0] in DEEP_SYSTEM and tuple(low[:2]) not in TEMP_ROOTS

@@ -1,0 +1,55 @@
+"""Git writes found while judging a command: what a confirmation shows about a commit or push.
+
+They come from the same parse and walk as the verdict (wrappers peeled, ``bash -c`` bodies and
+``&&`` chains followed, quotes removed), never from a second splitter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GIT_WRITES = frozenset({"commit", "push"})
+
+
+@dataclass(frozen=True, slots=True)
+class GitWrite:
+    """A git write found in a shell command: the action and, for a commit, its ``-m`` message."""
+
+    action: str
+    message: str | None = None
+    remote: str | None = None  # push: the first positional argument
+    branch: str | None = None  # push: the source side of the first refspec
+
+
+def git_write(sub: str, args: list[str]) -> GitWrite | None:
+    """The :class:`GitWrite` of ``git <sub> <args>`` (arguments already normalised)."""
+    if sub == "commit":
+        return GitWrite("commit", _message(args))
+    if sub == "push":
+        return _push_target(args)
+    return None
+
+
+def _push_target(args: list[str]) -> GitWrite:
+    """``git push [options] [remote [refspec…]]``: the remote and the first refspec's source.
+
+    Only plain forms are read (``origin``, ``main``, ``+main``, ``HEAD:main``); anything else
+    leaves the field empty, and the git guard falls back to the upstream and the current branch.
+    """
+    positional = [a for a in args if not a.startswith("-")]
+    remote = positional[0] if positional else None
+    branch = None
+    if len(positional) > 1:
+        source = positional[1].lstrip("+").split(":", 1)[0]
+        branch = source if source and source != "HEAD" else None
+    return GitWrite("push", remote=remote, branch=branch)
+
+
+def _message(args: list[str]) -> str | None:
+    for i, arg in enumerate(args):
+        short = arg.startswith("-") and not arg.startswith("--") and arg.endswith("m")
+        if (short or arg == "--message") and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--message="):
+            return arg.split("=", 1)[1]
+    return None

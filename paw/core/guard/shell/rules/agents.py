@@ -40,11 +40,15 @@ _AGENT_FLAG_RE = re.compile(
     r"^--(yes-always|no-sandbox|trust-all[-\w]*|allow-all[-\w]*|auto-approve[-\w]*"
     r"|skip-permissions[-\w]*|always-approve|force)(=.*)?$"
 )
-_AGENT_PACKAGES = ("claude-code", "@openai/codex", "gemini-cli", "qwen-code", "opencode", "aider")
+_AGENT_PACKAGES = (
+    "claude-code", "@openai/codex", "gemini-cli", "qwen-code", "opencode", "aider",
+    "@continuedev/cli", "@kilocode/cli", "mistral-vibe",
+)  # fmt: skip
 AGENT_CLIS = frozenset(
     {
         "claude", "codex", "gemini", "qwen", "aider", "opencode", "cursor-agent", "amp", "goose",
         "crush", "kiro", "kiro-cli", "copilot", "auggie", "cn", "droid", "q", "openhands", "cline",
+        "kilo", "kilocode", "vibe",
     }
 )  # fmt: skip
 _MODE_OPTIONS = {
@@ -93,6 +97,13 @@ def check_assignment(name: str, value: str, ctx: Context) -> None:
         ctx.confirm("agents.guard-off", f"`{name}` is set to a value paw cannot see")
 
 
+def _switches_off(arg: str, following: str) -> bool:
+    """``--auto-approve false`` (cline's way to keep asking) turns auto-approval off."""
+    key, eq, inline = arg.partition("=")
+    value = inline if eq else following
+    return key == "--auto-approve" and value.lower() in {"false", "0", "no", "off"}
+
+
 def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.name in _DATA_COMMANDS:
         return
@@ -102,6 +113,8 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if not agent and "\n--" not in "\n" + "\n".join(args):  # no long option, nothing to flag
         return
     for i, arg in enumerate(args):
+        if agent and _switches_off(arg, args[i + 1] if i + 1 < len(args) else ""):
+            continue
         if _DANGER_FLAG_RE.match(arg) or (agent and _AGENT_FLAG_RE.match(arg)):
             if arg == "--force" and cmd.name not in {"cursor-agent", "cursor"}:
                 continue

@@ -133,8 +133,10 @@ def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
     assert (control.returncode, version in control.stdout) == (0, True), control
     answer_s = time.monotonic() - started  # how long the option path takes to print and exit
     # paw's launch plan for the same task: the CLI starts with it as its prompt
+    # codex starts an app-server daemon that outlives its pane unless told not to
+    command = [binary, "--no-daemon"] if kind == "codex" else [binary]
     (env.repo / "paw.toml").write_text(
-        f"[agents.{kind}]\ncommand = {json.dumps([binary])}\n", encoding="utf-8"
+        f"[agents.{kind}]\ncommand = {json.dumps(command)}\n", encoding="utf-8"
     )
     done = paw("spawn", "x", "--agent", kind, "--task=--version")
     assert done.returncode == 0, done.stderr

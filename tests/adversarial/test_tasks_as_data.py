@@ -3,12 +3,14 @@ proven on paw's launch plan, and on each real agent CLI's own argv parser in a t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import psutil
 import pytest
 
 from paw.core.agents import BUILTIN_PROFILES, TaskError, plan_launch, profile_for
@@ -141,13 +143,30 @@ def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
     done = paw("spawn", "x", "--agent", kind, "--task=--version")
     assert done.returncode == 0, done.stderr
     pane = listed("ls")[0]["pane_id"]
-    # it starts its interface with the task (offline, claude then gives up; opencode draws
-    # nothing until its model list loads): it never prints its version and exits
-    wait_for(lambda: _settled(env, pane), 3 * answer_s + 10)
-    drawn = _ui_lines(env, pane)
-    dead = tmux(env, "display-message", "-p", "-t", pane, "#{pane_dead}").stdout.strip()
-    assert len(drawn) > 2 or dead == "0", screen(env, pane)
-    assert not any(line.strip().startswith(version) for line in drawn), drawn
+    pid = int(tmux(env, "display-message", "-p", "-t", pane, "#{pane_pid}").stdout.strip())
+    try:
+        # it starts its interface with the task (offline, claude then gives up; opencode draws
+        # nothing until its model list loads): it never prints its version and exits
+        wait_for(lambda: _settled(env, pane), 3 * answer_s + 10)
+        drawn = _ui_lines(env, pane)
+        dead = tmux(env, "display-message", "-p", "-t", pane, "#{pane_dead}").stdout.strip()
+        assert len(drawn) > 2 or dead == "0", screen(env, pane)
+        assert not any(line.strip().startswith(version) for line in drawn), drawn
+    finally:
+        _end_tree(pid)  # node CLIs outlive their pane (gemini ignores the hangup)
+
+
+def _end_tree(pid: int) -> None:
+    """End the process started in the pane and everything it started."""
+    try:
+        root = psutil.Process(pid)
+        family = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return
+    for proc in family:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            proc.kill()
+    psutil.wait_procs(family, timeout=10)
 
 
 def test_a_custom_command_gets_a_plain_task_and_refuses_an_option_like_one() -> None:

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 
-from paw.core.detect.boxes import dedent, strip_border, unwrap
+from paw.core.detect.agents.opencode import announced_write, subject_of
+from paw.core.detect.boxes import strip_border
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
-    find_url,
     idle,
     make_prompt,
     prompt_found,
@@ -147,8 +147,8 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | Non
         return None
     body = block[title + 1 : -1]
     kind, detail = _kind(body)
-    subject = _subject(kind, detail, body, screen.pane_width)
-    if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
+    subject = subject_of(kind, detail, body, screen.pane_width)
+    if kind is PromptKind.EDIT and subject and announced_write(screen, subject):
         kind = PromptKind.WRITE
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
@@ -217,40 +217,6 @@ def _kind(body: list[str]) -> tuple[PromptKind, re.Match[str] | None]:
         if line.strip():
             break
     return PromptKind.OTHER, None
-
-
-def _subject(
-    kind: PromptKind, detail: re.Match[str] | None, body: list[str], width: int
-) -> str | None:
-    if kind is PromptKind.SHELL:
-        return _command(body, width)
-    if kind in (PromptKind.EDIT, PromptKind.WRITE) and detail is not None:
-        return detail["path"]
-    if kind is PromptKind.MCP and detail is not None:
-        server, _, tool = detail["tool"].partition("_")
-        return f"{server} {tool}" if tool else server
-    if kind is PromptKind.FETCH:
-        return find_url("\n".join(body))
-    return None
-
-
-def _command(body: list[str], width: int) -> str | None:
-    content = dedent(body)
-    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
-    if start < 0:
-        return None
-    block = [content[start][2:]]
-    for line in content[start + 1 :]:
-        if not line.strip():
-            break
-        block.append(line)
-    return unwrap(block, width - 6) or None
-
-
-def _announced_write(screen: Screen, path: str) -> bool:
-    """The pending tool line in the transcript says ``Write <path>`` (a new file)."""
-    pattern = re.compile(r"^\s*[←→]\s*Write\s+" + re.escape(path) + r"\s*$")
-    return any(pattern.match(line) for line in screen.lines)
 
 
 def _question(block: list[str]) -> Prompt | None:

@@ -154,8 +154,8 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str
         return UNREADABLE if _reaches_top(screen, block) else None
     body = block[title + 1 : row]
     kind, detail = _kind(body, screen.pane_width or screen.width)
-    subject = _subject(kind, detail, body, screen.pane_width)
-    if kind is PromptKind.EDIT and subject and _announced_write(screen, subject):
+    subject = subject_of(kind, detail, body, screen.pane_width)
+    if kind is PromptKind.EDIT and subject and announced_write(screen, subject):
         kind = PromptKind.WRITE
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
@@ -184,9 +184,10 @@ def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | 
     return PromptKind.OTHER, None
 
 
-def _subject(
+def subject_of(
     kind: PromptKind, detail: re.Match[str] | None, body: list[str], width: int
 ) -> str | None:
+    """The subject of a permission block's kind line and body (kilocode, a fork, draws the same)."""
     if kind is PromptKind.SHELL:
         return _command(body, width)
     if kind in (PromptKind.EDIT, PromptKind.WRITE) and detail is not None:
@@ -212,7 +213,7 @@ def _command(body: list[str], width: int) -> str | None:
     return unwrap(block, width - 6) or None
 
 
-def _announced_write(screen: Screen, path: str) -> bool:
+def announced_write(screen: Screen, path: str) -> bool:
     """The pending tool line in the transcript says ``Write <path>`` (a new file)."""
     pattern = re.compile(r"^\s*[←→]\s*Write\s+" + re.escape(path) + r"\s*$")
     return any(pattern.match(line) for line in screen.lines)
@@ -232,7 +233,7 @@ def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
         return None
     body = block[title + 1 : row]
     kind, detail = _kind(body)
-    subject = _subject(kind, detail, body, screen.pane_width)
+    subject = subject_of(kind, detail, body, screen.pane_width)
     text = " ".join(line.strip() for line in body if line.strip())
     return make_prompt(
         kind,

@@ -22,8 +22,12 @@ from __future__ import annotations
 
 import re
 
-from paw.core.detect.agents.opencode import announced_write, subject_of
-from paw.core.detect.boxes import strip_border
+from paw.core.detect.agents.opencode import (
+    announced_write,
+    bottom_block,
+    selected_choice,
+    subject_of,
+)
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -34,7 +38,6 @@ from paw.core.detect.prompts import (
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
-from paw.core.detect.styles import highlighted
 from paw.core.models import Detection, Prompt, PromptKind
 from paw.core.verified import VERIFIED_VERSIONS
 
@@ -80,9 +83,9 @@ def detect_screen(text: str) -> Detection:
     narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     if any(BUSY.search(line) for line in screen.tail(2)):
         return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
-    block = _bottom_block(screen)
+    block = bottom_block(screen)
     prompt = (
-        _permission(screen, block, _selection(text))
+        _permission(screen, block, selected_choice(text))
         or _always_confirm(block)
         or _reject_feedback(block)
         or _question(block)
@@ -91,30 +94,6 @@ def detect_screen(text: str) -> Detection:
     if prompt is None:
         return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
-
-
-def _bottom_block(screen: Screen) -> list[str]:
-    """The ``┃``-bordered block at the bottom, borders removed, trailing empty rows dropped."""
-    lines = screen.lines
-    index = len(lines) - 1
-    block: list[str] = []
-    while index >= 0 and len(block) < _MAX_BLOCK and LIVE_BORDER.match(lines[index]):
-        block.insert(0, strip_border(lines[index], depth=1))
-        index -= 1
-    while block and not block[-1].strip():
-        block.pop()
-    return block
-
-
-def _selection(text: str) -> int:
-    """Index of the highlighted choice, read from colours; 0 (the default) without them."""
-    if "\x1b[" not in text:
-        return 0
-    for raw in reversed(text.split("\n")[-_MAX_BLOCK:]):
-        if "Reject" in raw and "Allow once" in raw:
-            found = highlighted(raw, CHOICE_LABELS)
-            return 0 if found is None else found
-    return 0
 
 
 def _choice_keys(selected: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

@@ -71,9 +71,11 @@ def detect_screen(text: str) -> Detection:
         return unknown(AGENT, "empty screen")
     if any(BUSY.search(line) for line in screen.tail(2)):
         return busy(AGENT)
-    block = _bottom_block(screen)
+    block = bottom_block(screen)
     prompt = (
-        _permission(screen, block, _selection(text)) or _question(screen, block) or _overlay(screen)
+        _permission(screen, block, selected_choice(text))
+        or _question(screen, block)
+        or _overlay(screen)
     )
     if isinstance(prompt, str):
         return unknown(AGENT, prompt)
@@ -84,7 +86,7 @@ def detect_screen(text: str) -> Detection:
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 
-def _bottom_block(screen: Screen) -> list[str]:
+def bottom_block(screen: Screen) -> list[str]:
     """The ``┃``-bordered block at the bottom, borders removed, trailing empty rows dropped."""
     lines = screen.lines
     index = len(lines) - 1
@@ -97,7 +99,7 @@ def _bottom_block(screen: Screen) -> list[str]:
     return block
 
 
-def _selection(text: str) -> int:
+def selected_choice(text: str) -> int:
     """Index of the highlighted choice, read from colours; 0 (the default) without them."""
     if "\x1b[" not in text:
         return 0

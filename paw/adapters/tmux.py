@@ -44,6 +44,12 @@ _PLACEHOLDER = ("cat", "-u")
 _TIMEOUT = 15.0
 #: ``env`` arguments that start an agent without the variables naming paw's tmux server.
 AGENT_UNSET: tuple[str, ...] = ("-u", "TMUX", "-u", "TMUX_PANE")
+#: Variables that tell a program it runs in CI, with no person at a terminal. An agent in a
+#: paw pane has a terminal and a person behind paw, but inherits paw's environment: a wave
+#: started from a CI job or a scheduler would pass them on, and gemini-cli then takes itself
+#: for headless (``CI=true``) and exits at start-up in a folder it has not been told to trust.
+#: They are cleared unless the agent's own ``env`` sets them.
+HEADLESS_MARKERS: tuple[str, ...] = ("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS")
 
 
 def agent_tmux_dir() -> str:
@@ -212,8 +218,10 @@ class TmuxTerminal:
         # no shell (fish, nushell…) reinterprets the agent's argv; env execs in place (same pid).
         # The agent does not hold paw's server: tmux sets TMUX and TMUX_PANE in every pane, and
         # with them any command the agent runs could send keys into another agent's pane; and
-        # TMUX_TMPDIR moves its default socket away from the user's (and paw's) servers.
-        out += ["env", *AGENT_UNSET, "--", *(escape_arg(arg) for arg in argv), ";"]
+        # TMUX_TMPDIR moves its default socket away from the user's (and paw's) servers. Nor
+        # does it take itself for a CI job (HEADLESS_MARKERS).
+        unset = [*AGENT_UNSET, *(f for v in HEADLESS_MARKERS if v not in env for f in ("-u", v))]
+        out += ["env", *unset, "--", *(escape_arg(arg) for arg in argv), ";"]
         out += ["display-message", "-p", "-t", pane_id]  # the caller appends the format
         return out
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from libtmux.server import Server
 from libtmux.test.retry import retry_until
 
 from paw.adapters.tmux import TAG_KEYS, TmuxTerminal
@@ -244,3 +245,23 @@ def test_tmux_new_pane_runs_argv_without_a_shell(terminal: TmuxTerminal, tmp_pat
     _wait_for(terminal, pane.pane_id, repr(tricky))
     [listed] = [p for p in terminal.list_panes(SESSION) if p.pane_id == pane.pane_id]
     assert listed.current_command.startswith("python")  # env exec'd in place: no shell between
+
+
+def test_tmux_agent_pane_is_not_told_it_runs_in_ci(
+    terminal: TmuxTerminal, server: Server, tmp_path: Path
+) -> None:
+    """paw run from a CI job passes CI=true to its server; an agent in a pane has a terminal,
+    so it must not inherit it (gemini-cli takes CI=true for headless and exits at start-up).
+    An agent whose own ``env`` sets a marker keeps it."""
+    for var in ("CI", "GITHUB_ACTIONS", "CONTINUOUS_INTEGRATION"):
+        server.cmd("set-environment", "-g", var, "true")
+    show = 'echo "ci=${CI-unset} gha=${GITHUB_ACTIONS-unset} ci2=${CONTINUOUS_INTEGRATION-unset}"'
+    # the control: a plain tmux window does inherit the markers
+    plain = server.cmd("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", f"={SESSION}:",
+                       "sh", "-c", f"{show}; exec cat").stdout[0]  # fmt: skip
+    assert "ci=true gha=true ci2=true" in _wait_for(terminal, plain, "ci=")
+    argv = ["sh", "-c", f"{show}; exec cat"]
+    agent = terminal.new_pane(SESSION, str(tmp_path), argv, {}, {"paw_agent": "a"}).pane_id
+    assert "ci=unset gha=unset ci2=unset" in _wait_for(terminal, agent, "ci=")
+    kept = terminal.new_pane(SESSION, str(tmp_path), argv, {"CI": "1"}, {"paw_agent": "b"})
+    assert "ci=1 gha=unset ci2=unset" in _wait_for(terminal, kept.pane_id, "ci=")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paw.core.guard import shell
 from paw.core.guard.shell import evaluate_command
@@ -13,6 +17,7 @@ from paw.core.guard.shell.parse import _defuse, join_continuations, parse_script
 from tests.core.guard.family_cases import FAMILY_CASES
 from tests.core.guard.rule_cases import RULE_CASES
 
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "guard" / "commands.jsonl"
 _CRASH_LOOP = """
 import random, sys
 from paw.core.guard.shell.parse import parse_script
@@ -58,16 +63,68 @@ def test_parse_script_brace_then_wide_code_point_does_not_crash() -> None:
         assert out.stdout.strip() == "ok"
 
 
-def test_evaluate_command_plain_fast_path_matches_the_parser(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _corpus_commands() -> list[str]:
     commands = [c.command for c in FAMILY_CASES] + [c.command for c in RULE_CASES]
-    commands += ["ls -la", "git status", "rm -rf /", "time rm -rf /", "if", "x=1", "a  b", "-rf"]
-    plain = [c for c in commands if shell._is_plain(c)]
-    assert len(plain) > 100
-    fast = [evaluate_command(c) for c in plain]
-    monkeypatch.setattr(shell, "_is_plain", lambda text: False)
-    assert [evaluate_command(c) for c in plain] == fast
+    commands += [json.loads(line)["cmd"] for line in CORPUS.read_text().splitlines() if line]
+    return [
+        *commands,
+        "ls -la", "git status", "rm -rf /", "time rm -rf /", "if", "x=1", "a  b", "-rf",
+        "git add -A && git commit -m 'wip'", "cd / && rm -rf *", "cd .. ; rm -rf ./*",
+        "echo 'a && b' ; rm -rf ~", "'rm' -rf /", '"sudo" ls', "true || sudo reboot",
+        "if true; then rm -rf /; fi", "echo '$(sudo ls)'", "x=1 && rm -rf /", "a;b;",
+    ]  # fmt: skip
+
+
+def _both_paths(commands: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], ...]:
+    """The commands the fast path takes, with their verdicts with and without it."""
+    fast = [c for c in commands if shell._fast_parts(c) is not None]
+    with_fast = [repr(evaluate_command(c)) for c in fast]
+    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    parsed = [repr(evaluate_command(c)) for c in fast]
+    monkeypatch.undo()
+    return fast, with_fast, parsed
+
+
+def test_evaluate_command_fast_path_matches_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, with_fast, parsed = _both_paths(_corpus_commands(), monkeypatch)
+    assert len(fast) > 150
+    assert any("&&" in c for c in fast)
+    assert any("'" in c for c in fast)
+    assert with_fast == parsed
+    assert "echo '$(sudo ls)'" in fast  # single quotes: no substitution runs
+    for refused in ("x=1 && rm -rf /", "if true; then rm -rf /; fi", "a;b;"):
+        assert refused not in fast
+
+
+_WORDS = st.sampled_from(
+    ["rm", "-rf", "/", "~", "*", "git", "push", "--force", "origin", "main", "cd", "..", "sudo",
+     "bash", "-c", "curl", "sh", "chmod", "777", "commit", "-m", "reset", "--hard", "echo",
+     "env", "cat", ".env", "~/.ssh/id_rsa", "claude", "--dangerously-skip-permissions", "npx",
+     "find", "-delete", "xargs", "nohup", "time", "if", "x=1", "=", "-", "--", "python", "eval"]
+)  # fmt: skip
+_QUOTED_WORDS = st.one_of(
+    _WORDS,
+    _WORDS.map(lambda w: f"'{w}'"),
+    _WORDS.map(lambda w: f'"{w}"'),
+    st.lists(_WORDS, min_size=1, max_size=4).map(lambda ws: "'" + " ".join(ws) + "'"),
+    st.lists(_WORDS, min_size=1, max_size=4).map(lambda ws: '"' + " && ".join(ws) + '"'),
+)
+_LISTS = st.lists(
+    st.tuples(
+        st.lists(_QUOTED_WORDS, min_size=1, max_size=5),
+        st.sampled_from([" && ", " || ", "; ", ";", "&&", " ; "]),
+    ),
+    min_size=1,
+    max_size=4,
+).map(lambda parts: "".join(" ".join(ws) + sep for ws, sep in parts)[: -len(parts[-1][1])])
+
+
+@settings(max_examples=400, deadline=None)
+@given(command=_LISTS)
+def test_generated_lists_judged_the_same_with_and_without_the_fast_path(command: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _, with_fast, parsed = _both_paths([command], monkeypatch)
+    assert with_fast == parsed, command
 
 
 def test_parse_inner_memo_changes_no_verdict() -> None:

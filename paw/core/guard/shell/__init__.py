@@ -31,21 +31,61 @@ __all__ = ["Analysis", "GitWrite", "analyse_command", "evaluate_command", "find_
 
 _ALLOW = Verdict(Action.ALLOW)
 
-# A command of plain words only (no quotes, expansions, operators, braces, comments) parses to
-# one simple command whose words are their own text: skip tree-sitter (tests prove the verdicts
-# are the same as the parsed path's).
-_PLAIN_RE = re.compile(r"[A-Za-z0-9_./:=@%+,~*?-]+(?: +[A-Za-z0-9_./:=@%+,~*?-]+)*")
+# A list of simple commands (joined by ``&&``, ``||`` or ``;``) whose words are plain (no
+# expansions, operators, braces, comments, escapes) or wholly quoted without expansions parses
+# to those commands in order, each word its own text: skip tree-sitter and the walk (tests
+# prove the verdicts are the same as the parsed path's, over the corpora and generated lists).
+_PLAIN = r"[A-Za-z0-9_./:=@%+,~*?-]+"
+_QUOTED = r"'[^'\n]*'|\"[^\"$`\\!\n]*\""
+_WORD = rf"(?:{_PLAIN}|{_QUOTED})"
+_WORD_RE = re.compile(rf"{_PLAIN}|'([^'\n]*)'|\"([^\"$`\\!\n]*)\"")
+_WORDS_RE = re.compile(rf"{_PLAIN}(?: +{_PLAIN})*")
+_SEP = r" *(?:&&|\|\||;) *"
+_LIST_RE = re.compile(rf"{_WORD}(?: +{_WORD})*(?:{_SEP}{_WORD}(?: +{_WORD})*)*")
+_SEP_RE = re.compile(r"(&&|\|\||;)")
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
-     "function", "select", "coproc", "in", "time"}
+     "function", "select", "coproc", "in", "time", "!", "{", "}", "[[", "]]"}
 )  # fmt: skip
 
 
-def _is_plain(text: str) -> bool:
-    if _PLAIN_RE.fullmatch(text) is None:
-        return False
-    first = text.split(" ", 1)[0]
-    return "=" not in first and first not in _RESERVED
+def _fast_parts(text: str) -> list[list[Word]] | None:
+    """The simple commands of ``text`` when it is such a list (see above), else None."""
+    if _WORDS_RE.fullmatch(text) is not None:  # one command of plain words: the common case
+        first = text.split(" ", 1)[0]
+        if "=" in first or first in _RESERVED:
+            return None
+        return [[Word(w) for w in text.split(" ") if w]]
+    if _LIST_RE.fullmatch(text) is None:
+        return None
+    parts: list[list[Word]] = []
+    # Separators are outside quotes only when no quoted word holds one (checked by re-joining).
+    for chunk in _split_outside_quotes(text):
+        words = [
+            Word(m.group(0)) if m.group(1) is None and m.group(2) is None
+            else Word(m.group(1) if m.group(1) is not None else m.group(2), quoted=True)
+            for m in _WORD_RE.finditer(chunk)
+        ]  # fmt: skip
+        first = words[0]
+        if not first.quoted and ("=" in first.text or first.text in _RESERVED):
+            return None  # an assignment or a reserved word: the parser's business
+        parts.append(words)
+    return parts
+
+
+def _split_outside_quotes(text: str) -> list[str]:
+    """``text`` cut at the list operators that stand outside quoted words."""
+    chunks: list[str] = []
+    start = 0
+    for m in _WORD_RE.finditer(text):
+        gap = text[start : m.start()]
+        if _SEP_RE.search(gap):
+            chunks.append("")
+        if not chunks:
+            chunks.append("")
+        chunks[-1] += " " + m.group(0)
+        start = m.end()
+    return [c.strip() for c in chunks]
 
 
 _BRACE_WORD_RE = re.compile(r"(^|[;&|(\n]\s*)(\{[^\s{}]*,[^\s{}]*\})")
@@ -75,10 +115,12 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
     if "\x00" in text:
         ctx.confirm("shell.limit", f"`{origin}` contains NUL bytes")
         text = text.replace("\x00", " ")
-    if _is_plain(text):
+    parts = _fast_parts(text)
+    if parts is not None:
         ctx.depth += 1
         try:
-            evaluate_simple(SimpleCommand([Word(w) for w in text.split(" ") if w]), ctx)
+            for words in parts:
+                evaluate_simple(SimpleCommand(words), ctx)
         finally:
             ctx.depth -= 1
         return

@@ -197,6 +197,9 @@ def cmd_ls(args: argparse.Namespace) -> int:
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))
     _print_table(rows)
+    for v in views:
+        if v.status is AgentStatus.WAITING and snap.tmux_ok:
+            print(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
     if not snap.tmux_ok:
         print(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}", file=sys.stderr)
         return EXIT_ERROR
@@ -278,6 +281,7 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
         "id": p.id, "agent": p.agent, "kind": p.kind, "pane": p.pane_id,
         "prompt_kind": p.prompt.kind.value, "subject": p.prompt.subject,
         "question": p.prompt.question, "age_s": round(now - p.first_seen, 1),
+        "waiting": p.prompt.needs_human,
         **p.verdict.to_dict(),
     }  # fmt: skip
 
@@ -306,7 +310,10 @@ def cmd_prompts(args: argparse.Namespace) -> int:
     _print_table(rows)
     for i in items:
         reasons = i["reasons"] if isinstance(i["reasons"], list) else []
-        if reasons:
+        if i["waiting"]:
+            print(f"{i['id']}: a dialog, not a tool permission: answer it in the pane "
+                  f"(paw attach {i['agent']})")  # fmt: skip
+        elif reasons:
             print(f"{i['id']}: " + "; ".join(str(r) for r in reasons))
     return 0
 

@@ -251,8 +251,11 @@ def _plan_always(
 
 
 def _approve_keys(prompt: Prompt, *, always: bool) -> tuple[str, ...] | str:
-    if not prompt.approve_keys:
-        return f"a {prompt.kind.value} prompt has no generic approve; answer it in the pane"
+    if prompt.needs_human:
+        return (
+            f"this {prompt.kind.value} prompt is not a tool permission: paw never answers it "
+            "with a generic approve; answer it in the pane (`paw attach`)"
+        )
     if always:
         return prompt.always_keys or "this prompt offers no 'always' option"
     return prompt.approve_keys

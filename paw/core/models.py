@@ -105,6 +105,9 @@ class DetectionState(StrEnum):
     UNKNOWN = "unknown"
 
 
+_DIALOG_KINDS = frozenset({PromptKind.TRUST, PromptKind.QUESTION})
+
+
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """A live prompt at the live position of an agent's UI.
@@ -121,6 +124,13 @@ class Prompt:
     fingerprint: str
     always_keys: tuple[str, ...] | None = None
     options: tuple[str, ...] = ()
+
+    @property
+    def needs_human(self) -> bool:
+        """A dialog only a human can answer, not a plain tool permission: folder trust,
+        sign-in, an agent's question or picker (no generic approve). The agent is shown as
+        ``waiting``, and a generic approve key is never sent to it."""
+        return self.kind in _DIALOG_KINDS or not self.approve_keys
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ then for each step "works" (a spinner line), draws a permission prompt box at th
 screen (the format :mod:`paw.core.detect.agents.scripted` reads), reads ONE key in raw mode and
 prints what it received and what it did. It ends idle, echoing lines typed at ``demo>``.
 
-A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question) or
+A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question, trust) or
 ``busy SECONDS``. With ``@TIMEOUT`` an unanswered prompt gives up after that many seconds and
 the next step starts. Approving ``write``/``edit`` writes the file (inside the working directory
 only); approving ``shell`` runs the command only if it is harmless (echo, touch, ls, pwd, date,
@@ -45,6 +45,7 @@ _QUESTIONS = {
     "fetch": "Fetch this URL?",
     "mcp": "Call this MCP tool?",
     "question": "Which option?",
+    "trust": "Trust this folder?",
 }
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -87,7 +88,9 @@ def busy(seconds: float) -> None:
 
 def render_box(step: Step) -> list[str]:
     """The permission prompt box for ``step``, line by line (pure)."""
-    options = "[1] first  [2] second" if step.kind == "question" else "[y] yes  [a] always  [n] no"
+    options = {"question": "[1] first  [2] second", "trust": "[y] yes  [n] no"}.get(
+        step.kind, "[y] yes  [a] always  [n] no"
+    )
     body = [_QUESTIONS[step.kind], f"  {step.subject}", options]
     width = max(len(line) for line in body) + 2
     title = f"╭─ paw-demo permission: {step.kind} "

@@ -17,6 +17,7 @@ class AgentStatus(StrEnum):
 
     BUSY = "busy"
     PROMPT = "prompt"
+    WAITING = "waiting"  # a dialog only a human can answer (trust, sign-in, a question)
     IDLE = "idle"
     UNKNOWN = "unknown"
     EXITED = "exited"  # the pane is gone, or its agent process is no longer running
@@ -51,7 +52,8 @@ class AgentView:
     worktree: str
     stat: WorktreeStat
     task: str | None = None
-    note: str | None = None  # why the agent is not running, in words ("tmux server restarted")
+    # why the agent is not running ("tmux server restarted"), or the dialog it waits on
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -347,6 +347,9 @@ def _status(obs: Observation) -> AgentStatus:
         if obs.problem is None:
             return AgentStatus.EXITED
         return _PROBLEM_STATUS.get(obs.problem, AgentStatus.EXITED)
+    prompt = obs.detection.prompt
+    if obs.detection.state is DetectionState.PROMPT and prompt is not None and prompt.needs_human:
+        return AgentStatus.WAITING
     return {
         DetectionState.PROMPT: AgentStatus.PROMPT,
         DetectionState.BUSY: AgentStatus.BUSY,
@@ -372,8 +375,18 @@ def _view(ctx: Context, obs: Observation, now: float) -> AgentView:
         worktree=agent.worktree,
         stat=_cached_stat(ctx, agent),
         task=agent.task,
-        note=obs.problem.note if obs.problem is not None and not obs.alive else None,
+        note=_note(obs, status),
     )
+
+
+def _note(obs: Observation, status: AgentStatus) -> str | None:
+    """Why the agent is not running, or the dialog it waits on, in words."""
+    if obs.problem is not None and not obs.alive:
+        return obs.problem.note
+    prompt = obs.detection.prompt
+    if status is AgentStatus.WAITING and prompt is not None:
+        return f"waits on a {prompt.kind.value} dialog: {prompt.question}"
+    return None
 
 
 def _refresh_stats(ctx: Context, agents: Iterable[AgentRecord], now: float) -> None:

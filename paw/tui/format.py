@@ -27,6 +27,7 @@ VERDICT_STYLE = {
 
 STATUS_STYLE = {
     AgentStatus.PROMPT: "bold yellow",
+    AgentStatus.WAITING: "bold yellow",
     AgentStatus.BUSY: "cyan",
     AgentStatus.IDLE: "green",
     AgentStatus.UNKNOWN: "magenta",
@@ -39,6 +40,7 @@ STATUS_STYLE = {
 # Waiting agents first, then those working, then the quiet ones.
 _STATUS_ORDER = {
     AgentStatus.PROMPT: 0,
+    AgentStatus.WAITING: 0,
     AgentStatus.BUSY: 1,
     AgentStatus.UNKNOWN: 2,
     AgentStatus.IDLE: 3,
@@ -127,7 +129,8 @@ def sort_agents(agents: Iterable[AgentView]) -> list[AgentView]:
     """
 
     def key(agent: AgentView) -> tuple[int, float, str]:
-        waited = agent.status_since if agent.status is AgentStatus.PROMPT else 0.0
+        waits = agent.status in (AgentStatus.PROMPT, AgentStatus.WAITING)
+        waited = agent.status_since if waits else 0.0
         return (_STATUS_ORDER.get(agent.status, 9), waited, agent.name)
 
     return sorted(agents, key=key)
@@ -145,7 +148,7 @@ def count_statuses(agents: Sequence[AgentView]) -> dict[str, int]:
     lost = sum(counts[s] for s in _UNPROVEN)
     found = {
         "running": counts[AgentStatus.BUSY] + counts[AgentStatus.UNKNOWN],
-        "waiting": counts[AgentStatus.PROMPT],
+        "waiting": counts[AgentStatus.PROMPT] + counts[AgentStatus.WAITING],
         "idle": counts[AgentStatus.IDLE],
         "exited": counts[AgentStatus.EXITED],
     }

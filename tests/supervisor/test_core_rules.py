@@ -221,6 +221,9 @@ PLAN_CASES = [
     PlanCase("block-needs-override", _facts(LS), BLOCK, True, None, NEEDS_OVERRIDE),
     PlanCase("block-blank-override", _facts(LS), BLOCK, True, "  ", NEEDS_OVERRIDE),
     PlanCase("block-overridden", _facts(LS), BLOCK, False, "why", Step.SEND),
+    # a dialog (folder trust) offers approve keys, but only a human answers it, in the pane
+    PlanCase("trust-dialog", _facts(demo_screen("trust", ".")), ALLOW, True, "why", Step.REFUSE),
+    PlanCase("question", _facts(demo_screen("question", "x")), ALLOW, True, None, Step.REFUSE),
 ]
 
 

@@ -122,8 +122,12 @@ def render_prompt_card(
         text.append(f" [{rules}]", style="dim")
     for reason in prompt.verdict.reasons:
         text.append(f"\n  • {reason}")
-    if not prompt.prompt.approve_keys:
-        text.append("\nNot approvable with a key: attach to answer it.", style="italic")
+    if prompt.prompt.needs_human:
+        text.append(
+            f"\nA {prompt.prompt.kind.value} dialog, not a tool permission: paw never answers it "
+            "with a key. Press t to attach and answer it.",
+            style="italic",
+        )
     return text
 
 
@@ -136,6 +140,7 @@ _DOING = {
     AgentStatus.SERVER_RESTARTED: "was on a tmux server that restarted: its pane is gone",
     AgentStatus.REPLACED: "runs a process paw did not launch: `paw adopt` binds it",
     AgentStatus.PROMPT: "shows something paw cannot answer: press t to attach",
+    AgentStatus.WAITING: "waits on a dialog only you can answer: press t to attach",
 }
 
 

@@ -116,6 +116,7 @@ def to_json(found: Detection) -> dict[str, object]:
             "deny_keys": list(prompt.deny_keys),
             "always_keys": list(prompt.always_keys) if prompt.always_keys else None,
             "fingerprint": prompt.fingerprint,
+            "waiting": prompt.needs_human,
         },
         "notes": list(found.notes),
     }

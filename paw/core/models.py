@@ -124,13 +124,14 @@ class Prompt:
     fingerprint: str
     always_keys: tuple[str, ...] | None = None
     options: tuple[str, ...] = ()
+    dialog: bool = False  # a dialog, not a tool permission (set by paw.core.detect.dialogs)
 
     @property
     def needs_human(self) -> bool:
         """A dialog only a human can answer, not a plain tool permission: folder trust,
         sign-in, an agent's question or picker (no generic approve). The agent is shown as
         ``waiting``, and a generic approve key is never sent to it."""
-        return self.kind in _DIALOG_KINDS or not self.approve_keys
+        return self.dialog or self.kind in _DIALOG_KINDS or not self.approve_keys
 
 
 @dataclass(frozen=True, slots=True)

@@ -360,7 +360,7 @@ class SeenPrompt:
     question: str
     verdict: Action
     reasons: tuple[str, ...]
-    approvable: bool  # the detector offers approve keys
+    approvable: bool  # a tool permission with approve keys (not a dialog: Prompt.needs_human)
     first_seen: float
 
 

@@ -604,7 +604,7 @@ def _task_view(
             question=p.prompt.question,
             verdict=p.verdict.action,
             reasons=p.verdict.reasons,
-            approvable=bool(p.prompt.approve_keys),
+            approvable=not p.prompt.needs_human,
             first_seen=p.first_seen,
         )
         for p in snap.prompts

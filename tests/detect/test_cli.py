@@ -29,8 +29,9 @@ def test_detect_cli_json_reports_prompt_with_keys(capsys: pytest.CaptureFixture[
         "deny_keys",
         "always_keys",
         "fingerprint",
+        "waiting",
     }
-    assert (prompt["kind"], prompt["subject"]) == ("shell", "ls -la")
+    assert (prompt["kind"], prompt["subject"], prompt["waiting"]) == ("shell", "ls -la", False)
     assert (prompt["approve_keys"], prompt["deny_keys"]) == (["y"], ["Escape"])
 
 

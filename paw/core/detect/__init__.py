@@ -6,6 +6,7 @@ agent's UI counts (see docs/agents.md); busy indicators are checked before promp
 
 from __future__ import annotations
 
+from paw.core.detect.dialogs import mark_dialog
 from paw.core.detect.registry import AGENT_MODULES, load_detector
 from paw.core.models import Detection, DetectionState
 
@@ -25,6 +26,7 @@ def detect(screen: str, agent: str) -> Detection:
             state=DetectionState.UNKNOWN, agent=agent, notes=(f"no detector for {agent!r}",)
         )
     found = detector(screen)
-    if found.agent != agent:
-        return Detection(state=found.state, agent=agent, prompt=found.prompt, notes=found.notes)
+    prompt = mark_dialog(found.prompt) if found.prompt is not None else None
+    if found.agent != agent or prompt is not found.prompt:
+        return Detection(state=found.state, agent=agent, prompt=prompt, notes=found.notes)
     return found

@@ -52,14 +52,14 @@ _RESERVED = frozenset(
 def _fast_parts(text: str) -> list[list[Word]] | None:
     """The simple commands of ``text`` when it is such a list (see above), else None."""
     if _WORDS_RE.fullmatch(text) is not None:  # one command of plain words: the common case
-        first = text.split(" ", 1)[0]
-        if "=" in first or first in _RESERVED:
+        head = text.split(" ", 1)[0]
+        if "=" in head or head in _RESERVED:
             return None
         return [[Word(w) for w in text.split(" ") if w]]
     if _LIST_RE.fullmatch(text) is None:
         return None
     parts: list[list[Word]] = []
-    # Separators are outside quotes only when no quoted word holds one (checked by re-joining).
+    # Cut at the operators between words: those inside a quoted word are part of it.
     for chunk in _split_outside_quotes(text):
         words = [
             Word(m.group(0)) if m.group(1) is None and m.group(2) is None

@@ -69,10 +69,11 @@ def argv_bytes(argv: Sequence[str]) -> int:
 def split_by_budget(
     items: Sequence[str],
     build: Callable[[list[str]], list[str]],
-    budget: int = COMMAND_BUDGET,
+    budget: int | None = None,
 ) -> list[list[str]]:
     """``items`` cut into consecutive groups whose chained command ``build(group)`` stays
-    within ``budget`` bytes (:func:`argv_bytes`); one group when all fit, ``[[]]`` for none.
+    within ``budget`` bytes (default :data:`COMMAND_BUDGET`, see :func:`argv_bytes`); one
+    group when all fit, ``[[]]`` for none.
 
     ``build`` must cost a fixed head plus a part per item (the way :func:`sweep_argv` does).
     An item that does not fit even alone gets a group of its own (tmux then refuses it and
@@ -82,6 +83,7 @@ def split_by_budget(
     >>> split_by_budget(["%1", "%2", "%3"], build, budget=len("list-panes") + 1 + 3 * 2)
     [['%1', '%2'], ['%3']]
     """
+    budget = COMMAND_BUDGET if budget is None else budget
     head = argv_bytes(build([]))
     groups: list[list[str]] = [[]]
     used = head

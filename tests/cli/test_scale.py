@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from libtmux.test.retry import retry_until
 
+from paw.adapters import tmux_format
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
@@ -88,7 +89,11 @@ def add_cheap_agents(repo: Path, server: Server, tmp_path: Path, count: int) -> 
 
 
 def test_prompts_and_ls_are_right_with_300_agents(
-    repo: Path, server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    repo: Path,
+    server: Server,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     code, spawned = run_json(capsys, "spawn", "one", "--agent", "scripted", "--task", "t")
     assert code == 0, spawned
@@ -111,3 +116,19 @@ def test_prompts_and_ls_are_right_with_300_agents(
     assert [n for n, a in agents.items() if a["alive"] is not True] == []
     assert agents["one"]["status"] == "prompt"
     assert {agents[n]["status"] for n in cheap} == {"idle"}
+
+    # A sweep tmux refuses (here: chunks sized past its limit) leaves every agent unknown,
+    # with an error and exit 1: never "exited", never "no prompts".
+    budget_bytes = tmux_format.COMMAND_BUDGET
+    monkeypatch.setattr(tmux_format, "COMMAND_BUDGET", 64 * 1024)
+    code, listed = run_json(capsys, "ls")
+    assert code == 1
+    assert "command too long" in listed["error"]["message"]
+    assert {(a["status"], a["alive"]) for a in listed["agents"]} == {("unknown", None)}
+    assert len(listed["agents"]) == AGENTS
+    code, prompted = run_json(capsys, "prompts")
+    assert (code, prompted["prompts"]) == (1, [])
+    assert "unknown" in prompted["error"]["message"]
+    monkeypatch.setattr(tmux_format, "COMMAND_BUDGET", budget_bytes)
+    code, again = run_json(capsys, "prompts")  # the blind sweeps ended nothing
+    assert (code, [p["id"] for p in again["prompts"]]) == (0, [found[0]["id"]])

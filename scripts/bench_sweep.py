@@ -4,9 +4,11 @@ Starts its own tmux server on a private socket (``-L paw-bench-<pid>``) and open
 that each show a Claude Code permission prompt from the screen corpus; ``--busy`` of them
 also redraw a spinner every 100 ms (an agent at work). Then it times, in the same run:
 
-* paw's fresh sweep, one tmux process (``TmuxTerminal.sweep``), median of ``--runs``;
+* paw's fresh sweep, one tmux process per chunk of about 110 panes (tmux refuses a command
+  longer than 16 KiB), so one process up to 110 panes (``TmuxTerminal.sweep``), median of
+  ``--runs``;
 * the survey a supervisor poll makes: every pane listed with paw's tags and every pane
-  captured, still one tmux process (``TmuxTerminal.survey``);
+  captured, in as many processes (``TmuxTerminal.survey``);
 * the same through a persistent control-mode client (``control=True``);
 * the steady-state sweep that reuses captures of quiet panes (``fresh=False``), both ways;
 * the production TUI path: the steady survey (``survey(fresh=False)``: every pane listed with
@@ -14,6 +16,8 @@ also redraw a spinner every 100 ms (an agent at work). Then it times, in the sam
   the naive loop;
 * a libtmux loop of ``Pane.capture_pane()`` over the same panes, median of a few runs;
 * ``paw.core.detect.detect`` per captured screen, when the detector is importable.
+
+Each figure names the tmux processes one call started (0 through the control-mode client).
 
 Usage: .venv/bin/python scripts/bench_sweep.py [--panes 50] [--busy 5] [--runs 20]
 The server is killed at the end (only this script's own socket).
@@ -30,9 +34,11 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import libtmux
 
+from paw.adapters import proc
 from paw.adapters.tmux import TmuxTerminal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +69,24 @@ def _median_ms(fn: Callable[[], object], runs: int) -> float:
         fn()
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
+
+
+def _processes(fn: Callable[[], object]) -> int:
+    """How many processes one call of ``fn`` starts through paw's process gateway."""
+    real = proc.run
+    calls = 0
+
+    def counting(*args: Any, **kwargs: Any) -> proc.Completed:
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    proc.run = counting
+    try:
+        fn()
+    finally:
+        proc.run = real
+    return calls
 
 
 def _wait_until(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
@@ -112,6 +136,7 @@ def main() -> int:
             _wait_until(
                 lambda: all("Do you want" in (c.text or "") for c in terminal.sweep(panes)),
                 "the panes to show their screens",
+                timeout=max(60.0, args.panes * 0.5),  # each pane starts a Python process
             )
             report(terminal, controlled, panes, args)
         finally:
@@ -154,20 +179,27 @@ def report(
     objects = [by_id[pane] for pane in panes]
     naive_ms = _median_ms(lambda: [pane.capture_pane() for pane in objects], args.naive_runs)
 
+    def calls(fn: Callable[[], object]) -> str:
+        count = _processes(fn)
+        return f"{count} tmux process" + ("" if count == 1 else "es")
+
+    fresh_calls = calls(lambda: terminal.sweep(panes))
+    survey_calls = calls(lambda: terminal.survey(panes))
+    delta_calls = calls(lambda: terminal.sweep(panes, fresh=False))
     rows = [
-        ("fresh sweep, 1 tmux process", fresh_ms),
+        (f"fresh sweep, {fresh_calls}", fresh_ms),
         ("fresh sweep with ANSI (-e)", fresh_ansi_ms),
         ("fresh sweep, control-mode client", control_ms),
-        ("survey: list panes with tags + capture, 1 tmux process", survey_ms),
+        (f"survey: list panes with tags + capture, {survey_calls}", survey_ms),
         ("survey through the control-mode client", survey_control_ms),
-        (f"steady sweep (fresh=False), processes, {recaptured} recaptured", delta_ms),
+        (f"steady sweep (fresh=False), {delta_calls}, {recaptured} recaptured", delta_ms),
         (f"steady sweep (fresh=False), control mode, {recaptured} recaptured", delta_control_ms),
         (f"TUI poll: steady survey, control mode, {steady_captured} recaptured", steady_ms),
     ]
     print(f"panes: {len(panes)}, busy: {args.busy}, runs: {runs}, cpus: {os.cpu_count()}")
     print(f"libtmux capture_pane loop: median {naive_ms:.2f} ms ({args.naive_runs} runs)")
     for label, value in rows:
-        print(f"{label:<58} median {value:6.2f} ms  ({naive_ms / value:5.1f}x)")
+        print(f"{label:<62} median {value:6.2f} ms  ({naive_ms / value:5.1f}x)")
     print(
         f"production TUI path (control-mode steady survey, {len(panes)} panes, {args.busy} busy): "
         f"{steady_ms:.2f} ms vs naive {naive_ms:.2f} ms = {naive_ms / steady_ms:.0f}x"

@@ -2,7 +2,8 @@
 
 Structure (sessions, server life) goes through libtmux; the hot path is paw's own: a sweep
 captures every supervised pane with ONE tmux process (chained commands split by a random
-per-sweep marker), and spawning a pane costs two. Every tmux failure surfaces as
+per-sweep marker; past about 110 panes, one process per chunk that fits tmux's 16 KiB
+command limit), and spawning a pane costs two. Every tmux failure surfaces as
 :class:`paw.errors.TmuxError`.
 """
 
@@ -238,8 +239,9 @@ class TmuxTerminal:
 
     def survey(self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True) -> Survey:
         """List every pane of the server (with paw's tags) and capture ``pane_ids``: one tmux
-        process (see :func:`paw.adapters.tmux_sweep.survey`), or with ``control`` one round
-        trip of the control-mode client. A gone pane has ``text=None``.
+        process, plus one per further chunk of about 110 panes (see
+        :func:`paw.adapters.tmux_sweep.survey`), or with ``control`` one round trip of the
+        control-mode client. A gone pane has ``text=None``.
 
         With ``fresh=False`` (the steady survey of routine polls) the listing is still taken
         every time, but a pane that printed nothing since its last capture and kept its
@@ -309,8 +311,10 @@ class TmuxTerminal:
     def sweep(
         self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True
     ) -> list[PaneCapture]:
-        """Capture the visible screen of every pane: one tmux process (or control-client round
-        trip) per sweep. Gone panes come back with ``text=None``.
+        """Capture the visible screen of every pane: one tmux process per chunk of about 110
+        panes (tmux refuses longer commands), or one control-client round trip. Gone panes
+        come back with ``text=None``; a capture that failed otherwise raises (those panes
+        are unknown, not gone).
 
         With ``fresh=False`` a pane whose window printed nothing since its last capture (and
         kept its process, size and liveness; see :mod:`paw.adapters.tmux_delta`) reuses that
@@ -352,15 +356,20 @@ class TmuxTerminal:
         return found
 
     def pane_states(self) -> dict[str, PaneState]:
-        """Every pane's process, size, liveness and last output time (one tmux call)."""
+        """Every pane's process, size, liveness and last output time (one tmux call).
+
+        Raises:
+            TmuxError: the listing failed (no server, or any other tmux failure).
+        """
         token = uuid.uuid4().hex
         lines = self._link.states(token) if self.control else None
         if lines is not None:
             return parse_pane_states("\n".join(lines), token)
         fmt = f"{token} {STATE_FIELDS}"
         done = self._tmux("list-panes", "-a", "-F", fmt, check=False)
-        if not done.ok and server_gone(done.stderr):
-            raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
+        if not done.ok:  # no listing is not "no panes": callers would take every pane for gone
+            reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
+            raise TmuxError(f"tmux: {reason} ({last_line(done.stderr)})")
         return parse_pane_states(done.stdout, token)
 
     def close(self) -> None:

@@ -6,13 +6,20 @@ Kept beside :mod:`paw.adapters.tmux` the way libtmux keeps ``neo.parse_output`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from paw.adapters.tmux_delta import STATE_FIELDS
 from paw.core.ports import PaneCapture, PaneInfo
 
 #: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
 TAG_KEYS: tuple[str, ...] = ("paw_agent", "paw_kind", "paw_repo", "paw_id")
+
+#: The most bytes of command arguments paw hands one tmux process. tmux packs a command's
+#: arguments (each plus a NUL) into one message to its server and refuses anything larger
+#: ("command too long"): 16,364 bytes with tmux 3.3a (a 16 KiB message less its headers).
+#: Batched commands whose length grows with the number of panes are split into chunks that
+#: stay within this budget, a quarter below the limit.
+COMMAND_BUDGET = 12 * 1024
 
 #: What tmux prints when no server answers on the socket.
 GONE_MARKERS: tuple[str, ...] = ("no server running", "error connecting to", "server exited")
@@ -47,6 +54,47 @@ def escape_arg(arg: str) -> str:
     'plain'
     """
     return arg[:-1] + "\\;" if arg.endswith(";") else arg
+
+
+def argv_bytes(argv: Sequence[str]) -> int:
+    """The bytes tmux packs for ``argv`` (each argument, UTF-8, plus its NUL): what its
+    command-length limit counts.
+
+    >>> argv_bytes(["list-panes", "-a"]), argv_bytes(["é"])
+    (14, 3)
+    """
+    return sum(len(arg.encode("utf-8", "surrogateescape")) + 1 for arg in argv)
+
+
+def split_by_budget(
+    items: Sequence[str],
+    build: Callable[[list[str]], list[str]],
+    budget: int | None = None,
+) -> list[list[str]]:
+    """``items`` cut into consecutive groups whose chained command ``build(group)`` stays
+    within ``budget`` bytes (default :data:`COMMAND_BUDGET`, see :func:`argv_bytes`); one
+    group when all fit, ``[[]]`` for none.
+
+    ``build`` must cost a fixed head plus a part per item (the way :func:`sweep_argv` does).
+    An item that does not fit even alone gets a group of its own (tmux then refuses it and
+    the caller sees that failure).
+
+    >>> build = lambda group: ["list-panes", *group]
+    >>> split_by_budget(["%1", "%2", "%3"], build, budget=len("list-panes") + 1 + 3 * 2)
+    [['%1', '%2'], ['%3']]
+    """
+    budget = COMMAND_BUDGET if budget is None else budget
+    head = argv_bytes(build([]))
+    groups: list[list[str]] = [[]]
+    used = head
+    for item in items:
+        cost = argv_bytes(build([item])) - head
+        if groups[-1] and used + cost > budget:
+            groups.append([])
+            used = head
+        groups[-1].append(item)
+        used += cost
+    return groups
 
 
 def is_pane_id(text: str) -> bool:

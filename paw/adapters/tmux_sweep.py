@@ -1,6 +1,9 @@
 """The sweep paths of the tmux adapter: one tmux process lists the server's panes and
-captures every requested pane (chained commands split by a random per-sweep marker), or a
-control-mode client does the same without a process.
+captures the requested panes (chained commands split by a random per-sweep marker), or a
+control-mode client does the same without a process. tmux refuses a command longer than
+16 KiB, so a chain holds as many panes as fit in ``COMMAND_BUDGET`` bytes (about 110, see
+:mod:`paw.adapters.tmux_format`): more panes take one more process per chunk, never one per
+pane.
 
 tmux aborts a chain at its first failing command (a pane that vanished), so every chain
 starts with ``list-panes -a``: after a failure that listing says which panes still exist,
@@ -24,6 +27,7 @@ from paw.adapters.tmux_format import (
     parse_pane_list,
     parse_sweep,
     server_gone,
+    split_by_budget,
     sweep_argv,
 )
 from paw.core.ports import PaneCapture, PaneInfo, Survey
@@ -50,57 +54,91 @@ def sweep(
 ) -> tuple[dict[str, PaneCapture], dict[str, PaneState]]:
     """Captures of ``wanted``, and every pane's state from the listing that starts the chain.
 
+    One tmux process per chunk of panes (``COMMAND_BUDGET`` bytes of command each: tmux
+    refuses longer commands), about 110 panes per process. A pane that vanished is left
+    out (gone); a chunk that fails otherwise raises: its panes are unknown, never gone.
+
     Raises:
-        TmuxError: no server answers on the socket.
+        TmuxError: no server answers on the socket, or a chunk's tmux call failed for
+            another reason than its panes vanishing.
     """
     found: dict[str, PaneCapture] = {}
+    states: dict[str, PaneState] | None = None
+    sizing = uuid.uuid4().hex
+    for group in split_by_budget(wanted, lambda g: sweep_argv(g, sizing, ansi=ansi)):
+        captures, listed = _sweep_chunk(run, group, ansi=ansi)
+        found.update(captures)
+        states = listed if states is None else states
+    return found, states or {}
+
+
+def _sweep_chunk(
+    run: Run, wanted: list[str], *, ansi: bool
+) -> tuple[dict[str, PaneCapture], dict[str, PaneState]]:
+    """:func:`sweep` of one chunk: one tmux process, more only while panes vanish mid-call."""
     states: dict[str, PaneState] | None = None
     todo = wanted
     for _ in range(ATTEMPTS):
         token = uuid.uuid4().hex
         done = run(*sweep_argv(todo, token, ansi=ansi), check=False)
         existing, captures = parse_sweep(done.stdout, token)
-        if not done.ok and not existing and server_gone(done.stderr):
-            raise TmuxError(f"tmux: server is gone ({last_line(done.stderr)})")
+        if not done.ok and not existing:
+            raise TmuxError(f"tmux: {_failure(done)}")
         if states is None:
             states = parse_pane_states(done.stdout, f"{token}L")
         if done.ok:
-            found.update(captures)
-            break
+            return captures, states
         todo = [pane for pane in todo if pane in existing]
-    return found, states or {}
+    raise TmuxError(f"tmux: capturing {len(todo)} panes kept failing ({last_line(done.stderr)})")
+
+
+def _failure(done: Completed) -> str:
+    """Why a chain whose listing did not even run failed (server gone, command refused…)."""
+    reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
+    return f"{reason} ({last_line(done.stderr)})"
 
 
 def survey(
     run: Run, pane_ids: Sequence[str], *, ansi: bool, states: bool = False
 ) -> tuple[Survey, dict[str, PaneState]]:
     """Every pane of the server with paw's tags, and the captures of ``pane_ids`` (in order;
-    ``text=None`` for a pane that is gone or not a pane id), from one tmux process. With
-    ``states`` the same listing also gives every pane's :class:`PaneState` (else ``{}``).
+    ``text=None`` for a pane that is gone or not a pane id). One tmux process lists the panes
+    and captures as many as fit in one command (``COMMAND_BUDGET``); the rest are
+    captured by :func:`sweep`, one process per chunk. With ``states`` the same listing also
+    gives every pane's :class:`PaneState` (else ``{}``).
 
     Raises:
-        TmuxError: no server answers on the socket (a lost server is not "no panes"), or
-            the listing itself failed.
+        TmuxError: no server answers on the socket (a lost server is not "no panes"), the
+            listing itself failed, or a chunk of captures failed (its panes are unknown).
     """
     sep = separator()
-    listing: tuple[list[PaneInfo], dict[str, PaneState]] | None = None
+    fmt = listing_format(sep, states=states)
+    listing: tuple[list[PaneInfo], dict[str, PaneState]] = ([], {})
     found: dict[str, PaneCapture] = {}
-    todo = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+    wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+    sizing = uuid.uuid4().hex
+    first = split_by_budget(wanted, lambda g: sweep_argv(g, sizing, ansi=ansi, listing=fmt))[0]
+    todo = first
     for _ in range(ATTEMPTS):
         token = uuid.uuid4().hex
-        argv = sweep_argv(todo, token, ansi=ansi, listing=listing_format(sep, states=states))
-        done = run(*argv, check=False)
+        done = run(*sweep_argv(todo, token, ansi=ansi, listing=fmt), check=False)
         panes, pane_states = parse_listing_states(done.stdout, token, sep, states=states)
         if not done.ok and not panes:
-            reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
-            raise TmuxError(f"tmux: {reason} ({last_line(done.stderr)})")
-        listing = (panes, pane_states) if listing is None else listing
+            raise TmuxError(f"tmux: {_failure(done)}")
+        listing = listing if listing[0] else (panes, pane_states)
         if done.ok:
             found.update(parse_sweep(done.stdout, token)[1])
             break
         todo = [pane for pane in todo if pane in {p.pane_id for p in panes}]
+    else:
+        raise TmuxError(
+            f"tmux: capturing {len(todo)} panes kept failing ({last_line(done.stderr)})"
+        )
+    rest = wanted[len(first) :]
+    if rest:
+        found.update(sweep(run, rest, ansi=ansi)[0])
     out = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-    panes, pane_states = listing or ([], {})
+    panes, pane_states = listing
     return Survey(panes=tuple(panes), captures=out), pane_states
 
 

@@ -122,8 +122,16 @@ def detect_screen(text: str) -> Detection:
         # The title that names the dialog scrolled off a short pane, and its question does
         # not say what it asks: a command dialog must not be read as a start-up dialog.
         return unknown(AGENT, "a dialog is open but its title is off screen")
+    if _trusts_a_folder(dialog) and _folder(dialog.body) is None:
+        # The folder-trust dialog with its head (the folder) scrolled off a short pane: which
+        # folder it asks about cannot be read from what is left of it.
+        return unknown(AGENT, "a folder-trust dialog is open but its folder is off screen")
     prompt = _build_prompt(dialog, screen.pane_width or screen.width)
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+
+
+def _trusts_a_folder(dialog: _Dialog) -> bool:
+    return any("trust this folder" in o.label.lower() for o in dialog.options)
 
 
 def _is_busy(screen: Screen) -> bool:
@@ -253,11 +261,18 @@ def _build_prompt(dialog: _Dialog, width: int) -> Prompt:
 
 
 def _question(body: list[str], width: int) -> str:
-    """The last line ending with ``?``, with the rows it wrapped from on a narrow pane."""
+    """The last line ending with ``?``, with the rows it wrapped from on a narrow pane; else
+    the last sentence ending with ``?`` inside a paragraph (the trust dialog's "Is this a
+    project you created or one you trust? (Like your own code…")."""
     for index in range(len(body) - 1, -1, -1):
         if body[index].rstrip().endswith("?"):
             start = wrapped_lead(body, index, width)
             return join_wrapped(body[start : index + 1], width)
+    for index in range(len(body) - 1, -1, -1):
+        cut = body[index].find("? ")
+        if cut >= 0:
+            start = wrapped_lead(body, index, width)
+            return join_wrapped([*body[start:index], body[index][: cut + 1]], width)
     return ""
 
 
@@ -376,8 +391,12 @@ def _mcp_tool(body: tuple[str, ...], title: str) -> str | None:
 
 
 def _folder(body: tuple[str, ...]) -> str | None:
-    for line in body:
-        stripped = line.strip()
-        if re.match(r"^(~|/)[^\s]*$", stripped):
-            return stripped
+    """The path on a line of its own, with the rows a long one was cut onto (the rest of its
+    paragraph: rows of one word each)."""
+    for index, line in enumerate(body):
+        if re.match(r"^(~|/)[^\s]*$", line.strip()):
+            end = index + 1
+            while end < len(body) and re.fullmatch(r"\S+", body[end].strip()):
+                end += 1
+            return "".join(row.strip() for row in body[index:end])
     return None

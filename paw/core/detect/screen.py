@@ -101,8 +101,9 @@ def _has_rail(lines: list[str], width: int) -> bool:
 
     A scrollbar marks rows whatever they hold: every row reaching the last column ends there
     with a thumb or track character, one of them follows a blank gap or sits right after a
-    box's closing corner or a rule (no box edge is drawn that way), and no row ends the
-    column with a corner or a rule of its own (then the column is a full-width box or rule).
+    box's closing corner or a rule, or a blank after a box's edge (no box edge is drawn those
+    ways), and no row ends the column with a corner or a rule of its own (then the column is
+    a full-width box or rule).
     """
     if width < 2:
         return False
@@ -115,8 +116,18 @@ def _has_rail(lines: list[str], width: int) -> bool:
             return False
         before = line[-2]
         if before == " " or before in _CORNER_OR_RULE:
-            separated = separated or before in _CORNER_OR_RULE or _gap_before(line)
+            separated = (
+                separated or before in _CORNER_OR_RULE or _gap_before(line)
+                or _edge_then_blank(line)
+            )  # fmt: skip
     return separated
+
+
+def _edge_then_blank(line: str) -> bool:
+    """A box's right edge, one blank, then the last character: a dialog drawn one column in
+    from the margin (gemini's folder-trust box) with a scrollbar beside it; no box draws its
+    edge that way."""
+    return len(line) >= 3 and line[-2] == " " and line[-3] in "│┃║╮╯┐┘"
 
 
 def _gap_before(line: str) -> bool:

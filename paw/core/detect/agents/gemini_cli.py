@@ -157,8 +157,10 @@ def _live_bottom(lines: Sequence[str]) -> int:
     while index > floor:
         edge = lines[index].strip()
         if edge.startswith("╰") and edge.endswith("╯") and is_box_edge(edge):
-            if lines[index][0] != "╰":
-                return -1  # gemini draws its dialogs at the margin: an indented box is quoted
+            if not lines[index].startswith(("╰", " ╰")):
+                # gemini draws its dialogs at the margin (the folder-trust dialog one column
+                # in); the model's text is indented two: a box indented more is quoted
+                return -1
             if not _is_chrome(lines[index + 1 :]):
                 return -1
             top = _box_top(lines, index)

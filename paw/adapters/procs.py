@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -12,6 +13,29 @@ from paw.core.ports import ProcInfo
 
 class PsutilInspector:
     """Reads panes' process trees; vanished processes are skipped, never raised."""
+
+    def end(self, procs: Sequence[ProcInfo], grace_s: float) -> list[ProcInfo]:
+        """Wait up to ``grace_s`` seconds for the members of ``procs`` (same pid AND start
+        time) to exit on their own, SIGTERM those left, wait again, then SIGKILL. Returns the
+        processes that had to be signalled."""
+        running: dict[psutil.Process, ProcInfo] = {}
+        for info in procs:
+            try:
+                process = psutil.Process(info.pid)
+                if abs(process.create_time() - info.create_time) < _SAME_START_S:
+                    running[process] = info
+            except psutil.Error:
+                continue  # gone: nothing to end
+        _gone, stayed = psutil.wait_procs(list(running), timeout=grace_s)
+        for process in stayed:
+            with contextlib.suppress(psutil.Error):
+                process.terminate()
+        _gone, alive = psutil.wait_procs(stayed, timeout=grace_s)
+        for process in alive:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        psutil.wait_procs(alive, timeout=grace_s)
+        return [running[process] for process in stayed]
 
     def tree(self, pid: int) -> list[ProcInfo]:
         """``pid`` and all its descendants (parent first); empty when ``pid`` is gone."""
@@ -30,6 +54,9 @@ class PsutilInspector:
         children = _children_map()
         cache: dict[int, ProcInfo | None] = {}
         return {root: _tree(root, children, cache) for root in roots}
+
+
+_SAME_START_S = 0.01  # psutil's start times of one process agree to the clock tick
 
 
 def _children_map() -> dict[int, list[int]]:

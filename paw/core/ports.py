@@ -138,7 +138,13 @@ class Terminal(Protocol):
 
 
 class ProcessInspector(Protocol):
-    """Process trees (psutil)."""
+    """Process trees (psutil): read them, and end what outlives a killed pane."""
+
+    def end(self, procs: Sequence[ProcInfo], grace_s: float) -> list[ProcInfo]:
+        """End the members of ``procs`` that outlive ``grace_s`` seconds (wall clock) — each
+        proven by pid and start time, so a reused pid is never signalled: SIGTERM, up to
+        ``grace_s`` more, then SIGKILL. Returns the processes that had to be signalled."""
+        ...
 
     def tree(self, pid: int) -> list[ProcInfo]:
         """``pid`` and all its descendants; empty when ``pid`` is gone."""

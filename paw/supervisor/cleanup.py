@@ -58,8 +58,18 @@ def _stop(ctx: Context, agent: AgentRecord) -> bool:
     ctx.record("stop", agent=name, pane=pane.pane_id if pane else None)
     if pane is None:
         return False
+    # Some agents ignore the hangup of a killed pane (gemini-cli) and would run on, unseen:
+    # what ran in the pane is ended too (each process proven by its start time).
+    tree = ctx.procs.tree(pane.pane_pid)
     ctx.terminal.kill_pane(pane.pane_id)
+    ended = ctx.procs.end(tree, STOP_GRACE_S) if tree else []
+    if ended:
+        ctx.record("stop-ended", agent=name, pids=[p.pid for p in ended],
+                   reason="outlived its killed pane (the hangup was ignored)")  # fmt: skip
     return True
+
+
+STOP_GRACE_S = 5.0  # wall-clock seconds for the hangup, then again for SIGTERM
 
 
 # -- what a removal would lose ------------------------------------------------------------------

@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from paw.adapters.procs import PsutilInspector
 from paw.cli.demo import kill_tmux_server
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane
@@ -114,8 +115,16 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
 
 
 def stop(run: PawRun) -> None:
-    """Kill the tmux server, stop the stub, delete the scratch space."""
+    """Kill the tmux server and what ran in its panes (gemini-cli ignores the hangup), stop
+    the stub, delete the scratch space."""
+    listed = subprocess.run(
+        ["tmux", "-L", run.socket, "list-panes", "-a", "-F", "#{pane_pid}"],
+        capture_output=True, text=True, check=False,
+    ).stdout.split()  # fmt: skip
+    inspector = PsutilInspector()
+    trees = inspector.trees([int(pid) for pid in listed if pid.isdigit()])
     kill_tmux_server(run.socket)  # the socket file too: tmux leaves it behind
+    inspector.end([p for tree in trees.values() for p in tree], budget(5.0))
     agents.cleanup(run.agent, run.ws)
     run.stub.stop()
     agents.remove_workspace(run.ws)

@@ -143,6 +143,7 @@ class FakeProcesses:
 
     trees_by_root: dict[int, list[ProcInfo]] = field(default_factory=dict)
     scans: int = 0  # reads of the (fake) process table
+    ended: list[tuple[list[ProcInfo], float]] = field(default_factory=list)  # end() calls
 
     def tree(self, pid: int) -> list[ProcInfo]:
         """The tree rooted at ``pid`` (empty when unknown)."""
@@ -153,6 +154,11 @@ class FakeProcesses:
         """Every requested tree, as one read."""
         self.scans += 1
         return {pid: list(self.trees_by_root.get(pid, [])) for pid in pids}
+
+    def end(self, procs: Sequence[ProcInfo], grace_s: float) -> list[ProcInfo]:
+        """Nothing outlives a fake pane: records the call, signals nothing."""
+        self.ended.append((list(procs), grace_s))
+        return []
 
 
 @dataclass

@@ -115,8 +115,10 @@ class GitCli:
     def status_counts(self, worktree: str, base: str) -> StatusCounts:
         """Uncommitted, untracked, unmerged paths; commits ahead/behind ``base``; and (with
         ``line_counts``) lines added/removed since the merge base, working tree included."""
-        # no optional locks: counting never rewrites the index (an agent's own git command
-        # would find it locked, and the rewrite would change the index's status_mark)
+        # Counting never rewrites the index: an agent's own git command would find it locked,
+        # and the rewrite would move the worktree's status_mark (see paw/supervisor/sweep.py).
+        # So no optional locks for status, and diff-index (plumbing) rather than `git diff`,
+        # which refreshes the index whatever GIT_OPTIONAL_LOCKS says.
         quiet = {"GIT_OPTIONAL_LOCKS": "0"}
         status = self._git(
             worktree, "status", "--porcelain=v2", "-z", "--untracked-files=all", env=quiet
@@ -129,7 +131,7 @@ class GitCli:
         insertions = deletions = 0
         if self.line_counts:
             stat = self._git(
-                worktree, "diff", "--shortstat", "--merge-base", base, env=quiet
+                worktree, "diff-index", "-M", "--shortstat", "--merge-base", base, "--", env=quiet
             ).stdout
             insertions, deletions = parse_shortstat(stat)
         return dataclasses.replace(

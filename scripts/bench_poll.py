@@ -16,6 +16,7 @@ The server is killed at the end (only this script's own socket).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import subprocess
@@ -153,8 +154,8 @@ def report(supervisor: Supervisor, runs: int, agents: int) -> None:
     print(f"  process-table reads per poll (process_iter + children): {sorted(set(scans))}")
     stale = []
     for _ in range(3):
-        cache = supervisor.ctx.stat_cache
-        cache.update({name: (0.0, counts) for name, (_, counts) in cache.items()})
+        marks = supervisor.ctx.stat_marks
+        marks.update({name: dataclasses.replace(m, time=0.0) for name, m in marks.items()})
         before_git = counters.git
         start = time.perf_counter()
         supervisor.poll_once()

@@ -115,19 +115,46 @@ class GitCli:
     def status_counts(self, worktree: str, base: str) -> StatusCounts:
         """Uncommitted, untracked, unmerged paths; commits ahead/behind ``base``; and (with
         ``line_counts``) lines added/removed since the merge base, working tree included."""
+        # Counting never rewrites the index: an agent's own git command would find it locked,
+        # and the rewrite would move the worktree's status_mark (see paw/supervisor/sweep.py).
+        # So no optional locks for status, and diff-index (plumbing) rather than `git diff`,
+        # which refreshes the index whatever GIT_OPTIONAL_LOCKS says.
+        quiet = {"GIT_OPTIONAL_LOCKS": "0"}
         status = self._git(
-            worktree, "status", "--porcelain=v2", "-z", "--untracked-files=all"
+            worktree, "status", "--porcelain=v2", "-z", "--untracked-files=all", env=quiet
         ).stdout
         counts = parse_status_z(status)
-        span = self._git(worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD")
+        span = self._git(
+            worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD", env=quiet
+        )
         behind, ahead = parse_left_right(span.stdout)
         insertions = deletions = 0
         if self.line_counts:
-            stat = self._git(worktree, "diff", "--shortstat", "--merge-base", base).stdout
+            stat = self._git(
+                worktree, "diff-index", "-M", "--shortstat", "--merge-base", base, "--", env=quiet
+            ).stdout
             insertions, deletions = parse_shortstat(stat)
         return dataclasses.replace(
             counts, ahead=ahead, behind=behind, insertions=insertions, deletions=deletions
         )
+
+    def status_mark(self, worktree: str, base: str) -> tuple[object, ...]:
+        """What :meth:`status_counts` depends on that git itself stamps, read without running
+        git (a few ``stat`` calls and two small file reads): the worktree's index and HEAD,
+        the ref HEAD names, the refs ``base`` may name (loose, ``packed-refs``, reftable),
+        and the worktree directory itself (its mtime moves when a top-level entry is created,
+        renamed or removed). Equal marks mean no git command changed the worktree's state
+        in between; editing a tracked file without git changes none of them."""
+        top = Path(worktree)
+        git_dir = _git_dir(top)
+        common = _common_dir(git_dir)
+        head = _read_small(git_dir / "HEAD")
+        paths = [top, git_dir / "index", git_dir / "HEAD", common / "packed-refs"]
+        paths.append(common / "reftable" / "tables.list")
+        if head is not None and head.startswith("ref: "):
+            paths.append(common / head[5:].strip())
+        paths += [common / name for name in _ref_candidates(base)]
+        return (head, *(_stat_key(path) for path in paths))
 
     def snapshot(
         self,
@@ -342,6 +369,53 @@ class GitCli:
             argv, GitError, label=_verb(args), env=env, input=input, timeout=_TIMEOUT,
             check=check,
         )  # fmt: skip
+
+
+def _git_dir(top: Path) -> Path:
+    """The worktree's own git directory: ``.git`` itself, or where its ``gitdir:`` file points."""
+    dot = top / ".git"
+    text = _read_small(dot)
+    if text is not None and text.startswith("gitdir: "):
+        found = Path(text[8:].strip())
+        return found if found.is_absolute() else top / found
+    return dot
+
+
+def _common_dir(git_dir: Path) -> Path:
+    """The repository's common git directory (refs, packed-refs) for a worktree's git dir."""
+    text = _read_small(git_dir / "commondir")
+    if text is None or not text.strip():
+        return git_dir
+    found = Path(text.strip())
+    return found if found.is_absolute() else git_dir / found
+
+
+def _read_small(path: Path) -> str | None:
+    """The first bytes of a small git bookkeeping file (``.git``, ``HEAD``); None when absent."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def _ref_candidates(rev: str) -> list[str]:
+    """The loose ref files ``rev`` may name, in git's lookup order (``git help revisions``);
+    none for a revision with characters a ref path cannot hold (``main~1``, ``a..b``)."""
+    if not rev or rev.startswith(("/", "-")) or ".." in rev or any(c in rev for c in "~^:@{ "):
+        return []
+    return [rev, f"refs/{rev}", f"refs/tags/{rev}", f"refs/heads/{rev}", f"refs/remotes/{rev}",
+            f"refs/remotes/{rev}/HEAD"]  # fmt: skip
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    """The file's modification time, size and inode (git replaces files by renaming a lock
+    file over them, so even a same-nanosecond rewrite changes the inode); None when absent."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _holds_kept_file(directory: Path, disposable: Sequence[str]) -> bool:

@@ -182,6 +182,13 @@ class Vcs(Protocol):
         """Uncommitted, untracked, unmerged, ahead/behind ``base``."""
         ...
 
+    def status_mark(self, worktree: str, base: str) -> tuple[object, ...]:
+        """A cheap fingerprint of what git stamps when the worktree's counts can change (index,
+        HEAD, branch and base refs, the directory's own mtime), read without running git and
+        without side effects. Unchanged mark: counts unchanged unless a tracked file was edited
+        without git."""
+        ...
+
     def snapshot(self, worktree: str, ref: str, message: str) -> str:
         """Commit everything in the worktree (untracked included) to ``ref`` without touching the
         index, HEAD or files; return the commit id."""

@@ -108,6 +108,17 @@ class BranchVcs(Vcs, Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class StatMark:
+    """A worktree count's circumstances: when it was tried, the worktree's status mark and its
+    pane's screen (a hash) taken just before, and whether it succeeded."""
+
+    time: float
+    mark: tuple[object, ...] | None
+    screen: int | None
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Actor:
     """Who is deciding: recorded with every audit record."""
 
@@ -136,6 +147,7 @@ class Context:
     which: Callable[[str], str | None] | None = None  # finds a program on PATH (None: no check)
     fault: Callable[[str], None] = lambda _step: None  # test-only crash points (see faults)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
+    stat_marks: dict[str, StatMark] = field(default_factory=dict)  # per agent: its last count
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
 

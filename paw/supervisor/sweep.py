@@ -10,6 +10,7 @@ from paw.core.approval import evaluate_subject
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
 from paw.errors import PawError
+from paw.supervisor.context import StatMark
 from paw.supervisor.model import (
     AgentStatus,
     AgentView,
@@ -43,8 +44,14 @@ if TYPE_CHECKING:
 
 KEEP_GONE_S = 3600.0  # how long a prompt no longer shown stays in .paw/prompts.json
 KEEP_GONE_MAX = 200
-STAT_TTL_S = 5.0  # worktree counts cost git processes: refresh at most this often per agent
-STAT_REFRESH_PER_SWEEP = 8  # stale counts refreshed per sweep, oldest first (3 git calls each)
+# Worktree counts cost git processes (3 per worktree), so a sweep recounts a worktree only
+# when something that can change them changed: its status mark (index, HEAD, branch and base
+# refs, the directory's own mtime: ``Vcs.status_mark``, a few stat() calls, no process) or its
+# pane's screen (an agent editing files prints). Editing a tracked file with no git command and
+# no output moves none of these, so counts are also refreshed every STAT_TTL_S regardless.
+STAT_TTL_S = 60.0  # safety net: every worktree recounted at least this often
+STAT_OUTPUT_S = 5.0  # a pane that keeps printing recounts its worktree at most this often
+STAT_REFRESH_PER_SWEEP = 8  # due counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
@@ -60,12 +67,14 @@ def poll_once(ctx: Context) -> Snapshot:
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)
-    _refresh_stats(ctx, agents.values(), now)
     try:
         located, texts = _survey(ctx, agents) if agents else ({}, {})
     except PawError as err:
+        _refresh_stats(ctx, agents.values(), now, {})
         views = tuple(_view(ctx, _gone(ctx, a, Problem.SERVER_GONE), now) for a in agents.values())
         return Snapshot(now, views, (), tmux_ok=False, error=err.message)
+    screens = {name: texts.get(p.pane_id) for name, (p, _) in located.items() if p is not None}
+    _refresh_stats(ctx, agents.values(), now, screens)
     live = [p.pane_pid for p, _ in located.values() if p is not None and not p.dead]
     trees = ctx.procs.trees(live) if live else {}
     observations = [_observe(ctx, a, located[name], texts, trees) for name, a in agents.items()]
@@ -389,50 +398,85 @@ def _note(obs: Observation, status: AgentStatus) -> str | None:
     return None
 
 
-def _refresh_stats(ctx: Context, agents: Iterable[AgentRecord], now: float) -> None:
-    """Count worktrees never counted, and at most :data:`STAT_REFRESH_PER_SWEEP` stale ones
-    (oldest first): counts fall due together, and 50 agents' worth of git processes in one
-    sweep would stall it for half a second."""
-    cache = ctx.stat_cache
-    owned = [a for a in agents if not a.adopted]
-    missing = [a for a in owned if a.name not in cache]
-    stale = [a for a in owned if a.name in cache and now - cache[a.name][0] > STAT_TTL_S]
-    stale.sort(key=lambda a: cache[a.name][0])
-    due = [*missing, *stale[:STAT_REFRESH_PER_SWEEP]]
-    if len(due) <= 1:
-        for agent in due:
-            worktree_stat(ctx, agent, now, fresh=True)
+def _refresh_stats(
+    ctx: Context, agents: Iterable[AgentRecord], now: float, screens: dict[str, str | None]
+) -> None:
+    """Count worktrees never counted, and at most :data:`STAT_REFRESH_PER_SWEEP` of those
+    whose counts are due (oldest first): counts fall due together, and 50 agents' worth of git
+    processes in one sweep would stall it for half a second.
+
+    Due: the worktree's status mark changed since it was counted, its pane's screen changed
+    (and the count is :data:`STAT_OUTPUT_S` old), or the count is :data:`STAT_TTL_S` old.
+    With nothing happening, a sweep starts no git process. A count that failed (a worktree
+    deleted by hand) is retried on the same signals, not every sweep.
+
+    Not while a spawn or removal is in progress (``pending``): `git status` takes the index
+    lock of a worktree that `git worktree add` is still checking out."""
+    owned = [a for a in agents if not a.adopted and a.pending is None]
+    marks = {a.name: _mark(ctx, a) for a in owned}
+    signs = {name: hash(text) for name, text in screens.items() if text is not None}
+    missing = [a for a in owned if _missing(ctx, a.name)]
+    due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
+    due.sort(key=lambda a: ctx.stat_marks[a.name].time)
+    todo = [*missing, *due[:STAT_REFRESH_PER_SWEEP]]
+
+    def count(agent: AgentRecord) -> None:
+        mark, sign = marks[agent.name], signs.get(agent.name)
+        ok = _count(ctx, agent, now)
+        ctx.stat_marks[agent.name] = StatMark(now, mark, sign, ok)
+
+    if len(todo) <= 1:
+        for agent in todo:
+            count(agent)
         return
     # The first sweep counts every worktree: 50 agents are 150 git processes, about 0.4 s one
     # after another. Side by side they overlap their start-up and disk waits.
-    with ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(due))) as pool:
-        list(pool.map(lambda agent: worktree_stat(ctx, agent, now, fresh=True), due))
+    with ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(todo))) as pool:
+        list(pool.map(count, todo))
+
+
+def _missing(ctx: Context, name: str) -> bool:
+    last = ctx.stat_marks.get(name)
+    return last is None or (last.ok and name not in ctx.stat_cache)
+
+
+def _mark(ctx: Context, agent: AgentRecord) -> tuple[object, ...] | None:
+    """The worktree's status mark, taken before counting (a change during the count shows as
+    a change next sweep); None when it cannot be read (then the other signals decide)."""
+    try:
+        return ctx.vcs.status_mark(agent.worktree, agent.base)
+    except (OSError, PawError):
+        return None
+
+
+def _due(
+    ctx: Context,
+    name: str,
+    now: float,
+    marks: dict[str, tuple[object, ...] | None],
+    signs: dict[str, int],
+) -> bool:
+    last = ctx.stat_marks[name]
+    age = now - last.time
+    if age > STAT_TTL_S or marks[name] != last.mark:
+        return True
+    sign = signs.get(name)
+    return sign is not None and sign != last.screen and age >= STAT_OUTPUT_S
+
+
+def _count(ctx: Context, agent: AgentRecord, now: float) -> bool:
+    """Count the agent's worktree now into the cache; False when git could not."""
+    try:
+        counts = ctx.vcs.status_counts(agent.worktree, agent.base)
+    except PawError:
+        return False
+    ctx.stat_cache[agent.name] = (now, counts)
+    return True
 
 
 def _cached_stat(ctx: Context, agent: AgentRecord) -> WorktreeStat:
     cached = None if agent.adopted else ctx.stat_cache.get(agent.name)
     if cached is None:
         return WorktreeStat()
-    c = cached[1]
-    return WorktreeStat(c.uncommitted, c.untracked, c.ahead, c.behind, c.insertions, c.deletions)
-
-
-def worktree_stat(
-    ctx: Context, agent: AgentRecord, now: float, *, fresh: bool = False
-) -> WorktreeStat:
-    """The agent worktree's counts (cached for :data:`STAT_TTL_S`); zeros when unavailable.
-
-    Not while a spawn or removal is in progress (``pending``): `git status` takes the index
-    lock of a worktree that `git worktree add` is still checking out."""
-    if agent.adopted or agent.pending is not None:
-        return WorktreeStat()
-    cached = ctx.stat_cache.get(agent.name)
-    if cached is None or fresh or now - cached[0] > STAT_TTL_S:
-        try:
-            counts = ctx.vcs.status_counts(agent.worktree, agent.base)
-        except PawError:
-            return WorktreeStat()
-        cached = (now, counts)
-        ctx.stat_cache[agent.name] = cached
     c = cached[1]
     return WorktreeStat(c.uncommitted, c.untracked, c.ahead, c.behind, c.insertions, c.deletions)

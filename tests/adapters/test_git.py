@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,28 @@ def test_git_status_counts_dirty_untracked_ahead_behind(git_repo: Path) -> None:
     assert (counts.ahead, counts.behind) == (2, 1)
     # since the merge base: one.txt and two.txt (2 lines), README (+2 -1), one.txt rewritten
     assert (counts.insertions, counts.deletions) == (4, 1)
+
+
+def test_git_status_mark_moves_with_git_and_not_with_counting(git_repo: Path) -> None:
+    wt = _worktree(git_repo)
+    git = GitCli()
+    first = git.status_mark(str(wt), "main")
+    assert git.status_mark(str(wt), "main") == first
+    readme = wt / "README.md"
+    stamp = readme.stat().st_mtime_ns + 5_000_000_000
+    os.utime(readme, ns=(stamp, stamp))  # same content, stale stat data in the index
+    git.status_counts(str(wt), "main")  # takes no optional lock: the index stays as it was
+    assert git.status_mark(str(wt), "main") == first
+    _commit(wt, "one.txt", "1\n")  # index, branch ref and directory move
+    second = git.status_mark(str(wt), "main")
+    assert second != first
+    _commit(git_repo, "main-only.txt", "m\n")  # the base moves
+    assert git.status_mark(str(wt), "main") != second
+
+
+def test_git_status_mark_of_a_missing_worktree_is_stable(tmp_path: Path) -> None:
+    gone = str(tmp_path / "gone")
+    assert GitCli().status_mark(gone, "main") == GitCli().status_mark(gone, "main")
 
 
 def test_git_status_counts_unmerged(git_repo: Path) -> None:

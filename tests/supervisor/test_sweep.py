@@ -84,7 +84,8 @@ def test_poll_once_refreshes_few_stale_worktree_counts_per_sweep(
     rig.sup.poll_once()
     assert len(counted) == 20  # never counted: all of them, once
     rig.vcs.counts[f"{REPO}-paw/a19"] = StatusCounts(4, 0, 0, 0, 0)
-    rig.sup.ctx.stat_cache["a19"] = (rig.now[0] - 100, rig.sup.ctx.stat_cache["a19"][1])
+    marks = rig.sup.ctx.stat_marks
+    marks["a19"] = replace(marks["a19"], time=rig.now[0] - 100)
     counted.clear()
     rig.now[0] += STAT_TTL_S + 1
     first = rig.sup.poll_once()

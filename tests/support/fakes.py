@@ -209,6 +209,10 @@ class FakeVcs:
         del base
         return self.counts.get(worktree, StatusCounts(0, 0, 0, 0, 0))
 
+    def status_mark(self, worktree: str, base: str) -> tuple[object, ...]:
+        """The configured counts stand for what git would stamp: new counts, a new mark."""
+        return (worktree, base, self.counts.get(worktree))
+
     def snapshot(
         self,
         worktree: str,

@@ -25,7 +25,6 @@ from paw.core.approval import (
 )
 from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
 from paw.errors import PawError
-from paw.supervisor.crash import crash_at
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
 from paw.supervisor.records import (
@@ -229,7 +228,7 @@ def _carry_out(
     # after the agent asks again) never sends for it; a crash leaves SENDING for the sweep.
     _set_state(ctx, record.id, SENDING, action=action, sender=_self(ctx))
     ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
-    crash_at(f"{action}:recorded")
+    ctx.fault(f"{action}:recorded")
     try:
         ctx.terminal.send_keys(record.pane_id, plan.keys)
     except PawError as err:
@@ -238,7 +237,7 @@ def _carry_out(
         )
         _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
         raise
-    crash_at(f"{action}:sent")
+    ctx.fault(f"{action}:sent")
     outcome = _verify(ctx, record)
     ctx.record("outcome", action=action, outcome=outcome.value, **_ids(record))
     _set_state(ctx, record.id, ANSWERED, action=action, sender=None)

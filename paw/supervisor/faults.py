@@ -23,3 +23,9 @@ RM_STEPS = (
     "rm:branch",  # worktree and branch are gone; the record stays
 )
 STEPS = SPAWN_STEPS + RM_STEPS
+APPROVE_STEPS = (
+    "approve:recorded",  # the decision is recorded and the occurrence marked; no key sent
+    "approve:sent",  # the keys are sent; no outcome recorded
+    "deny:recorded",
+    "deny:sent",
+)  # proven by tests/adversarial/test_occurrences.py

@@ -4,13 +4,14 @@ audit or stats that overstate, and prompts answered outside paw are recorded as 
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import time
 from typing import TYPE_CHECKING
 
 import pytest
 
-from paw.supervisor.crash import CRASH_ENV, CRASH_STATUS
+from paw.adapters.faults import CRASH_ENV
 from tests.adversarial.ident_support import (
     PAW,
     Env,
@@ -90,7 +91,7 @@ def test_killed_after_the_record_before_sending_is_reconciled_as_not_sent(env: E
     assert paw("spawn", "alice", "--agent", "scripted").returncode == 0
     prompt = wait_prompt(env, "touch approved.txt")
     crashed = paw("approve", prompt.id, "--yes", extra_env={CRASH_ENV: "approve:recorded"})
-    assert crashed.returncode in (CRASH_STATUS, -9)  # os._exit(137) or SIGKILL
+    assert crashed.returncode == -signal.SIGKILL  # as kill -9 would
     assert len(events(env, "approve", decision="send", prompt_id=prompt.id)) == 1
     assert events(env, "outcome") == []
     assert stats(env)["all"]["approved"] == 0  # a recorded decision is not an approval
@@ -107,12 +108,33 @@ def test_killed_after_the_record_before_sending_is_reconciled_as_not_sent(env: E
     assert stats(env)["all"]["approved"] == 1
 
 
+def test_killed_after_recording_a_denial_is_reconciled_and_denied_once(env: Env) -> None:
+    configure(env, "shell touch denied.txt", "busy 600")
+    assert paw("spawn", "alice", "--agent", "scripted").returncode == 0
+    prompt = wait_prompt(env, "touch denied.txt")
+    crashed = paw("deny", prompt.id, extra_env={CRASH_ENV: "deny:recorded"})
+    assert crashed.returncode == -signal.SIGKILL
+    assert answers(env) == []
+    assert [p["id"] for p in listed("prompts")] == [prompt.id]  # a sweep: reconciles
+    [outcome] = events(env, "outcome", prompt_id=prompt.id)
+    assert outcome["outcome"] == "not-sent"
+    crashed = paw("deny", prompt.id, extra_env={CRASH_ENV: "deny:sent"})
+    assert crashed.returncode == -signal.SIGKILL
+    assert wait_for(lambda: len(answers(env)) == 1)
+    assert paw("prompts", "--json").returncode == 0
+    assert [e["outcome"] for e in events(env, "outcome", prompt_id=prompt.id)] == [
+        "not-sent", "interrupted",
+    ]  # fmt: skip
+    assert paw("deny", prompt.id).returncode != 0  # already answered: nothing sent again
+    assert [a["key"] for a in answers(env)] == ["n"]
+
+
 def test_killed_after_sending_is_never_sent_again_nor_counted_approved(env: Env) -> None:
     configure(env, "shell touch approved.txt", "busy 600")
     assert paw("spawn", "alice", "--agent", "scripted").returncode == 0
     prompt = wait_prompt(env, "touch approved.txt")
     crashed = paw("approve", prompt.id, "--yes", extra_env={CRASH_ENV: "approve:sent"})
-    assert crashed.returncode in (CRASH_STATUS, -9)  # os._exit(137) or SIGKILL
+    assert crashed.returncode == -signal.SIGKILL  # as kill -9 would
     assert wait_for(lambda: len(answers(env)) == 1)
     assert paw("prompts", "--json").returncode == 0  # a sweep: reconciles
     [outcome] = events(env, "outcome", prompt_id=prompt.id)

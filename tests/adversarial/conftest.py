@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.adversarial.ident_support import Env, make_env
+
 if TYPE_CHECKING:
     from libtmux.server import Server
 
@@ -117,3 +119,10 @@ def rig(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.Monk
     assert server.socket_name is not None
     monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
     return Rig(git_repo, server.socket_name, tmp_path)
+
+
+@pytest.fixture
+def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
+    """The repository under paw on the test's private tmux server (identity, occurrence,
+    task, waiting and stop tests)."""
+    return make_env(git_repo, server, tmp_path, monkeypatch)

@@ -22,7 +22,6 @@ from tests.adversarial.ident_support import (
     configure,
     events,
     listed,
-    make_env,
     pane_exists,
     paw,
     screen,
@@ -37,11 +36,6 @@ if TYPE_CHECKING:
     from libtmux.server import Server
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
-
-
-@pytest.fixture
-def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    return make_env(git_repo, server, tmp_path, monkeypatch)
 
 
 def _key_recorder(env: Env, name: str) -> tuple[list[str], Path]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
-from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,7 +18,6 @@ from tests.adversarial.ident_support import (
     configure,
     events,
     listed,
-    make_env,
     paw,
     stats,
     tmux,
@@ -27,18 +25,8 @@ from tests.adversarial.ident_support import (
     wait_prompt,
 )
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from libtmux.server import Server
-
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 ASK_TWICE = ("shell touch approved.txt", "shell touch approved.txt")
-
-
-@pytest.fixture
-def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    return make_env(git_repo, server, tmp_path, monkeypatch)
 
 
 def test_racing_approvals_while_the_agent_asks_again_send_once(env: Env) -> None:

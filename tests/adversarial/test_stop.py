@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import TYPE_CHECKING
 
 import psutil
 import pytest
@@ -16,17 +15,11 @@ from tests.adversarial.ident_support import (
     configure,
     events,
     listed,
-    make_env,
     paw,
     screen,
     tmux,
     wait_for,
 )
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from libtmux.server import Server
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
@@ -36,11 +29,6 @@ DEAF = (
     "print('deaf agent ready', flush=True)\n"
     "time.sleep(600)\n"
 )
-
-
-@pytest.fixture
-def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    return make_env(git_repo, server, tmp_path, monkeypatch)
 
 
 def test_stop_ends_an_agent_that_ignores_the_hangup(env: Env) -> None:

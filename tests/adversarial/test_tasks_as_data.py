@@ -8,7 +8,6 @@ import json
 import subprocess
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import psutil
 import pytest
@@ -20,16 +19,12 @@ from tests.adversarial.ident_support import (
     Env,
     configure,
     listed,
-    make_env,
     paw,
     screen,
     tmux,
     wait_for,
 )
 from tests.e2e import agents
-
-if TYPE_CHECKING:
-    from libtmux.server import Server
 
 OPTION_TASKS = (
     "--dangerously-skip-permissions", "--version", "-h", "--", "-", "--help me now", "update",
@@ -72,11 +67,6 @@ def test_claude_one_word_task_is_refused_not_run_as_a_subcommand() -> None:
     assert plan_launch(BUILTIN_PROFILES["claude-code"], "fix the doctor page", "py").argv == (
         "claude", "--", "fix the doctor page",
     )  # fmt: skip
-
-
-@pytest.fixture
-def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    return make_env(git_repo, server, tmp_path, monkeypatch)
 
 
 @pytest.mark.tmux

@@ -4,8 +4,6 @@ whatever its verdict; the scripted agent draws the dialogs on a real tmux server
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from tests.adversarial.ident_support import (
@@ -14,24 +12,13 @@ from tests.adversarial.ident_support import (
     configure,
     events,
     listed,
-    make_env,
     paw,
     screen,
     wait_for,
     wait_prompt,
 )
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from libtmux.server import Server
-
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
-
-
-@pytest.fixture
-def env(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    return make_env(git_repo, server, tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize(

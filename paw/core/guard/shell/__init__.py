@@ -120,7 +120,9 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
         ctx.depth += 1
         try:
             for words in parts:
-                evaluate_simple(SimpleCommand(words), ctx)
+                effective = evaluate_simple(SimpleCommand(words), ctx)
+                for sink in ctx.sinks:  # as the walk does: a substitution or pipeline stage
+                    sink.append(effective)  # sees what its nested script runs
         finally:
             ctx.depth -= 1
         return

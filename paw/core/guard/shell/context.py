@@ -70,6 +70,7 @@ class Context:
         "run_script",
         "scripts",
         "sinks",
+        "var_subs",
     )
 
     def __init__(
@@ -96,6 +97,9 @@ class Context:
         self.piped_out = False  # the command being judged writes into a pipe
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []
+        # Variables set from a substitution: the commands that produced each value, so a later
+        # `curl -d "$x"` is judged as if it held the substitution (`x=$(env)`).
+        self.var_subs: dict[str, list[SimpleCommand]] = {}
         self.run_script: Callable[[str, str], None] = _no_script
         self.run_command: Callable[[SimpleCommand], object] = _no_command
 

@@ -130,6 +130,8 @@ class Walker:
             return
         elif _SUBST_RE.search(raw):
             subs[len(argv)] = self.collect(node)
+        if self.ctx.var_subs and b"$" in raw:
+            self._variable_subs(raw, subs.setdefault(len(argv), []))
         word = reader.read(node)
         inner = subs.get(len(argv))
         if word.text == SUBST and inner is not None and len(inner) == 1:
@@ -140,6 +142,11 @@ class Walker:
             argv.extend(Word(t, word.quoted) for t in expand_braces(word.text))
         else:
             argv.append(word)
+
+    def _variable_subs(self, raw: bytes, into: list[SimpleCommand]) -> None:
+        """A word expanding a variable set from a substitution carries that substitution."""
+        for name in _VAR_REF_RE.findall(raw):
+            into.extend(self.ctx.var_subs.get(name.decode("ascii"), ()))
 
     def collect(self, node: Node) -> list[SimpleCommand]:
         """Walk ``node`` and return the simple commands it runs."""
@@ -277,6 +284,8 @@ class Walker:
         if value_node is not None:
             inner = self.collect(value_node) if _SUBST_RE.search(value_node.text or b"") else []
             value = WordReader(self.ctx.env).read(value_node).text
+            if inner and not scoped:
+                self.ctx.var_subs[name] = inner
             printed = literal_output(inner[0]) if value == SUBST and len(inner) == 1 else None
             if printed is not None:
                 value = printed.rstrip("\n")

@@ -5,7 +5,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.commands import PRIVILEGE_WRAPPERS, SimpleCommand, Unwrapped, unwrap
+from paw.core.guard.shell.commands import (
+    PRIVILEGE_WRAPPERS,
+    WRAPPER_NAMES,
+    SimpleCommand,
+    Unwrapped,
+    unwrap,
+)
 from paw.core.guard.shell.rules import (
     agents,
     containers,
@@ -55,7 +61,9 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
 
 
 _TABLE = _build_table()
-_GLOBAL: tuple[Check, ...] = (files.check_redirects, *agents.GLOBAL, *secrets.GLOBAL)
+# Run on every command; redirections are checked only where there are some (the common case
+# has none, and this loop runs for every simple command).
+_GLOBAL: tuple[Check, ...] = (*agents.GLOBAL, *secrets.GLOBAL)
 _LOOKUP = frozenset({"which", "command", "type", "whereis"})
 
 
@@ -161,30 +169,46 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     if not cmd.argv:
         files.check_redirects(cmd, ctx)
         return cmd
-    cmd = _strip_keyword(cmd, ctx)
+    first = cmd.argv[0]
+    if not first.quoted and first.text in _KEYWORDS:
+        cmd = _strip_keyword(cmd, ctx)
     if not cmd.argv or not _command_word(cmd, ctx):
         files.check_redirects(cmd, ctx)
         return cmd
+    cmd, judged = _unwrap_all(cmd, ctx)
+    if judged:
+        return cmd
+    name = cmd.name
+    if name in ctx.aliases:
+        ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
+    for check in _checks_for(name):
+        check(cmd, ctx)
+    if cmd.redirects:
+        files.check_redirects(cmd, ctx)
+    for check in _GLOBAL:
+        check(cmd, ctx)
+    return cmd
+
+
+def _unwrap_all(cmd: SimpleCommand, ctx: Context) -> tuple[SimpleCommand, bool]:
+    """Peel wrappers (``nohup``, ``env``, ``sudo`` …) off ``cmd``; True when nothing is left
+    to judge (no inner command, or an inner command word that cannot be resolved)."""
     for _ in range(MAX_UNWRAP):
-        _check_patterns(cmd, ctx)
+        if ctx.patterns:
+            _check_patterns(cmd, ctx)
+        if cmd.name not in WRAPPER_NAMES:
+            break  # the common case: no wrapper to peel
         unwrapped = unwrap(cmd.argv)
         if unwrapped is None:
             break
         _peel(cmd, unwrapped, ctx)
         if not unwrapped.argv:
             files.check_redirects(cmd, ctx)
-            return cmd
+            return cmd, True
         cmd = cmd.with_argv(unwrapped.argv, unwrapped.wrapper)
         if not _command_word(cmd, ctx):
-            return cmd
-    name = cmd.name
-    if name in ctx.aliases:
-        ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
-    for check in _checks_for(name):
-        check(cmd, ctx)
-    for check in _GLOBAL:
-        check(cmd, ctx)
-    return cmd
+            return cmd, True
+    return cmd, False
 
 
 def _peel(cmd: SimpleCommand, unwrapped: Unwrapped, ctx: Context) -> None:

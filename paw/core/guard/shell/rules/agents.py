@@ -44,6 +44,7 @@ _AGENT_PACKAGES = (
     "claude-code", "@openai/codex", "gemini-cli", "qwen-code", "opencode", "aider",
     "@continuedev/cli", "@kilocode/cli", "mistral-vibe",
 )  # fmt: skip
+_PACKAGES_RE = re.compile("|".join(re.escape(p) for p in _AGENT_PACKAGES))
 AGENT_CLIS = frozenset(
     {
         "claude", "codex", "gemini", "qwen", "aider", "opencode", "cursor-agent", "amp", "goose",
@@ -109,7 +110,7 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
         return
     args = cmd.args
     head = "\n".join(args[:3])  # no package name holds a newline: no false match across words
-    agent = cmd.name in AGENT_CLIS or any(package in head for package in _AGENT_PACKAGES)
+    agent = cmd.name in AGENT_CLIS or _PACKAGES_RE.search(head) is not None
     if not agent and "\n--" not in "\n" + "\n".join(args):  # no long option, nothing to flag
         return
     for i, arg in enumerate(args):

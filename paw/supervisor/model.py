@@ -54,6 +54,9 @@ class AgentView:
     task: str | None = None
     # why the agent is not running ("tmux server restarted"), or the dialog it waits on
     note: str | None = None
+    # an operation another paw process is carrying out on it right now: "spawning",
+    # "removing", "approving" or "denying" (keys being sent); None when there is none
+    operation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,9 @@ from paw.supervisor.records import (
     ENDED,
     OPEN,
     PROMPTS_LOCK,
+    REMOVING,
     SENDING,
+    SPAWNING,
     ProcIdentity,
     PromptRecord,
     load_agents,
@@ -79,8 +81,8 @@ def poll_once(ctx: Context) -> Snapshot:
     trees = ctx.procs.trees(live) if live else {}
     observations = [_observe(ctx, a, located[name], texts, trees) for name, a in agents.items()]
     _bind(ctx, observations, trees)
-    prompts = _live_prompts(ctx, observations, now)
-    views = tuple(_view(ctx, o, now) for o in observations)
+    prompts, sending = _live_prompts(ctx, observations, now)
+    views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
     return Snapshot(now, views, prompts)
 
 
@@ -168,9 +170,10 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
 
 def _live_prompts(
     ctx: Context, observations: list[Observation], now: float
-) -> tuple[LivePrompt, ...]:
+) -> tuple[tuple[LivePrompt, ...], dict[str, str]]:
     """The live prompt occurrences, persisted under the prompts lock (any paw process may
-    sweep at the same time; they agree on one occurrence id)."""
+    sweep at the same time; they agree on one occurrence id); and, per agent, the decision
+    another paw process is sending right now ("approve" or "deny")."""
     with ctx.state.lock(PROMPTS_LOCK):
         seen = load_prompts(ctx.state)
         table = dict(seen)
@@ -190,6 +193,7 @@ def _live_prompts(
         kept = _retained(table, live, now)
         if kept != seen:
             save_prompts(ctx.state, kept)
+    sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
     out: list[LivePrompt] = []
     for obs, record, verdict in shown:
         prompt = obs.detection.prompt
@@ -201,7 +205,7 @@ def _live_prompts(
                 record.first_seen,
             )
         )  # fmt: skip
-    return tuple(out)
+    return tuple(out), sending
 
 
 def _retained(
@@ -366,9 +370,28 @@ def _status(obs: Observation) -> AgentStatus:
     }.get(obs.detection.state, AgentStatus.UNKNOWN)
 
 
-def _view(ctx: Context, obs: Observation, now: float) -> AgentView:
+_SENDING_OPS = {"approve": "approving", "deny": "denying"}
+
+
+def _operation(agent: AgentRecord, sending: str | None) -> str | None:
+    """What another paw process is doing to the agent now. Interrupted operations were
+    finished or undone before the sweep (see ``resume_interrupted``); what is still pending
+    is held by a live paw process (or its resume failed: ``paw rm NAME`` decides)."""
+    if agent.pending == SPAWNING:
+        return "spawning"
+    if agent.pending == REMOVING:
+        return "removing"
+    if sending is not None:
+        return _SENDING_OPS.get(sending, "sending")
+    return None
+
+
+def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None) -> AgentView:
     agent = obs.agent
     status = _status(obs)
+    operation = _operation(agent, sending)
+    if operation in ("spawning", "removing") and not obs.alive:
+        status = AgentStatus.UNKNOWN  # half made or half removed: never read as exited
     prev = ctx.status_since.get(agent.name)
     since = prev[1] if prev is not None and prev[0] == status.value else now
     ctx.status_since[agent.name] = (status.value, since)
@@ -384,8 +407,17 @@ def _view(ctx: Context, obs: Observation, now: float) -> AgentView:
         worktree=agent.worktree,
         stat=_cached_stat(ctx, agent),
         task=agent.task,
-        note=_note(obs, status),
+        note=_OPERATION_NOTES.get(operation or "") or _note(obs, status),
+        operation=operation,
     )
+
+
+_OPERATION_NOTES = {
+    "spawning": "is being spawned by another paw process",
+    "removing": "is being removed by another paw process",
+    "approving": "is being sent an approval by another paw process",
+    "denying": "is being sent a denial by another paw process",
+}
 
 
 def _note(obs: Observation, status: AgentStatus) -> str | None:

@@ -106,3 +106,35 @@ def test_rm_force_killed_at_each_step_is_finished_and_loses_nothing(
     events = [r["event"] for r in rig.audit()]
     assert events[-1] == "remove"
     assert "remove-resumed" in events
+
+
+@pytest.mark.parametrize(
+    ("command", "step", "operation"),
+    [(("spawn", "alice", "--agent", "scripted"), "spawn:worktree", "spawning"),
+     (("rm", "alice", "--force"), "rm:intent", "removing")],
+)  # fmt: skip
+def test_ls_shows_an_operation_another_paw_process_is_carrying_out(
+    rig: Rig, command: tuple[str, ...], step: str, operation: str
+) -> None:
+    """While a live paw process holds an agent's operation lock, `paw ls` says what it is
+    doing (never `exited`, never finishing it underneath); once the lock is free, the next
+    command finishes or undoes it."""
+    from paw.adapters.state import StateStore
+    from paw.supervisor.records import op_lock
+
+    if command[0] == "rm":
+        rig.ok("spawn", "alice", "--agent", "scripted")
+    assert rig.paw(*command, crash=step).returncode == KILLED
+    with StateStore(rig.repo / ".paw").try_lock(op_lock("alice")) as held:
+        assert held  # this test plays the paw process still at work
+        listed = _listed(rig)["alice"]
+        assert listed["operation"] == operation
+        assert listed["status"] == ("unknown" if operation == "spawning" else listed["status"])
+        assert listed["status"] != "exited"
+        assert rig.records()["alice"]["pending"] == operation
+        table = rig.ok("ls")
+        assert f"alice is being {'spawned' if operation == 'spawning' else 'removed'}" in table
+    after = _listed(rig)  # the lock is free: the interrupted operation is finished or undone
+    assert "alice" not in after or after["alice"]["operation"] is None
+    if "alice" in after:
+        rig.ok("rm", "alice", "--force")

@@ -121,6 +121,9 @@ def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
 ) -> None:
     binary = str(agents.binary_path(kind, installed_agents))
     version = VERIFIED_VERSIONS[kind]
+    home = env.tmp / "home"  # the CLIs write their settings there, never into the user's HOME
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
     # the probe bites: the bare option makes this CLI print its version and exit
     started = time.monotonic()
     control = subprocess.run(

@@ -131,7 +131,9 @@ class Walker:
         elif _SUBST_RE.search(raw):
             subs[len(argv)] = self.collect(node)
         if self.ctx.var_subs and b"$" in raw:
-            self._variable_subs(raw, subs.setdefault(len(argv), []))
+            carried = self._carried(raw)
+            if carried:
+                subs.setdefault(len(argv), []).extend(carried)
         word = reader.read(node)
         inner = subs.get(len(argv))
         if word.text == SUBST and inner is not None and len(inner) == 1:
@@ -143,10 +145,15 @@ class Walker:
         else:
             argv.append(word)
 
-    def _variable_subs(self, raw: bytes, into: list[SimpleCommand]) -> None:
-        """A word expanding a variable set from a substitution carries that substitution."""
+    def _carried(self, raw: bytes) -> list[SimpleCommand]:
+        """The substitutions carried by the variables a word expands (``x=$(env)`` … ``"$x"``):
+        the word carries them as if written in place, pipeline stages after it included."""
+        carried: list[SimpleCommand] = []
         for name in _VAR_REF_RE.findall(raw):
-            into.extend(self.ctx.var_subs.get(name.decode("ascii"), ()))
+            carried.extend(self.ctx.var_subs.get(name.decode("ascii"), ()))
+        for sink in self.ctx.sinks:
+            sink.extend(carried)
+        return carried
 
     def collect(self, node: Node) -> list[SimpleCommand]:
         """Walk ``node`` and return the simple commands it runs."""
@@ -284,8 +291,13 @@ class Walker:
         if value_node is not None:
             inner = self.collect(value_node) if _SUBST_RE.search(value_node.text or b"") else []
             value = WordReader(self.ctx.env).read(value_node).text
-            if inner and not scoped:
-                self.ctx.var_subs[name] = inner
+            raw_value = value_node.text or b""
+            carried = self._carried(raw_value) if self.ctx.var_subs and b"$" in raw_value else []
+            if not scoped:  # `y=$x` carries what x carries; a plain value carries nothing
+                if inner or carried:
+                    self.ctx.var_subs[name] = [*inner, *carried]
+                else:
+                    self.ctx.var_subs.pop(name, None)
             printed = literal_output(inner[0]) if value == SUBST and len(inner) == 1 else None
             if printed is not None:
                 value = printed.rstrip("\n")

@@ -59,6 +59,29 @@ _SECRET_READ_RE = re.compile(
     r"dict\(os\.environ\)|os\.environ\.copy\(\)|os\.environ\)|JSON\.stringify\(process\.env\)"
     r"|ENV\.to_h|%ENV|\.ssh/id_|\.aws/credentials|\.netrc|\.git-credentials|\.env['\"]"
 )
+# The whole environment (not one variable) in each language, and a call that prints or
+# serialises it: `print(os.environ)`, `console.log(process.env)`, `p ENV`, `print %ENV`.
+_WHOLE_ENV_RE = {
+    "py": re.compile(r"os\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))"),
+    "js": re.compile(r"process\.env\b(?!\s*(?:\.|\[|\?\.))|Deno\.env\.toObject\(\)"),
+    "ruby": re.compile(r"\bENV\b(?!\s*\[|\s*\.\s*(?:fetch|key\?|has_key\?|include\?)\b)"),
+    "perl": re.compile(r"%ENV\b|keys\s*\(?\s*%ENV"),
+    "php": re.compile(r"\$_ENV\b(?!\s*\[)|\bgetenv\(\s*\)"),
+}
+_PRINTS_RE = re.compile(
+    r"\bprint|console\.\w+|\bputs\b|\bpp?\b|\bwrite|dump|stringify|\bsay\b|Dumper|print_r"
+    r"|\becho\b|\binspect\b|\bto_[hsa]\b|\beach\b"
+)
+
+
+def prints_environment(source: str, lang: str) -> bool:
+    """True when inline ``lang`` code prints or serialises the whole environment."""
+    whole = _WHOLE_ENV_RE.get(lang)
+    return (
+        whole is not None and whole.search(source) is not None and bool(_PRINTS_RE.search(source))
+    )
+
+
 _SOCKET_RE = re.compile(r"\bsocket\b|Socket|TCPSocket|net\.connect|fsockopen", re.IGNORECASE)
 _SPAWN_RE = re.compile(r"dup2|pty\.spawn|/bin/(ba|z)?sh\b|\bexec\b|child_process|proc_open|popen")
 _BUILT_SYSTEM_RE = re.compile(r"\bos\.system\s*\(\s*[^'\")\s]")
@@ -138,6 +161,8 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
     if _SOCKET_RE.search(source) and _SPAWN_RE.search(source):
         ctx.block("shell.reverse-shell", f"`{origin}` connects a socket to a shell")
     _scan_secrets_and_forks(source, ctx, origin)
+    if not ctx.piped_out and prints_environment(source, lang):  # piped: the reader judges it
+        ctx.block("shell.secret-read", f"`{origin}` prints the environment (tokens, keys)")
     if _DOWNLOAD_EXEC_RE.search(source):
         ctx.block("shell.download-exec", f"`{origin}` evaluates code fetched from the network")
 

@@ -269,6 +269,18 @@ def _check_iex(cmd: SimpleCommand, ctx: Context) -> None:
         check_stdin_exec(cmd, ctx, "sh")
 
 
+def inline_code(cmd: SimpleCommand) -> tuple[str, str] | None:
+    """(code, language) of an interpreter run with inline code (``python -c``, ``node -e``)."""
+    low = cmd.name.lower()
+    if _PY_RE.match(low):
+        body = _python_parts(cmd.args)[0]
+        return (body, "py") if body is not None else None
+    if low in _INTERP:
+        body, _, _, lang = _interp_parts(cmd)
+        return (body, lang) if body is not None else None
+    return None
+
+
 def python_check(name: str) -> tuple[Check, ...] | None:
     """Rules for python-like names (``python3.12``, ``pypy3``)."""
     return (_check_python,) if _PY_RE.match(name) else None

@@ -203,6 +203,8 @@ def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
     name = cmd.name
     if name in _ENV_DUMPERS and not [a for a in cmd.args if not a.startswith("-")]:
         return "the environment (tokens and keys)"
+    if prints_environment(cmd):
+        return "the environment (tokens and keys)"
     printed = token_printer(cmd)
     if printed is not None:
         return printed
@@ -216,6 +218,15 @@ def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
         if redirect.op == "<" and is_secret_path(redirect.target.text, ctx):
             return f"`{redirect.target.text}`"
     return None
+
+
+def prints_environment(cmd: SimpleCommand) -> bool:
+    """Interpreter code that prints the whole environment (``python -c 'print(os.environ)'``)."""
+    from paw.core.guard.shell.rules.code import prints_environment
+    from paw.core.guard.shell.rules.interp import inline_code
+
+    found = inline_code(cmd)
+    return found is not None and prints_environment(*found)
 
 
 def is_fetch(cmd: SimpleCommand) -> bool:

@@ -7,7 +7,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.rules.net import TOKEN_PRINTERS, is_secret_path, token_printer
+from paw.core.guard.shell.rules.net import (
+    TOKEN_PRINTERS,
+    is_secret_path,
+    prints_environment,
+    token_printer,
+)
 from paw.core.guard.shell.rules.targets import in_cwd
 
 if TYPE_CHECKING:
@@ -45,7 +50,7 @@ def env_dump(cmd: SimpleCommand) -> bool:
     """``env``, ``printenv``, bare ``set``/``export``/``declare -p``: every variable printed."""
     name, args = cmd.name, cmd.args
     if name not in _ENV_DUMP:
-        return False
+        return prints_environment(cmd)  # `python -c 'print(os.environ)'`
     operands = [a for a in args if not a.startswith(("-", "+"))]
     if name == "printenv":
         return not operands or any(secret_variable(o) for o in operands)

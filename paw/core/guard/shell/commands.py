@@ -204,11 +204,30 @@ _RUNNERS: dict[str, tuple[str | None, frozenset[str], int]] = {
     "unshare": (None, frozenset({"-S", "-G", "--setuid", "--setgid"}), 0),
     "systemd-run": (None, frozenset({"-p", "--property", "-u", "--unit", "-E", "--setenv"}), 0),
     "npm": ("exec", frozenset({"-c", "--call", "-p", "--package", "-w", "--workspace"}), 0),
+    "npx": (None, frozenset({"-c", "--call", "-p", "--package", "-w", "--workspace"}), 0),
+    "bunx": (None, frozenset({"-p", "--package"}), 0),
     "pnpm": ("exec", frozenset({"-C", "--dir", "--filter", "-F"}), 0),
     "yarn": ("exec", frozenset(), 0),
 }  # fmt: skip
 _SCRIPT_FLAG = {"script": ("-c", "--command"), "nix-shell": ("--run", "--command")}
 WRAPPER_NAMES = WRAPPER_NAMES | frozenset(_RUNNERS) | frozenset(_SCRIPT_FLAG)
+
+
+_CALL_FLAGS = frozenset({"-c", "--call"})  # `npx -c 'cmd'`, `npm exec -c 'cmd'`: a shell string
+
+
+def _call_script(argv: list[Word], start: int, with_value: frozenset[str]) -> str | None:
+    """The shell string of ``-c``/``--call`` among the runner's own options (before the
+    command: ``npx jest -c jest.config.js`` is jest's option)."""
+    i = start
+    while i < len(argv) - 1:
+        text = argv[i].text
+        if text in _CALL_FLAGS:
+            return argv[i + 1].text
+        if text == "--" or not text.startswith("-"):
+            return None
+        i += 2 if text in with_value else 1
+    return None
 
 
 def _unwrap_runner(name: str, argv: list[Word]) -> Unwrapped | None:
@@ -218,6 +237,10 @@ def _unwrap_runner(name: str, argv: list[Word]) -> Unwrapped | None:
         if len(argv) < 2 or argv[1].text != sub:
             return None
         start = 2
+    if name in {"npm", "npx"}:
+        script = _call_script(argv, start, with_value)
+        if script is not None:
+            return Unwrapped(name, [], script=script)
     i = start
     while i < len(argv):
         text = argv[i].text

@@ -25,6 +25,7 @@ from paw.core.guard.shell.rules import (
     payload,
     perms,
     rm,
+    scripted,
     secrets,
     system,
 )
@@ -54,6 +55,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         system,
         containers,
         infra,
+        scripted,
     ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks

@@ -59,7 +59,14 @@ def join_continuations(text: str) -> str:
 _BRACE_CRASH_RE = re.compile(r"\{[0-9]*(?:\.\.[0-9]*)?[^\x00-\xff]")
 
 
+# tree-sitter-bash drops a lone `-` word standing right before a heredoc (`make -f - <<EOF`,
+# `cat - <<EOF` parse without it): quoted, it is the same word to bash and stays in the tree.
+_DASH_HEREDOC_RE = re.compile(r"(?<=[ \t])-(?=[ \t]+<<(?!<))")
+
+
 def _defuse(source: str) -> str:
+    if "<<" in source:
+        source = _DASH_HEREDOC_RE.sub("'-'", source)
     if "{" not in source or source.isascii():
         return source
     return _BRACE_CRASH_RE.sub(lambda m: m.group(0)[:-1] + "\x7f", source)

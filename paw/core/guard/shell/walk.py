@@ -136,8 +136,14 @@ class Walker:
                 subs.setdefault(len(argv), []).extend(carried)
         word = reader.read(node)
         inner = subs.get(len(argv))
-        if word.text == SUBST and inner is not None and len(inner) == 1:
-            printed = literal_output(inner[0])  # `$(echo sudo)` prints a known word
+        if (
+            word.text == SUBST
+            and inner is not None
+            and len(inner) == 1
+            and kind != "process_substitution"
+        ):
+            # `$(echo sudo)` prints a known word; `<(echo …)` is a file name, its content is not
+            printed = literal_output(inner[0])
             if printed is not None:
                 word = Word(printed.rstrip("\n"), quoted=True)
         if word.braces and argv:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules import code
 from paw.core.guard.shell.rules.net import is_download, is_fetch
-from paw.core.guard.shell.rules.stdin import is_decoder, simulate_stdin
+from paw.core.guard.shell.rules.stdin import is_decoder, literal_output, simulate_stdin
 from paw.core.guard.shell.words import UNKNOWN, has_unknown
 
 if TYPE_CHECKING:
@@ -140,7 +140,13 @@ def check_script_file(
         ctx.block("shell.download-exec", f"`{cmd.name}` runs a script that was just downloaded")
         return
     if has_unknown(path):
-        ctx.confirm("shell.unresolved", f"`{cmd.name}` runs a script whose path paw cannot see")
+        produced = _literal_file(cmd, index)
+        if produced is None:
+            ctx.confirm("shell.unresolved", f"`{cmd.name}` runs a script whose path paw cannot see")
+        elif lang == "sh":  # `bash <(echo 'rm -rf ~')`: the script is what the substitution prints
+            ctx.run_script(produced, f"{cmd.name} <(…)")
+        else:
+            code.scan_code(produced, lang, ctx, f"{cmd.name} <(…)")
         return
     if path in _STDIN_PATHS:
         check_stdin_exec(cmd, ctx, lang)
@@ -152,6 +158,12 @@ def check_script_file(
         ctx.run_script(written, f"{cmd.name} {path}")
     else:
         code.scan_code(written, lang, ctx, f"{cmd.name} {path}")
+
+
+def _literal_file(cmd: SimpleCommand, index: int) -> str | None:
+    """The text a process substitution at argument ``index`` prints, when it is literal."""
+    subs = cmd.subs.get(index, [])
+    return literal_output(subs[0]) if len(subs) == 1 else None
 
 
 def _check_shell(cmd: SimpleCommand, ctx: Context) -> None:

@@ -49,6 +49,14 @@ def _check_rm(cmd: SimpleCommand, ctx: Context) -> None:
         check_write_target(operand, ctx, verb, None, delete=True)
 
 
+def _check_tree_delete(cmd: SimpleCommand, ctx: Context) -> None:
+    """``rimraf``, ``del-cli``, ``trash``: package-run deleters, recursive by design."""
+    parsed = split_args(cmd.args, frozenset({"--glob", "--preserve-root", "--impl"}))
+    check_targets(ctx, f"{cmd.name} (rm -r)", parsed.operands, recursive=True)
+    for operand in parsed.operands:
+        check_write_target(operand, ctx, cmd.name, None, delete=True)
+
+
 def _check_plain_delete(cmd: SimpleCommand, ctx: Context) -> None:
     parsed = split_args(cmd.args, frozenset({"-n", "--iterations", "-s", "--size"}))
     check_targets(ctx, cmd.name, parsed.operands, recursive=False)
@@ -98,6 +106,11 @@ def _content_of_sources(sources: list[str]) -> str:
 RULES: dict[str, tuple[Check, ...]] = {
     "rm": (_check_rm,),
     "srm": (_check_rm,),
+    "rimraf": (_check_tree_delete,),
+    "del-cli": (_check_tree_delete,),
+    "del": (_check_tree_delete,),
+    "trash": (_check_tree_delete,),
+    "trash-put": (_check_tree_delete,),
     "unlink": (_check_plain_delete,),
     "shred": (_check_plain_delete,),
     "rmdir": (_check_plain_delete,),

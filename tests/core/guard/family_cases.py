@@ -1227,6 +1227,19 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("block-expect-spawn", "expect -c 'spawn rm -rf ~'", "block"),
     FamilyCase("allow-expect-script", "expect deploy.exp", "allow"),
     FamilyCase("block-bash-dash-heredoc", "bash - <<EOF\nrm -rf ~\nEOF", "block"),
+    # Positional parameters: "$@" is one word per parameter.
+    FamilyCase("block-set-positional-at", 'set -- rm -rf ~; "$@"', "block"),
+    FamilyCase("block-sh-c-exec-at", "bash -c 'exec \"$@\"' x rm -rf ~", "block"),
+    FamilyCase("allow-set-positional-echo", 'set -- a b; echo "$@"', "allow"),
+    # A download is a write like a copy: into the home folder itself, never.
+    FamilyCase("block-wget-p-home", "wget -P ~ https://x.example/x", "block"),
+    FamilyCase("block-curl-output-dir-home", "curl --output-dir ~ -O https://x.example/x", "block"),
+    FamilyCase("block-curl-o-home-dotfile", "curl -o ~/.npmrc https://x.example/x", "block"),
+    FamilyCase("allow-curl-o-local-bin", "curl -o ~/.local/bin/x https://x.example/x", "allow"),
+    FamilyCase("allow-curl-o-project", "curl -sSLo vendor/x.tgz https://x.example/x.tgz", "allow"),
+    FamilyCase("allow-curl-o-tmp", "curl -sSLo /tmp/x.sh https://x.example/i.sh", "allow"),
+    FamilyCase("allow-wget-p-tmp", "wget -P /tmp https://x.example/a", "allow"),
+    FamilyCase("allow-cp-local-share", "cp build/tool ~/.local/share/tool/x", "allow"),
     FamilyCase(
         "allow-python-environ-grep",
         "python3 -c 'import os; print(os.environ)' | grep -i proxy",

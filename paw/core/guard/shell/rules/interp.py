@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from paw.core.guard.shell.rules import code
 from paw.core.guard.shell.rules.net import is_download, is_fetch
 from paw.core.guard.shell.rules.stdin import is_decoder, literal_output, simulate_stdin
-from paw.core.guard.shell.words import UNKNOWN, has_unknown
+from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -82,7 +82,8 @@ def run_with_positionals(ctx: Context, script: str, origin: str, positional: lis
     saved = {k: ctx.env.get(k) for k in ("0", "1", "2", "3", "@", "*")}
     for index, value in enumerate(positional[:4]):
         ctx.env[str(index)] = value
-    ctx.env["@"] = ctx.env["*"] = " ".join(positional[1:]) if positional else UNKNOWN
+    ctx.env["@"] = IFS_SPLIT.join(positional[1:]) if positional else UNKNOWN  # a word each
+    ctx.env["*"] = " ".join(positional[1:]) if positional else UNKNOWN
     try:
         ctx.run_script(script, origin)
     finally:

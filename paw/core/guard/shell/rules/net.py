@@ -303,8 +303,13 @@ def _record_download(cmd: SimpleCommand, ctx: Context) -> None:
         out = urls[0].rstrip("/").rsplit("/", 1)[-1] if urls else None
     for redirect in cmd.redirects:
         out = redirect.target.text
+    folder = option_value(cmd.args, "-P", "--directory-prefix", "--output-dir")
+    if folder:  # a download is a write like a copy: not into the home folder or onto PATH
+        check_outside_write(folder.rstrip("/") + "/", ctx, f"{cmd.name} {folder}")
     if out and out != "-":
         check_write_target(out, ctx, f"{cmd.name} -o", None)
+        if "://" not in out:  # judged as a redirection to that file is
+            check_outside_write(out, ctx, f"{cmd.name} -o", dotfiles_only=True)
         ctx.downloads.add(out)
         ctx.downloads.add(out.rsplit("/", 1)[-1])
 

@@ -15,7 +15,7 @@ from paw.core.guard.shell.rules.interp import (
 )
 from paw.core.guard.shell.rules.rm import check_targets
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
-from paw.core.guard.shell.words import UNKNOWN, Word, has_unknown
+from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, Word, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.context import Context
@@ -217,7 +217,8 @@ def _check_set(cmd: SimpleCommand, ctx: Context) -> None:
         return
     for index, value in enumerate(values[:9], start=1):
         ctx.env[str(index)] = value
-    ctx.env["@"] = ctx.env["*"] = " ".join(values)
+    ctx.env["@"] = IFS_SPLIT.join(values)  # "$@" is one word per parameter, quoted or not
+    ctx.env["*"] = " ".join(values)
 
 
 def _check_trap(cmd: SimpleCommand, ctx: Context) -> None:

@@ -113,11 +113,6 @@ def module_name(kind: str) -> str:
     return kind.replace("-", "_")
 
 
-def kind_of(module: str) -> str:
-    """The agent kind an agent module name stands for (``continue_cli`` -> ``continue-cli``)."""
-    return module.replace("_", "-")
-
-
 def narrow_note(min_columns: int) -> str:
     """Why a detector reads nothing in a pane narrower than it was verified at."""
     return f"pane narrower than {min_columns} columns: not read"

@@ -14,11 +14,10 @@ import importlib
 from functools import cache
 from typing import TYPE_CHECKING, Protocol, cast
 
-from paw.core.agentspec import AgentSpec, kind_of
-
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from paw.core.agentspec import AgentSpec
     from paw.core.models import Detection
 
 PACKAGE = "paw.core.detect.agents"
@@ -30,6 +29,12 @@ class ScreenDetector(Protocol):
     def __call__(self, text: str) -> Detection:
         """Detect the state of ``text``, a captured pane of this agent."""
         ...
+
+
+def kind_of(module: str) -> str:
+    """The agent kind an agent module name stands for (``continue_cli`` -> ``continue-cli``);
+    :func:`paw.core.agentspec.module_name` is the other way."""
+    return module.replace("_", "-")
 
 
 @cache
@@ -67,6 +72,8 @@ def _module(agent: str) -> ModuleType | None:
 
 def spec_for(agent: str) -> AgentSpec | None:
     """The spec of ``agent`` (its module imported on first use), or None if unknown."""
+    from paw.core.agentspec import AgentSpec  # with the module: listing kinds needs neither
+
     module = _module(agent)
     spec = getattr(module, "SPEC", None)
     if spec is None:

@@ -273,3 +273,10 @@ def test_the_list_scan_bites(tmp_path: Path) -> None:
     )
     bad = tmp_path / "bad.py"
     assert [h.split(":")[1] for h in _agent_lists(bad, source, kinds)] == ["1", "2", "3"]
+
+
+def test_docs_name_each_agent_at_its_verified_version() -> None:
+    """docs/agents.md has a section per agent paw installs, headed with the pinned version."""
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    headed = dict(re.findall(r"^## (\S+) — verified (\S+)$", text, flags=re.MULTILINE))
+    assert headed == {s.kind: s.version for s in all_specs() if s.version is not None}

@@ -1,4 +1,4 @@
-"""aider (PyPI ``aider-chat``), verified against 0.86.2.
+"""aider (PyPI ``aider-chat``; pin and launch in ``SPEC``).
 
 Every aider confirmation is one line at the very bottom of the screen:
 ``<Question>? (Y)es/(N)o[/(D)on't ask again] [Yes]:``; its subject (command lines, file name,

@@ -1,4 +1,4 @@
-"""claude-code (npm ``@anthropic-ai/claude-code``), verified against 2.1.332.
+"""claude-code (npm ``@anthropic-ai/claude-code``; pin and launch in ``SPEC``).
 
 Dialogs replace the input box at the bottom of the screen: a full-width ``───`` rule, a title
 (``Bash command``, ``Create file``, ``Fetch``, ``Tool use``…), a body (the command between

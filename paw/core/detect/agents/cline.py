@@ -1,4 +1,4 @@
-"""Cline (npm ``cline``), verified against 3.0.65.
+"""Cline (npm ``cline``; pin and launch in ``SPEC``).
 
 Cline's TUI (alternate screen) ends with a status footer: the model line (``… ○ Plan ● Act
 (Tab)``), the folder and branch, and ``Auto-approve … (Shift+Tab)``. Above it sits either the
@@ -47,10 +47,7 @@ SPEC = AgentSpec(
     operand_subcommands=True,  # commander: `cline auth`, `cline mcp`, …
     install=Install("npm", "cline", "3.0.65", "cline"),
     sign_in=SignIn(("~/.cline/data/settings/providers.json",), (), "cline auth"),
-    # Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog
-    # and footer in ways not verified: where no prompt is read there, paw says unknown rather
-    # than idle or busy (a prompt it cannot read is not reported as finished).
-    min_columns=60,
+    min_columns=60,  # verified live at 80 and 120 columns
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -1,4 +1,4 @@
-"""codex (npm ``@openai/codex``), verified against 0.171.0.
+"""codex (npm ``@openai/codex``; pin and launch in ``SPEC``).
 
 Approval requests replace the input box at the bottom: a question (``Would you like to run the
 following command?``, ``Would you like to make the following edits?``, ``Allow the X MCP server

@@ -1,4 +1,4 @@
-"""Continue's CLI (npm ``@continuedev/cli``, binary ``cn``), verified against 1.5.47.
+"""Continue's CLI (npm ``@continuedev/cli``, binary ``cn``; pin and launch in ``SPEC``).
 
 ``cn`` draws inline, not on the alternate screen: the transcript scrolls up and the bottom of the
 screen is a rounded box followed by a status line (``<folder> ⊦<branch> … ◉ Continue CLI``).
@@ -51,10 +51,7 @@ SPEC = AgentSpec(
         PROVIDER_KEYS,
         "cn login",
     ),
-    # Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog
-    # and footer in ways not verified: where no prompt is read there, paw says unknown rather
-    # than idle or busy (a prompt it cannot read is not reported as finished).
-    min_columns=60,
+    min_columns=60,  # verified live at 80 and 120 columns
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

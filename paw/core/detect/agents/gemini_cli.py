@@ -1,4 +1,4 @@
-"""gemini-cli (npm ``@google/gemini-cli``), verified against 0.61.0.
+"""gemini-cli (npm ``@google/gemini-cli``; pin and launch in ``SPEC``).
 
 Gemini renders inline: answered prompts stay in the scrollback. A live confirmation is a rounded
 box (``╭───╮`` … ``╰───╯``) at the bottom of the screen, with the input composer hidden: a

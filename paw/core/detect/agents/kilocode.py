@@ -1,4 +1,4 @@
-"""Kilo Code (npm ``@kilocode/cli``, binary ``kilo``), verified against 7.7.7.
+"""Kilo Code (npm ``@kilocode/cli``, binary ``kilo``; pin and launch in ``SPEC``).
 
 Kilo is a fork of opencode and draws its prompts the same way: a permission request replaces the
 input box at the bottom of the screen with a ``┃``-bordered block: ``△ Permission required``, a
@@ -53,10 +53,7 @@ SPEC = AgentSpec(
     sign_in=SignIn(
         ("${XDG_DATA_HOME:-~/.local/share}/kilo/auth.json",), PROVIDER_KEYS, "kilo auth login"
     ),
-    # Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog
-    # and footer in ways not verified: where no prompt is read there, paw says unknown rather
-    # than idle or busy (a prompt it cannot read is not reported as finished).
-    min_columns=60,
+    min_columns=60,  # verified live at 80 and 120 columns
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

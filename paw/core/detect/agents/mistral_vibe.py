@@ -1,4 +1,4 @@
-"""Mistral Vibe (PyPI ``mistral-vibe``, binary ``vibe``), verified against 3.0.2.
+"""Mistral Vibe (PyPI ``mistral-vibe``, binary ``vibe``; pin and launch in ``SPEC``).
 
 Vibe draws a full-screen TUI (its native ``vibe-rs`` binary) on the alternate screen. Its bottom
 line is a status bar (``<folder> [PID n] … tokens``); above it sits the input (``>`` between
@@ -47,10 +47,7 @@ SPEC = AgentSpec(
     operand_subcommands=True,  # `vibe mcp`, `vibe help`
     install=Install("pypi", "mistral-vibe", "3.0.2", "vibe", python="3.12"),
     sign_in=SignIn(("${VIBE_HOME:-~/.vibe}/.env",), ("MISTRAL_API_KEY",), "vibe --setup"),
-    # Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog
-    # and footer in ways not verified: where no prompt is read there, paw says unknown rather
-    # than idle or busy (a prompt it cannot read is not reported as finished).
-    min_columns=60,
+    min_columns=60,  # verified live at 80 and 120 columns
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

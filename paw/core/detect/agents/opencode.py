@@ -1,4 +1,4 @@
-"""opencode (npm ``opencode-ai``), verified against 1.18.33.
+"""opencode (npm ``opencode-ai``; pin and launch in ``SPEC``).
 
 A permission request replaces the input box at the bottom of the screen with a ``┃``-bordered
 block: ``△ Permission required``, a kind line (``# Shell command``, ``→ Edit <file>``,

@@ -1,4 +1,4 @@
-"""qwen-code (npm ``@qwen-code/qwen-code``), verified against 0.24.4.
+"""qwen-code (npm ``@qwen-code/qwen-code``; pin and launch in ``SPEC``).
 
 A live confirmation hides the input box: under the pending tool line (``? Shell <cmd> ←``) Qwen
 shows the details, a question (``Allow execution of: 'git'?``, ``Apply this change?``), a

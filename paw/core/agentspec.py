@@ -86,6 +86,9 @@ class AgentSpec:
     sign_in: SignIn | None = None
     min_columns: int = 0
     """Narrowest pane the detector was verified at; narrower ones are "unknown", not idle."""
+    fork_of: str | None = None
+    """The agent this one forks and whose very dialogs it draws: each one's detector reads the
+    other's prompts, and ``paw detect`` without ``--agent`` names the original."""
 
     @property
     def version(self) -> str | None:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import pytest
 
 from paw.core.detect import detect
+from paw.core.detect.registry import all_specs
 from paw.core.models import Detection, DetectionState
 from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
 from tests.detect.reflow import hard_wrap, reflow
@@ -44,17 +45,9 @@ def _frames() -> dict[str, IdleFrame]:
     return found
 
 
-def _same_ui() -> set[frozenset[str]]:
-    """Forks that draw the very same dialogs: each one's detector reads the other's prompts."""
-    pairs = set()
-    for path in sorted(CORPUS.glob("*/agent.json")):
-        for other in json.loads(path.read_text(encoding="utf-8")).get("same_ui_as", ()):
-            pairs.add(frozenset((path.parent.name, other)))
-    return pairs
-
-
 FRAMES = _frames()
-SAME_UI = _same_ui()
+# Forks that draw the very same dialogs: each one's detector reads the other's prompts.
+SAME_UI = {frozenset((s.kind, s.fork_of)) for s in all_specs() if s.fork_of is not None}
 CASES = load_cases()
 CORPUS_PROMPTS = [c for c in CASES if c.meta["state"] in ("permission_prompt", "dialog")]
 # Prompts of both corpora: the hand-picked captures and the e2e suite's live screens.

@@ -54,6 +54,7 @@ SPEC = AgentSpec(
         ("${XDG_DATA_HOME:-~/.local/share}/kilo/auth.json",), PROVIDER_KEYS, "kilo auth login"
     ),
     min_columns=60,  # verified live at 80 and 120 columns
+    fork_of="opencode",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -52,9 +52,17 @@ To supervise real agents, in your own git repository:
   paw spawn fix-login --agent claude-code --task "fix the login form"
   paw spawn docs --agent codex --task "document the API"
   paw                                        # the TUI (or: paw prompts / paw approve ID)
-Agent kinds: claude-code, codex, gemini-cli, aider, qwen-code, opencode, kilocode, cline,
-continue-cli, mistral-vibe (`paw doctor` checks them).
 """
+
+
+def next_steps() -> str:
+    """What to do after the demo, with the agent kinds paw verified (from their specs)."""
+    from textwrap import fill
+
+    from paw.core.verified import verified_versions
+
+    kinds = f"Agent kinds: {', '.join(verified_versions())} (`paw doctor` checks them)."
+    return NEXT_STEPS + fill(kinds, width=95) + "\n"
 
 
 def register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -172,5 +180,5 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"demo repository kept: {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
-    print(NEXT_STEPS)
+    print(next_steps())
     return 0

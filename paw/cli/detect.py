@@ -17,6 +17,7 @@ from pathlib import Path
 
 from paw.cli import UsageError
 from paw.core.detect import AGENTS, detect
+from paw.core.detect.registry import all_specs
 from paw.core.models import Detection, DetectionState
 from paw.errors import PawError
 
@@ -81,12 +82,16 @@ def _read(name: str) -> str:
 def guess(text: str) -> Detection:
     """The answer of every detector combined, when the agent is not known.
 
-    A live prompt wins (the first detector in registry order that claims one; detectors anchor
-    on their own agent's frames, so rivals are rare and noted). Otherwise the agent stays
+    A live prompt wins (the first detector in registry order that claims one, the original
+    before its fork; detectors anchor on their own agent's frames, so rivals are rare and
+    noted). Otherwise the agent stays
     unnamed: busy if a detector saw a busy marker, idle if any recognised the screen.
     """
     found = [detect(text, agent) for agent in AGENTS]
     prompts = [d for d in found if d.state is DetectionState.PROMPT]
+    claimed = {d.agent for d in prompts}
+    forks = {s.kind for s in all_specs() if s.fork_of in claimed}
+    prompts.sort(key=lambda d: d.agent in forks)  # a fork drawing the same dialog yields
     notes: tuple[str, ...] = ("agent guessed: no --agent given",)
     if prompts:
         best = prompts[0]

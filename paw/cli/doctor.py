@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paw.cli.common import add_json_flag
-from paw.core.verified import BINARIES, VERIFIED_VERSIONS, parse_version
+from paw.core.detect.registry import all_specs, spec_for
+from paw.core.verified import parse_version
+
+if TYPE_CHECKING:
+    from paw.core.agentspec import AgentSpec
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -47,50 +53,6 @@ class CheckRow:
     detail: str
 
 
-@dataclass(frozen=True, slots=True)
-class SignIn:
-    """Where an agent keeps its sign-in: files under HOME (or an override variable) and key
-    variables; ``command`` signs in."""
-
-    files: tuple[str, ...]
-    variables: tuple[str, ...]
-    command: str
-
-
-_PROVIDER_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY")
-
-SIGN_IN: dict[str, SignIn] = {
-    "claude-code": SignIn(
-        ("~/.claude/.credentials.json",),
-        ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"),
-        "claude, then /login",
-    ),
-    "codex": SignIn(("$CODEX_HOME/auth.json",), ("OPENAI_API_KEY", "CODEX_API_KEY"), "codex login"),
-    "gemini-cli": SignIn(
-        ("~/.gemini/oauth_creds.json",), ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini"
-    ),
-    "aider": SignIn((), (*_PROVIDER_KEYS, "DEEPSEEK_API_KEY"), "export a provider key"),
-    "qwen-code": SignIn(
-        ("~/.qwen/oauth_creds.json",), ("OPENAI_API_KEY", "DASHSCOPE_API_KEY"), "qwen"
-    ),
-    "opencode": SignIn(
-        ("$XDG_DATA_HOME/opencode/auth.json",), _PROVIDER_KEYS, "opencode auth login"
-    ),
-    "kilocode": SignIn(("$XDG_DATA_HOME/kilo/auth.json",), _PROVIDER_KEYS, "kilo auth login"),
-    "cline": SignIn(("~/.cline/data/settings/providers.json",), (), "cline auth"),
-    "continue-cli": SignIn(
-        ("$CONTINUE_GLOBAL_DIR/config.yaml", "~/.continue/auth.json"), _PROVIDER_KEYS, "cn login"
-    ),
-    "mistral-vibe": SignIn(("$VIBE_HOME/.env",), ("MISTRAL_API_KEY",), "vibe --setup"),
-}
-_DEFAULTS = {
-    "$CODEX_HOME": "~/.codex",
-    "$XDG_DATA_HOME": "~/.local/share",
-    "$CONTINUE_GLOBAL_DIR": "~/.continue",
-    "$VIBE_HOME": "~/.vibe",
-}
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``paw doctor``."""
     p = sub.add_parser(
@@ -108,7 +70,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _cache_dirs() -> list[Path]:
     home = Path(os.environ.get("PAW_AGENTS_HOME", Path.home() / ".cache" / "paw-agents"))
-    return [home / "node_modules" / ".bin", home / "aider-venv" / "bin", home / "vibe-venv" / "bin"]
+    folders = (s.install.bin_dir for s in all_specs() if s.install is not None)
+    return [home / folder for folder in dict.fromkeys(folders)]
 
 
 def _in_cache(binary: str) -> str | None:
@@ -146,9 +109,8 @@ def _tmux_version(path: str) -> str | None:
     return done.stdout.strip() or None
 
 
-def _agent_row(agent: str) -> CheckRow:
-    verified = VERIFIED_VERSIONS[agent]
-    binary = BINARIES[agent]
+def _agent_row(spec: AgentSpec) -> CheckRow:
+    agent, verified, binary = spec.kind, spec.version, spec.binary
     path = shutil.which(binary)  # exactly how `paw spawn` resolves the program
     if path is None:
         cached = _in_cache(binary)
@@ -171,17 +133,25 @@ def _agent_row(agent: str) -> CheckRow:
     return CheckRow(agent, OK, f"{version} (verified) at {path}")
 
 
+_VARIABLE = re.compile(r"^\$\{(\w+):-([^}]*)\}")
+
+
 def _expand(pattern: str) -> Path:
-    for var, default in _DEFAULTS.items():
-        if pattern.startswith(var):
-            pattern = pattern.replace(var, os.environ.get(var[1:]) or default, 1)
+    """``${VAR:-default}/file`` with VAR from the environment (else the default), ``~`` expanded."""
+    found = _VARIABLE.match(pattern)
+    if found is not None:
+        value = os.environ.get(found.group(1)) or found.group(2)
+        pattern = value + pattern[found.end() :]
     return Path(pattern).expanduser()
 
 
 def sign_in_row(agent: str) -> CheckRow:
     """Whether ``agent`` has a credentials file or key variable (presence only, never read)."""
-    spec = SIGN_IN[agent]
+    agent_spec = spec_for(agent)
+    spec = agent_spec.sign_in if agent_spec is not None else None
     name = f"{agent} login"
+    if spec is None:
+        return CheckRow(name, OK, "nothing to sign in to")
     for var in spec.variables:
         if os.environ.get(var):
             return CheckRow(name, OK, f"${var} is set")
@@ -201,11 +171,13 @@ def collect() -> list[CheckRow]:
     """Every check, in display order."""
     rows = [_tool_row("tmux", "apt-get install tmux"), _tool_row("git", "apt-get install git")]
     rows.append(CheckRow("python", OK, sys.version.split()[0]))
-    for agent in VERIFIED_VERSIONS:
-        row = _agent_row(agent)
+    for spec in all_specs():
+        if spec.install is None:  # ships with paw
+            continue
+        row = _agent_row(spec)
         rows.append(row)
         if row.status == OK or "differs" in row.detail:
-            rows.append(sign_in_row(agent))
+            rows.append(sign_in_row(spec.kind))
     return rows
 
 

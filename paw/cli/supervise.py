@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.cli import EXIT_ERROR, EXIT_USAGE, UsageError, error_object, print_json
+from paw.core.detect.registry import agent_kinds
 from paw.core.names import name_problem
-from paw.core.verified import VERIFIED_VERSIONS
 from paw.errors import PawError
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.stats import COLUMNS
@@ -505,10 +505,7 @@ A prompt already answered is refused: "already answered", nothing sent.""",
     "log": "examples:\n  paw log -n 50\n  paw log --json",
     "stats": "examples:\n  paw stats\n  paw stats --json | jq .stats.all",
 }
-KINDS_HELP = (
-    f"{', '.join(VERIFIED_VERSIONS)}, scripted, or a kind of your own from [agents.KIND] in "
-    "paw.toml"
-)
+KINDS_HELP = f"{', '.join(agent_kinds())}, or a kind of your own from [agents.KIND] in paw.toml"
 
 
 def _short_help(func: Callable[[argparse.Namespace], int]) -> str:

@@ -1,29 +1,29 @@
 """Agent profiles: how to start each agent kind and how to recognise its process (pure).
 
-Built-in profiles cover claude-code, codex, gemini-cli, aider, qwen-code, opencode, kilocode,
-cline, continue-cli, mistral-vibe and the
-scripted demo agent; ``[agents.<kind>]`` in paw.toml overrides them or adds custom kinds.
+The built-in profiles derive from the ``SPEC`` of each agent module (:mod:`paw.core.agentspec`,
+one per agent CLI plus the scripted demo agent); ``[agents.<kind>]`` in paw.toml overrides them
+or adds custom kinds.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from paw.core.agentspec import PYTHON_PLACEHOLDER
 from paw.core.config import AgentProfileConfig, ProcessMatch, TaskMode
-from paw.core.detect.registry import AGENT_MODULES
+from paw.core.detect.registry import agent_kinds, agent_modules, spec_for
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
+    from paw.core.agentspec import AgentSpec
     from paw.core.config import PawConfig
     from paw.core.ports import ProcInfo
 
-PYTHON_PLACEHOLDER = "{python}"
 DEFAULT_STARTUP_TIMEOUT_S = 60.0
-_NODE = ("node",)
-_PYTHON = ("python",)
 _VERSION_SUFFIX = re.compile(r"[0-9.]+$")
 
 
@@ -55,112 +55,52 @@ class AgentProfile:
     @property
     def has_detector(self) -> bool:
         """True when a detector reads this agent's screen (idle, busy, prompts)."""
-        return self.detector_id in AGENT_MODULES
+        return self.detector_id in agent_modules()
 
 
-def _builtin(
-    kind: str,
-    command: tuple[str, ...],
-    match: ProcessMatch,
-    task_mode: TaskMode = "argv",
-    task_flag: str | None = None,
-    *,
-    operand_subcommands: bool = False,
-) -> AgentProfile:
+def profile_of(spec: AgentSpec) -> AgentProfile:
+    """The built-in profile an agent's spec describes."""
     return AgentProfile(
-        kind, command, match, task_mode=task_mode, task_flag=task_flag,
-        operand_subcommands=operand_subcommands, operand_end=True,
-    )  # fmt: skip
-
-
-BUILTIN_PROFILES: dict[str, AgentProfile] = {
-    p.kind: p
-    for p in (
-        _builtin(
-            "claude-code",
-            ("claude",),
-            ProcessMatch(
-                executables=("claude",),
-                interpreters=_NODE,
-                scripts=("@anthropic-ai/claude-code", "claude"),
-            ),
-            operand_subcommands=True,  # commander: `claude -- doctor` runs `claude doctor`
+        spec.kind,
+        spec.command,
+        ProcessMatch(
+            executables=spec.executables, interpreters=spec.interpreters, scripts=spec.scripts
         ),
-        _builtin(
-            "codex",
-            ("codex",),
-            ProcessMatch(executables=("codex",), interpreters=_NODE, scripts=("@openai/codex",)),
-        ),
-        _builtin(
-            "gemini-cli",
-            ("gemini",),
-            ProcessMatch(
-                executables=("gemini",),
-                interpreters=_NODE,
-                scripts=("@google/gemini-cli", "gemini"),
-            ),
-            task_flag="--prompt-interactive",  # yargs: `-i --version` prints the version
-        ),
-        _builtin(
-            "aider",
-            ("aider",),
-            ProcessMatch(executables=("aider",), interpreters=_PYTHON, scripts=("aider",)),
-            task_mode="stdin-typed",
-        ),
-        _builtin(
-            "qwen-code",
-            ("qwen",),
-            ProcessMatch(executables=("qwen",), interpreters=_NODE, scripts=("@qwen-code", "qwen")),
-            task_flag="--prompt-interactive",
-        ),
-        _builtin(
-            "opencode",
-            ("opencode",),
-            ProcessMatch(
-                executables=("opencode",), interpreters=_NODE, scripts=("opencode-ai", "opencode")
-            ),
-            task_flag="--prompt",
-        ),
-        _builtin(
-            "kilocode",
-            ("kilo",),
-            ProcessMatch(
-                executables=("kilo", ".kilo"),
-                interpreters=_NODE,
-                scripts=("@kilocode/cli", "kilo"),
-            ),
-            task_flag="--prompt",
-        ),
-        _builtin(
-            "cline",
-            # Without `--auto-approve false` Cline starts with every tool auto-approved.
-            ("cline", "-i", "--auto-approve", "false"),
-            ProcessMatch(executables=("cline",), interpreters=_NODE, scripts=("cline",)),
-            operand_subcommands=True,  # commander: `cline auth`, `cline mcp`, …
-        ),
-        _builtin(
-            "continue-cli",
-            ("cn",),
-            ProcessMatch(
-                executables=("cn",), interpreters=_NODE, scripts=("@continuedev/cli", "cn")
-            ),
-            operand_subcommands=True,  # commander: `cn login`, `cn ls`, …
-        ),
-        _builtin(
-            "mistral-vibe",
-            ("vibe",),
-            # `vibe` execs its native TUI, `vibe-rs`, which starts a Python app server.
-            ProcessMatch(executables=("vibe", "vibe-rs"), interpreters=_PYTHON, scripts=("vibe",)),
-            operand_subcommands=True,  # `vibe mcp`, `vibe help`
-        ),
-        _builtin(
-            "scripted",
-            (PYTHON_PLACEHOLDER, "-m", "paw.demo.agent"),
-            ProcessMatch(interpreters=_PYTHON, scripts=("paw.demo.agent",)),
-            task_flag="--task",
-        ),
+        task_mode=spec.task_mode,
+        task_flag=spec.task_flag,
+        operand_subcommands=spec.operand_subcommands,
+        operand_end=True,  # verified for every built-in CLI
     )
-}
+
+
+class _BuiltinProfiles(Mapping[str, "AgentProfile"]):
+    """Kind -> built-in profile, one per agent module: the kinds are known without importing
+    a detector, a profile imports its agent's module on first use."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, AgentProfile] = {}
+
+    def __getitem__(self, kind: str) -> AgentProfile:
+        profile = self._cache.get(kind)
+        if profile is None:
+            spec = spec_for(kind)
+            if spec is None:
+                raise KeyError(kind)
+            profile = self._cache[kind] = profile_of(spec)
+        return profile
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in agent_modules()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(agent_kinds())
+
+    def __len__(self) -> int:
+        return len(agent_modules())
+
+
+BUILTIN_PROFILES: Mapping[str, AgentProfile] = _BuiltinProfiles()
+"""Kind -> built-in profile, derived from each agent module's ``SPEC``."""
 
 
 def known_kinds(config: PawConfig) -> tuple[str, ...]:

@@ -1,38 +1,40 @@
-"""The agent CLI versions paw's detectors were verified against (see docs/agents.md)."""
+"""The agent CLI versions paw's detectors were verified against (see docs/agents.md).
+
+Derived from each agent module's ``SPEC`` (:mod:`paw.core.agentspec`): the pins live there only.
+``VERIFIED_VERSIONS`` and ``BINARIES`` are built on first use (they import every agent module).
+"""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-VERIFIED_VERSIONS: dict[str, str] = {
-    "claude-code": "2.1.332",
-    "codex": "0.171.0",
-    "gemini-cli": "0.61.0",
-    "aider": "0.86.2",
-    "qwen-code": "0.24.4",
-    "opencode": "1.18.33",
-    "kilocode": "7.7.7",
-    "cline": "3.0.65",
-    "continue-cli": "1.5.47",
-    "mistral-vibe": "3.0.2",
-}
-"""Agent id -> the version whose live prompts the e2e suite verified."""
-
-BINARIES: dict[str, str] = {
-    "claude-code": "claude",
-    "codex": "codex",
-    "gemini-cli": "gemini",
-    "aider": "aider",
-    "qwen-code": "qwen",
-    "opencode": "opencode",
-    "kilocode": "kilo",
-    "cline": "cline",
-    "continue-cli": "cn",
-    "mistral-vibe": "vibe",
-}
-"""Agent id -> the command its package installs."""
+from paw.core.detect.registry import all_specs
 
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
+
+
+def verified_versions() -> dict[str, str]:
+    """Agent id -> the version whose live prompts the e2e suite verified (agents paw installs)."""
+    return {s.kind: s.version for s in all_specs() if s.version is not None}
+
+
+def binaries() -> dict[str, str]:
+    """Agent id -> the command its package installs (agents paw installs)."""
+    return {s.kind: s.binary for s in all_specs() if s.install is not None}
+
+
+def __getattr__(name: str) -> object:
+    if name == "VERIFIED_VERSIONS":
+        return verified_versions()
+    if name == "BINARIES":
+        return binaries()
+    raise AttributeError(name)
+
+
+if TYPE_CHECKING:
+    VERIFIED_VERSIONS: dict[str, str]
+    BINARIES: dict[str, str]
 
 
 def parse_version(text: str) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
-from paw.core.verified import VERIFIED_VERSIONS
+from paw.core.detect.registry import agent_kinds
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from paw.supervisor.model import AgentView, Decision, Snapshot, SupervisorApi
 
-DEFAULT_KINDS = (*VERIFIED_VERSIONS, "demo")
+DEFAULT_KINDS = (*agent_kinds(), "demo")
 STARTING = "paw is still connecting to tmux; try again in a moment"
 
 

@@ -26,9 +26,9 @@ def _doctor(capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, str]]:
 
 
 def _clear_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    from paw.cli.doctor import SIGN_IN
+    from paw.core.detect.registry import all_specs
 
-    for spec in SIGN_IN.values():
+    for spec in (s.sign_in for s in all_specs() if s.sign_in is not None):
         for var in spec.variables:
             monkeypatch.delenv(var, raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)

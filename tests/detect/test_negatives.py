@@ -7,13 +7,15 @@ transcript lines below it (the prompt was answered and the agent moved on).
 
 from __future__ import annotations
 
+import json
 from typing import NamedTuple
 
 import pytest
 
 from paw.core.detect import detect
+from paw.core.detect.registry import all_specs
 from paw.core.models import Detection, DetectionState
-from tests.detect.corpus import Case, load_cases, load_live_cases
+from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
 from tests.detect.reflow import hard_wrap, reflow
 
 
@@ -27,21 +29,25 @@ class IdleFrame(NamedTuple):
     replace: tuple[str, str] = ("", "")
 
 
-FRAMES = {
-    "claude-code": IdleFrame("claude-code", "done_120x40", 5, "● "),
-    "codex": IdleFrame("codex", "done_120x40", 3, "• "),
-    "gemini-cli": IdleFrame("gemini-cli", "done_120x40", 6, "✦ "),
-    "aider": IdleFrame("aider", "done_120x40", 3, ""),
-    "qwen-code": IdleFrame("qwen-code", "done", 5, "  ◆ "),
-    # No idle opencode capture in the corpus: its busy screen minus the interrupt hint.
-    "opencode": IdleFrame("opencode", "busy", 6, "     ", ("esc interrupt", "             ")),
-    "kilocode": IdleFrame("kilocode", "done_120x40", 6, "     "),
-    "cline": IdleFrame("cline", "done_120x40", 6, " * "),
-    "continue-cli": IdleFrame("continue-cli", "done_120x40", 4, "● "),
-    "mistral-vibe": IdleFrame("mistral-vibe", "done_120x40", 4, "  "),
-}
+def _frames() -> dict[str, IdleFrame]:
+    """Each agent's idle frame, from its fixture folder (``<agent>/agent.json``)."""
+    found = {}
+    for path in sorted(CORPUS.glob("*/agent.json")):
+        frame = json.loads(path.read_text(encoding="utf-8"))["idle_frame"]
+        agent = path.parent.name
+        found[agent] = IdleFrame(
+            agent,
+            frame["case"],
+            frame["input_lines"],
+            frame["marker"],
+            tuple(frame.get("replace", ("", ""))),
+        )
+    return found
+
+
+FRAMES = _frames()
 # Forks that draw the very same dialogs: each one's detector reads the other's prompts.
-SAME_UI = {frozenset(("opencode", "kilocode"))}
+SAME_UI = {frozenset((s.kind, s.fork_of)) for s in all_specs() if s.fork_of is not None}
 CASES = load_cases()
 CORPUS_PROMPTS = [c for c in CASES if c.meta["state"] in ("permission_prompt", "dialog")]
 # Prompts of both corpora: the hand-picked captures and the e2e suite's live screens.

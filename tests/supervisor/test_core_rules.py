@@ -146,7 +146,8 @@ def test_usable_kinds_first_puts_installed_and_python_agents_first() -> None:
     installed = {"codex", "aider"}
     kinds = usable_kinds_first(config, lambda program: program if program in installed else None)
     assert sorted(kinds) == sorted(known_kinds(config))  # nothing dropped
-    assert kinds[:4] == ("codex", "aider", "scripted", "mine")  # usable ones, in known order
+    usable = ("aider", "codex", "scripted", "mine")  # built-in kinds by name, then custom ones
+    assert kinds[:4] == usable  # usable ones, in known order
     assert kinds.index("gone") > kinds.index("mine")
 
 

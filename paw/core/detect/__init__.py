@@ -7,10 +7,10 @@ agent's UI counts (see docs/agents.md); busy indicators are checked before promp
 from __future__ import annotations
 
 from paw.core.detect.dialogs import mark_dialog
-from paw.core.detect.registry import AGENT_MODULES, load_detector
+from paw.core.detect.registry import agent_kinds, load_detector
 from paw.core.models import Detection, DetectionState
 
-AGENTS: tuple[str, ...] = tuple(AGENT_MODULES)
+AGENTS: tuple[str, ...] = agent_kinds()
 
 __all__ = ["AGENTS", "detect"]
 

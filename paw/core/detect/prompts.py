@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from paw.core.detect.screen import collapse_whitespace, fingerprint
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
+
+if TYPE_CHECKING:
+    from paw.core.agentspec import AgentSpec
+    from paw.core.detect.screen import Screen
 
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
 _READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
@@ -104,6 +109,15 @@ def idle(agent: str, *notes: str) -> Detection:
 def unknown(agent: str, *notes: str) -> Detection:
     """A detection that could not read the screen (e.g. it is empty)."""
     return Detection(state=DetectionState.UNKNOWN, agent=agent, notes=notes)
+
+
+def unless_narrow(spec: AgentSpec, screen: Screen, found: Detection) -> Detection:
+    """``found`` (idle or busy), or unknown when ``screen`` is narrower than ``spec.min_columns``:
+    a narrower pane cuts and wraps the agent's dialogs in ways not verified, and a prompt paw
+    cannot read there must not be reported as finished."""
+    if max(screen.width, screen.pane_width) < spec.min_columns:
+        return unknown(spec.kind, spec.narrow_note)
+    return found
 
 
 def find_url(text: str) -> str | None:

@@ -1,3 +1,5 @@
-"""One module per agent CLI: its signatures as data plus ``detect_screen(text) -> Detection``."""
+"""One module per agent CLI, named after its kind (``mistral_vibe`` for ``mistral-vibe``): its
+``SPEC`` (:class:`paw.core.agentspec.AgentSpec`), its signatures as data, and
+``detect_screen(text) -> Detection``. Nothing else registers an agent (docs/agents.md)."""
 
 from __future__ import annotations

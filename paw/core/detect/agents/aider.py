@@ -1,4 +1,4 @@
-"""aider (PyPI ``aider-chat``), verified against 0.86.2.
+"""aider (PyPI ``aider-chat``; pin and launch in ``SPEC``).
 
 Every aider confirmation is one line at the very bottom of the screen:
 ``<Question>? (Y)es/(N)o[/(D)on't ask again] [Yes]:``; its subject (command lines, file name,
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import is_rule
 from paw.core.detect.options import ENTER
 from paw.core.detect.prompts import (
@@ -27,10 +28,19 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-AGENT = "aider"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="aider",
+    command=("aider",),
+    executables=("aider",),
+    interpreters=("python",),
+    scripts=("aider",),
+    task_mode="stdin-typed",
+    install=Install("pypi", "aider-chat", "0.86.2", "aider"),
+    sign_in=SignIn((), (*PROVIDER_KEYS, "DEEPSEEK_API_KEY"), "export a provider key"),
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 APPROVE = ("y", ENTER)
 DENY = ("n", ENTER)

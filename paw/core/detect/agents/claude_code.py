@@ -1,4 +1,4 @@
-"""claude-code (npm ``@anthropic-ai/claude-code``), verified against 2.1.332.
+"""claude-code (npm ``@anthropic-ai/claude-code``; pin and launch in ``SPEC``).
 
 Dialogs replace the input box at the bottom of the screen: a full-width ``───`` rule, a title
 (``Bash command``, ``Create file``, ``Fetch``, ``Tool use``…), a body (the command between
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import (
     dedent,
     field_lines,
@@ -49,10 +50,23 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-AGENT = "claude-code"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="claude-code",
+    command=("claude",),
+    executables=("claude",),
+    interpreters=("node",),
+    scripts=("@anthropic-ai/claude-code", "claude"),
+    operand_subcommands=True,  # commander: `claude -- doctor` runs `claude doctor`
+    install=Install("npm", "@anthropic-ai/claude-code", "2.1.332", "claude"),
+    sign_in=SignIn(
+        ("~/.claude/.credentials.json",),
+        ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"),
+        "claude, then /login",
+    ),
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 BUSY = interrupt_hint("to interrupt")  # any key: users rebind it ("ctrl+q to interrupt")
 FOOTER = re.compile(

@@ -1,4 +1,4 @@
-"""Cline (npm ``cline``), verified against 3.0.65.
+"""Cline (npm ``cline``; pin and launch in ``SPEC``).
 
 Cline's TUI (alternate screen) ends with a status footer: the model line (``… ○ Plan ● Act
 (Tab)``), the folder and branch, and ``Auto-approve … (Shift+Tab)``. Above it sits either the
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, is_rule, unwrap
 from paw.core.detect.options import ESCAPE
 from paw.core.detect.prompts import (
@@ -30,19 +31,26 @@ from paw.core.detect.prompts import (
     make_prompt,
     prompt_found,
     unknown,
+    unless_narrow,
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
-# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
-# or busy (a prompt it cannot read is not reported as finished).
-MIN_COLUMNS = 60
-NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
-AGENT = "cline"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="cline",
+    # Without `--auto-approve false` Cline starts with every tool auto-approved.
+    command=("cline", "-i", "--auto-approve", "false"),
+    executables=("cline",),
+    interpreters=("node",),
+    scripts=("cline",),
+    operand_subcommands=True,  # commander: `cline auth`, `cline mcp`, …
+    install=Install("npm", "cline", "3.0.65", "cline"),
+    sign_in=SignIn(("~/.cline/data/settings/providers.json",), (), "cline auth"),
+    min_columns=60,  # verified live at 80 and 120 columns
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 CHOICES = re.compile(r"^\s*\[y\]\s*Approve\s+\[n\]\s*Deny\s*$")
 PERMISSION_TITLE = re.compile(r"^\s*Cline needs permission\s*$")
@@ -74,14 +82,13 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     live = _live_region(screen)
     prompt = _permission(screen, live) or _question(live) or _start_up(screen)
     if prompt is not None:
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     if any(BUSY.search(line) or SPINNER.match(line) for line in _above_input(screen)):
-        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
-    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+        return unless_narrow(SPEC, screen, busy(AGENT))
+    return unless_narrow(SPEC, screen, idle(AGENT))
 
 
 def _live_region(screen: Screen) -> list[str]:

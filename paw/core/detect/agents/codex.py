@@ -1,4 +1,4 @@
-"""codex (npm ``@openai/codex``), verified against 0.171.0.
+"""codex (npm ``@openai/codex``; pin and launch in ``SPEC``).
 
 Approval requests replace the input box at the bottom: a question (``Would you like to run the
 following command?``, ``Would you like to make the following edits?``, ``Allow the X MCP server
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import field_lines, join_wrapped, unwrap
 from paw.core.detect.options import (
     ENTER,
@@ -40,10 +41,20 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-AGENT = "codex"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="codex",
+    command=("codex",),
+    executables=("codex",),
+    interpreters=("node",),
+    scripts=("@openai/codex",),
+    install=Install("npm", "@openai/codex", "0.171.0", "codex"),
+    sign_in=SignIn(
+        ("${CODEX_HOME:-~/.codex}/auth.json",), ("OPENAI_API_KEY", "CODEX_API_KEY"), "codex login"
+    ),
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 # The key hint, whole: "Press enter to confirm or esc to cancel", "enter continue · esc back".
 FOOTER = re.compile(

@@ -1,4 +1,4 @@
-"""Continue's CLI (npm ``@continuedev/cli``, binary ``cn``), verified against 1.5.47.
+"""Continue's CLI (npm ``@continuedev/cli``, binary ``cn``; pin and launch in ``SPEC``).
 
 ``cn`` draws inline, not on the alternate screen: the transcript scrolls up and the bottom of the
 screen is a rounded box followed by a status line (``<folder> ⊦<branch> … ◉ Continue CLI``).
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE
 from paw.core.detect.prompts import (
@@ -31,19 +32,29 @@ from paw.core.detect.prompts import (
     make_prompt,
     prompt_found,
     unknown,
+    unless_narrow,
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
-# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
-# or busy (a prompt it cannot read is not reported as finished).
-MIN_COLUMNS = 60
-NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
-AGENT = "continue-cli"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="continue-cli",
+    command=("cn",),
+    executables=("cn",),
+    interpreters=("node",),
+    scripts=("@continuedev/cli", "cn"),
+    operand_subcommands=True,  # commander: `cn login`, `cn ls`, …
+    install=Install("npm", "@continuedev/cli", "1.5.47", "cn"),
+    sign_in=SignIn(
+        ("${CONTINUE_GLOBAL_DIR:-~/.continue}/config.yaml", "~/.continue/auth.json"),
+        PROVIDER_KEYS,
+        "cn login",
+    ),
+    min_columns=60,  # verified live at 80 and 120 columns
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 TAB = "Tab"
 BUSY = re.compile(r"\S+ to interrupt\b", re.IGNORECASE)  # any key: users rebind it
@@ -78,7 +89,6 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     box, top = _bottom_box(screen)
     if top < 0 and box:
         return unknown(AGENT, "the dialog's top is cut off the pane")
@@ -87,8 +97,8 @@ def detect_screen(text: str) -> Detection:
         return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
     above = [line for line in screen.lines[max(0, top - 4) : max(0, top)] if line.strip()]
     if any(BUSY.search(line) for line in above[-2:]):
-        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
-    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+        return unless_narrow(SPEC, screen, busy(AGENT))
+    return unless_narrow(SPEC, screen, idle(AGENT))
 
 
 def _bottom_box(screen: Screen) -> tuple[list[str], int]:

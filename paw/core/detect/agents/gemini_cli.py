@@ -1,4 +1,4 @@
-"""gemini-cli (npm ``@google/gemini-cli``), verified against 0.61.0.
+"""gemini-cli (npm ``@google/gemini-cli``; pin and launch in ``SPEC``).
 
 Gemini renders inline: answered prompts stay in the scrollback. A live confirmation is a rounded
 box (``╭───╮`` … ``╰───╯``) at the bottom of the screen, with the input composer hidden: a
@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import (
     dedent,
     field_lines,
@@ -55,10 +56,19 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-AGENT = "gemini-cli"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="gemini-cli",
+    command=("gemini",),
+    executables=("gemini",),
+    interpreters=("node",),
+    scripts=("@google/gemini-cli", "gemini"),
+    task_flag="--prompt-interactive",  # yargs: `-i --version` prints the version
+    install=Install("npm", "@google/gemini-cli", "0.61.0", "gemini"),
+    sign_in=SignIn(("~/.gemini/oauth_creds.json",), ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini"),
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 BUSY = KeyHint(r"to cancel, [^)]*\)", opening=r"\(")  # "(esc to cancel, 5s)", any key
 FOOTER = re.compile(

@@ -1,4 +1,4 @@
-"""Kilo Code (npm ``@kilocode/cli``, binary ``kilo``), verified against 7.7.7.
+"""Kilo Code (npm ``@kilocode/cli``, binary ``kilo``; pin and launch in ``SPEC``).
 
 Kilo is a fork of opencode and draws its prompts the same way: a permission request replaces the
 input box at the bottom of the screen with a ``┃``-bordered block: ``△ Permission required``, a
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.agents.opencode import (
     announced_write,
     bottom_block,
@@ -35,19 +36,28 @@ from paw.core.detect.prompts import (
     make_prompt,
     prompt_found,
     unknown,
+    unless_narrow,
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
-# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
-# or busy (a prompt it cannot read is not reported as finished).
-MIN_COLUMNS = 60
-NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
-AGENT = "kilocode"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="kilocode",
+    command=("kilo",),
+    executables=("kilo", ".kilo"),
+    interpreters=("node",),
+    scripts=("@kilocode/cli", "kilo"),
+    task_flag="--prompt",
+    install=Install("npm", "@kilocode/cli", "7.7.7", "kilo"),
+    sign_in=SignIn(
+        ("${XDG_DATA_HOME:-~/.local/share}/kilo/auth.json",), PROVIDER_KEYS, "kilo auth login"
+    ),
+    min_columns=60,  # verified live at 80 and 120 columns
+    fork_of="opencode",
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 BUSY = re.compile(r"\S+ (?:to )?interrupt\b", re.IGNORECASE)  # any key: users rebind it
 CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
@@ -80,9 +90,8 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     if any(BUSY.search(line) for line in screen.tail(2)):
-        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
+        return unless_narrow(SPEC, screen, busy(AGENT))
     block = bottom_block(screen)
     prompt = (
         _permission(screen, block, selected_choice(text))
@@ -92,7 +101,7 @@ def detect_screen(text: str) -> Detection:
         or _overlay(screen)
     )
     if prompt is None:
-        return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+        return unless_narrow(SPEC, screen, idle(AGENT))
     return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
 
 

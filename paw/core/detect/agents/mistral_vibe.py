@@ -1,4 +1,4 @@
-"""Mistral Vibe (PyPI ``mistral-vibe``, binary ``vibe``), verified against 3.0.2.
+"""Mistral Vibe (PyPI ``mistral-vibe``, binary ``vibe``; pin and launch in ``SPEC``).
 
 Vibe draws a full-screen TUI (its native ``vibe-rs`` binary) on the alternate screen. Its bottom
 line is a status bar (``<folder> [PID n] … tokens``); above it sits the input (``>`` between
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, RIGHT
 from paw.core.detect.prompts import (
@@ -30,19 +31,26 @@ from paw.core.detect.prompts import (
     make_prompt,
     prompt_found,
     unknown,
+    unless_narrow,
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-# Verified live at 80 and 120 columns; a narrower pane cuts and wraps this agent's dialog and
-# footer in ways not verified: where no prompt is read there, paw says unknown rather than idle
-# or busy (a prompt it cannot read is not reported as finished).
-MIN_COLUMNS = 60
-NARROW_NOTE = f"pane narrower than {MIN_COLUMNS} columns: not read"
-AGENT = "mistral-vibe"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="mistral-vibe",
+    command=("vibe",),
+    # `vibe` execs its native TUI, `vibe-rs`, which starts a Python app server.
+    executables=("vibe", "vibe-rs"),
+    interpreters=("python",),
+    scripts=("vibe",),
+    operand_subcommands=True,  # `vibe mcp`, `vibe help`
+    install=Install("pypi", "mistral-vibe", "3.0.2", "vibe", python="3.12"),
+    sign_in=SignIn(("${VIBE_HOME:-~/.vibe}/.env",), ("MISTRAL_API_KEY",), "vibe --setup"),
+    min_columns=60,  # verified live at 80 and 120 columns
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 BUSY = re.compile(r"(?:Esc|Ctrl\+C)\S* to interrupt", re.IGNORECASE)
 TITLE = re.compile(r"^Permission for the (?P<tool>\S+) tool\b(?:\s*\((?P<rule>.*)\))?")
@@ -78,7 +86,6 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    narrow = max(screen.width, screen.pane_width) < MIN_COLUMNS
     box, top = _bottom_box(screen)
     if top < 0 and box:
         return unknown(AGENT, "the dialog's top is cut off the pane")
@@ -88,8 +95,8 @@ def detect_screen(text: str) -> Detection:
     # The working line sits right above the box, or above the input (rule, ``>``, rule, status).
     above = [line for line in screen.lines[max(0, top - 10) : top] if line.strip()]
     if any(BUSY.search(line) for line in above[-3 if box else -8 :]):
-        return unknown(AGENT, NARROW_NOTE) if narrow else busy(AGENT)
-    return unknown(AGENT, NARROW_NOTE) if narrow else idle(AGENT)
+        return unless_narrow(SPEC, screen, busy(AGENT))
+    return unless_narrow(SPEC, screen, idle(AGENT))
 
 
 def _bottom_box(screen: Screen) -> tuple[list[str], int]:

@@ -1,4 +1,4 @@
-"""opencode (npm ``opencode-ai``), verified against 1.18.33.
+"""opencode (npm ``opencode-ai``; pin and launch in ``SPEC``).
 
 A permission request replaces the input box at the bottom of the screen with a ``┃``-bordered
 block: ``△ Permission required``, a kind line (``# Shell command``, ``→ Edit <file>``,
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, field_lines, join_wrapped, strip_border, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
@@ -30,10 +31,23 @@ from paw.core.detect.prompts import (
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-AGENT = "opencode"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="opencode",
+    command=("opencode",),
+    executables=("opencode",),
+    interpreters=("node",),
+    scripts=("opencode-ai", "opencode"),
+    task_flag="--prompt",
+    install=Install("npm", "opencode-ai", "1.18.33", "opencode"),
+    sign_in=SignIn(
+        ("${XDG_DATA_HOME:-~/.local/share}/opencode/auth.json",),
+        PROVIDER_KEYS,
+        "opencode auth login",
+    ),
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 BUSY = interrupt_hint("interrupt")  # "esc interrupt", or the key the user bound
 CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b(?P<rest>.*)$")

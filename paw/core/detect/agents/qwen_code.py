@@ -1,4 +1,4 @@
-"""qwen-code (npm ``@qwen-code/qwen-code``), verified against 0.24.4.
+"""qwen-code (npm ``@qwen-code/qwen-code``; pin and launch in ``SPEC``).
 
 A live confirmation hides the input box: under the pending tool line (``? Shell <cmd> ←``) Qwen
 shows the details, a question (``Allow execution of: 'git'?``, ``Apply this change?``), a
@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import (
     dedent,
     is_rule,
@@ -46,10 +47,19 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.models import Detection, Prompt, PromptKind
-from paw.core.verified import VERIFIED_VERSIONS
 
-AGENT = "qwen-code"
-VERIFIED_VERSION = VERIFIED_VERSIONS[AGENT]
+SPEC = AgentSpec(
+    kind="qwen-code",
+    command=("qwen",),
+    executables=("qwen",),
+    interpreters=("node",),
+    scripts=("@qwen-code", "qwen"),
+    task_flag="--prompt-interactive",
+    install=Install("npm", "@qwen-code/qwen-code", "0.24.4", "qwen"),
+    sign_in=SignIn(("~/.qwen/oauth_creds.json",), ("OPENAI_API_KEY", "DASHSCOPE_API_KEY"), "qwen"),
+)
+AGENT = SPEC.kind
+VERIFIED_VERSION = SPEC.version
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
 # The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.

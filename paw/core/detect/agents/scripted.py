@@ -18,11 +18,19 @@ from __future__ import annotations
 
 import re
 
+from paw.core.agentspec import PYTHON_PLACEHOLDER, AgentSpec
 from paw.core.detect.prompts import wrap_notes
 from paw.core.detect.screen import fingerprint, parse_screen
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
-AGENT = "scripted"
+SPEC = AgentSpec(
+    kind="scripted",
+    command=(PYTHON_PLACEHOLDER, "-m", "paw.demo.agent"),
+    interpreters=("python",),
+    scripts=("paw.demo.agent",),
+    task_flag="--task",
+)
+AGENT = SPEC.kind
 TITLE = "╭─ paw-demo permission: "
 BUSY_MARK = "working…"
 IDLE_MARK = "demo>"

@@ -143,18 +143,27 @@ class WaveTable(KeyedTable):
         """What the other columns leave for the note. From 100 cells the agent column is kept
         in view; below, the note takes the rest and the agent (``<wave>-<task>``, also on the
         card) is past the right edge."""
-        if not self.size.width:
+        width = self.size.width or self._hidden_width()
+        if not width:
             return NOTE_WIDTH
         used = sum(
             max([len(label), *(row[i].cell_len for row in rows)])
             for i, (_, label) in enumerate(self.COLUMNS[:4])
         )
         shown = len(self.COLUMNS) - 1
-        if self.size.width >= WIDE:
+        if width >= WIDE:
             used += max([len("Agent"), *(len(a) for a in agents)])
             shown += 1
         gaps = 2 * shown + 1  # cell padding, and the scrollbar's room
-        return max(self.size.width - used - gaps, 24)
+        return max(width - used - gaps, 24)
+
+    def _hidden_width(self) -> int:
+        """The width the table will have when `w` shows it (paw.tcss: the whole width below
+        100 columns, two thirds up to 140 beside the pane), inside the panel's border; so
+        that the first frame of the wave view is cut right too."""
+        screen = self.app.size.width
+        column = screen if screen < WIDE else min(140, screen * 2 // 3)
+        return max(column - 2, 0)
 
     def on_resize(self) -> None:
         """Cut the notes to the new width."""

@@ -159,6 +159,22 @@ async def test_wave_key_is_in_the_footer_and_help(
         assert "Show the wave" in screen_text(app)
 
 
+async def test_without_a_wave_the_key_is_not_offered(waves_dir: Path) -> None:
+    app = make_app(wave_supervisor(), poll_interval=HOUR, waves=WaveWatcher(waves_dir).read)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "w Wave" not in screen_text(app).splitlines()[-1]
+        await pilot.press("w")
+        await settle(pilot)
+        assert not shown(app)
+        write_wave(waves_dir, wave_state(wave_supervisor()))  # a wave starts meanwhile
+        await sweep(pilot)
+        assert "w Wave" in screen_text(app).splitlines()[-1]
+        await pilot.press("w")
+        await settle(pilot)
+        assert shown(app)
+
+
 async def test_approve_from_the_wave_view_goes_through_the_supervisor(
     fake_wave: tuple[FakeSupervisor, PawApp],
 ) -> None:

@@ -77,7 +77,7 @@ FOOTER_DROP_ORDER = (
 
 _PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
 _AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
-_GATED_ACTIONS = tuple(sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS))  # what check_action decides
+_GATED_ACTIONS = (*sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS), "wave")  # check_action decides
 
 
 class MainScreen(AgentActions, Screen[None]):
@@ -364,6 +364,8 @@ class MainScreen(AgentActions, Screen[None]):
             return True if self.selected_agent is not None else None
         if action == "view":
             return parameters == (self.next_view(),) or False  # False hides the other labels
+        if action == "wave":  # only where a wave has run: the footer keeps its room otherwise
+            return self.wave is not None or self.wave_shown
         return True
 
     # -- filter and panels --------------------------------------------------------------------

@@ -7,13 +7,14 @@ ever called from workers, never on the UI thread.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.events import DescendantFocus
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
@@ -29,11 +30,11 @@ from paw.tui.widgets.footer import KeyFooter
 from paw.tui.widgets.header import CountsHeader
 from paw.tui.widgets.pane_preview import PanePreview
 from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue
-from paw.tui.widgets.wave_view import WaveHeader, WaveTable, render_task_card
 
 if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading, WaveRow
     from paw.supervisor.model import AgentView, LivePrompt, Snapshot
+    from paw.tui.widgets.wave_view import WaveHeader, WaveTable
 
 MAIN_BINDINGS: list[BindingType] = [
     Binding("a", "approve", "Approve", tooltip="Approve the selected prompt once"),
@@ -104,6 +105,7 @@ class MainScreen(AgentActions, Screen[None]):
         self._queued: tuple[LivePrompt, ...] = ()  # the prompts the queue shows
         self._last_table: str | None = "agents"  # the table that had focus last
         self.wave: WaveReading | None = None  # the latest wave, as the last sweep read it
+        self._wave_mounting = False  # the wave view's widgets are (being) mounted
 
     def compose(self) -> ComposeResult:
         """Header, banner, the two columns, the audit tail, the footer."""
@@ -114,9 +116,7 @@ class MainScreen(AgentActions, Screen[None]):
                 yield Input(placeholder="filter agents…", id="filter")
                 yield AgentList(id="agents")
                 yield PromptQueue(id="prompts")
-                with Vertical(id="wave"):
-                    yield WaveHeader(id="wave-head")
-                    yield WaveTable(id="wave-table")
+                yield Vertical(id="wave")  # its widgets are mounted once a wave shows up
                 with VerticalScroll(id="prompt-card-box"):
                     yield PromptCard(id="prompt-card")
             with TabbedContent(id="right", initial="tab-pane"):
@@ -133,7 +133,6 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one("#prompts").border_title = "Prompts (oldest first)"
         self.query_one("#audit").border_title = "Audit log"
         self.query_one("#wave").border_title = "Wave (w: back to the agents)"
-        self.query_one(WaveHeader).show_wave(None, 0.0)
         self.query_one(CountsHeader).show_snapshot(None)
         self.query_one(PromptCard).show(Text("Looking for agents and their prompts…", style="dim"))
         self.query_one(AuditTail).show_records([])
@@ -193,10 +192,37 @@ class MainScreen(AgentActions, Screen[None]):
 
     def _show_wave(self) -> None:
         now = self.snapshot.taken_at if self.snapshot is not None else 0.0
-        self.query_one(WaveHeader).show_wave(self.wave, now)
-        self.query_one(WaveTable).show_wave(self.wave, now)
+        widgets = self._wave_widgets()
+        if widgets is None:
+            if self.wave is not None and not self._wave_mounting:
+                self._wave_mounting = True
+                self.run_worker(self._mount_wave(), name="mount-wave", exit_on_error=False)
+            return
+        header, table = widgets
+        header.show_wave(self.wave, now)
+        table.show_wave(self.wave, now)
         if self.wave_shown:
             self._sync_selection()
+
+    async def _mount_wave(self) -> None:
+        """Mount the wave view's widgets (their modules are imported only where a wave has
+        run, after the first frame: the TUI's start-up does not pay for them)."""
+        from paw.tui.widgets.wave_view import WaveHeader, WaveTable
+
+        await self.query_one("#wave").mount(WaveHeader(id="wave-head"), WaveTable(id="wave-table"))
+        self._show_wave()
+        self._refresh_footer()
+
+    def _wave_widgets(self) -> tuple[WaveHeader, WaveTable] | None:
+        """The wave view's header and table, once mounted."""
+        if not self._wave_mounting:
+            return None
+        try:
+            header = self.query_one("#wave-head")
+            table = self.query_one("#wave-table")
+        except NoMatches:
+            return None
+        return cast("WaveHeader", header), cast("WaveTable", table)
 
     def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
         new = [p for p in prompts if p.id not in self._seen_prompts]
@@ -224,7 +250,10 @@ class MainScreen(AgentActions, Screen[None]):
     @property
     def wave_row(self) -> WaveRow | None:
         """The wave task under the wave table's cursor."""
-        table = self.query_one(WaveTable)
+        widgets = self._wave_widgets()
+        if widgets is None:
+            return None
+        table = widgets[1]
         return table.row(table.selected_key)
 
     @property
@@ -328,6 +357,8 @@ class MainScreen(AgentActions, Screen[None]):
         card = self.query_one(PromptCard)
         if self.wave_shown and prompt is None:
             now = self.snapshot.taken_at if self.snapshot is not None else 0.0
+            from paw.tui.widgets.wave_view import render_task_card
+
             card.show(render_task_card(self.wave_row, now, parked_shown=False))
         else:
             card.show_prompt(
@@ -365,7 +396,7 @@ class MainScreen(AgentActions, Screen[None]):
         if action == "view":
             return parameters == (self.next_view(),) or False  # False hides the other labels
         if action == "wave":  # only where a wave has run: the footer keeps its room otherwise
-            return self.wave is not None or self.wave_shown
+            return self._wave_widgets() is not None
         return True
 
     # -- filter and panels --------------------------------------------------------------------
@@ -378,7 +409,7 @@ class MainScreen(AgentActions, Screen[None]):
         else:
             self.add_class("-wave")
             self.remove_class("-show-right")  # narrow: the lists column is where the wave is
-            self.query_one(WaveTable).focus()
+            self.query_one("#wave-table").focus()
         self._sync_selection()
 
     def _leave_wave(self) -> None:
@@ -441,7 +472,7 @@ class MainScreen(AgentActions, Screen[None]):
 
     def _focus_table(self) -> None:
         if self.wave_shown:
-            self.query_one(WaveTable).focus()
+            self.query_one("#wave-table").focus()
         elif not isinstance(self.focused, AgentList | PromptQueue):
             self.query_one(PromptQueue if self._last_table == "prompts" else AgentList).focus()
 

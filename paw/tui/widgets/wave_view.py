@@ -203,7 +203,8 @@ def render_task_card(row: WaveRow | None, now: float, *, parked_shown: bool) -> 
     if row.prompt is not None and not parked_shown:
         text.append(
             f"\nIts parked prompt ({row.prompt.kind} {row.prompt.subject or ''}) is not on "
-            "screen in paw's last sweep: it was answered or changed; nothing to decide here."
+            "screen in paw's last sweep (answered, changed, or not seen yet): nothing to "
+            "decide here."
         )
     if row.status in (STUCK, DIALOG) and row.since is not None:
         text.append(f"\nFor {format_duration(now - row.since)}. Enter: go to its agent.")

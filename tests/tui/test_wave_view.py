@@ -392,7 +392,10 @@ def test_real_terminal_80x24_shows_the_wave_parked_first(git_repo: Path, server:
         server.cmd("new-session", "-d", "-s", "ui", "-x", "80", "-y", "24", *env, command)
         ui = str(server.cmd("display-message", "-p", "-t", "ui", "#{pane_id}").stdout[0])
         assert wait_for(lambda: "● tmux" in capture(socket, ui), budget(30)), capture(socket, ui)
-        footer = lambda: capture(socket, ui).rstrip("\n").splitlines()[-1]  # noqa: E731
+
+        def footer() -> str:
+            return capture(socket, ui).rstrip("\n").splitlines()[-1]
+
         assert wait_for(lambda: "w Wave" in footer(), budget(30)), capture(socket, ui)
         server.cmd("send-keys", "-t", ui, "w")
         assert wait_for(lambda: "● runner" in capture(socket, ui), budget(30)), capture(socket, ui)

@@ -28,6 +28,7 @@ KEYS = (
     ("r", "remove its worktree and branch (refuses unsaved work)"),
     ("/", "filter agents"),
     ("v", "switch the right panel: pane or diff"),
+    ("w", "the wave view: each task of the latest wave, parked prompts first"),
     ("?", "every key"),
     ("q", "quit (the agents keep running)"),
 )
@@ -110,15 +111,20 @@ def connection_for(supervisor: Supervisor) -> Connection:
     """What the TUI needs beside ``supervisor``: attach, the configured kinds (those installed
     first: the spawn form offers the first), close."""
     import shutil
+    from pathlib import Path
 
+    from paw.adapters.wave_watch import WaveWatcher
+    from paw.cli.compose import STATE_DIR
     from paw.core.agents import usable_kinds_first
     from paw.tui.connect import Connection
 
+    waves = WaveWatcher(Path(supervisor.ctx.repo_root) / STATE_DIR / "waves")
     return Connection(
         supervisor,
         attach=attacher(supervisor),
         kinds=usable_kinds_first(supervisor.ctx.config, shutil.which),
         close=supervisor.close,
+        waves=waves.read,
     )
 
 

@@ -307,6 +307,12 @@ class TaskState(_State):
     commits: int = 0
     insertions: int = 0
     deletions: int = 0
+    checking_since: float | None = None  # a check runs since (the runner's own check thread)
+    # From the wave file, so that readers of the state (the TUI) need not parse it:
+    kind: str | None = None  # agent kind
+    budget_s: float | None = None  # wall-clock budget (task's, else the wave's task_budget_s)
+    check: str | None = None  # the check command
+    retries: int | None = None  # follow-ups allowed after a failing check
 
     def prompt(self, prompt_id: str) -> PromptState | None:
         """The latest occurrence of ``prompt_id``."""
@@ -324,6 +330,7 @@ class WaveState(_State):
     ended_at: float | None = None
     status: str = "running"  # running, done, failed, stopped
     over_budget: bool = False
+    budget_s: float | None = None  # the wave's wall-clock budget (from the wave file)
     tasks: list[TaskState]
     messages: list[dict[str, object]] = Field(default_factory=list)
 
@@ -335,7 +342,21 @@ class WaveState(_State):
 def initial_state(wave: WaveFile, file: str, sha256: str, now: float) -> WaveState:
     """A fresh state: every task pending."""
     tasks = [TaskState(name=t.name, agent=agent_name(wave.name, t.name)) for t in wave.tasks]
-    return WaveState(name=wave.name, file=file, sha256=sha256, started_at=now, tasks=tasks)
+    state = WaveState(name=wave.name, file=file, sha256=sha256, started_at=now, tasks=tasks)
+    describe(wave, state)
+    return state
+
+
+def describe(wave: WaveFile, state: WaveState) -> None:
+    """Copy what readers of the state need from the wave file into ``state`` (budgets, kinds,
+    checks, retries), so that a state written before these fields existed gets them too."""
+    state.budget_s = wave.budget_s
+    for task in state.tasks:
+        spec = wave.task(task.name)
+        task.kind = spec.agent or wave.agent
+        task.budget_s = spec.budget_s or wave.task_budget_s
+        task.check = spec.check
+        task.retries = spec.retries
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from paw.core.wave import (
     TaskView,
     WaveState,
     after_check,
+    describe,
     initial_state,
     notify_settings,
     ready_to_start,
@@ -124,6 +125,9 @@ class WaveRunner:
                     f"(sha256 {state.sha256[:12]}, now {self.sha256[:12]})",
                     hint="restore the file, or give the wave a new name",
                 )
+            describe(self.wave, state)
+            for task in state.tasks:  # a check of a runner that ended is not running
+                task.checking_since = None
             return state
         state = initial_state(self.wave, self.file, self.sha256, self.ctx.clock())
         self.ctx.record("wave-start", wave=self.wave.name, file=self.file, sha256=self.sha256)
@@ -302,6 +306,8 @@ class WaveRunner:
                 box.append(CheckResult(127, f"paw could not run the check: {err}", 0.0))
 
         self._checks[name] = (box, view, now)
+        self.state.task(name).checking_since = now
+        self.save()  # readers (the TUI) show the task as checking
         threading.Thread(target=work, name=f"paw-check-{name}", daemon=True).start()
         return []
 
@@ -321,6 +327,7 @@ class WaveRunner:
                 tail=run.tail,
             )  # fmt: skip
             updated, effects = after_check(self.wave.task(name), self.state.task(name), run, now)
+            updated.checking_since = None
             self._put(updated)
             self.save()
             for effect in effects:

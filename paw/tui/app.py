@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from textual.driver import Driver
     from textual.notifications import SeverityLevel
 
+    from paw.core.wave_view import WaveReading
     from paw.supervisor.model import SupervisorApi
 
 DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
@@ -54,8 +55,12 @@ class PawApp(App[None]):
         attach: Callable[[str], None] | None = None,
         kinds: tuple[str, ...] = DEFAULT_KINDS,
         autopoll: bool = True,
+        waves: Callable[[], WaveReading | None] | None = None,
     ) -> None:
-        """Run over ``supervisor``, or paint first and then build one with ``connect``."""
+        """Run over ``supervisor``, or paint first and then build one with ``connect``.
+
+        ``waves`` reads the repository's latest wave (cheap when unchanged); each sweep
+        calls it and the wave view (`w`) shows what it returns."""
         super().__init__()
         if (supervisor is None) == (connect is None):
             raise ValueError("give a supervisor or a connector, not both or neither")
@@ -84,6 +89,7 @@ class PawApp(App[None]):
         self._diff_agent: str | None = None
         self._last_error: tuple[str, float] | None = None
         self._tmux_lost = False
+        self._waves = waves
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this platform; on POSIX one that asks the terminal its size."""
@@ -142,6 +148,7 @@ class PawApp(App[None]):
         self._attach_agent = connection.attach
         self.kinds = connection.kinds
         self._close = connection.close
+        self._waves = connection.waves or self._waves
         self._start_polling()
 
     @staticmethod
@@ -210,12 +217,26 @@ class PawApp(App[None]):
             return
         details = self._details(agent) if agent and snapshot.tmux_ok else None
         audit = self.supervisor.audit_tail(AUDIT_LINES)
+        wave = self._read_wave()
         self._sweeps += 1
-        self.main.post_message(PanesPolled(snapshot, details, audit))
+        self.main.post_message(
+            PanesPolled(snapshot, details, audit, wave=wave, waves=self._waves is not None)
+        )
         if not snapshot.tmux_ok:
             self.call_from_thread(self.tmux_lost, snapshot.error or "tmux is not running")
         else:
             self._tmux_lost = False
+
+    def _read_wave(self) -> WaveReading | None:
+        """The latest wave (its reader parses the state file only when it changed)."""
+        if self._waves is None:
+            return None
+        try:
+            return self._waves()
+        except Exception as err:  # noqa: BLE001 - a wave that cannot be read is a line, not a crash
+            from paw.core.wave_view import WaveReading
+
+            return WaveReading("?", None, False, f"paw could not read the wave state: {err}")
 
     def _details(self, agent: str) -> AgentDetails | None:
         try:
@@ -288,6 +309,7 @@ def make_app(
     attach: Callable[[str], None] | None = None,
     kinds: tuple[str, ...] = DEFAULT_KINDS,
     autopoll: bool = True,
+    waves: Callable[[], WaveReading | None] | None = None,
 ) -> PawApp:
     """Build the TUI for ``supervisor``, or for the one ``connect`` builds after the first
     frame (the one factory the CLI, tests and snapshots use)."""
@@ -298,4 +320,5 @@ def make_app(
         attach=attach,
         kinds=kinds,
         autopoll=autopoll,
+        waves=waves,
     )

@@ -19,6 +19,7 @@ from paw.errors import PawError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from paw.core.wave_view import WaveReading
     from paw.supervisor.model import AgentView, Decision, Snapshot, SupervisorApi
 
 DEFAULT_KINDS = (*agent_kinds(), "demo")
@@ -33,6 +34,7 @@ class Connection:
     attach: Callable[[str], None] | None = None
     kinds: tuple[str, ...] = DEFAULT_KINDS
     close: Callable[[], None] | None = None  # called once when the TUI exits
+    waves: Callable[[], WaveReading | None] | None = None  # the repository's latest wave
 
 
 class NotConnected:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from paw.core.wave_view import WaveReading
     from paw.supervisor.model import Decision, Snapshot
 
 
@@ -40,11 +41,16 @@ class PanesPolled(Message):
         snapshot: Snapshot,
         details: AgentDetails | None = None,
         audit: list[dict[str, object]] | None = None,
+        *,
+        wave: WaveReading | None = None,
+        waves: bool = False,
     ) -> None:
         super().__init__()
         self.snapshot = snapshot
         self.details = details
         self.audit = audit
+        self.wave = wave  # the latest wave (None: there is none)
+        self.waves = waves  # whether waves were looked for at all
 
     def can_replace(self, message: Message) -> bool:
         """Drop a stale, unhandled sweep in favour of this one."""

@@ -235,3 +235,46 @@ def test_a_long_check_does_not_stop_the_runner_from_parking_other_prompts() -> N
         runner.tick()
         time.sleep(0.05)
     assert runner.state.task("t0").phase.value == "done"
+
+
+def test_the_state_says_while_a_check_runs_and_carries_budgets_for_readers() -> None:
+    rig = make_rig()
+    wave = _wave(
+        1, budget_s=600, task_budget_s=300,
+        tasks=[{"name": "t0", "task": "x", "check": "true", "retries": 2, "agent": "scripted"}],
+    )  # fmt: skip
+    release = threading.Event()
+
+    def slow_check(command: str, worktree: str, timeout: float) -> CheckResult:
+        del command, worktree, timeout
+        assert release.wait(30)
+        return CheckResult(0, "ok", 1.0)
+
+    runner = _runner(rig, wave, Collect())
+    runner.run_check = slow_check
+    saved = rig.state.read("night")
+    assert saved is not None
+    assert saved["budget_s"] == 600
+    task = saved["tasks"][0]  # type: ignore[index]
+    assert (task["budget_s"], task["retries"], task["check"], task["kind"]) == (
+        300, 2, "true", "scripted",
+    )  # fmt: skip
+    runner.tick()
+    rig.terminal.set_screen(_panes(rig)["night-t0"], IDLE_SCREEN)
+    rig.now[0] += 1
+    runner.tick()  # idle: the check starts, and the state file says so at once
+    saved = rig.state.read("night")
+    assert saved is not None
+    assert saved["tasks"][0]["checking_since"] == rig.now[0]  # type: ignore[index]
+    # a runner that died while its check ran leaves no check running behind it
+    assert _runner(rig, wave, Collect()).state.task("t0").checking_since is None
+    release.set()
+    deadline = time.monotonic() + 10
+    while runner.checking() and time.monotonic() < deadline:
+        rig.now[0] += 1
+        runner.tick()
+        time.sleep(0.05)
+    saved = rig.state.read("night")
+    assert saved is not None
+    assert saved["tasks"][0]["phase"] == "done"  # type: ignore[index]
+    assert saved["tasks"][0]["checking_since"] is None  # type: ignore[index]

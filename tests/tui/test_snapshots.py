@@ -36,6 +36,8 @@ CASES = [
     SnapshotCase("small_terminal_pane", "mixed", ("v",), size=(80, 24)),
     SnapshotCase("small_terminal_confirm", "confirm", ("a",), size=(80, 24)),
     SnapshotCase("agent_without_prompt", "mixed", ("down", "down", "down", "down")),
+    SnapshotCase("wave_view", "wave", ("w",)),
+    SnapshotCase("small_terminal_wave", "wave", ("w",), size=(80, 24)),
 ]
 
 

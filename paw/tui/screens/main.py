@@ -7,13 +7,14 @@ ever called from workers, never on the UI thread.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.events import DescendantFocus
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
@@ -31,7 +32,9 @@ from paw.tui.widgets.pane_preview import PanePreview
 from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue
 
 if TYPE_CHECKING:
+    from paw.core.wave_view import WaveReading, WaveRow
     from paw.supervisor.model import AgentView, LivePrompt, Snapshot
+    from paw.tui.widgets.wave_view import WaveHeader, WaveTable
 
 MAIN_BINDINGS: list[BindingType] = [
     Binding("a", "approve", "Approve", tooltip="Approve the selected prompt once"),
@@ -59,15 +62,23 @@ MAIN_BINDINGS: list[BindingType] = [
     ),
     Binding("v", "view('pane')", "Pane", show=True),
     Binding("v", "view('lists')", "Lists", show=True),
+    Binding(
+        "w",
+        "wave",
+        "Wave",
+        tooltip="Show the wave: each task, parked prompts first (w again: the agents)",
+    ),
     Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
 ]
 
 # What the footer leaves out first when the terminal is narrow (all stay on the help screen).
-FOOTER_DROP_ORDER = ("filter", "remove", "stop", "message", "spawn", "attach", "always")
+FOOTER_DROP_ORDER = (
+    "filter", "remove", "stop", "message", "spawn", "attach", "always", "wave",
+)  # fmt: skip
 
 _PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
 _AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
-_GATED_ACTIONS = tuple(sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS))  # what check_action decides
+_GATED_ACTIONS = (*sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS), "wave")  # check_action decides
 
 
 class MainScreen(AgentActions, Screen[None]):
@@ -93,6 +104,8 @@ class MainScreen(AgentActions, Screen[None]):
         self._footer_state: tuple[bool | str | None, ...] | None = None
         self._queued: tuple[LivePrompt, ...] = ()  # the prompts the queue shows
         self._last_table: str | None = "agents"  # the table that had focus last
+        self.wave: WaveReading | None = None  # the latest wave, as the last sweep read it
+        self._wave_mounting = False  # the wave view's widgets are (being) mounted
 
     def compose(self) -> ComposeResult:
         """Header, banner, the two columns, the audit tail, the footer."""
@@ -103,6 +116,7 @@ class MainScreen(AgentActions, Screen[None]):
                 yield Input(placeholder="filter agents…", id="filter")
                 yield AgentList(id="agents")
                 yield PromptQueue(id="prompts")
+                yield Vertical(id="wave")  # its widgets are mounted once a wave shows up
                 with VerticalScroll(id="prompt-card-box"):
                     yield PromptCard(id="prompt-card")
             with TabbedContent(id="right", initial="tab-pane"):
@@ -118,6 +132,7 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one("#agents").border_title = "Agents"
         self.query_one("#prompts").border_title = "Prompts (oldest first)"
         self.query_one("#audit").border_title = "Audit log"
+        self.query_one("#wave").border_title = "Wave (w: back to the agents)"
         self.query_one(CountsHeader).show_snapshot(None)
         self.query_one(PromptCard).show(Text("Looking for agents and their prompts…", style="dim"))
         self.query_one(AuditTail).show_records([])
@@ -142,6 +157,9 @@ class MainScreen(AgentActions, Screen[None]):
                 self.query_one(DiffView).show_diff(details.agent, details.diff)
         if message.audit is not None:
             self.query_one(AuditTail).show_records(message.audit)
+        if message.waves:
+            self.wave = message.wave
+            self._show_wave()
         self._announce_new_prompts(snapshot.prompts, quiet=first)
         self._refresh_footer()
 
@@ -172,6 +190,40 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one(PromptQueue).show_prompts(self._queued, now)
         self._sync_selection()
 
+    def _show_wave(self) -> None:
+        now = self.snapshot.taken_at if self.snapshot is not None else 0.0
+        widgets = self._wave_widgets()
+        if widgets is None:
+            if self.wave is not None and not self._wave_mounting:
+                self._wave_mounting = True
+                self.run_worker(self._mount_wave(), name="mount-wave", exit_on_error=False)
+            return
+        header, table = widgets
+        header.show_wave(self.wave, now)
+        table.show_wave(self.wave, now)
+        if self.wave_shown:
+            self._sync_selection()
+
+    async def _mount_wave(self) -> None:
+        """Mount the wave view's widgets (their modules are imported only where a wave has
+        run, after the first frame: the TUI's start-up does not pay for them)."""
+        from paw.tui.widgets.wave_view import WaveHeader, WaveTable
+
+        await self.query_one("#wave").mount(WaveHeader(id="wave-head"), WaveTable(id="wave-table"))
+        self._show_wave()
+        self._refresh_footer()
+
+    def _wave_widgets(self) -> tuple[WaveHeader, WaveTable] | None:
+        """The wave view's header and table, once mounted."""
+        if not self._wave_mounting:
+            return None
+        try:
+            header = self.query_one("#wave-head")
+            table = self.query_one("#wave-table")
+        except NoMatches:
+            return None
+        return cast("WaveHeader", header), cast("WaveTable", table)
+
     def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
         new = [p for p in prompts if p.id not in self._seen_prompts]
         self._seen_prompts = {p.id for p in prompts}
@@ -191,6 +243,20 @@ class MainScreen(AgentActions, Screen[None]):
     # synchronously, never state updated later by queued highlight messages.
 
     @property
+    def wave_shown(self) -> bool:
+        """Whether the wave view is on screen (`w`): then the wave's row is the selection."""
+        return self.has_class("-wave")
+
+    @property
+    def wave_row(self) -> WaveRow | None:
+        """The wave task under the wave table's cursor."""
+        widgets = self._wave_widgets()
+        if widgets is None:
+            return None
+        table = widgets[1]
+        return table.row(table.selected_key)
+
+    @property
     def queue_in_charge(self) -> bool:
         """Whether the prompt queue's cursor is the selection: the queue has focus, or had it
         last among the two tables (focus is on the pane or the diff)."""
@@ -202,6 +268,9 @@ class MainScreen(AgentActions, Screen[None]):
     @property
     def selected_agent(self) -> str | None:
         """The agent under the cursor (the prompt's agent when the queue has focus)."""
+        if self.wave_shown:
+            row = self.wave_row
+            return row.agent if row is not None and self._agent_view(row.agent) else None
         queue = self.query_one(PromptQueue)
         if self.queue_in_charge:
             prompt = self.find_prompt(queue.selected_key)
@@ -213,9 +282,18 @@ class MainScreen(AgentActions, Screen[None]):
         """The prompt keys act on: the queue's cursor row when the queue has focus, else the
         oldest prompt of the agent under the agents table's cursor (None if it has none)."""
         queue = self.query_one(PromptQueue)
-        if self.queue_in_charge:
+        if self.wave_shown:
+            row = self.wave_row
+            if row is None:
+                return None
+            parked = self.find_prompt(row.prompt.id) if row.prompt is not None else None
+            if parked is not None and parked.agent == row.agent:
+                return parked
+            agent: str | None = row.agent  # not parked yet, or the runner is not running
+        elif self.queue_in_charge:
             return self.find_prompt(queue.selected_key)
-        agent = self.query_one(AgentList).selected_key
+        else:
+            agent = self.query_one(AgentList).selected_key
         if agent is None or self.snapshot is None:
             return None
         mine = [p for p in self.snapshot.prompts if p.agent == agent]
@@ -242,11 +320,30 @@ class MainScreen(AgentActions, Screen[None]):
             self._last_table = event.widget.id
         self._sync_selection()
 
+    @on(DataTable.RowSelected, "#wave-table")
+    def _wave_row_selected(self) -> None:
+        """`enter` on a task: back to the agents, with its agent selected."""
+        row = self.wave_row
+        if row is None:
+            return
+        agents = self.query_one(AgentList)
+        if row.agent not in agents.visible_keys and self.needle:
+            self.action_clear_filter()
+        if row.agent not in agents.visible_keys:
+            self.notify(f"{row.agent} is not running (task {row.status}).", severity="warning")
+            return
+        self._leave_wave()
+        agents.move_cursor(row=agents.visible_keys.index(row.agent), animate=False)
+        agents.focus()
+        self._sync_selection()
+
     def _sync_selection(self) -> None:
         """Make the queue's cursor, the card, the pane and the diff follow the selection."""
         queue = self.query_one(PromptQueue)
         prompt = self.selected_prompt
-        if self.queue_in_charge:
+        if self.wave_shown:
+            pass  # the queue is hidden; the card follows the wave's row
+        elif self.queue_in_charge:
             queue.show_cursor = True
         else:  # what is lit is what keys act on: no row for an agent without a prompt
             lit = prompt is not None and prompt.id in queue.visible_keys
@@ -257,9 +354,16 @@ class MainScreen(AgentActions, Screen[None]):
             queue.show_cursor = lit
         agent = self.selected_agent
         no_agents = self.snapshot is not None and self.snapshot.tmux_ok and not self.snapshot.agents
-        self.query_one(PromptCard).show_prompt(
-            prompt, agent=self._agent_view(agent), waiting=self._queued, no_agents=no_agents
-        )
+        card = self.query_one(PromptCard)
+        if self.wave_shown and prompt is None:
+            now = self.snapshot.taken_at if self.snapshot is not None else 0.0
+            from paw.tui.widgets.wave_view import render_task_card
+
+            card.show(render_task_card(self.wave_row, now, parked_shown=False))
+        else:
+            card.show_prompt(
+                prompt, agent=self._agent_view(agent), waiting=self._queued, no_agents=no_agents
+            )
         if agent is not None and agent != self.shown_agent:
             self.shown_agent = agent
             tabs = self.query_one(TabbedContent)
@@ -291,12 +395,29 @@ class MainScreen(AgentActions, Screen[None]):
             return True if self.selected_agent is not None else None
         if action == "view":
             return parameters == (self.next_view(),) or False  # False hides the other labels
+        if action == "wave":  # only where a wave has run: the footer keeps its room otherwise
+            return self._wave_widgets() is not None
         return True
 
     # -- filter and panels --------------------------------------------------------------------
 
+    def action_wave(self) -> None:
+        """Show the wave view, or go back to the agents and prompts."""
+        if self.wave_shown:
+            self._leave_wave()
+            self._focus_table()
+        else:
+            self.add_class("-wave")
+            self.remove_class("-show-right")  # narrow: the lists column is where the wave is
+            self.query_one("#wave-table").focus()
+        self._sync_selection()
+
+    def _leave_wave(self) -> None:
+        self.remove_class("-wave")
+
     def action_filter(self) -> None:
         """Show the filter input and focus it."""
+        self._leave_wave()
         box = self.query_one("#filter", Input)
         box.add_class("-visible")
         box.focus()
@@ -311,7 +432,8 @@ class MainScreen(AgentActions, Screen[None]):
         self.query_one(AgentList).focus()
 
     def action_clear_filter(self) -> None:
-        """Clear and hide the filter."""
+        """Clear and hide the filter (and leave the wave view)."""
+        self._leave_wave()
         box = self.query_one("#filter", Input)
         box.value = ""
         box.remove_class("-visible")
@@ -349,7 +471,9 @@ class MainScreen(AgentActions, Screen[None]):
         self._refresh_footer()
 
     def _focus_table(self) -> None:
-        if not isinstance(self.focused, AgentList | PromptQueue):
+        if self.wave_shown:
+            self.query_one("#wave-table").focus()
+        elif not isinstance(self.focused, AgentList | PromptQueue):
             self.query_one(PromptQueue if self._last_table == "prompts" else AgentList).focus()
 
     def on_resize(self) -> None:

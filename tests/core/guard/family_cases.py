@@ -1240,6 +1240,16 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-curl-o-tmp", "curl -sSLo /tmp/x.sh https://x.example/i.sh", "allow"),
     FamilyCase("allow-wget-p-tmp", "wget -P /tmp https://x.example/a", "allow"),
     FamilyCase("allow-cp-local-share", "cp build/tool ~/.local/share/tool/x", "allow"),
+    # Agent CLIs whose approval-free mode is an option, or the default (cline).
+    FamilyCase("block-cline-default-auto-approve", "cline -i", "block"),
+    FamilyCase("block-npx-cline-task", 'npx cline "fix the login bug"', "block"),
+    FamilyCase("allow-cline-auto-approve-false", "cline -i --auto-approve false", "allow"),
+    FamilyCase("allow-cline-auth", "cline auth -p openai -k sk-x -m gpt", "allow"),
+    FamilyCase("block-cn-auto", "cn --auto", "block"),
+    FamilyCase("block-kilo-auto", "kilo run --auto 'fix it'", "block"),
+    FamilyCase("block-vibe-agent-auto-approve", "vibe --agent auto-approve", "block"),
+    FamilyCase("allow-vibe-agent-ask", "vibe --agent ask", "allow"),
+    FamilyCase("allow-cn-print", "cn -p 'summarise the diff'", "allow"),
     FamilyCase(
         "allow-python-environ-grep",
         "python3 -c 'import os; print(os.environ)' | grep -i proxy",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from paw.core.guard.shell.rules.argv import option_value
 from paw.core.guard.shell.rules.git import is_exec_key
 
 if TYPE_CHECKING:
@@ -142,6 +143,35 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
             return
 
 
+# Subcommands and options of cline that start no agent session.
+_CLINE_NO_SESSION = frozenset(
+    {"auth", "config", "plugin", "skill", "connect", "mcp", "doctor", "history", "h", "hook",
+     "schedule", "hub", "dashboard", "update", "version", "kanban", "-V", "--version", "-h",
+     "--help", "--update", "--kanban"}
+)  # fmt: skip
+_AUTO_MODE = {"cn": "--auto", "kilo": "--auto", "kilocode": "--auto"}
+
+
+def _check_auto_modes(cmd: SimpleCommand, ctx: Context) -> None:
+    """Agent CLIs whose approval-free mode is a plain option, or the default (cline)."""
+    args = cmd.args
+    flag = _AUTO_MODE.get(cmd.name)
+    if flag is not None and flag in args:
+        ctx.block("agents.unguarded-launch", f"`{cmd.name} {flag}` approves every tool call")
+    elif cmd.name == "vibe" and option_value(args, "--agent") in {"auto-approve", "smart-approve"}:
+        ctx.block("agents.unguarded-launch", "`vibe --agent …` runs tools without asking")
+    elif cmd.name == "cline" and not _CLINE_NO_SESSION.intersection(args):
+        switched_off = any(
+            _switches_off(arg, args[i + 1] if i + 1 < len(args) else "")
+            for i, arg in enumerate(args)
+        )
+        if not switched_off:
+            ctx.block(
+                "agents.unguarded-launch",
+                "`cline` starts with auto-approval on (`--auto-approve false` keeps it asking)",
+            )
+
+
 def _check_export(cmd: SimpleCommand, ctx: Context) -> None:
     for arg in cmd.args:
         name, eq, value = arg.partition("=")
@@ -164,6 +194,7 @@ def _check_agent_config_cli(cmd: SimpleCommand, ctx: Context) -> None:
 GLOBAL: tuple[Check, ...] = (_check_agent_flags,)
 RULES: dict[str, tuple[Check, ...]] = {
     **dict.fromkeys(("claude", "codex", "gemini", "qwen"), (_check_agent_config_cli,)),
+    **dict.fromkeys(("cline", "cn", "kilo", "kilocode", "vibe"), (_check_auto_modes,)),
     "=": (_check_assign,),
     "export": (_check_export,),
     "setenv": (_check_export,),

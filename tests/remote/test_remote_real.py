@@ -1,0 +1,90 @@
+"""Agents on another machine over a real sshd on 127.0.0.1: spawn there and here, one picture,
+approval with the full proof over ssh, and a host that drops shown as unreachable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paw.cli import main
+from paw.cli.compose import build_fleet
+from paw.supervisor.fleet import Fleet
+from paw.supervisor.model import AgentStatus, Outcome
+from tests.remote.conftest import Site
+from tests.tui.real_world import audit_records, wait_for
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+
+def _fleet(site: Site) -> Fleet:
+    fleet = build_fleet(str(site.repo))
+    assert isinstance(fleet, Fleet)
+    return fleet
+
+
+def _prompts(fleet: Fleet, count: int) -> dict[str, str]:
+    """agent -> live prompt id, once ``count`` prompts show."""
+    found: dict[str, str] = {}
+
+    def enough() -> bool:
+        found.clear()
+        found.update({p.agent: p.id for p in fleet.poll_once().prompts})
+        return len(found) >= count
+
+    assert wait_for(enough), f"expected {count} prompts, saw {found}"
+    return found
+
+
+def test_spawn_here_and_there_one_picture_approve_over_ssh(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = str(site.repo)
+    for name, host in (("r1", ["--host", "box"]), ("r2", ["--host", "box"]), ("l1", [])):
+        assert main(["spawn", name, "--agent", "demo-safe", "-C", repo, *host]) == 0
+    capsys.readouterr()
+    fleet = _fleet(site)
+    prompts = _prompts(fleet, 3)
+    views = {v.name: v for v in fleet.poll_once().agents}
+    assert {n: v.host for n, v in views.items()} == {"r1": "box", "r2": "box", "l1": "local"}
+    assert str(site.clone) in views["r1"].worktree
+    assert main(["ls", "-C", repo]) == 0
+    table = capsys.readouterr().out
+    assert "HOST" in table
+    assert "box" in table
+    # the CLI approves a prompt on the host: proved there (pane, process tree via ps, screen)
+    assert main(["approve", prompts["r1"], "-C", repo, "--json"]) == 0
+    decision = json.loads(capsys.readouterr().out)
+    assert decision["outcome"] in (Outcome.SENT.value, Outcome.SENT_UNCONFIRMED.value)
+    local = fleet.approve(prompts["l1"])
+    assert local.outcome is Outcome.SENT
+    sent = [r for r in audit_records(site.repo) if r.get("decision") == "send"]
+    assert {(r["agent"], r.get("host")) for r in sent} == {("r1", "box"), ("l1", None)}
+    assert not (site.repo / ".paw" / "hosts" / "box" / "audit.jsonl").exists()
+
+
+def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> None:
+    repo = str(site.repo)
+    assert main(["spawn", "r1", "--agent", "demo-safe", "-C", repo, "--host", "box"]) == 0
+    fleet = _fleet(site)
+    prompt = _prompts(fleet, 1)["r1"]
+    site.sshd.stop_listener()
+    fleet.remotes["box"].link.disconnect()  # the ssh connection dies mid-run
+    snap = fleet.poll_once()
+    (view,) = snap.agents
+    assert view.status is AgentStatus.UNKNOWN
+    assert not view.alive
+    assert "unreachable" in (view.note or "")
+    assert snap.prompts == ()
+    assert "box" in fleet.unreachable()
+    refused = fleet.approve(prompt)
+    assert refused.outcome is Outcome.REFUSED
+    assert "unreachable" in refused.reason
+    last = audit_records(site.repo)[-1]
+    assert (last["event"], last["decision"], last["prompt_id"]) == ("approve", "refuse", prompt)
+    assert main(["ls", "-C", repo]) == 1
+    # back: the same prompt is still live (nothing reached the agent) and can be approved
+    site.sshd.start()
+    assert _prompts(fleet, 1)["r1"] == prompt
+    assert fleet.unreachable() == {}
+    assert fleet.approve(prompt).outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED)

@@ -6,13 +6,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from textual.pilot import Pilot
 
 from paw.cli import main
 from paw.cli.compose import build_fleet
 from paw.supervisor.fleet import Fleet
-from paw.supervisor.model import AgentStatus, Outcome
+from paw.supervisor.model import AgentStatus, LivePrompt, Outcome
+from paw.tui.app import PawApp, make_app
 from tests.remote.conftest import Site
-from tests.tui.real_world import audit_records, wait_for
+from tests.support.budget import budget
+from tests.tui.conftest import settle
+from tests.tui.real_world import audit_records, capture, wait_for
+from tests.tui.test_flows_real import until
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
@@ -88,3 +93,59 @@ def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> No
     assert _prompts(fleet, 1)["r1"] == prompt
     assert fleet.unreachable() == {}
     assert fleet.approve(prompt).outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED)
+
+
+def _screen(site: Site, pane: str, *, remote: bool) -> str:
+    """A pane's text straight from tmux (over plain ssh for the host), not through paw."""
+    if remote:
+        return site.sshd.ssh("tmux", "-u", "-L", site.remote_socket, "capture-pane", "-p",
+                             "-t", pane).stdout  # fmt: skip
+    return capture(site.local_socket, pane)
+
+
+async def test_one_tui_approves_here_and_there(site: Site) -> None:
+    fleet = _fleet(site)
+    fleet.spawn_agent("r1", "demo-safe", None, host="box")
+    fleet.spawn_agent("l1", "demo-safe", None)
+    prompts = {p.agent: p for p in _live(fleet, 2)}
+    app = make_app(fleet, poll_interval=0.5)
+    reached: dict[str, bool] = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in prompts:
+            assert await _select_a_prompt(pilot, app), reached
+            chosen = app.main.selected_prompt
+            assert chosen is not None
+            await pilot.press("a")
+            remote = chosen.agent == "r1"
+
+            def got(p: LivePrompt = chosen, r: bool = remote) -> bool:
+                return "received key 'y'" in _screen(site, p.pane_id, remote=r)
+
+            reached[chosen.agent] = await until(pilot, got, budget(30.0))
+            await until(pilot, lambda c=chosen: app.main.selected_prompt != c, budget(30.0))
+        await settle(pilot)
+    assert reached == {"r1": True, "l1": True}
+    hosts = {
+        r["agent"]: r.get("host") for r in audit_records(site.repo) if r.get("decision") == "send"
+    }
+    assert hosts == {"r1": "box", "l1": None}
+
+
+async def _select_a_prompt(pilot: Pilot[None], app: PawApp) -> bool:
+    """Move the agents table's cursor until it is on an agent with a live prompt."""
+    for key in ("down", "up") * int(budget(30.0)):
+        if await until(pilot, lambda: app.main.selected_prompt is not None, 1.0):
+            return True
+        await pilot.press(key)
+    return False
+
+
+def _live(fleet: Fleet, count: int) -> list[LivePrompt]:
+    found: list[LivePrompt] = []
+
+    def enough() -> bool:
+        found[:] = fleet.poll_once().prompts
+        return len(found) >= count
+
+    assert wait_for(enough), f"expected {count} prompts, saw {len(found)}"
+    return found

@@ -13,6 +13,7 @@ import calendar
 import contextlib
 import posixpath
 import shlex
+import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -25,7 +26,7 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_link import ControlLink
 from paw.core.disposable import is_disposable
 from paw.core.ports import ProcInfo
-from paw.errors import GitError, TmuxError
+from paw.errors import GitError, PawError, TmuxError
 
 _TMUX_TIMEOUT = 20.0
 _GIT_TIMEOUT = 60.0
@@ -103,13 +104,33 @@ class RemoteTerminal(TmuxTerminal):
 
     def _run(self, argv: Sequence[str], *, check: bool) -> proc.Completed:
         label = f"{argv[0]} {argv[4] if argv[0] == 'tmux' and len(argv) > 4 else ''}".strip()
-        done = proc.run_or_raise(
-            self.transport.wrap(argv), TmuxError, label=label, timeout=_TMUX_TIMEOUT, check=False
-        )
-        unreachable(self.transport, done)
+        done = call(self.transport, argv, TmuxError, label=label, timeout=_TMUX_TIMEOUT)
         if check and not done.ok:
             raise TmuxError(f"{label} on {self.transport.target.host}: {last_line(done.stderr)}")
         return done
+
+
+def call(
+    transport: SshTransport,
+    argv: Sequence[str],
+    error: type[PawError],
+    *,
+    label: str,
+    timeout: float,
+    input: str | None = None,  # noqa: A002 - mirrors subprocess.run's keyword
+) -> proc.Completed:
+    """Run ``argv`` on the host; ``error`` (one line) when ssh cannot start or time runs out,
+    RemoteError when the host cannot be reached. Other failures are the caller's to judge."""
+    try:
+        done = transport.run(argv, input=input, timeout=timeout)
+    except subprocess.TimeoutExpired as err:
+        raise error(f"{label} on {transport.target.host}: no answer within {timeout:g}s") from err
+    except FileNotFoundError as err:
+        raise error(proc.not_installed("ssh")) from err
+    except OSError as err:
+        raise error(f"{label} on {transport.target.host}: {err}") from err
+    unreachable(transport, done)
+    return done
 
 
 def unreachable(transport: SshTransport, done: proc.Completed) -> None:
@@ -187,10 +208,8 @@ class RemoteGit(GitCli):
             self._sh('rm -rf -- "$1"', tmp)
 
     def _sh(self, script: str, *args: str) -> proc.Completed:
-        argv = self.transport.wrap(["sh", "-c", script, "sh", *args])
-        done = proc.run_or_raise(argv, GitError, label="sh", timeout=_GIT_TIMEOUT, check=False)
-        _git_unreachable(self.transport, done)
-        return done
+        argv = ["sh", "-c", script, "sh", *args]
+        return _git_call(self.transport, argv, label="sh", input=None)
 
     def _git(
         self,
@@ -201,20 +220,26 @@ class RemoteGit(GitCli):
         input: str | None = None,  # noqa: A002 - mirrors subprocess.run's keyword
     ) -> proc.Completed:
         assigned = [f"{key}={value}" for key, value in (env or {}).items()]
-        argv = self.transport.wrap(["env", *assigned, "git", "-C", cwd, *args])
+        argv = ["env", *assigned, "git", "-C", cwd, *args]
         label = f"git {args[0]}" if args else "git"
-        done = proc.run_or_raise(
-            argv, GitError, label=label, input=input, timeout=_GIT_TIMEOUT, check=False
-        )
-        _git_unreachable(self.transport, done)
+        done = _git_call(self.transport, argv, label=label, input=input)
         if check and not done.ok:
             raise GitError(f"{label}: {last_line(done.stderr)}")
         return done
 
 
-def _git_unreachable(transport: SshTransport, done: proc.Completed) -> None:
-    if done.returncode == 255:
-        raise GitError(f"host {transport.target.url()} is unreachable: {last_line(done.stderr)}")
+def _git_call(
+    transport: SshTransport,
+    argv: Sequence[str],
+    *,
+    label: str,
+    input: str | None,  # noqa: A002 - mirrors subprocess.run's keyword
+) -> proc.Completed:
+    """:func:`call` for git: every failure is a GitError (the host's too)."""
+    try:
+        return call(transport, argv, GitError, label=label, timeout=_GIT_TIMEOUT, input=input)
+    except RemoteError as err:
+        raise GitError(err.message) from err
 
 
 # ps's columns: pid, parent pid, start time (lstart: five words, in UTC), then the command line.
@@ -234,10 +259,7 @@ class PsInspector:
 
     def table(self) -> dict[int, ProcInfo]:
         """Every process of the host (RemoteError when the host cannot be reached)."""
-        done = proc.run_or_raise(
-            self.transport.wrap(_PS_ARGV), TmuxError, label="ps", timeout=_PS_TIMEOUT, check=False
-        )
-        unreachable(self.transport, done)
+        done = call(self.transport, _PS_ARGV, TmuxError, label="ps", timeout=_PS_TIMEOUT)
         if not done.ok:
             raise TmuxError(f"ps on {self.transport.target.host}: {last_line(done.stderr)}")
         return parse_ps(done.stdout)
@@ -286,8 +308,8 @@ class PsInspector:
         return out
 
     def _kill(self, signal: str, procs: Sequence[ProcInfo]) -> None:
-        argv = self.transport.wrap(["kill", f"-{signal}", *(str(p.pid) for p in procs)])
-        proc.run_or_raise(argv, TmuxError, label="kill", timeout=_PS_TIMEOUT, check=False)
+        argv = ["kill", f"-{signal}", *(str(p.pid) for p in procs)]
+        call(self.transport, argv, TmuxError, label="kill", timeout=_PS_TIMEOUT)
 
 
 def parse_ps(text: str) -> dict[int, ProcInfo]:

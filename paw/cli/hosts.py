@@ -37,7 +37,8 @@ def _probe(host: HostRecord) -> tuple[float, str]:
             str(err), hint="try `ssh` to it by hand; paw never asks for a password"
         ) from err
     script = 'git -C "$1" rev-parse --show-toplevel && command -v tmux >/dev/null || echo "no tmux"'
-    done = proc.run(transport.wrap(["sh", "-c", script, "sh", host.repo]), timeout=30, check=False)
+    done = transport.run(["sh", "-c", script, "sh", host.repo], timeout=30)
+    transport.close_channel()
     took = time.monotonic() - started
     out = done.stdout.strip().splitlines()
     if not done.ok or not out:

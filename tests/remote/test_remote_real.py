@@ -4,6 +4,8 @@ approval with the full proof over ssh, and a host that drops shown as unreachabl
 from __future__ import annotations
 
 import json
+import os
+import signal
 
 import pytest
 from textual.pilot import Pilot
@@ -73,8 +75,11 @@ def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> No
     assert main(["spawn", "r1", "--agent", "demo-safe", "-C", repo, "--host", "box"]) == 0
     fleet = _fleet(site)
     prompt = _prompts(fleet, 1)["r1"]
+    transport = fleet.remotes["box"].link.transport  # type: ignore[attr-defined]
+    master = transport.master_pid()
+    assert master is not None
     site.sshd.stop_listener()
-    fleet.remotes["box"].link.disconnect()  # the ssh connection dies mid-run
+    os.kill(master, signal.SIGKILL)  # the ssh connection dies mid-run
     snap = fleet.poll_once()
     (view,) = snap.agents
     assert view.status is AgentStatus.UNKNOWN
@@ -121,8 +126,11 @@ async def test_one_tui_approves_here_and_there(site: Site) -> None:
             def got(p: LivePrompt = chosen, r: bool = remote) -> bool:
                 return "received key 'y'" in _screen(site, p.pane_id, remote=r)
 
+            def moved(c: LivePrompt = chosen) -> bool:
+                return app.main.selected_prompt != c
+
             reached[chosen.agent] = await until(pilot, got, budget(30.0))
-            await until(pilot, lambda c=chosen: app.main.selected_prompt != c, budget(30.0))
+            await until(pilot, moved, budget(30.0))
         await settle(pilot)
     assert reached == {"r1": True, "l1": True}
     hosts = {

@@ -75,7 +75,7 @@ async def watch(fleet: Fleet, interval: float, expected: int, limit_s: float) ->
                 now = time.time()
                 for p in snap.prompts:
                     seen.setdefault(p.prompt.subject or p.id, now)
-            await pilot.pause(0.005)
+            await pilot.pause(0.02)
     return seen
 
 

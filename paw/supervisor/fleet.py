@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -108,13 +109,16 @@ class Fleet:
     # -- the picture ---------------------------------------------------------------------------
 
     def poll_once(self) -> Snapshot:
-        """Sweep this machine and every host; merge the pictures. A host that cannot be
-        reached contributes its agents as ``unknown`` with the reason, and no prompts."""
-        snap = self.local.poll_once()
+        """Sweep this machine and every host side by side (a sweep costs the slowest machine,
+        not their sum); merge the pictures. A host that cannot be reached contributes its
+        agents as ``unknown`` with the reason, and no prompts."""
+        with ThreadPoolExecutor(max_workers=len(self.remotes)) as pool:
+            parts = {name: pool.submit(self._poll_host, r) for name, r in self.remotes.items()}
+            snap = self.local.poll_once()
         agents = [dataclasses.replace(v, host=LOCAL) for v in snap.agents]
         prompts = list(snap.prompts)
         for name, remote in self.remotes.items():
-            part = self._poll_host(remote)
+            part = parts[name].result()
             if part is None:
                 agents += self._unreachable_views(remote)
                 continue

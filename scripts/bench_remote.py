@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         expected = len(kinds) * args.prompts
         limit = args.prompts * (PROMPT_TIMEOUT_S + BUSY_S) * 3 + 60
         seen = asyncio.run(watch(fleet, args.interval, expected, limit))
-        return figures(work, kinds, seen)
+        return {**figures(work, kinds, seen), "sweep_ms": sweeps(fleet)}
     finally:
         if fleet is not None:
             fleet.close()
@@ -124,6 +124,19 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         )
         sshd.stop_listener()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def sweeps(fleet: Fleet, rounds: int = 20) -> dict[str, int]:
+    """Median wall time of one sweep: this machine's, the host's (over ssh), both together."""
+    host = fleet.remotes["box"].supervisor
+    timed: dict[str, list[float]] = {"local": [], "host": [], "fleet": []}
+    for _ in range(rounds):
+        for name, sweep in (("local", fleet.local.poll_once), ("host", host.poll_once),
+                            ("fleet", fleet.poll_once)):  # fmt: skip
+            started = time.perf_counter()
+            sweep()
+            timed[name].append((time.perf_counter() - started) * 1000)
+    return {name: round(statistics.median(values)) for name, values in timed.items()}
 
 
 def figures(work: Path, kinds: dict[str, str], seen: dict[str, float]) -> dict[str, object]:

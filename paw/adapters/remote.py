@@ -94,9 +94,8 @@ class RemoteTerminal(TmuxTerminal):
         """``ssh -t … tmux attach`` to the pane's window on the host."""
         super().attach_argv(pane_id)  # refuses anything but a pane id
         base = self.transport.base_argv()
-        command = shlex.join(
-            ["tmux", "-L", self.socket_name or "", "attach-session", "-t", pane_id]
-        )
+        argv = ["tmux", "-u", "-L", self.socket_name or "", "attach-session", "-t", pane_id]
+        command = shlex.join(argv)
         return [base[0], "-t", *base[1:], command]
 
     def _tmux(self, *args: str, check: bool = True) -> proc.Completed:

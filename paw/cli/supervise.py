@@ -344,13 +344,15 @@ def cmd_prompts(args: argparse.Namespace) -> int:
             data["unreachable"] = down
         if not snap.tmux_ok:
             data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
+        elif down:
+            data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
         _print_json(data)
-        return 0 if snap.tmux_ok else EXIT_ERROR
+        return 0 if snap.tmux_ok and not down else EXIT_ERROR
     if not snap.tmux_ok:
         raise PawError(_tmux_gone(snap), hint=TMUX_HINT)
     if not items:
         print("no live prompts")
-        return 0
+        return EXIT_ERROR if down else 0
     rows = [("ID", "AGENT", "PROMPT", "VERDICT", "AGE", "SUBJECT")]
     rows += [
         (str(i["id"]), str(i["agent"]), str(i["prompt_kind"]), str(i["verdict"]),
@@ -365,7 +367,7 @@ def cmd_prompts(args: argparse.Namespace) -> int:
                   f"(paw attach {i['agent']})")  # fmt: skip
         elif reasons:
             print(f"{i['id']}: " + "; ".join(str(r) for r in reasons))
-    return 0
+    return EXIT_ERROR if down else 0
 
 
 def _decision_json(d: Decision) -> dict[str, object]:

@@ -68,6 +68,11 @@ def test_spawn_here_and_there_one_picture_approve_over_ssh(
     sent = [r for r in audit_records(site.repo) if r.get("decision") == "send"]
     assert {(r["agent"], r.get("host")) for r in sent} == {("r1", "box"), ("l1", None)}
     assert not (site.repo / ".paw" / "hosts" / "box" / "audit.jsonl").exists()
+    capsys.readouterr()
+    assert main(["attach", "r2", "--print", "-C", repo]) == 0
+    attach = capsys.readouterr().out
+    assert attach.startswith("ssh -t ")
+    assert f"tmux -u -L {site.remote_socket} attach-session -t {views['r2'].pane_id}" in attach
 
 
 def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> None:
@@ -93,6 +98,7 @@ def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> No
     last = audit_records(site.repo)[-1]
     assert (last["event"], last["decision"], last["prompt_id"]) == ("approve", "refuse", prompt)
     assert main(["ls", "-C", repo]) == 1
+    assert main(["prompts", "-C", repo]) == 1
     # back: the same prompt is still live (nothing reached the agent) and can be approved
     site.sshd.start()
     assert _prompts(fleet, 1)["r1"] == prompt

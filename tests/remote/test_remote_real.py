@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -163,3 +165,35 @@ def _live(fleet: Fleet, count: int) -> list[LivePrompt]:
 
     assert wait_for(enough), f"expected {count} prompts, saw {len(found)}"
     return found
+
+
+def test_stop_and_rm_on_the_host_keep_work_like_here(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = str(site.repo)
+    assert main(["spawn", "r1", "--agent", "demo-safe", "-C", repo, "--host", "box"]) == 0
+    fleet = _fleet(site)
+    (view,) = fleet.poll_once().agents
+    assert view.worktree.startswith(str(site.clone.parent))
+    (Path(view.worktree) / "notes.txt").write_text("unsaved\n", encoding="utf-8")
+    assert main(["stop", "r1", "-C", repo]) == 0
+    (view,) = fleet.poll_once().agents
+    assert view.status is AgentStatus.EXITED
+    capsys.readouterr()
+    assert main(["rm", "r1", "-C", repo]) == 1  # untracked work on the host: refused
+    assert "untracked" in capsys.readouterr().err
+    assert Path(view.worktree, "notes.txt").exists()
+    assert main(["rm", "--force", "r1", "-C", repo]) == 0
+    assert not Path(view.worktree).exists()
+    refs = subprocess.run(
+        ["git", "-C", str(site.clone), "for-each-ref", "--format=%(refname)", "refs/paw/archive/"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    (ref,) = refs
+    shown = subprocess.run(
+        ["git", "-C", str(site.clone), "show", f"{ref}:notes.txt"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert shown == "unsaved\n"
+    assert fleet.host_of("r1") is None
+    assert main(["host", "rm", "box", "-C", repo]) == 0

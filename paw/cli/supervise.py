@@ -189,15 +189,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
     views = snap.agents
     down = _unreachable(sup)
     if args.json:
-        data: dict[str, object] = {"agents": [_agent_json(v, tmux_ok=snap.tmux_ok) for v in views]}
-        if down:
-            data["unreachable"] = down
-        if not snap.tmux_ok:
-            data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
-        elif down:
-            data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
-        _print_json(data)
-        return 0 if snap.tmux_ok and not down else EXIT_ERROR
+        return _ls_json(snap, down)
     if not views:
         print("no agents (start one with `paw spawn NAME --agent KIND`)")
         return 0
@@ -222,11 +214,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))
-    if any(v.host is not None for v in views):
-        rows = [(rows[0][0], "HOST", *rows[0][1:])] + [
-            (r[0], v.host or "local", *r[1:]) for r, v in zip(rows[1:], views, strict=True)
-        ]
-    _print_table(rows)
+    _print_table(_with_hosts(rows, views))
     for v in views:
         if v.status is AgentStatus.WAITING and snap.tmux_ok:
             print(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
@@ -239,6 +227,29 @@ def cmd_ls(args: argparse.Namespace) -> int:
         print(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}", file=sys.stderr)
         return EXIT_ERROR
     return 0
+
+
+def _ls_json(snap: Snapshot, down: dict[str, str]) -> int:
+    data: dict[str, object] = {
+        "agents": [_agent_json(v, tmux_ok=snap.tmux_ok) for v in snap.agents]
+    }
+    if down:
+        data["unreachable"] = down
+    if not snap.tmux_ok:
+        data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
+    elif down:
+        data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
+    _print_json(data)
+    return 0 if snap.tmux_ok and not down else EXIT_ERROR
+
+
+def _with_hosts(rows: list[tuple[str, ...]], views: Sequence[AgentView]) -> list[tuple[str, ...]]:
+    """A HOST column after NAME when paw drives hosts (none otherwise)."""
+    if all(v.host is None for v in views):
+        return rows
+    return [(rows[0][0], "HOST", *rows[0][1:])] + [
+        (r[0], v.host or "local", *r[1:]) for r, v in zip(rows[1:], views, strict=True)
+    ]
 
 
 HOST_HINT = "`paw host check NAME` tries the connection; agents there keep running meanwhile"

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.cli import EXIT_ERROR, UsageError, print_json
+from paw.cli import EXIT_ERROR, UsageError, error_object, print_json
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -149,7 +149,8 @@ def cmd_host_check(args: argparse.Namespace) -> int:
         took, top = _probe(host)
     except PawError as err:
         if args.json:
-            print_json({"host": args.name, "reachable": False, "error": err.message})
+            error = error_object(err.message, hint=err.hint)
+            print_json({"host": args.name, "reachable": False, "error": error})
             return EXIT_ERROR
         raise
     if args.json:

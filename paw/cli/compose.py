@@ -160,11 +160,12 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
 
     ctx = local.ctx
     transport = transport_for(host)
+    terminal = RemoteTerminal(transport, host.socket, control=control)
     state_dir = Path(ctx.repo_root) / STATE_DIR
     supervisor = Supervisor(
         ctx.config,
         host.repo,
-        RemoteTerminal(transport, host.socket, control=control),
+        terminal,
         RemoteGit(transport),
         PsInspector(transport),
         ctx.audit,
@@ -177,6 +178,8 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
     )
     supervisor.ctx.host = host.name
     supervisor.ctx.own_procs = ctx.procs
+    if control:
+        terminal.watch_session(supervisor.session)
     return Remote(host, SshLink(transport), supervisor)
 
 

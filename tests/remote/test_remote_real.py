@@ -26,8 +26,8 @@ from tests.tui.test_flows_real import until
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
 
-def _fleet(site: Site) -> Fleet:
-    fleet = build_fleet(str(site.repo))
+def _fleet(site: Site, *, control: bool = False) -> Fleet:
+    fleet = build_fleet(str(site.repo), control=control)
     assert isinstance(fleet, Fleet)
     return fleet
 
@@ -80,8 +80,11 @@ def test_spawn_here_and_there_one_picture_approve_over_ssh(
 def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> None:
     repo = str(site.repo)
     assert main(["spawn", "r1", "--agent", "demo-safe", "-C", repo, "--host", "box"]) == 0
-    fleet = _fleet(site)
+    fleet = _fleet(site, control=True)  # as `paw tui`: a tmux control client over ssh
     prompt = _prompts(fleet, 1)["r1"]
+    terminal = fleet.remotes["box"].supervisor.ctx.terminal
+    assert terminal._link.current is not None  # type: ignore[attr-defined]
+    assert terminal._link.current.alive()  # type: ignore[attr-defined]
     transport = fleet.remotes["box"].link.transport  # type: ignore[attr-defined]
     master = transport.master_pid()
     assert master is not None

@@ -177,7 +177,9 @@ class SshTransport:
             "-o", "ServerAliveInterval=5",
             "-o", "ServerAliveCountMax=2",
             "-o", f"ControlPath={self._control}",
-            "-o", f"ControlMaster={'yes' if master else 'no'}",
+            # auto, not yes: a master killed without cleaning up leaves its socket behind, and
+            # only auto removes such a stale socket (yes would run without one, for good)
+            "-o", f"ControlMaster={'auto' if master else 'no'}",
         ]  # fmt: skip
         if master:
             argv += ["-o", f"ControlPersist={PERSIST_S}"]

@@ -108,6 +108,7 @@ def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> No
     site.sshd.start()
     assert _prompts(fleet, 1)["r1"] == prompt
     assert fleet.unreachable() == {}
+    assert transport.master_pid() not in (None, master)  # a new master, multiplexing again
     assert fleet.approve(prompt).outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED)
 
 

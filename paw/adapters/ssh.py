@@ -1,12 +1,13 @@
 """The OpenSSH client as paw's transport to another machine.
 
-paw runs nothing of its own on a host: every command (tmux, git, ps) is one ``ssh`` call over a
-multiplexed connection (``ControlMaster``/``ControlPath``/``ControlPersist``), so after the first
-login a call costs a local ssh process and one round trip, not a handshake. The master is
-started explicitly (``ssh -M -N -f``) with its output sent to a file: a master started as a side
-effect of a captured call would keep that call's pipes open and hang it. Calls themselves never
-start a master (``ControlMaster=no``), and ``BatchMode=yes`` means no password or passphrase is
-ever asked for: keys come from the user's agent or ssh configuration.
+paw runs nothing of its own on a host: its commands (tmux, git, ps) go over one multiplexed
+connection (``ControlMaster``/``ControlPath``/``ControlPersist``), through one ``/bin/sh`` kept
+open per host (:class:`ShellChannel`: a command costs a round trip, not an ssh process and a
+login shell), or as one ``ssh`` call each when that shell cannot be used. The master is started
+explicitly (``ssh -N -f``) with its output sent to a file: a master started as a side effect of
+a captured call would keep that call's pipes open and hang it. Calls themselves never start a
+master (``ControlMaster=no``), and ``BatchMode=yes`` means no password or passphrase is ever
+asked for: keys come from the user's agent or ssh configuration.
 """
 
 from __future__ import annotations

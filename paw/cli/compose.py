@@ -140,6 +140,10 @@ class SshLink:
         """Stop the master."""
         self.transport.disconnect()
 
+    def close(self) -> None:
+        """End this process's shell on the host (the master persists for the next command)."""
+        self.transport.close_channel()
+
 
 def transport_for(host: HostRecord) -> SshTransport:
     """The ssh transport of ``host``."""

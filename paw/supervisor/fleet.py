@@ -77,6 +77,10 @@ class HostLink(Protocol):
         """Close the connection (the host's tmux and agents keep running)."""
         ...
 
+    def close(self) -> None:
+        """Release what this process holds open on the host; the connection may persist."""
+        ...
+
 
 @dataclass(slots=True)
 class Remote:
@@ -323,6 +327,7 @@ class Fleet:
         self.local.close()
         for remote in self.remotes.values():
             remote.supervisor.close()
+            remote.link.close()
 
 
 class _Decide(Protocol):

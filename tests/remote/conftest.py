@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import uuid
@@ -69,6 +72,11 @@ def site(
     sshd.ssh("tmux", "-L", remote_socket, "kill-server")
     subprocess.run(["tmux", "-L", local_socket, "kill-server"], capture_output=True, check=False)
     for sock in control.glob("*") if control.exists() else ():
-        subprocess.run(["ssh", "-o", f"ControlPath={sock}", "-O", "exit", "x"],
-                       capture_output=True, check=False)  # fmt: skip
+        # the test's masters end, and with them every session over them (kept shells, tmux
+        # control clients) that the test's supervisors still hold
+        check = ["ssh", "-o", f"ControlPath={sock}", "-O", "check", "x"]
+        said = subprocess.run(check, capture_output=True, text=True, check=False).stderr
+        pid = re.search(r"pid=(\d+)", said)
+        if pid:
+            os.kill(int(pid.group(1)), signal.SIGTERM)
     shutil.rmtree(control, ignore_errors=True)

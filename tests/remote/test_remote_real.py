@@ -65,8 +65,8 @@ def test_spawn_here_and_there_one_picture_approve_over_ssh(
     assert main(["approve", prompts["r1"], "-C", repo, "--json"]) == 0
     decision = json.loads(capsys.readouterr().out)
     assert decision["outcome"] in (Outcome.SENT.value, Outcome.SENT_UNCONFIRMED.value)
-    local = fleet.approve(prompts["l1"])
-    assert local.outcome is Outcome.SENT
+    assert main(["approve", prompts["l1"], "-C", repo, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["outcome"] == Outcome.SENT.value
     sent = [r for r in audit_records(site.repo) if r.get("decision") == "send"]
     assert {(r["agent"], r.get("host")) for r in sent} == {("r1", "box"), ("l1", None)}
     assert not (site.repo / ".paw" / "hosts" / "box" / "audit.jsonl").exists()

@@ -27,11 +27,11 @@ from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
 from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
-from paw.supervisor.fleet import Fleet, HostRecord, Remote, load_hosts
 from paw.supervisor.service import Supervisor
 
 if TYPE_CHECKING:
     from paw.adapters.ssh import SshTransport
+    from paw.supervisor.fleet import Fleet, HostRecord, Remote
 
 JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
 
@@ -113,6 +113,10 @@ def build_fleet(
     """The local supervisor, or, once hosts are added (``paw host add``), a :class:`Fleet` of
     it and one supervisor per host over ssh. Without hosts nothing about ssh is touched."""
     local = build_supervisor(repo_dir, socket_name, control=control)
+    if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
+        return local  # no host was ever added: nothing of this module's hosts is even imported
+    from paw.supervisor.fleet import Fleet, load_hosts
+
     hosts = load_hosts(local.ctx.state)
     if not hosts:
         return local
@@ -161,6 +165,7 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
     """A supervisor for ``host``: tmux, git and ps over ssh, its records in
     ``.paw/hosts/NAME/``, decisions in the local audit log."""
     from paw.adapters.remote import PsInspector, RemoteGit, RemoteTerminal
+    from paw.supervisor.fleet import Remote
 
     ctx = local.ctx
     transport = transport_for(host)

@@ -213,7 +213,7 @@ class TmuxTerminal:
         if size is not None:
             out += ["resize-window", "-t", pane_id, "-x", str(size[0]), "-y", str(size[1]), ";"]
         out += ["respawn-pane", "-k", "-t", pane_id, "-c", cwd]
-        for key, value in {**env, "TMUX_TMPDIR": agent_tmux_dir()}.items():
+        for key, value in {**env, "TMUX_TMPDIR": self.agent_tmpdir()}.items():
             out += ["-e", escape_arg(f"{key}={value}")]
         # ``env … --`` makes the command two or more arguments: tmux then execs it directly, so
         # no shell (fish, nushell…) reinterprets the agent's argv; env execs in place (same pid).
@@ -225,6 +225,10 @@ class TmuxTerminal:
         out += ["env", *unset, "--", *(escape_arg(arg) for arg in argv), ";"]
         out += ["display-message", "-p", "-t", pane_id]  # the caller appends the format
         return out
+
+    def agent_tmpdir(self) -> str:
+        """The ``TMUX_TMPDIR`` agents of this server get (see :func:`agent_tmux_dir`)."""
+        return agent_tmux_dir()
 
     def list_panes(self, session: str | None = None) -> list[PaneInfo]:
         """Panes of ``session`` (all sessions when None) with paw's tags; [] without a server."""

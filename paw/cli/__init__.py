@@ -66,9 +66,9 @@ def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
 
     if tui_only:
         return [tui]
-    from paw.cli import archive, check, detect, doctor, supervise, wave
+    from paw.cli import archive, check, detect, doctor, hosts, supervise, wave
 
-    return [check, detect, supervise, archive, tui, doctor, wave]
+    return [check, detect, supervise, archive, tui, doctor, wave, hosts]
 
 
 def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paw.adapters import config_store, proc
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
@@ -24,9 +25,13 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
 from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
-from paw.errors import GitError, SensitiveFilesError
+from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
 from paw.supervisor.service import Supervisor
+
+if TYPE_CHECKING:
+    from paw.adapters.ssh import SshTransport
+    from paw.supervisor.fleet import Fleet, HostRecord, Remote
 
 JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
 
@@ -100,6 +105,91 @@ def config_problems(path: Path, repo_root: str | None = None) -> list[str]:
     """Every problem of paw.toml as ``file:line: key: message`` lines ([] when fine)."""
     _config, problems = config_store.load_config(path, repo_root=repo_root)
     return [format_problem(p).replace(str(path), path.name) for p in problems]
+
+
+def build_fleet(
+    repo_dir: str | None = None, socket_name: str | None = None, *, control: bool = False
+) -> Supervisor | Fleet:
+    """The local supervisor, or, once hosts are added (``paw host add``), a :class:`Fleet` of
+    it and one supervisor per host over ssh. Without hosts nothing about ssh is touched."""
+    local = build_supervisor(repo_dir, socket_name, control=control)
+    if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
+        return local  # no host was ever added: nothing of this module's hosts is even imported
+    from paw.supervisor.fleet import Fleet, load_hosts
+
+    hosts = load_hosts(local.ctx.state)
+    if not hosts:
+        return local
+    remotes = {name: build_remote(local, host, control=control) for name, host in hosts.items()}
+    return Fleet(local, remotes)
+
+
+class SshLink:
+    """A host's connection (:class:`paw.supervisor.fleet.HostLink`) over an ssh master."""
+
+    def __init__(self, transport: SshTransport) -> None:
+        """Connect through ``transport``."""
+        self.transport = transport
+
+    def connect(self) -> None:
+        """Start the master unless it answers; PawError naming why the host is unreachable."""
+        from paw.adapters.ssh import SshError
+
+        try:
+            self.transport.connect()
+        except SshError as err:
+            raise PawError(str(err)) from err
+
+    def disconnect(self) -> None:
+        """Stop the master."""
+        self.transport.disconnect()
+
+    def close(self) -> None:
+        """End this process's shell on the host (the master persists for the next command)."""
+        self.transport.close_channel()
+
+
+def transport_for(host: HostRecord) -> SshTransport:
+    """The ssh transport of ``host``."""
+    from paw.adapters.ssh import SshTransport, parse_target
+
+    return SshTransport(
+        parse_target(host.url),
+        identity=host.identity,
+        config_file=host.ssh_config,
+        options=tuple(host.options),
+    )
+
+
+def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) -> Remote:
+    """A supervisor for ``host``: tmux, git and ps over ssh, its records in
+    ``.paw/hosts/NAME/``, decisions in the local audit log."""
+    from paw.adapters.remote import PsInspector, RemoteGit, RemoteTerminal
+    from paw.supervisor.fleet import Remote
+
+    ctx = local.ctx
+    transport = transport_for(host)
+    terminal = RemoteTerminal(transport, host.socket, control=control)
+    state_dir = Path(ctx.repo_root) / STATE_DIR
+    supervisor = Supervisor(
+        ctx.config,
+        host.repo,
+        terminal,
+        RemoteGit(transport),
+        PsInspector(transport),
+        ctx.audit,
+        StateStore(state_dir / "hosts" / host.name),
+        ctx.clock,
+        python=host.python,
+        actor=ctx.actor,
+        sleep=ctx.sleep,
+        fault=ctx.fault,
+    )
+    supervisor.ctx.host = host.name
+    supervisor.ctx.own_procs = ctx.procs
+    if control:
+        terminal.watch_session(supervisor.session)
+    return Remote(host, SshLink(transport), supervisor)
 
 
 def build_supervisor(

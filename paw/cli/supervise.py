@@ -21,6 +21,7 @@ from paw.supervisor.stats import COLUMNS
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from paw.supervisor.fleet import Fleet
     from paw.supervisor.model import AgentView, Decision, LivePrompt, Snapshot
     from paw.supervisor.service import Supervisor
     from paw.supervisor.spawn import Startup
@@ -31,10 +32,15 @@ EXIT_NEEDS_OVERRIDE = 4
 EXIT_WAITING_FOR_YOU = 5
 
 
-def _supervisor(args: argparse.Namespace) -> Supervisor:
-    from paw.cli.compose import build_supervisor
+def _supervisor(args: argparse.Namespace) -> Supervisor | Fleet:
+    from paw.cli.compose import build_fleet
 
-    return build_supervisor(args.repo)
+    return build_fleet(args.repo)
+
+
+def _unreachable(sup: Supervisor | Fleet) -> dict[str, str]:
+    """Hosts the last sweep could not reach (none without hosts)."""
+    return sup.unreachable() if hasattr(sup, "unreachable") else {}
 
 
 def _print_json(data: dict[str, object]) -> None:
@@ -109,14 +115,28 @@ def cmd_spawn(args: argparse.Namespace) -> int:
     if profile_for(sup.ctx.config, args.agent) is None:
         hint = unknown_kind_hint(sup.ctx.config, args.agent)  # one line: a usage error
         raise UsageError(f"unknown agent kind {args.agent!r}: {hint}")
-    view, startup = sup.spawn_agent(
-        args.name, args.agent, _task(args), args.base, startup_timeout_s=args.startup_timeout
-    )
+    options = {"startup_timeout_s": args.startup_timeout}
+    if args.host is not None:
+        from paw.supervisor.fleet import Fleet
+
+        if not isinstance(sup, Fleet) and args.host != "local":
+            raise UsageError(f"no host named {args.host!r} (add one with `paw host add`)")
+        if isinstance(sup, Fleet):
+            view, startup = sup.spawn_agent(
+                args.name, args.agent, _task(args), args.base, host=args.host, **options
+            )
+        else:
+            view, startup = sup.spawn_agent(
+                args.name, args.agent, _task(args), args.base, **options
+            )
+    else:
+        view, startup = sup.spawn_agent(args.name, args.agent, _task(args), args.base, **options)
     waiting = startup.outcome.state.value == "waiting"
     if args.json:
         _print_json({"agent": _agent_json(view), "startup": _startup_json(startup)})
         return EXIT_WAITING_FOR_YOU if waiting else 0
-    print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id} on {view.branch}")
+    where = f" on host {view.host}" if view.host not in (None, "local") else ""
+    print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id}{where} on {view.branch}")
     print(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
     if startup.task_typed:
         print("  task:     typed into its input")
@@ -164,14 +184,12 @@ TMUX_HINT = "`tmux ls` (or `tmux -L NAME ls` for a private socket) shows whether
 
 def cmd_ls(args: argparse.Namespace) -> int:
     """List the agents."""
-    snap = _supervisor(args).poll_once()
+    sup = _supervisor(args)
+    snap = sup.poll_once()
     views = snap.agents
+    down = _unreachable(sup)
     if args.json:
-        data: dict[str, object] = {"agents": [_agent_json(v, tmux_ok=snap.tmux_ok) for v in views]}
-        if not snap.tmux_ok:
-            data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
-        _print_json(data)
-        return 0 if snap.tmux_ok else EXIT_ERROR
+        return _ls_json(snap, down)
     if not views:
         print("no agents (start one with `paw spawn NAME --agent KIND`)")
         return 0
@@ -196,7 +214,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))
-    _print_table(rows)
+    _print_table(_with_hosts(rows, views))
     for v in views:
         if v.status is AgentStatus.WAITING and snap.tmux_ok:
             print(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
@@ -205,7 +223,42 @@ def cmd_ls(args: argparse.Namespace) -> int:
     if not snap.tmux_ok:
         print(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}", file=sys.stderr)
         return EXIT_ERROR
+    if down:
+        print(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}", file=sys.stderr)
+        return EXIT_ERROR
     return 0
+
+
+def _ls_json(snap: Snapshot, down: dict[str, str]) -> int:
+    data: dict[str, object] = {
+        "agents": [_agent_json(v, tmux_ok=snap.tmux_ok) for v in snap.agents]
+    }
+    if down:
+        data["unreachable"] = down
+    if not snap.tmux_ok:
+        data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
+    elif down:
+        data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
+    _print_json(data)
+    return 0 if snap.tmux_ok and not down else EXIT_ERROR
+
+
+def _with_hosts(rows: list[tuple[str, ...]], views: Sequence[AgentView]) -> list[tuple[str, ...]]:
+    """A HOST column after NAME when paw drives hosts (none otherwise)."""
+    if all(v.host is None for v in views):
+        return rows
+    return [(rows[0][0], "HOST", *rows[0][1:])] + [
+        (r[0], v.host or "local", *r[1:]) for r, v in zip(rows[1:], views, strict=True)
+    ]
+
+
+HOST_HINT = "`paw host check NAME` tries the connection; agents there keep running meanwhile"
+
+
+def _hosts_down(down: dict[str, str]) -> str:
+    """One sentence naming the hosts paw cannot reach."""
+    said = "; ".join(f"host {name} unreachable ({why})" for name, why in down.items())
+    return f"{said}; its agents' state is unknown"
 
 
 def _print_table(rows: Sequence[tuple[str, ...]]) -> None:
@@ -290,19 +343,27 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
 
 def cmd_prompts(args: argparse.Namespace) -> int:
     """List live prompts with the guard's verdict."""
-    snap = _supervisor(args).poll_once()
+    sup = _supervisor(args)
+    snap = sup.poll_once()
     items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
+    down = _unreachable(sup)
+    if down and not args.json:
+        print(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}", file=sys.stderr)
     if args.json:
         data: dict[str, object] = {"prompts": items}
+        if down:
+            data["unreachable"] = down
         if not snap.tmux_ok:
             data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
+        elif down:
+            data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
         _print_json(data)
-        return 0 if snap.tmux_ok else EXIT_ERROR
+        return 0 if snap.tmux_ok and not down else EXIT_ERROR
     if not snap.tmux_ok:
         raise PawError(_tmux_gone(snap), hint=TMUX_HINT)
     if not items:
         print("no live prompts")
-        return 0
+        return EXIT_ERROR if down else 0
     rows = [("ID", "AGENT", "PROMPT", "VERDICT", "AGE", "SUBJECT")]
     rows += [
         (str(i["id"]), str(i["agent"]), str(i["prompt_kind"]), str(i["verdict"]),
@@ -317,7 +378,7 @@ def cmd_prompts(args: argparse.Namespace) -> int:
                   f"(paw attach {i['agent']})")  # fmt: skip
         elif reasons:
             print(f"{i['id']}: " + "; ".join(str(r) for r in reasons))
-    return 0
+    return EXIT_ERROR if down else 0
 
 
 def _decision_json(d: Decision) -> dict[str, object]:
@@ -555,6 +616,10 @@ def _register_spawn(p: argparse.ArgumentParser) -> None:
     task.add_argument("--task", help="the task text")
     task.add_argument("--task-file", metavar="FILE", help="read the task from FILE")
     p.add_argument("--base", metavar="REF", help="base of the new branch (default: checked out)")
+    p.add_argument(
+        "--host", metavar="NAME",
+        help="run the agent on a host added with `paw host add` (default: this machine)",
+    )  # fmt: skip
     p.add_argument(
         "--startup-timeout", type=_seconds, metavar="SECONDS",
         help="how long to wait for the agent to come up (default: its startup_timeout_s, 60)",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from paw.supervisor.fleet import Fleet
     from paw.supervisor.service import Supervisor
     from paw.tui.app import PawApp
     from paw.tui.connect import Connection
@@ -102,12 +103,12 @@ def run_app(app: PawApp) -> None:
 
 def connect(root: str, socket_name: str | None = None) -> Connection:
     """Build the real supervisor for ``root`` with control mode, and what the TUI needs."""
-    from paw.cli.compose import build_supervisor
+    from paw.cli.compose import build_fleet
 
-    return connection_for(build_supervisor(root, socket_name, control=True))
+    return connection_for(build_fleet(root, socket_name, control=True))
 
 
-def connection_for(supervisor: Supervisor) -> Connection:
+def connection_for(supervisor: Supervisor | Fleet) -> Connection:
     """What the TUI needs beside ``supervisor``: attach, the configured kinds (those installed
     first: the spawn form offers the first), close."""
     import shutil
@@ -128,7 +129,7 @@ def connection_for(supervisor: Supervisor) -> Connection:
     )
 
 
-def attacher(supervisor: Supervisor) -> Callable[[str], None]:
+def attacher(supervisor: Supervisor | Fleet) -> Callable[[str], None]:
     """Run ``tmux attach`` (or ``switch-client``) for an agent in the foreground."""
 
     def attach(agent: str) -> None:

@@ -10,7 +10,8 @@ A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, ques
 the next step starts. Approving ``write``/``edit`` writes the file (inside the working directory
 only); approving ``shell`` runs the command only if it is harmless (echo, touch, ls, pwd, date,
 true, mkdir, with no shell syntax); anything else is only described. Each answer is appended
-as a JSON line to the file named by ``PAW_DEMO_RECORD``, if set.
+as a JSON line to the file named by ``PAW_DEMO_RECORD``, if set; the time each prompt was
+drawn, to the file named by ``PAW_DEMO_DRAWN`` (for latency benchmarks).
 """
 
 from __future__ import annotations
@@ -160,6 +161,11 @@ def record(step_no: int, step: Step, key: str | None, decision: str) -> None:
 def ask(step_no: int, step: Step, cwd: Path) -> None:
     """Draw one prompt, wait for an answer key, act on it."""
     draw_box(step)
+    drawn = os.environ.get("PAW_DEMO_DRAWN")
+    if drawn:
+        with Path(drawn).open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"step": step_no, "subject": step.subject, "time": time.time()}))
+            fh.write("\n")
     while True:
         key = read_key(step.timeout)
         if key is None:

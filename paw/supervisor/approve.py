@@ -266,7 +266,7 @@ def _set_state(
 def _self(ctx: Context) -> ProcIdentity | None:
     """This paw process (pid and start time): a sweep tells a decision in flight from one
     whose process died."""
-    me = ctx.procs.tree(os.getpid())[:1]
+    me = ctx.local_procs.tree(os.getpid())[:1]
     return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
 
 

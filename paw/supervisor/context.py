@@ -146,10 +146,17 @@ class Context:
     git_details: GitDetails | None = None
     which: Callable[[str], str | None] | None = None  # finds a program on PATH (None: no check)
     fault: Callable[[str], None] = lambda _step: None  # test-only crash points (see faults)
+    host: str | None = None  # the host the agents run on (None: this machine)
+    own_procs: ProcessInspector | None = None  # this machine's processes (None: ``procs``)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     stat_marks: dict[str, StatMark] = field(default_factory=dict)  # per agent: its last count
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
+
+    @property
+    def local_procs(self) -> ProcessInspector:
+        """Process trees of this machine, where paw itself runs (``procs`` may read a host)."""
+        return self.own_procs or self.procs
 
     @property
     def session(self) -> str:
@@ -187,4 +194,6 @@ class Context:
             "user": self.actor.user,
             "tty": self.actor.tty,
         }
+        if self.host is not None:
+            base["host"] = self.host
         self.audit.append({**base, **fields})

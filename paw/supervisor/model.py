@@ -57,6 +57,7 @@ class AgentView:
     # an operation another paw process is carrying out on it right now: "spawning",
     # "removing", "approving" or "denying" (keys being sent); None when there is none
     operation: str | None = None
+    host: str | None = None  # the machine it runs on, when paw drives hosts (`paw host add`)
 
 
 @dataclass(frozen=True, slots=True)

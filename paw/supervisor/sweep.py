@@ -318,7 +318,7 @@ def _reconcile(
 
 
 def _running(ctx: Context, identity: ProcIdentity) -> bool:
-    tree = ctx.procs.tree(identity.pid)[:1]
+    tree = ctx.local_procs.tree(identity.pid)[:1]  # the sender: a paw process, here
     return bool(tree) and abs(tree[0].create_time - identity.create_time) < _SLACK
 
 

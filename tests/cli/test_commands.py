@@ -131,7 +131,8 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     seen: set[str] = set()
 
     def j(*args: str) -> tuple[int, dict[str, Any]]:
-        seen.add(" ".join(args[:2]) if args[0] in ("config", "wave", "archive") else args[0])
+        two = ("config", "wave", "archive", "host")
+        seen.add(" ".join(args[:2]) if args[0] in two else args[0])
         return run_json(capsys, *args)
 
     (repo / "paw.toml").rename(tmp_path / "kept.toml")
@@ -204,6 +205,13 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     assert j("wave", "report")[1]["tasks"][0]["outcome"].startswith("could not start")
     assert j("wave", "resume")[1]["status"] == "failed"
     assert j("wave", "stop")[1]["status"] == "failed"
+    far = ("far", "ssh://nobody@127.0.0.1:1", "--repo", "/srv/x", "--no-check")
+    code, added = j("host", "add", *far)
+    assert (code, added["host"]["name"], added["checked"]) == (0, "far", False)
+    assert [h["name"] for h in j("host", "ls")[1]["hosts"]] == ["far"]
+    code, checked = j("host", "check", "far")  # nothing listens on port 1
+    assert (code, checked["reachable"]) == (1, False)
+    assert j("host", "rm", "far") == (0, {"host": "far", "removed": True})
     # every command with --json was driven above
     assert seen == {n for n, p in subcommands().items() if _has_json(p)}
 

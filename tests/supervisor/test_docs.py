@@ -13,7 +13,7 @@ from paw.core.config import AgentProfileConfig, PawConfig, ProcessMatch
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 COMMANDS = (
     "init", "config check", "spawn", "ls", "attach", "send", "stop", "rm", "adopt",
-    "prompts", "approve", "deny", "log", "stats",
+    "prompts", "approve", "deny", "log", "stats", "host add", "host ls", "host check", "host rm",
 )  # fmt: skip
 
 

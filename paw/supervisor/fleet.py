@@ -1,0 +1,334 @@
+"""Agents on several machines: this one and hosts reached over ssh, seen as one supervisor.
+
+Each host has a :class:`~paw.supervisor.service.Supervisor` of its own (its tmux, git and process
+trees read on the host, its records under ``.paw/hosts/NAME/``), and every one of them writes to
+the one local audit log. :class:`Fleet` offers the same operations as a Supervisor: a sweep
+merges every machine's picture, and a decision, a spawn or a stop goes to the machine that holds
+the prompt or the agent. A host that cannot be reached is shown as unreachable and its agents
+as ``unknown`` (never exited); a decision on its prompts is refused and recorded, nothing sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from paw.errors import PawError
+from paw.supervisor.model import AgentStatus, Decision, Outcome, Snapshot
+from paw.supervisor.records import load_agents, load_prompts
+
+if TYPE_CHECKING:
+    from paw.supervisor.context import Context
+    from paw.supervisor.model import AgentView
+    from paw.supervisor.records import AgentRecord, StateStore
+    from paw.supervisor.service import Supervisor
+    from paw.supervisor.spawn import Startup
+
+HOSTS_DOC = "hosts"
+LOCAL = "local"
+
+
+class HostRecord(BaseModel):
+    """One host paw drives over ssh (``paw host add``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    name: str
+    url: str  # ssh://[user@]host[:port]
+    repo: str  # the clone on the host agents' worktrees branch from
+    socket: str = "paw"  # the host's tmux server: `tmux -L SOCKET`
+    python: str = "python3"  # the host's interpreter for `{python}` agent commands
+    identity: str | None = None  # ssh -i FILE
+    ssh_config: str | None = None  # ssh -F FILE
+    options: tuple[str, ...] = ()  # ssh -o KEY=VALUE
+
+
+def load_hosts(state: StateStore) -> dict[str, HostRecord]:
+    """The hosts of ``.paw/hosts.json``, by name."""
+    data = state.read(HOSTS_DOC) or {}
+    items = data.get("hosts", [])
+    if not isinstance(items, list):
+        raise PawError(".paw/hosts.json is corrupt: 'hosts' is not a list")
+    try:
+        hosts = [HostRecord.model_validate(item) for item in items]
+    except ValidationError as err:
+        raise PawError(f".paw/hosts.json is corrupt: {err.errors()[0]['msg']}") from err
+    return {h.name: h for h in hosts}
+
+
+def save_hosts(state: StateStore, hosts: Mapping[str, HostRecord]) -> None:
+    """Replace ``.paw/hosts.json``."""
+    state.write(HOSTS_DOC, {"hosts": [h.model_dump(mode="json") for h in hosts.values()]})
+
+
+class HostLink(Protocol):
+    """The connection to one host."""
+
+    def connect(self) -> None:
+        """Make sure the connection is up; PawError (one line) when the host is unreachable."""
+        ...
+
+    def disconnect(self) -> None:
+        """Close the connection (the host's tmux and agents keep running)."""
+        ...
+
+    def close(self) -> None:
+        """Release what this process holds open on the host; the connection may persist."""
+        ...
+
+
+@dataclass(slots=True)
+class Remote:
+    """One host: its record, its connection and its supervisor."""
+
+    record: HostRecord
+    link: HostLink
+    supervisor: Supervisor
+    error: str | None = None  # why the host was unreachable at the last sweep
+
+
+class Fleet:
+    """This machine's supervisor plus one per host, as one."""
+
+    def __init__(self, local: Supervisor, remotes: Mapping[str, Remote]) -> None:
+        """Drive ``local`` and the ``remotes`` (by host name)."""
+        self.local = local
+        self.remotes = dict(remotes)
+
+    @property
+    def ctx(self) -> Context:
+        """This machine's context (configuration, audit log, repository)."""
+        return self.local.ctx
+
+    @property
+    def session(self) -> str:
+        """paw's tmux session on this machine."""
+        return self.local.session
+
+    # -- the picture ---------------------------------------------------------------------------
+
+    def poll_once(self) -> Snapshot:
+        """Sweep this machine and every host side by side (a sweep costs the slowest machine,
+        not their sum); merge the pictures. A host that cannot be reached contributes its
+        agents as ``unknown`` with the reason, and no prompts."""
+        with ThreadPoolExecutor(max_workers=len(self.remotes)) as pool:
+            parts = {name: pool.submit(self._poll_host, r) for name, r in self.remotes.items()}
+            snap = self.local.poll_once()
+        agents = [dataclasses.replace(v, host=LOCAL) for v in snap.agents]
+        prompts = list(snap.prompts)
+        for name, remote in self.remotes.items():
+            part = parts[name].result()
+            if part is None:
+                agents += self._unreachable_views(remote)
+                continue
+            agents += [dataclasses.replace(v, host=name) for v in part.agents]
+            prompts += part.prompts
+        return Snapshot(snap.taken_at, tuple(agents), tuple(prompts), snap.tmux_ok, snap.error)
+
+    def unreachable(self) -> dict[str, str]:
+        """Hosts unreachable at the last sweep, with the reason."""
+        return {name: r.error for name, r in self.remotes.items() if r.error is not None}
+
+    def _poll_host(self, remote: Remote) -> Snapshot | None:
+        try:
+            remote.link.connect()
+            part = remote.supervisor.poll_once()
+        except PawError as err:
+            remote.error = err.message
+            return None
+        if not part.tmux_ok:
+            remote.error = part.error or "tmux on the host cannot be read"
+            return None
+        remote.error = None
+        return part
+
+    def _unreachable_views(self, remote: Remote) -> list[AgentView]:
+        from paw.supervisor.model import AgentView, WorktreeStat
+
+        name = remote.record.name
+        note = f"host {name} unreachable: {remote.error}"
+        now = self.local.ctx.clock()
+        return [
+            AgentView(
+                name=a.name,
+                kind=a.kind,
+                pane_id=a.pane_id,
+                alive=False,
+                status=AgentStatus.UNKNOWN,
+                status_since=now,
+                branch=a.branch,
+                worktree=a.worktree,
+                stat=WorktreeStat(),
+                task=a.task,
+                note=note,
+                host=name,
+            )
+            for a in load_agents(remote.supervisor.ctx.state).values()
+        ]
+
+    def ls(self) -> tuple[AgentView, ...]:
+        """Every agent of every machine as of one sweep."""
+        return self.poll_once().agents
+
+    # -- decisions -----------------------------------------------------------------------------
+
+    def approve(
+        self,
+        prompt_id: str,
+        *,
+        always: bool = False,
+        confirmed: bool = False,
+        override: str | None = None,
+    ) -> Decision:
+        """Approve on the machine whose agent shows ``prompt_id`` (proved there first)."""
+        remote = self._remote_of_prompt(prompt_id)
+        if remote is None:
+            return self.local.approve(
+                prompt_id, always=always, confirmed=confirmed, override=override
+            )
+        return self._decide(
+            remote, "approve", prompt_id,
+            lambda: remote.supervisor.approve(
+                prompt_id, always=always, confirmed=confirmed, override=override
+            ),
+        )  # fmt: skip
+
+    def deny(self, prompt_id: str) -> Decision:
+        """Deny on the machine whose agent shows ``prompt_id``."""
+        remote = self._remote_of_prompt(prompt_id)
+        if remote is None:
+            return self.local.deny(prompt_id)
+        return self._decide(remote, "deny", prompt_id, lambda: remote.supervisor.deny(prompt_id))
+
+    def _decide(self, remote: Remote, action: str, prompt_id: str, run: _Decide) -> Decision:
+        """A decision on a host: refused (and recorded) while the host cannot be reached or
+        when it drops during the proof; nothing is sent then."""
+        try:
+            remote.link.connect()
+            return run()
+        except PawError as err:
+            remote.error = err.message
+            reason = f"host {remote.record.name} unreachable: {err.message}; nothing sent"
+            remote.supervisor.ctx.record(
+                action, decision="refuse", reason=reason, prompt_id=prompt_id
+            )
+            return Decision(Outcome.REFUSED, prompt_id, reason)
+
+    def _remote_of_prompt(self, prompt_id: str) -> Remote | None:
+        for remote in self.remotes.values():
+            if prompt_id in load_prompts(remote.supervisor.ctx.state):
+                return remote
+        return None
+
+    # -- agents --------------------------------------------------------------------------------
+
+    def host_of(self, agent: str) -> str | None:
+        """The machine agent ``agent`` runs on (``local`` or a host name); None when unknown."""
+        if agent in load_agents(self.local.ctx.state):
+            return LOCAL
+        for name, remote in self.remotes.items():
+            if agent in load_agents(remote.supervisor.ctx.state):
+                return name
+        return None
+
+    def _on(self, agent: str) -> Supervisor:
+        host = self.host_of(agent)
+        if host is None or host == LOCAL:
+            return self.local  # the local supervisor names the missing agent
+        remote = self.remotes[host]
+        remote.link.connect()
+        return remote.supervisor
+
+    def spawn_agent(
+        self,
+        name: str,
+        kind: str,
+        task: str | None,
+        base: str | None = None,
+        *,
+        startup_timeout_s: float | None = None,
+        host: str | None = None,
+    ) -> tuple[AgentView, Startup]:
+        """Spawn on ``host`` (this machine when None or ``local``); names are unique across
+        every machine."""
+        taken = self.host_of(name)
+        if taken is not None:
+            raise PawError(f"an agent named {name!r} exists (on {taken})")
+        sup = self._host_supervisor(host)
+        view, startup = sup.spawn_agent(name, kind, task, base, startup_timeout_s=startup_timeout_s)
+        return dataclasses.replace(view, host=host or LOCAL), startup
+
+    def spawn(self, name: str, kind: str, task: str | None, base: str | None = None) -> AgentView:
+        """Spawn on this machine (the TUI's spawn form)."""
+        return self.local.spawn(name, kind, task, base)
+
+    def _host_supervisor(self, host: str | None) -> Supervisor:
+        if host is None or host == LOCAL:
+            return self.local
+        remote = self.remotes.get(host)
+        if remote is None:
+            known = ", ".join(sorted(self.remotes)) or "none"
+            raise PawError(f"no host named {host!r} (hosts: {known})", hint="`paw host ls`")
+        remote.link.connect()
+        return remote.supervisor
+
+    def send(self, agent: str, text: str) -> None:
+        """Type ``text`` into the agent's input (on its machine)."""
+        self._on(agent).send(agent, text)
+
+    def stop(self, agent: str) -> None:
+        """End the agent (on its machine); keep the work."""
+        self._on(agent).stop(agent)
+
+    def remove(self, agent: str, *, force: bool = False) -> str:
+        """Remove the agent's worktree and branch (on its machine)."""
+        return self._on(agent).remove(agent, force=force)
+
+    def capture_ansi(self, agent: str) -> str:
+        """The agent pane's screen with colours ("" when its host cannot be reached)."""
+        try:
+            return self._on(agent).capture_ansi(agent)
+        except PawError:
+            if self.host_of(agent) in (None, LOCAL):
+                raise
+            return ""
+
+    def diff(self, agent: str) -> str:
+        """``git diff`` of the agent's worktree (read on its machine)."""
+        return self._on(agent).diff(agent)
+
+    def attach_argv(self, agent: str) -> list[str]:
+        """The argv that attaches the terminal to the agent's pane (``ssh -t`` for a host)."""
+        return self._on(agent).attach_argv(agent)
+
+    def agent(self, name: str) -> AgentRecord:
+        """The persisted record of agent ``name``."""
+        return self._on(name).agent(name)
+
+    def adopt(self, pane_id: str, *, name: str | None = None, kind: str | None = None) -> AgentView:
+        """Supervise an existing pane of this machine."""
+        return self.local.adopt(pane_id, name=name, kind=kind)
+
+    def audit_tail(self, n: int) -> list[dict[str, object]]:
+        """The last ``n`` records of the one (local) audit log."""
+        return self.local.audit_tail(n)
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Counts from the one audit log."""
+        return self.local.stats()
+
+    def close(self) -> None:
+        """Release long-lived connections (control clients); masters persist for a while."""
+        self.local.close()
+        for remote in self.remotes.values():
+            remote.supervisor.close()
+            remote.link.close()
+
+
+class _Decide(Protocol):
+    def __call__(self) -> Decision: ...

@@ -121,7 +121,11 @@ def usable_kinds_first(config: PawConfig, which: Callable[[str], str | None]) ->
         program = profile.command[0]
         return program == PYTHON_PLACEHOLDER or which(program) is not None
 
-    return tuple(sorted(kinds, key=lambda kind: not usable(kind)))
+    def rank(kind: str) -> int:
+        spec = spec_for(kind)
+        return spec.rank if spec is not None else 100  # custom kinds after the built-in ones
+
+    return tuple(sorted(kinds, key=lambda kind: (not usable(kind), rank(kind))))
 
 
 def profile_for(config: PawConfig, kind: str) -> AgentProfile | None:

@@ -89,6 +89,9 @@ class AgentSpec:
     fork_of: str | None = None
     """The agent this one forks and whose very dialogs it draws: each one's detector reads the
     other's prompts, and ``paw detect`` without ``--agent`` names the original."""
+    rank: int = 50
+    """Where the agent comes in a list that offers a default (the TUI's spawn form): lower
+    first, then by name. The most used agents come first."""
 
     @property
     def version(self) -> str | None:

@@ -146,9 +146,11 @@ def test_usable_kinds_first_puts_installed_and_python_agents_first() -> None:
     installed = {"codex", "aider"}
     kinds = usable_kinds_first(config, lambda program: program if program in installed else None)
     assert sorted(kinds) == sorted(known_kinds(config))  # nothing dropped
-    usable = ("aider", "codex", "scripted", "mine")  # built-in kinds by name, then custom ones
-    assert kinds[:4] == usable  # usable ones, in known order
+    usable = ("codex", "aider", "scripted", "mine")  # built-in kinds by rank, then custom ones
+    assert kinds[:4] == usable  # usable ones first
     assert kinds.index("gone") > kinds.index("mine")
+    everything = usable_kinds_first(PawConfig(), lambda program: program)
+    assert everything[0] == "claude-code"  # the spawn form's default when all are installed
 
 
 def test_plan_launch_expands_python_and_task_flag() -> None:

@@ -225,7 +225,8 @@ async def test_app_spawn_form_calls_supervisor_spawn() -> None:
         app.screen.query_one("#spawn-task", Input).focus()
         await pilot.press("enter")
         await settle(pilot)
-        assert fake.calls == [("spawn", ("fix-login", "claude-code", "fix the login form"))]
+        # the form offers the connection's first kind (the CLI puts installed ones first, by rank)
+        assert fake.calls == [("spawn", ("fix-login", app.kinds[0], "fix the login form"))]
         assert "fix-login" in app.main.query_one(AgentList).visible_keys
 
 

@@ -38,6 +38,7 @@ SPEC = AgentSpec(
     task_mode="stdin-typed",
     install=Install("pypi", "aider-chat", "0.86.2", "aider"),
     sign_in=SignIn((), (*PROVIDER_KEYS, "DEEPSEEK_API_KEY"), "export a provider key"),
+    rank=4,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

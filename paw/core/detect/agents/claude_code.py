@@ -64,6 +64,7 @@ SPEC = AgentSpec(
         ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"),
         "claude, then /login",
     ),
+    rank=1,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -48,6 +48,7 @@ SPEC = AgentSpec(
     install=Install("npm", "cline", "3.0.65", "cline"),
     sign_in=SignIn(("~/.cline/data/settings/providers.json",), (), "cline auth"),
     min_columns=60,  # verified live at 80 and 120 columns
+    rank=8,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

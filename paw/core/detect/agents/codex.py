@@ -52,6 +52,7 @@ SPEC = AgentSpec(
     sign_in=SignIn(
         ("${CODEX_HOME:-~/.codex}/auth.json",), ("OPENAI_API_KEY", "CODEX_API_KEY"), "codex login"
     ),
+    rank=2,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

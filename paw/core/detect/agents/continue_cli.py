@@ -52,6 +52,7 @@ SPEC = AgentSpec(
         "cn login",
     ),
     min_columns=60,  # verified live at 80 and 120 columns
+    rank=9,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

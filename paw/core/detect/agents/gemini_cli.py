@@ -66,6 +66,7 @@ SPEC = AgentSpec(
     task_flag="--prompt-interactive",  # yargs: `-i --version` prints the version
     install=Install("npm", "@google/gemini-cli", "0.61.0", "gemini"),
     sign_in=SignIn(("~/.gemini/oauth_creds.json",), ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini"),
+    rank=3,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -55,6 +55,7 @@ SPEC = AgentSpec(
     ),
     min_columns=60,  # verified live at 80 and 120 columns
     fork_of="opencode",
+    rank=7,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

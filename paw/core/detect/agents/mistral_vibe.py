@@ -48,6 +48,7 @@ SPEC = AgentSpec(
     install=Install("pypi", "mistral-vibe", "3.0.2", "vibe", python="3.12"),
     sign_in=SignIn(("${VIBE_HOME:-~/.vibe}/.env",), ("MISTRAL_API_KEY",), "vibe --setup"),
     min_columns=60,  # verified live at 80 and 120 columns
+    rank=10,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -45,6 +45,7 @@ SPEC = AgentSpec(
         PROVIDER_KEYS,
         "opencode auth login",
     ),
+    rank=6,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

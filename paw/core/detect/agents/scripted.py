@@ -29,6 +29,7 @@ SPEC = AgentSpec(
     interpreters=("python",),
     scripts=("paw.demo.agent",),
     task_flag="--task",
+    rank=90,
 )
 AGENT = SPEC.kind
 TITLE = "╭─ paw-demo permission: "

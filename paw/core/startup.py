@@ -26,6 +26,10 @@ from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 SETTLE_S = 1.0
 """Seconds a screen (or a start-up dialog) must stay unchanged to count as settled."""
 
+DEAD_STATUS_WAIT_S = 3.0
+"""How long a dead pane may go without tmux's "Pane is dead (status N)" line before its end
+is reported without a status (tmux draws it once it has reaped the process)."""
+
 SCREEN_LINES = 8
 """How many of the screen's last non-blank lines a report quotes."""
 
@@ -110,6 +114,20 @@ class StartupWatch:
         self.ready = re.compile(ready_pattern) if ready_pattern else None
         self.settle_s = settle_s
         self._steady: tuple[str, float] | None = None  # (what stays the same, since when)
+        self._dead_since: float | None = None  # first look at a dead pane without its status
+
+    def _died(self, look: Look, tail: tuple[str, ...]) -> StartupOutcome | None:
+        """A dead pane: its exit status or signal, or None to look again for it. tmux marks a
+        pane dead when its terminal closes and draws "Pane is dead (status N)" once it has
+        reaped the process, a moment later on a busy machine."""
+        status, signal = dead_status(look.text)
+        if status is None and signal is None:
+            self._dead_since = self._dead_since if self._dead_since is not None else look.at
+            if look.at - self._dead_since < DEAD_STATUS_WAIT_S:
+                return None
+        how = f"exit status {status}" if status is not None else "ended"
+        how = f"killed by signal {signal}" if signal is not None else how
+        return StartupOutcome(StartupState.DIED, how, tail, status, signal)
 
     def look(self, look: Look) -> StartupOutcome | None:
         """The outcome this look settles, or None to look again."""
@@ -117,10 +135,7 @@ class StartupWatch:
             return StartupOutcome(StartupState.DIED, "its pane is gone")
         tail = screen_tail(look.text)
         if look.dead:
-            status, signal = dead_status(look.text)
-            how = f"exit status {status}" if status is not None else "ended"
-            how = f"killed by signal {signal}" if signal is not None else how
-            return StartupOutcome(StartupState.DIED, how, tail, status, signal)
+            return self._died(look, tail)
         if self.ready is not None and tail and self.ready.search(tail[-1]):
             return StartupOutcome(StartupState.READY, "its screen matches ready_pattern", tail)
         detection = look.detection

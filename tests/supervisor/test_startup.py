@@ -13,7 +13,7 @@ from paw.core.config import AgentProfileConfig, PawConfig, ProcessMatch
 from paw.core.detect import detect
 from paw.core.models import Detection, DetectionState
 from paw.core.ports import ProcInfo, Survey
-from paw.core.startup import Look, StartupState, StartupWatch
+from paw.core.startup import DEAD_STATUS_WAIT_S, Look, StartupState, StartupWatch
 from paw.errors import PawError
 from paw.supervisor.service import Supervisor
 from tests.support.fakes import FakeProcesses, FakeTerminal, FakeVcs, MemoryAudit, MemoryState
@@ -39,6 +39,23 @@ def test_idle_input_is_ready_and_a_dead_pane_died_with_its_status() -> None:
     )
     assert dead is not None
     assert (dead.state, dead.exit_status, dead.screen) == (StartupState.DIED, 2, ("boom",))
+
+
+def test_a_dead_pane_waits_for_tmux_to_show_its_status() -> None:
+    """tmux marks the pane dead when its terminal closes and draws the status once it has
+    reaped the process: a busy machine sees the first without the second for a moment."""
+    watch = StartupWatch(typed=False, has_detector=True)
+    assert watch.look(_look(10.0, "bash: x: not found\n", dead=True)) is None
+    later = watch.look(
+        _look(10.5, "bash: x: not found\nPane is dead (status 127, Mon)\n", dead=True)
+    )
+    assert later is not None
+    assert (later.state, later.exit_status) == (StartupState.DIED, 127)
+    never = StartupWatch(typed=False, has_detector=True)
+    assert never.look(_look(0.0, "x\n", dead=True)) is None
+    gone = never.look(_look(DEAD_STATUS_WAIT_S + 0.1, "x\n", dead=True))
+    assert gone is not None
+    assert (gone.state, gone.exit_status, gone.detail) == (StartupState.DIED, None, "ended")
 
 
 def test_a_task_prompt_is_ready_with_an_argv_task_but_waiting_with_a_typed_one() -> None:

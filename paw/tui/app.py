@@ -6,6 +6,7 @@ timers and workers (STYLE 3.3).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from concurrent.futures import CancelledError
@@ -19,6 +20,7 @@ from textual.worker import Worker, WorkerState
 
 from paw.errors import PawError, TmuxError
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
+from paw.tui.events import EventPump
 from paw.tui.messages import AgentDetails, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
 AUDIT_LINES = 8
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
+SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
 
 
 class PawApp(App[None]):
@@ -56,11 +59,16 @@ class PawApp(App[None]):
         kinds: tuple[str, ...] = DEFAULT_KINDS,
         autopoll: bool = True,
         waves: Callable[[], WaveReading | None] | None = None,
+        safety_interval: float = SAFETY_SWEEP_S,
     ) -> None:
         """Run over ``supervisor``, or paint first and then build one with ``connect``.
 
         ``waves`` reads the repository's latest wave (cheap when unchanged); each sweep
-        calls it and the wave view (`w`) shows what it returns."""
+        calls it and the wave view (`w`) shows what it returns.
+
+        With pane events (the connection's ``watch``), sweeps follow the events and otherwise
+        run only every ``safety_interval`` seconds; while no events arrive (no control mode,
+        the tmux server is down) they run every ``poll_interval`` seconds."""
         super().__init__()
         if (supervisor is None) == (connect is None):
             raise ValueError("give a supervisor or a connector, not both or neither")
@@ -82,6 +90,10 @@ class PawApp(App[None]):
         self._poll_again = False
         self._next_sweep = 0.0  # time.monotonic() before which the timer does not sweep
         self.poll_interval = poll_interval
+        self.safety_interval = safety_interval
+        self._live: Callable[[], bool] | None = None
+        self._pump: EventPump | None = None
+        self._last_sweep = 0.0  # time.monotonic() when the last sweep started
         self.kinds = kinds
         self._attach_agent = attach
         self._autopoll = autopoll
@@ -149,6 +161,12 @@ class PawApp(App[None]):
         self.kinds = connection.kinds
         self._close = connection.close
         self._waves = connection.waves or self._waves
+        if connection.watch is not None:
+            pump = EventPump(self._pane_event_due)
+            if connection.watch(pump.note):
+                self._pump = pump
+                self._live = connection.live
+                pump.start()
         self._start_polling()
 
     @staticmethod
@@ -169,6 +187,9 @@ class PawApp(App[None]):
 
     def disconnect(self) -> None:
         """Release what the connector opened (the tmux control-mode client); idempotent."""
+        pump, self._pump = self._pump, None
+        if pump is not None:
+            pump.stop()
         close, self._close = self._close, None
         if close is not None:
             close()
@@ -177,8 +198,22 @@ class PawApp(App[None]):
         # Sweeps may use at most about half of the time: after a sweep that took d seconds
         # the timer skips until d more seconds have passed (50 agents' process trees cost CPU
         # the UI and the approvals need).
-        if time.monotonic() >= self._next_sweep:
+        now = time.monotonic()
+        if self.events_live() and now - self._last_sweep < self.safety_interval:
+            return  # pane events drive the sweeps; this is only the safety sweep
+        if now >= self._next_sweep:
             self.request_poll()
+
+    def events_live(self) -> bool:
+        """True while pane events arrive (sweeps follow them, not the timer)."""
+        return self._live is not None and self._live()
+
+    def _pane_event_due(self) -> None:
+        """The event pump's thread: a pane drew or the structure changed; sweep now."""
+        if self._ending:
+            return
+        with contextlib.suppress(RuntimeError, CancelledError):  # the app is ending
+            self.call_from_thread(self.request_poll)
 
     def request_poll(self) -> None:
         """Start a sweep now, or right after the one in flight (sweeps never pile up)."""
@@ -198,6 +233,7 @@ class PawApp(App[None]):
         a decision.
         """
         started = time.monotonic()
+        self._last_sweep = started
         try:
             with self.poll_lock:
                 self._sweep(self.main.shown_agent)
@@ -215,6 +251,9 @@ class PawApp(App[None]):
             self.main.post_message(PollFailed(err.message, tmux_lost=True))
             self.call_from_thread(self.tmux_lost, err.message)
             return
+        pump = self._pump
+        if pump is not None and snapshot.tmux_ok:
+            pump.only(frozenset(view.pane_id for view in snapshot.agents if view.pane_id))
         details = self._details(agent) if agent and snapshot.tmux_ok else None
         audit = self.supervisor.audit_tail(AUDIT_LINES)
         wave = self._read_wave()
@@ -310,6 +349,7 @@ def make_app(
     kinds: tuple[str, ...] = DEFAULT_KINDS,
     autopoll: bool = True,
     waves: Callable[[], WaveReading | None] | None = None,
+    safety_interval: float = SAFETY_SWEEP_S,
 ) -> PawApp:
     """Build the TUI for ``supervisor``, or for the one ``connect`` builds after the first
     frame (the one factory the CLI, tests and snapshots use)."""
@@ -321,4 +361,5 @@ def make_app(
         kinds=kinds,
         autopoll=autopoll,
         waves=waves,
+        safety_interval=safety_interval,
     )

@@ -55,6 +55,9 @@ STAT_TTL_S = 60.0  # safety net: every worktree recounted at least this often
 STAT_OUTPUT_S = 5.0  # a pane that keeps printing recounts its worktree at most this often
 STAT_REFRESH_PER_SWEEP = 8  # due counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
+# A status mark is a score of stat() calls per worktree: 200 agents' worth per sweep is most of
+# a sweep. It is read again when the pane's screen changed, else at most every MARK_EVERY_S.
+MARK_EVERY_S = 5.0
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
@@ -445,8 +448,8 @@ def _refresh_stats(
     Not while a spawn or removal is in progress (``pending``): `git status` takes the index
     lock of a worktree that `git worktree add` is still checking out."""
     owned = [a for a in agents if not a.adopted and a.pending is None]
-    marks = {a.name: _mark(ctx, a) for a in owned}
     signs = {name: hash(text) for name, text in screens.items() if text is not None}
+    marks = {a.name: _recent_mark(ctx, a, now, signs.get(a.name)) for a in owned}
     missing = [a for a in owned if _missing(ctx, a.name)]
     due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
     due.sort(key=lambda a: ctx.stat_marks[a.name].time)
@@ -470,6 +473,21 @@ def _refresh_stats(
 def _missing(ctx: Context, name: str) -> bool:
     last = ctx.stat_marks.get(name)
     return last is None or (last.ok and name not in ctx.stat_cache)
+
+
+def _recent_mark(
+    ctx: Context, agent: AgentRecord, now: float, sign: int | None
+) -> tuple[object, ...] | None:
+    """The worktree's status mark: read again when the pane's screen changed since the last
+    count (``sign``) or the last read is :data:`MARK_EVERY_S` old, else the last one read."""
+    last = ctx.mark_reads.get(agent.name)
+    counted = ctx.stat_marks.get(agent.name)
+    changed = counted is None or sign is None or sign != counted.screen
+    if last is not None and not changed and 0 <= now - last[0] < MARK_EVERY_S:
+        return last[1]
+    mark = _mark(ctx, agent)
+    ctx.mark_reads[agent.name] = (now, mark)
+    return mark
 
 
 def _mark(ctx: Context, agent: AgentRecord) -> tuple[object, ...] | None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import psutil
 import pytest
 
-from paw.adapters import proc
+from paw.adapters import proc, procs
 from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlClient
 from paw.cli.compose import build_supervisor
@@ -33,7 +32,7 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
     supervisor.poll_once()  # worktree counts are cached from here on
     tmux: list[tuple[str, ...]] = []
     passes: list[object] = []
-    real_run, real_iter = proc.run, psutil.process_iter
+    real_run, real_map = proc.run, procs._children_map  # one pass: /proc, else psutil
 
     def counting_run(argv: Any, **kwargs: Any) -> proc.Completed:
         if argv[0] == "tmux":
@@ -42,10 +41,10 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
 
     def counting_iter(*args: Any, **kwargs: Any) -> Any:
         passes.append(args)
-        return real_iter(*args, **kwargs)
+        return real_map(*args, **kwargs)
 
     monkeypatch.setattr(proc, "run", counting_run)
-    monkeypatch.setattr(psutil, "process_iter", counting_iter)
+    monkeypatch.setattr(procs, "_children_map", counting_iter)
     snapshot = supervisor.poll_once()
     assert (len(tmux), len(passes)) == (1, 1)
     assert len(snapshot.prompts) == AGENTS

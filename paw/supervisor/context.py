@@ -153,6 +153,12 @@ class Context:
     # per agent: (when its worktree's status mark was last read, that mark)
     mark_reads: dict[str, tuple[float, tuple[object, ...] | None]] = field(default_factory=dict)
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # Long-running sweepers (the TUI) reuse an agent's observation for up to this many seconds
+    # while its record, pane (id, pid, liveness, server) and screen are unchanged: only the
+    # agents whose screen changed are resolved and detected again. 0: every sweep does all.
+    # Approval never uses it (it re-proves everything itself).
+    observe_ttl: float = 0.0
+    observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from paw.core.approval import evaluate_subject
@@ -80,9 +81,18 @@ def poll_once(ctx: Context) -> Snapshot:
         return Snapshot(now, views, (), tmux_ok=False, error=err.message)
     screens = {name: texts.get(p.pane_id) for name, (p, _) in located.items() if p is not None}
     _refresh_stats(ctx, agents.values(), now, screens)
-    live = [p.pane_pid for p, _ in located.values() if p is not None and not p.dead]
+    kept = _kept_observations(ctx, agents, located, texts, now)
+    live = [
+        p.pane_pid
+        for name, (p, _) in located.items()
+        if p is not None and not p.dead and name not in kept
+    ]
     trees = ctx.procs.trees(live) if live else {}
-    observations = [_observe(ctx, a, located[name], texts, trees) for name, a in agents.items()]
+    observations = [
+        kept.get(name) or _observe(ctx, a, located[name], texts, trees)
+        for name, a in agents.items()
+    ]
+    _remember(ctx, observations, texts, kept, now)
     _bind(ctx, observations, trees)
     prompts, sending = _live_prompts(ctx, observations, now)
     views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
@@ -109,6 +119,58 @@ def _survey(
     if missed:
         texts.update({c.pane_id: c.text for c in ctx.terminal.sweep(missed)})
     return located, texts
+
+
+def _pane_key(pane: PaneInfo) -> tuple[object, ...]:
+    return (pane.pane_id, pane.pane_pid, pane.dead, pane.server)
+
+
+def _kept_observations(
+    ctx: Context,
+    agents: dict[str, AgentRecord],
+    located: dict[str, tuple[PaneInfo | None, Problem | None]],
+    texts: dict[str, str | None],
+    now: float,
+) -> dict[str, Observation]:
+    """Observations of the last sweeps still valid (``ctx.observe_ttl``): same agent record,
+    same pane (id, pid, liveness, server), same screen, and younger than the TTL."""
+    if ctx.observe_ttl <= 0:
+        return {}
+    kept: dict[str, Observation] = {}
+    for name, agent in agents.items():
+        pane = located[name][0]
+        entry = ctx.observed.get(name)
+        if pane is None or entry is None or not 0 <= now - entry[0] < ctx.observe_ttl:
+            continue
+        obs, text = entry[1], entry[2]
+        if not isinstance(obs, Observation) or obs.pane is None or obs.agent != agent:
+            continue
+        screen = texts.get(pane.pane_id)
+        if screen is None or text is None or (screen is not text and screen != text):
+            continue
+        if _pane_key(obs.pane) == _pane_key(pane):
+            kept[name] = replace(obs, pane=pane)
+    return kept
+
+
+def _remember(
+    ctx: Context,
+    observations: list[Observation],
+    texts: dict[str, str | None],
+    kept: dict[str, Observation],
+    now: float,
+) -> None:
+    if ctx.observe_ttl <= 0:
+        return
+    names = set()
+    for obs in observations:
+        names.add(obs.agent.name)
+        if obs.agent.name in kept:
+            continue  # keeps the time it was observed (the TTL counts from there)
+        text = texts.get(obs.pane.pane_id) if obs.pane is not None else None
+        ctx.observed[obs.agent.name] = (now, obs, text)
+    for name in [name for name in ctx.observed if name not in names]:
+        del ctx.observed[name]
 
 
 def _observe(

@@ -115,3 +115,33 @@ def test_build_supervisor_uses_the_control_client_only_when_asked(
     assert clients == [f"1 {controlled.session}"]  # attached to paw's session, and only it
     controlled.ctx.terminal.close()
     assert wait_for(lambda: server.cmd("list-clients").stdout == [])
+
+
+def test_unchanged_agents_are_not_resolved_again_within_the_observe_ttl(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
+    supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
+    assert supervisor.ctx.observe_ttl > 0
+    supervisor.spawn("a0", "demo-safe", None)
+    supervisor.spawn("a1", "demo-safe", None)
+    wait_for(lambda: len(supervisor.poll_once().prompts) == 2)
+    supervisor.poll_once()
+    roots: list[list[int]] = []
+    real_trees = supervisor.ctx.procs.trees
+
+    def trees(pids: Any) -> Any:
+        roots.append(list(pids))
+        return real_trees(pids)
+
+    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    now = [supervisor.ctx.clock()]
+    supervisor.ctx.clock = lambda: now[0]
+    snapshot = supervisor.poll_once()
+    assert len(snapshot.prompts) == 2
+    assert roots == []  # both screens unchanged: nothing resolved, the prompts still shown
+    now[0] += supervisor.ctx.observe_ttl
+    assert len(supervisor.poll_once().prompts) == 2
+    assert len(roots) == 1
+    assert len(roots[0]) == 2  # the TTL is over: both resolved again
+    supervisor.close()

@@ -33,10 +33,11 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from paw.core.wave_view import WaveReading
-    from paw.supervisor.model import SupervisorApi
+    from paw.supervisor.model import Snapshot, SupervisorApi
 
 DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
 AUDIT_LINES = 8
+DETAILS_EVERY = 20  # with pane events: the quiet selected agent's preview is re-read this often
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
 
@@ -99,6 +100,7 @@ class PawApp(App[None]):
         self._autopoll = autopoll
         self._sweeps = 0
         self._diff_agent: str | None = None
+        self._details_agent: str | None = None  # the agent the preview shown was read for
         self._last_error: tuple[str, float] | None = None
         self._tmux_lost = False
         self._waves = waves
@@ -245,16 +247,19 @@ class PawApp(App[None]):
                 self.call_from_thread(self.request_poll)
 
     def _sweep(self, agent: str | None) -> None:
+        pump = self._pump
+        touched = pump.drain() if pump is not None and self.events_live() else None
         try:
             snapshot = self.supervisor.poll_once()
         except TmuxError as err:
             self.main.post_message(PollFailed(err.message, tmux_lost=True))
             self.call_from_thread(self.tmux_lost, err.message)
             return
-        pump = self._pump
         if pump is not None and snapshot.tmux_ok:
             pump.only(frozenset(view.pane_id for view in snapshot.agents if view.pane_id))
-        details = self._details(agent) if agent and snapshot.tmux_ok else None
+        details = None
+        if agent and snapshot.tmux_ok and not self._details_current(agent, snapshot, touched):
+            details = self._details(agent)
         audit = self.supervisor.audit_tail(AUDIT_LINES)
         wave = self._read_wave()
         self._sweeps += 1
@@ -277,7 +282,17 @@ class PawApp(App[None]):
 
             return WaveReading("?", None, False, f"paw could not read the wave state: {err}")
 
+    def _details_current(self, agent: str, snapshot: Snapshot, touched: set[str] | None) -> bool:
+        """True when the selected agent's preview and diff shown are still current: pane
+        events arrive, it is the agent they were read for, and its pane drew nothing since
+        (the preview is then left as it is; the safety sweep refreshes it anyway)."""
+        if touched is None or agent != self._details_agent or self._sweeps % DETAILS_EVERY == 0:
+            return False
+        view = next((v for v in snapshot.agents if v.name == agent), None)
+        return view is not None and view.pane_id is not None and view.pane_id not in touched
+
     def _details(self, agent: str) -> AgentDetails | None:
+        self._details_agent = agent
         try:
             preview = self.supervisor.capture_ansi(agent)
             diff = None

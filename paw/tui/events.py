@@ -26,6 +26,7 @@ class EventPump:
         self._thread = threading.Thread(target=self._run, name="paw-event-pump", daemon=True)
         self.fired = 0
         self._panes: frozenset[str] | None = None  # the agents' panes (None: every pane)
+        self._touched: set[str] = set()  # panes noted since the last drain()
 
     def start(self) -> None:
         """Start the pump thread."""
@@ -50,10 +51,18 @@ class EventPump:
         with self._cond:
             if pane is not None and self._panes is not None and pane not in self._panes:
                 return
+            if pane is not None:
+                self._touched.add(pane)
             before = self._debounce.due()
             due = self._debounce.event(pane, time.monotonic())
             if before is None or due < before:
                 self._cond.notify()
+
+    def drain(self) -> set[str]:
+        """The panes noted since the last call (a sweep starting now captures them all)."""
+        with self._cond:
+            touched, self._touched = self._touched, set()
+            return touched
 
     def _run(self) -> None:
         while True:

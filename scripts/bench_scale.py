@@ -197,11 +197,13 @@ def measure_cpu(process: psutil.Process, seconds: float) -> tuple[float, float]:
 
 def latencies(
     socket: str, pane: str, stamp: Path, seconds: float, process: psutil.Process
-) -> tuple[list[float], float, float]:
-    """Prompt drawn -> shown latencies (ms) over ``seconds``, and the CPU figures meanwhile."""
+) -> tuple[list[float], int, float, float]:
+    """Prompt drawn -> shown latencies (ms) over ``seconds``, the prompts never shown before
+    they timed out, and the CPU figures meanwhile."""
     offset = stamp.stat().st_size if stamp.exists() else 0
     pending: dict[tuple[str, str], float] = {}
     found: list[float] = []
+    missed = 0
     own0, all0 = sum(process.cpu_times()[:2]), cpu_seconds(process)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -224,9 +226,10 @@ def latencies(
                     del pending[key]
                 elif now - drawn > 1.5:
                     del pending[key]  # timed out before the TUI showed it
+                    missed += 1
         time.sleep(CAPTURE_EVERY_S)
     own1, all1 = sum(process.cpu_times()[:2]), cpu_seconds(process)
-    return found, (all1 - all0) / seconds * 100, (own1 - own0) / seconds * 100
+    return found, missed, (all1 - all0) / seconds * 100, (own1 - own0) / seconds * 100
 
 
 def pct(values: list[float], q: float) -> float:
@@ -270,7 +273,7 @@ def run(agents: int, duration: float) -> None:
             for name in cycle:  # answer the first prompt: the work loop starts
                 pane_id = next(a.pane_id for a in _agents(supervisor) if a.name == name)
                 tmux(socket, "send-keys", "-t", pane_id or "", "y")
-            found, total, own = latencies(socket, pane, stamp, duration, ui)
+            found, missed, total, own = latencies(socket, pane, stamp, duration, ui)
             rss = ui.memory_info().rss / 2**20
             print(
                 f"  busy ({len(cycle)} working) TUI CPU {total:.2f} % (process {own:.2f} %), "
@@ -278,7 +281,8 @@ def run(agents: int, duration: float) -> None:
             )
             print(
                 f"  prompt drawn -> shown: n={len(found)} p50 {pct(found, 0.5):.0f} ms, "
-                f"p95 {pct(found, 0.95):.0f} ms ({load()})"
+                f"p95 {pct(found, 0.95):.0f} ms; {missed} never shown before they timed out "
+                f"after 1.5 s ({load()})"
             )
         finally:
             subprocess.run(["tmux", "-L", socket, "kill-server"], check=False, capture_output=True)

@@ -52,11 +52,14 @@ class PsutilInspector:
         roots = list(dict.fromkeys(pids))
         if not roots:
             return {}
-        children = _children_map()
+        children = _walk_children(roots) if len(roots) <= FEW_ROOTS else None
+        if children is None:
+            children = _children_map()
         cache: dict[int, ProcInfo | None] = {}
         return {root: _tree(root, children, cache) for root in roots}
 
 
+FEW_ROOTS = 16  # up to this many trees are walked down from their roots instead
 _SAME_START_S = 0.01  # psutil's start times of one process agree to the clock tick
 
 
@@ -74,6 +77,42 @@ def _children_map() -> dict[int, list[int]]:
         pid, ppid = info.get("pid"), info.get("ppid")
         if isinstance(pid, int) and isinstance(ppid, int) and pid != ppid:
             children.setdefault(ppid, []).append(pid)
+    return children
+
+
+def _walk_children(roots: Sequence[int]) -> dict[int, list[int]] | None:
+    """The children of ``roots`` and their descendants, read down from each root through the
+    kernel's ``/proc/<pid>/task/<tid>/children`` lists (a few reads per tree member instead of
+    one per process on the machine). None where the kernel has no such lists (the caller then
+    reads the whole table)."""
+    children: dict[int, list[int]] = {}
+    todo = list(roots)
+    seen: set[int] = set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")  # noqa: PTH208 - hot path, names only
+        except FileNotFoundError:
+            continue  # gone: no children
+        except OSError:
+            return None
+        kids: list[int] = []
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:  # noqa: PTH123
+                    kids += [int(k) for k in fh.read().split()]
+            except FileNotFoundError:
+                if task == str(pid) and os.path.exists(f"/proc/{pid}"):  # noqa: PTH110
+                    return None  # the process runs, the list does not exist: no support
+                continue
+            except (OSError, ValueError):
+                continue
+        if kids:
+            children[pid] = sorted(set(kids))  # pid order, as a table pass lists them
+            todo.extend(kids)
     return children
 
 

@@ -150,8 +150,10 @@ class Context:
     own_procs: ProcessInspector | None = None  # this machine's processes (None: ``procs``)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     stat_marks: dict[str, StatMark] = field(default_factory=dict)  # per agent: its last count
-    # per agent: (when its worktree's status mark was last read, that mark)
-    mark_reads: dict[str, tuple[float, tuple[object, ...] | None]] = field(default_factory=dict)
+    # per agent: (when its worktree's status mark was last read, that mark, the screen's sign)
+    mark_reads: dict[str, tuple[float, tuple[object, ...] | None, int | None]] = field(
+        default_factory=dict
+    )
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
     # Long-running sweepers (the TUI) reuse an agent's observation for up to this many seconds
     # while its record, pane (id, pid, liveness, server) and screen are unchanged: only the

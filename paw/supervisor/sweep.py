@@ -59,6 +59,7 @@ STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the d
 # A status mark is a score of stat() calls per worktree: 200 agents' worth per sweep is most of
 # a sweep. It is read again when the pane's screen changed, else at most every MARK_EVERY_S.
 MARK_EVERY_S = 5.0
+MARK_MIN_S = 1.0  # a pane that keeps printing re-reads its worktree's mark at most this often
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
@@ -540,15 +541,17 @@ def _missing(ctx: Context, name: str) -> bool:
 def _recent_mark(
     ctx: Context, agent: AgentRecord, now: float, sign: int | None
 ) -> tuple[object, ...] | None:
-    """The worktree's status mark: read again when the pane's screen changed since the last
-    count (``sign``) or the last read is :data:`MARK_EVERY_S` old, else the last one read."""
+    """The worktree's status mark: read again when the last read is :data:`MARK_EVERY_S` old,
+    or when the pane's screen changed since the last read (``sign``) and that read is
+    :data:`MARK_MIN_S` old; else the last one read."""
     last = ctx.mark_reads.get(agent.name)
-    counted = ctx.stat_marks.get(agent.name)
-    changed = counted is None or sign is None or sign != counted.screen
-    if last is not None and not changed and 0 <= now - last[0] < MARK_EVERY_S:
-        return last[1]
+    if last is not None:
+        age = now - last[0]
+        changed = sign is None or sign != last[2]
+        if 0 <= age < MARK_EVERY_S and not (changed and age >= MARK_MIN_S):
+            return last[1]
     mark = _mark(ctx, agent)
-    ctx.mark_reads[agent.name] = (now, mark)
+    ctx.mark_reads[agent.name] = (now, mark, sign)
     return mark
 
 

@@ -32,7 +32,7 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
     supervisor.poll_once()  # worktree counts are cached from here on
     tmux: list[tuple[str, ...]] = []
     passes: list[object] = []
-    real_run, real_map = proc.run, procs._children_map  # one pass: /proc, else psutil
+    real_run, real_map, real_walk = proc.run, procs._children_map, procs._walk_children
 
     def counting_run(argv: Any, **kwargs: Any) -> proc.Completed:
         if argv[0] == "tmux":
@@ -44,7 +44,13 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
         return real_map(*args, **kwargs)
 
     monkeypatch.setattr(proc, "run", counting_run)
+
+    def counting_walk(*args: Any, **kwargs: Any) -> Any:
+        passes.append(args)  # a few trees are walked down from their roots instead
+        return real_walk(*args, **kwargs)
+
     monkeypatch.setattr(procs, "_children_map", counting_iter)
+    monkeypatch.setattr(procs, "_walk_children", counting_walk)
     snapshot = supervisor.poll_once()
     assert (len(tmux), len(passes)) == (1, 1)
     assert len(snapshot.prompts) == AGENTS

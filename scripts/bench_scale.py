@@ -192,7 +192,8 @@ def measure_cpu(process: psutil.Process, seconds: float) -> tuple[float, float]:
     own0, all0 = sum(process.cpu_times()[:2]), cpu_seconds(process)
     time.sleep(seconds)
     own1, all1 = sum(process.cpu_times()[:2]), cpu_seconds(process)
-    return (all1 - all0) / seconds * 100, (own1 - own0) / seconds * 100
+    # a child that exits moves its time to the parent's reaped-children figures: never below 0
+    return max(all1 - all0, own1 - own0) / seconds * 100, (own1 - own0) / seconds * 100
 
 
 def latencies(
@@ -229,7 +230,8 @@ def latencies(
                     missed += 1
         time.sleep(CAPTURE_EVERY_S)
     own1, all1 = sum(process.cpu_times()[:2]), cpu_seconds(process)
-    return found, missed, (all1 - all0) / seconds * 100, (own1 - own0) / seconds * 100
+    total = max(all1 - all0, own1 - own0) / seconds * 100
+    return found, missed, total, (own1 - own0) / seconds * 100
 
 
 def pct(values: list[float], q: float) -> float:

@@ -148,7 +148,10 @@ def connection_for(supervisor: Supervisor | Fleet) -> Connection:
 
     waves = WaveWatcher(Path(supervisor.ctx.repo_root) / STATE_DIR / "waves")
     terminal = supervisor.ctx.terminal
-    events = isinstance(terminal, TmuxTerminal) and terminal.control
+    # Pane events come from this machine's tmux server only: with agents on hosts over ssh
+    # the TUI keeps polling (a host's agents would otherwise wait for the safety sweep).
+    remote = bool(getattr(supervisor, "remotes", None))
+    events = isinstance(terminal, TmuxTerminal) and terminal.control and not remote
     return Connection(
         supervisor,
         attach=attacher(supervisor),

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from paw.errors import PawError
 
+_TAIL_BLOCK = 1 << 14
+
 
 class AuditError(PawError):
     """The audit log cannot be written: paw must not act without its record."""
@@ -55,8 +57,36 @@ class JsonlAuditLog:
         return records
 
     def tail(self, n: int) -> list[dict[str, object]]:
-        """The last ``n`` records."""
-        return self.read()[-n:] if n > 0 else []
+        """The last ``n`` records, read from the end of the file (a sweeping TUI asks every
+        sweep; the log only grows)."""
+        if n <= 0:
+            return []
+        try:
+            with self.path.open("rb") as fh:
+                end = fh.seek(0, os.SEEK_END)
+                data = b""
+                at = end
+                while at > 0 and data.count(b"\n") <= n:
+                    step = min(_TAIL_BLOCK, at)
+                    at -= step
+                    fh.seek(at)
+                    data = fh.read(step) + data
+        except FileNotFoundError:
+            return []
+        except OSError as err:
+            raise AuditError(f"cannot read the audit log {self.path}: {err}") from err
+        lines = data.decode("utf-8", "replace").splitlines()
+        if at > 0:
+            lines = lines[1:]  # the first line read may be the end of a longer one
+        records = []
+        for line in lines:
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                records.append(value)
+        return records[-n:]
 
 
 def _complete_line_prefix(fd: int) -> bytes:

@@ -24,6 +24,7 @@ from libtmux import exc as libtmux_exc
 from paw.adapters import proc, tmux_sweep
 from paw.adapters.proc import last_line
 from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
+from paw.adapters.tmux_events import Listener, Mark, PaneEvents
 from paw.adapters.tmux_format import (
     TAG_KEYS,
     escape_arg,
@@ -102,6 +103,9 @@ class TmuxTerminal:
         self._steady = SteadyMemory()  # captures reused by fresh=False sweeps and surveys
         self.last_captured = 0  # panes actually captured by the last sweep (the rest reused)
         self._steady_lock = threading.Lock()  # one steady survey at a time (it owns the cache)
+        self._events: PaneEvents | None = None  # started by watch()
+        self._event_marks: dict[tuple[str, bool], Mark | None] = {}  # mark before each capture
+        self.panes_captured = 0  # capture-pane requests made, over the adapter's life
 
     # -- structure (libtmux) -------------------------------------------------------------------
 
@@ -109,6 +113,29 @@ class TmuxTerminal:
         """Attach the control-mode client (``control=True``) to the session ``name``; until
         then it attaches to the first session :meth:`ensure_session` is given."""
         self._link.watch(name)
+
+    def watch(self, listener: Listener) -> bool:
+        """Report pane output and structure changes of the watched session to ``listener``
+        (see :mod:`paw.adapters.tmux_events`; called on a reader thread with a pane id, or
+        None for a structure change, a (re)connect or a lost server). From then on a steady
+        survey recaptures only panes that had an event since their last capture, while the
+        event client is attached (else it falls back to the output-time rule).
+
+        Returns False (nothing started) without ``control`` or a watched session."""
+        session = self._link.session
+        if not self.control or session is None:
+            return False
+        with self._steady_lock:
+            if self._events is None:
+                self._events = PaneEvents(self._base, session)
+            events = self._events
+        events.subscribe(listener)
+        events.start()
+        return True
+
+    def events_live(self) -> bool:
+        """True while the event client of :meth:`watch` is attached."""
+        return self._events is not None and self._events.live()
 
     def ensure_session(self, name: str, cwd: str) -> None:
         """Create the detached session ``name`` (start directory ``cwd``) unless it exists."""
@@ -258,6 +285,9 @@ class TmuxTerminal:
         """
         if not fresh:
             with self._steady_lock:
+                events = self._events
+                if events is not None and events.live():
+                    return self._without_own_client(self._survey_events(events, pane_ids, ansi))
                 return self._without_own_client(self._survey_steady(pane_ids, ansi=ansi))
         survey, _states = self._survey_call(pane_ids, ansi=ansi, states=False)
         self.last_captured = sum(c.text is not None for c in survey.captures)
@@ -266,11 +296,12 @@ class TmuxTerminal:
     def _without_own_client(self, survey: Survey) -> Survey:
         """``attached`` counts the clients of each pane's session other than paw's own
         control-mode client (the one this adapter runs)."""
-        own = self._link.session if self.control and self._link.current is not None else None
-        if own is None:
+        own = self._link.session if self.control else None
+        mine = int(self._link.current is not None) + int(self.events_live())
+        if own is None or not mine:
             return survey
         panes = tuple(
-            replace(p, attached=max(0, p.attached - 1)) if p.session == own else p
+            replace(p, attached=max(0, p.attached - mine)) if p.session == own else p
             for p in survey.panes
         )
         return Survey(panes=panes, captures=survey.captures)
@@ -278,6 +309,7 @@ class TmuxTerminal:
     def _survey_call(
         self, pane_ids: Sequence[str], *, ansi: bool, states: bool
     ) -> tuple[Survey, dict[str, PaneState]]:
+        self.panes_captured += len(pane_ids)
         found = self._link.survey(pane_ids, ansi=ansi, states=states) if self.control else None
         if found is None:
             found = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi, states=states)
@@ -300,6 +332,49 @@ class TmuxTerminal:
         self._steady.recent = busy | set(todo)
         self.last_captured = len(guess) + len(todo)
         captures = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
+        return Survey(panes=survey.panes, captures=captures)
+
+    def _survey_events(self, events: PaneEvents, pane_ids: Sequence[str], ansi: bool) -> Survey:
+        """The steady survey while pane events arrive: one call lists every pane with its
+        state and captures the panes that had an event since their last capture (or were
+        never captured); every other pane that kept its process, size and liveness reuses its
+        capture. A pane whose state changed anyway is captured by one more call."""
+        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
+        marks = {pane: events.mark(pane) for pane in wanted}  # before anything is requested
+        cache = self._steady.cache
+        dirty = [
+            p
+            for p in wanted
+            if marks[p] is None
+            or self._event_marks.get((p, ansi)) != marks[p]
+            or not cache.has(p, ansi=ansi)
+        ]
+        started = time.time()
+        survey, states = self._survey_call(dirty, ansi=ansi, states=True)
+        cache.prune(set(states))
+        for key in [key for key in self._event_marks if key[0] not in states]:
+            del self._event_marks[key]
+        found = {c.pane_id: c for c in survey.captures if c.text is not None}
+        reused: dict[str, PaneCapture] = {}
+        todo: list[str] = []
+        for pane in wanted:
+            if pane in found or pane in dirty or pane not in states:
+                continue
+            kept = cache.unchanged(pane, states[pane], ansi=ansi)
+            if kept is None:
+                todo.append(pane)
+            else:
+                reused[pane] = kept
+        if todo:
+            marks.update({pane: events.mark(pane) for pane in todo})
+            found.update(self._sweep_fresh(todo, ansi=ansi))
+        self._steady.store(found, states, ansi=ansi, started=started)
+        for pane in found:
+            self._event_marks[(pane, ansi)] = marks.get(pane)
+        events.resume(found)
+        self.last_captured = len(dirty) + len(todo)
+        everything = {**reused, **found}
+        captures = tuple(everything.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
         return Survey(panes=survey.panes, captures=captures)
 
     def _capture_steady(
@@ -333,6 +408,7 @@ class TmuxTerminal:
     def _sweep_fresh(self, wanted: list[str], *, ansi: bool) -> dict[str, PaneCapture]:
         if not wanted:
             return {}
+        self.panes_captured += len(wanted)
         if self.control:
             controlled = self._link.sweep(wanted, ansi=ansi)
             if controlled is not None:
@@ -377,7 +453,9 @@ class TmuxTerminal:
         return parse_pane_states(done.stdout, token)
 
     def close(self) -> None:
-        """Stop the control-mode client, if one runs (the tmux server is left alone)."""
+        """Stop the control-mode clients, if they run (the tmux server is left alone)."""
+        if self._events is not None:
+            self._events.stop()
         self._link.drop()
 
     def capture(self, pane_id: str, *, ansi: bool = False) -> str | None:

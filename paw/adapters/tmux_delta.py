@@ -79,6 +79,21 @@ class CaptureCache:
         quiet = state.activity < math.floor(entry.started) - 1
         return entry.capture if same and quiet else None
 
+    def unchanged(self, pane_id: str, state: PaneState, *, ansi: bool) -> PaneCapture | None:
+        """The cached capture when the pane kept its process, size and liveness (the caller
+        knows by other means, pane events, that it printed nothing since)."""
+        entry = self._entries.get((pane_id, ansi))
+        if entry is None:
+            return None
+        old = entry.state
+        same = (old.pid, old.width, old.height, old.dead) == (
+            state.pid,
+            state.width,
+            state.height,
+            state.dead,
+        )
+        return entry.capture if same else None
+
     def has(self, pane_id: str, *, ansi: bool) -> bool:
         """True when a capture of ``pane_id`` is remembered (reusable or not)."""
         return (pane_id, ansi) in self._entries

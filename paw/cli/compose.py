@@ -192,6 +192,9 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
     return Remote(host, SshLink(transport), supervisor)
 
 
+OBSERVE_TTL_S = 5.0  # long-running sweepers re-resolve an unchanged agent at least this often
+
+
 def build_supervisor(
     repo_dir: str | None = None, socket_name: str | None = None, *, control: bool = False
 ) -> Supervisor:
@@ -228,4 +231,5 @@ def build_supervisor(
     )
     if control:
         terminal.watch_session(supervisor.session)
+        supervisor.ctx.observe_ttl = OBSERVE_TTL_S
     return supervisor

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from paw.tui.app import PawApp
     from paw.tui.connect import Connection
 
-DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps (one batched tmux call each)
+DEFAULT_POLL_INTERVAL = 0.5  # seconds between sweeps while no pane events arrive
+DEFAULT_SAFETY_SWEEP = 30.0  # seconds between full sweeps while pane events arrive
 # The main screen's keys for `paw tui --help` (without importing Textual; a test keeps this
 # equal to the screen's bindings).
 KEYS = (
@@ -67,8 +68,32 @@ def add_tui_options(p: argparse.ArgumentParser) -> None:
         type=float,
         default=DEFAULT_POLL_INTERVAL,
         metavar="SECONDS",
-        help=f"seconds between sweeps (default {DEFAULT_POLL_INTERVAL})",
+        help=(
+            "seconds between sweeps when tmux pane events are unavailable (no control mode, "
+            f"server down; default {DEFAULT_POLL_INTERVAL})"
+        ),
     )
+    p.add_argument(
+        "--safety-sweep",
+        type=_positive,
+        default=DEFAULT_SAFETY_SWEEP,
+        metavar="SECONDS",
+        help=(
+            "paw sweeps when a pane draws or a window comes or goes (tmux control-mode "
+            "events); with nothing happening it sweeps only every SECONDS "
+            f"(default {DEFAULT_SAFETY_SWEEP:g})"
+        ),
+    )
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
@@ -86,6 +111,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
         make_app(
             connect=partial(connect, root),
             poll_interval=getattr(args, "interval", DEFAULT_POLL_INTERVAL),
+            safety_interval=getattr(args, "safety_sweep", DEFAULT_SAFETY_SWEEP),
         )
     )
     return 0
@@ -114,18 +140,26 @@ def connection_for(supervisor: Supervisor | Fleet) -> Connection:
     import shutil
     from pathlib import Path
 
+    from paw.adapters.tmux import TmuxTerminal
     from paw.adapters.wave_watch import WaveWatcher
     from paw.cli.compose import STATE_DIR
     from paw.core.agents import usable_kinds_first
     from paw.tui.connect import Connection
 
     waves = WaveWatcher(Path(supervisor.ctx.repo_root) / STATE_DIR / "waves")
+    terminal = supervisor.ctx.terminal
+    # Pane events come from this machine's tmux server only: with agents on hosts over ssh
+    # the TUI keeps polling (a host's agents would otherwise wait for the safety sweep).
+    remote = bool(getattr(supervisor, "remotes", None))
+    events = isinstance(terminal, TmuxTerminal) and terminal.control and not remote
     return Connection(
         supervisor,
         attach=attacher(supervisor),
         kinds=usable_kinds_first(supervisor.ctx.config, shutil.which),
         close=supervisor.close,
         waves=waves.read,
+        watch=terminal.watch if events and isinstance(terminal, TmuxTerminal) else None,
+        live=terminal.events_live if events and isinstance(terminal, TmuxTerminal) else None,
     )
 
 

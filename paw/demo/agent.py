@@ -11,7 +11,8 @@ the next step starts. Approving ``write``/``edit`` writes the file (inside the w
 only); approving ``shell`` runs the command only if it is harmless (echo, touch, ls, pwd, date,
 true, mkdir, with no shell syntax); anything else is only described. Each answer is appended
 as a JSON line to the file named by ``PAW_DEMO_RECORD``, if set; the time each prompt was
-drawn, to the file named by ``PAW_DEMO_DRAWN`` (for latency benchmarks).
+drawn, to the file named by ``PAW_DEMO_DRAWN`` (for latency benchmarks); the time,
+subject and working directory of each prompt box, to ``PAW_DEMO_STAMP``, if set.
 """
 
 from __future__ import annotations
@@ -158,6 +159,17 @@ def record(step_no: int, step: Step, key: str | None, decision: str) -> None:
         fh.write(json.dumps({**line, "decision": decision}) + "\n")
 
 
+def stamp(step: Step, cwd: Path) -> None:
+    """Append when the prompt box was drawn to ``$PAW_DEMO_STAMP`` (one JSON line; for
+    benchmarks of prompt-drawn to prompt-shown latency)."""
+    path = os.environ.get("PAW_DEMO_STAMP")
+    if not path:
+        return
+    line = {"drawn": time.time(), "subject": step.subject, "cwd": str(cwd)}
+    with Path(path).open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
 def ask(step_no: int, step: Step, cwd: Path) -> None:
     """Draw one prompt, wait for an answer key, act on it."""
     draw_box(step)
@@ -166,6 +178,7 @@ def ask(step_no: int, step: Step, cwd: Path) -> None:
         with Path(drawn).open("a", encoding="utf-8") as fh:
             fh.write(json.dumps({"step": step_no, "subject": step.subject, "time": time.time()}))
             fh.write("\n")
+    stamp(step, cwd)
     while True:
         key = read_key(step.timeout)
         if key is None:

@@ -150,7 +150,17 @@ class Context:
     own_procs: ProcessInspector | None = None  # this machine's processes (None: ``procs``)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     stat_marks: dict[str, StatMark] = field(default_factory=dict)  # per agent: its last count
+    # per agent: (when its worktree's status mark was last read, that mark, the screen's sign)
+    mark_reads: dict[str, tuple[float, tuple[object, ...] | None, int | None]] = field(
+        default_factory=dict
+    )
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # Long-running sweepers (the TUI) reuse an agent's observation for up to this many seconds
+    # while its record, pane (id, pid, liveness, server) and screen are unchanged: only the
+    # agents whose screen changed are resolved and detected again. 0: every sweep does all.
+    # Approval never uses it (it re-proves everything itself).
+    observe_ttl: float = 0.0
+    observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
 
     @property

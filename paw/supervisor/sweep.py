@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from paw.core.approval import evaluate_subject
@@ -55,6 +56,10 @@ STAT_TTL_S = 60.0  # safety net: every worktree recounted at least this often
 STAT_OUTPUT_S = 5.0  # a pane that keeps printing recounts its worktree at most this often
 STAT_REFRESH_PER_SWEEP = 8  # due counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
+# A status mark is a score of stat() calls per worktree: 200 agents' worth per sweep is most of
+# a sweep. It is read again when the pane's screen changed, else at most every MARK_EVERY_S.
+MARK_EVERY_S = 5.0
+MARK_MIN_S = 1.0  # a pane that keeps printing re-reads its worktree's mark at most this often
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
@@ -77,9 +82,18 @@ def poll_once(ctx: Context) -> Snapshot:
         return Snapshot(now, views, (), tmux_ok=False, error=err.message)
     screens = {name: texts.get(p.pane_id) for name, (p, _) in located.items() if p is not None}
     _refresh_stats(ctx, agents.values(), now, screens)
-    live = [p.pane_pid for p, _ in located.values() if p is not None and not p.dead]
+    kept = _kept_observations(ctx, agents, located, texts, now)
+    live = [
+        p.pane_pid
+        for name, (p, _) in located.items()
+        if p is not None and not p.dead and name not in kept
+    ]
     trees = ctx.procs.trees(live) if live else {}
-    observations = [_observe(ctx, a, located[name], texts, trees) for name, a in agents.items()]
+    observations = [
+        kept.get(name) or _observe(ctx, a, located[name], texts, trees)
+        for name, a in agents.items()
+    ]
+    _remember(ctx, observations, texts, kept, now)
     _bind(ctx, observations, trees)
     prompts, sending = _live_prompts(ctx, observations, now)
     views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
@@ -106,6 +120,58 @@ def _survey(
     if missed:
         texts.update({c.pane_id: c.text for c in ctx.terminal.sweep(missed)})
     return located, texts
+
+
+def _pane_key(pane: PaneInfo) -> tuple[object, ...]:
+    return (pane.pane_id, pane.pane_pid, pane.dead, pane.server)
+
+
+def _kept_observations(
+    ctx: Context,
+    agents: dict[str, AgentRecord],
+    located: dict[str, tuple[PaneInfo | None, Problem | None]],
+    texts: dict[str, str | None],
+    now: float,
+) -> dict[str, Observation]:
+    """Observations of the last sweeps still valid (``ctx.observe_ttl``): same agent record,
+    same pane (id, pid, liveness, server), same screen, and younger than the TTL."""
+    if ctx.observe_ttl <= 0:
+        return {}
+    kept: dict[str, Observation] = {}
+    for name, agent in agents.items():
+        pane = located[name][0]
+        entry = ctx.observed.get(name)
+        if pane is None or entry is None or not 0 <= now - entry[0] < ctx.observe_ttl:
+            continue
+        obs, text = entry[1], entry[2]
+        if not isinstance(obs, Observation) or obs.pane is None or obs.agent != agent:
+            continue
+        screen = texts.get(pane.pane_id)
+        if screen is None or text is None or (screen is not text and screen != text):
+            continue
+        if _pane_key(obs.pane) == _pane_key(pane):
+            kept[name] = replace(obs, pane=pane)
+    return kept
+
+
+def _remember(
+    ctx: Context,
+    observations: list[Observation],
+    texts: dict[str, str | None],
+    kept: dict[str, Observation],
+    now: float,
+) -> None:
+    if ctx.observe_ttl <= 0:
+        return
+    names = set()
+    for obs in observations:
+        names.add(obs.agent.name)
+        if obs.agent.name in kept:
+            continue  # keeps the time it was observed (the TTL counts from there)
+        text = texts.get(obs.pane.pane_id) if obs.pane is not None else None
+        ctx.observed[obs.agent.name] = (now, obs, text)
+    for name in [name for name in ctx.observed if name not in names]:
+        del ctx.observed[name]
 
 
 def _observe(
@@ -445,8 +511,8 @@ def _refresh_stats(
     Not while a spawn or removal is in progress (``pending``): `git status` takes the index
     lock of a worktree that `git worktree add` is still checking out."""
     owned = [a for a in agents if not a.adopted and a.pending is None]
-    marks = {a.name: _mark(ctx, a) for a in owned}
     signs = {name: hash(text) for name, text in screens.items() if text is not None}
+    marks = {a.name: _recent_mark(ctx, a, now, signs.get(a.name)) for a in owned}
     missing = [a for a in owned if _missing(ctx, a.name)]
     due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
     due.sort(key=lambda a: ctx.stat_marks[a.name].time)
@@ -470,6 +536,23 @@ def _refresh_stats(
 def _missing(ctx: Context, name: str) -> bool:
     last = ctx.stat_marks.get(name)
     return last is None or (last.ok and name not in ctx.stat_cache)
+
+
+def _recent_mark(
+    ctx: Context, agent: AgentRecord, now: float, sign: int | None
+) -> tuple[object, ...] | None:
+    """The worktree's status mark: read again when the last read is :data:`MARK_EVERY_S` old,
+    or when the pane's screen changed since the last read (``sign``) and that read is
+    :data:`MARK_MIN_S` old; else the last one read."""
+    last = ctx.mark_reads.get(agent.name)
+    if last is not None:
+        age = now - last[0]
+        changed = sign is None or sign != last[2]
+        if 0 <= age < MARK_EVERY_S and not (changed and age >= MARK_MIN_S):
+            return last[1]
+    mark = _mark(ctx, agent)
+    ctx.mark_reads[agent.name] = (now, mark, sign)
+    return mark
 
 
 def _mark(ctx: Context, agent: AgentRecord) -> tuple[object, ...] | None:

@@ -6,6 +6,7 @@ timers and workers (STYLE 3.3).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from concurrent.futures import CancelledError
@@ -19,6 +20,7 @@ from textual.worker import Worker, WorkerState
 
 from paw.errors import PawError, TmuxError
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
+from paw.tui.events import EventPump
 from paw.tui.messages import AgentDetails, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -31,11 +33,13 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from paw.core.wave_view import WaveReading
-    from paw.supervisor.model import SupervisorApi
+    from paw.supervisor.model import Snapshot, SupervisorApi
 
 DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
 AUDIT_LINES = 8
+DETAILS_EVERY = 20  # with pane events: the quiet selected agent's preview is re-read this often
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
+SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
 
 
 class PawApp(App[None]):
@@ -56,11 +60,16 @@ class PawApp(App[None]):
         kinds: tuple[str, ...] = DEFAULT_KINDS,
         autopoll: bool = True,
         waves: Callable[[], WaveReading | None] | None = None,
+        safety_interval: float = SAFETY_SWEEP_S,
     ) -> None:
         """Run over ``supervisor``, or paint first and then build one with ``connect``.
 
         ``waves`` reads the repository's latest wave (cheap when unchanged); each sweep
-        calls it and the wave view (`w`) shows what it returns."""
+        calls it and the wave view (`w`) shows what it returns.
+
+        With pane events (the connection's ``watch``), sweeps follow the events and otherwise
+        run only every ``safety_interval`` seconds; while no events arrive (no control mode,
+        the tmux server is down) they run every ``poll_interval`` seconds."""
         super().__init__()
         if (supervisor is None) == (connect is None):
             raise ValueError("give a supervisor or a connector, not both or neither")
@@ -82,11 +91,16 @@ class PawApp(App[None]):
         self._poll_again = False
         self._next_sweep = 0.0  # time.monotonic() before which the timer does not sweep
         self.poll_interval = poll_interval
+        self.safety_interval = safety_interval
+        self._live: Callable[[], bool] | None = None
+        self._pump: EventPump | None = None
+        self._last_sweep = 0.0  # time.monotonic() when the last sweep started
         self.kinds = kinds
         self._attach_agent = attach
         self._autopoll = autopoll
         self._sweeps = 0
         self._diff_agent: str | None = None
+        self._details_agent: str | None = None  # the agent the preview shown was read for
         self._last_error: tuple[str, float] | None = None
         self._tmux_lost = False
         self._waves = waves
@@ -149,6 +163,12 @@ class PawApp(App[None]):
         self.kinds = connection.kinds
         self._close = connection.close
         self._waves = connection.waves or self._waves
+        if connection.watch is not None:
+            pump = EventPump(self._pane_event_due)
+            if connection.watch(pump.note):
+                self._pump = pump
+                self._live = connection.live
+                pump.start()
         self._start_polling()
 
     @staticmethod
@@ -169,6 +189,9 @@ class PawApp(App[None]):
 
     def disconnect(self) -> None:
         """Release what the connector opened (the tmux control-mode client); idempotent."""
+        pump, self._pump = self._pump, None
+        if pump is not None:
+            pump.stop()
         close, self._close = self._close, None
         if close is not None:
             close()
@@ -177,8 +200,22 @@ class PawApp(App[None]):
         # Sweeps may use at most about half of the time: after a sweep that took d seconds
         # the timer skips until d more seconds have passed (50 agents' process trees cost CPU
         # the UI and the approvals need).
-        if time.monotonic() >= self._next_sweep:
+        now = time.monotonic()
+        if self.events_live() and now - self._last_sweep < self.safety_interval:
+            return  # pane events drive the sweeps; this is only the safety sweep
+        if now >= self._next_sweep:
             self.request_poll()
+
+    def events_live(self) -> bool:
+        """True while pane events arrive (sweeps follow them, not the timer)."""
+        return self._live is not None and self._live()
+
+    def _pane_event_due(self) -> None:
+        """The event pump's thread: a pane drew or the structure changed; sweep now."""
+        if self._ending:
+            return
+        with contextlib.suppress(RuntimeError, CancelledError):  # the app is ending
+            self.call_from_thread(self.request_poll)
 
     def request_poll(self) -> None:
         """Start a sweep now, or right after the one in flight (sweeps never pile up)."""
@@ -198,6 +235,7 @@ class PawApp(App[None]):
         a decision.
         """
         started = time.monotonic()
+        self._last_sweep = started
         try:
             with self.poll_lock:
                 self._sweep(self.main.shown_agent)
@@ -209,13 +247,19 @@ class PawApp(App[None]):
                 self.call_from_thread(self.request_poll)
 
     def _sweep(self, agent: str | None) -> None:
+        pump = self._pump
+        touched = pump.drain() if pump is not None and self.events_live() else None
         try:
             snapshot = self.supervisor.poll_once()
         except TmuxError as err:
             self.main.post_message(PollFailed(err.message, tmux_lost=True))
             self.call_from_thread(self.tmux_lost, err.message)
             return
-        details = self._details(agent) if agent and snapshot.tmux_ok else None
+        if pump is not None and snapshot.tmux_ok:
+            pump.only(frozenset(view.pane_id for view in snapshot.agents if view.pane_id))
+        details = None
+        if agent and snapshot.tmux_ok and not self._details_current(agent, snapshot, touched):
+            details = self._details(agent)
         audit = self.supervisor.audit_tail(AUDIT_LINES)
         wave = self._read_wave()
         self._sweeps += 1
@@ -238,7 +282,17 @@ class PawApp(App[None]):
 
             return WaveReading("?", None, False, f"paw could not read the wave state: {err}")
 
+    def _details_current(self, agent: str, snapshot: Snapshot, touched: set[str] | None) -> bool:
+        """True when the selected agent's preview and diff shown are still current: pane
+        events arrive, it is the agent they were read for, and its pane drew nothing since
+        (the preview is then left as it is; the safety sweep refreshes it anyway)."""
+        if touched is None or agent != self._details_agent or self._sweeps % DETAILS_EVERY == 0:
+            return False
+        view = next((v for v in snapshot.agents if v.name == agent), None)
+        return view is not None and view.pane_id is not None and view.pane_id not in touched
+
     def _details(self, agent: str) -> AgentDetails | None:
+        self._details_agent = agent
         try:
             preview = self.supervisor.capture_ansi(agent)
             diff = None
@@ -310,6 +364,7 @@ def make_app(
     kinds: tuple[str, ...] = DEFAULT_KINDS,
     autopoll: bool = True,
     waves: Callable[[], WaveReading | None] | None = None,
+    safety_interval: float = SAFETY_SWEEP_S,
 ) -> PawApp:
     """Build the TUI for ``supervisor``, or for the one ``connect`` builds after the first
     frame (the one factory the CLI, tests and snapshots use)."""
@@ -321,4 +376,5 @@ def make_app(
         kinds=kinds,
         autopoll=autopoll,
         waves=waves,
+        safety_interval=safety_interval,
     )

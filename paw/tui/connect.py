@@ -35,6 +35,10 @@ class Connection:
     kinds: tuple[str, ...] = DEFAULT_KINDS
     close: Callable[[], None] | None = None  # called once when the TUI exits
     waves: Callable[[], WaveReading | None] | None = None  # the repository's latest wave
+    # pane events: watch(listener) starts reporting pane ids (None: structure) and returns
+    # whether it could; live() tells whether events arrive right now (else the TUI polls)
+    watch: Callable[[Callable[[str | None], None]], bool] | None = None
+    live: Callable[[], bool] | None = None
 
 
 class NotConnected:

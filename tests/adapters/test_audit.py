@@ -61,3 +61,16 @@ def test_audit_current_user_and_tty() -> None:
     assert current_user()
     tty = current_tty()
     assert tty is None or tty.startswith("/dev/")
+
+
+def test_tail_reads_the_last_records_from_the_end(tmp_path: Path) -> None:
+    log = JsonlAuditLog(tmp_path / "audit.jsonl")
+    assert log.tail(8) == []
+    for i in range(600):  # more than one block (16 KiB) of the file's end
+        log.append({"event": "e", "i": i, "pad": "x" * (i % 50)})
+    with (tmp_path / "audit.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write('{"event": "torn')  # a crash mid-write: skipped
+    assert log.tail(8) == log.read()[-8:]
+    assert [r["i"] for r in log.tail(3)] == [597, 598, 599]
+    assert log.tail(0) == []
+    assert len(log.tail(5000)) == 600

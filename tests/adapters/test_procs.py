@@ -11,6 +11,7 @@ import psutil
 import pytest
 from libtmux.test.retry import retry_until
 
+from paw.adapters import procs
 from paw.adapters.procs import PsutilInspector
 from tests.support.budget import budget
 
@@ -49,15 +50,21 @@ def test_procs_trees_match_psutil_children_from_one_table_pass(
     inspector = PsutilInspector()
     retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     passes: list[object] = []
-    real_iter = psutil.process_iter
+    real_map, real_walk = procs._children_map, procs._walk_children
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         passes.append(args)
-        return real_iter(*args, **kwargs)
+        return real_map(*args, **kwargs)
 
-    monkeypatch.setattr(psutil, "process_iter", counting)
+    def walking(*args: Any, **kwargs: Any) -> Any:
+        passes.append(args)
+        return real_walk(*args, **kwargs)
+
+    monkeypatch.setattr(procs, "_children_map", counting)
+    monkeypatch.setattr(procs, "_walk_children", walking)
     trees = inspector.trees([*families, families[0]])
-    assert len(passes) == 1
+    # a few trees: walked down from their roots (one walk), else one pass over the table
+    assert len(passes) == 1 or (len(passes) == 2 and passes[0] and real_walk(families) is None)
     assert list(trees) == families
     for pid in families:
         assert [p.pid for p in trees[pid]] == _psutil_tree(pid)
@@ -76,3 +83,25 @@ def test_procs_trees_gone_and_empty(families: list[int]) -> None:
     assert trees[gone.pid] == []
     assert trees[families[0]][0].pid == families[0]
     assert inspector.trees([]) == {}
+
+
+def test_procs_trees_walked_or_from_the_table_are_the_same(
+    families: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inspector = PsutilInspector()
+    retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
+    walked = inspector.trees(families)
+    monkeypatch.setattr(procs, "FEW_ROOTS", 0)
+    table = inspector.trees(families)
+    assert walked == table
+
+
+def test_procs_children_from_proc_match_psutil(families: list[int]) -> None:
+    """The /proc fast path sees the same parent links as psutil (where /proc exists)."""
+    try:
+        fast = procs._proc_children()
+    except OSError:
+        pytest.skip("no /proc on this platform: the psutil path is the only one")
+    for pid in families:
+        kids = {c.pid for c in psutil.Process(pid).children()}
+        assert kids <= set(fast.get(pid, [])), (pid, kids, fast.get(pid))

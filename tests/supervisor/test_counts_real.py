@@ -14,7 +14,7 @@ import pytest
 
 from paw.adapters import proc
 from paw.supervisor.model import AgentView, Outcome
-from paw.supervisor.sweep import STAT_OUTPUT_S, STAT_TTL_S
+from paw.supervisor.sweep import MARK_EVERY_S, STAT_OUTPUT_S, STAT_TTL_S
 from tests.tui.real_world import capture, make_supervisor, wait_for, wait_for_prompts
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def test_commit_in_the_worktree_is_counted_next_sweep(rig: Rig) -> None:
     (wt / "feature.txt").write_text("new\n", encoding="utf-8")
     _git(wt, "add", "feature.txt")
     _git(wt, "commit", "-q", "-m", "feature")
-    view = rig.sweep()
+    view = rig.sweep(after=MARK_EVERY_S)
     assert (view.stat.ahead, view.stat.untracked, view.stat.uncommitted) == (1, 0, 0)
     assert rig.quiet_sweep().stat.ahead == 1
 
@@ -98,7 +98,7 @@ def test_commit_in_the_worktree_is_counted_next_sweep(rig: Rig) -> None:
 def test_new_untracked_file_is_counted_next_sweep(rig: Rig) -> None:
     wt = rig.worktree()
     (wt / "notes.txt").write_text("draft\n", encoding="utf-8")
-    assert rig.sweep().stat.untracked == 1
+    assert rig.sweep(after=MARK_EVERY_S).stat.untracked == 1
     assert rig.quiet_sweep().stat.untracked == 1
 
 
@@ -107,13 +107,13 @@ def test_edit_then_git_add_is_counted_next_sweep(rig: Rig) -> None:
     with (wt / "README.md").open("a", encoding="utf-8") as handle:
         handle.write("more\n")
     _git(wt, "add", "README.md")
-    view = rig.sweep()
+    view = rig.sweep(after=MARK_EVERY_S)
     assert (view.stat.uncommitted, view.stat.insertions) == (1, 1)
 
 
 def test_base_moving_is_counted_next_sweep(rig: Rig, git_repo: Path) -> None:
     _git(git_repo, "commit", "-q", "--allow-empty", "-m", "main moves on")
-    assert rig.sweep().stat.behind == 1
+    assert rig.sweep(after=MARK_EVERY_S).stat.behind == 1
 
 
 def test_pane_output_recounts_the_worktree(rig: Rig) -> None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import psutil
 import pytest
 
-from paw.adapters import proc
+from paw.adapters import proc, procs
 from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlClient
 from paw.cli.compose import build_supervisor
@@ -33,7 +32,7 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
     supervisor.poll_once()  # worktree counts are cached from here on
     tmux: list[tuple[str, ...]] = []
     passes: list[object] = []
-    real_run, real_iter = proc.run, psutil.process_iter
+    real_run, real_map, real_walk = proc.run, procs._children_map, procs._walk_children
 
     def counting_run(argv: Any, **kwargs: Any) -> proc.Completed:
         if argv[0] == "tmux":
@@ -42,10 +41,16 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
 
     def counting_iter(*args: Any, **kwargs: Any) -> Any:
         passes.append(args)
-        return real_iter(*args, **kwargs)
+        return real_map(*args, **kwargs)
 
     monkeypatch.setattr(proc, "run", counting_run)
-    monkeypatch.setattr(psutil, "process_iter", counting_iter)
+
+    def counting_walk(*args: Any, **kwargs: Any) -> Any:
+        passes.append(args)  # a few trees are walked down from their roots instead
+        return real_walk(*args, **kwargs)
+
+    monkeypatch.setattr(procs, "_children_map", counting_iter)
+    monkeypatch.setattr(procs, "_walk_children", counting_walk)
     snapshot = supervisor.poll_once()
     assert (len(tmux), len(passes)) == (1, 1)
     assert len(snapshot.prompts) == AGENTS
@@ -116,3 +121,33 @@ def test_build_supervisor_uses_the_control_client_only_when_asked(
     assert clients == [f"1 {controlled.session}"]  # attached to paw's session, and only it
     controlled.ctx.terminal.close()
     assert wait_for(lambda: server.cmd("list-clients").stdout == [])
+
+
+def test_unchanged_agents_are_not_resolved_again_within_the_observe_ttl(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
+    supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
+    assert supervisor.ctx.observe_ttl > 0
+    supervisor.spawn("a0", "demo-safe", None)
+    supervisor.spawn("a1", "demo-safe", None)
+    wait_for(lambda: len(supervisor.poll_once().prompts) == 2)
+    supervisor.poll_once()
+    roots: list[list[int]] = []
+    real_trees = supervisor.ctx.procs.trees
+
+    def trees(pids: Any) -> Any:
+        roots.append(list(pids))
+        return real_trees(pids)
+
+    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    now = [supervisor.ctx.clock()]
+    supervisor.ctx.clock = lambda: now[0]
+    snapshot = supervisor.poll_once()
+    assert len(snapshot.prompts) == 2
+    assert roots == []  # both screens unchanged: nothing resolved, the prompts still shown
+    now[0] += supervisor.ctx.observe_ttl
+    assert len(supervisor.poll_once().prompts) == 2
+    assert len(roots) == 1
+    assert len(roots[0]) == 2  # the TTL is over: both resolved again
+    supervisor.close()

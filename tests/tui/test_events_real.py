@@ -1,0 +1,222 @@
+"""Event-driven sweeps of the TUI over real tmux: pane output (tmux control-mode ``%output``)
+and structure changes trigger sweeps; with nothing happening nothing is captured.
+
+Every app here runs with a safety sweep of an hour: whatever the TUI shows after its first
+sweeps came through the event path, not a timer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from libtmux.server import Server
+from textual.pilot import Pilot
+
+from paw.adapters.tmux import TmuxTerminal
+from paw.cli.compose import build_supervisor
+from paw.cli.tui import connection_for
+from paw.supervisor.model import AgentStatus, AgentView, Snapshot
+from paw.supervisor.service import Supervisor
+from paw.tui.app import PawApp, make_app
+from tests.support.budget import budget
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+SIZE = (120, 40)
+HOUR = 3600.0
+
+
+def config(socket: str) -> str:
+    """Scripted kinds: ``late`` works a while, then asks; ``asks`` asks at once."""
+    kinds = {"late": ("busy 4", "shell ls -la"), "asks": ("shell ls -la",)}
+    lines = ["[tmux]", f'socket_name = "{socket}"', ""]
+    for kind, steps in kinds.items():
+        command = ", ".join(f'"{p}"' for p in ("{python}", "-m", "paw.demo.agent", *steps))
+        lines += [
+            f"[agents.{kind}]",
+            f"command = [{command}]",
+            'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }',
+            'detector = "scripted"',
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def supervisor_for(repo: Path, server: Server) -> Supervisor:
+    socket = server.socket_name or ""
+    (repo / "paw.toml").write_text(config(socket), encoding="utf-8")
+    return build_supervisor(str(repo), socket_name=socket, control=True)
+
+
+class Recorder:
+    """Every snapshot the app's sweeps returned, in order."""
+
+    def __init__(self, supervisor: Supervisor) -> None:
+        self.snapshots: list[Snapshot] = []
+        inner = supervisor.poll_once
+
+        def poll_once() -> Snapshot:
+            snapshot = inner()
+            self.snapshots.append(snapshot)
+            return snapshot
+
+        supervisor.poll_once = poll_once  # type: ignore[method-assign]
+
+    @property
+    def last(self) -> Snapshot | None:
+        return self.snapshots[-1] if self.snapshots else None
+
+
+async def until(pilot: Pilot[None], check: Callable[[], bool], seconds: float) -> bool:
+    end = time.monotonic() + budget(seconds)
+    while time.monotonic() < end:
+        if check():
+            return True
+        await pilot.pause(0.05)
+    return check()
+
+
+def terminal_of(supervisor: Supervisor) -> TmuxTerminal:
+    terminal = supervisor.ctx.terminal
+    assert isinstance(terminal, TmuxTerminal)
+    return terminal
+
+
+def shows_prompt(recorder: Recorder, agent: str) -> bool:
+    last = recorder.last
+    return last is not None and any(p.agent == agent for p in last.prompts)
+
+
+async def start_events(pilot: Pilot[None], app: PawApp, supervisor: Supervisor) -> None:
+    """Hand the app the connection's event source (as `paw tui` does once connected)."""
+    app._connected(connection_for(supervisor))
+    assert await until(pilot, app.events_live, 30), "the tmux event client never attached"
+
+
+async def test_a_prompt_drawn_later_is_shown_without_a_poll_tick(
+    git_repo: Path, server: Server
+) -> None:
+    supervisor = supervisor_for(git_repo, server)
+    supervisor.spawn("worker", "late", None)
+    recorder = Recorder(supervisor)
+    app = make_app(supervisor, poll_interval=HOUR, safety_interval=HOUR, autopoll=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await start_events(pilot, app, supervisor)
+            assert await until(
+                pilot, lambda: any(v.status is AgentStatus.BUSY for v in _views(recorder)), 30
+            ), "the working agent was never seen busy"
+            sweeps = len(recorder.snapshots)
+            assert await until(pilot, lambda: shows_prompt(recorder, "worker"), 30), (
+                "the prompt drawn after the first sweeps never reached the TUI"
+            )
+            assert len(recorder.snapshots) > sweeps  # sweeps that only events started
+    finally:
+        app.disconnect()
+
+
+async def test_idle_panes_are_not_captured(git_repo: Path, server: Server) -> None:
+    supervisor = supervisor_for(git_repo, server)
+    supervisor.spawn("one", "asks", None)
+    supervisor.spawn("two", "asks", None)
+    recorder = Recorder(supervisor)
+    app = make_app(supervisor, poll_interval=0.2, safety_interval=HOUR, autopoll=True)
+    terminal = terminal_of(supervisor)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await start_events(pilot, app, supervisor)
+            app.request_poll()
+            assert await until(
+                pilot, lambda: shows_prompt(recorder, "one") and shows_prompt(recorder, "two"), 30
+            )
+            # both agents now wait on a key and draw nothing: once the last event's sweep is
+            # over, no sweep runs and nothing is captured (the poll timer runs every 0.2 s)
+            captured = -1
+            for _ in range(int(budget(30) / 0.5)):
+                if terminal.panes_captured == captured and not app._poll_in_flight:
+                    break
+                captured = terminal.panes_captured
+                await pilot.pause(0.5)
+            sweeps = len(recorder.snapshots)
+            await pilot.pause(2.0)  # an absence: a window of time in which nothing may happen
+            assert terminal.panes_captured == captured
+            assert len(recorder.snapshots) == sweeps
+    finally:
+        app.disconnect()
+
+
+async def test_a_flooding_pane_does_not_starve_another(git_repo: Path, server: Server) -> None:
+    supervisor = supervisor_for(git_repo, server)
+    supervisor.spawn("worker", "late", None)
+    recorder = Recorder(supervisor)
+    app = make_app(supervisor, poll_interval=HOUR, safety_interval=HOUR, autopoll=False)
+    socket = server.socket_name or ""
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await start_events(pilot, app, supervisor)
+            app.request_poll()
+            assert await until(pilot, lambda: bool(_views(recorder)), 30)
+            # a pane of paw's own session printing as fast as it can, beside the agent
+            flood = "yes paw-flood-line-$(seq -s . 1 40)"
+            started = await asyncio.create_subprocess_exec(
+                "tmux", "-L", socket, "new-window", "-d", "-t", f"={supervisor.session}", flood
+            )  # fmt: skip
+            assert await started.wait() == 0
+            assert await until(pilot, lambda: shows_prompt(recorder, "worker"), 60), (
+                "the agent's prompt never reached the TUI while another pane flooded"
+            )
+    finally:
+        app.disconnect()
+
+
+async def test_a_restarted_server_is_reconnected(git_repo: Path, server: Server) -> None:
+    supervisor = supervisor_for(git_repo, server)
+    supervisor.spawn("first", "asks", None)
+    recorder = Recorder(supervisor)
+    app = make_app(supervisor, poll_interval=0.3, safety_interval=HOUR, autopoll=True)
+    terminal = terminal_of(supervisor)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await start_events(pilot, app, supervisor)
+            assert await until(pilot, lambda: shows_prompt(recorder, "first"), 30)
+            events = terminal._events
+            assert events is not None
+            connects = events.connects
+            seen = len(recorder.snapshots)
+            server.kill()
+            assert await until(pilot, lambda: bool(_lost(recorder)), 30), "no sweep saw it"
+            assert not app.events_live()
+            # a new server: paw's session comes back with a new agent
+            supervisor.spawn("second", "asks", None)
+            assert await until(pilot, lambda: events.connects > connects, 30), "no reconnect"
+            assert await until(pilot, lambda: shows_prompt(recorder, "second"), 30)
+            assert app.events_live()
+            between = recorder.snapshots[seen:]
+            for snapshot in between:
+                first = next(v for v in snapshot.agents if v.name == "first")
+                assert first.status is not AgentStatus.EXITED, snapshot
+                assert all(p.agent != "first" for p in snapshot.prompts), snapshot
+            last = recorder.last
+            assert last is not None
+            first = next(v for v in last.agents if v.name == "first")
+            assert first.status is AgentStatus.SERVER_RESTARTED
+    finally:
+        app.disconnect()
+
+
+def _views(recorder: Recorder) -> tuple[AgentView, ...]:
+    last = recorder.last
+    return () if last is None else last.agents
+
+
+def _lost(recorder: Recorder) -> bool:
+    last = recorder.last
+    return (
+        last is not None
+        and not last.tmux_ok
+        and all(v.status is AgentStatus.LOST for v in last.agents)
+        and not last.prompts
+    )

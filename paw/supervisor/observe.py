@@ -99,6 +99,8 @@ def locate(
     pane = pane_for(ctx, agent, panes)
     if pane is not None:
         return pane, None
+    if not panes:  # a server with no pane at all is shutting down (kill-server): unproven
+        return None, Problem.SERVER_GONE
     server = current_server(panes)
     if agent.server and server and server != agent.server:
         return None, Problem.SERVER_RESTARTED

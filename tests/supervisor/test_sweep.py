@@ -59,6 +59,20 @@ def test_poll_once_server_gone_is_not_every_agent_exited() -> None:
     assert [v.name for v in snapshot.agents] == ["alice"]
 
 
+def test_a_server_answering_with_no_pane_at_all_is_not_every_agent_exited() -> None:
+    """kill-server: for a moment the dying server still answers, with no pane. One pane gone
+    is `exited`; every pane gone at once is not proof of anything."""
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    spawn_demo(rig, "bob", IDLE_SCREEN)
+    rig.terminal.panes.pop(rig.sup.agent("bob").pane_id or "")
+    views = {v.name: v.status for v in rig.sup.poll_once().agents}
+    assert views == {"alice": AgentStatus.IDLE, "bob": AgentStatus.EXITED}
+    rig.terminal.panes.clear()
+    views = {v.name: v.status for v in rig.sup.poll_once().agents}
+    assert views == {"alice": AgentStatus.LOST, "bob": AgentStatus.LOST}
+
+
 def test_poll_once_without_agents_calls_no_tmux() -> None:
     rig = make_rig()
     rig.terminal.server_gone = True

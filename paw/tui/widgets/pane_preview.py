@@ -52,11 +52,13 @@ class PanePreview(Static):
         if key == self._shown:
             return
         self._shown = key
+        # The preview's size is its panel's (paw.tcss: 1fr both ways) and the text is cut to
+        # it: no layout pass of the whole screen per redraw of a busy agent's pane.
         if self._agent is None:
-            self.update(Text("Select an agent to see its pane.", style="dim"))
+            self.update(Text("Select an agent to see its pane.", style="dim"), layout=False)
             return
         rows = tail_rows(Text.from_ansi(self._ansi, end=""), width, height, self.app.console)
-        self.update(Text("\n", no_wrap=True, end="").join(rows))
+        self.update(Text("\n", no_wrap=True, end="").join(rows), layout=False)
 
 
 def _decoration(char: str) -> bool:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
@@ -47,23 +48,34 @@ class KeyedTable(DataTable[Cell]):
         return [k for k, _ in self._rows]
 
     def show_rows(self, rows: Sequence[Row]) -> None:
-        """Make the table show ``rows`` (in this order)."""
-        new = list(rows)
-        if [k for k, _ in new] == [k for k, _ in self._rows]:
-            self._update_cells(new)
-        else:
-            self._rebuild(new)
-        self._rows = new
+        """Make the table show ``rows`` (in this order).
 
-    def _update_cells(self, rows: list[Row]) -> None:
+        Rows are updated by position, cell by cell, and added or removed at the end: a sweep
+        that only re-sorts rows (an agent going from busy to prompt moves up) changes a few
+        cells instead of clearing and rebuilding the table, which costs a layout pass of the
+        whole screen. The cursor follows its row's key."""
+        new = list(rows)
+        keep = self.selected_key
+        old = self._rows
         changed = False
-        for (key, cells), (_, old) in zip(rows, self._rows, strict=True):
-            for (column, _), cell, before in zip(self.COLUMNS, cells, old, strict=True):
+        for index in range(len(new), len(old)):  # fewer rows: drop the last ones
+            self.remove_row(str(index))
+            changed = True
+        for index, (_, cells) in enumerate(new):
+            if index >= len(old):
+                self.add_row(*cells, key=str(index))
+                changed = True
+                continue
+            for column, (cell, before) in enumerate(zip(cells, old[index][1], strict=True)):
                 if cell != before:
-                    self.update_cell(key, column, cell)
+                    self.update_cell_at(Coordinate(index, column), cell)
                     changed = True
+        self._rows = new
         if changed:
-            self._fit_columns(rows)
+            self._fit_columns(new)
+        keys = [k for k, _ in new]
+        if keep in keys and keys.index(keep) != self.cursor_row:
+            self.move_cursor(row=keys.index(keep), animate=False)
 
     def _fit_columns(self, rows: list[Row]) -> None:
         """Make each column as wide as its widest cell now, wider or narrower (DataTable's own
@@ -80,17 +92,6 @@ class KeyedTable(DataTable[Cell]):
         if resized:
             self._require_update_dimensions = True
             self.refresh()
-
-    def _rebuild(self, rows: list[Row]) -> None:
-        keep = self.selected_key
-        self.clear()
-        for column in self.columns.values():  # fit the new rows, not the widest row ever
-            column.content_width = column.label.cell_len
-        for key, cells in rows:
-            self.add_row(*cells, key=key)
-        keys = [k for k, _ in rows]
-        if keep in keys:
-            self.move_cursor(row=keys.index(keep), animate=False)
 
 
 def _cell_len(cell: Cell) -> int:

@@ -63,12 +63,14 @@ def scrub(text: str, scratch: Path) -> str:
     # Narrow panes wrap the deep scratch path over rows: keep the layout, drop the machine.
     out = scrub_wrapped(out, *scratch_stand_in())
     out = out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
-    # Agents shorten long paths as `<first>/.../<last>`: the first component can still be this
-    # machine's home; replace it by a placeholder of the same width (layouts stay aligned).
+    # Agents shorten long paths as `<first>/.../<last>` or `<first>/.…`: the first component
+    # can still be this machine's home; replace it by a placeholder of the same width (layouts
+    # stay aligned).
     home = Path.home().parts[1] if len(Path.home().parts) > 1 else ""
     if home and home != "home":
         stand_in = "home"[: len(home)].ljust(len(home), "_")
         out = out.replace(f"/{home}/.../", f"/{stand_in}/.../")
+        out = out.replace(f"/{home}/.…", f"/{stand_in}/.…")  # vibe's status line, cut
     return out
 
 

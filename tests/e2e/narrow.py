@@ -83,8 +83,13 @@ def _send(run: driver.Run, scenario: str) -> None:
     """Type ``SCENARIO <name>`` and press Enter once; once more only while the line still
     sits in the input and the model has not seen it (a second Enter could answer a prompt)."""
     text = f"SCENARIO {scenario}"
-    run.pane.type_text(text)
-    run.pane.wait_for(lambda s: text in " ".join(s.split()), budget(30), f"{text!r} to show")
+    deadline = time.monotonic() + budget(120)
+    shown = False
+    while not shown and time.monotonic() < deadline:
+        run.pane.type_text(text)  # again when an input that was not ready yet dropped it
+        shown = _wait(lambda: text in " ".join(run.pane.capture().split()), budget(15))
+    if not shown:
+        raise TimeoutError(f"{text!r} never showed; screen:\n{run.pane.capture()}")
     run.pane.send_keys(driver.ENTER)
     if _wait(lambda: run.stub.scenario_requests(scenario), budget(60)):
         return

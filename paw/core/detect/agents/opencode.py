@@ -145,7 +145,12 @@ def _choice_rows(block: list[str], choices: re.Pattern[str]) -> int:
     # On a narrow pane the key hints get rows of their own under the choices, a blank row
     # between: "Allow once   Allow always   Reject" / "" / "ctrl+f fullscreen  ⇆ select  enter".
     hints = end
-    while hints > 0 and end - hints < _CHOICE_ROWS and HINTS.search(block[hints - 1]):
+    while (
+        hints > 0
+        and end - hints < _CHOICE_ROWS
+        and HINTS.search(block[hints - 1])
+        and not choices.match(block[hints - 1])
+    ):
         hints -= 1
     if 1 < hints < end and not block[hints - 1].strip():
         end = hints - 1

@@ -29,8 +29,8 @@ class Shot(NamedTuple):
 
 SCRATCH_STAND_IN = "/home/u/work/paw-agents-scratch"
 # What may sit between two characters of a path an agent wrapped onto the next row: a line
-# break, the row's indent or box border, and colour escapes (in screen.ansi).
-_WRAP_GAP = r"(?:\x1b\[[0-9;]*m)*(?:\n(?:\x1b\[[0-9;]*m|[ \t│┃|])*)?"
+# break, the rows' padding and box borders, and colour escapes (in screen.ansi).
+_WRAP_GAP = r"(?:\x1b\[[0-9;]*m)*(?:[ \t│┃|]*\n(?:\x1b\[[0-9;]*m|[ \t│┃|])*)?"
 
 
 def scrub_wrapped(text: str, prefix: str, stand_in: str) -> str:

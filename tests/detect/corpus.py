@@ -60,8 +60,15 @@ def load_cases(root: Path = CORPUS, prefix: str = "") -> list[Case]:
 
 
 def load_live_cases() -> list[Case]:
-    """Every screen of the live captures, with test ids ``live/<agent>/<case>``."""
-    return load_cases(LIVE, "live/")
+    """Every screen of the live captures at the verified sizes (80x24 and up), with test ids
+    ``live/<agent>/<case>``; the narrow ones are ``load_narrow_cases``."""
+    return [case for case in load_cases(LIVE, "live/") if not case.meta.get("narrow")]
+
+
+def load_narrow_cases() -> list[Case]:
+    """The live captures on narrow panes (40x15, 30x20; meta ``"narrow": true``), where a
+    detector may read a live prompt as unknown."""
+    return [case for case in load_cases(LIVE, "live/") if case.meta.get("narrow")]
 
 
 def is_question(meta: dict[str, Any]) -> bool:

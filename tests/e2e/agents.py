@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -264,9 +265,20 @@ def _setup_kilo(ws: Workspace, url: str) -> dict[str, str]:
     return {f"KILO_DISABLE_{name}": "1" for name in (*names, "CODEBASE_INDEXING")}
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def _setup_cline(ws: Workspace, url: str) -> dict[str, str]:
+    # Cline's hub daemon listens on a fixed port (25463) unless CLINE_HUB_PORT names another:
+    # each run gets its own, so several Clines (each with its own HOME) can run at once.
+    hub = {"CLINE_HUB_PORT": str(free_port())}
     # `cline auth` writes the provider settings in the shape this version reads.
     env = {**git_env(ws.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "dumb"}
+    env.update(hub)
     command = [str(binary_path("cline")), "auth", "-p", "openai", "-k", API_KEY, "-m", MODEL]
     subprocess.run(
         [*command, "-b", f"{url}/v1"], env=env, check=True, capture_output=True, timeout=120
@@ -274,7 +286,7 @@ def _setup_cline(ws: Workspace, url: str) -> dict[str, str]:
     notices = {"cline-cli-cline-pass-intro": True, "cline-cli-desktop-launch": True}
     settings = ws.home / ".cline" / "data" / "settings"
     _write_json(settings / "cli-notices.json", {"shown": notices})
-    return {}
+    return hub
 
 
 def _stop_cline_hub(ws: Workspace) -> None:
@@ -427,6 +439,8 @@ def launch_env(agent: str, ws: Workspace, url: str) -> dict[str, str]:
     env = {
         "PATH": f"{node_bin}:{os.environ.get('PATH', '/usr/local/bin:/usr/bin:/bin')}",
         "TERM": "xterm-256color",
+        # As under paw (tests/e2e/paw_run.py): without it gemini-cli warns below its prompts.
+        "COLORTERM": "truecolor",
         "LANG": "C.UTF-8",
         "NO_UPDATE_NOTIFIER": "1",
         **git_env(ws.home),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,16 +27,50 @@ class Shot(NamedTuple):
     info: dict[str, str]
 
 
+SCRATCH_STAND_IN = "/home/u/work/paw-agents-scratch"
+# What may sit between two characters of a path an agent wrapped onto the next row: a line
+# break, the rows' padding and box borders, and colour escapes (in screen.ansi).
+_WRAP_GAP = r"(?:\x1b\[[0-9;]*m)*(?:[ \t│┃|]*\n(?:\x1b\[[0-9;]*m|[ \t│┃|])*)?"
+
+
+def scrub_wrapped(text: str, prefix: str, stand_in: str) -> str:
+    """Replace ``prefix`` by ``stand_in`` (padded or cut to the same width) even where the
+    agent wrapped it over several rows: character for character, rows and indents kept, so
+    the screen's layout does not move."""
+    if not prefix:
+        return text
+    same = stand_in[: len(prefix)].ljust(len(prefix), "_")
+    pattern = re.compile(_WRAP_GAP.join(f"({re.escape(c)})" for c in prefix))
+
+    def swap(match: re.Match[str]) -> str:
+        chars = list(match.group(0))
+        base = match.start()
+        for index in range(len(prefix)):
+            chars[match.start(index + 1) - base] = same[index]
+        return "".join(chars)
+
+    return pattern.sub(swap, text)
+
+
+def scratch_stand_in() -> tuple[str, str]:
+    """This machine's scratch folder and the placeholder that replaces it in fixtures."""
+    return str(agents.agents_home() / "scratch"), SCRATCH_STAND_IN
+
+
 def scrub(text: str, scratch: Path) -> str:
     """Replace the scratch directory (and the agents cache) by stable placeholder paths."""
     out = text.replace(str(scratch), "/home/u/src")
+    # Narrow panes wrap the deep scratch path over rows: keep the layout, drop the machine.
+    out = scrub_wrapped(out, *scratch_stand_in())
     out = out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
-    # Agents shorten long paths as `<first>/.../<last>`: the first component can still be this
-    # machine's home; replace it by a placeholder of the same width (layouts stay aligned).
+    # Agents shorten long paths as `<first>/.../<last>` or `<first>/.…`: the first component
+    # can still be this machine's home; replace it by a placeholder of the same width (layouts
+    # stay aligned).
     home = Path.home().parts[1] if len(Path.home().parts) > 1 else ""
     if home and home != "home":
         stand_in = "home"[: len(home)].ljust(len(home), "_")
         out = out.replace(f"/{home}/.../", f"/{stand_in}/.../")
+        out = out.replace(f"/{home}/.…", f"/{stand_in}/.…")  # vibe's status line, cut
     return out
 
 

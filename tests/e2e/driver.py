@@ -13,6 +13,7 @@ import sys
 import time
 from typing import NamedTuple
 
+from paw.adapters.procs import PsutilInspector
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane
 from tests.e2e.stub_model import StubModel
@@ -59,11 +60,23 @@ def start_run(agent: str, socket: str, cols: int, rows: int) -> Run:
 
 
 def stop_run(run: Run) -> None:
-    """Kill the pane's tmux server, stop the stub, delete the workspace."""
+    """Kill the pane's tmux server and what ran in it (gemini-cli ignores the hangup), stop
+    the stub, delete the workspace."""
+    inspector = PsutilInspector()
+    pid = _pane_pid(run.pane)
+    trees = inspector.trees([int(pid)] if pid.isdigit() else [])
     run.pane.kill_server()
+    inspector.end([p for tree in trees.values() for p in tree], budget(5.0))
     agents.cleanup(run.agent, run.ws)
     run.stub.stop()
     agents.remove_workspace(run.ws)
+
+
+def _pane_pid(pane: Pane) -> str:
+    try:
+        return pane.info().get("pane_pid", "")
+    except RuntimeError:  # the server is gone already
+        return ""
 
 
 def wait_ready(run: Run, timeout: float = START_TIMEOUT) -> str:

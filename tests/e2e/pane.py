@@ -56,9 +56,20 @@ class Pane:
 
     def info(self) -> dict[str, str]:
         """Cursor position, size, alternate screen and liveness of the pane."""
-        fmt = "#{alternate_on} #{cursor_x} #{cursor_y} #{pane_width} #{pane_height} #{pane_dead}"
+        fmt = (
+            "#{alternate_on} #{cursor_x} #{cursor_y} #{pane_width} #{pane_height} #{pane_dead}"
+            " #{pane_pid}"
+        )
         values = _tmux(self.socket, "display-message", "-p", "-t", self.target, fmt).split()
-        keys = ("alternate_on", "cursor_x", "cursor_y", "pane_width", "pane_height", "pane_dead")
+        keys = (
+            "alternate_on",
+            "cursor_x",
+            "cursor_y",
+            "pane_width",
+            "pane_height",
+            "pane_dead",
+            "pane_pid",
+        )
         return dict(zip(keys, values, strict=False))
 
     def send_keys(self, *keys: str) -> None:

@@ -100,6 +100,12 @@ class StubModel:
             return []
         return [r.text for r in self.tool_results if r.scenario == scenario and r.step == plans - 1]
 
+    def gated_issued(self, scenario: str) -> bool:
+        """Whether the scenario's permission-gated call (its last tool call) was sent out."""
+        with self._lock:
+            plans = self._plans.get(scenario)
+            return plans is not None and len(self._issued.get(scenario, ())) >= plans
+
     def scenario_requests(self, scenario: str) -> int:
         """How many main requests started ``scenario``."""
         with self._lock:

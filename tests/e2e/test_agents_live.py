@@ -1,4 +1,4 @@
-"""The six real agent CLIs, supervised by paw, against the scripted stub model.
+"""The ten real agent CLIs, supervised by paw, against the scripted stub model.
 
 For each agent and pane size, one paw-spawned agent goes through: a shell command approved with
 ``paw approve`` (the file appears, the stub gets the tool result), a twin shell command denied
@@ -13,7 +13,10 @@ Set ``PAW_E2E_CAPTURE=1`` to record the screens under tests/fixtures/screens-liv
 from __future__ import annotations
 
 import json
+import os
 import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
@@ -37,6 +40,9 @@ START_TIMEOUT = budget(240.0)
 EFFECT_TIMEOUT = budget(90.0)
 SEND_GRACE = budget(45.0)
 SIZES = ((120, 40), (80, 24))
+# Agents driven at once (tests/e2e run them in threads, see LivePool).
+JOBS_ENV = "PAW_E2E_JOBS"
+DEFAULT_JOBS = 3
 # aider edits existing files only once they are in the chat; a new file is its file prompt.
 FILE_SCENARIO = {"aider": "write"}
 
@@ -216,12 +222,8 @@ def _meta(
     }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
-def test_agent_live_prompts_approve_deny_through_paw(
-    case: LiveCase, installed_agents: Path
-) -> None:
-    """paw spawn → paw prompts (kind, subject) → paw approve / paw deny → effect checked."""
-    del installed_agents
+def run_case(case: LiveCase) -> None:
+    """One agent at one size, start to finish (raises ``pytest.fail``'s exception on failure)."""
     run = paw_run.start(case.agent, case.cols, case.rows)
     shots: dict[str, Any] = {}
     try:
@@ -232,3 +234,61 @@ def test_agent_live_prompts_approve_deny_through_paw(
         if capture.capturing() and shots:
             _record(run, case, shots)
         paw_run.stop(run)
+
+
+def jobs() -> int:
+    """How many agents run at once (``PAW_E2E_JOBS``, default 3; 1 runs them one by one)."""
+    try:
+        return max(1, int(os.environ.get(JOBS_ENV, str(DEFAULT_JOBS))))
+    except ValueError:
+        return DEFAULT_JOBS
+
+
+class LivePool:
+    """The selected cases, run ``jobs()`` at a time in threads; each test waits for its own.
+
+    The agents mostly wait (on the stub model, on their UI, on paw's polling), so several can
+    share a loaded two-core machine: each has its own stub server on port 0, its own tmux socket,
+    HOME and scratch repository, and Cline its own hub port.
+    """
+
+    def __init__(self, cases: list[LiveCase], workers: int) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="e2e-agent")
+        self._futures: dict[str, Future[None]] = {
+            case.test_id: self._executor.submit(run_case, case) for case in cases
+        }
+
+    def result(self, case: LiveCase) -> None:
+        """Wait for ``case``; re-raises its failure in the calling test."""
+        future = self._futures.get(case.test_id)
+        if future is None:  # not among the selected items (e.g. a plugin re-runs it): run here
+            run_case(case)
+            return
+        future.result()
+
+    def close(self) -> None:
+        """Drop cases not started yet, wait for the running ones to clean up."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture(scope="module")
+def live_pool(request: pytest.FixtureRequest, installed_agents: Path) -> Iterator[LivePool]:
+    """Starts every selected case of this module at once (``jobs()`` at a time)."""
+    del installed_agents
+    selected: list[LiveCase] = []
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        name = getattr(item, "originalname", "")
+        if name == test_agent_live_prompts_approve_deny_through_paw.__name__ and callspec:
+            selected.append(callspec.params["case"])
+    pool = LivePool(selected, jobs())
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
+def test_agent_live_prompts_approve_deny_through_paw(case: LiveCase, live_pool: LivePool) -> None:
+    """paw spawn → paw prompts (kind, subject) → paw approve / paw deny → effect checked."""
+    live_pool.result(case)

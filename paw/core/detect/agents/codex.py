@@ -67,6 +67,8 @@ FULL_FOOTER = "Press enter to confirm or esc to cancel"
 CUT_FOOTER_MIN = "Press enter"
 BUSY = interrupt_hint("to interrupt")
 TURN_END = re.compile(r"^\s*(?:─\s*)?Worked for\b|Conversation interrupted|^\s*■ ", re.IGNORECASE)
+# Codex folds a long block on a short pane: "[… 10 lines] ^a view all".
+FOLD = re.compile(r"^\s*\[…\s*\d+\s+lines?\]")
 IDLE_FOOTER = re.compile(r"for shortcuts|context left|tab to queue", re.IGNORECASE)
 # Question line -> kind; the first that matches wins.
 QUESTIONS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
@@ -300,9 +302,15 @@ def _destination(screen: Screen, lines: list[str]) -> str | None:
         if stripped.lower().startswith(("destination:", "path:", "file:")):
             width = screen.pane_width or screen.width
             rows = field_lines(lines, index, width)
+            folded = next((i for i, row in enumerate(rows) if FOLD.match(row)), -1)
+            if folded >= 0:
+                rows = rows[:folded]  # a short pane folds the rest away: the path is cut
             label = len(rows[0]) - len(rows[0].lstrip()) + stripped.index(":") + 1
             pieces = [" " * label + rows[0][label:], *rows[1:]]
-            path = join_wrapped(pieces, width)
+            # Codex keeps two columns free at the right: a path cut there fills its row.
+            path = join_wrapped(pieces, width - 2)
+            if folded >= 0:
+                return f"{path}…" if path else None
             return _relative(screen, path) if path else None
     return None
 

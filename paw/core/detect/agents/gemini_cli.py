@@ -94,6 +94,12 @@ TOOLS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
 MCP_QUESTION = re.compile(
     r'MCP tool "(?P<tool>[^"]+)" from server "(?P<server>[^"]+)"', re.IGNORECASE
 )
+# Tool names by the question their confirmation asks (longest first), for a title whose gap
+# between name and summary a narrow pane squeezed out.
+SQUEEZED: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"^Apply this change\?", re.IGNORECASE), ("WriteFile", "Edit")),
+    (re.compile(r"^Allow execution of\b", re.IGNORECASE), ("Shell",)),
+)
 # The ask_user dialog's footer ("Enter to select · ↑/↓ to navigate · Esc to cancel").
 ASK_FOOTER = re.compile(r"Enter to (?:select|submit)\b.*Esc to cancel", re.IGNORECASE)
 PLAN_SUBJECT = "plan mode switch"
@@ -249,9 +255,9 @@ def _notice_box_end(lines: Sequence[str], top: int) -> int:
 
 
 def _build_prompt(box: _Box) -> Prompt:
-    tool = _tool(box)
-    kind = _kind(tool, box)
     question = _question(box)
+    tool = _unsqueeze(_tool(box), question)
+    kind = _kind(tool, box)
     options = list(box.options)
     if kind is PromptKind.QUESTION:
         return make_prompt(
@@ -287,10 +293,39 @@ def _tool(box: _Box) -> str:
     body = box.content[: box.options[0].line]
     for index, line in enumerate(body):
         if TOOL_LINE.match(line.strip()):
-            rows = [row for row in field_lines(body, index, box.width - 4) if not is_box_edge(row)]
+            rows = _title_rows(field_lines(body, index, box.width - 4))
             match = TOOL_LINE.match(join_wrapped(rows, box.width - 4))
             return match["rest"].strip() if match else ""
     return ""
+
+
+def _title_rows(rows: Sequence[str]) -> list[str]:
+    """The rows of the ``?`` line: never the nested box under it (whose edge or border rows can
+    look like a continuation when the title fills a narrow pane), and nothing after a row gemini
+    cut short with ``…``."""
+    out: list[str] = []
+    for row in rows:
+        if _is_nested_row(row):
+            break
+        out.append(row)
+        if row.rstrip().endswith("…"):
+            break
+    return out
+
+
+def _unsqueeze(tool: str, question: str) -> str:
+    """On a narrow pane gemini drops the gap between the tool's name and its summary
+    (``EditREADME.md: hello f…``): put it back where the question names the same family
+    (``Apply this change?`` for a file tool, ``Allow execution`` for a shell command)."""
+    if any(pattern.search(tool) for pattern, _kind in TOOLS):
+        return tool
+    for family, names in SQUEEZED:
+        if not family.search(question):
+            continue
+        for name in names:
+            if tool.startswith(name) and len(tool) > len(name):
+                return f"{name} {tool[len(name) :]}"
+    return tool
 
 
 def _is_permission(options: list[Option]) -> bool:
@@ -315,8 +350,15 @@ def _question(box: _Box) -> str:
     for index in range(len(body) - 1, -1, -1):
         if body[index].strip().endswith("?"):
             start = wrapped_lead(body, index, box.width - 4)
+            # A nested box right above a narrow pane's question fills the width too: not a lead.
+            boxed = [i for i in range(start, index) if _is_nested_row(body[i])]
+            start = boxed[-1] + 1 if boxed else start
             return join_wrapped(body[start : index + 1], box.width - 4)
     return next((line.strip() for line in body if line.strip()), "")
+
+
+def _is_nested_row(row: str) -> bool:
+    return is_box_edge(row) or has_left_border(row)
 
 
 def _subject(kind: PromptKind, tool: str, box: _Box) -> str | None:

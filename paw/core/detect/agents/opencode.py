@@ -142,10 +142,23 @@ def _choice_rows(block: list[str], choices: re.Pattern[str]) -> int:
     few rows ("Allow once   Allow always   Reject" / "ctrl+f fullscreen  ⇆ select  enter" /
     "confirm"), read as one line.
     """
-    for start in range(len(block) - 1, max(-1, len(block) - 1 - _CHOICE_ROWS), -1):
+    end = len(block)
+    # On a narrow pane the key hints get rows of their own under the choices, a blank row
+    # between: "Allow once   Allow always   Reject" / "" / "ctrl+f fullscreen  ⇆ select  enter".
+    hints = end
+    while (
+        hints > 0
+        and end - hints < _CHOICE_ROWS
+        and HINTS.search(block[hints - 1])
+        and not choices.match(block[hints - 1])
+    ):
+        hints -= 1
+    if 1 < hints < end and not block[hints - 1].strip():
+        end = hints - 1
+    for start in range(end - 1, max(-1, end - 1 - _CHOICE_ROWS), -1):
         if not block[start].strip():
             return -1
-        match = choices.match(" ".join(row.strip() for row in block[start:]))
+        match = choices.match(" ".join(row.strip() for row in block[start:end]))
         if match and (not match["rest"].strip() or HINTS.search(match["rest"])):
             return start
     return -1

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import (
@@ -63,6 +64,9 @@ AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version
 
 WAITING = re.compile(r"Waiting for user confirmation", re.IGNORECASE)
+# On a narrow pane Qwen cuts the spinner line: "Waiting for user confirmati…".
+WAITING_CUT = re.compile(r"Waiting for user(?P<rest>[a-z ]*)(?:…|\.\.\.)?\s*$", re.IGNORECASE)
+WAITING_REST = " confirmation"
 # The loading line: "<phrase> (3s · ↓ 1.2k tokens · esc to cancel)"; absent while waiting.
 BUSY_HINTS = (
     KeyHint(r"to cancel\)"),
@@ -147,14 +151,45 @@ def _find_request(screen: Screen) -> _Request | str | None:
 
 def _spinner_start(lines: tuple[str, ...]) -> int:
     """First row of the ``Waiting for user confirmation...`` spinner line at the bottom (it
-    wraps over two or three rows on a narrow pane), or -1."""
+    wraps over two or three rows on a narrow pane, its rows after the first starting at the
+    pane's edge when the terminal broke it, and Qwen cuts it with ``…``), or -1."""
+    width = max(map(len, lines), default=0)
     for index in range(len(lines) - 1, max(-1, len(lines) - 1 - _SPINNER_ROWS), -1):
         line = lines[index]
-        if not line.strip() or len(line) - len(line.lstrip()) != 2:
+        if not line.strip():
             break
-        if WAITING.search(" ".join(row.strip() for row in lines[index:])):
+        if len(line) - len(line.lstrip()) != 2:
+            # A row the spinner line wrapped onto: only where the terminal broke a full row.
+            if index == 0 or len(lines[index - 1]) < width:
+                break
+            continue
+        text = _join_rows(lines[index:], width)
+        broken = any(not row[:1].isspace() for row in lines[index + 1 :])
+        if _is_cut_waiting(text) if broken else _is_waiting(text):
             return index
     return -1
+
+
+def _join_rows(rows: Sequence[str], width: int) -> str:
+    """Rows of one wrapped line: a row that fills the pane and goes on at the pane's edge was
+    broken by the terminal (joined as is), any other by the app at a space."""
+    out = rows[0].strip()
+    for previous, row in pairwise(rows):
+        broken = len(previous) >= width and not row[:1].isspace()
+        out += ("" if broken else " ") + row.strip()
+    return out
+
+
+def _is_waiting(text: str) -> bool:
+    """``text`` holds the waiting spinner line, whole or cut short with an ellipsis."""
+    return bool(WAITING.search(text)) or _is_cut_waiting(text)
+
+
+def _is_cut_waiting(text: str) -> bool:
+    """``text`` ends with the waiting spinner line, whole or cut short with an ellipsis (what
+    the terminal broke onto the next rows holds nothing else)."""
+    cut = WAITING_CUT.search(text)
+    return cut is not None and WAITING_REST.startswith(cut["rest"].lower())
 
 
 UNREADABLE = "a dialog is open but what it asks is off screen (a short pane)"

@@ -389,6 +389,7 @@ def test_remove_refuses_ignored_files_outside_the_disposable_list() -> None:
 
 def test_stop_kills_pane_keeps_worktree() -> None:
     rig = make_rig()
+    rig.terminal.add_pane("$ ")  # paw's session keeps its first window, as in tmux
     pane = spawn_demo(rig, "alice", IDLE_SCREEN)
     rig.sup.stop("alice")
     assert pane not in rig.terminal.panes

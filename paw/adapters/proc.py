@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -90,6 +91,22 @@ def spawn(argv: Sequence[str], *, cwd: str | None = None) -> subprocess.Popen[by
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
+
+
+def finish(process: subprocess.Popen[bytes], *, grace_s: float = 2.0) -> None:
+    """End a process :func:`spawn` started: close its stdin (end of input: a tmux control
+    client detaches, a shell exits), wait ``grace_s``, else kill it; reap it, close its pipes."""
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):  # one that already exited cannot flush its buffer
+            process.stdin.close()
+    try:
+        process.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
 
 
 def last_line(text: str | None) -> str:

@@ -324,17 +324,7 @@ class ShellChannel:
         """End the channel (the host's sh exits at end of input)."""
         with contextlib.suppress(OSError, ValueError):
             self._selector.close()
-        if self._process.stdin is not None:
-            with contextlib.suppress(OSError):
-                self._process.stdin.close()
-        try:
-            self._process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        for stream in (self._process.stdout, self._process.stderr):
-            if stream is not None:
-                stream.close()
+        proc.finish(self._process)
 
 
 def _text(data: bytes) -> str:

@@ -15,10 +15,8 @@ random per-sweep markers, never by scanning for ``%end``, and any framing surpri
 
 from __future__ import annotations
 
-import contextlib
 import os
 import selectors
-import subprocess
 import threading
 import time
 import uuid
@@ -63,17 +61,7 @@ class ControlClient:
         """Detach: close stdin (tmux ends a control client at EOF) and reap the process."""
         with self._lock:
             self._selector.close()
-            if self._process.stdin is not None:
-                # a client that already exited leaves an unflushable buffer: nothing to detach
-                with contextlib.suppress(OSError):
-                    self._process.stdin.close()
-            try:
-                self._process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-            if self._process.stdout is not None:
-                self._process.stdout.close()
+            proc.finish(self._process)
 
     def sweep(self, pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture] | None:
         """Capture ``pane_ids``; a pane that could not be captured gets ``text=None``.

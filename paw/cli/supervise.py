@@ -230,9 +230,16 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def _ls_json(snap: Snapshot, down: dict[str, str]) -> int:
-    data: dict[str, object] = {
-        "agents": [_agent_json(v, tmux_ok=snap.tmux_ok) for v in snap.agents]
-    }
+    agents = [_agent_json(v, tmux_ok=snap.tmux_ok) for v in snap.agents]
+    return _report_json("agents", agents, snap, down)
+
+
+def _report_json(
+    key: str, items: list[dict[str, object]], snap: Snapshot, down: dict[str, str]
+) -> int:
+    """Print ``{key: items}`` with the hosts that did not answer and the error object (tmux
+    gone, or hosts down); exit 1 when any part of the picture is missing."""
+    data: dict[str, object] = {key: items}
     if down:
         data["unreachable"] = down
     if not snap.tmux_ok:
@@ -350,15 +357,7 @@ def cmd_prompts(args: argparse.Namespace) -> int:
     if down and not args.json:
         print(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}", file=sys.stderr)
     if args.json:
-        data: dict[str, object] = {"prompts": items}
-        if down:
-            data["unreachable"] = down
-        if not snap.tmux_ok:
-            data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
-        elif down:
-            data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
-        _print_json(data)
-        return 0 if snap.tmux_ok and not down else EXIT_ERROR
+        return _report_json("prompts", items, snap, down)
     if not snap.tmux_ok:
         raise PawError(_tmux_gone(snap), hint=TMUX_HINT)
     if not items:

@@ -684,11 +684,13 @@ def _step_stuck(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> lis
         return []
     if now - t.last_change < wave.stuck_after_s:
         return []
-    if not t.stuck:
+    if not t.stuck or t.stuck_notified is None:
+        # flagged, then the runner died before the message left (kill -9 between the state
+        # write and the send): the resumed runner sends it, so the human still hears of it
         t.stuck = True
         return [Notify("stuck", t.name)]
     every = notify_settings(wave).remind_every_s
-    if t.stuck_notified is not None and now - t.stuck_notified >= every:
+    if now - t.stuck_notified >= every:
         return [Notify("stuck-reminder", t.name)]
     return []
 

@@ -161,7 +161,10 @@ def test_tmux_send_keys_sends_key_names(terminal: TmuxTerminal, tmp_path: Path) 
 
 def test_tmux_exited_program_leaves_a_dead_pane(terminal: TmuxTerminal, tmp_path: Path) -> None:
     # tmux scrolls the screen one line to print "Pane is dead": the first line leaves the screen
-    pane = _spawn(terminal, tmp_path, ["sh", "-c", "echo scrolled-off; echo last-words"], "dead")
+    # the program lingers a moment after printing: Linux drops what is left in a pty when its
+    # last writer closes, so output of a process that exits at once can be lost under load
+    program = ["sh", "-c", "echo scrolled-off; echo last-words; sleep 2"]
+    pane = _spawn(terminal, tmp_path, program, "dead")
 
     def is_dead() -> bool:
         return any(p.pane_id == pane and p.dead for p in terminal.list_panes(SESSION))

@@ -250,6 +250,20 @@ def test_stuck_only_when_nothing_changed_for_long_and_not_busy() -> None:
     assert not moved.task.stuck
 
 
+def test_stuck_flagged_but_never_notified_is_notified_after_a_crash() -> None:
+    """kill -9 between saving the stuck flag and sending its message: the resumed runner
+    sends it once; after it went out, only reminders follow."""
+    w = wave(tasks=[{"name": "a", "task": "x"}], stuck_after_s=60)
+    t = step_task(w, w.tasks[0], running(), view("idle", "s1"), 0.0).task
+    flagged = step_task(w, w.tasks[0], t, view("idle", "s1"), 61.0).task
+    assert flagged.stuck
+    assert flagged.stuck_notified is None  # the message had not left when the runner died
+    again = step_task(w, w.tasks[0], flagged, view("idle", "s1"), 70.0)
+    assert again.effects == (Notify("stuck", "a"),)
+    sent = again.task.model_copy(update={"stuck_notified": 70.0})
+    assert step_task(w, w.tasks[0], sent, view("idle", "s1"), 71.0).effects == ()
+
+
 def test_over_its_budget_a_task_fails_but_is_not_killed() -> None:
     w = wave(task_budget_s=100)
     stepped = step_task(w, w.tasks[0], running(), view("busy"), 101.0)

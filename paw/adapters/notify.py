@@ -109,7 +109,8 @@ class ChannelNotifier:
             self.errors.append(f"hook {argv[0]} exited {done.returncode}: {done.stderr.strip()}")
 
     def _set_badge(self, waiting: int) -> None:
-        base = ["tmux", *(["-L", self.socket] if self.socket else [])]
+        flag = "-S" if self.socket and "/" in self.socket else "-L"
+        base = ["tmux", *([flag, self.socket] if self.socket else [])]
         target = ["-t", self.session or ""]
         if waiting:
             text = f"#[reverse] paw: {waiting} waiting #[default] %H:%M"

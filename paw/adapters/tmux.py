@@ -496,6 +496,9 @@ class TmuxTerminal:
         """The socket path this adapter talks to (as tmux computes it)."""
         if self.socket_path is not None:
             return self.socket_path
+        inside = os.environ.get("TMUX", "")
+        if self.socket_name is None and inside:  # plain `tmux` inside tmux: that server
+            return inside.split(",", 1)[0]
         tmpdir = os.environ.get("TMUX_TMPDIR") or "/tmp"  # noqa: S108 - tmux's own default
         return str(Path(tmpdir) / f"tmux-{os.geteuid()}" / (self.socket_name or "default"))
 

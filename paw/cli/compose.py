@@ -195,12 +195,20 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
 OBSERVE_TTL_S = 5.0  # long-running sweepers re-resolve an unchanged agent at least this often
 
 
+def socket_file(sup: Supervisor) -> str | None:
+    """The path of the tmux socket ``sup`` talks to (None for a terminal that is not local
+    tmux): what a process started in one of paw's panes needs to find the same server."""
+    terminal = sup.ctx.terminal
+    return terminal.socket_file() if isinstance(terminal, TmuxTerminal) else None
+
+
 def build_supervisor(
     repo_dir: str | None = None, socket_name: str | None = None, *, control: bool = False
 ) -> Supervisor:
     """A Supervisor over real tmux, git, psutil and ``.paw/`` for the repo containing
     ``repo_dir``. The tmux socket is ``socket_name``, else ``$PAW_TMUX_SOCKET``, else
-    ``[tmux] socket_name``, else the default server.
+    ``[tmux] socket_name``, else the default server; a value with a ``/`` is a socket path
+    (``tmux -S``), anything else a name (``tmux -L``, under ``$TMUX_TMPDIR``).
 
     ``control=True`` is for long-running processes (the TUI): polls go through a persistent
     tmux control-mode client attached to paw's session, and recapture only panes that
@@ -212,7 +220,11 @@ def build_supervisor(
     state_dir = Path(root) / STATE_DIR
     state = StateStore(state_dir)
     state.check_writable()  # one line, before anything is created, when .paw/ is read-only
-    terminal = TmuxTerminal(socket_name=socket, control=control)
+    terminal = (
+        TmuxTerminal(socket_path=socket, control=control)
+        if socket is not None and "/" in socket
+        else TmuxTerminal(socket_name=socket, control=control)
+    )
     supervisor = Supervisor(
         config,
         root,

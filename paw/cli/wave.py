@@ -292,7 +292,7 @@ def _run(
 ) -> int:
     from paw.adapters.checks import run_check
     from paw.adapters.notify import ChannelNotifier, terminal_bell_stream
-    from paw.cli.compose import SOCKET_ENV, build_supervisor
+    from paw.cli.compose import build_supervisor, socket_file
     from paw.supervisor.wave import WaveRunner
 
     _root, docs = _repo_and_docs(args)
@@ -307,7 +307,7 @@ def _run(
     settings = wave.notify or sup.ctx.config.notify
     notifier = ChannelNotifier(
         settings,
-        tmux_socket=os.environ.get(SOCKET_ENV) or sup.ctx.config.tmux.socket_name,
+        tmux_socket=socket_file(sup),
         tmux_session=sup.session,
         bell_stream=terminal_bell_stream(),
     )
@@ -370,12 +370,15 @@ def _summary(state: WaveState) -> str:
 
 
 def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> int:
-    from paw.cli.compose import SOCKET_ENV, build_supervisor
+    from paw.cli.compose import SOCKET_ENV, build_supervisor, socket_file
 
     sup = build_supervisor(args.repo)
     sup.ctx.terminal.ensure_session(sup.session, sup.ctx.repo_root)
-    socket = os.environ.get(SOCKET_ENV)
-    env = {SOCKET_ENV: socket} if socket else {}
+    # The runner's pane is started like an agent's, with a TMUX_TMPDIR of its own: a socket
+    # *name* would then lead it to another server (its agents invisible to `paw ls`, and left
+    # running there). It gets the path of the very socket this command talks to.
+    path = socket_file(sup)
+    env = {SOCKET_ENV: path} if path else {}
     pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, env, {})
     if args.json:
         _print({"wave": name, "detached": True, "pane": pane.pane_id})

@@ -160,3 +160,12 @@ def test_detach_runs_the_wave_in_a_tmux_window(
     code, out, _ = _run(capsys, "wave", "report")
     assert code == 0
     assert "| a | done |" in out
+    # The runner drove the server this command used: its agent is listed here (a runner that
+    # followed the socket's name from its own pane found another server, under the agents'
+    # TMUX_TMPDIR, where its agents ran unseen and outlived the test).
+    code, out, err = _run(capsys, "ls", "--json")
+    assert code == 0, err
+    agents = {a["name"]: a for a in json.loads(out)["agents"]}
+    assert agents["night-a"]["status"] not in ("lost", "exited", "unknown"), agents["night-a"]
+    started = [p.pane_start_command or "" for p in server.panes]
+    assert any("--task=x" in cmd for cmd in started), started

@@ -15,11 +15,13 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import TypeVar, cast
 
 from paw.errors import PawError
 
+_T = TypeVar("_T")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
@@ -38,6 +40,7 @@ class StateStore:
         """Use the state directory ``root`` (usually ``<repo>/.paw``)."""
         self.root = Path(root)
         self._held = threading.local()  # lock name -> depth, per thread (locks are re-entrant)
+        self._memo: dict[tuple[str, str], tuple[str | None, object]] = {}  # see read_parsed
 
     def ensure(self) -> None:
         """Create ``root`` and ``root/.gitignore`` when missing."""
@@ -77,13 +80,35 @@ class StateStore:
         A document that exists but cannot be read or parsed is a StateError: treating it as
         empty would make paw forget agents and then overwrite their records.
         """
+        text = self._read_text(name)
+        return None if text is None else self._parse(name, text)
+
+    def read_parsed(
+        self, name: str, kind: str, parse: Callable[[dict[str, object] | None], _T]
+    ) -> _T:
+        """``parse(read(name))``, remembered: while the document's text is the text last
+        parsed under ``kind``, the result of that parse is returned again (the file is still
+        read every time; only JSON decoding and ``parse`` are saved). ``parse`` must return
+        something immutable: every caller gets the same object."""
+        text = self._read_text(name)
+        memo = self._memo.get((name, kind))
+        if memo is not None and memo[0] == text:
+            return cast("_T", memo[1])
+        value = parse(None if text is None else self._parse(name, text))
+        self._memo[(name, kind)] = (text, value)
+        return value
+
+    def _read_text(self, name: str) -> str | None:
         path = self.root / f"{_checked_name(name)}.json"
         try:
-            text = path.read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
         except OSError as err:
             raise StateError(f"cannot read {path}: {_why(err)}") from err
+
+    def _parse(self, name: str, text: str) -> dict[str, object]:
+        path = self.root / f"{name}.json"
         try:
             value = json.loads(text)
         except ValueError as err:

@@ -20,7 +20,7 @@ from paw.supervisor.context import TAG_AGENT, TAG_REPO, TAG_TOKEN
 _START_TIME_SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from paw.core.ports import PaneInfo, ProcInfo
     from paw.supervisor.context import Context
@@ -105,6 +105,36 @@ def locate(
     if agent.server and server and server != agent.server:
         return None, Problem.SERVER_RESTARTED
     return None, Problem.PANE_GONE
+
+
+def locate_all(
+    ctx: Context, agents: Iterable[AgentRecord], panes: Sequence[PaneInfo]
+) -> dict[str, tuple[PaneInfo | None, Problem | None]]:
+    """:func:`locate` for every agent over one listing, in time linear in agents + panes:
+    each agent is matched against the panes that can be its own (tagged with its name, or
+    for an adopted agent, listed under its recorded id), in listing order, so the result is
+    the one :func:`locate` gives."""
+    by_name: dict[str, list[PaneInfo]] = {}
+    by_id: dict[str, list[PaneInfo]] = {}
+    for listed in panes:
+        name = listed.tags.get(TAG_AGENT)
+        if name is not None:
+            by_name.setdefault(name, []).append(listed)
+        by_id.setdefault(listed.pane_id, []).append(listed)
+    server = current_server(panes)
+    out: dict[str, tuple[PaneInfo | None, Problem | None]] = {}
+    for agent in agents:
+        own = by_id.get(agent.pane_id or "", []) if agent.adopted else by_name.get(agent.name, [])
+        pane = pane_for(ctx, agent, own)
+        if pane is not None:
+            out[agent.name] = (pane, None)
+        elif not panes:
+            out[agent.name] = (None, Problem.SERVER_GONE)
+        elif agent.server and server and server != agent.server:
+            out[agent.name] = (None, Problem.SERVER_RESTARTED)
+        else:
+            out[agent.name] = (None, Problem.PANE_GONE)
+    return out
 
 
 def _same(proc: ProcInfo, identity: ProcIdentity) -> bool:

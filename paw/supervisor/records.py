@@ -6,13 +6,15 @@ every sweep, so any paw process sees the same picture and killing paw loses noth
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from paw.errors import PawError
+
+_T = TypeVar("_T")
 
 AGENTS_DOC = "agents"
 PROMPTS_DOC = "prompts"
@@ -33,6 +35,13 @@ class StateStore(Protocol):
 
     def read(self, name: str) -> dict[str, object] | None:
         """The document ``name``, or None when it does not exist."""
+        ...
+
+    def read_parsed(
+        self, name: str, kind: str, parse: Callable[[dict[str, object] | None], _T]
+    ) -> _T:
+        """``parse(read(name))``, remembered while the document's text is unchanged (the
+        file is read every time; ``parse`` must return something immutable)."""
         ...
 
     def write(self, name: str, data: Mapping[str, object]) -> None:
@@ -184,11 +193,16 @@ def save_prompts(state: StateStore, prompts: Mapping[str, PromptRecord]) -> None
 
 
 def _load_list(state: StateStore, doc: str, model: type[_R], key: str = AGENTS_DOC) -> list[_R]:
-    data = state.read(doc) or {}
-    items = data.get(key, [])
-    if not isinstance(items, list):
-        raise PawError(f".paw/{doc}.json is corrupt: '{key}' is not a list")
-    try:
-        return [model.model_validate(item) for item in items]
-    except ValidationError as err:
-        raise PawError(f".paw/{doc}.json is corrupt: {err.errors()[0]['msg']}") from err
+    """The records of ``doc`` (frozen models, so one parse serves every sweep until the
+    document's text changes: see ``StateStore.read_parsed``)."""
+
+    def parse(data: dict[str, object] | None) -> tuple[_R, ...]:
+        items = (data or {}).get(key, [])
+        if not isinstance(items, list):
+            raise PawError(f".paw/{doc}.json is corrupt: '{key}' is not a list")
+        try:
+            return tuple(model.model_validate(item) for item in items)
+        except ValidationError as err:
+            raise PawError(f".paw/{doc}.json is corrupt: {err.errors()[0]['msg']}") from err
+
+    return list(state.read_parsed(doc, f"{model.__module__}.{model.__qualname__}:{key}", parse))

@@ -20,7 +20,7 @@ from paw.supervisor.model import (
     Snapshot,
     WorktreeStat,
 )
-from paw.supervisor.observe import Observation, Problem, locate, observe
+from paw.supervisor.observe import Observation, Problem, locate_all, observe
 from paw.supervisor.records import (
     ANSWERED,
     ENDED,
@@ -114,7 +114,7 @@ def _survey(
     """
     recorded = [a.pane_id for a in agents.values() if a.pane_id]
     survey = ctx.terminal.survey(recorded, fresh=False)
-    located = {name: locate(ctx, a, survey.panes) for name, a in agents.items()}
+    located = locate_all(ctx, agents.values(), survey.panes)
     texts = {c.pane_id: c.text for c in survey.captures}
     missed = [p.pane_id for p, _ in located.values() if p and not p.dead and p.pane_id not in texts]
     if missed:

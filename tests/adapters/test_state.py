@@ -94,3 +94,32 @@ def _try(store: StateStore, name: str) -> bool:
 def _take(store: StateStore, order: list[str]) -> None:
     with store.lock("approval"):
         order.append("waiter")
+
+
+def test_read_parsed_reuses_a_parse_only_while_the_text_is_the_same(tmp_path: Path) -> None:
+    """The memo is keyed on the document's whole text, never on a stat: two writers in the
+    same clock tick, or a reused inode, cannot make paw read an old record."""
+    store = StateStore(tmp_path / ".paw")
+    calls: list[object] = []
+
+    def parse(data: dict[str, object] | None) -> tuple[object, ...]:
+        calls.append(data)
+        return tuple(sorted((data or {}).items()))
+
+    assert store.read_parsed("doc", "k", parse) == ()  # missing: parsed as None, remembered
+    assert store.read_parsed("doc", "k", parse) == ()
+    assert calls == [None]
+    store.write("doc", {"a": 1})
+    first = store.read_parsed("doc", "k", parse)
+    assert first == (("a", 1),)
+    assert store.read_parsed("doc", "k", parse) is first  # same text: same object
+    for value in (2, 3, 4):  # same size, written back to back
+        store.write("doc", {"a": value})
+        assert store.read_parsed("doc", "k", parse) == (("a", value),)
+    assert len(calls) == 5
+    assert store.read_parsed("doc", "other", parse) == (("a", 4),)  # kinds apart
+    (tmp_path / ".paw" / "doc.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(StateError, match="corrupt"):
+        store.read_parsed("doc", "k", parse)
+    with pytest.raises(StateError, match="corrupt"):  # an error is never remembered
+        store.read_parsed("doc", "k", parse)

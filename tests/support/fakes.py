@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from paw.core.disposable import is_disposable
 from paw.core.ports import (
@@ -24,6 +25,8 @@ from paw.core.ports import (
 from paw.errors import GitError, TmuxError
 from paw.supervisor.context import BranchVcs
 from paw.supervisor.records import StateStore
+
+_T = TypeVar("_T")
 
 KeyHook = Callable[["FakeTerminal", str, tuple[str, ...]], None]
 
@@ -332,6 +335,13 @@ class MemoryState:
     def read(self, name: str) -> dict[str, object] | None:
         """The document, if any."""
         return self.docs.get(name)
+
+    def read_parsed(
+        self, name: str, kind: str, parse: Callable[[dict[str, object] | None], _T]
+    ) -> _T:
+        """Parsed every time (nothing remembered)."""
+        del kind
+        return parse(self.docs.get(name))
 
     def write(self, name: str, data: Mapping[str, object]) -> None:
         """Replace the document."""

@@ -15,7 +15,6 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import libtmux
@@ -301,8 +300,7 @@ class TmuxTerminal:
         if own is None or not mine:
             return survey
         panes = tuple(
-            replace(p, attached=max(0, p.attached - mine)) if p.session == own else p
-            for p in survey.panes
+            _attached(p, max(0, p.attached - mine)) if p.session == own else p for p in survey.panes
         )
         return Survey(panes=panes, captures=survey.captures)
 
@@ -508,6 +506,18 @@ class TmuxTerminal:
         return proc.run_or_raise(
             [*self._base, *args], TmuxError, label=f"tmux {args[0]}", timeout=_TIMEOUT, check=check
         )
+
+
+def _attached(pane: PaneInfo, attached: int) -> PaneInfo:
+    """``pane`` with another ``attached`` count (the constructor: dataclasses.replace costs
+    several times more, and a sweep does this for every pane of paw's session)."""
+    if pane.attached == attached:
+        return pane
+    return PaneInfo(
+        pane_id=pane.pane_id, pane_pid=pane.pane_pid, session=pane.session, width=pane.width,
+        height=pane.height, dead=pane.dead, current_command=pane.current_command,
+        tags=pane.tags, server=pane.server, attached=attached,
+    )  # fmt: skip
 
 
 def require_tmux() -> None:

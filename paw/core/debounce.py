@@ -10,7 +10,10 @@ always asks ``first`` seconds later.
 from __future__ import annotations
 
 FIRST_S = 0.03
-REPEAT_S = 0.25
+# A pane that keeps drawing (a spinner, a timer) is swept at most this often. Shorter than a
+# spinner's frame, so the frame that draws a prompt is swept ``first`` seconds after it, not
+# up to a whole gap later; the TUI bounds the total (sweeps take at most about half the time).
+REPEAT_S = 0.08
 
 
 class Debounce:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from paw.core.approval import evaluate_subject
@@ -150,7 +149,8 @@ def _kept_observations(
         if screen is None or text is None or (screen is not text and screen != text):
             continue
         if _pane_key(obs.pane) == _pane_key(pane):
-            kept[name] = replace(obs, pane=pane)
+            # (the constructor, not dataclasses.replace: a sweep keeps every quiet agent's)
+            kept[name] = Observation(obs.agent, pane, obs.proc, obs.detection, obs.problem)
     return kept
 
 
@@ -429,11 +429,14 @@ def _status(obs: Observation) -> AgentStatus:
     prompt = obs.detection.prompt
     if obs.detection.state is DetectionState.PROMPT and prompt is not None and prompt.needs_human:
         return AgentStatus.WAITING
-    return {
-        DetectionState.PROMPT: AgentStatus.PROMPT,
-        DetectionState.BUSY: AgentStatus.BUSY,
-        DetectionState.IDLE: AgentStatus.IDLE,
-    }.get(obs.detection.state, AgentStatus.UNKNOWN)
+    return _STATE_STATUS.get(obs.detection.state, AgentStatus.UNKNOWN)
+
+
+_STATE_STATUS = {
+    DetectionState.PROMPT: AgentStatus.PROMPT,
+    DetectionState.BUSY: AgentStatus.BUSY,
+    DetectionState.IDLE: AgentStatus.IDLE,
+}
 
 
 _SENDING_OPS = {"approve": "approving", "deny": "denying"}

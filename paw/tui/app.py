@@ -40,6 +40,10 @@ AUDIT_LINES = 8
 DETAILS_EVERY = 20  # with pane events: the quiet selected agent's preview is re-read this often
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
+# Sweeps may use at most about half of the time: after a sweep that took d seconds the next
+# one waits until d * SWEEP_DUTY more seconds have passed (agents that keep printing would
+# otherwise keep a core busy; approvals run beside sweeps and never wait for this).
+SWEEP_DUTY = 1.0
 
 
 class PawApp(App[None]):
@@ -197,9 +201,7 @@ class PawApp(App[None]):
             close()
 
     def _tick(self) -> None:
-        # Sweeps may use at most about half of the time: after a sweep that took d seconds
-        # the timer skips until d more seconds have passed (50 agents' process trees cost CPU
-        # the UI and the approvals need).
+        # The timer skips while the last sweep's share of the time runs (SWEEP_DUTY).
         now = time.monotonic()
         if self.events_live() and now - self._last_sweep < self.safety_interval:
             return  # pane events drive the sweeps; this is only the safety sweep
@@ -234,6 +236,9 @@ class PawApp(App[None]):
         what must be serial with its own cross-process locks), so a slow sweep never delays
         a decision.
         """
+        rest = self._next_sweep - time.monotonic()
+        if rest > 0:  # the last sweep's share of the time is not over yet
+            time.sleep(min(rest, self.poll_interval))
         started = time.monotonic()
         self._last_sweep = started
         try:
@@ -241,7 +246,7 @@ class PawApp(App[None]):
                 self._sweep(self.main.shown_agent)
         finally:
             ended = time.monotonic()
-            self._next_sweep = ended + (ended - started)
+            self._next_sweep = ended + (ended - started) * SWEEP_DUTY
             self._poll_in_flight = False
             if self._poll_again:
                 self.call_from_thread(self.request_poll)

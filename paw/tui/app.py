@@ -21,7 +21,7 @@ from textual.worker import Worker, WorkerState
 from paw.errors import PawError, TmuxError
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
 from paw.tui.events import EventPump
-from paw.tui.messages import AgentDetails, PanesPolled, PollFailed
+from paw.tui.messages import AgentDetails, DetailsRead, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
 
@@ -35,9 +35,14 @@ if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading
     from paw.supervisor.model import Snapshot, SupervisorApi
 
-DIFF_EVERY = 5  # sweeps between diff refreshes of the selected agent (git is slower than tmux)
+# The selected agent's side panels, on the wall clock (sweeps follow pane events and may come
+# ten times a second): its diff is re-read at most every DIFF_EVERY_S (git is slower than tmux);
+# its pane preview at most every PREVIEW_EVERY_S while the pane draws (at once when the agent
+# or its status changes), and every DETAILS_EVERY_S when the pane is quiet.
+DIFF_EVERY_S = 2.0
+PREVIEW_EVERY_S = 0.25
+DETAILS_EVERY_S = 10.0
 AUDIT_LINES = 8
-DETAILS_EVERY = 20  # with pane events: the quiet selected agent's preview is re-read this often
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
 # Sweeps may use at most about half of the time: after a sweep that took d seconds the next
@@ -105,9 +110,13 @@ class PawApp(App[None]):
         self._sweeps = 0
         self._diff_agent: str | None = None
         self._details_agent: str | None = None  # the agent the preview shown was read for
+        self._details_status: object = None  # ... its status then
+        self._details_at = 0.0  # ... and when (time.monotonic())
+        self._diff_at = 0.0
         self._last_error: tuple[str, float] | None = None
         self._tmux_lost = False
         self._waves = waves
+        self._wave_seen: WaveReading | None = None  # the wave as last read
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this platform; on POSIX one that asks the terminal its size."""
@@ -204,7 +213,12 @@ class PawApp(App[None]):
         # The timer skips while the last sweep's share of the time runs (SWEEP_DUTY).
         now = time.monotonic()
         if self.events_live() and now - self._last_sweep < self.safety_interval:
-            return  # pane events drive the sweeps; this is only the safety sweep
+            # Pane events drive the sweeps; this is only the safety sweep. A wave's runner is
+            # no pane: its state file and its life are looked at here (a stat and a kill -0
+            # when nothing changed), and a change is swept at once.
+            if self._wave_changed():
+                self.request_poll()
+            return
         if now >= self._next_sweep:
             self.request_poll()
 
@@ -262,48 +276,71 @@ class PawApp(App[None]):
             return
         if pump is not None and snapshot.tmux_ok:
             pump.only(frozenset(view.pane_id for view in snapshot.agents if view.pane_id))
-        details = None
-        if agent and snapshot.tmux_ok and not self._details_current(agent, snapshot, touched):
-            details = self._details(agent)
         audit = self.supervisor.audit_tail(AUDIT_LINES)
         wave = self._read_wave()
         self._sweeps += 1
+        # The picture goes first: a new prompt is on screen without waiting for the selected
+        # agent's preview and diff, which follow in their own message.
         self.main.post_message(
-            PanesPolled(snapshot, details, audit, wave=wave, waves=self._waves is not None)
+            PanesPolled(snapshot, None, audit, wave=wave, waves=self._waves is not None)
         )
         if not snapshot.tmux_ok:
             self.call_from_thread(self.tmux_lost, snapshot.error or "tmux is not running")
-        else:
-            self._tmux_lost = False
+            return
+        self._tmux_lost = False
+        if agent and not self._details_current(agent, snapshot, touched):
+            details = self._details(agent, snapshot)
+            if details is not None:
+                self.main.post_message(DetailsRead(details))
 
     def _read_wave(self) -> WaveReading | None:
         """The latest wave (its reader parses the state file only when it changed)."""
         if self._waves is None:
             return None
         try:
-            return self._waves()
+            reading = self._waves()
         except Exception as err:  # noqa: BLE001 - a wave that cannot be read is a line, not a crash
             from paw.core.wave_view import WaveReading
 
-            return WaveReading("?", None, False, f"paw could not read the wave state: {err}")
+            reading = WaveReading("?", None, False, f"paw could not read the wave state: {err}")
+        self._wave_seen = reading
+        return reading
+
+    def _wave_changed(self) -> bool:
+        """Whether the wave differs from the one the last sweep read (state or runner)."""
+        if self._waves is None or self._poll_in_flight:
+            return False
+        before = self._wave_seen
+        return self._read_wave() != before
 
     def _details_current(self, agent: str, snapshot: Snapshot, touched: set[str] | None) -> bool:
-        """True when the selected agent's preview and diff shown are still current: pane
-        events arrive, it is the agent they were read for, and its pane drew nothing since
-        (the preview is then left as it is; the safety sweep refreshes it anyway)."""
-        if touched is None or agent != self._details_agent or self._sweeps % DETAILS_EVERY == 0:
-            return False
+        """True when the selected agent's preview and diff shown may stay: it is the agent
+        they were read for, in the same status, and either its pane drew nothing since (pane
+        events tell; refreshed every DETAILS_EVERY_S anyway) or they were read less than
+        PREVIEW_EVERY_S ago."""
         view = next((v for v in snapshot.agents if v.name == agent), None)
-        return view is not None and view.pane_id is not None and view.pane_id not in touched
+        if view is None or agent != self._details_agent or view.status != self._details_status:
+            return False
+        age = time.monotonic() - self._details_at
+        if age < PREVIEW_EVERY_S:
+            return True
+        if touched is None or age >= DETAILS_EVERY_S:
+            return False
+        return view.pane_id is not None and view.pane_id not in touched
 
-    def _details(self, agent: str) -> AgentDetails | None:
+    def _details(self, agent: str, snapshot: Snapshot) -> AgentDetails | None:
+        view = next((v for v in snapshot.agents if v.name == agent), None)
+        now = time.monotonic()
         self._details_agent = agent
+        self._details_status = view.status if view is not None else None
+        self._details_at = now
         try:
             preview = self.supervisor.capture_ansi(agent)
             diff = None
-            if agent != self._diff_agent or self._sweeps % DIFF_EVERY == 0:
+            if agent != self._diff_agent or now - self._diff_at >= DIFF_EVERY_S:
                 diff = self.supervisor.diff(agent)
                 self._diff_agent = agent
+                self._diff_at = now
         except PawError:
             return None  # the agent went away between the sweep and its details
         return AgentDetails(agent=agent, preview_ansi=preview, diff=diff)

@@ -57,6 +57,21 @@ class PanesPolled(Message):
         return isinstance(message, PanesPolled)
 
 
+class DetailsRead(Message):
+    """The selected agent's pane preview (and maybe diff), read after its sweep's picture."""
+
+    def __init__(self, details: AgentDetails) -> None:
+        super().__init__()
+        self.details = details
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer preview replaces an unhandled older one unless that one carries a diff
+        this one lacks (the diff is read less often)."""
+        return isinstance(message, DetailsRead) and (
+            self.details.diff is not None or message.details.diff is None
+        )
+
+
 class PollFailed(Message):
     """A sweep raised; ``tmux_lost`` when the error is tmux's."""
 

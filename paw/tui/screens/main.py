@@ -21,7 +21,15 @@ from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Ta
 
 from paw.core.models import Action
 from paw.tui.format import shorten, sort_prompts
-from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest, PanesPolled, PollFailed
+from paw.tui.messages import (
+    ActionFailed,
+    AgentDetails,
+    DecisionMade,
+    DecisionRequest,
+    DetailsRead,
+    PanesPolled,
+    PollFailed,
+)
 from paw.tui.screens.actions import AgentActions
 from paw.tui.widgets.agent_list import AgentList
 from paw.tui.widgets.audit_tail import AuditTail
@@ -150,11 +158,8 @@ class MainScreen(AgentActions, Screen[None]):
         self._show_error(None if snapshot.tmux_ok else (snapshot.error or "tmux is not running"))
         self.query_one(CountsHeader).show_snapshot(snapshot)
         self._show_tables()
-        details = message.details
-        if details is not None and details.agent == self.shown_agent:
-            self.query_one(PanePreview).show_capture(details.agent, details.preview_ansi)
-            if details.diff is not None:
-                self.query_one(DiffView).show_diff(details.agent, details.diff)
+        if message.details is not None:
+            self._show_details(message.details)
         if message.audit is not None:
             self.query_one(AuditTail).show_records(message.audit)
         if message.waves:
@@ -162,6 +167,17 @@ class MainScreen(AgentActions, Screen[None]):
             self._show_wave()
         self._announce_new_prompts(snapshot.prompts, quiet=first)
         self._refresh_footer()
+
+    def on_details_read(self, message: DetailsRead) -> None:
+        """The selected agent's pane preview and diff, read after the sweep's picture."""
+        self._show_details(message.details)
+
+    def _show_details(self, details: AgentDetails) -> None:
+        if details.agent != self.shown_agent:
+            return
+        self.query_one(PanePreview).show_capture(details.agent, details.preview_ansi)
+        if details.diff is not None:
+            self.query_one(DiffView).show_diff(details.agent, details.diff)
 
     def on_poll_failed(self, message: PollFailed) -> None:
         """Show the banner and drop the stale prompts: nothing is approvable without tmux."""

@@ -239,7 +239,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
-def run(agents: int, duration: float) -> None:
+def run(agents: int, duration: float, profile: str | None = None) -> None:
     socket = f"paw-bench-scale-{os.getpid()}"
     with tempfile.TemporaryDirectory(prefix="paw-bench-scale-") as tmp:
         stamp = Path(tmp) / "stamps.jsonl"
@@ -275,7 +275,16 @@ def run(agents: int, duration: float) -> None:
             for name in cycle:  # answer the first prompt: the work loop starts
                 pane_id = next(a.pane_id for a in _agents(supervisor) if a.name == name)
                 tmux(socket, "send-keys", "-t", pane_id or "", "y")
+            spy = None
+            if profile:  # py-spy samples the TUI through the busy window
+                spy = subprocess.Popen(
+                    ["py-spy", "record", "-p", str(ui.pid), "-d", str(int(duration)),
+                     "-f", "raw", "-o", f"{profile}-{agents}.txt", "--nonblocking"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
             found, missed, total, own = latencies(socket, pane, stamp, duration, ui)
+            if spy is not None:
+                spy.wait(timeout=60)
             rss = ui.memory_info().rss / 2**20
             print(
                 f"  busy ({len(cycle)} working) TUI CPU {total:.2f} % (process {own:.2f} %), "
@@ -295,13 +304,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", default="50,100,200", help="comma-separated agent counts")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds per CPU window")
     parser.add_argument("--quick", action="store_true", help="--agents 20 --duration 10")
+    parser.add_argument(
+        "--profile",
+        metavar="PREFIX",
+        help="sample the TUI with py-spy (not installed by paw) in the busy window: PREFIX-N.txt",
+    )
     args = parser.parse_args(argv)
     counts = [20] if args.quick else [int(n) for n in args.agents.split(",")]
     duration = 10.0 if args.quick else args.duration
     print(f"$ {shlex.join(['scripts/bench_scale.py', *(argv or sys.argv[1:])])}")
     print(f"{os.cpu_count()} cores, {load()}")
     for agents in counts:
-        run(agents, duration)
+        run(agents, duration, args.profile)
     return 0
 
 

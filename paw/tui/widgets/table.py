@@ -10,6 +10,8 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
+from paw.tui.widgets.static import text_key
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -66,16 +68,56 @@ class KeyedTable(DataTable[Cell]):
                 self.add_row(*cells, key=str(index))
                 changed = True
                 continue
-            for column, (cell, before) in enumerate(zip(cells, old[index][1], strict=True)):
-                if cell != before:
-                    self.update_cell_at(Coordinate(index, column), cell)
-                    changed = True
+            changes = [
+                (column, cell)
+                for column, (cell, before) in enumerate(zip(cells, old[index][1], strict=True))
+                if _cell_key(cell) != _cell_key(before)
+            ]
+            if changes:
+                self._update_row(index, changes)
+                changed = True
         self._rows = new
         if changed:
             self._fit_columns(new)
         keys = [k for k, _ in new]
         if keep in keys and keys.index(keep) != self.cursor_row:
             self.move_cursor(row=keys.index(keep), animate=False)
+
+    def _update_row(self, index: int, changes: list[tuple[int, Cell]]) -> None:
+        """Put new values in cells of row ``index`` and redraw that row alone.
+
+        DataTable's own ``update_cell`` throws away every cached render of the table and
+        redraws it whole: with fifty agents and a busy one changing state a few times a
+        second, that render was most of the TUI's time (and of a new prompt's way to the
+        screen). Here only the row's cached renders are dropped (its cells, its line, its
+        renderables) and only its region is refreshed; every cache the row could be in is
+        keyed by the row's key, index or line, and the table's structure (rows, heights,
+        columns) does not change. Tests compare the result with a table built afresh."""
+        row_key, _ = self.coordinate_to_cell_key(Coordinate(index, 0))
+        row = self._data[row_key]
+        for column, cell in changes:
+            _, column_key = self.coordinate_to_cell_key(Coordinate(index, column))
+            row[column_key] = cell
+        # (LRUCache has keys() but no __iter__)
+        renderables = self._row_renderable_cache
+        for r_key in [k for k in renderables.keys() if k[1] == index]:  # noqa: SIM118
+            renderables.discard(r_key)
+        cells = self._cell_render_cache
+        for c_key in [k for k in cells.keys() if k[0] == row_key]:  # noqa: SIM118
+            cells.discard(c_key)
+        rendered = self._row_render_cache
+        for w_key in [k for k in rendered.keys() if k[0] == row_key]:  # noqa: SIM118
+            rendered.discard(w_key)
+        lines = self._line_cache
+        for l_key in [k for k in lines.keys() if self._line_row(k[0]) in (row_key, None)]:  # noqa: SIM118
+            lines.discard(l_key)
+        self.refresh_row(index)
+
+    def _line_row(self, y: int) -> object:
+        try:
+            return self._get_offsets(y)[0]
+        except LookupError:
+            return None
 
     def _fit_columns(self, rows: list[Row]) -> None:
         """Make each column as wide as its widest cell now, wider or narrower (DataTable's own
@@ -89,9 +131,16 @@ class KeyedTable(DataTable[Cell]):
             if width != column.content_width:
                 column.content_width = width
                 resized = True
-        if resized:
+        if resized:  # every row's cached render has the old widths: drop them all
+            self._update_count += 1
             self._require_update_dimensions = True
             self.refresh()
+
+
+def _cell_key(cell: Cell) -> object:
+    """What decides how a cell looks (Rich's ``Text ==`` ignores the base style: a status
+    that only changed colour would keep its old one)."""
+    return text_key(cell) if isinstance(cell, Text) else cell
 
 
 def _cell_len(cell: Cell) -> int:

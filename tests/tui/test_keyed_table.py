@@ -1,0 +1,67 @@
+"""KeyedTable redraws only the rows that changed; what it shows must equal a table built
+afresh from the same rows, after any sequence of updates (a stale cached line would show an
+agent's old state or a prompt's old verdict)."""
+
+from __future__ import annotations
+
+import random
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from paw.tui.widgets.table import Cell, KeyedTable, Row
+
+STATES = ["busy", "idle", "prompt", "waiting", "exited"]
+STYLES = ["", "bold", "red", "green reverse"]
+
+
+class Table(KeyedTable):
+    COLUMNS = (("name", "Agent"), ("state", "State"), ("note", "Note"))
+
+
+class Pair(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Table(id="kept")
+        yield Table(id="fresh")
+
+
+def rows_for(rng: random.Random, count: int) -> list[Row]:
+    out: list[Row] = []
+    for i in range(count):
+        state: Cell = Text(f"{rng.choice(STATES)} {rng.randrange(60)}s", style=rng.choice(STYLES))
+        out.append((f"a{i}", (f"agent-{i}", state, rng.choice(["", "note", "a longer note"]))))
+    return out
+
+
+def lines(table: KeyedTable) -> list[list[tuple[str, object]]]:
+    """The rows as drawn (text and style of every segment), header aside."""
+    top, height = table.header_height, table.size.height
+    return [[(s.text, s.style) for s in table.render_line(y)] for y in range(top, height)]
+
+
+async def test_updated_rows_render_like_a_table_built_afresh() -> None:
+    rng = random.Random(7)  # noqa: S311 - test data
+    app = Pair()
+    async with app.run_test(size=(80, 40)) as pilot:
+        kept = app.query_one("#kept", Table)
+        fresh = app.query_one("#fresh", Table)
+        app.set_focus(None)  # focus colours the focused table: compare like with like
+        rows = rows_for(rng, 8)
+        for step in range(80):
+            if step % 7 == 3:  # rows come and go
+                rows = rows_for(rng, rng.randrange(3, 12))
+            else:  # a few cells change; sometimes the order changes
+                for _ in range(rng.randrange(1, 4)):
+                    i = rng.randrange(len(rows))
+                    fresh_row = rows_for(rng, len(rows))[i]
+                    rows[i] = (rows[i][0], (rows[i][1][0], fresh_row[1][1], fresh_row[1][2]))
+                if step % 5 == 0:
+                    rng.shuffle(rows)
+            kept.show_rows(rows)
+            fresh.clear()
+            fresh._rows = []  # rebuild from nothing
+            fresh.show_rows(rows)
+            if kept.cursor_row != fresh.cursor_row:
+                fresh.move_cursor(row=kept.cursor_row, animate=False)
+            await pilot.pause()
+            assert lines(kept) == lines(fresh), f"step {step}: a row shows stale cells"

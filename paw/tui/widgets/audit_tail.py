@@ -18,6 +18,8 @@ _STYLES = {"block": "red", "confirm": "yellow", "allow": "green", "sent": "bold 
 class AuditTail(QuietStatic):
     """The tail of ``.paw/audit.jsonl``: the newest records that fit, newest last."""
 
+    FIXED_SIZE = True  # paw.tcss #audit: seven lines
+
     _records: tuple[Text, ...] = ()
 
     def show_records(self, records: Sequence[Mapping[str, object]]) -> None:

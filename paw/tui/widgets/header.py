@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 class CountsHeader(QuietStatic):
     """``paw  ● tmux  running 3  waiting 1  idle 0  exited 0``."""
 
+    FIXED_SIZE = True  # paw.tcss #counts: one line
+
     def show_snapshot(self, snapshot: Snapshot | None) -> None:
         """Summarise ``snapshot`` (None before the first sweep)."""
         self.show(render_header(snapshot))

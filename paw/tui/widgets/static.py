@@ -27,6 +27,9 @@ class QuietStatic(Static):
     """
 
     _shown: tuple[object, ...] | None = None
+    # True for a widget whose size paw.tcss fixes (a height in lines, the width of its
+    # column): a new text then redraws the widget alone, without a layout pass of the screen.
+    FIXED_SIZE = False
 
     def show(self, text: Text) -> None:
         """Show ``text`` unless it is already shown."""
@@ -34,4 +37,4 @@ class QuietStatic(Static):
         if key == self._shown:
             return
         self._shown = key
-        self.update(text)
+        self.update(text, layout=not self.FIXED_SIZE)

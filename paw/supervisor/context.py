@@ -162,6 +162,9 @@ class Context:
     observe_ttl: float = 0.0
     observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
+    # per agent: the last view built and what it was built from (the same observation object,
+    # operation, time in status and worktree counts give the same view: see sweep._view)
+    views: dict[str, tuple[object, ...]] = field(default_factory=dict)
 
     @property
     def local_procs(self) -> ProcessInspector:

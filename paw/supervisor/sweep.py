@@ -96,6 +96,8 @@ def poll_once(ctx: Context) -> Snapshot:
     _bind(ctx, observations, trees)
     prompts, sending = _live_prompts(ctx, observations, now)
     views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
+    for gone in [name for name in ctx.views if name not in agents]:
+        del ctx.views[gone]
     return Snapshot(now, views, prompts)
 
 
@@ -148,7 +150,9 @@ def _kept_observations(
         screen = texts.get(pane.pane_id)
         if screen is None or text is None or (screen is not text and screen != text):
             continue
-        if _pane_key(obs.pane) == _pane_key(pane):
+        if obs.pane == pane:  # the very same picture: the same object (its view is reused)
+            kept[name] = obs
+        elif _pane_key(obs.pane) == _pane_key(pane):
             # (the constructor, not dataclasses.replace: a sweep keeps every quiet agent's)
             kept[name] = Observation(obs.agent, pane, obs.proc, obs.detection, obs.problem)
     return kept
@@ -464,8 +468,19 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
     prev = ctx.status_since.get(agent.name)
     since = prev[1] if prev is not None and prev[0] == status.value else now
     ctx.status_since[agent.name] = (status.value, since)
+    cached = None if agent.adopted else ctx.stat_cache.get(agent.name)
+    basis = (obs, operation, status, since, cached)
+    last = ctx.views.get(agent.name)
+    if (
+        last is not None
+        and len(last) == len(basis) + 1
+        and all(a is b for a, b in zip(last, basis, strict=False))
+    ):
+        view = last[-1]
+        assert isinstance(view, AgentView)  # noqa: S101 - stored below
+        return view
     pane: PaneInfo | None = obs.pane
-    return AgentView(
+    view = AgentView(
         name=agent.name,
         kind=agent.kind,
         pane_id=pane.pane_id if pane is not None else None,
@@ -479,6 +494,8 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
         note=_OPERATION_NOTES.get(operation or "") or _note(obs, status),
         operation=operation,
     )
+    ctx.views[agent.name] = (*basis, view)
+    return view
 
 
 _OPERATION_NOTES = {

@@ -5,13 +5,16 @@ the host: a clone of a temporary repository is added with ``paw host add``, and 
 on their own tmux server reached only through ssh. ``--agents`` scripted agents run there and as
 many here; each draws ``--prompts`` permission prompts one after another (each left unanswered
 until it times out, then a short busy spell) and writes the wall-clock time it drew each one
-(``PAW_DEMO_DRAWN``). The TUI runs headless over the real supervisor (with its control-mode
-clients, as ``paw tui`` does) and the script notes when each prompt first reaches the TUI's
-picture. Latency = reached the TUI - drawn; the host is this machine, so both times come from
-one clock, and what the figure shows is ssh's share (multiplexed connection, tmux control
-client over ssh, ps over ssh) on top of a local sweep.
+(``PAW_DEMO_DRAWN``). The TUI runs headless over the real supervisor, connected as ``paw tui``
+connects it (:func:`paw.cli.tui.connection_for`: control-mode clients, pane events where the
+connection offers them, else the poll cycle; ``--interval`` is the poll interval, ``--safety``
+the safety sweep), and the script notes when each prompt first reaches the TUI's picture.
+Latency = reached the TUI - drawn; the host is this machine, so both times come from one clock,
+and what the figure shows is ssh's share (multiplexed connection, tmux control clients over
+ssh, ps over ssh) on top of a local sweep.
 
 Usage: .venv/bin/python scripts/bench_remote.py [--agents 2] [--prompts 8] [--interval 0.5]
+                                               [--safety 30]
 Everything runs under a temporary directory; the script's own tmux servers, sshd and ssh master
 are ended at the end.
 """
@@ -37,6 +40,7 @@ from tests.support.sshd import Sshd
 from paw.cli import main as paw_main
 from paw.cli.compose import build_fleet
 from paw.cli.demo import render_demo_config
+from paw.cli.tui import connection_for
 from paw.supervisor.fleet import Fleet
 from paw.tui.app import make_app
 
@@ -63,9 +67,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-async def watch(fleet: Fleet, interval: float, expected: int, limit_s: float) -> dict[str, float]:
+async def watch(
+    fleet: Fleet, args: argparse.Namespace, expected: int, limit_s: float
+) -> dict[str, float]:
     """Run the TUI headless; subject -> when that prompt first reached its picture."""
-    app = make_app(fleet, poll_interval=interval)
+    app = make_app(
+        connect=lambda: connection_for(fleet),
+        poll_interval=args.interval,
+        safety_interval=args.safety,
+    )
     seen: dict[str, float] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         end = time.monotonic() + limit_s
@@ -112,7 +122,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             fleet.spawn_agent(f"a-{kind}", f"b-{kind}", None, host=host)
         expected = len(kinds) * args.prompts
         limit = args.prompts * (PROMPT_TIMEOUT_S + BUSY_S) * 3 + 60
-        seen = asyncio.run(watch(fleet, args.interval, expected, limit))
+        seen = asyncio.run(watch(fleet, args, expected, limit))
         return {**figures(work, kinds, seen), "sweep_ms": sweeps(fleet)}
     finally:
         if fleet is not None:
@@ -170,6 +180,7 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--agents", type=int, default=2, help="agents per machine (default 2)")
     parser.add_argument("--prompts", type=int, default=8, help="prompts per agent (default 8)")
     parser.add_argument("--interval", type=float, default=0.5, help="TUI poll interval (0.5)")
+    parser.add_argument("--safety", type=float, default=30.0, help="TUI safety sweep (30)")
     return parser.parse_args()
 
 

@@ -111,6 +111,9 @@ class SshTransport:
     _control: str = field(default="", init=False)
     _channel: ShellChannel | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    # one connect at a time: the event client's thread and the sweeps both make sure of the
+    # master, and two masters started at once would race for the socket
+    _connecting: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def __post_init__(self) -> None:
         self._control = str(control_dir() / "%C")
@@ -218,6 +221,10 @@ class SshTransport:
         channel = self._channel
         if channel is not None and channel.alive():
             return
+        with self._connecting:
+            self._connect()
+
+    def _connect(self) -> None:
         if self.connected():
             return
         with tempfile.TemporaryFile() as err:

@@ -6,20 +6,26 @@ the one local audit log. :class:`Fleet` offers the same operations as a Supervis
 merges every machine's picture, and a decision, a spawn or a stop goes to the machine that holds
 the prompt or the agent. A host that cannot be reached is shown as unreachable and its agents
 as ``unknown`` (never exited); a decision on its prompts is refused and recorded, nothing sent.
+
+Pane events (:meth:`Fleet.watch`) come from every machine's tmux: this machine's event client
+and, per host, a tmux control-mode client over that host's ssh connection. A host's panes are
+reported as ``HOST:%N`` (:func:`~paw.supervisor.model.pane_key`); a host's client that drops or
+reconnects reports a structure change, and the sweep that follows finds the host unreachable
+(its agents ``unknown``) or sweeps it in full.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from paw.errors import PawError
-from paw.supervisor.model import AgentStatus, Decision, Outcome, Snapshot
+from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
 from paw.supervisor.records import load_agents, load_prompts
 
 if TYPE_CHECKING:
@@ -30,7 +36,8 @@ if TYPE_CHECKING:
     from paw.supervisor.spawn import Startup
 
 HOSTS_DOC = "hosts"
-LOCAL = "local"
+LOCAL = LOCAL_HOST
+PaneListener = Callable[[str | None], None]  # a pane's key, or None for a structure change
 
 
 class HostRecord(BaseModel):
@@ -82,6 +89,19 @@ class HostLink(Protocol):
         ...
 
 
+@runtime_checkable
+class EventSource(Protocol):
+    """A terminal that reports pane events (this machine's tmux, a host's tmux over ssh)."""
+
+    def watch(self, listener: PaneListener) -> bool:
+        """Report pane ids (None: structure) to ``listener``; False when it cannot."""
+        ...
+
+    def events_live(self) -> bool:
+        """True while events arrive."""
+        ...
+
+
 @dataclass(slots=True)
 class Remote:
     """One host: its record, its connection and its supervisor."""
@@ -99,6 +119,35 @@ class Fleet:
         """Drive ``local`` and the ``remotes`` (by host name)."""
         self.local = local
         self.remotes = dict(remotes)
+        self._watched: list[EventSource] = []  # the machines whose events are reported
+
+    # -- pane events ---------------------------------------------------------------------------
+
+    def watch(self, listener: PaneListener) -> bool:
+        """Report the pane events of every machine to ``listener``: this machine's panes by
+        id, a host's as ``HOST:%N`` (:func:`pane_key`), None for a structure change of any
+        machine (a host's event client that drops or reconnects included). True when at
+        least one machine reports events (the others are then swept on every event and by
+        the safety sweep)."""
+        sources: list[tuple[str, EventSource]] = []
+        local = self.local.ctx.terminal
+        if isinstance(local, EventSource):
+            sources.append((LOCAL, local))
+        for name, remote in self.remotes.items():
+            terminal = remote.supervisor.ctx.terminal
+            if isinstance(terminal, EventSource):
+                sources.append((name, terminal))
+        for name, source in sources:
+            if source.watch(listener if name == LOCAL else _keyed(name, listener)):
+                self._watched.append(source)
+        return bool(self._watched)
+
+    def events_live(self) -> bool:
+        """True while every machine's events arrive (else the caller keeps its poll cycle:
+        a host whose event client is down is polled, and so tried again, every cycle)."""
+        watched = self._watched
+        expected = 1 + len(self.remotes)
+        return len(watched) == expected and all(source.events_live() for source in watched)
 
     @property
     def ctx(self) -> Context:
@@ -332,3 +381,12 @@ class Fleet:
 
 class _Decide(Protocol):
     def __call__(self) -> Decision: ...
+
+
+def _keyed(host: str, listener: PaneListener) -> PaneListener:
+    """``listener`` fed a host's pane ids as that host's pane keys."""
+
+    def note(pane: str | None) -> None:
+        listener(None if pane is None else pane_key(host, pane))
+
+    return note

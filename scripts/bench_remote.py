@@ -77,15 +77,18 @@ async def watch(
         safety_interval=args.safety,
     )
     seen: dict[str, float] = {}
-    async with app.run_test(size=(120, 40)) as pilot:
-        end = time.monotonic() + limit_s
-        while len(seen) < expected and time.monotonic() < end:
-            snap = app.main.snapshot
-            if snap is not None:
-                now = time.time()
-                for p in snap.prompts:
-                    seen.setdefault(p.prompt.subject or p.id, now)
-            await pilot.pause(0.02)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            end = time.monotonic() + limit_s
+            while len(seen) < expected and time.monotonic() < end:
+                snap = app.main.snapshot
+                if snap is not None:
+                    now = time.time()
+                    for p in snap.prompts:
+                        seen.setdefault(p.prompt.subject or p.id, now)
+                await pilot.pause(0.02)
+    finally:
+        app.disconnect()  # as `paw tui` does after the app: the event pump stops
     return seen
 
 

@@ -22,7 +22,7 @@ from paw.supervisor.model import AgentStatus, Outcome
 from paw.tui.app import PawApp, make_app
 from tests.remote.conftest import Site
 from tests.support.budget import budget
-from tests.tui.real_world import audit_records
+from tests.tui.real_world import audit_records, wait_for
 from tests.tui.test_flows_real import until
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
@@ -113,6 +113,13 @@ async def test_a_prompt_on_a_host_reaches_the_tui_by_event_also_after_a_reconnec
             assert await until(pilot, lambda: shown_after(back_at), budget(30.0)), seen
     finally:
         app.disconnect()  # as `paw tui` does after the app
+
+    def no_clients() -> bool:
+        listed = site.sshd.ssh("tmux", "-L", site.remote_socket, "list-clients", "-F", "x")
+        return listed.returncode == 0 and listed.stdout.strip() == ""
+
+    # nothing of paw's stays on the host: its tmux clients ended with their ssh sessions
+    assert wait_for(no_clients, budget(30.0))
 
 
 async def test_connection_lost_mid_run_host_unknown_nothing_sent_recovered_by_event(

@@ -157,6 +157,7 @@ def figures(work: Path, kinds: dict[str, str], seen: dict[str, float]) -> dict[s
     out: dict[str, object] = {}
     for where in ("local", "remote"):
         lat: list[float] = []
+        worst: list[tuple[float, str]] = []
         missed = 0
         for kind in (k for k, w in kinds.items() if w == where):
             path = work / f"drawn-{kind}.jsonl"
@@ -168,11 +169,13 @@ def figures(work: Path, kinds: dict[str, str], seen: dict[str, float]) -> dict[s
                     missed += 1
                 else:
                     lat.append((shown - drawn["time"]) * 1000)
+                    worst.append((lat[-1], drawn["subject"]))
         out[where] = {
             "prompts": len(lat), "missed": missed,
             "median_ms": round(statistics.median(lat)) if lat else None,
             "p95_ms": round(percentile(lat, 0.95)) if lat else None,
             "max_ms": round(max(lat)) if lat else None,
+            "worst": [f"{subject}: {ms:.0f} ms" for ms, subject in sorted(worst)[-3:]],
         }  # fmt: skip
     return out
 

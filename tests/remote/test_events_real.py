@@ -80,7 +80,7 @@ async def test_a_prompt_on_a_host_reaches_the_tui_by_event_also_after_a_reconnec
     site: Site, tmp_path: Path
 ) -> None:
     drawn = tmp_path / "drawn.jsonl"
-    kind = _prompting_kind(site, drawn, prompts=12)
+    kind = _prompting_kind(site, drawn, prompts=40)  # far more than the test waits for
     fleet = _fleet(site)
     fleet.spawn_agent("r1", kind, None, host="box")
     terminal = _host_terminal(fleet)

@@ -2,7 +2,8 @@
 
 The same adapters as on this machine, with every program run on the host by one ssh call over
 the host's multiplexed connection: :class:`RemoteTerminal` is :class:`TmuxTerminal` (its control
-client is ``tmux -C`` over ssh), :class:`RemoteGit` is :class:`GitCli`, and :class:`PsInspector`
+client and its pane events are ``tmux -C`` over ssh, see :mod:`paw.adapters.remote_events`),
+:class:`RemoteGit` is :class:`GitCli`, and :class:`PsInspector`
 reads the host's process table with one ``ps`` per sweep. What the local adapters read from
 the file system (git's status mark, psutil) is read on the host or not at all.
 """
@@ -21,8 +22,10 @@ from dataclasses import replace
 from paw.adapters import proc
 from paw.adapters.git import GitCli
 from paw.adapters.proc import last_line
+from paw.adapters.remote_events import HostEvents
 from paw.adapters.ssh import SshTransport
 from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux_events import Listener
 from paw.adapters.tmux_link import ControlLink
 from paw.core.disposable import is_disposable
 from paw.core.ports import ProcInfo
@@ -65,6 +68,23 @@ class RemoteTerminal(TmuxTerminal):
         )  # fmt: skip
         if not done.ok and not self.has_session(name):
             raise TmuxError(f"tmux: cannot create session {name!r}: {last_line(done.stderr)}")
+
+    def watch(self, listener: Listener) -> bool:
+        """Report the host's pane output and structure changes to ``listener`` through a tmux
+        control-mode client over ssh (:class:`HostEvents`): the same events as on this
+        machine; a dropped connection is a structure change, and so is each reconnect."""
+        session = self._link.session
+        if self.control and session is not None:
+            with self._steady_lock:
+                if self._events is None:
+                    self._events = HostEvents(self.transport, self._base, session)
+        return super().watch(listener)
+
+    @property
+    def events_pid(self) -> int | None:
+        """The pid of the local ``ssh`` process that runs the event client (None if none)."""
+        events = self._events
+        return events.pid if isinstance(events, HostEvents) else None
 
     def has_session(self, name: str) -> bool:
         """True when the session ``name`` exists on the host."""

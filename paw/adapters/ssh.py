@@ -111,6 +111,11 @@ class SshTransport:
     _control: str = field(default="", init=False)
     _channel: ShellChannel | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    # one connect at a time: the event client's thread and the sweeps both make sure of the
+    # master, and two masters started at once would race for the socket; a connect that
+    # waited on another's failed attempt fails with it (an unreachable host costs one timeout)
+    _connecting: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _failed: tuple[float, str] | None = field(default=None, init=False)  # last connect failure
 
     def __post_init__(self) -> None:
         self._control = str(control_dir() / "%C")
@@ -218,6 +223,19 @@ class SshTransport:
         channel = self._channel
         if channel is not None and channel.alive():
             return
+        asked = time.monotonic()
+        with self._connecting:
+            failed = self._failed
+            if failed is not None and failed[0] >= asked:
+                raise SshError(failed[1])  # an attempt that ended while this one waited
+            try:
+                self._connect()
+            except SshError as err:
+                self._failed = (time.monotonic(), str(err))
+                raise
+            self._failed = None
+
+    def _connect(self) -> None:
         if self.connected():
             return
         with tempfile.TemporaryFile() as err:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -148,18 +148,20 @@ def connection_for(supervisor: Supervisor | Fleet) -> Connection:
 
     waves = WaveWatcher(Path(supervisor.ctx.repo_root) / STATE_DIR / "waves")
     terminal = supervisor.ctx.terminal
-    # Pane events come from this machine's tmux server only: with agents on hosts over ssh
-    # the TUI keeps polling (a host's agents would otherwise wait for the safety sweep).
-    remote = bool(getattr(supervisor, "remotes", None))
-    events = isinstance(terminal, TmuxTerminal) and terminal.control and not remote
+    # Pane events: this machine's tmux server, and with hosts every host's too (a tmux
+    # control-mode client over each host's ssh connection; see paw.supervisor.fleet).
+    source: TmuxTerminal | Fleet | None = None
+    if isinstance(terminal, TmuxTerminal) and terminal.control:
+        remote = bool(getattr(supervisor, "remotes", None))
+        source = cast("Fleet", supervisor) if remote else terminal
     return Connection(
         supervisor,
         attach=attacher(supervisor),
         kinds=usable_kinds_first(supervisor.ctx.config, shutil.which),
         close=supervisor.close,
         waves=waves.read,
-        watch=terminal.watch if events and isinstance(terminal, TmuxTerminal) else None,
-        live=terminal.events_live if events and isinstance(terminal, TmuxTerminal) else None,
+        watch=source.watch if source is not None else None,
+        live=source.events_live if source is not None else None,
     )
 
 

@@ -6,20 +6,28 @@ the one local audit log. :class:`Fleet` offers the same operations as a Supervis
 merges every machine's picture, and a decision, a spawn or a stop goes to the machine that holds
 the prompt or the agent. A host that cannot be reached is shown as unreachable and its agents
 as ``unknown`` (never exited); a decision on its prompts is refused and recorded, nothing sent.
+
+Pane events (:meth:`Fleet.watch`) come from every machine's tmux: this machine's event client
+and, per host, a tmux control-mode client over that host's ssh connection. A host's panes are
+reported as ``HOST:%N`` (:func:`~paw.supervisor.model.pane_key`); a host's client that drops or
+reconnects reports a structure change, and the sweep that follows finds the host unreachable
+(its agents ``unknown``) or sweeps it in full. While a host's events arrive, a sweep started by
+another machine's event reuses that host's last picture instead of asking it again.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from paw.errors import PawError
-from paw.supervisor.model import AgentStatus, Decision, Outcome, Snapshot
+from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
 from paw.supervisor.records import load_agents, load_prompts
 
 if TYPE_CHECKING:
@@ -30,7 +38,9 @@ if TYPE_CHECKING:
     from paw.supervisor.spawn import Startup
 
 HOSTS_DOC = "hosts"
-LOCAL = "local"
+LOCAL = LOCAL_HOST
+PaneListener = Callable[[str | None], None]  # a pane's key, or None for a structure change
+HOST_REFRESH_S = 20.0  # with its events arriving, a host is swept at least this often anyway
 
 
 class HostRecord(BaseModel):
@@ -82,6 +92,19 @@ class HostLink(Protocol):
         ...
 
 
+@runtime_checkable
+class EventSource(Protocol):
+    """A terminal that reports pane events (this machine's tmux, a host's tmux over ssh)."""
+
+    def watch(self, listener: PaneListener) -> bool:
+        """Report pane ids (None: structure) to ``listener``; False when it cannot."""
+        ...
+
+    def events_live(self) -> bool:
+        """True while events arrive."""
+        ...
+
+
 @dataclass(slots=True)
 class Remote:
     """One host: its record, its connection and its supervisor."""
@@ -99,6 +122,52 @@ class Fleet:
         """Drive ``local`` and the ``remotes`` (by host name)."""
         self.local = local
         self.remotes = dict(remotes)
+        self._watched: list[EventSource] = []  # the machines whose events are reported
+        self._sources: dict[str, EventSource] = {}  # the hosts among them, by name
+        self._lock = threading.Lock()
+        self._dirty: set[str] = set()  # hosts with an event since their last sweep began
+        self._parts: dict[str, tuple[float, Snapshot]] = {}  # host -> (when, its last picture)
+
+    # -- pane events ---------------------------------------------------------------------------
+
+    def watch(self, listener: PaneListener) -> bool:
+        """Report the pane events of every machine to ``listener``: this machine's panes by
+        id, a host's as ``HOST:%N`` (:func:`pane_key`), None for a structure change of any
+        machine (a host's event client that drops or reconnects included). True when at
+        least one machine reports events (the others are then swept on every event and by
+        the safety sweep)."""
+        sources: list[tuple[str, EventSource]] = []
+        local = self.local.ctx.terminal
+        if isinstance(local, EventSource):
+            sources.append((LOCAL, local))
+        for name, remote in self.remotes.items():
+            terminal = remote.supervisor.ctx.terminal
+            if isinstance(terminal, EventSource):
+                sources.append((name, terminal))
+        for name, source in sources:
+            if source.watch(listener if name == LOCAL else self._keyed(name, listener)):
+                self._watched.append(source)
+                if name != LOCAL:
+                    self._sources[name] = source
+        return bool(self._watched)
+
+    def _keyed(self, host: str, listener: PaneListener) -> PaneListener:
+        """``listener`` fed a host's pane ids as that host's pane keys; the host is due for a
+        sweep from then on (marked before the listener hears of it)."""
+
+        def note(pane: str | None) -> None:
+            with self._lock:
+                self._dirty.add(host)
+            listener(None if pane is None else pane_key(host, pane))
+
+        return note
+
+    def events_live(self) -> bool:
+        """True while every machine's events arrive (else the caller keeps its poll cycle:
+        a host whose event client is down is polled, and so tried again, every cycle)."""
+        watched = self._watched
+        expected = 1 + len(self.remotes)
+        return len(watched) == expected and all(source.events_live() for source in watched)
 
     @property
     def ctx(self) -> Context:
@@ -115,14 +184,21 @@ class Fleet:
     def poll_once(self) -> Snapshot:
         """Sweep this machine and every host side by side (a sweep costs the slowest machine,
         not their sum); merge the pictures. A host that cannot be reached contributes its
-        agents as ``unknown`` with the reason, and no prompts."""
-        with ThreadPoolExecutor(max_workers=len(self.remotes)) as pool:
-            parts = {name: pool.submit(self._poll_host, r) for name, r in self.remotes.items()}
+        agents as ``unknown`` with the reason, and no prompts.
+
+        While a host's pane events arrive (:meth:`watch`), it is swept only when it had an
+        event since its last sweep, or that sweep is :data:`HOST_REFRESH_S` old: an event of
+        another machine reuses its last picture (nothing on it drew, and the connection that
+        brings its events is up)."""
+        kept = {name: self._reusable(name) for name in self.remotes}
+        due = {name: r for name, r in self.remotes.items() if kept[name] is None}
+        with ThreadPoolExecutor(max_workers=max(1, len(due))) as pool:
+            parts = {name: pool.submit(self._poll_host, r) for name, r in due.items()}
             snap = self.local.poll_once()
         agents = [dataclasses.replace(v, host=LOCAL) for v in snap.agents]
         prompts = list(snap.prompts)
         for name, remote in self.remotes.items():
-            part = parts[name].result()
+            part = parts[name].result() if name in parts else kept[name]
             if part is None:
                 agents += self._unreachable_views(remote)
                 continue
@@ -134,17 +210,39 @@ class Fleet:
         """Hosts unreachable at the last sweep, with the reason."""
         return {name: r.error for name, r in self.remotes.items() if r.error is not None}
 
+    def _reusable(self, host: str) -> Snapshot | None:
+        """``host``'s last picture when it need not be swept now (see :meth:`poll_once`);
+        None when it must be (its events from here on make it due again)."""
+        source = self._sources.get(host)
+        live = source is not None and source.events_live()
+        now = self.local.ctx.clock()
+        with self._lock:
+            kept = self._parts.get(host)
+            fresh = kept is not None and 0 <= now - kept[0] < HOST_REFRESH_S
+            if live and fresh and kept is not None and host not in self._dirty:
+                return kept[1]
+            self._dirty.discard(host)
+            return None
+
     def _poll_host(self, remote: Remote) -> Snapshot | None:
+        name = remote.record.name
+        started = self.local.ctx.clock()
+        part: Snapshot | None = None
         try:
             remote.link.connect()
-            part = remote.supervisor.poll_once()
+            swept = remote.supervisor.poll_once()
         except PawError as err:
             remote.error = err.message
-            return None
-        if not part.tmux_ok:
-            remote.error = part.error or "tmux on the host cannot be read"
-            return None
-        remote.error = None
+        else:
+            if swept.tmux_ok:
+                remote.error, part = None, swept
+            else:
+                remote.error = swept.error or "tmux on the host cannot be read"
+        with self._lock:
+            if part is None:
+                self._parts.pop(name, None)
+            else:
+                self._parts[name] = (started, part)
         return part
 
     def _unreachable_views(self, remote: Remote) -> list[AgentView]:

@@ -11,6 +11,18 @@ from typing import Protocol
 
 from paw.core.models import DetectionState, Prompt, Verdict
 
+LOCAL_HOST = "local"  # the host name of this machine's agents when paw also drives hosts
+
+
+def pane_key(host: str | None, pane_id: str) -> str:
+    """A pane's name in the pane events of every machine: its tmux id (``%3``) on this machine,
+    ``HOST:%3`` on a host (each host's tmux server numbers its panes from ``%0`` too).
+
+    >>> pane_key(None, "%3"), pane_key("local", "%3"), pane_key("build", "%3")
+    ('%3', '%3', 'build:%3')
+    """
+    return pane_id if host in (None, LOCAL_HOST) else f"{host}:{pane_id}"
+
 
 class AgentStatus(StrEnum):
     """An agent's life as paw sees it."""
@@ -58,6 +70,11 @@ class AgentView:
     # "removing", "approving" or "denying" (keys being sent); None when there is none
     operation: str | None = None
     host: str | None = None  # the machine it runs on, when paw drives hosts (`paw host add`)
+
+    @property
+    def event_key(self) -> str | None:
+        """Its pane's name in pane events (:func:`pane_key`); None without a pane."""
+        return None if self.pane_id is None else pane_key(self.host, self.pane_id)
 
 
 @dataclass(frozen=True, slots=True)

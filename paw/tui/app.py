@@ -275,7 +275,7 @@ class PawApp(App[None]):
             self.call_from_thread(self.tmux_lost, err.message)
             return
         if pump is not None and snapshot.tmux_ok:
-            pump.only(frozenset(view.pane_id for view in snapshot.agents if view.pane_id))
+            pump.only(frozenset(view.event_key for view in snapshot.agents if view.event_key))
         audit = self.supervisor.audit_tail(AUDIT_LINES)
         wave = self._read_wave()
         self._sweeps += 1
@@ -326,7 +326,7 @@ class PawApp(App[None]):
             return True
         if touched is None or age >= DETAILS_EVERY_S:
             return False
-        return view.pane_id is not None and view.pane_id not in touched
+        return view.event_key is not None and view.event_key not in touched
 
     def _details(self, agent: str, snapshot: Snapshot) -> AgentDetails | None:
         view = next((v for v in snapshot.agents if v.name == agent), None)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from paw.core.models import Action
-from paw.supervisor.model import AgentStatus
+from paw.supervisor.model import LOCAL_HOST, AgentStatus
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -160,12 +160,24 @@ _UNPROVEN = (AgentStatus.LOST, AgentStatus.SERVER_RESTARTED, AgentStatus.REPLACE
 
 
 def matches_filter(agent: AgentView, needle: str) -> bool:
-    """Whether ``needle`` (case-insensitive) appears in the agent's name, kind, branch or status."""
+    """Whether ``needle`` (case-insensitive) appears in the agent's name, kind, branch, status,
+    task or host."""
     if not needle:
         return True
     low = needle.lower()
-    fields = (agent.name, agent.kind, agent.branch, agent.status.value, agent.task or "")
+    fields = (
+        agent.name, agent.kind, agent.branch, agent.status.value, agent.task or "",
+        agent.host or "",
+    )  # fmt: skip
     return any(low in f.lower() for f in fields)
+
+
+def format_name(agent: AgentView) -> str | Text:
+    """The agent's name, and where paw also drives hosts, the host of one that runs on one
+    (``api @gpu1``; this machine's agents keep their bare name)."""
+    if agent.host in (None, LOCAL_HOST):
+        return agent.name
+    return Text.assemble(agent.name, (f" @{agent.host}", "dim"))
 
 
 def render_diff(diff: str) -> Text:

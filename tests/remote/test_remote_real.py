@@ -17,6 +17,7 @@ from paw.cli.compose import build_fleet
 from paw.supervisor.fleet import Fleet
 from paw.supervisor.model import AgentStatus, LivePrompt, Outcome
 from paw.tui.app import PawApp, make_app
+from paw.tui.widgets.agent_list import AgentList
 from tests.remote.conftest import Site
 from tests.support.budget import budget
 from tests.tui.conftest import settle
@@ -128,6 +129,13 @@ async def test_one_tui_approves_here_and_there(site: Site) -> None:
     app = make_app(fleet, poll_interval=0.5)
     reached: dict[str, bool] = {}
     async with app.run_test(size=(120, 40)) as pilot:
+        table = app.main.query_one(AgentList)
+
+        def names() -> set[str]:
+            return {str(table.get_row_at(i)[0]) for i in range(table.row_count)}
+
+        # which machine an agent runs on is on its row (this machine's agents: the bare name)
+        assert await until(pilot, lambda: names() == {"r1 @box", "l1"}, budget(30.0)), names()
         for _ in prompts:
             assert await _select_a_prompt(pilot, app), reached
             chosen = app.main.selected_prompt

@@ -95,3 +95,19 @@ def test_unproven_agents_are_counted_lost_never_exited_and_styled() -> None:
     assert count_statuses(agents) == {"running": 0, "waiting": 0, "idle": 0, "exited": 1, "lost": 3}
     assert all(status in STATUS_STYLE for status in AgentStatus)
     assert [a.name for a in sort_agents(agents)][-1] == "z"
+
+
+def test_an_agent_on_a_host_shows_and_filters_by_its_host() -> None:
+    from dataclasses import replace
+
+    from paw.tui.format import format_name
+
+    here = _agent("api", AgentStatus.IDLE)
+    assert format_name(here) == "api"
+    assert format_name(replace(here, host="local")) == "api"  # this machine, when hosts exist
+    there = replace(here, name="web", host="gpu1")
+    shown = format_name(there)
+    assert not isinstance(shown, str)
+    assert shown.plain == "web @gpu1"
+    assert matches_filter(there, "GPU1")
+    assert not matches_filter(here, "gpu1")

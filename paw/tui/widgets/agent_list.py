@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paw.tui.format import format_stat, format_status, matches_filter, sort_agents
+from paw.tui.format import (
+    format_name,
+    format_stat,
+    format_status,
+    matches_filter,
+    sort_agents,
+)
 from paw.tui.widgets.table import KeyedTable, Row
 
 if TYPE_CHECKING:
@@ -27,7 +33,7 @@ class AgentList(KeyedTable):
     def show_agents(self, agents: Sequence[AgentView], now: float, needle: str = "") -> None:
         """Show ``agents`` that match ``needle``; ages are measured against ``now``."""
         rows: list[Row] = [
-            (a.name, (a.name, a.kind, format_status(a, now), a.branch, format_stat(a.stat)))
+            (a.name, (format_name(a), a.kind, format_status(a, now), a.branch, format_stat(a.stat)))
             for a in sort_agents(agents)
             if matches_filter(a, needle)
         ]

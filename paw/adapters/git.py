@@ -17,6 +17,8 @@ from pathlib import Path
 from paw.adapters import proc
 from paw.adapters.git_parse import (
     Worktree,
+    is_hex_oid,
+    parse_branch_oid,
     parse_left_right,
     parse_shortstat,
     parse_status_z,
@@ -114,22 +116,35 @@ class GitCli:
 
     def status_counts(self, worktree: str, base: str) -> StatusCounts:
         """Uncommitted, untracked, unmerged paths; commits ahead/behind ``base``; and (with
-        ``line_counts``) lines added/removed since the merge base, working tree included."""
+        ``line_counts``) lines added/removed since the merge base, working tree included.
+
+        One git process when nothing needs more (an agent's worktree at rest): the status
+        names the commit HEAD is on, and when ``base`` is a ref read from the repository's
+        files (see :func:`_base_commit`) naming that same commit, ahead and behind are 0
+        without `git rev-list`; with no tracked change and nothing ahead, the merge base is
+        HEAD itself and the working tree matches it, so there are no lines to count either.
+        """
         # Counting never rewrites the index: an agent's own git command would find it locked,
         # and the rewrite would move the worktree's status_mark (see paw/supervisor/sweep.py).
         # So no optional locks for status, and diff-index (plumbing) rather than `git diff`,
         # which refreshes the index whatever GIT_OPTIONAL_LOCKS says.
         quiet = {"GIT_OPTIONAL_LOCKS": "0"}
         status = self._git(
-            worktree, "status", "--porcelain=v2", "-z", "--untracked-files=all", env=quiet
-        ).stdout
+            worktree, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all",
+            env=quiet,
+        ).stdout  # fmt: skip
         counts = parse_status_z(status)
-        span = self._git(
-            worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD", env=quiet
-        )
-        behind, ahead = parse_left_right(span.stdout)
+        head = parse_branch_oid(status)
+        if head is not None and head == _base_commit(Path(worktree), base):
+            behind = ahead = 0
+        else:
+            span = self._git(
+                worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD", env=quiet
+            )
+            behind, ahead = parse_left_right(span.stdout)
         insertions = deletions = 0
-        if self.line_counts:
+        changed = counts.uncommitted or counts.unmerged
+        if self.line_counts and (changed or ahead):
             stat = self._git(
                 worktree, "diff-index", "-M", "--shortstat", "--merge-base", base, "--", env=quiet
             ).stdout
@@ -406,6 +421,71 @@ def _ref_candidates(rev: str) -> list[str]:
         return []
     return [rev, f"refs/{rev}", f"refs/tags/{rev}", f"refs/heads/{rev}", f"refs/remotes/{rev}",
             f"refs/remotes/{rev}/HEAD"]  # fmt: skip
+
+
+# Refs that live in each worktree's own git directory, not in the shared one.
+_PER_WORKTREE = ("refs/worktree/", "refs/bisect/", "refs/rewritten/")
+
+
+def _base_commit(top: Path, base: str) -> str | None:
+    """The commit ``base`` names, read from the repository's files without running git, or
+    None whenever that is not certain (the caller then asks git).
+
+    ``base`` is a full object id, or a ref name with exactly ONE match among the places git
+    looks (``git help revisions``: ``NAME``, ``refs/NAME``, ``refs/tags/NAME``,
+    ``refs/heads/NAME``, ``refs/remotes/NAME``, ``refs/remotes/NAME/HEAD``), loose or in
+    ``packed-refs``, holding an object id. A symbolic ref, a pseudo-ref (``HEAD``), a
+    per-worktree ref, a name with two matches, an annotated tag (its id is not the commit's:
+    never equal to HEAD) or a reftable repository gives None or an id no HEAD equals."""
+    if is_hex_oid(base):
+        return base
+    candidates = _ref_candidates(base)
+    if not candidates or base.startswith(_PER_WORKTREE):
+        return None
+    git_dir = _git_dir(top)
+    common = _common_dir(git_dir)
+    if (common / "reftable").exists():
+        return None
+    if base.startswith("refs/"):
+        names = candidates  # the name itself is a ref (``refs/heads/main``)
+    elif (git_dir / base).exists() or (common / base).exists():
+        return None  # a pseudo-ref or a file git reads first: leave it to git
+    else:
+        names = candidates[1:]
+    packed = _packed_refs(common / "packed-refs")
+    if packed is None:
+        return None
+    found: list[str | None] = []
+    for name in names:
+        loose = common / name
+        if loose.is_file():
+            text = _read_small(loose)
+            oid = text.strip() if text is not None else None
+            found.append(oid if oid is not None and is_hex_oid(oid) else None)
+        elif loose.exists():
+            return None  # a directory of that name: git's lookup is not this one's
+        elif name in packed:
+            found.append(packed[name])
+    return found[0] if len(found) == 1 else None
+
+
+def _packed_refs(path: Path) -> dict[str, str] | None:
+    """Ref name -> object id from ``packed-refs`` ({} when there is none; None when it
+    cannot be read)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError):
+        return None
+    refs: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line or line[0] in "#^":
+            continue
+        oid, _, name = line.partition(" ")
+        if is_hex_oid(oid) and name:
+            refs[name] = oid
+    return refs
 
 
 def _stat_key(path: Path) -> tuple[int, int, int] | None:

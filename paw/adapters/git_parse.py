@@ -88,6 +88,29 @@ def parse_status_z(text: str) -> StatusCounts:
     )
 
 
+def parse_branch_oid(text: str) -> str | None:
+    """The commit HEAD is on, from the ``# branch.oid`` header of ``git status
+    --porcelain=v2 --branch -z``; None on an unborn branch or without the header.
+
+    >>> parse_branch_oid("# branch.oid " + "0" * 40 + "\\0# branch.head main\\0") == "0" * 40
+    True
+    >>> parse_branch_oid("# branch.oid (initial)\\0") is None
+    True
+    """
+    for field in text.split("\0"):
+        if field.startswith("# branch.oid "):
+            oid = field[len("# branch.oid ") :].strip()
+            return oid if is_hex_oid(oid) else None
+        if field[:2] != "# ":
+            break  # the headers come first
+    return None
+
+
+def is_hex_oid(text: str) -> bool:
+    """A full object id (SHA-1 or SHA-256) in lower-case hex."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
 def parse_left_right(text: str) -> tuple[int, int]:
     """Parse ``git rev-list --left-right --count base...HEAD`` into ``(behind, ahead)``.
 

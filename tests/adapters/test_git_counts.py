@@ -1,0 +1,111 @@
+"""GitCli.status_counts: the same counts as git's three commands, from one git process when a
+worktree rests at its base (real repositories under tmp_path, isolated git config)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paw.adapters.git import GitCli
+from paw.adapters.git_parse import parse_left_right, parse_shortstat, parse_status_z
+from paw.core.ports import StatusCounts
+from tests.adapters.conftest import run_git
+
+pytestmark = pytest.mark.git
+
+
+def _expected(worktree: Path, base: str) -> StatusCounts:
+    """The counts as git gives them, every command run (status, rev-list, diff-index)."""
+    status = run_git(worktree, "status", "--porcelain=v2", "-z", "--untracked-files=all")
+    behind, ahead = parse_left_right(
+        run_git(worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD")
+    )
+    stat = run_git(worktree, "diff-index", "-M", "--shortstat", "--merge-base", base, "--")
+    insertions, deletions = parse_shortstat(stat)
+    c = parse_status_z(status)
+    return StatusCounts(
+        c.uncommitted, c.untracked, c.unmerged, ahead, behind, insertions, deletions
+    )
+
+
+def _commit(cwd: Path, name: str, text: str) -> None:
+    (cwd / name).write_text(text, encoding="utf-8")
+    run_git(cwd, "add", name)
+    run_git(cwd, "commit", "-q", "-m", f"add {name}")
+
+
+def _git_calls(calls: list[tuple[str, ...]]) -> list[str]:
+    return [argv[3] for argv in calls if argv[:1] == ("git",)]
+
+
+@pytest.fixture
+def worktree(git_repo: Path) -> Path:
+    path = git_repo.parent / "wt"
+    GitCli().add_worktree(str(git_repo), str(path), "agent/a", "main")
+    return path
+
+
+def test_a_worktree_at_rest_costs_one_git_process(
+    worktree: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    (worktree / "new.txt").write_text("untracked\n", encoding="utf-8")
+    counts = GitCli().status_counts(str(worktree), "main")
+    assert counts == _expected(worktree, "main")
+    assert counts.untracked == 1
+    assert _git_calls(proc_calls) == ["status"]
+
+
+def test_a_base_in_packed_refs_also_costs_one(
+    git_repo: Path, worktree: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    run_git(git_repo, "pack-refs", "--all")
+    assert not (git_repo / ".git" / "refs" / "heads" / "main").exists()
+    for base in ("main", "refs/heads/main", run_git(git_repo, "rev-parse", "main").strip()):
+        proc_calls.clear()
+        assert GitCli().status_counts(str(worktree), base) == _expected(worktree, base)
+        assert _git_calls(proc_calls) == ["status"], base
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["none", "edit", "stage", "commit", "base_moves", "both_move", "tag_elsewhere", "packed"],
+)
+def test_counts_equal_gits_whatever_changed(git_repo: Path, worktree: Path, change: str) -> None:
+    """Every shortcut gives git's own answer: a tracked edit, a staged one, commits on either
+    side, a tag ``main`` (git prefers refs/tags/main to refs/heads/main), refs packed."""
+    if change == "edit":
+        (worktree / "README.md").write_text("changed\nmore\n", encoding="utf-8")
+    elif change == "stage":
+        (worktree / "README.md").write_text("staged\n", encoding="utf-8")
+        run_git(worktree, "add", "README.md")
+    elif change in ("commit", "both_move"):
+        _commit(worktree, "work.txt", "one\ntwo\n")
+    if change in ("base_moves", "both_move"):
+        _commit(git_repo, "main.txt", "upstream\n")
+    if change == "tag_elsewhere":
+        _commit(git_repo, "main.txt", "upstream\n")
+        run_git(git_repo, "tag", "main", "main")  # refs/tags/main: ahead of the worktree
+        run_git(git_repo, "reset", "-q", "--hard", "HEAD~1")  # refs/heads/main: at it
+    if change == "packed":
+        _commit(git_repo, "main.txt", "upstream\n")
+        run_git(git_repo, "pack-refs", "--all")
+    got = {
+        base: GitCli().status_counts(str(worktree), base) for base in ("main", "refs/heads/main")
+    }
+    for base, counts in got.items():
+        assert counts == _expected(worktree, base), (change, base)
+    if change == "tag_elsewhere":
+        assert (got["main"].behind, got["refs/heads/main"].behind) == (1, 0)
+
+
+def test_an_ambiguous_or_symbolic_base_is_left_to_git(
+    git_repo: Path, worktree: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    """A tag and a branch of one name on the same commit, or a symbolic ref: git decides."""
+    run_git(git_repo, "tag", "main", "main")
+    run_git(git_repo, "symbolic-ref", "refs/heads/alias", "refs/heads/main")
+    for base in ("main", "alias"):
+        proc_calls.clear()
+        assert GitCli().status_counts(str(worktree), base) == _expected(worktree, base)
+        assert "rev-list" in _git_calls(proc_calls), base

@@ -16,9 +16,7 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-import libtmux
-from libtmux import exc as libtmux_exc
+from typing import TYPE_CHECKING
 
 from paw.adapters import proc, tmux_sweep
 from paw.adapters.proc import last_line
@@ -36,6 +34,9 @@ from paw.adapters.tmux_link import ControlLink
 from paw.adapters.tmux_sweep import separator
 from paw.core.ports import PaneCapture, PaneInfo, Survey
 from paw.errors import TmuxError
+
+if TYPE_CHECKING:
+    import libtmux
 
 __all__ = ["TAG_KEYS", "TmuxTerminal"]  # TAG_KEYS lives in tmux_format; re-exported here
 
@@ -96,7 +97,7 @@ class TmuxTerminal:
             self._base = ("tmux", "-L", socket_name)
         else:
             self._base = ("tmux",)
-        self._server = libtmux.Server(socket_name=socket_name, socket_path=socket_path)
+        self._libtmux: libtmux.Server | None = None  # made on first use (see _server)
         self.control = control
         self._link = ControlLink(self._base)
         self._steady = SteadyMemory()  # captures reused by fresh=False sweeps and surveys
@@ -107,6 +108,18 @@ class TmuxTerminal:
         self.panes_captured = 0  # capture-pane requests made, over the adapter's life
 
     # -- structure (libtmux) -------------------------------------------------------------------
+
+    @property
+    def _server(self) -> libtmux.Server:
+        """libtmux's server object, imported and made on first use: sweeps and surveys never
+        need libtmux, so one-shot commands (`paw ls`) start without importing it."""
+        if self._libtmux is None:
+            import libtmux  # deferred: a tenth of `paw ls`'s start-up
+
+            self._libtmux = libtmux.Server(
+                socket_name=self.socket_name, socket_path=self.socket_path
+            )
+        return self._libtmux
 
     def watch_session(self, name: str) -> None:
         """Attach the control-mode client (``control=True``) to the session ``name``; until
@@ -148,7 +161,7 @@ class TmuxTerminal:
             self._server.new_session(
                 session_name=name, start_directory=cwd, attach=False, x=width, y=height
             )
-        except libtmux_exc.LibTmuxException as err:
+        except _libtmux_error() as err:
             if self._has_session_quietly(name):
                 return  # created concurrently by another paw process
             raise TmuxError(f"tmux: cannot create session {name!r}: {err}") from err
@@ -157,7 +170,7 @@ class TmuxTerminal:
         """True when the session ``name`` exists (exact match)."""
         try:
             return bool(self._server.has_session(name, exact=True))
-        except libtmux_exc.LibTmuxException as err:
+        except _libtmux_error() as err:
             raise TmuxError(f"tmux: cannot query session {name!r}: {err}") from err
 
     def server_alive(self) -> bool:
@@ -172,13 +185,13 @@ class TmuxTerminal:
         try:
             if self._server.is_alive():
                 self._server.kill()
-        except libtmux_exc.LibTmuxException as err:
+        except _libtmux_error() as err:
             raise TmuxError(f"tmux: cannot kill server: {err}") from err
 
     def _has_session_quietly(self, name: str) -> bool:
         try:
             return bool(self._server.has_session(name, exact=True))
-        except libtmux_exc.LibTmuxException:
+        except _libtmux_error():
             return False
 
     # -- panes -------------------------------------------------------------------------------
@@ -535,3 +548,10 @@ def _pane_target(pane_id: str) -> str:
     if not is_pane_id(pane_id):
         raise TmuxError(f"not a tmux pane id: {pane_id!r}")
     return pane_id
+
+
+def _libtmux_error() -> type[Exception]:
+    """libtmux's base exception (imported when a libtmux call has failed)."""
+    from libtmux import exc
+
+    return exc.LibTmuxException

@@ -59,21 +59,42 @@ class PawArgumentParser(argparse.ArgumentParser):
         raise _ParseError(self, message)
 
 
-def _command_modules(*, tui_only: bool = False) -> list[ModuleType]:
+# Which module registers each sub-command: `paw ls` imports paw.cli.supervise alone, not
+# the modules (and their imports: the wave runner, ssh hosts, the guard's CLI) of the others.
+# tests/cli/test_commands.py checks the map against what each module registers.
+COMMAND_MODULES = {
+    "check": "check", "detect": "detect", "archive": "archive", "doctor": "doctor",
+    "wave": "wave", "host": "hosts", "tui": "tui", "demo": "tui",
+    **dict.fromkeys(
+        ("init", "config", "spawn", "ls", "attach", "send", "stop", "rm", "adopt", "prompts",
+         "approve", "deny", "log", "stats"),
+        "supervise",
+    ),
+}  # fmt: skip
+
+
+def _command_modules(*, tui_only: bool = False, command: str | None = None) -> list[ModuleType]:
     # Imported lazily so `paw check` never pays for Textual or libtmux, and `paw tui` (or bare
-    # `paw`) never pays for the other commands: its first frame is on a budget.
+    # `paw`) never pays for the other commands: its first frame is on a budget. A known
+    # ``command`` imports its own module (and tui's, the default) alone.
+    import importlib
+
     from paw.cli import tui
 
     if tui_only:
         return [tui]
+    if command in COMMAND_MODULES:
+        own = importlib.import_module(f"paw.cli.{COMMAND_MODULES[command]}")
+        return [own] if own is tui else [own, tui]
     from paw.cli import archive, check, detect, doctor, hosts, supervise, wave
 
     return [check, detect, supervise, archive, tui, doctor, wave, hosts]
 
 
-def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:
+def build_parser(*, tui_only: bool = False, command: str | None = None) -> argparse.ArgumentParser:
     """Build the ``paw`` argument parser with every sub-command (or only ``tui`` and ``demo``,
-    enough to parse ``paw`` alone and ``paw tui …``)."""
+    enough to parse ``paw`` alone and ``paw tui …``; or, given a known ``command``, that
+    command and those of its module, enough to parse ``paw COMMAND …``)."""
     parser = PawArgumentParser(
         prog="paw",
         description=(
@@ -84,7 +105,7 @@ def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"paw {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _command_modules(tui_only=tui_only):
+    for module in _command_modules(tui_only=tui_only, command=command):
         module.register(sub)
     from paw.cli import tui
 
@@ -95,7 +116,8 @@ def build_parser(*, tui_only: bool = False) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run paw with ``argv``; return the exit code (never raises for user errors)."""
     args_list = list(argv) if argv is not None else sys.argv[1:]
-    parser = build_parser(tui_only=not args_list or args_list[0] == "tui")
+    first = args_list[0] if args_list else None
+    parser = build_parser(tui_only=first in (None, "tui"), command=first)
     as_json = "--json" in args_list
     try:
         args = parser.parse_args(args_list)

@@ -108,11 +108,19 @@ def config_problems(path: Path, repo_root: str | None = None) -> list[str]:
 
 
 def build_fleet(
-    repo_dir: str | None = None, socket_name: str | None = None, *, control: bool = False
+    repo_dir: str | None = None,
+    socket_name: str | None = None,
+    *,
+    control: bool = False,
+    counts: bool = True,
 ) -> Supervisor | Fleet:
     """The local supervisor, or, once hosts are added (``paw host add``), a :class:`Fleet` of
-    it and one supervisor per host over ssh. Without hosts nothing about ssh is touched."""
+    it and one supervisor per host over ssh. Without hosts nothing about ssh is touched.
+
+    ``counts=False``: sweeps count no worktree (no git process), for commands that show no
+    counts (`paw prompts`)."""
     local = build_supervisor(repo_dir, socket_name, control=control)
+    local.ctx.count_worktrees = counts
     if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
         return local  # no host was ever added: nothing of this module's hosts is even imported
     from paw.supervisor.fleet import Fleet, load_hosts
@@ -121,6 +129,8 @@ def build_fleet(
     if not hosts:
         return local
     remotes = {name: build_remote(local, host, control=control) for name, host in hosts.items()}
+    for remote in remotes.values():
+        remote.supervisor.ctx.count_worktrees = counts
     return Fleet(local, remotes)
 
 

@@ -32,10 +32,12 @@ EXIT_NEEDS_OVERRIDE = 4
 EXIT_WAITING_FOR_YOU = 5
 
 
-def _supervisor(args: argparse.Namespace) -> Supervisor | Fleet:
+def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor | Fleet:
+    """The supervisor of ``-C DIR``'s repository (a fleet with hosts); ``counts=False`` for
+    commands that show no worktree counts (their sweep runs no git)."""
     from paw.cli.compose import build_fleet
 
-    return build_fleet(args.repo)
+    return build_fleet(args.repo, counts=counts)
 
 
 def _unreachable(sup: Supervisor | Fleet) -> dict[str, str]:
@@ -350,7 +352,7 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
 
 def cmd_prompts(args: argparse.Namespace) -> int:
     """List live prompts with the guard's verdict."""
-    sup = _supervisor(args)
+    sup = _supervisor(args, counts=False)
     snap = sup.poll_once()
     items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
     down = _unreachable(sup)
@@ -402,7 +404,7 @@ def _ask_yes(text: str) -> bool:
 
 def cmd_approve(args: argparse.Namespace) -> int:
     """Approve a live prompt (after re-verifying it)."""
-    sup = _supervisor(args)
+    sup = _supervisor(args, counts=False)
     options = {"always": args.always, "override": args.override}
     decision = sup.approve(args.id, confirmed=args.yes, **options)
     needs = decision.outcome is Outcome.NEEDS_CONFIRMATION and not args.json
@@ -413,7 +415,7 @@ def cmd_approve(args: argparse.Namespace) -> int:
 
 def cmd_deny(args: argparse.Namespace) -> int:
     """Deny a live prompt (after re-verifying it)."""
-    return _report(args, _supervisor(args).deny(args.id))
+    return _report(args, _supervisor(args, counts=False).deny(args.id))
 
 
 _EXIT = {

@@ -160,6 +160,9 @@ class Context:
     # agents whose screen changed are resolved and detected again. 0: every sweep does all.
     # Approval never uses it (it re-proves everything itself).
     observe_ttl: float = 0.0
+    # Count worktrees (git status per agent) in sweeps. Off for callers that show no counts
+    # (`paw prompts`): their sweep then starts no git process at all.
+    count_worktrees: bool = True
     observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
     # per agent: the last view built and what it was built from (the same observation object,

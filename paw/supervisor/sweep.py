@@ -529,7 +529,11 @@ def _refresh_stats(
     deleted by hand) is retried on the same signals, not every sweep.
 
     Not while a spawn or removal is in progress (``pending``): `git status` takes the index
-    lock of a worktree that `git worktree add` is still checking out."""
+    lock of a worktree that `git worktree add` is still checking out.
+
+    Nothing when the context does not count worktrees (``count_worktrees``)."""
+    if not ctx.count_worktrees:
+        return
     owned = [a for a in agents if not a.adopted and a.pending is None]
     signs = {name: hash(text) for name, text in screens.items() if text is not None}
     marks = {a.name: _recent_mark(ctx, a, now, signs.get(a.name)) for a in owned}

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from paw.core.wave import NotifySettings
+from paw.core.notify_settings import NotifySettings
 
 
 class _Strict(BaseModel):

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from paw.core.guard.content import SECRET_CONTENT_PATTERNS
 from paw.core.models import Action, PromptKind
 from paw.core.names import MAX_NAME_LENGTH, name_problem
+from paw.core.notify_settings import NotifySettings as NotifySettings  # noqa: PLC0414 - re-export
 
 # -- the wave file -----------------------------------------------------------------------------
 
@@ -29,30 +30,6 @@ class _Strict(BaseModel):
 
 
 RULE_KINDS = ("shell", "edit", "write", "fetch", "mcp")
-
-
-class NotifySettings(_Strict):
-    """Where escalations go (``[notify]`` of paw.toml, or of the wave file, which wins)."""
-
-    urls: tuple[str, ...] = ()
-    """apprise URLs (``slack://…``, ``tgram://…``, ``ntfy://…``, ``mailto://…``, ``json://…``).
-    Every message sent to them has secrets redacted and says so."""
-
-    bell: bool = True
-    """Ring the terminal bell of a foreground ``paw wave run`` when something needs a human."""
-
-    tmux_badge: bool = True
-    """Show ``paw: N waiting`` in the status line of paw's tmux session while prompts wait."""
-
-    command: tuple[str, ...] | None = None
-    """A hook run for every message: argv, with the (redacted) message on stdin and
-    ``PAW_EVENT``, ``PAW_WAVE``, ``PAW_TASK``, ``PAW_PROMPT_ID`` in its environment."""
-
-    remind_every_s: float = Field(default=1800.0, gt=0)
-    """Seconds between reminders while a parked prompt or a stuck agent is unanswered."""
-
-    digest_over: int = Field(default=3, ge=1)
-    """When more than this many prompts need a human in one sweep, send one digest instead."""
 
 
 class WaveRule(_Strict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from paw.core.approval import evaluate_subject
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from paw.core.models import Detection, Verdict
-    from paw.core.ports import PaneInfo, ProcInfo
+    from paw.core.ports import PaneInfo, ProcInfo, StatusCounts
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
 
@@ -73,14 +73,21 @@ def poll_once(ctx: Context) -> Snapshot:
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)
+    early = _EarlyCounts.start(ctx, agents.values(), now)
     try:
-        located, texts = _survey(ctx, agents) if agents else ({}, {})
-    except PawError as err:
-        _refresh_stats(ctx, agents.values(), now, {})
-        views = tuple(_view(ctx, _gone(ctx, a, Problem.SERVER_GONE), now) for a in agents.values())
-        return Snapshot(now, views, (), tmux_ok=False, error=err.message)
-    screens = {name: texts.get(p.pane_id) for name, (p, _) in located.items() if p is not None}
-    _refresh_stats(ctx, agents.values(), now, screens)
+        try:
+            located, texts = _survey(ctx, agents) if agents else ({}, {})
+        except PawError as err:
+            _refresh_stats(ctx, agents.values(), now, {}, early)
+            views = tuple(
+                _view(ctx, _gone(ctx, a, Problem.SERVER_GONE), now) for a in agents.values()
+            )
+            return Snapshot(now, views, (), tmux_ok=False, error=err.message)
+        screens = {name: texts.get(p.pane_id) for name, (p, _) in located.items() if p is not None}
+        _refresh_stats(ctx, agents.values(), now, screens, early)
+    finally:
+        if early is not None:
+            early.abandon()  # only on an unexpected error: _refresh_stats took the results
     kept = _kept_observations(ctx, agents, located, texts, now)
     live = [
         p.pane_pid
@@ -517,7 +524,11 @@ def _note(obs: Observation, status: AgentStatus) -> str | None:
 
 
 def _refresh_stats(
-    ctx: Context, agents: Iterable[AgentRecord], now: float, screens: dict[str, str | None]
+    ctx: Context,
+    agents: Iterable[AgentRecord],
+    now: float,
+    screens: dict[str, str | None],
+    early: _EarlyCounts | None = None,
 ) -> None:
     """Count worktrees never counted, and at most :data:`STAT_REFRESH_PER_SWEEP` of those
     whose counts are due (oldest first): counts fall due together, and 50 agents' worth of git
@@ -531,11 +542,17 @@ def _refresh_stats(
     Not while a spawn or removal is in progress (``pending``): `git status` takes the index
     lock of a worktree that `git worktree add` is still checking out.
 
-    Nothing when the context does not count worktrees (``count_worktrees``)."""
+    The counts ``early`` started (worktrees never counted, before the survey) are waited for
+    and recorded with this sweep's screens. Nothing when the context does not count worktrees
+    (``count_worktrees``)."""
     if not ctx.count_worktrees:
         return
     owned = [a for a in agents if not a.adopted and a.pending is None]
     signs = {name: hash(text) for name, text in screens.items() if text is not None}
+    done = early.finish() if early is not None else {}
+    for name, (mark, counts) in done.items():
+        _record(ctx, name, now, mark, signs.get(name), counts)
+    owned = [a for a in owned if a.name not in done]
     marks = {a.name: _recent_mark(ctx, a, now, signs.get(a.name)) for a in owned}
     missing = [a for a in owned if _missing(ctx, a.name)]
     due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
@@ -555,6 +572,72 @@ def _refresh_stats(
     # after another. Side by side they overlap their start-up and disk waits.
     with ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(todo))) as pool:
         list(pool.map(count, todo))
+
+
+_Counted = tuple["tuple[object, ...] | None", "StatusCounts | None"]
+
+
+class _EarlyCounts:
+    """Worktrees never counted (a one-shot command's sweep: all of them), counted on worker
+    threads from the start of the sweep: their git processes run while the sweep reads tmux
+    and the process table, instead of after. Each worker reads the status mark, then counts
+    (the order :func:`_refresh_stats` keeps); the results are recorded by the sweep's thread.
+
+    Only for this machine's worktrees (a host's git shares the ssh connection the survey
+    uses), and only when there are several."""
+
+    def __init__(self, pool: ThreadPoolExecutor, futures: dict[str, Future[_Counted]]) -> None:
+        self._pool = pool
+        self._futures = futures
+
+    @classmethod
+    def start(cls, ctx: Context, agents: Iterable[AgentRecord], now: float) -> _EarlyCounts | None:
+        if not ctx.count_worktrees or ctx.host is not None:
+            return None
+        todo = [a for a in agents if not a.adopted and a.pending is None and _missing(ctx, a.name)]
+        if len(todo) <= 1:
+            return None
+        del now  # recorded by _refresh_stats, with the screens
+        pool = ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(todo)))
+        futures = {a.name: pool.submit(_mark_and_count, ctx, a) for a in todo}
+        return cls(pool, futures)
+
+    def finish(self) -> dict[str, _Counted]:
+        """Every started count's (mark, counts or None when git could not), waited for."""
+        done = {name: future.result() for name, future in self._futures.items()}
+        self._futures = {}
+        self._pool.shutdown(wait=True)
+        return done
+
+    def abandon(self) -> None:
+        """Cancel what has not started (the sweep failed before taking the results)."""
+        if self._futures:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._futures = {}
+
+
+def _mark_and_count(ctx: Context, agent: AgentRecord) -> _Counted:
+    mark = _mark(ctx, agent)
+    try:
+        counts = ctx.vcs.status_counts(agent.worktree, agent.base)
+    except PawError:
+        counts = None
+    return mark, counts
+
+
+def _record(
+    ctx: Context,
+    name: str,
+    now: float,
+    mark: tuple[object, ...] | None,
+    sign: int | None,
+    counts: StatusCounts | None,
+) -> None:
+    """Record a count made at ``now`` (None: git could not count) as :func:`_count` does."""
+    ctx.mark_reads[name] = (now, mark, sign)
+    if counts is not None:
+        ctx.stat_cache[name] = (now, counts)
+    ctx.stat_marks[name] = StatMark(now, mark, sign, counts is not None)
 
 
 def _missing(ctx: Context, name: str) -> bool:

@@ -37,14 +37,19 @@ def test_a_commands_own_parser_equals_the_full_ones(command: str) -> None:
     assert sub_help(build_parser(command=command)) == sub_help(build_parser())
 
 
-def test_paw_ls_imports_neither_the_wave_runner_nor_hosts() -> None:
+def test_paw_ls_imports_neither_the_wave_runner_nor_hosts_nor_libtmux() -> None:
+    """What `paw ls` and `paw prompts` import (their parser, the composition root) leaves out
+    the other commands, the wave models, libtmux (a sweep is paw's own tmux call) and
+    Textual: each is a share of a one-shot command's start-up."""
     code = (
         "import sys; from paw.cli import build_parser; build_parser(command='ls'); "
-        "print(sorted(m for m in sys.modules if m.startswith(('paw.cli.', 'paw.core.wave'))))"
+        "import paw.cli.compose; "
+        "print(sorted(m for m in sys.modules if m.startswith("
+        "('paw.cli.', 'paw.core.wave', 'libtmux', 'textual'))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert "paw.cli.supervise" in out
-    for heavy in ("paw.cli.wave", "paw.core.wave", "paw.cli.hosts", "paw.cli.doctor"):
+    for heavy in ("paw.cli.wave", "paw.core.wave", "paw.cli.hosts", "libtmux", "textual"):
         assert f"'{heavy}'" not in out, out

@@ -471,7 +471,18 @@ def _base_commit(top: Path, base: str) -> str | None:
 
 def _packed_refs(path: Path) -> dict[str, str] | None:
     """Ref name -> object id from ``packed-refs`` ({} when there is none; None when it
-    cannot be read)."""
+    cannot be read). Parsed once per version of the file (git replaces it by renaming a new
+    one over it: see :func:`_stat_key`), not once per worktree of a sweep."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        return None
+    key = (st.st_mtime_ns, st.st_size, st.st_ino)
+    cached = _PACKED_REFS.get(str(path))
+    if cached is not None and cached[0] == key:
+        return cached[1]
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -485,7 +496,12 @@ def _packed_refs(path: Path) -> dict[str, str] | None:
         oid, _, name = line.partition(" ")
         if is_hex_oid(oid) and name:
             refs[name] = oid
+    if _stat_key(path) == key:  # unchanged while read: keep it
+        _PACKED_REFS[str(path)] = (key, refs)
     return refs
+
+
+_PACKED_REFS: dict[str, tuple[tuple[int, int, int], dict[str, str]]] = {}
 
 
 def _stat_key(path: Path) -> tuple[int, int, int] | None:

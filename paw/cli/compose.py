@@ -121,6 +121,7 @@ def build_fleet(
     counts (`paw prompts`)."""
     local = build_supervisor(repo_dir, socket_name, control=control)
     local.ctx.count_worktrees = counts
+    local.ctx.one_shot = not control  # a command's few sweeps, not a TUI's or a runner's
     if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
         return local  # no host was ever added: nothing of this module's hosts is even imported
     from paw.supervisor.fleet import Fleet, load_hosts

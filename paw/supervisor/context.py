@@ -163,6 +163,9 @@ class Context:
     # Count worktrees (git status per agent) in sweeps. Off for callers that show no counts
     # (`paw prompts`): their sweep then starts no git process at all.
     count_worktrees: bool = True
+    # A one-shot command's context (`paw ls`): its first sweep reads no status mark, the
+    # circumstances later sweeps compare against; a later sweep then recounts what is due.
+    one_shot: bool = False
     observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
     # per agent: the last view built and what it was built from (the same observation object,

@@ -617,7 +617,7 @@ class _EarlyCounts:
 
 
 def _mark_and_count(ctx: Context, agent: AgentRecord) -> _Counted:
-    mark = _mark(ctx, agent)
+    mark = None if ctx.one_shot else _mark(ctx, agent)
     try:
         counts = ctx.vcs.status_counts(agent.worktree, agent.base)
     except PawError:
@@ -633,8 +633,11 @@ def _record(
     sign: int | None,
     counts: StatusCounts | None,
 ) -> None:
-    """Record a count made at ``now`` (None: git could not count) as :func:`_count` does."""
-    ctx.mark_reads[name] = (now, mark, sign)
+    """Record a count made at ``now`` (None: git could not count) as :func:`_count` does.
+    Without a mark (``one_shot``), no mark read is recorded: a later sweep reads one, finds
+    it changed and recounts."""
+    if mark is not None or not ctx.one_shot:
+        ctx.mark_reads[name] = (now, mark, sign)
     if counts is not None:
         ctx.stat_cache[name] = (now, counts)
     ctx.stat_marks[name] = StatMark(now, mark, sign, counts is not None)

@@ -128,3 +128,23 @@ def test_processes_of_prompts_and_ls_do_not_grow_but_by_one_status_per_worktree(
     assert ls_12["git status"] == 12
     assert ls_3["git status"] == 3
     assert sum(ls_12.values()) - sum(ls_3.values()) == 9, costs  # nothing else per agent
+
+
+def test_a_one_shot_context_reads_no_mark_and_recounts_on_its_next_sweep(
+    repo: Path, server: Server, tmp_path: Path
+) -> None:
+    """A command's context skips the status marks (nobody compares them); a second sweep of
+    it still counts an edit that moved no mark (no git command, no output)."""
+    from paw.cli.compose import build_fleet
+    from paw.supervisor.service import Supervisor
+
+    add_agents(repo, server, tmp_path, ["a00", "a01"])
+    sup = build_fleet(str(repo))
+    assert isinstance(sup, Supervisor)
+    assert sup.ctx.one_shot
+    first = {v.name: v.stat.uncommitted for v in sup.poll_once().agents}
+    assert first == {"a00": 0, "a01": 0}
+    assert sup.ctx.mark_reads == {}
+    (tmp_path / "wt" / "a01" / "README.md").write_text("edited by hand\n", encoding="utf-8")
+    second = {v.name: v.stat.uncommitted for v in sup.poll_once().agents}
+    assert second == {"a00": 0, "a01": 1}

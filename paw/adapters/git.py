@@ -9,9 +9,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import secrets
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from paw.adapters import proc
@@ -20,6 +23,7 @@ from paw.adapters.git_parse import (
     is_hex_oid,
     parse_branch_oid,
     parse_left_right,
+    parse_marked_statuses,
     parse_shortstat,
     parse_status_z,
     parse_worktree_porcelain,
@@ -39,6 +43,10 @@ __all__ = [
 ]
 
 _TIMEOUT = 60.0
+_QUIET = {"GIT_OPTIONAL_LOCKS": "0"}  # counting takes no optional lock (see status_counts)
+_STATUS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+STATUS_SHELLS = 4  # shells running `git status` side by side in status_counts_many
+_FOLLOW_UP_WORKERS = 8  # worktrees counted further (rev-list, diff-index) at once
 _FALLBACK_IDENTITY = {
     "GIT_AUTHOR_NAME": "paw",
     "GIT_AUTHOR_EMAIL": "paw@localhost",
@@ -128,26 +136,81 @@ class GitCli:
         # and the rewrite would move the worktree's status_mark (see paw/supervisor/sweep.py).
         # So no optional locks for status, and diff-index (plumbing) rather than `git diff`,
         # which refreshes the index whatever GIT_OPTIONAL_LOCKS says.
-        quiet = {"GIT_OPTIONAL_LOCKS": "0"}
-        status = self._git(
-            worktree, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all",
-            env=quiet,
-        ).stdout  # fmt: skip
+        status = self._git(worktree, *_STATUS, env=_QUIET).stdout
+        return self._finish_counts(worktree, base, status)
+
+    def status_counts_many(self, items: Sequence[tuple[str, str]]) -> list[StatusCounts | None]:
+        """:meth:`status_counts` of every ``(worktree, base)``, None where git could not count
+        (its error is the one :meth:`status_counts` raises; ask it for the message).
+
+        The statuses come from a few shells (up to :data:`STATUS_SHELLS`, side by side), each
+        running `git status` for its share of the worktrees one after another: paw starts a
+        handful of processes, not one per worktree. Each status is followed by a marker with
+        a random per-call token and git's exit status, so no path can forge one. The few
+        worktrees that need more (commits ahead, tracked changes) get their `git rev-list` /
+        `git diff-index` as :meth:`status_counts` runs them; a worktree whose status failed,
+        or a shell that failed, is counted again on its own."""
+        if len(items) <= 1:
+            return [self._counts_or_none(w, b) for w, b in items]
+        shells = min(STATUS_SHELLS, len(items))
+        size = -(-len(items) // shells)
+        chunks = [list(items[at : at + size]) for at in range(0, len(items), size)]
+        with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
+            statuses = [s for part in pool.map(self._statuses, chunks) for s in part]
+        with ThreadPoolExecutor(max_workers=_FOLLOW_UP_WORKERS) as pool:
+            return list(pool.map(self._count_from_status, items, statuses))
+
+    def _statuses(self, chunk: list[tuple[str, str]]) -> list[str | None]:
+        """The status output of each worktree of ``chunk`` from one shell; None where git
+        failed or the shell's output does not account for it."""
+        token = secrets.token_hex(8)
+        script = (
+            'for d do git -C "$d" '
+            + " ".join(_STATUS)
+            + ' 2>/dev/null; printf "\\000%s %s\\000" "$PAW_STATUS_TOKEN" "$?"; done'
+        )
+        env = {**_QUIET, "PAW_STATUS_TOKEN": token}
+        argv = ["sh", "-c", script, "sh", *(worktree for worktree, _ in chunk)]
+        try:
+            out = proc.run(argv, env=env, timeout=_TIMEOUT * len(chunk), check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            return [None] * len(chunk)
+        return parse_marked_statuses(out, token, len(chunk))
+
+    def _count_from_status(self, item: tuple[str, str], status: str | None) -> StatusCounts | None:
+        worktree, base = item
+        if status is None:
+            return self._counts_or_none(worktree, base)
+        try:
+            return self._finish_counts(worktree, base, status)
+        except GitError:
+            return None
+
+    def _counts_or_none(self, worktree: str, base: str) -> StatusCounts | None:
+        try:
+            return self.status_counts(worktree, base)
+        except GitError:
+            return None
+
+    def _finish_counts(self, worktree: str, base: str, status: str) -> StatusCounts:
+        """The counts from a worktree's ``git status`` output: ahead/behind and lines from
+        git only when they can be other than 0 (see :meth:`status_counts`)."""
         counts = parse_status_z(status)
         head = parse_branch_oid(status)
         if head is not None and head == _base_commit(Path(worktree), base):
             behind = ahead = 0
         else:
             span = self._git(
-                worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD", env=quiet
+                worktree, "rev-list", "--left-right", "--count", f"{base}...HEAD", env=_QUIET
             )
             behind, ahead = parse_left_right(span.stdout)
         insertions = deletions = 0
         changed = counts.uncommitted or counts.unmerged
         if self.line_counts and (changed or ahead):
             stat = self._git(
-                worktree, "diff-index", "-M", "--shortstat", "--merge-base", base, "--", env=quiet
-            ).stdout
+                worktree, "diff-index", "-M", "--shortstat", "--merge-base", base, "--",
+                env=_QUIET,
+            ).stdout  # fmt: skip
             insertions, deletions = parse_shortstat(stat)
         return dataclasses.replace(
             counts, ahead=ahead, behind=behind, insertions=insertions, deletions=deletions

@@ -111,6 +111,28 @@ def is_hex_oid(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
+def parse_marked_statuses(text: str, token: str, count: int) -> list[str | None]:
+    """Split the output of ``count`` `git status -z` runs, each followed by
+    ``\\0<token> <exit status>\\0``, into each run's output (None where git failed, or
+    past the last marker: a shell cut short).
+
+    >>> parse_marked_statuses("# a\\0\\0T 0\\0\\0T 128\\0# c\\0", "T", 3)
+    ['# a\\x00', None, None]
+    """
+    marker = f"\0{token} "
+    out: list[str | None] = []
+    pos = 0
+    while len(out) < count:
+        at = text.find(marker, pos)
+        end = text.find("\0", at + len(marker)) if at >= 0 else -1
+        if end < 0:
+            break
+        status = text[at + len(marker) : end]
+        out.append(text[pos:at] if status == "0" else None)
+        pos = end + 1
+    return out + [None] * (count - len(out))
+
+
 def parse_left_right(text: str) -> tuple[int, int]:
     """Parse ``git rev-list --left-right --count base...HEAD`` into ``(behind, ahead)``.
 

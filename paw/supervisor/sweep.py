@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from paw.core.approval import evaluate_subject
 from paw.core.fingerprint import occurrence_id
@@ -37,7 +37,7 @@ from paw.supervisor.records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from paw.core.models import Detection, Verdict
     from paw.core.ports import PaneInfo, ProcInfo, StatusCounts
@@ -577,18 +577,25 @@ def _refresh_stats(
 _Counted = tuple["tuple[object, ...] | None", "StatusCounts | None"]
 
 
+@runtime_checkable
+class _CountsMany(Protocol):
+    """A vcs that counts many worktrees at once (:meth:`GitCli.status_counts_many`)."""
+
+    def status_counts_many(self, items: Sequence[tuple[str, str]]) -> list[StatusCounts | None]: ...
+
+
 class _EarlyCounts:
-    """Worktrees never counted (a one-shot command's sweep: all of them), counted on worker
-    threads from the start of the sweep: their git processes run while the sweep reads tmux
-    and the process table, instead of after. Each worker reads the status mark, then counts
-    (the order :func:`_refresh_stats` keeps); the results are recorded by the sweep's thread.
+    """Worktrees never counted (a one-shot command's sweep: all of them), counted on a worker
+    thread from the start of the sweep: their git processes run while the sweep reads tmux
+    and the process table, instead of after. Each status mark is read before its count (the
+    order :func:`_refresh_stats` keeps); the results are recorded by the sweep's thread.
 
     Only for this machine's worktrees (a host's git shares the ssh connection the survey
     uses), and only when there are several."""
 
-    def __init__(self, pool: ThreadPoolExecutor, futures: dict[str, Future[_Counted]]) -> None:
+    def __init__(self, pool: ThreadPoolExecutor, future: Future[dict[str, _Counted]]) -> None:
         self._pool = pool
-        self._futures = futures
+        self._future: Future[dict[str, _Counted]] | None = future
 
     @classmethod
     def start(cls, ctx: Context, agents: Iterable[AgentRecord], now: float) -> _EarlyCounts | None:
@@ -598,31 +605,41 @@ class _EarlyCounts:
         if len(todo) <= 1:
             return None
         del now  # recorded by _refresh_stats, with the screens
-        pool = ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(todo)))
-        futures = {a.name: pool.submit(_mark_and_count, ctx, a) for a in todo}
-        return cls(pool, futures)
+        pool = ThreadPoolExecutor(max_workers=1)
+        return cls(pool, pool.submit(_count_all, ctx, todo))
 
     def finish(self) -> dict[str, _Counted]:
         """Every started count's (mark, counts or None when git could not), waited for."""
-        done = {name: future.result() for name, future in self._futures.items()}
-        self._futures = {}
+        done = self._future.result() if self._future is not None else {}
+        self._future = None
         self._pool.shutdown(wait=True)
         return done
 
     def abandon(self) -> None:
-        """Cancel what has not started (the sweep failed before taking the results)."""
-        if self._futures:
+        """Stop waiting (the sweep failed before taking the results)."""
+        if self._future is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._futures = {}
+            self._future = None
 
 
-def _mark_and_count(ctx: Context, agent: AgentRecord) -> _Counted:
-    mark = None if ctx.one_shot else _mark(ctx, agent)
+def _count_all(ctx: Context, todo: list[AgentRecord]) -> dict[str, _Counted]:
+    """Read the marks (none in a ``one_shot`` context), then count every worktree: through
+    the vcs's batch when it has one (a few processes), else on :data:`STAT_WORKERS`
+    threads."""
+    marks = {a.name: None if ctx.one_shot else _mark(ctx, a) for a in todo}
+    if isinstance(ctx.vcs, _CountsMany):
+        counts = ctx.vcs.status_counts_many([(a.worktree, a.base) for a in todo])
+    else:
+        with ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(todo))) as pool:
+            counts = list(pool.map(lambda a: _try_count(ctx, a), todo))
+    return {a.name: (marks[a.name], c) for a, c in zip(todo, counts, strict=True)}
+
+
+def _try_count(ctx: Context, agent: AgentRecord) -> StatusCounts | None:
     try:
-        counts = ctx.vcs.status_counts(agent.worktree, agent.base)
+        return ctx.vcs.status_counts(agent.worktree, agent.base)
     except PawError:
-        counts = None
-    return mark, counts
+        return None
 
 
 def _record(

@@ -109,3 +109,33 @@ def test_an_ambiguous_or_symbolic_base_is_left_to_git(
         proc_calls.clear()
         assert GitCli().status_counts(str(worktree), base) == _expected(worktree, base)
         assert "rev-list" in _git_calls(proc_calls), base
+
+
+def test_many_worktrees_counted_by_a_few_shells_equal_one_by_one(
+    git_repo: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    """status_counts_many: at rest, edited, committed, with an untracked file named like a
+    marker's tail, and gone (None, as status_counts raises); paw itself starts at most
+    STATUS_SHELLS shells, plus the follow-ups of the worktrees that need them."""
+    git = GitCli()
+    paths = []
+    for i in range(7):
+        path = git_repo.parent / f"wt{i}"
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+        paths.append(path)
+    (paths[1] / "README.md").write_text("edited\n", encoding="utf-8")
+    _commit(paths[2], "work.txt", "one\n")
+    (paths[3] / " 0").write_text("x", encoding="utf-8")
+    _commit(git_repo, "main.txt", "upstream\n")  # every worktree is now 1 behind
+    gone = git_repo.parent / "gone"
+    items = [(str(p), "main") for p in paths] + [(str(gone), "main")]
+    proc_calls.clear()
+    many = git.status_counts_many(items)
+    started = [argv[0] if argv[0] == "sh" else argv[3] for argv in proc_calls]
+    assert many[:-1] == [_expected(p, "main") for p in paths]
+    assert many[-1] is None
+    assert [m.behind for m in many[:-1] if m] == [1] * 7
+    assert started.count("sh") == 4
+    assert sorted(s for s in started if s != "sh") == sorted(
+        ["rev-list"] * 7 + ["diff-index"] * 2 + ["status"]  # the gone one, alone
+    )

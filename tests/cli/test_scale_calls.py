@@ -7,7 +7,10 @@ the way a spawn leaves them, each with a real worktree."""
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import shlex
+import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from paw.adapters.git import GitCli
+from paw.adapters.git import STATUS_SHELLS, GitCli
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import main
 from paw.cli.compose import build_supervisor
@@ -71,23 +74,39 @@ def add_agents(repo: Path, server: Server, tmp_path: Path, names: list[str]) -> 
         save_agents(ctx.state, {**load_agents(ctx.state), **records})
 
 
+@pytest.fixture
+def git_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every git process from now on, whoever starts it (paw, or a shell paw starts), logs its
+    arguments to the returned file: a ``git`` first on PATH that appends them, then runs git."""
+    real = shutil.which("git")
+    assert real is not None
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    log = tmp_path / "git.log"
+    (shim / "git").write_text(
+        f'#!/bin/sh\nprintf "%s\\n" "$*" >> {shlex.quote(str(log))}\n'
+        f'exec {shlex.quote(real)} "$@"\n',
+        encoding="utf-8",
+    )
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    return log
+
+
 def run_counted(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
-) -> tuple[dict[str, Any], Counter[str]]:
-    """``paw ARGS --json`` in-process: its JSON object and the processes it started, by
-    program and git verb (``tmux``, ``git status``, …)."""
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, log: Path, *args: str
+) -> tuple[dict[str, Any], Counter[str], Counter[str]]:
+    """``paw ARGS --json`` in-process: its JSON object, the processes paw itself started (by
+    program name), and every git process (by verb: ``git status``, …)."""
     started: Counter[str] = Counter()
     real = subprocess.Popen
 
     class Counting(real):  # type: ignore[misc, valid-type]
         def __init__(self, argv: Any, *a: Any, **kw: Any) -> None:
-            words = [str(w) for w in argv]
-            program = Path(words[0]).name
-            if program == "git":  # git -C DIR VERB …, or git VERB …
-                program = f"git {words[3] if words[1:2] == ['-C'] else words[1]}"
-            started[program] += 1
+            started[Path(str(argv[0])).name] += 1
             super().__init__(argv, *a, **kw)
 
+    log.write_text("", encoding="utf-8")
     monkeypatch.setattr(subprocess, "Popen", Counting)
     try:
         code = main([*args, "--json"])
@@ -96,38 +115,48 @@ def run_counted(
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert code == 0, data
-    return data, started
+    gits: Counter[str] = Counter()
+    for line in log.read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        gits[f"git {words[2] if words[:1] == ['-C'] else words[0]}"] += 1
+    return data, started, gits
 
 
 def test_processes_of_prompts_and_ls_do_not_grow_but_by_one_status_per_worktree(
     repo: Path,
     server: Server,
     tmp_path: Path,
+    git_log: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    costs: dict[int, tuple[Counter[str], Counter[str]]] = {}
+    costs: dict[int, dict[str, Counter[str]]] = {}
     names: list[str] = []
     for size in (3, 12):
         more = [f"a{i:02d}" for i in range(len(names), size)]
         add_agents(repo, server, tmp_path, more)
         names += more
-        prompts, prompts_cost = run_counted(capsys, monkeypatch, "prompts")
-        listed, ls_cost = run_counted(capsys, monkeypatch, "ls")
+        prompts, prompts_paw, prompts_git = run_counted(capsys, monkeypatch, git_log, "prompts")
+        listed, ls_paw, ls_git = run_counted(capsys, monkeypatch, git_log, "ls")
         assert prompts["prompts"] == []
         agents = {a["name"]: a for a in listed["agents"]}
         assert sorted(agents) == names
         assert {(a["alive"], a["status"]) for a in agents.values()} == {(True, "idle")}
         assert {a["stat"]["ahead"] + a["stat"]["uncommitted"] for a in agents.values()} == {0}
-        costs[size] = (prompts_cost, ls_cost)
-    (prompts_3, ls_3), (prompts_12, ls_12) = costs[3], costs[12]
-    assert prompts_3 == prompts_12, costs  # the same calls (the repository's root, one survey)
-    counting = ("git status", "git rev-list", "git diff-index")
-    assert not [p for p in prompts_12 if p in counting], prompts_12  # no worktree counted
-    assert ls_3["tmux"] == ls_12["tmux"] == prompts_12["tmux"], costs
-    assert ls_12["git status"] == 12
-    assert ls_3["git status"] == 3
-    assert sum(ls_12.values()) - sum(ls_3.values()) == 9, costs  # nothing else per agent
+        costs[size] = {"prompts": prompts_paw, "prompts git": prompts_git, "ls": ls_paw}
+        costs[size]["ls git"] = ls_git
+    small, large = costs[3], costs[12]
+    # `paw prompts`: the same processes at 3 and 12 agents (the repository's root, one tmux
+    # survey), and no worktree counted
+    assert small["prompts"] == large["prompts"], costs
+    assert small["prompts git"] == large["prompts git"] == Counter({"git worktree": 1}), costs
+    # `paw ls`: the same tmux calls; git status once per worktree and nothing else per
+    # worktree, run by at most STATUS_SHELLS shells: paw's own processes barely grow
+    assert small["ls"]["tmux"] == large["ls"]["tmux"] == large["prompts"]["tmux"], costs
+    assert large["ls git"] == Counter({"git status": 12, "git worktree": 1}), costs
+    assert small["ls git"] == Counter({"git status": 3, "git worktree": 1}), costs
+    assert large["ls"]["sh"] <= STATUS_SHELLS
+    assert "git" not in large["ls"] or large["ls"]["git"] == 1, costs  # the repository's root
 
 
 def test_a_one_shot_context_reads_no_mark_and_recounts_on_its_next_sweep(

@@ -76,16 +76,15 @@ COMMAND_MODULES = {
 def _command_modules(*, tui_only: bool = False, command: str | None = None) -> list[ModuleType]:
     # Imported lazily so `paw check` never pays for Textual or libtmux, and `paw tui` (or bare
     # `paw`) never pays for the other commands: its first frame is on a budget. A known
-    # ``command`` imports its own module (and tui's, the default) alone.
+    # ``command`` imports its own module alone.
     import importlib
 
+    if command in COMMAND_MODULES and not tui_only:
+        return [importlib.import_module(f"paw.cli.{COMMAND_MODULES[command]}")]
     from paw.cli import tui
 
     if tui_only:
         return [tui]
-    if command in COMMAND_MODULES:
-        own = importlib.import_module(f"paw.cli.{COMMAND_MODULES[command]}")
-        return [own] if own is tui else [own, tui]
     from paw.cli import archive, check, detect, doctor, hosts, supervise, wave
 
     return [check, detect, supervise, archive, tui, doctor, wave, hosts]
@@ -107,9 +106,10 @@ def build_parser(*, tui_only: bool = False, command: str | None = None) -> argpa
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _command_modules(tui_only=tui_only, command=command):
         module.register(sub)
-    from paw.cli import tui
+    if command not in COMMAND_MODULES or tui_only:  # `paw` alone may be parsed: the TUI
+        from paw.cli import tui
 
-    parser.set_defaults(func=tui.cmd_tui)  # bare `paw` opens the TUI
+        parser.set_defaults(func=tui.cmd_tui)  # bare `paw` opens the TUI
     return parser
 
 

@@ -51,5 +51,6 @@ def test_paw_ls_imports_neither_the_wave_runner_nor_hosts_nor_libtmux() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert "paw.cli.supervise" in out
-    for heavy in ("paw.cli.wave", "paw.core.wave", "paw.cli.hosts", "libtmux", "textual"):
+    for heavy in ("paw.cli.wave", "paw.core.wave", "paw.cli.hosts", "paw.cli.tui", "libtmux"):
         assert f"'{heavy}'" not in out, out
+    assert "'textual" not in out, out

@@ -83,26 +83,25 @@ def poll_once(ctx: Context) -> Snapshot:
                 _view(ctx, _gone(ctx, a, Problem.SERVER_GONE), now) for a in agents.values()
             )
             return Snapshot(now, views, (), tmux_ok=False, error=err.message)
-        kept = _kept_observations(ctx, agents, located, texts, now)
-        live = [
-            p.pane_pid
-            for name, (p, _) in located.items()
-            if p is not None and not p.dead and name not in kept
-        ]
-        trees = ctx.procs.trees(live) if live else {}
-        observations = [
-            kept.get(name) or _observe(ctx, a, located[name], texts, trees)
-            for name, a in agents.items()
-        ]
-        _remember(ctx, observations, texts, kept, now)
-        _bind(ctx, observations, trees)
-        prompts, sending = _live_prompts(ctx, observations, now)
-        # Counts last: only the views need them, and early counts run meanwhile
         screens = {name: texts.get(p.pane_id) for name, (p, _) in located.items() if p is not None}
         _refresh_stats(ctx, agents.values(), now, screens, early)
     finally:
         if early is not None:
             early.abandon()  # only on an unexpected error: _refresh_stats took the results
+    kept = _kept_observations(ctx, agents, located, texts, now)
+    live = [
+        p.pane_pid
+        for name, (p, _) in located.items()
+        if p is not None and not p.dead and name not in kept
+    ]
+    trees = ctx.procs.trees(live) if live else {}
+    observations = [
+        kept.get(name) or _observe(ctx, a, located[name], texts, trees)
+        for name, a in agents.items()
+    ]
+    _remember(ctx, observations, texts, kept, now)
+    _bind(ctx, observations, trees)
+    prompts, sending = _live_prompts(ctx, observations, now)
     views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
     for gone in [name for name in ctx.views if name not in agents]:
         del ctx.views[gone]

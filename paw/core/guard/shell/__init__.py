@@ -35,14 +35,16 @@ _ALLOW = Verdict(Action.ALLOW)
 # expansions, operators, braces, comments, escapes) or wholly quoted without expansions parses
 # to those commands in order, each word its own text: skip tree-sitter and the walk (tests
 # prove the verdicts are the same as the parsed path's, over the corpora and generated lists).
-_PLAIN = r"[A-Za-z0-9_./:=@%+,~*?-]+"
-_QUOTED = r"'[^'\n]*'|\"[^\"$`\\!\n]*\""
+# Possessive quantifiers: a word ends where a blank, an operator or a quote starts, so giving
+# characters back can never help a match; without backtracking a failing command is rejected in
+# one pass (most commands with pipes or expansions fail here).
+_PLAIN = r"[A-Za-z0-9_./:=@%+,~*?-]++"
+_QUOTED = r"'[^'\n]*+'|\"[^\"$`\\!\n]*+\""
 _WORD = rf"(?:{_PLAIN}|{_QUOTED})"
-_WORD_RE = re.compile(rf"{_PLAIN}|'([^'\n]*)'|\"([^\"$`\\!\n]*)\"")
-_WORDS_RE = re.compile(rf"{_PLAIN}(?: +{_PLAIN})*")
-_SEP = r" *(?:&&|\|\||;) *"
-_LIST_RE = re.compile(rf"{_WORD}(?: +{_WORD})*(?:{_SEP}{_WORD}(?: +{_WORD})*)*")
-_SEP_RE = re.compile(r"(&&|\|\||;)")
+_WORDS_RE = re.compile(rf"{_PLAIN}(?: ++{_PLAIN})*+")
+_SEP = r" *+(?:&&|\|\||;) *+"
+_LIST_RE = re.compile(rf"{_WORD}(?: ++{_WORD})*+(?:{_SEP}{_WORD}(?: ++{_WORD})*+)*+")
+_TOKEN_RE = re.compile(rf"(&&|\|\||;)|({_PLAIN})|'([^'\n]*+)'|\"([^\"$`\\!\n]*+)\"")
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
      "function", "select", "coproc", "in", "time", "!", "{", "}", "[[", "]]"}
@@ -58,34 +60,25 @@ def _fast_parts(text: str) -> list[list[Word]] | None:
         return [[Word(w) for w in text.split(" ") if w]]
     if _LIST_RE.fullmatch(text) is None:
         return None
+    # The list matched: its tokens are words and operators with blanks between them (an
+    # operator inside a quoted word is part of that word).
     parts: list[list[Word]] = []
-    # Cut at the operators between words: those inside a quoted word are part of it.
-    for chunk in _split_outside_quotes(text):
-        words = [
-            Word(m.group(0)) if m.group(1) is None and m.group(2) is None
-            else Word(m.group(1) if m.group(1) is not None else m.group(2), quoted=True)
-            for m in _WORD_RE.finditer(chunk)
-        ]  # fmt: skip
+    words: list[Word] = []
+    for match in _TOKEN_RE.finditer(text):
+        kind = match.lastindex
+        if kind == 1:
+            parts.append(words)
+            words = []
+        elif kind == 2:
+            words.append(Word(match.group(2)))
+        else:
+            words.append(Word(match.group(kind), quoted=True))
+    parts.append(words)
+    for words in parts:
         first = words[0]
         if not first.quoted and ("=" in first.text or first.text in _RESERVED):
             return None  # an assignment or a reserved word: the parser's business
-        parts.append(words)
     return parts
-
-
-def _split_outside_quotes(text: str) -> list[str]:
-    """``text`` cut at the list operators that stand outside quoted words."""
-    chunks: list[str] = []
-    start = 0
-    for m in _WORD_RE.finditer(text):
-        gap = text[start : m.start()]
-        if _SEP_RE.search(gap):
-            chunks.append("")
-        if not chunks:
-            chunks.append("")
-        chunks[-1] += " " + m.group(0)
-        start = m.end()
-    return [c.strip() for c in chunks]
 
 
 _BRACE_WORD_RE = re.compile(r"(^|[;&|(\n]\s*)(\{[^\s{}]*,[^\s{}]*\})")

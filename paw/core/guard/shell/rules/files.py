@@ -81,6 +81,24 @@ _ANY_PLACE_RE = re.compile(
         )
     )
 )
+
+
+def may_be_place(path: str) -> bool:
+    """False when ``_ANY_PLACE_RE`` cannot match ``path``: a cheap test that spares the search
+    for ordinary paths (``src/app/main.py``). Every branch of that pattern (searched without
+    flags, so case matters) needs a path from the root or home, a name starting with a dot, or
+    one of the literals below; tests/core/guard/test_guard_fast.py checks it."""
+    return (
+        path[:1] in "/~."
+        or "/." in path
+        or "Library/Launch" in path
+        or "paw.toml" in path
+        or "guardrails.toml" in path
+        or "opencode.json" in path
+        or ".git/hooks/" in path
+    )
+
+
 _EDITORS = frozenset(
     {
         "vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient", "code", "subl",
@@ -134,7 +152,7 @@ def check_write_target(
     if _matches_paw_glob(path):
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return
-    if _ANY_PLACE_RE.search(path) is None:
+    if not may_be_place(path) or _ANY_PLACE_RE.search(path) is None:
         if _classify(path, ctx) is PathClass.INSTRUCTION:
             _check_agent_file(path, ctx, verb, content)
         return

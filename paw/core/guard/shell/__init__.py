@@ -174,9 +174,9 @@ def _judge(
     if not ctx.findings:
         return _ALLOW, ctx.git_writes
     writes = ctx.git_writes
-    if writes and any(f.rule == "shell.parse-error" for f in ctx.findings):
+    if writes and any(f[0] == "shell.parse-error" for f in ctx.findings):
         writes = []
-    return Verdict.from_findings(_dedupe(ctx.findings)), writes
+    return _verdict(ctx.findings), writes
 
 
 def analyse_command(
@@ -219,8 +219,15 @@ def find_git_write(command: str) -> GitWrite | None:
     return writes[0] if writes else None
 
 
-def _dedupe(findings: list[Finding]) -> tuple[Finding, ...]:
-    seen: dict[tuple[str, str], Finding] = {}
-    for finding in findings:
-        seen.setdefault((finding.rule, finding.reason), finding)
-    return tuple(seen.values())
+def _verdict(findings: list[tuple[str, Action, str]]) -> Verdict:
+    """``Verdict.from_findings`` over the distinct findings (by rule and reason, first kept)."""
+    seen: dict[tuple[str, str], Action] = {}
+    for rule, action, reason in findings:
+        seen.setdefault((rule, reason), action)
+    actions = seen.values()
+    worst = _BLOCK if _BLOCK in actions else _CONFIRM if _CONFIRM in actions else Action.ALLOW
+    return Verdict(worst, tuple(Finding(r, a, why) for (r, why), a in seen.items()))
+
+
+_BLOCK = Action.BLOCK
+_CONFIRM = Action.CONFIRM

@@ -6,7 +6,7 @@ import re
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from paw.core.models import Action, Finding
+from paw.core.models import Action
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from paw.core.config import GuardConfig
     from paw.core.guard.shell.commands import SimpleCommand
     from paw.core.guard.shell.gitwrites import GitWrite
+
+_BLOCK = Action.BLOCK
+_CONFIRM = Action.CONFIRM
 
 MAX_DEPTH = 12
 MAX_NODES = 20_000
@@ -86,7 +89,9 @@ class Context:
         self.cwd_prefix: str | None = ""
         self.patterns = patterns
         self.protected = config.protected_branches if config is not None else DEFAULT_PROTECTED
-        self.findings: list[Finding] = []
+        # (rule, action, reason) per finding, in order: Finding values are built once, for the
+        # distinct ones, when the verdict is (most rules fire more than once in a nested script).
+        self.findings: list[tuple[str, Action, str]] = []
         self.env: dict[str, str] = {}
         self.functions: set[str] = set()
         self.git_writes: list[GitWrite] = []  # commits and pushes seen (confirmation details)
@@ -105,15 +110,15 @@ class Context:
 
     def add(self, rule: str, action: Action, reason: str) -> None:
         """Record one finding."""
-        self.findings.append(Finding(rule, action, reason))
+        self.findings.append((rule, action, reason))
 
     def block(self, rule: str, reason: str) -> None:
         """Record a block finding."""
-        self.findings.append(Finding(rule, Action.BLOCK, reason))
+        self.findings.append((rule, _BLOCK, reason))
 
     def confirm(self, rule: str, reason: str) -> None:
         """Record a confirm finding."""
-        self.findings.append(Finding(rule, Action.CONFIRM, reason))
+        self.findings.append((rule, _CONFIRM, reason))
 
 
 def _no_script(text: str, origin: str) -> None:

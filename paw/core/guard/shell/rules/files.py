@@ -67,28 +67,25 @@ _BLOCKED_PLACES = (
     (_PAW_CONFIG_RE, "agents.guard-tamper", "paw's own guard configuration"),
     (_SYSTEM_RE, "files.system-write", "a system path"),
 )
-# Any path one of the patterns above could flag: one search rules out the common, ordinary path.
-_ANY_PLACE_RE = re.compile(
-    "|".join(
-        f"(?:{p.pattern})"
-        for p in (
-            _GUARD_FILES_RE,
-            *(place[0] for place in _BLOCKED_PLACES),
-            _ENV_FILE_RE,
-            _RC_RE,
-            _AGENT_CONFIG_RE,
-            re.compile(r"\.git/hooks/"),
-        )
-    )
+# Any path one of the patterns above could flag: rules out the common, ordinary path. The parts
+# are searched one by one (each keeps the regex engine's literal-prefix shortcuts, which one big
+# alternation loses), compiled without flags as the alternation always was: exactly
+# `_ANY_PLACE_RE.search(path) is not None` (tests/core/guard/test_guard_fast.py checks it).
+_PLACE_PATTERNS = (
+    _GUARD_FILES_RE,
+    *(place[0] for place in _BLOCKED_PLACES),
+    _ENV_FILE_RE,
+    _RC_RE,
+    _AGENT_CONFIG_RE,
+    re.compile(r"\.git/hooks/"),
 )
+_ANY_PLACE_RE = re.compile("|".join(f"(?:{p.pattern})" for p in _PLACE_PATTERNS))
+_PLACE_PARTS = tuple(re.compile(p.pattern) for p in _PLACE_PATTERNS)
 
 
-def may_be_place(path: str) -> bool:
-    """False when ``_ANY_PLACE_RE`` cannot match ``path``: a cheap test that spares the search
-    for ordinary paths (``src/app/main.py``). Every branch of that pattern (searched without
-    flags, so case matters) needs a path from the root or home, a name starting with a dot, or
-    one of the literals below; tests/core/guard/test_guard_fast.py checks it."""
-    return (
+def any_place(path: str) -> bool:
+    """True when a pattern of a special place could match ``path`` (see above)."""
+    if not (
         path[:1] in "/~."
         or "/." in path
         or "Library/Launch" in path
@@ -96,7 +93,12 @@ def may_be_place(path: str) -> bool:
         or "guardrails.toml" in path
         or "opencode.json" in path
         or ".git/hooks/" in path
-    )
+    ):
+        return False  # every part needs a path from the root or home, a dot name or a literal
+    for pattern in _PLACE_PARTS:
+        if pattern.search(path):
+            return True
+    return False
 
 
 _EDITORS = frozenset(
@@ -152,7 +154,7 @@ def check_write_target(
     if _matches_paw_glob(path):
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return
-    if not may_be_place(path) or _ANY_PLACE_RE.search(path) is None:
+    if not any_place(path):
         if _classify(path, ctx) is PathClass.INSTRUCTION:
             _check_agent_file(path, ctx, verb, content)
         return

@@ -30,7 +30,7 @@ def _paths() -> list[str]:
     for line in (FIXTURES / "commands.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             found.extend(json.loads(line)["cmd"].split())
-    rng = random.Random(11)
+    rng = random.Random(11)  # noqa: S311 - reproducible test data, not secrets
     for _ in range(40_000):
         parts = rng.choices(_FRAGMENTS, k=rng.randint(1, 5))
         found.append(rng.choice(("", "/")).join(parts))

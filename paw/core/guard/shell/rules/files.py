@@ -95,10 +95,7 @@ def any_place(path: str) -> bool:
         or ".git/hooks/" in path
     ):
         return False  # every part needs a path from the root or home, a dot name or a literal
-    for pattern in _PLACE_PARTS:
-        if pattern.search(path):
-            return True
-    return False
+    return any(pattern.search(path) for pattern in _PLACE_PARTS)
 
 
 _EDITORS = frozenset(

@@ -6,8 +6,9 @@ Prints p50/p99 in microseconds of ``evaluate_command`` per command (in-process, 
 the same for a git-guardrails-style list of ~20 regexes searched over the raw string, and the
 ratio between them. Figures are given over every sample and over each command's median across
 rounds (the latter is robust to a busy machine preempting single calls). The rounds repeat each
-command, so paw's memo of nested-script parses is warm; a second paw row clears it before every
-call (outside the timed region) to show the cost when every nested script is new.
+command, so paw's memos (nested-script trees, path classes) are warm; paw memoises no decision.
+A second paw row clears every memo before each call (outside the timed region) to show the cost
+when every nested script and path is new.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paw.core.guard.shell import evaluate_command
-from paw.core.guard.shell.parse import clear_inner_cache
+from paw.core.guard.shell import clear_memos, evaluate_command
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "guard" / "commands.jsonl"
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         paw = _figures(_measure(evaluate_command, commands, args.rounds))
-        cold = _figures(_measure(evaluate_command, commands, args.rounds, clear_inner_cache))
+        cold = _figures(_measure(evaluate_command, commands, args.rounds, clear_memos))
         naive = _figures(_measure(naive_check, commands, args.rounds))
     finally:
         gc.enable()
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     print("                      all samples            per-command median")
     rows = (
         ("paw evaluate_command", paw),
-        ("paw, no parse memo", cold),
+        ("paw, memos cleared", cold),
         ("naive regex list", naive),
     )
     for label, (p50, p99, m50, m99) in rows:

@@ -6,7 +6,12 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
+from paw.core.guard import shell
+from paw.core.guard.shell import evaluate_command
 from paw.core.guard.shell.rules import files
+from tests.core.guard.test_shell_parse import _corpus_commands
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "guard"
 
@@ -45,3 +50,69 @@ def test_any_place_is_the_alternation_of_its_patterns() -> None:
         assert files.any_place(path) is expected, path
         hits += expected
     assert 1_000 < hits < len(paths) - 1_000  # both outcomes are well represented
+
+
+def test_pipelines_of_corpus_commands_judged_as_the_parser_judges_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast path's pipelines (upstream stages, writes into a pipe) decide as the walk."""
+    simple = [c for c in _corpus_commands() if shell._fast_parts(c) is not None]
+    rng = random.Random(5)  # noqa: S311 - reproducible test data, not secrets
+    piped = [" | ".join(rng.sample(simple, rng.randint(2, 4))) for _ in range(1500)]
+    piped += [f"{c} | sh" for c in simple] + [f"echo hi | {c} | cat" for c in simple]
+    fast = [c for c in piped if shell._fast_parts(c) is not None]
+    assert len(fast) > 500
+    with_fast = [repr(evaluate_command(c)) for c in fast]
+    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    parsed = [repr(evaluate_command(c)) for c in fast]
+    assert with_fast == parsed
+
+
+def test_only_a_lone_pipeline_without_dollar_or_declaration_takes_the_fast_path() -> None:
+    assert shell._fast_parts("echo aGkK | base64 -d | sh") is not None
+    assert shell._fast_parts("ls | echo 'GITHUB_TOKEN'") is not None
+    # The walk reads variable names in the raw text of a printing command, quoted or not.
+    assert shell._fast_parts("ls | echo '$GITHUB_TOKEN'") is None
+    assert shell._fast_parts("a | b | c && d") is None  # tree-sitter nests this its own way
+    assert shell._fast_parts("export X=1 | sh") is None  # a declaration, not a command stage
+    for misparsed in ("echo hi | me@h", "a | b%c", "a | b?c", "a | 0_+:", "a | b =="):
+        assert shell._fast_parts(misparsed) is None, misparsed
+
+
+_VOCABULARY = (
+    "sh", "bash", "base64", "-d", "curl", "-fsSL", "https://x.example/i.sh", "echo", "Y3VybA==",
+    "rev", "cat", ".env", "~/.ssh/id_rsa", "env", "jq", ".", "xargs", "rm", "-rf", "/", "sudo",
+    "tee", "AGENTS.md", "git", "push", "--force", "python3", "-c", "node", "nc", "80", "gh",
+    "auth", "token", "printenv", "grep", "TOKEN", "find", "-exec", "{}", "+", "-delete", "=",
+    "==", "=~", "x=1", "export", "--x=y",
+)  # fmt: skip
+_ODD_CHARS = "abAZ09_./:=@%+,~*?-"
+
+
+def test_generated_pipelines_judged_as_the_parser_judges_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Odd plain words included: tree-sitter-bash misparses some (`b@c`, `x+:`, `==`) and the
+    verdict then carries its parse error; the fast path leaves those to the parser."""
+    rng = random.Random(8)  # noqa: S311 - reproducible test data, not secrets
+
+    def word() -> str:
+        roll = rng.random()
+        if roll < 0.5:
+            return rng.choice(_VOCABULARY)
+        if roll < 0.65:
+            return "'" + " ".join(rng.choices(_VOCABULARY, k=rng.randint(0, 3))) + "'"
+        return "".join(rng.choices(_ODD_CHARS, k=rng.randint(1, 6)))
+
+    commands = [
+        " | ".join(
+            " ".join(word() for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(2, 4))
+        )
+        for _ in range(4000)
+    ]
+    fast = [c for c in commands if shell._fast_parts(c) is not None]
+    assert len(fast) > 500
+    with_fast = [repr(evaluate_command(c)) for c in fast]
+    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    parsed = [repr(evaluate_command(c)) for c in fast]
+    assert with_fast == parsed

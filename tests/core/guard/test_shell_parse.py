@@ -138,7 +138,7 @@ _QUOTED_WORDS = st.one_of(
 _LISTS = st.lists(
     st.tuples(
         st.lists(_QUOTED_WORDS, min_size=1, max_size=5),
-        st.sampled_from([" && ", " || ", "; ", ";", "&&", " ; "]),
+        st.sampled_from([" && ", " || ", "; ", ";", "&&", " ; ", " | ", "|"]),
     ),
     min_size=1,
     max_size=4,

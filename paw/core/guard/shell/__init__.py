@@ -11,14 +11,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
-from paw.core.guard.shell.dispatch import evaluate_simple
+from paw.core.guard.shell.dispatch import clear_name_cache, evaluate_simple
 from paw.core.guard.shell.gitwrites import GitWrite
-from paw.core.guard.shell.parse import MAX_SCRIPT_CHARS, parse_inner, parse_script
+from paw.core.guard.shell.parse import (
+    MAX_SCRIPT_CHARS,
+    clear_inner_cache,
+    parse_inner,
+    parse_script,
+)
 from paw.core.guard.shell.rules.code import check_unparsed
+from paw.core.guard.shell.rules.files import clear_class_cache
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.walk import Walker
 from paw.core.guard.shell.words import Word, expand_braces
@@ -27,58 +33,119 @@ from paw.core.models import Action, Finding, Verdict
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
 
-__all__ = ["Analysis", "GitWrite", "analyse_command", "evaluate_command", "find_git_write"]
+__all__ = [
+    "Analysis",
+    "GitWrite",
+    "analyse_command",
+    "clear_memos",
+    "evaluate_command",
+    "find_git_write",
+]
 
 _ALLOW = Verdict(Action.ALLOW)
 
-# A list of simple commands (joined by ``&&``, ``||`` or ``;``) whose words are plain (no
-# expansions, operators, braces, comments, escapes) or wholly quoted without expansions parses
-# to those commands in order, each word its own text: skip tree-sitter and the walk (tests
-# prove the verdicts are the same as the parsed path's, over the corpora and generated lists).
+# A list of simple commands (joined by ``&&``, ``||`` or ``;``), or one pipeline of them (stages
+# joined by ``|``), whose words are plain (no expansions, operators, braces, comments, escapes)
+# or wholly quoted without expansions parses to those commands in order, each word its own
+# text: skip tree-sitter and the walk (tests prove the verdicts are the same as the parsed
+# path's, over the corpora and generated lists and pipelines). A pipeline is taken only alone
+# (tree-sitter-bash nests a pipeline followed by `&&` in its own way), without a `$` anywhere
+# (the walk reads variable names in the raw text of a printing command) and without
+# declarations (`export x | sh` is no command stage to the walk).
 # Possessive quantifiers: a word ends where a blank, an operator or a quote starts, so giving
 # characters back can never help a match; without backtracking a failing command is rejected in
-# one pass (most commands with pipes or expansions fail here).
+# one pass (most commands with expansions or redirections fail here).
 _PLAIN = r"[A-Za-z0-9_./:=@%+,~*?-]++"
 _QUOTED = r"'[^'\n]*+'|\"[^\"$`\\!\n]*+\""
 _WORD = rf"(?:{_PLAIN}|{_QUOTED})"
 _WORDS_RE = re.compile(rf"{_PLAIN}(?: ++{_PLAIN})*+")
-_SEP = r" *+(?:&&|\|\||;) *+"
+_SEP = r" *+(?:&&|\|\||;|\|) *+"
 _LIST_RE = re.compile(rf"{_WORD}(?: ++{_WORD})*+(?:{_SEP}{_WORD}(?: ++{_WORD})*+)*+")
-_TOKEN_RE = re.compile(rf"(&&|\|\||;)|({_PLAIN})|'([^'\n]*+)'|\"([^\"$`\\!\n]*+)\"")
+_TOKEN_RE = re.compile(rf"(&&|\|\||;)|(\|)|({_PLAIN})|'([^'\n]*+)'|\"([^\"$`\\!\n]*+)\"")
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
      "function", "select", "coproc", "in", "time", "!", "{", "}", "[[", "]]"}
 )  # fmt: skip
+# tree-sitter-bash misparses some plain words in a pipeline (`b@c`, `b%`, `b?c`, `x+:`, `==`,
+# `=~`): a pipeline's unquoted words stay within this narrower set (fuzzed against the parser).
+_PIPE_WORD_RE = re.compile(r"(?!==$|=~$)(?:[A-Za-z0-9_./:,~*=-]|\+(?!:))++")
+_DECLARATIONS = frozenset(
+    {"declare", "typeset", "export", "readonly", "local", "unset", "unsetenv"}
+)
 
 
-def _fast_parts(text: str) -> list[list[Word]] | None:
-    """The simple commands of ``text`` when it is such a list (see above), else None."""
+class FastList(NamedTuple):
+    """What the fast path runs: the simple commands, as a list or as one pipeline's stages."""
+
+    commands: list[list[Word]]
+    pipeline: bool = False
+
+
+def _fast_parts(text: str) -> FastList | None:
+    """The simple commands of ``text`` when it is such a list or pipeline (see above)."""
     if _WORDS_RE.fullmatch(text) is not None:  # one command of plain words: the common case
         head = text.split(" ", 1)[0]
         if "=" in head or head in _RESERVED:
             return None
-        return [[Word(w) for w in text.split(" ") if w]]
+        return FastList([[Word(w) for w in text.split(" ") if w]])
     if _LIST_RE.fullmatch(text) is None:
         return None
     # The list matched: its tokens are words and operators with blanks between them (an
     # operator inside a quoted word is part of that word).
     parts: list[list[Word]] = []
     words: list[Word] = []
+    listed = piped = False
     for match in _TOKEN_RE.finditer(text):
-        kind = match.lastindex
+        kind = match.lastindex or 0
         if kind == 1:
+            listed = True
             parts.append(words)
             words = []
         elif kind == 2:
-            words.append(Word(match.group(2)))
+            piped = True
+            parts.append(words)
+            words = []
+        elif kind == 3:
+            words.append(Word(match.group(3)))
         else:
             words.append(Word(match.group(kind), quoted=True))
     parts.append(words)
+    if piped and (listed or "$" in text):
+        return None
     for words in parts:
         first = words[0]
         if not first.quoted and ("=" in first.text or first.text in _RESERVED):
             return None  # an assignment or a reserved word: the parser's business
-    return parts
+        if piped and (
+            first.text in _DECLARATIONS
+            or any(not w.quoted and _PIPE_WORD_RE.fullmatch(w.text) is None for w in words)
+        ):
+            return None
+    return FastList(parts, piped)
+
+
+def _fast_command(ctx: Context, words: list[Word], upstream: tuple[SimpleCommand, ...]) -> None:
+    effective = evaluate_simple(SimpleCommand(words, upstream=upstream), ctx)
+    for sink in ctx.sinks:  # as the walk does: a substitution or pipeline stage
+        sink.append(effective)  # sees what its nested script runs
+
+
+def _fast_pipeline(ctx: Context, stages: list[list[Word]]) -> None:
+    """The stages as ``Walker._pipeline`` judges them: each sees what the earlier ones ran
+    upstream, and all but the last write into a pipe."""
+    seen: list[SimpleCommand] = []
+    last = len(stages) - 1
+    for index, words in enumerate(stages):
+        sink: list[SimpleCommand] = []
+        ctx.sinks.append(sink)
+        piped = ctx.piped_out
+        ctx.piped_out = index < last
+        try:
+            _fast_command(ctx, words, tuple(seen))
+        finally:
+            ctx.sinks.pop()
+            ctx.piped_out = piped
+        seen.extend(sink)
 
 
 _BRACE_WORD_RE = re.compile(r"(^|[;&|(\n]\s*)(\{[^\s{}]*,[^\s{}]*\})")
@@ -112,10 +179,11 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
     if parts is not None:
         ctx.depth += 1
         try:
-            for words in parts:
-                effective = evaluate_simple(SimpleCommand(words), ctx)
-                for sink in ctx.sinks:  # as the walk does: a substitution or pipeline stage
-                    sink.append(effective)  # sees what its nested script runs
+            if parts.pipeline:
+                _fast_pipeline(ctx, parts.commands)
+            else:
+                for words in parts.commands:
+                    _fast_command(ctx, words, ())
         finally:
             ctx.depth -= 1
         return
@@ -217,6 +285,14 @@ def find_git_write(command: str) -> GitWrite | None:
     command does not parse cleanly). Adds details to a confirmation; never allows."""
     writes = analyse_command(command).git_writes
     return writes[0] if writes else None
+
+
+def clear_memos() -> None:
+    """Forget every memo the guard keeps between calls (nested-script trees, path classes, rules
+    by command name): no decision is memoised, and the benchmark's cold figures start here."""
+    clear_inner_cache()
+    clear_class_cache()
+    clear_name_cache()
 
 
 def _verdict(findings: list[tuple[str, Action, str]]) -> Verdict:

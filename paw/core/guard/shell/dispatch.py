@@ -85,6 +85,11 @@ def _pattern_checks(low: str) -> tuple[Check, ...]:
     return interp.python_check(low) or system.disk_check(low) or ()
 
 
+def clear_name_cache() -> None:
+    """Forget the memoised pattern rules per command name."""
+    _pattern_checks.cache_clear()
+
+
 def _resolve_dynamic(cmd: SimpleCommand) -> str | None:
     """``$(which sudo)`` and friends name a program statically."""
     subs = cmd.subs.get(0, [])

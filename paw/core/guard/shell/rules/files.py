@@ -6,7 +6,7 @@ import fnmatch
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.files import PathClass, classify_path
+from paw.core.guard.files import PathClass, _classify_memo, classify_path
 from paw.core.guard.shell.rules.argv import option_value, split_args
 from paw.core.guard.shell.rules.targets import USER_DATA, in_cwd
 from paw.core.guard.shell.rules.targets import _normalise as normalise
@@ -274,6 +274,12 @@ def classify_cached(path: str, config: GuardConfig | None) -> PathClass:
             _CLASS_CACHE.clear()
         found = _CLASS_CACHE[key] = classify_path(clean, config)
     return found
+
+
+def clear_class_cache() -> None:
+    """Forget every memoised path class (here and in ``classify_path``)."""
+    _CLASS_CACHE.clear()
+    _classify_memo.cache_clear()
 
 
 def _classify(path: str, ctx: Context) -> PathClass:

@@ -116,3 +116,33 @@ def test_generated_pipelines_judged_as_the_parser_judges_them(
     monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in fast]
     assert with_fast == parsed
+
+
+_FIND_VOCABULARY = (
+    "find", ".", "/", "~", "-name", "'*.sh'", "-exec", "-execdir", "-ok", "{}", "\\;", "+", "rm",
+    "-rf", "sudo", "chmod", "777", "sh", "-c", "'rm -rf /'", "xargs", "-I{}", "echo", "ls", "git",
+    "push", "--force", "cat", ".env", "bash", "'{}'", '"{}"', "-delete", "mv", "AGENTS.md", "env",
+    "{}x", "x{}", "\\;x",
+)  # fmt: skip
+
+
+def test_generated_find_exec_lists_judged_as_the_parser_judges_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`{}` and `\\;` words (find, xargs) in lists and pipelines decide as the walk."""
+    rng = random.Random(9)  # noqa: S311 - reproducible test data, not secrets
+    commands = []
+    for _ in range(3000):
+        command = " ".join(rng.choices(_FIND_VOCABULARY, k=rng.randint(1, 7)))
+        for _ in range(rng.randint(0, 2)):
+            command += rng.choice((" && ", " || ", "; ", " | "))
+            command += " ".join(rng.choices(_FIND_VOCABULARY, k=rng.randint(1, 7)))
+        commands.append(command)
+    fast = [c for c in commands if shell._fast_parts(c) is not None]
+    assert len(fast) > 800
+    assert any("{} +" in c for c in fast)
+    assert any("\\;" in c for c in fast)
+    with_fast = [repr(evaluate_command(c)) for c in fast]
+    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    parsed = [repr(evaluate_command(c)) for c in fast]
+    assert with_fast == parsed

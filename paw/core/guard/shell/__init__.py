@@ -57,18 +57,23 @@ _ALLOW = Verdict(Action.ALLOW)
 # one pass (most commands with expansions or redirections fail here).
 _PLAIN = r"[A-Za-z0-9_./:=@%+,~*?-]++"
 _QUOTED = r"'[^'\n]*+'|\"[^\"$`\\!\n]*+\""
-_WORD = rf"(?:{_PLAIN}|{_QUOTED})"
+# `find … -exec cmd {} +` / `{} \;`: the parser reads a lone `{}` as that word, `\;` as `;`.
+_FIND_ARG = r"\{\}|\\;"
+_WORD = rf"(?:{_PLAIN}|{_QUOTED}|{_FIND_ARG})"
 _WORDS_RE = re.compile(rf"{_PLAIN}(?: ++{_PLAIN})*+")
 _SEP = r" *+(?:&&|\|\||;|\|) *+"
 _LIST_RE = re.compile(rf"{_WORD}(?: ++{_WORD})*+(?:{_SEP}{_WORD}(?: ++{_WORD})*+)*+")
-_TOKEN_RE = re.compile(rf"(&&|\|\||;)|(\|)|({_PLAIN})|'([^'\n]*+)'|\"([^\"$`\\!\n]*+)\"")
+_TOKEN_RE = re.compile(
+    rf"(&&|\|\||;)|(\|)|({_PLAIN})|'([^'\n]*+)'|\"([^\"$`\\!\n]*+)\"|(\{{\}})|\\(;)"
+)
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
      "function", "select", "coproc", "in", "time", "!", "{", "}", "[[", "]]"}
 )  # fmt: skip
 # tree-sitter-bash misparses some plain words in a pipeline (`b@c`, `b%`, `b?c`, `x+:`, `==`,
 # `=~`): a pipeline's unquoted words stay within this narrower set (fuzzed against the parser).
-_PIPE_WORD_RE = re.compile(r"(?!==$|=~$)(?:[A-Za-z0-9_./:,~*=-]|\+(?!:))++")
+_PIPE_WORD_RE = re.compile(r"(?!==$|=~$)@?(?:[A-Za-z0-9_./:,~*=-]|\+(?!:))++")
+_FIND_WORDS = frozenset({"{}", ";"})  # not a command word the fast path knows how to read
 _DECLARATIONS = frozenset(
     {"declare", "typeset", "export", "readonly", "local", "unset", "unsetenv"}
 )
@@ -105,8 +110,8 @@ def _fast_parts(text: str) -> FastList | None:
             piped = True
             parts.append(words)
             words = []
-        elif kind == 3:
-            words.append(Word(match.group(3)))
+        elif kind == 3 or kind > 5:  # a plain word, `{}` or the `;` of `\;`
+            words.append(Word(match.group(kind)))
         else:
             words.append(Word(match.group(kind), quoted=True))
     parts.append(words)
@@ -114,7 +119,9 @@ def _fast_parts(text: str) -> FastList | None:
         return None
     for words in parts:
         first = words[0]
-        if not first.quoted and ("=" in first.text or first.text in _RESERVED):
+        if not first.quoted and (
+            "=" in first.text or first.text in _RESERVED or first.text in _FIND_WORDS
+        ):
             return None  # an assignment or a reserved word: the parser's business
         if piped and (
             first.text in _DECLARATIONS

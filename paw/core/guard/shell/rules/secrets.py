@@ -121,6 +121,8 @@ def _check_secret_readers(cmd: SimpleCommand, ctx: Context) -> None:
             continue
         value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
         value = value.removeprefix("@")
+        if not relative and value[:1] not in ("~", "/"):
+            continue  # `-la`, `--out=dist`: without a `cd`, only these can name a home file
         if value and home_secret(value, ctx):
             ctx.block(RULE, f"`{cmd.name}` reads the credential file `{value}`")
             return

@@ -23,6 +23,9 @@ _FRAGMENTS = (
     ".zshrc", ".profile", ".claude", "settings.json", "hooks", ".gemini", ".mcp.json",
     "opencode.json", "opencode.jsonc", ".git/hooks/", "x.git/hooks/pre-commit", ".windsurf/",
     ".kiro/settings/", "src", "main.py", "dist", "\n", "a", "-", "_", ".vscode/settings.json",
+    ".codex/config.toml", ".qwen/settings.json", ".cursor/hooks.json", ".config/paw", "/var",
+    "spool", "/proc/1/environ", "udp", "nvme0n1", ".aider.conf.yml", "profile", "/etc/profile",
+    "/dev/tcp/", "/dev/udp/", "~/.ssh/", "/root/.ssh", "~/.bashrc", "/home/u/.zshrc", "/root/",
 )  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
@@ -79,11 +79,9 @@ _DECLARATIONS = frozenset(
 )
 
 
-class FastList(NamedTuple):
-    """What the fast path runs: the simple commands, as a list or as one pipeline's stages."""
-
-    commands: list[list[Word]]
-    pipeline: bool = False
+# What the fast path runs: the simple commands' words, and whether they are one pipeline's
+# stages (else a list). A plain tuple: this is built for most commands an agent runs.
+FastList = tuple[list[list[Word]], bool]
 
 
 def _fast_parts(text: str) -> FastList | None:
@@ -92,7 +90,7 @@ def _fast_parts(text: str) -> FastList | None:
         head = text.split(" ", 1)[0]
         if "=" in head or head in _RESERVED:
             return None
-        return FastList([[Word(w) for w in text.split(" ") if w]])
+        return [[Word(w) for w in text.split(" ") if w]], False
     if _LIST_RE.fullmatch(text) is None:
         return None
     # The list matched: its tokens are words and operators with blanks between them (an
@@ -128,7 +126,7 @@ def _fast_parts(text: str) -> FastList | None:
             or any(not w.quoted and _PIPE_WORD_RE.fullmatch(w.text) is None for w in words)
         ):
             return None
-    return FastList(parts, piped)
+    return parts, piped
 
 
 def _fast_command(ctx: Context, words: list[Word], upstream: tuple[SimpleCommand, ...]) -> None:
@@ -186,11 +184,14 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
     if parts is not None:
         ctx.depth += 1
         try:
-            if parts.pipeline:
-                _fast_pipeline(ctx, parts.commands)
+            commands, piped = parts
+            if piped:
+                _fast_pipeline(ctx, commands)
             else:
-                for words in parts.commands:
-                    _fast_command(ctx, words, ())
+                for words in commands:
+                    effective = evaluate_simple(SimpleCommand(words), ctx)
+                    for sink in ctx.sinks:  # as the walk does: a substitution or pipeline
+                        sink.append(effective)  # stage sees what its nested script runs
         finally:
             ctx.depth -= 1
         return

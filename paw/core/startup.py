@@ -26,9 +26,10 @@ from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 SETTLE_S = 1.0
 """Seconds a screen (or a start-up dialog) must stay unchanged to count as settled."""
 
-DEAD_STATUS_WAIT_S = 3.0
+DEAD_STATUS_WAIT_S = 10.0
 """How long a dead pane may go without tmux's "Pane is dead (status N)" line before its end
-is reported without a status (tmux draws it once it has reaped the process)."""
+is reported without a status (tmux draws it once it has reaped the process: on a loaded
+two-core machine 3 s was seen to be too short). Only a start-up that already failed waits."""
 
 SCREEN_LINES = 8
 """How many of the screen's last non-blank lines a report quotes."""

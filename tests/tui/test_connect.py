@@ -142,26 +142,58 @@ async def test_footer_does_not_rebuild_unchanged_keys(
         assert len(shown.children) == keys_before
 
 
-async def test_footer_rebuilds_once_when_a_key_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_footer_dims_a_key_in_place_when_only_its_availability_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A prompt coming or going under the cursor only dims or undims keys: no recompose (a
+    layout pass of the whole screen, which a new prompt waited for)."""
     app = make_app(scenario("allow"), poll_interval=HOUR)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         footer = app.main.query_one(KeyFooter)
-        assert not approve_key(footer).has_class("-disabled")
+        key = approve_key(footer)
+        assert not key.has_class("-disabled")
+        calls = count_recomposes(monkeypatch)
+        original = MainScreen.check_action
+        approvable = [False]
+
+        def gated(self: MainScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
+            if action == "approve" and not approvable[0]:
+                return None
+            return original(self, action, parameters)
+
+        monkeypatch.setattr(MainScreen, "check_action", gated)
+        for _ in range(3):
+            app.main.refresh_bindings()
+        await settle(pilot)
+        assert approve_key(footer) is key
+        assert key.has_class("-disabled")
+        approvable[0] = True
+        app.main.refresh_bindings()
+        await settle(pilot)
+        assert approve_key(footer) is key
+        assert not key.has_class("-disabled")
+        assert calls == []
+
+
+async def test_footer_rebuilds_once_when_a_key_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key that comes or goes (not just dims) rebuilds the keys, once for a burst."""
+    app = make_app(scenario("allow"), poll_interval=HOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        footer = app.main.query_one(KeyFooter)
         calls = count_recomposes(monkeypatch)
         original = MainScreen.check_action
 
-        def no_approve(
-            self: MainScreen, action: str, parameters: tuple[object, ...]
-        ) -> bool | None:
-            return None if action == "approve" else original(self, action, parameters)
+        def hidden(self: MainScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
+            return False if action == "approve" else original(self, action, parameters)
 
-        monkeypatch.setattr(MainScreen, "check_action", no_approve)
+        monkeypatch.setattr(MainScreen, "check_action", hidden)
         for _ in range(3):
             app.main.refresh_bindings()
         await settle(pilot)
         assert len(calls) == 1
-        assert approve_key(footer).has_class("-disabled")
+        assert not [k for k in footer.query("FooterKey") if getattr(k, "action", None) == "approve"]
 
 
 async def test_first_frame_builds_the_footer_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.widgets.data_table import ColumnKey
 
+import paw.tui.widgets.table as table_module
 from paw.tui.widgets.table import Cell, KeyedTable, Row
 
 STATES = ["busy", "idle", "prompt", "waiting", "exited"]
@@ -39,7 +42,10 @@ def lines(table: KeyedTable) -> list[list[tuple[str, object]]]:
     return [[(s.text, s.style) for s in table.render_line(y)] for y in range(top, height)]
 
 
-async def test_updated_rows_render_like_a_table_built_afresh() -> None:
+async def test_updated_rows_render_like_a_table_built_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(table_module, "SHRINK_AFTER_S", 0.0)  # a fresh table is never wider
     rng = random.Random(7)  # noqa: S311 - test data
     app = Pair()
     async with app.run_test(size=(80, 40)) as pilot:
@@ -65,3 +71,30 @@ async def test_updated_rows_render_like_a_table_built_afresh() -> None:
                 fresh.move_cursor(row=kept.cursor_row, animate=False)
             await pilot.pause()
             assert lines(kept) == lines(fresh), f"step {step}: a row shows stale cells"
+
+
+async def test_a_column_narrows_only_after_it_was_too_wide_for_a_while() -> None:
+    """A width change redraws the whole table: "prompt 10s" -> "busy 1s" must not do it."""
+    clock = [1000.0]
+    app = Pair()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one("#kept", Table)
+        table.clock = lambda: clock[0]
+        wide: list[Row] = [("a", ("agent", "prompt 10s", ""))]
+        narrow: list[Row] = [("a", ("agent", "busy 1s", ""))]
+        table.show_rows(wide)
+        await pilot.pause()
+        width = table.columns[ColumnKey("state")].content_width
+        assert width == len("prompt 10s")
+        table.show_rows(narrow)
+        clock[0] += table_module.SHRINK_AFTER_S - 1
+        table.show_rows(narrow)
+        assert table.columns[ColumnKey("state")].content_width == width
+        table.show_rows(wide)  # wide again: the wait starts over
+        table.show_rows(narrow)
+        clock[0] += table_module.SHRINK_AFTER_S - 1
+        table.show_rows(narrow)
+        assert table.columns[ColumnKey("state")].content_width == width
+        clock[0] += 2
+        table.show_rows(narrow)
+        assert table.columns[ColumnKey("state")].content_width == len("busy 1s")

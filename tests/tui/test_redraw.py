@@ -67,5 +67,8 @@ async def test_app_sweep_that_disables_approve_refreshes_footer_and_card(counts:
         app.request_poll()
         await settle(pilot)
         assert app.main.check_action("approve", ()) is None
-        assert counts.footer > footer
+        # the approve key is dimmed in place (no recompose: that is a layout of the screen)
+        (key,) = [k for k in app.main.query("FooterKey") if getattr(k, "action", None) == "approve"]
+        assert key.has_class("-disabled")
+        assert counts.footer == footer
         assert "prompt-card" in counts.updates

@@ -81,12 +81,37 @@ class KeyFooter(Footer):
         return tuple((b.key, b.description, on, tip) for b, on, tip in self._fitted(screen))
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """Queue one recompose if the shown keys changed and none is queued."""
+        """Queue one recompose if the shown keys changed and none is queued; when only keys
+        became available or unavailable (a prompt came or went under the cursor), dim or
+        undim them in place: a recompose costs a layout pass of the whole screen, and a new
+        prompt waited for it."""
         will_recompose = screen.app.app_focus and self.is_attached and screen is self.screen
-        if will_recompose and (self._pending or self._wanted(screen) == self._shown):
+        if will_recompose and not self._pending:
+            wanted = self._wanted(screen)
+            if wanted == self._shown or self._enable_in_place(wanted):
+                return
+        elif will_recompose:
             return
         self._pending = bool(will_recompose)
         super().bindings_changed(screen)
+
+    def _enable_in_place(self, wanted: Shown) -> bool:
+        """Dim or undim the key widgets shown when ``wanted`` differs from them in that alone
+        (same keys, descriptions, tooltips, order); False when it differs otherwise."""
+        shown = self._shown
+        if shown is None or len(shown) != len(wanted):
+            return False
+        if any(a[:2] != b[:2] or a[3] != b[3] for a, b in zip(shown, wanted, strict=True)):
+            return False
+        widgets = list(self.query(FooterKey))
+        if [w.key for w in widgets] != [key for key, _, _, _ in wanted]:
+            return False
+        for widget, (_, _, enabled, _) in zip(widgets, wanted, strict=True):
+            if widget._disabled == enabled:  # (FooterKey keeps it there)
+                widget._disabled = not enabled  # (its mouse handler reads it)
+                widget.set_class(not enabled, "-disabled")
+        self._shown = wanted
+        return True
 
     def on_resize(self) -> None:
         """A narrower or wider terminal fits other keys."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -13,9 +14,10 @@ from textual.widgets.data_table import ColumnKey
 from paw.tui.widgets.static import text_key
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 Cell = str | Text
+SHRINK_AFTER_S = 10.0  # a column narrows once it has been too wide this long
 Row = tuple[str, tuple[Cell, ...]]  # (row key, cells)
 
 
@@ -31,6 +33,8 @@ class KeyedTable(DataTable[Cell]):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._rows: list[Row] = []
+        self._too_wide: dict[str, float] = {}  # column -> since when it is wider than needed
+        self.clock: Callable[[], float] = time.monotonic  # when columns narrow (tests set it)
 
     def on_mount(self) -> None:
         """Create the columns."""
@@ -77,7 +81,7 @@ class KeyedTable(DataTable[Cell]):
                 self._update_row(index, changes)
                 changed = True
         self._rows = new
-        if changed:
+        if changed or self._too_wide:  # (a column waiting to narrow is looked at again)
             self._fit_columns(new)
         keys = [k for k, _ in new]
         if keep in keys and keys.index(keep) != self.cursor_row:
@@ -120,17 +124,29 @@ class KeyedTable(DataTable[Cell]):
             return None
 
     def _fit_columns(self, rows: list[Row]) -> None:
-        """Make each column as wide as its widest cell now, wider or narrower (DataTable's own
-        ``update_width`` re-measures a whole column per shrinking cell: too slow per sweep)."""
+        """Make each column as wide as its widest cell (DataTable's own ``update_width``
+        re-measures a whole column per shrinking cell: too slow per sweep).
+
+        A column widens at once and narrows only once it has been too wide for
+        :data:`SHRINK_AFTER_S`: a width change redraws the whole table, and a busy agent's
+        "prompt 9s" / "prompt 10s" / "busy 1s" would otherwise change it every few sweeps."""
         resized = False
+        now = self.clock()
         for index, (key, _) in enumerate(self.COLUMNS):
             column = self.columns.get(ColumnKey(key))
             if column is None:
                 continue
             width = max([column.label.cell_len, *(_cell_len(cells[index]) for _, cells in rows)])
-            if width != column.content_width:
-                column.content_width = width
-                resized = True
+            if width >= column.content_width:
+                self._too_wide.pop(key, None)
+                if width == column.content_width:
+                    continue
+            elif now - self._too_wide.setdefault(key, now) < SHRINK_AFTER_S:
+                continue
+            else:
+                self._too_wide.pop(key, None)
+            column.content_width = width
+            resized = True
         if resized:  # every row's cached render has the old widths: drop them all
             self._update_count += 1
             self._require_update_dimensions = True

@@ -1314,6 +1314,12 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
         "block",
     ),
     FamilyCase("block-rm-paw-toml", "rm paw.toml", "block"),
+    # a case-insensitive filesystem (macOS) reaches paw's config under any case
+    FamilyCase("block-echo-upper-paw-toml", "echo x > PAW.TOML", "block"),
+    FamilyCase("block-rm-rf-upper-dot-paw", "rm -rf .PAW", "block"),
+    FamilyCase("block-rm-mixed-case-paw-audit", "rm .Paw/audit.jsonl", "block"),
+    FamilyCase("allow-cat-upper-paw-toml", "cat PAW.TOML", "allow"),
+    FamilyCase("allow-echo-paw-toml-backup", "echo x > Paw.toml.bak", "allow"),
     FamilyCase(
         "block-echo-guard-config-paw-paw-toml", "echo '[guard]' > ~/.config/paw/paw.toml", "block"
     ),

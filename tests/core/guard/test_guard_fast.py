@@ -19,7 +19,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "guard"
 _FRAGMENTS = (
     "", "/", "~", ".", "..", "/dev/", "tcp", "sda", "/etc/", "cron", "systemd", "/root", "/home/u",
     "/Users/u", ".ssh", "/.config/", "autostart", "Library/LaunchAgents/", "LaunchDaemons",
-    "paw.toml", "PAW.TOML", ".paw", "guardrails.toml", "/usr", "bin", ".env", ".envrc", ".bashrc",
+    "paw.toml", "PAW.TOML", ".paw", ".PAW", "Guardrails.TOML", "guardrails.toml", "/usr", "bin",
+    ".env", ".envrc", ".bashrc",
     ".zshrc", ".profile", ".claude", "settings.json", "hooks", ".gemini", ".mcp.json",
     "opencode.json", "opencode.jsonc", ".git/hooks/", "x.git/hooks/pre-commit", ".windsurf/",
     ".kiro/settings/", "src", "main.py", "dist", "\n", "a", "-", "_", ".vscode/settings.json",

@@ -70,12 +70,13 @@ _BLOCKED_PLACES = (
 # Any path one of the patterns above could flag: rules out the common, ordinary path. One big
 # alternation costs ~0.4 µs per character (the regex engine loses its literal-prefix shortcuts),
 # so each part is searched alone and only when a literal it needs is in the path. `any_place` is
-# exactly `_ANY_PLACE_RE.search(path) is not None` (the alternation is compiled without flags);
+# exactly `_ANY_PLACE_RE.search(path) is not None` (each part keeps its own case rule: paw's
+# config in any case, since a case-insensitive filesystem reaches it as PAW.TOML);
 # tests/core/guard/test_guard_fast.py checks it on corpus and generated paths.
 _GIT_HOOKS_RE = re.compile(r"\.git/hooks/")
 _ANY_PLACE_RE = re.compile(
     "|".join(
-        f"(?:{p.pattern})"
+        f"(?{'i' if p.flags & re.IGNORECASE else ''}:{p.pattern})"
         for p in (
             _GUARD_FILES_RE,
             *(place[0] for place in _BLOCKED_PLACES),
@@ -86,7 +87,11 @@ _ANY_PLACE_RE = re.compile(
         )
     )
 )
-_PAW_CONFIG_CASED_RE = re.compile(_PAW_CONFIG_RE.pattern)  # as in the alternation: no flags
+
+
+def _names_paw_config(path: str) -> bool:
+    low = path.lower()
+    return "paw.toml" in low or ".paw" in low or ".config/paw" in low or "guardrails.toml" in low
 
 
 def any_place(path: str) -> bool:
@@ -116,9 +121,8 @@ def any_place(path: str) -> bool:
             and _PERSIST_RE.search(path) is not None
         )
         or (
-            ("paw.toml" in path or ".paw" in path or ".config/paw" in path
-             or "guardrails.toml" in path)
-            and _PAW_CONFIG_CASED_RE.search(path) is not None
+            # any case: on a case-insensitive filesystem (macOS) PAW.TOML is paw.toml
+            _names_paw_config(path) and _PAW_CONFIG_RE.search(path) is not None
         )
         or (".git/hooks/" in path and _GIT_HOOKS_RE.search(path) is not None)
     )  # fmt: skip

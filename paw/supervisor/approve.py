@@ -45,7 +45,12 @@ if TYPE_CHECKING:
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord, PromptRecord
 
-VERIFY_TIMEOUT_S = 5.0  # wall clock: how long an answered prompt may take to clear
+# Wall clock: how long an answered prompt may take to clear. While paw waits, the occurrence
+# is SENDING and sweeps take the prompt still on screen for it; once ANSWERED, a prompt
+# still shown reads as asked again (a new occurrence). On a loaded two-core machine an
+# agent took more than 5 s to redraw after the key: a wave then parked the same question
+# twice. Returns as soon as the prompt clears.
+VERIFY_TIMEOUT_S = 15.0
 VERIFY_INTERVAL_S = 0.05
 # Agents that draw inline redraw their whole dialog on every tick of a timer (Continue's
 # "( 8s • esc to interrupt )"); a capture can land mid-redraw and show half a box. The proof

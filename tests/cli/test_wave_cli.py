@@ -149,14 +149,15 @@ def test_detach_runs_the_wave_in_a_tmux_window(
     assert "runner started in tmux pane" in out
     state = git_repo / ".paw" / "waves" / "night.json"
     end = time.monotonic() + budget(90)
-    status = ""
+    status, doc = "", {}
     while time.monotonic() < end:
         if state.exists():
-            status = json.loads(state.read_text(encoding="utf-8")).get("status", "")
-            if status == "done":
+            doc = json.loads(state.read_text(encoding="utf-8"))
+            status = doc.get("status", "")
+            if status in ("done", "failed"):
                 break
         time.sleep(0.3)
-    assert status == "done"
+    assert status == "done", [(t["name"], t["phase"], t["outcome"]) for t in doc.get("tasks", [])]
     code, out, _ = _run(capsys, "wave", "report")
     assert code == 0
     assert "| a | done |" in out

@@ -279,6 +279,10 @@ def _verify(ctx: Context, record: PromptRecord) -> Outcome:
     """Poll the pane briefly: did the prompt clear or change? Never sends anything."""
     agent = load_agents(ctx.state).get(record.agent)
 
+    # Gone in two captures in a row: one capture of the agent mid-redraw read the prompt gone
+    # while it stayed drawn half a second more, and the next sweep took it for asked again.
+    gone = [0]
+
     def cleared() -> Outcome | None:
         try:
             captures = ctx.terminal.sweep([record.pane_id])
@@ -291,7 +295,9 @@ def _verify(ctx: Context, record: PromptRecord) -> Outcome:
         if fresh.state is not DetectionState.PROMPT or (
             fresh.prompt is not None and fresh.prompt.fingerprint != record.fingerprint
         ):
-            return Outcome.SENT
+            gone[0] += 1
+            return Outcome.SENT if gone[0] >= 2 else None
+        gone[0] = 0
         return None
 
     return poll(ctx, VERIFY_TIMEOUT_S, VERIFY_INTERVAL_S, cleared) or Outcome.SENT_UNCONFIRMED

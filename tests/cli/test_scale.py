@@ -26,6 +26,8 @@ from tests.support.supervision import IDLE_SCREEN
 if TYPE_CHECKING:
     from libtmux.server import Server
 
+    from paw.supervisor.context import Context
+
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
 AGENTS = 300
@@ -75,16 +77,7 @@ def add_cheap_agents(repo: Path, server: Server, tmp_path: Path, count: int) -> 
         )
         for name, pane in zip(names, panes, strict=True)
     }  # fmt: skip
-    tag_panes(
-        server.socket_name,
-        {
-            r.pane_id or "": {TAG_AGENT: r.name, TAG_KIND: r.kind, TAG_REPO: ctx.repo_id,
-                              TAG_TOKEN: r.token or ""}
-            for r in records.values()
-        },
-    )  # fmt: skip
-    with ctx.state.lock(AGENTS_LOCK):
-        save_agents(ctx.state, {**load_agents(ctx.state), **records})
+    record_agents(server, ctx, records)
     return names
 
 
@@ -132,3 +125,18 @@ def test_prompts_and_ls_are_right_with_300_agents(
     monkeypatch.setattr(tmux_format, "COMMAND_BUDGET", budget_bytes)
     code, again = run_json(capsys, "prompts")  # the blind sweeps ended nothing
     assert (code, [p["id"] for p in again["prompts"]]) == (0, [found[0]["id"]])
+
+
+def record_agents(server: Server, ctx: Context, records: dict[str, AgentRecord]) -> None:
+    """Tag each record's pane as paw's spawn does and add the records to ``.paw/``."""
+    assert server.socket_name is not None
+    tag_panes(
+        server.socket_name,
+        {
+            r.pane_id or "": {TAG_AGENT: r.name, TAG_KIND: r.kind, TAG_REPO: ctx.repo_id,
+                              TAG_TOKEN: r.token or ""}
+            for r in records.values()
+        },
+    )  # fmt: skip
+    with ctx.state.lock(AGENTS_LOCK):
+        save_agents(ctx.state, {**load_agents(ctx.state), **records})

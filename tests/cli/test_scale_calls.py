@@ -22,9 +22,9 @@ from paw.adapters.git import STATUS_SHELLS, GitCli
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import main
 from paw.cli.compose import build_supervisor
-from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
-from paw.supervisor.records import AGENTS_LOCK, AgentRecord, load_agents, save_agents
-from tests.support.panes import open_panes, tag_panes
+from paw.supervisor.records import AgentRecord
+from tests.cli.test_scale import record_agents
+from tests.support.panes import open_panes
 from tests.support.supervision import IDLE_SCREEN
 
 if TYPE_CHECKING:
@@ -62,16 +62,7 @@ def add_agents(repo: Path, server: Server, tmp_path: Path, names: list[str]) -> 
             name=name, kind="cheap", branch=f"paw/{name}", worktree=str(worktree),
             base="main", pane_id=pane, token=secrets.token_hex(8), created_at=ctx.clock(),
         )  # fmt: skip
-    tag_panes(
-        server.socket_name,
-        {
-            r.pane_id or "": {TAG_AGENT: r.name, TAG_KIND: r.kind, TAG_REPO: ctx.repo_id,
-                              TAG_TOKEN: r.token or ""}
-            for r in records.values()
-        },
-    )  # fmt: skip
-    with ctx.state.lock(AGENTS_LOCK):
-        save_agents(ctx.state, {**load_agents(ctx.state), **records})
+    record_agents(server, ctx, records)
 
 
 @pytest.fixture

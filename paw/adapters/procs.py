@@ -6,6 +6,7 @@ import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import psutil
 
@@ -42,6 +43,13 @@ class PsutilInspector:
         """``pid`` and all its descendants (parent first); empty when ``pid`` is gone."""
         return self.trees([pid])[pid]
 
+    def exit_status(self, pid: int) -> int | None:
+        """A zombie's wait status from ``/proc/<pid>/stat`` (Linux; None elsewhere)."""
+        try:
+            return zombie_status(Path(f"/proc/{pid}/stat").read_bytes())
+        except OSError:
+            return None
+
     def trees(self, pids: Sequence[int]) -> dict[int, list[ProcInfo]]:
         """The tree of every pid in ``pids`` from ONE pass over the process table.
 
@@ -61,6 +69,22 @@ class PsutilInspector:
 
 FEW_ROOTS = 16  # up to this many trees are walked down from their roots instead
 _SAME_START_S = 0.01  # psutil's start times of one process agree to the clock tick
+
+
+def zombie_status(stat: bytes) -> int | None:
+    """The wait status in a ``/proc/<pid>/stat`` line when the process is a zombie (state
+    ``Z``; the status is field 52, Linux 3.5+), else None.
+
+    >>> zombie_status(b"81 (bash) Z 60 81 81 0 -1 4227084" + b" 0" * 42 + b" 32512\\n")
+    32512
+    >>> zombie_status(b"81 (my prog) S 60" + b" 0" * 48 + b" 0\\n") is None
+    True
+    """
+    _, _, rest = stat.rpartition(b")")  # the name may hold spaces and parentheses
+    fields = rest.split()
+    if len(fields) < 50 or fields[0] != b"Z" or not fields[49].isdigit():
+        return None
+    return int(fields[49])
 
 
 def _children_map() -> dict[int, list[int]]:

@@ -22,6 +22,7 @@ from dataclasses import replace
 from paw.adapters import proc
 from paw.adapters.git import GitCli
 from paw.adapters.proc import last_line
+from paw.adapters.procs import zombie_status
 from paw.adapters.remote_events import HostEvents
 from paw.adapters.ssh import SshTransport
 from paw.adapters.tmux import TmuxTerminal
@@ -297,6 +298,16 @@ class PsInspector:
         for info in table.values():
             children.setdefault(info.ppid, []).append(info.pid)
         return {root: _tree(root, table, children) for root in roots}
+
+    def exit_status(self, pid: int) -> int | None:
+        """A zombie's wait status from the host's ``/proc/<pid>/stat`` (None when it runs,
+        is gone, or the host has no /proc or cannot be reached)."""
+        try:
+            argv = ("cat", f"/proc/{int(pid)}/stat")
+            done = call(self.transport, argv, TmuxError, label="stat", timeout=_PS_TIMEOUT)
+        except PawError:
+            return None
+        return zombie_status(done.stdout.encode()) if done.ok else None
 
     def end(self, procs: Sequence[ProcInfo], grace_s: float) -> list[ProcInfo]:
         """SIGTERM, then SIGKILL, the members of ``procs`` that outlive ``grace_s`` (each

@@ -154,6 +154,12 @@ class ProcessInspector(Protocol):
         """:meth:`tree` of every pid in ``pids`` from ONE read of the process table."""
         ...
 
+    def exit_status(self, pid: int) -> int | None:
+        """The wait status (as ``waitpid`` gives it) of ``pid`` when it has ended but is not
+        reaped yet (a zombie); None when it runs, is gone, or cannot be read. A zombie's pid
+        is not reused, so the status is that process's."""
+        ...
+
 
 class Vcs(Protocol):
     """git, seen from paw. Every method may raise paw.errors.GitError."""

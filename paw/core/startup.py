@@ -56,6 +56,7 @@ class Look:
     text: str | None
     dead: bool
     detection: Detection
+    wait_status: int | None = None  # a dead pane's program, ended but not reaped (a zombie)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,20 @@ def dead_status(text: str | None) -> tuple[int | None, int | None]:
     return (None, None)
 
 
+def decode_wait_status(raw: int) -> tuple[int | None, int | None]:
+    """(exit status, signal) from a ``waitpid`` status word.
+
+    >>> decode_wait_status(127 << 8), decode_wait_status(9), decode_wait_status(0x137f)
+    ((127, None), (None, 9), (None, None))
+    """
+    low = raw & 0x7F
+    if low == 0:
+        return ((raw >> 8) & 0xFF, None)
+    if low != 0x7F:  # 0x7f: stopped, not ended
+        return (None, low)
+    return (None, None)
+
+
 class StartupWatch:
     """Decide, look by look, when a new agent is up (see the module docstring)."""
 
@@ -120,8 +135,12 @@ class StartupWatch:
     def _died(self, look: Look, tail: tuple[str, ...]) -> StartupOutcome | None:
         """A dead pane: its exit status or signal, or None to look again for it. tmux marks a
         pane dead when its terminal closes and draws "Pane is dead (status N)" once it has
-        reaped the process, a moment later on a busy machine."""
+        reaped the process, a moment later on a busy machine. tmux can miss the child's
+        exit altogether (seen with tmux 3.3a under load: the program stays a zombie and the
+        line never comes); the zombie's own status (``look.wait_status``) then says it."""
         status, signal = dead_status(look.text)
+        if status is None and signal is None and look.wait_status is not None:
+            status, signal = decode_wait_status(look.wait_status)
         if status is None and signal is None:
             self._dead_since = self._dead_since if self._dead_since is not None else look.at
             if look.at - self._dead_since < DEAD_STATUS_WAIT_S:

@@ -15,7 +15,7 @@ from paw.core.agents import (
     profile_for,
 )
 from paw.core.names import name_problem
-from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch
+from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch, dead_status
 from paw.errors import PawError
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
 from paw.supervisor.keyboard import type_line
@@ -236,7 +236,10 @@ def _look(ctx: Context, record: AgentRecord) -> tuple[Look, PaneInfo | None]:
     text = survey.captures[0].text if survey.captures and pane is not None else None
     detection = detect_text(ctx, record, text)
     dead = pane is None or pane.dead
-    return Look(ctx.clock(), text, dead, detection), pane
+    wait_status = None
+    if pane is not None and pane.dead and dead_status(text) == (None, None):
+        wait_status = ctx.procs.exit_status(pane.pane_pid)  # tmux may never report it
+    return Look(ctx.clock(), text, dead, detection, wait_status), pane
 
 
 _STATUS_MEANING = {126: "not executable", 127: "not found"}

@@ -105,3 +105,20 @@ def test_procs_children_from_proc_match_psutil(families: list[int]) -> None:
     for pid in families:
         kids = {c.pid for c in psutil.Process(pid).children()}
         assert kids <= set(fast.get(pid, [])), (pid, kids, fast.get(pid))
+
+
+def test_exit_status_reads_a_zombies_wait_status_and_nothing_of_a_running_process() -> None:
+    """A child that ended but is not reaped yet is a zombie: its status is read from /proc
+    (what paw does when tmux missed a pane program's exit)."""
+    ended = subprocess.Popen(["sh", "-c", "exit 7"])  # a real child, not reaped
+    running = subprocess.Popen(["sleep", "30"])
+    try:
+        inspector = PsutilInspector()
+        assert retry_until(lambda: psutil.Process(ended.pid).status() == "zombie", budget(10))
+        assert inspector.exit_status(ended.pid) == 7 << 8
+        assert inspector.exit_status(running.pid) is None
+    finally:
+        running.kill()
+        running.wait()
+        ended.wait()
+    assert inspector.exit_status(ended.pid) is None  # reaped: gone

@@ -4,7 +4,7 @@ default process match of custom agents."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -56,6 +56,24 @@ def test_a_dead_pane_waits_for_tmux_to_show_its_status() -> None:
     gone = never.look(_look(DEAD_STATUS_WAIT_S + 0.1, "x\n", dead=True))
     assert gone is not None
     assert (gone.state, gone.exit_status, gone.detail) == (StartupState.DIED, None, "ended")
+
+
+def test_a_dead_pane_tmux_never_reaped_reports_its_zombies_status() -> None:
+    """tmux can miss a fast exit's SIGCHLD (the program stays a zombie, the status line never
+    comes); the zombie's wait status says how it ended, at once."""
+    look = _look(0.0, "bash: x: not found\n", dead=True)
+    found = StartupWatch(typed=False, has_detector=True).look(replace(look, wait_status=127 << 8))
+    assert found is not None
+    assert (found.state, found.exit_status, found.detail) == (
+        StartupState.DIED, 127, "exit status 127"
+    )  # fmt: skip
+    killed = StartupWatch(typed=False, has_detector=True).look(replace(look, wait_status=9))
+    assert killed is not None
+    assert (killed.signal, killed.detail) == (9, "killed by signal 9")
+    shown = _look(0.0, "x\nPane is dead (status 2, Mon)\n", dead=True)
+    first = StartupWatch(typed=False, has_detector=True).look(replace(shown, wait_status=1 << 8))
+    assert first is not None
+    assert first.exit_status == 2  # tmux's own line wins
 
 
 def test_a_task_prompt_is_ready_with_an_argv_task_but_waiting_with_a_typed_one() -> None:

@@ -158,6 +158,10 @@ class FakeProcesses:
         self.scans += 1
         return {pid: list(self.trees_by_root.get(pid, [])) for pid in pids}
 
+    def exit_status(self, pid: int) -> int | None:
+        """A fake pane's program leaves no zombie: its status is unknown."""
+        return None
+
     def end(self, procs: Sequence[ProcInfo], grace_s: float) -> list[ProcInfo]:
         """Nothing outlives a fake pane: records the call, signals nothing."""
         self.ended.append((list(procs), grace_s))

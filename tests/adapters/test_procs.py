@@ -98,6 +98,9 @@ def test_procs_trees_walked_or_from_the_table_are_the_same(
 
 def test_procs_children_from_proc_match_psutil(families: list[int]) -> None:
     """The /proc fast path sees the same parent links as psutil (where /proc exists)."""
+    # every family's children started (else a child forked between the two reads fails this)
+    inspector = PsutilInspector()
+    retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     try:
         fast = procs._proc_children()
     except OSError:

@@ -67,7 +67,11 @@ class PsutilInspector:
         return {root: _tree(root, children, cache) for root in roots}
 
 
-FEW_ROOTS = 16  # up to this many trees are walked down from their roots instead
+# Up to this many trees are walked down from their roots instead. A walk costs a directory
+# listing and a read per thread of each tree member, a table pass one read per process on the
+# machine: at a few hundred processes, walking 32 trees of agents took 1.1 ms against 9.6 ms
+# for the pass (a sweep of a TUI, where only the agents that drew are looked at again).
+FEW_ROOTS = 32
 _SAME_START_S = 0.01  # psutil's start times of one process agree to the clock tick
 
 

@@ -98,3 +98,56 @@ async def test_a_column_narrows_only_after_it_was_too_wide_for_a_while() -> None
         clock[0] += 2
         table.show_rows(narrow)
         assert table.columns[ColumnKey("state")].content_width == len("busy 1s")
+
+
+class FixedTable(KeyedTable):
+    COLUMNS = (("name", "Agent"), ("state", "State"))
+    FIXED_HEIGHT = True
+    DEFAULT_CSS = "FixedTable { height: 8; }"
+
+
+def scrollbar(table: KeyedTable) -> bool:
+    return bool(table.show_vertical_scrollbar)
+
+
+class FixedApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield FixedTable()
+
+
+async def test_a_fixed_height_table_lays_out_only_when_a_scrollbar_comes_or_goes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rows that fit redraw the table alone; the row that needs a scrollbar, and the removal
+    that makes it go, ask for the layout pass that shows or hides it."""
+    from textual.screen import Screen
+
+    passes: list[int] = []
+    real = Screen._refresh_layout
+
+    def counted(self: Screen[object], *args: object, **kwargs: object) -> None:
+        passes.append(1)
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    app = FixedApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        table = app.query_one(FixedTable)
+        await pilot.pause()
+
+        async def show(count: int) -> int:
+            before = len(passes)
+            table.show_rows([(f"a{i}", (f"agent-{i}", "busy")) for i in range(count)])
+            await pilot.pause()
+            await pilot.pause()
+            return len(passes) - before
+
+        assert await show(3) == 0  # 1 header + 3 rows in 8 lines: no layout
+        assert await show(5) == 0
+        assert "agent-4" in "".join(s.text for s in table.render_line(5))  # drawn
+        assert await show(12) >= 1  # 13 lines in 8: the scrollbar comes with a layout pass
+        assert scrollbar(table)
+        assert await show(4) >= 1  # and goes with one
+        assert not scrollbar(table)
+        assert await show(2) == 0
+        assert "agent-2" not in "".join(s.text for s in table.render_line(3))

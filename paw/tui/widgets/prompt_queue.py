@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 class PromptQueue(KeyedTable):
     """Live prompts, oldest first. Row keys are prompt ids."""
 
+    FIXED_HEIGHT = True  # #prompts is 1fr in paw.tcss
+
     COLUMNS = (
         ("agent", "Agent"),
         ("kind", "Kind"),
@@ -76,6 +78,8 @@ class PromptQueue(KeyedTable):
 
 class PromptCard(QuietStatic):
     """The selected prompt in full: question, subject, verdict with every reason, keys."""
+
+    FIXED_WIDTH = True  # the right column's width; its height follows the text
 
     def show_prompt(
         self,

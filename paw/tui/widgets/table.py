@@ -15,6 +15,9 @@ from paw.tui.widgets.static import text_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import Self
+
+    from textual.geometry import Region
 
 Cell = str | Text
 SHRINK_AFTER_S = 10.0  # a column narrows once it has been too wide this long
@@ -29,12 +32,38 @@ class KeyedTable(DataTable[Cell]):
     """
 
     COLUMNS: tuple[tuple[str, str], ...] = ()  # (key, label)
+    # True where paw.tcss gives the table a height of its own (``1fr``, not ``auto``): a row
+    # added or removed then changes only what the table scrolls over, and while no scrollbar
+    # comes or goes the table redraws itself alone instead of asking for a layout pass of the
+    # whole screen (which redraws every panel whose geometry moved: ~30 ms of a new prompt's
+    # way to the screen with fifty agents).
+    FIXED_HEIGHT = False
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._rows: list[Row] = []
         self._too_wide: dict[str, float] = {}  # column -> since when it is wider than needed
         self.clock: Callable[[], float] = time.monotonic  # when columns narrow (tests set it)
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        """Textual's refresh, without the layout pass a fixed-height table does not need."""
+        if layout and not recompose and self.FIXED_HEIGHT and self._no_scrollbar_needed():
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _no_scrollbar_needed(self) -> bool:
+        """No scrollbar is shown, and none is needed for what the table holds now."""
+        size = self.size
+        if not size or self.show_vertical_scrollbar or self.show_horizontal_scrollbar:
+            return False
+        virtual = self.virtual_size
+        return virtual.height <= size.height and virtual.width <= size.width
 
     def on_mount(self) -> None:
         """Create the columns."""

@@ -103,6 +103,8 @@ def _verdict_style(verdict: str) -> str:
 class WaveTable(KeyedTable):
     """The tasks of the wave; row keys are task names."""
 
+    FIXED_HEIGHT = True  # #wave-table is 1fr in paw.tcss
+
     COLUMNS = (
         ("task", "Task"),
         ("status", "Status"),

@@ -7,6 +7,7 @@ ever called from workers, never on the UI thread.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -38,6 +39,7 @@ from paw.tui.widgets.footer import KeyFooter
 from paw.tui.widgets.header import CountsHeader
 from paw.tui.widgets.pane_preview import PanePreview
 from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue
+from paw.tui.widgets.static import AFTER_FRAME_S
 
 if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading, WaveRow
@@ -249,10 +251,13 @@ class MainScreen(AgentActions, Screen[None]):
         if len(new) == 1:
             p = new[0]
             subject = shorten(p.prompt.subject or p.prompt.question, 32)
-            self.notify(f"{p.agent}: {subject} ({p.verdict.action.value})", title="New prompt")
+            message, title = f"{p.agent}: {subject} ({p.verdict.action.value})", "New prompt"
         else:  # one line for a burst (the queue has the details)
-            names = ", ".join(p.agent for p in sort_prompts(new))
-            self.notify(names, title=f"{len(new)} new prompts")
+            message = ", ".join(p.agent for p in sort_prompts(new))
+            title = f"{len(new)} new prompts"
+        # The toast follows the frame that shows the prompt in the queue: mounting it costs a
+        # layout pass of the screen, which would otherwise hold that frame back.
+        self.set_timer(AFTER_FRAME_S, partial(self.notify, message, title=title), name="toast")
 
     # -- selection ----------------------------------------------------------------------------
     # Keys act on what the cursor shows *now*: both properties read the tables' cursors

@@ -123,7 +123,9 @@ class StateStore:
     def write(self, name: str, data: Mapping[str, object]) -> None:
         """Replace the document ``<root>/<name>.json`` atomically."""
         self.ensure()
-        text = json.dumps(dict(data), ensure_ascii=False, indent=1, sort_keys=True, default=str)
+        # One line, no indent: json's C encoder (an indent takes the pure-Python one, 6x slower:
+        # 9.4 ms for 200 agents, written three times per spawn). `jq .` reads it.
+        text = json.dumps(dict(data), ensure_ascii=False, sort_keys=True, default=str)
         path = self.root / f"{_checked_name(name)}.json"
         try:
             _write_atomic(path, text + "\n")

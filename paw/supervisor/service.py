@@ -217,8 +217,11 @@ class Supervisor:
         return compute_stats(self.ctx.audit.read())
 
     def _view(self, name: str) -> AgentView:
+        """Agent ``name`` as one sweep of that agent alone sees it (the others are neither
+        captured nor judged: a spawn or a send costs the same with 200 agents as with one)."""
         cleanup.get_agent(self.ctx, name)
-        for view in self.poll_once().agents:
+        cleanup.resume_interrupted(self.ctx)
+        for view in sweep.poll_once(self.ctx, only=name).agents:
             if view.name == name:
                 return view
         raise PawError(f"no agent named {name!r}")

@@ -62,7 +62,7 @@ MARK_MIN_S = 1.0  # a pane that keeps printing re-reads its worktree's mark at m
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
-def poll_once(ctx: Context) -> Snapshot:
+def poll_once(ctx: Context, only: str | None = None) -> Snapshot:
     """Sweep every supervised pane once and return (and persist) the picture.
 
     One tmux process lists every pane and captures the agents' panes, and one pass over the
@@ -70,9 +70,15 @@ def poll_once(ctx: Context) -> Snapshot:
     tmux failure) gives ``tmux_ok=False`` with the error, no prompts, and every agent
     ``lost`` (not ``exited``: paw cannot see). Without agents, tmux is not asked at all (no
     server is then not an error).
+
+    ``only``: sweep that one agent (the picture holds it alone; an unknown name, nobody):
+    what one agent's command needs (a spawn's result, ``paw send``) costs the same with 200
+    agents as with one. The other agents' prompt occurrences are left as they are.
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)
+    if only is not None:
+        agents = {only: agents[only]} if only in agents else {}
     early = _EarlyCounts.start(ctx, agents.values(), now)
     try:
         try:
@@ -99,12 +105,13 @@ def poll_once(ctx: Context) -> Snapshot:
         kept.get(name) or _observe(ctx, a, located[name], texts, trees)
         for name, a in agents.items()
     ]
-    _remember(ctx, observations, texts, kept, now)
+    _remember(ctx, observations, texts, kept, now, forget=only is None)
     _bind(ctx, observations, trees)
-    prompts, sending = _live_prompts(ctx, observations, now)
+    prompts, sending = _live_prompts(ctx, observations, now, partial=only is not None)
     views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
-    for gone in [name for name in ctx.views if name not in agents]:
-        del ctx.views[gone]
+    if only is None:
+        for gone in [name for name in ctx.views if name not in agents]:
+            del ctx.views[gone]
     return Snapshot(now, views, prompts)
 
 
@@ -171,6 +178,8 @@ def _remember(
     texts: dict[str, str | None],
     kept: dict[str, Observation],
     now: float,
+    *,
+    forget: bool = True,
 ) -> None:
     if ctx.observe_ttl <= 0:
         return
@@ -181,7 +190,7 @@ def _remember(
             continue  # keeps the time it was observed (the TTL counts from there)
         text = texts.get(obs.pane.pane_id) if obs.pane is not None else None
         ctx.observed[obs.agent.name] = (now, obs, text)
-    for name in [name for name in ctx.observed if name not in names]:
+    for name in [name for name in ctx.observed if forget and name not in names]:
         del ctx.observed[name]
 
 
@@ -246,11 +255,12 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
 
 
 def _live_prompts(
-    ctx: Context, observations: list[Observation], now: float
+    ctx: Context, observations: list[Observation], now: float, *, partial: bool = False
 ) -> tuple[tuple[LivePrompt, ...], dict[str, str]]:
     """The live prompt occurrences, persisted under the prompts lock (any paw process may
     sweep at the same time; they agree on one occurrence id); and, per agent, the decision
-    another paw process is sending right now ("approve" or "deny")."""
+    another paw process is sending right now ("approve" or "deny"). ``partial``: the
+    observations are some agents' only; the others' occurrences are kept untouched."""
     with ctx.state.lock(PROMPTS_LOCK):
         seen = load_prompts(ctx.state)
         table = dict(seen)
@@ -267,6 +277,9 @@ def _live_prompts(
             shown.append((obs, record, verdict))
         live = {record.id for _, record, _ in shown}
         _close_ended(ctx, table, observations, live, now)
+        if partial:  # occurrences of agents this sweep did not look at stay as they are
+            observed = {obs.agent.name for obs in observations}
+            live |= {k for k, r in table.items() if r.agent not in observed}
         kept = _retained(table, live, now)
         if kept != seen:
             save_prompts(ctx.state, kept)

@@ -147,3 +147,51 @@ def test_poll_once_surveys_steady_and_approval_never_does() -> None:
     assert rig.terminal.sweeps >= 1  # re-verified with a capture of its own
     assert False not in rig.terminal.survey_fresh
     assert [pane for pane, _keys in rig.terminal.sent] == ([pane] if decision.keys else [])
+
+
+def test_a_sweep_of_one_agent_captures_it_alone_and_keeps_the_others_prompts() -> None:
+    """A spawn's result and `paw send` sweep their one agent: the others are neither captured
+    nor judged, and their open prompt occurrences stay as they are (same ids, still open)."""
+    from paw.supervisor import sweep
+    from paw.supervisor.records import OPEN, load_prompts
+
+    rig = make_rig()
+    asking = spawn_demo(rig, "asking", demo_screen("shell", "ls"))
+    spawn_demo(rig, "quiet", IDLE_SCREEN)
+    [prompt] = rig.sup.poll_once().prompts
+    rig.now[0] += 7200.0  # older than any closed occurrence is kept
+    captured: list[list[str]] = []
+    real = rig.terminal.sweep
+
+    def sweep_spy(pane_ids: list[str], **kwargs: bool) -> object:
+        captured.append(list(pane_ids))
+        return real(pane_ids, **kwargs)
+
+    rig.terminal.sweep = sweep_spy  # type: ignore[method-assign,assignment]
+    snapshot = sweep.poll_once(rig.sup.ctx, only="quiet")
+    assert [v.name for v in snapshot.agents] == ["quiet"]
+    assert snapshot.prompts == ()
+    assert asking not in [p for call in captured for p in call]  # not even captured
+    table = load_prompts(rig.state)
+    assert table[prompt.id].state == OPEN  # neither ended nor dropped
+    assert [p.id for p in rig.sup.poll_once().prompts] == [prompt.id]  # the same occurrence
+    assert sweep.poll_once(rig.sup.ctx, only="nobody").agents == ()
+
+
+def test_spawn_sweeps_only_the_new_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spawning the 13th agent captures its pane only (a spawn used to sweep every agent:
+    it grew with their number)."""
+    rig = make_rig()
+    for i in range(12):
+        spawn_demo(rig, f"a{i}", IDLE_SCREEN)
+    captured: list[list[str]] = []
+    real = rig.terminal.sweep
+
+    def sweep_spy(pane_ids: list[str], **kwargs: bool) -> object:
+        captured.append(list(pane_ids))
+        return real(pane_ids, **kwargs)
+
+    rig.terminal.sweep = sweep_spy  # type: ignore[method-assign,assignment]
+    new = spawn_demo(rig, "new", IDLE_SCREEN)
+    assert captured
+    assert all(call == [new] for call in captured), captured

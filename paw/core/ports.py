@@ -208,8 +208,10 @@ class Vcs(Protocol):
 class AuditLog(Protocol):
     """Append-only audit records (``.paw/audit.jsonl``)."""
 
-    def append(self, record: Mapping[str, object]) -> None:
-        """Write one JSON line and fsync before returning."""
+    def append(self, record: Mapping[str, object], *, sync: bool = True) -> None:
+        """Write one JSON line and (``sync``) fsync before returning. Without ``sync`` the
+        line is written at once (other processes read it, a crash of paw keeps it) and made
+        durable by the next synced record: for observations, never for decisions."""
         ...
 
     def read(self) -> list[dict[str, object]]:

@@ -207,6 +207,16 @@ class Context:
 
     def record(self, event: str, **fields: object) -> None:
         """Append one audit record (fsync'd by the audit log before this returns)."""
+        self.audit.append(self._audit_record(event, fields))
+
+    def note(self, event: str, **fields: object) -> None:
+        """Append one audit record of what paw saw (a prompt shown, a prompt gone), written at
+        once but not fsync'd on its own: a sweep that sees a new prompt does not wait for
+        the disk before showing it. The next decision's fsync makes it durable; decisions
+        and everything paw does are always :meth:`record`."""
+        self.audit.append(self._audit_record(event, fields), sync=False)
+
+    def _audit_record(self, event: str, fields: dict[str, object]) -> dict[str, object]:
         base: dict[str, object] = {
             "time": self.clock(),
             "event": event,
@@ -215,4 +225,4 @@ class Context:
         }
         if self.host is not None:
             base["host"] = self.host
-        self.audit.append({**base, **fields})
+        return {**base, **fields}

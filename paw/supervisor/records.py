@@ -44,8 +44,10 @@ class StateStore(Protocol):
         file is read every time; ``parse`` must return something immutable)."""
         ...
 
-    def write(self, name: str, data: Mapping[str, object]) -> None:
-        """Replace the document ``name`` atomically (write a temp file, fsync, rename)."""
+    def write(self, name: str, data: Mapping[str, object], *, durable: bool = True) -> None:
+        """Replace the document ``name`` atomically (write a temp file, fsync, rename, fsync
+        the directory). ``durable=False`` skips the directory's fsync: after a crash of the
+        machine the document is whole, the new one or the one before."""
         ...
 
     def lock(self, name: str) -> AbstractContextManager[None]:
@@ -187,9 +189,14 @@ def load_prompts(state: StateStore) -> dict[str, PromptRecord]:
     return {r.id: r for r in _load_list(state, PROMPTS_DOC, PromptRecord, key="prompts")}
 
 
-def save_prompts(state: StateStore, prompts: Mapping[str, PromptRecord]) -> None:
-    """Replace the prompts seen."""
-    state.write(PROMPTS_DOC, {"prompts": [p.model_dump(mode="json") for p in prompts.values()]})
+def save_prompts(
+    state: StateStore, prompts: Mapping[str, PromptRecord], *, durable: bool = True
+) -> None:
+    """Replace the prompts seen. ``durable=False`` for a sweep's bookkeeping (occurrences
+    seen or gone), which may come back as before after a crash of the machine: a decision's
+    write, which the keys wait for, is always durable."""
+    doc = {"prompts": [p.model_dump(mode="json") for p in prompts.values()]}
+    state.write(PROMPTS_DOC, doc, durable=durable)
 
 
 def _load_list(state: StateStore, doc: str, model: type[_R], key: str = AGENTS_DOC) -> list[_R]:

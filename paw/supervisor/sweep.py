@@ -282,7 +282,7 @@ def _live_prompts(
             live |= {k for k, r in table.items() if r.agent not in observed}
         kept = _retained(table, live, now)
         if kept != seen:
-            save_prompts(ctx.state, kept)
+            save_prompts(ctx.state, kept, durable=False)  # a picture, not a decision
     sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
     out: list[LivePrompt] = []
     for obs, record, verdict in shown:
@@ -374,7 +374,7 @@ def _close_ended(
         if record.id in live:
             continue
         attached = obs.pane.attached > 0 if obs.pane is not None else False
-        ctx.record(
+        ctx.note(
             "prompt-ended", outside=True, client_attached=attached,
             reason="the prompt went away while paw sent nothing",
             **_ids(record),
@@ -423,7 +423,7 @@ def _ids(record: PromptRecord) -> dict[str, object]:
 
 
 def _record_seen(ctx: Context, record: PromptRecord, verdict: Verdict) -> None:
-    ctx.record(
+    ctx.note(
         "prompt-seen",
         agent=record.agent,
         kind=record.kind,

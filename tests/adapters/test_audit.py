@@ -37,6 +37,27 @@ def test_audit_append_fsyncs_before_returning(
     assert len(synced) == 1
 
 
+def test_an_observation_is_written_at_once_and_synced_by_the_next_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sync=False`` (a prompt seen): no fsync of its own, but the line is in the file for
+    every reader at once; the next synced record's fsync covers it."""
+    synced: list[int] = []
+    real = os.fsync
+
+    def recording(fd: int) -> None:
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    log = JsonlAuditLog(tmp_path / "audit.jsonl")
+    log.append({"event": "prompt-seen"}, sync=False)
+    assert synced == []
+    assert JsonlAuditLog(log.path).read() == [{"event": "prompt-seen"}]  # another reader
+    log.append({"event": "approve"})
+    assert len(synced) == 1
+
+
 def test_audit_read_skips_torn_last_line_and_next_append_starts_clean(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
     path.write_text('{"event": "a"}\n{"event": "tor', encoding="utf-8")

@@ -123,3 +123,28 @@ def test_read_parsed_reuses_a_parse_only_while_the_text_is_the_same(tmp_path: Pa
         store.read_parsed("doc", "k", parse)
     with pytest.raises(StateError, match="corrupt"):  # an error is never remembered
         store.read_parsed("doc", "k", parse)
+
+
+def test_a_write_that_need_not_be_durable_skips_only_the_directory_fsync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The document's own bytes are fsync'd before the rename either way (after a crash of the
+    machine it is whole); ``durable=False`` leaves out the directory's fsync."""
+    import os
+
+    synced: list[bool] = []
+    real = os.fsync
+
+    def recording(fd: int) -> None:
+        synced.append(Path(f"/proc/self/fd/{fd}").is_dir())
+        real(fd)
+
+    store = StateStore(tmp_path / ".paw")
+    store.write("prompts", {"prompts": []})  # (the first write also sets up .paw/)
+    monkeypatch.setattr(os, "fsync", recording)
+    store.write("prompts", {"prompts": [0]})
+    assert synced == [False, True]  # the file, then the directory
+    synced.clear()
+    store.write("prompts", {"prompts": [1]}, durable=False)
+    assert synced == [False]
+    assert store.read("prompts") == {"prompts": [1]}

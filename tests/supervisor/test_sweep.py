@@ -195,3 +195,20 @@ def test_spawn_sweeps_only_the_new_agent(monkeypatch: pytest.MonkeyPatch) -> Non
     new = spawn_demo(rig, "new", IDLE_SCREEN)
     assert captured
     assert all(call == [new] for call in captured), captured
+
+
+def test_a_sweep_notes_what_it_saw_without_waiting_for_the_disk_and_decisions_are_synced() -> None:
+    """prompt-seen and prompt-ended are observations (no fsync of their own: a new prompt is
+    shown without waiting for the disk); an approval is a decision, fsync'd before the keys."""
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    [prompt] = rig.sup.poll_once().prompts
+    rig.terminal.panes[pane] = replace(rig.terminal.panes[pane], screen=IDLE_SCREEN)
+    rig.sup.poll_once()
+    assert rig.audit.unsynced == ["prompt-seen", "prompt-ended"]
+    rig.terminal.panes[pane] = replace(rig.terminal.panes[pane], screen=demo_screen("shell", "pwd"))
+    [prompt] = rig.sup.poll_once().prompts
+    rig.sup.approve(prompt.id)
+    events = [r["event"] for r in rig.audit.records]
+    assert "approve" in events
+    assert set(rig.audit.unsynced) == {"prompt-seen", "prompt-ended"}

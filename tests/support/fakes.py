@@ -319,10 +319,13 @@ class MemoryAudit:
     """Audit records in a list."""
 
     records: list[dict[str, object]] = field(default_factory=list)
+    unsynced: list[str] = field(default_factory=list)  # events appended without fsync
 
-    def append(self, record: Mapping[str, object]) -> None:
+    def append(self, record: Mapping[str, object], *, sync: bool = True) -> None:
         """Keep a copy."""
         self.records.append(dict(record))
+        if not sync:
+            self.unsynced.append(str(record.get("event")))
 
     def read(self) -> list[dict[str, object]]:
         """All records."""
@@ -347,8 +350,9 @@ class MemoryState:
         del kind
         return parse(self.docs.get(name))
 
-    def write(self, name: str, data: Mapping[str, object]) -> None:
+    def write(self, name: str, data: Mapping[str, object], *, durable: bool = True) -> None:
         """Replace the document."""
+        del durable
         self.docs[name] = dict(data)
 
     def lock(self, name: str) -> AbstractContextManager[None]:

@@ -42,20 +42,36 @@ def lines(table: KeyedTable) -> list[list[tuple[str, object]]]:
     return [[(s.text, s.style) for s in table.render_line(y)] for y in range(top, height)]
 
 
+@pytest.mark.parametrize("height", ["auto", "17"])
 async def test_updated_rows_render_like_a_table_built_afresh(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, height: str
 ) -> None:
+    """Auto height: a row added resizes the table (DataTable then drops every render); a
+    fixed height (the prompt queue's) keeps the renders of the rows that did not change."""
     monkeypatch.setattr(table_module, "SHRINK_AFTER_S", 0.0)  # a fresh table is never wider
     rng = random.Random(7)  # noqa: S311 - test data
     app = Pair()
     async with app.run_test(size=(80, 40)) as pilot:
         kept = app.query_one("#kept", Table)
         fresh = app.query_one("#fresh", Table)
+        for table in (kept, fresh):
+            table.styles.height = height if height == "auto" else int(height)
+        await pilot.pause()
         app.set_focus(None)  # focus colours the focused table: compare like with like
         rows = rows_for(rng, 8)
-        for step in range(80):
+        for step in range(160):
             if step % 7 == 3:  # rows come and go
                 rows = rows_for(rng, rng.randrange(3, 12))
+            elif step % 3 == 1:  # rows added or removed at the end (a prompt comes or goes)
+                if len(rows) > 1 and rng.random() < 0.5:
+                    del rows[-rng.randrange(1, min(3, len(rows) - 1) + 1) :]
+                else:
+                    extra = rows_for(rng, len(rows) + rng.randrange(1, 3))[len(rows) :]
+                    rows += [(f"n{step}-{i}", cells) for i, (_, cells) in enumerate(extra)]
+                if rng.random() < 0.3:  # sometimes with a change above them too
+                    i = rng.randrange(len(rows))
+                    fresh_row = rows_for(rng, len(rows))[i]
+                    rows[i] = (rows[i][0], (rows[i][1][0], fresh_row[1][1], fresh_row[1][2]))
             else:  # a few cells change; sometimes the order changes
                 for _ in range(rng.randrange(1, 4)):
                     i = rng.randrange(len(rows))
@@ -67,6 +83,8 @@ async def test_updated_rows_render_like_a_table_built_afresh(
             fresh.clear()
             fresh._rows = []  # rebuild from nothing
             fresh.show_rows(rows)
+            if rng.random() < 0.2:  # the cursor moves too
+                kept.move_cursor(row=rng.randrange(len(rows)), animate=False)
             if kept.cursor_row != fresh.cursor_row:
                 fresh.move_cursor(row=kept.cursor_row, animate=False)
             await pilot.pause()
@@ -151,3 +169,31 @@ async def test_a_fixed_height_table_lays_out_only_when_a_scrollbar_comes_or_goes
         assert not scrollbar(table)
         assert await show(2) == 0
         assert "agent-2" not in "".join(s.text for s in table.render_line(3))
+
+
+async def test_a_row_added_or_removed_at_the_end_keeps_the_other_rows_renders() -> None:
+    """A prompt coming or going adds or removes the queue's last row: the rows above are not
+    rendered again (DataTable's add_row/remove_row dropped every cached render)."""
+    app = FixedApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        kept = app.query_one(FixedTable)
+        rows: list[Row] = [(f"a{i}", (f"agent-{i}", "busy")) for i in range(5)]
+        kept.show_rows(rows)
+        await pilot.pause()
+        rendered: list[object] = []
+        real = kept._render_line_in_row
+
+        def counted(row_key: object, *args: object, **kwargs: object) -> object:
+            rendered.append(getattr(row_key, "value", row_key))
+            return real(row_key, *args, **kwargs)  # type: ignore[arg-type]
+
+        kept._render_line_in_row = counted  # type: ignore[method-assign,assignment]
+        kept.show_rows([*rows, ("a5", ("agent-5", "idle"))])  # no column widens
+        await pilot.pause()
+        assert rendered == ["5"]  # the new row alone
+        assert "agent-5" in "".join(s.text for s in kept.render_line(6))
+        rendered.clear()
+        kept.show_rows(rows)
+        await pilot.pause()
+        assert rendered == []  # nothing left to draw but a blank line
+        assert "agent-5" not in "".join(s.text for s in kept.render_line(6))

@@ -93,6 +93,7 @@ class KeyedTable(DataTable[Cell]):
         keep = self.selected_key
         old = self._rows
         changed = False
+        count = self._update_count
         for index in range(len(new), len(old)):  # fewer rows: drop the last ones
             self.remove_row(str(index))
             changed = True
@@ -110,6 +111,8 @@ class KeyedTable(DataTable[Cell]):
                 self._update_row(index, changes)
                 changed = True
         self._rows = new
+        if len(new) != len(old) and self._update_count == count + abs(len(new) - len(old)):
+            self._keep_renders(count, range(min(len(old), len(new)), max(len(old), len(new))))
         if changed or self._too_wide:  # (a column waiting to narrow is looked at again)
             self._fit_columns(new)
         keys = [k for k, _ in new]
@@ -131,6 +134,25 @@ class KeyedTable(DataTable[Cell]):
         for column, cell in changes:
             _, column_key = self.coordinate_to_cell_key(Coordinate(index, column))
             row[column_key] = cell
+        self._forget_renders(index, row_key)
+        self.refresh_row(index)
+
+    def _keep_renders(self, count: int, indices: range) -> None:
+        """Rows were added or removed at the end (``indices``) and nothing else moved: keep
+        the other rows' cached renders. DataTable's ``add_row``/``remove_row`` count an update
+        each, which drops every cached render of the table (a prompt coming or going redrew
+        the whole queue); the count goes back to ``count`` and only what can show the rows at
+        ``indices`` is forgotten (the line offsets, kept per count, are computed again)."""
+        self._update_count = count
+        self._offset_cache.clear()
+        self._ordered_row_cache.clear()
+        for index in indices:
+            self._forget_renders(index, str(index))
+        self.refresh()
+
+    def _forget_renders(self, index: int, row_key: object) -> None:
+        """Drop every cached render the row at ``index`` (key ``row_key``) can be in: its
+        cells, its line, its renderables, and the lines of no row (past the end)."""
         # (LRUCache has keys() but no __iter__)
         renderables = self._row_renderable_cache
         for r_key in [k for k in renderables.keys() if k[1] == index]:  # noqa: SIM118
@@ -144,7 +166,6 @@ class KeyedTable(DataTable[Cell]):
         lines = self._line_cache
         for l_key in [k for k in lines.keys() if self._line_row(k[0]) in (row_key, None)]:  # noqa: SIM118
             lines.discard(l_key)
-        self.refresh_row(index)
 
     def _line_row(self, y: int) -> object:
         try:

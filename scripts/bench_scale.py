@@ -13,8 +13,9 @@ repository, it measures in one run:
 * the busy CPU over the same time with 10 % of the agents working: a spinner redrawn every
   100 ms, then a prompt (timing out after 1.5 s), again and again;
 * prompt drawn -> shown in the TUI: the scripted agent stamps each prompt box it draws
-  (``PAW_DEMO_STAMP``); the TUI's pane is captured every 25 ms until the row with the agent's
-  name and the prompt's subject appears; p50 / p95 over the busy window;
+  (``PAW_DEMO_STAMP``); the TUI's pane is captured whenever it draws (tmux control mode's
+  ``%output``, and at least every 25 ms) until the row with the agent's name and the prompt's
+  subject appears; p50 / p95 over the busy window;
 
 and beside each figure the 1-minute load average. The TUI runs with its defaults (pane events
 through tmux control mode, a safety sweep every 30 s).
@@ -33,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,7 +47,8 @@ from paw.supervisor.records import AgentRecord, load_agents
 from paw.supervisor.service import Supervisor
 
 UI_SIZE = (160, 60)
-CAPTURE_EVERY_S = 0.025
+UI_SESSION = "bench-ui"
+CAPTURE_EVERY_S = 0.025  # the TUI's pane is also captured this often when it drew nothing
 CYCLES = 400  # busy agents' work/prompt cycles (more than any run uses)
 
 
@@ -169,8 +172,8 @@ def cli_ms(repo: Path, *args: str) -> float:
 def start_tui(socket: str, repo: Path) -> tuple[str, psutil.Process]:
     argv = shlex.join([sys.executable, "-m", "paw", "tui", "-C", str(repo)])
     width, height = UI_SIZE
-    tmux(socket, "new-session", "-d", "-s", "bench-ui", "-x", str(width), "-y", str(height))
-    pane = tmux(socket, "list-panes", "-t", "=bench-ui", "-F", "#{pane_id}").strip()
+    tmux(socket, "new-session", "-d", "-s", UI_SESSION, "-x", str(width), "-y", str(height))
+    pane = tmux(socket, "list-panes", "-t", f"={UI_SESSION}", "-F", "#{pane_id}").strip()
     tmux(socket, "respawn-pane", "-k", "-t", pane, f"exec {argv}")
     pid = int(tmux(socket, "display-message", "-p", "-t", pane, "#{pane_pid}").strip())
     return pane, psutil.Process(pid)
@@ -200,26 +203,45 @@ def latencies(
     socket: str, pane: str, stamp: Path, seconds: float, process: psutil.Process
 ) -> tuple[list[float], int, float, float]:
     """Prompt drawn -> shown latencies (ms) over ``seconds``, the prompts never shown before
-    they timed out, and the CPU figures meanwhile."""
+    they timed out, and the CPU figures meanwhile.
+
+    The TUI's pane is read the way paw reads agents: a tmux control-mode client reports when
+    the pane drew (``%output``) and a second one captures it right after (no process per
+    capture), at the latest every ``CAPTURE_EVERY_S``. A latency is the capture's return
+    minus the agent's stamp: an upper bound, a capture's round trip (about a millisecond)
+    above the frame that showed the row."""
+    from paw.adapters.tmux_control import ControlClient
+    from paw.adapters.tmux_events import PaneEvents
+
     offset = stamp.stat().st_size if stamp.exists() else 0
     pending: dict[tuple[str, str], float] = {}
     found: list[float] = []
     missed = 0
+    drew = threading.Event()
+    base = ["tmux", "-L", socket]
+    events = PaneEvents(base, UI_SESSION)
+    events.subscribe(lambda pane_id: drew.set() if pane_id in (pane, None) else None)
+    events.start()
+    client = ControlClient(base, UI_SESSION)
     own0, all0 = sum(process.cpu_times()[:2]), cpu_seconds(process)
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        with stamp.open(encoding="utf-8") as fh:
-            fh.seek(offset)
-            chunk = fh.read()
-        complete = chunk[: chunk.rfind("\n") + 1]
-        offset += len(complete.encode())
-        for line in complete.splitlines():
-            entry = json.loads(line)
-            pending[(Path(entry["cwd"]).name, entry["subject"])] = entry["drawn"]
-        if pending:
-            screen = tmux(socket, "capture-pane", "-p", "-t", pane)
+    try:
+        while time.monotonic() < end:
+            drew.wait(CAPTURE_EVERY_S)
+            drew.clear()
+            with stamp.open(encoding="utf-8") as fh:
+                fh.seek(offset)
+                chunk = fh.read()
+            complete = chunk[: chunk.rfind("\n") + 1]
+            offset += len(complete.encode())
+            for line in complete.splitlines():
+                entry = json.loads(line)
+                pending[(Path(entry["cwd"]).name, entry["subject"])] = entry["drawn"]
+            if not pending:
+                continue
+            captured = client.sweep([pane])
             now = time.time()
-            rows = screen.splitlines()
+            rows = (captured[0].text or "").splitlines() if captured else []
             for key, drawn in list(pending.items()):
                 name, subject = key
                 if any(name in row and subject in row for row in rows):
@@ -228,7 +250,9 @@ def latencies(
                 elif now - drawn > 1.5:
                     del pending[key]  # timed out before the TUI showed it
                     missed += 1
-        time.sleep(CAPTURE_EVERY_S)
+    finally:
+        client.close()
+        events.stop()
     own1, all1 = sum(process.cpu_times()[:2]), cpu_seconds(process)
     total = max(all1 - all0, own1 - own0) / seconds * 100
     return found, missed, total, (own1 - own0) / seconds * 100

@@ -22,34 +22,30 @@ def test_audit_append_read_round_trip(tmp_path: Path) -> None:
     assert len(log.path.read_text(encoding="utf-8").splitlines()) == 2
 
 
-def test_audit_append_fsyncs_before_returning(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    synced: list[int] = []
+@pytest.fixture
+def synced(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The descriptors fsync'd from now on (the real fsync still runs)."""
+    calls: list[int] = []
     real = os.fsync
 
     def recording(fd: int) -> None:
-        synced.append(fd)
+        calls.append(fd)
         real(fd)
 
     monkeypatch.setattr(os, "fsync", recording)
+    return calls
+
+
+def test_audit_append_fsyncs_before_returning(tmp_path: Path, synced: list[int]) -> None:
     JsonlAuditLog(tmp_path / "audit.jsonl").append({"event": "x"})
     assert len(synced) == 1
 
 
 def test_an_observation_is_written_at_once_and_synced_by_the_next_record(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, synced: list[int]
 ) -> None:
     """``sync=False`` (a prompt seen): no fsync of its own, but the line is in the file for
     every reader at once; the next synced record's fsync covers it."""
-    synced: list[int] = []
-    real = os.fsync
-
-    def recording(fd: int) -> None:
-        synced.append(fd)
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", recording)
     log = JsonlAuditLog(tmp_path / "audit.jsonl")
     log.append({"event": "prompt-seen"}, sync=False)
     assert synced == []

@@ -15,6 +15,7 @@ from paw.supervisor.sweep import STAT_REFRESH_PER_SWEEP, STAT_TTL_S
 from tests.support.supervision import (
     IDLE_SCREEN,
     REPO,
+    Rig,
     demo_screen,
     make_rig,
     spawn_demo,
@@ -149,6 +150,19 @@ def test_poll_once_surveys_steady_and_approval_never_does() -> None:
     assert [pane for pane, _keys in rig.terminal.sent] == ([pane] if decision.keys else [])
 
 
+def captures_of(rig: Rig) -> list[list[str]]:
+    """The pane ids of every capture call from now on."""
+    captured: list[list[str]] = []
+    real = rig.terminal.sweep
+
+    def sweep_spy(pane_ids: list[str], **kwargs: bool) -> object:
+        captured.append(list(pane_ids))
+        return real(pane_ids, **kwargs)
+
+    rig.terminal.sweep = sweep_spy  # type: ignore[method-assign,assignment]
+    return captured
+
+
 def test_a_sweep_of_one_agent_captures_it_alone_and_keeps_the_others_prompts() -> None:
     """A spawn's result and `paw send` sweep their one agent: the others are neither captured
     nor judged, and their open prompt occurrences stay as they are (same ids, still open)."""
@@ -160,14 +174,7 @@ def test_a_sweep_of_one_agent_captures_it_alone_and_keeps_the_others_prompts() -
     spawn_demo(rig, "quiet", IDLE_SCREEN)
     [prompt] = rig.sup.poll_once().prompts
     rig.now[0] += 7200.0  # older than any closed occurrence is kept
-    captured: list[list[str]] = []
-    real = rig.terminal.sweep
-
-    def sweep_spy(pane_ids: list[str], **kwargs: bool) -> object:
-        captured.append(list(pane_ids))
-        return real(pane_ids, **kwargs)
-
-    rig.terminal.sweep = sweep_spy  # type: ignore[method-assign,assignment]
+    captured = captures_of(rig)
     snapshot = sweep.poll_once(rig.sup.ctx, only="quiet")
     assert [v.name for v in snapshot.agents] == ["quiet"]
     assert snapshot.prompts == ()
@@ -178,20 +185,13 @@ def test_a_sweep_of_one_agent_captures_it_alone_and_keeps_the_others_prompts() -
     assert sweep.poll_once(rig.sup.ctx, only="nobody").agents == ()
 
 
-def test_spawn_sweeps_only_the_new_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_spawn_sweeps_only_the_new_agent() -> None:
     """Spawning the 13th agent captures its pane only (a spawn used to sweep every agent:
     it grew with their number)."""
     rig = make_rig()
     for i in range(12):
         spawn_demo(rig, f"a{i}", IDLE_SCREEN)
-    captured: list[list[str]] = []
-    real = rig.terminal.sweep
-
-    def sweep_spy(pane_ids: list[str], **kwargs: bool) -> object:
-        captured.append(list(pane_ids))
-        return real(pane_ids, **kwargs)
-
-    rig.terminal.sweep = sweep_spy  # type: ignore[method-assign,assignment]
+    captured = captures_of(rig)
     new = spawn_demo(rig, "new", IDLE_SCREEN)
     assert captured
     assert all(call == [new] for call in captured), captured

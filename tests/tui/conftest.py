@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import time
 from typing import Any
 
 import pytest
@@ -10,6 +11,22 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.worker import WorkerCancelled
+
+
+@pytest.fixture
+def layout_passes(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """When each layout pass of a screen ran, from now on (Textual's own pass still runs)."""
+    from textual.screen import Screen
+
+    passes: list[float] = []
+    real = Screen._refresh_layout
+
+    def counted(self: Screen[object], *args: object, **kwargs: object) -> None:
+        passes.append(time.monotonic())
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return passes
 
 
 @pytest.fixture(autouse=True)

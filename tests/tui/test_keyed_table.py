@@ -134,20 +134,11 @@ class FixedApp(App[None]):
 
 
 async def test_a_fixed_height_table_lays_out_only_when_a_scrollbar_comes_or_goes(
-    monkeypatch: pytest.MonkeyPatch,
+    layout_passes: list[float],
 ) -> None:
     """Rows that fit redraw the table alone; the row that needs a scrollbar, and the removal
     that makes it go, ask for the layout pass that shows or hides it."""
-    from textual.screen import Screen
-
-    passes: list[int] = []
-    real = Screen._refresh_layout
-
-    def counted(self: Screen[object], *args: object, **kwargs: object) -> None:
-        passes.append(1)
-        real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    passes = layout_passes
     app = FixedApp()
     async with app.run_test(size=(60, 20)) as pilot:
         table = app.query_one(FixedTable)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.screen import Screen
 
 from paw.tui.widgets.static import QuietStatic
 from tests.support.budget import budget
@@ -23,16 +21,9 @@ class CardApp(App[None]):
 
 
 async def test_a_text_of_the_same_height_lays_nothing_out_a_taller_one_does_after_the_frame(
-    monkeypatch: pytest.MonkeyPatch,
+    layout_passes: list[float],
 ) -> None:
-    passes: list[float] = []
-    real = Screen._refresh_layout
-
-    def counted(self: Screen[object], *args: object, **kwargs: object) -> None:
-        passes.append(time.monotonic())
-        real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    passes = layout_passes
     app = CardApp()
     async with app.run_test(size=(40, 12)) as pilot:
         card = app.query_one(Card)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paw.adapters.git import GitCli
+from paw.adapters.git import EarlyStatuses, GitCli
 from paw.adapters.git_parse import parse_left_right, parse_shortstat, parse_status_z
 from paw.core.ports import StatusCounts
 from tests.adapters.conftest import run_git
@@ -139,3 +139,48 @@ def test_many_worktrees_counted_by_a_few_shells_equal_one_by_one(
     assert sorted(s for s in started if s != "sh") == sorted(
         ["rev-list"] * 7 + ["diff-index"] * 2 + ["status"]  # the gone one, alone
     )
+
+
+def test_early_statuses_serve_the_first_batch_once_and_others_are_counted_as_before(
+    git_repo: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    """EarlyStatuses: the first status_counts_many takes their outputs (no shell of its own
+    for them), counts a worktree they do not cover and one whose status failed as before,
+    and a second call runs its own statuses (an output serves once)."""
+    git = GitCli()
+    paths = []
+    for i in range(4):
+        path = git_repo.parent / f"wt{i}"
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+        paths.append(path)
+    (paths[1] / "README.md").write_text("edited\n", encoding="utf-8")
+    gone = git_repo.parent / "gone"
+    proc_calls.clear()
+    early = EarlyStatuses([str(paths[0]), str(paths[1]), str(gone)])
+    started_early = [argv[0] for argv in proc_calls]
+    assert started_early == ["sh", "sh", "sh"]  # one worktree each: up to STATUS_SHELLS
+    proc_calls.clear()
+    counted = GitCli(early=early)
+    items = [(str(p), "main") for p in paths] + [(str(gone), "main")]
+    many = counted.status_counts_many(items)
+    assert many[:-1] == [_expected(p, "main") for p in paths]
+    assert many[-1] is None
+    assert many[1] is not None
+    assert many[1].uncommitted == 1
+    started = [argv[0] if argv[0] == "sh" else argv[3] for argv in proc_calls]
+    # paths 2 and 3 in shells of their own; the edited one's lines; the gone one alone
+    assert sorted(started) == sorted(["sh", "sh", "diff-index", "status"])
+    proc_calls.clear()
+    assert counted.status_counts_many(items) == many
+    assert [argv[0] for argv in proc_calls].count("sh") == 3  # 5 worktrees, in runs of 2
+
+
+def test_early_statuses_never_taken_are_waited_for_on_close(git_repo: Path) -> None:
+    git = GitCli()
+    paths = [git_repo.parent / f"wt{i}" for i in range(2)]
+    for i, path in enumerate(paths):
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+    early = EarlyStatuses([str(p) for p in paths])
+    early.close()
+    assert early.take([str(p) for p in paths]) == {}
+    assert EarlyStatuses([str(paths[0])]).take([str(paths[0])]) == {}  # one alone: not early

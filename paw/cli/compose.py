@@ -6,6 +6,7 @@ Supervisors over fakes directly (see tests/support/fakes.py).
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import sys
@@ -23,7 +24,6 @@ from paw.adapters.procs import PsutilInspector
 from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
-from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
 from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
@@ -60,6 +60,7 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
     running the write."""
 
     def details(command: str, worktree: str) -> str | None:
+        from paw.core.approval import find_git_write
         from paw.core.guard.confirm import format_confirmation_prompt
         from paw.guard.git_actions import execute_git_action
 
@@ -113,6 +114,7 @@ def build_fleet(
     *,
     control: bool = False,
     counts: bool = True,
+    prompts: bool = True,
     root: str | None = None,
     early: EarlyStatuses | None = None,
 ) -> Supervisor | Fleet:
@@ -120,9 +122,12 @@ def build_fleet(
     it and one supervisor per host over ssh. Without hosts nothing about ssh is touched.
 
     ``counts=False``: sweeps count no worktree (no git process), for commands that show no
-    counts (`paw prompts`). ``root`` and ``early``: see :func:`build_supervisor`."""
+    counts (`paw prompts`). ``prompts=False``: sweeps return no live prompt and judge only
+    prompts never seen before, for commands that show none (`paw ls`). ``root`` and
+    ``early``: see :func:`build_supervisor`."""
     local = build_supervisor(repo_dir, socket_name, control=control, root=root, early=early)
     local.ctx.count_worktrees = counts
+    local.ctx.show_prompts = prompts
     local.ctx.one_shot = not control  # a command's few sweeps, not a TUI's or a runner's
     if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
         return local  # no host was ever added: nothing of this module's hosts is even imported
@@ -134,6 +139,7 @@ def build_fleet(
     remotes = {name: build_remote(local, host, control=control) for name, host in hosts.items()}
     for remote in remotes.values():
         remote.supervisor.ctx.count_worktrees = counts
+        remote.supervisor.ctx.show_prompts = prompts
     return Fleet(local, remotes)
 
 
@@ -266,4 +272,8 @@ def build_supervisor(
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S
+        # the guard is imported when a sweep first judges a prompt; a long-running sweeper
+        # pays for it here, so its first prompt is not shown a tenth of a second later
+        for module in ("paw.core.approval", "paw.guard"):
+            importlib.import_module(module)
     return supervisor

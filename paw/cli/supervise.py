@@ -43,9 +43,10 @@ def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor 
 
 @contextlib.contextmanager
 def _counting_supervisor(args: argparse.Namespace) -> Iterator[Supervisor | Fleet]:
-    """:func:`_supervisor` for a command whose first sweep counts every worktree (`paw ls`):
-    the agents' `git status` start before paw.toml's models and the rest of the supervisor
-    are even imported (:class:`~paw.adapters.git.EarlyStatuses`), and run meanwhile."""
+    """:func:`_supervisor` for a command whose first sweep counts every worktree and shows
+    no prompt (`paw ls`): the agents' `git status` start before paw.toml's models and the
+    rest of the supervisor are even imported (:class:`~paw.adapters.git.EarlyStatuses`),
+    and run meanwhile; prompts already seen are not judged again (see ``build_fleet``)."""
     from paw.adapters.git import EarlyStatuses
     from paw.cli.common import find_repo_root
 
@@ -54,7 +55,7 @@ def _counting_supervisor(args: argparse.Namespace) -> Iterator[Supervisor | Flee
     try:
         from paw.cli.compose import build_fleet
 
-        yield build_fleet(args.repo, root=root, early=early)
+        yield build_fleet(args.repo, prompts=False, root=root, early=early)
     finally:
         early.close()
 

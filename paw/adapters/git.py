@@ -166,8 +166,9 @@ class GitCli:
         statuses = [found[w] for w, _ in items]
         # most worktrees are at rest: counted from their status alone, here, one after
         # another; threads only for the few that run more git (or whose status failed)
+        shared: _SharedRefs = {}  # the base refs, read once for all (see _base_commit)
         counts = [
-            None if status is None else self._counts_at_rest(worktree, base, status)
+            None if status is None else self._counts_at_rest(worktree, base, status, shared)
             for (worktree, base), status in zip(items, statuses, strict=True)
         ]
         more = [at for at, found_counts in enumerate(counts) if found_counts is None]
@@ -193,15 +194,17 @@ class GitCli:
         except GitError:
             return None
 
-    def _counts_at_rest(self, worktree: str, base: str, status: str) -> StatusCounts | None:
+    def _counts_at_rest(
+        self, worktree: str, base: str, status: str, shared: _SharedRefs | None = None
+    ) -> StatusCounts | None:
         """:meth:`_finish_counts` when the status alone gives the counts (HEAD on the commit
         ``base`` names, and no tracked change whose lines would be counted); None when git
-        must be asked more."""
+        must be asked more. ``shared``: see :func:`_base_commit`."""
         counts = parse_status_z(status)
         if self.line_counts and (counts.uncommitted or counts.unmerged):
             return None
         head = parse_branch_oid(status)
-        if head is None or head != _base_commit(Path(worktree), base):
+        if head is None or head != _base_commit(Path(worktree), base, shared):
             return None
         return dataclasses.replace(counts, ahead=0, behind=0, insertions=0, deletions=0)
 
@@ -584,7 +587,7 @@ def _ref_candidates(rev: str) -> list[str]:
 _PER_WORKTREE = ("refs/worktree/", "refs/bisect/", "refs/rewritten/")
 
 
-def _base_commit(top: Path, base: str) -> str | None:
+def _base_commit(top: Path, base: str, shared: _SharedRefs | None = None) -> str | None:
     """The commit ``base`` names, read from the repository's files without running git, or
     None whenever that is not certain (the caller then asks git).
 
@@ -593,19 +596,42 @@ def _base_commit(top: Path, base: str) -> str | None:
     ``refs/heads/NAME``, ``refs/remotes/NAME``, ``refs/remotes/NAME/HEAD``), loose or in
     ``packed-refs``, holding an object id. A symbolic ref, a pseudo-ref (``HEAD``), a
     per-worktree ref, a name with two matches, an annotated tag (its id is not the commit's:
-    never equal to HEAD) or a reftable repository gives None or an id no HEAD equals."""
+    never equal to HEAD) or a reftable repository gives None or an id no HEAD equals.
+
+    ``shared``: what was read of the repository's common directory for ``base`` (the same
+    for every worktree of it), kept by a caller that counts many worktrees at once; only the
+    worktree's own files are read again."""
     if is_hex_oid(base):
         return base
-    candidates = _ref_candidates(base)
-    if not candidates or base.startswith(_PER_WORKTREE):
+    if not _ref_candidates(base) or base.startswith(_PER_WORKTREE):
         return None
     git_dir = _git_dir(top)
+    if not base.startswith("refs/") and (git_dir / base).exists():
+        return None  # a pseudo-ref or a file git reads first: leave it to git
     common = _common_dir(git_dir)
+    if shared is None:
+        return _shared_base_commit(common, base)
+    try:
+        st = common.stat()  # the directory itself, however its path is spelled
+    except OSError:
+        return _shared_base_commit(common, base)
+    key = (st.st_dev, st.st_ino, base)
+    if key not in shared:
+        shared[key] = _shared_base_commit(common, base)
+    return shared[key]
+
+
+_SharedRefs = dict[tuple[int, int, str], "str | None"]
+
+
+def _shared_base_commit(common: Path, base: str) -> str | None:
+    """:func:`_base_commit` as read from the common directory ``common`` alone."""
+    candidates = _ref_candidates(base)
     if (common / "reftable").exists():
         return None
     if base.startswith("refs/"):
         names = candidates  # the name itself is a ref (``refs/heads/main``)
-    elif (git_dir / base).exists() or (common / base).exists():
+    elif (common / base).exists():
         return None  # a pseudo-ref or a file git reads first: leave it to git
     else:
         names = candidates[1:]

@@ -184,3 +184,24 @@ def test_early_statuses_never_taken_are_waited_for_on_close(git_repo: Path) -> N
     early.close()
     assert early.take([str(p) for p in paths]) == {}
     assert EarlyStatuses([str(paths[0])]).take([str(paths[0])]) == {}  # one alone: not early
+
+
+def test_a_batch_reads_the_base_once_but_each_worktree_own_files(
+    git_repo: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    """status_counts_many reads the base's refs once for a repository (its common directory,
+    however each worktree spells its path), but a worktree's own git directory is still read
+    for each: a file there named like the base leaves that worktree (only) to git."""
+    git = GitCli()
+    paths = []
+    for i in range(3):
+        path = git_repo.parent / f"wt{i}"
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+        paths.append(path)
+    (git.git_path(str(paths[1]), "main")).write_text(run_git(git_repo, "rev-parse", "main"))
+    proc_calls.clear()
+    many = git.status_counts_many([(str(p), "main") for p in paths])
+    assert many == [_expected(p, "main") for p in paths]
+    assert _git_calls(proc_calls) == ["rev-list"]  # the one with its own `main` file
+    assert [argv[-1] for argv in proc_calls if argv[:1] == ("git",)] == ["main...HEAD"]
+    assert [argv[2] for argv in proc_calls if argv[:1] == ("git",)] == [str(paths[1])]

@@ -44,7 +44,10 @@ __all__ = [
 ]
 
 _TIMEOUT = 60.0
-_QUIET = {"GIT_OPTIONAL_LOCKS": "0"}  # counting takes no optional lock (see status_counts)
+# Counting takes no optional lock (see status_counts), and runs git in the C locale: its
+# --shortstat line is English whatever the user's language (parse_shortstat reads English),
+# and git loads no locale or message catalogue (a tenth of each status's system time).
+_QUIET = {"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
 _STATUS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
 STATUS_SHELLS = 4  # shells running `git status` side by side in status_counts_many
 _FOLLOW_UP_WORKERS = 8  # worktrees counted further (rev-list, diff-index) at once

@@ -4,6 +4,7 @@ worktree rests at its base (real repositories under tmp_path, isolated git confi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -205,3 +206,34 @@ def test_a_batch_reads_the_base_once_but_each_worktree_own_files(
     assert _git_calls(proc_calls) == ["rev-list"]  # the one with its own `main` file
     assert [argv[-1] for argv in proc_calls if argv[:1] == ("git",)] == ["main...HEAD"]
     assert [argv[2] for argv in proc_calls if argv[:1] == ("git",)] == [str(paths[1])]
+
+
+def test_counts_run_git_in_the_c_locale(worktree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git's --shortstat line is translated in the user's language; paw reads English. Every
+    counting git process (and each status shell) runs with LC_ALL=C, never an optional lock."""
+    from paw.adapters import proc
+
+    envs: list[tuple[str, dict[str, str]]] = []
+    real_run, real_start = proc.run, proc.start
+
+    def run(argv: Any, **kw: Any) -> proc.Completed:
+        envs.append((argv[3], dict(kw.get("env") or {})))
+        return real_run(argv, **kw)
+
+    def start(argv: Any, **kw: Any) -> proc.Started:
+        envs.append((argv[0], dict(kw.get("env") or {})))
+        return real_start(argv, **kw)
+
+    monkeypatch.setattr(proc, "run", run)
+    monkeypatch.setattr(proc, "start", start)
+    monkeypatch.setenv("LANGUAGE", "de")
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    (worktree / "README.md").write_text("edited\nmore\n", encoding="utf-8")
+    other = worktree.parent / "wt2"
+    GitCli().add_worktree(str(worktree), str(other), "agent/b", "main")
+    envs.clear()
+    many = GitCli().status_counts_many([(str(worktree), "main"), (str(other), "main")])
+    assert many[0] is not None
+    assert many[0].insertions == 2
+    assert {verb for verb, _ in envs} == {"sh", "diff-index"}
+    assert all(env["LC_ALL"] == "C" and env["GIT_OPTIONAL_LOCKS"] == "0" for _, env in envs)

@@ -34,6 +34,7 @@ from paw.core.ports import RefInfo, StatusCounts
 from paw.errors import GitError
 
 __all__ = [
+    "EarlyStatuses",
     "GitCli",
     "RefInfo",
     "Worktree",
@@ -43,7 +44,10 @@ __all__ = [
 ]
 
 _TIMEOUT = 60.0
-_QUIET = {"GIT_OPTIONAL_LOCKS": "0"}  # counting takes no optional lock (see status_counts)
+# Counting takes no optional lock (see status_counts), and runs git in the C locale: its
+# --shortstat line is English whatever the user's language (parse_shortstat reads English),
+# and git loads no locale or message catalogue (a tenth of each status's system time).
+_QUIET = {"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
 _STATUS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
 STATUS_SHELLS = 4  # shells running `git status` side by side in status_counts_many
 _FOLLOW_UP_WORKERS = 8  # worktrees counted further (rev-list, diff-index) at once
@@ -58,13 +62,16 @@ _FALLBACK_IDENTITY = {
 class GitCli:
     """The ``git`` command line."""
 
-    def __init__(self, *, line_counts: bool = True) -> None:
+    def __init__(self, *, line_counts: bool = True, early: EarlyStatuses | None = None) -> None:
         """Create the adapter.
 
         Args:
             line_counts: fill ``StatusCounts.insertions/deletions`` (one more git call).
+            early: statuses already started for the first :meth:`status_counts_many` (see
+                :class:`EarlyStatuses`).
         """
         self.line_counts = line_counts
+        self._early = early
 
     # -- repositories and worktrees --------------------------------------------------------
 
@@ -145,37 +152,35 @@ class GitCli:
 
         The statuses come from a few shells (up to :data:`STATUS_SHELLS`, side by side), each
         running `git status` for its share of the worktrees one after another: paw starts a
-        handful of processes, not one per worktree. Each status is followed by a marker with
-        a random per-call token and git's exit status, so no path can forge one. The few
+        handful of processes, not one per worktree (see :class:`_StatusShells`). The few
         worktrees that need more (commits ahead, tracked changes) get their `git rev-list` /
         `git diff-index` as :meth:`status_counts` runs them; a worktree whose status failed,
-        or a shell that failed, is counted again on its own."""
-        if len(items) <= 1:
-            return [self._counts_or_none(w, b) for w, b in items]
-        shells = min(STATUS_SHELLS, len(items))
-        size = -(-len(items) // shells)
-        chunks = [list(items[at : at + size]) for at in range(0, len(items), size)]
-        with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
-            statuses = [s for part in pool.map(self._statuses, chunks) for s in part]
-        with ThreadPoolExecutor(max_workers=_FOLLOW_UP_WORKERS) as pool:
-            return list(pool.map(self._count_from_status, items, statuses))
+        or a shell that failed, is counted again on its own.
 
-    def _statuses(self, chunk: list[tuple[str, str]]) -> list[str | None]:
-        """The status output of each worktree of ``chunk`` from one shell; None where git
-        failed or the shell's output does not account for it."""
-        token = secrets.token_hex(8)
-        script = (
-            'for d do git -C "$d" '
-            + " ".join(_STATUS)
-            + ' 2>/dev/null; printf "\\000%s %s\\000" "$PAW_STATUS_TOKEN" "$?"; done'
-        )
-        env = {**_QUIET, "PAW_STATUS_TOKEN": token}
-        argv = ["sh", "-c", script, "sh", *(worktree for worktree, _ in chunk)]
-        try:
-            out = proc.run(argv, env=env, timeout=_TIMEOUT * len(chunk), check=False).stdout
-        except (OSError, subprocess.SubprocessError):
-            return [None] * len(chunk)
-        return parse_marked_statuses(out, token, len(chunk))
+        The first call uses the statuses ``early`` started (:class:`EarlyStatuses`) for the
+        worktrees they cover, each once; later calls run their own."""
+        early, self._early = self._early, None
+        found = early.take([w for w, _ in items]) if early is not None else {}
+        rest = [w for w, _ in items if w not in found]
+        if len(items) <= 1 and not found:
+            return [self._counts_or_none(w, b) for w, b in items]
+        if rest:
+            found.update(_StatusShells(rest, STATUS_SHELLS).wait())
+        statuses = [found[w] for w, _ in items]
+        # most worktrees are at rest: counted from their status alone, here, one after
+        # another; threads only for the few that run more git (or whose status failed)
+        shared: _SharedRefs = {}  # the base refs, read once for all (see _base_commit)
+        counts = [
+            None if status is None else self._counts_at_rest(worktree, base, status, shared)
+            for (worktree, base), status in zip(items, statuses, strict=True)
+        ]
+        more = [at for at, found_counts in enumerate(counts) if found_counts is None]
+        if more:
+            with ThreadPoolExecutor(max_workers=min(_FOLLOW_UP_WORKERS, len(more))) as pool:
+                redone = pool.map(lambda at: self._count_from_status(items[at], statuses[at]), more)
+                for at, again in zip(more, redone, strict=True):
+                    counts[at] = again
+        return counts
 
     def _count_from_status(self, item: tuple[str, str], status: str | None) -> StatusCounts | None:
         worktree, base = item
@@ -191,6 +196,20 @@ class GitCli:
             return self.status_counts(worktree, base)
         except GitError:
             return None
+
+    def _counts_at_rest(
+        self, worktree: str, base: str, status: str, shared: _SharedRefs | None = None
+    ) -> StatusCounts | None:
+        """:meth:`_finish_counts` when the status alone gives the counts (HEAD on the commit
+        ``base`` names, and no tracked change whose lines would be counted); None when git
+        must be asked more. ``shared``: see :func:`_base_commit`."""
+        counts = parse_status_z(status)
+        if self.line_counts and (counts.uncommitted or counts.unmerged):
+            return None
+        head = parse_branch_oid(status)
+        if head is None or head != _base_commit(Path(worktree), base, shared):
+            return None
+        return dataclasses.replace(counts, ahead=0, behind=0, insertions=0, deletions=0)
 
     def _finish_counts(self, worktree: str, base: str, status: str) -> StatusCounts:
         """The counts from a worktree's ``git status`` output: ahead/behind and lines from
@@ -449,6 +468,87 @@ class GitCli:
         )  # fmt: skip
 
 
+class EarlyStatuses:
+    """`git status` of worktrees, started before the sweep that counts them: a command
+    (`paw ls`) starts them first thing, so git runs while the command imports its modules,
+    reads paw.toml and surveys tmux. The same shells and command as
+    :meth:`GitCli.status_counts_many`; the GitCli given them (``GitCli(early=...)``) uses
+    each output at most once, in its first :meth:`~GitCli.status_counts_many`, and counts
+    any other worktree as before. A status taken this way is the worktree's status at a
+    moment of the command, as any count is."""
+
+    def __init__(self, worktrees: Sequence[str], *, shells: int = STATUS_SHELLS) -> None:
+        """Start the statuses of ``worktrees`` (none when there are fewer than two)."""
+        unique = list(dict.fromkeys(worktrees))
+        self._shells = _StatusShells(unique if len(unique) > 1 else [], shells)
+
+    def take(self, worktrees: Sequence[str]) -> dict[str, str | None]:
+        """The output (None: git failed) of each of ``worktrees`` started here, waited for;
+        then nothing more (each output is taken once)."""
+        wanted = set(worktrees)
+        found, self._shells = self._shells.wait(), _StatusShells([], 1)
+        return {w: s for w, s in found.items() if w in wanted}
+
+    def close(self) -> None:
+        """Wait for whatever was started and never taken (the command ended before its sweep)."""
+        self._shells.wait()
+        self._shells = _StatusShells([], 1)
+
+
+class _StatusShells:
+    """The shells running `git status` for ``worktrees``: up to ``shells`` of them side by
+    side, each for a run of consecutive worktrees, started at once and waited for by
+    :meth:`wait` (no thread: their output goes to files, see :func:`proc.start`).
+
+    Each status is followed by a marker with a random per-shell token and git's exit status,
+    so no path can forge one."""
+
+    def __init__(self, worktrees: list[str], shells: int) -> None:
+        self._parts: list[tuple[list[str], str, proc.Started | None]] = []
+        for chunk in _chunks(worktrees, shells):
+            token = secrets.token_hex(8)
+            argv = ["sh", "-c", _STATUS_SCRIPT, "sh", *chunk]
+            try:
+                started: proc.Started | None = proc.start(
+                    argv, env={**_QUIET, "PAW_STATUS_TOKEN": token}
+                )
+            except OSError:
+                started = None
+            self._parts.append((chunk, token, started))
+
+    def wait(self) -> dict[str, str | None]:
+        """Each worktree's status output; None where git failed or its shell's output does
+        not account for it (a shell that could not start, failed or timed out)."""
+        found: dict[str, str | None] = {}
+        parts, self._parts = self._parts, []
+        for chunk, token, started in parts:
+            statuses: list[str | None] = [None] * len(chunk)
+            if started is not None:
+                try:
+                    out = started.wait(timeout=_TIMEOUT * len(chunk)).stdout
+                except (OSError, subprocess.SubprocessError):
+                    pass
+                else:
+                    statuses = parse_marked_statuses(out, token, len(chunk))
+            found.update(zip(chunk, statuses, strict=True))
+        return found
+
+
+def _chunks(worktrees: list[str], shells: int) -> list[list[str]]:
+    """``worktrees`` in at most ``shells`` runs of consecutive ones, as even as can be."""
+    if not worktrees:
+        return []
+    size = -(-len(worktrees) // min(shells, len(worktrees)))
+    return [worktrees[at : at + size] for at in range(0, len(worktrees), size)]
+
+
+_STATUS_SCRIPT = (
+    'for d do git -C "$d" '
+    + " ".join(_STATUS)
+    + ' 2>/dev/null; printf "\\000%s %s\\000" "$PAW_STATUS_TOKEN" "$?"; done'
+)
+
+
 def _git_dir(top: Path) -> Path:
     """The worktree's own git directory: ``.git`` itself, or where its ``gitdir:`` file points."""
     dot = top / ".git"
@@ -490,7 +590,7 @@ def _ref_candidates(rev: str) -> list[str]:
 _PER_WORKTREE = ("refs/worktree/", "refs/bisect/", "refs/rewritten/")
 
 
-def _base_commit(top: Path, base: str) -> str | None:
+def _base_commit(top: Path, base: str, shared: _SharedRefs | None = None) -> str | None:
     """The commit ``base`` names, read from the repository's files without running git, or
     None whenever that is not certain (the caller then asks git).
 
@@ -499,19 +599,42 @@ def _base_commit(top: Path, base: str) -> str | None:
     ``refs/heads/NAME``, ``refs/remotes/NAME``, ``refs/remotes/NAME/HEAD``), loose or in
     ``packed-refs``, holding an object id. A symbolic ref, a pseudo-ref (``HEAD``), a
     per-worktree ref, a name with two matches, an annotated tag (its id is not the commit's:
-    never equal to HEAD) or a reftable repository gives None or an id no HEAD equals."""
+    never equal to HEAD) or a reftable repository gives None or an id no HEAD equals.
+
+    ``shared``: what was read of the repository's common directory for ``base`` (the same
+    for every worktree of it), kept by a caller that counts many worktrees at once; only the
+    worktree's own files are read again."""
     if is_hex_oid(base):
         return base
-    candidates = _ref_candidates(base)
-    if not candidates or base.startswith(_PER_WORKTREE):
+    if not _ref_candidates(base) or base.startswith(_PER_WORKTREE):
         return None
     git_dir = _git_dir(top)
+    if not base.startswith("refs/") and (git_dir / base).exists():
+        return None  # a pseudo-ref or a file git reads first: leave it to git
     common = _common_dir(git_dir)
+    if shared is None:
+        return _shared_base_commit(common, base)
+    try:
+        st = common.stat()  # the directory itself, however its path is spelled
+    except OSError:
+        return _shared_base_commit(common, base)
+    key = (st.st_dev, st.st_ino, base)
+    if key not in shared:
+        shared[key] = _shared_base_commit(common, base)
+    return shared[key]
+
+
+_SharedRefs = dict[tuple[int, int, str], "str | None"]
+
+
+def _shared_base_commit(common: Path, base: str) -> str | None:
+    """:func:`_base_commit` as read from the common directory ``common`` alone."""
+    candidates = _ref_candidates(base)
     if (common / "reftable").exists():
         return None
     if base.startswith("refs/"):
         names = candidates  # the name itself is a ref (``refs/heads/main``)
-    elif (git_dir / base).exists() or (common / base).exists():
+    elif (common / base).exists():
         return None  # a pseudo-ref or a file git reads first: leave it to git
     else:
         names = candidates[1:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -74,6 +75,58 @@ def run(
             done.returncode, list(argv), output=result.stdout, stderr=result.stderr
         )
     return result
+
+
+class Started:
+    """A process :func:`start` started, its output going to an unnamed temporary file."""
+
+    def __init__(self, argv: Sequence[str], env: Mapping[str, str] | None) -> None:
+        self.argv = tuple(argv)
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait()
+        try:
+            self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                list(argv),
+                env=None if env is None else {**os.environ, **env},
+                stdin=subprocess.DEVNULL,
+                stdout=self._out,
+                stderr=subprocess.DEVNULL,
+            )
+        except BaseException:
+            self._out.close()
+            raise
+
+    def wait(self, timeout: float) -> Completed:
+        """Wait for the process (killed past ``timeout`` seconds: TimeoutExpired) and return
+        its exit status and output (stderr is not kept). Once only."""
+        process, self._process = self._process, None
+        if process is None:
+            msg = "wait() of a process already waited for"
+            raise RuntimeError(msg)
+        try:
+            try:
+                code = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                raise
+            self._out.seek(0)
+            out = self._out.read().decode("utf-8", "replace")
+        finally:
+            self._out.close()
+        return Completed(argv=self.argv, returncode=code, stdout=out, stderr="")
+
+
+def start(argv: Sequence[str], *, env: Mapping[str, str] | None = None) -> Started:
+    """Start ``argv`` (no shell) and return at once; :meth:`Started.wait` gives its output.
+
+    The output goes to a temporary file, not a pipe: nothing needs to read it while the
+    program runs (no thread, no wake-up of paw per write), and a large output never blocks
+    the program. stdin is /dev/null, stderr is dropped; ``env`` as for :func:`run`.
+
+    Raises:
+        OSError: the program could not be started.
+    """
+    return Started(argv, env)
 
 
 def spawn(argv: Sequence[str], *, cwd: str | None = None) -> subprocess.Popen[bytes]:

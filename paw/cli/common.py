@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
 
+STATE_DIR = ".paw"  # paw's state directory, at the repository's root
+
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     """Add the standard ``--json`` flag."""

@@ -6,6 +6,7 @@ Supervisors over fakes directly (see tests/support/fakes.py).
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import sys
@@ -18,12 +19,11 @@ from paw.adapters import config_store, proc
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
-from paw.adapters.git import GitCli
+from paw.adapters.git import EarlyStatuses, GitCli
 from paw.adapters.procs import PsutilInspector
 from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
-from paw.core.approval import find_git_write
 from paw.core.config import PawConfig
 from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
 
 CONFIG_NAME = "paw.toml"
-STATE_DIR = ".paw"
+STATE_DIR = common.STATE_DIR
 SOCKET_ENV = "PAW_TMUX_SOCKET"
 
 
@@ -60,6 +60,7 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
     running the write."""
 
     def details(command: str, worktree: str) -> str | None:
+        from paw.core.approval import find_git_write
         from paw.core.guard.confirm import format_confirmation_prompt
         from paw.guard.git_actions import execute_git_action
 
@@ -113,14 +114,20 @@ def build_fleet(
     *,
     control: bool = False,
     counts: bool = True,
+    prompts: bool = True,
+    root: str | None = None,
+    early: EarlyStatuses | None = None,
 ) -> Supervisor | Fleet:
     """The local supervisor, or, once hosts are added (``paw host add``), a :class:`Fleet` of
     it and one supervisor per host over ssh. Without hosts nothing about ssh is touched.
 
     ``counts=False``: sweeps count no worktree (no git process), for commands that show no
-    counts (`paw prompts`)."""
-    local = build_supervisor(repo_dir, socket_name, control=control)
+    counts (`paw prompts`). ``prompts=False``: sweeps return no live prompt and judge only
+    prompts never seen before, for commands that show none (`paw ls`). ``root`` and
+    ``early``: see :func:`build_supervisor`."""
+    local = build_supervisor(repo_dir, socket_name, control=control, root=root, early=early)
     local.ctx.count_worktrees = counts
+    local.ctx.show_prompts = prompts
     local.ctx.one_shot = not control  # a command's few sweeps, not a TUI's or a runner's
     if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
         return local  # no host was ever added: nothing of this module's hosts is even imported
@@ -132,6 +139,7 @@ def build_fleet(
     remotes = {name: build_remote(local, host, control=control) for name, host in hosts.items()}
     for remote in remotes.values():
         remote.supervisor.ctx.count_worktrees = counts
+        remote.supervisor.ctx.show_prompts = prompts
     return Fleet(local, remotes)
 
 
@@ -214,7 +222,12 @@ def socket_file(sup: Supervisor) -> str | None:
 
 
 def build_supervisor(
-    repo_dir: str | None = None, socket_name: str | None = None, *, control: bool = False
+    repo_dir: str | None = None,
+    socket_name: str | None = None,
+    *,
+    control: bool = False,
+    root: str | None = None,
+    early: EarlyStatuses | None = None,
 ) -> Supervisor:
     """A Supervisor over real tmux, git, psutil and ``.paw/`` for the repo containing
     ``repo_dir``. The tmux socket is ``socket_name``, else ``$PAW_TMUX_SOCKET``, else
@@ -224,8 +237,12 @@ def build_supervisor(
     ``control=True`` is for long-running processes (the TUI): polls go through a persistent
     tmux control-mode client attached to paw's session, and recapture only panes that
     changed. It costs a round trip to start and shows the session as attached, so one-shot
-    commands keep the default (one tmux process per call)."""
-    root = find_repo_root(repo_dir)
+    commands keep the default (one tmux process per call).
+
+    ``root``: the repository's main worktree, already found (by :func:`find_repo_root`) for
+    ``repo_dir``. ``early``: worktree statuses a command started ahead of its first sweep
+    (see :class:`~paw.adapters.git.EarlyStatuses`)."""
+    root = root or find_repo_root(repo_dir)
     config = load_config(Path(root) / CONFIG_NAME, root)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
     state_dir = Path(root) / STATE_DIR
@@ -240,7 +257,7 @@ def build_supervisor(
         config,
         root,
         terminal,
-        RepoGit(),
+        RepoGit(early=early),
         PsutilInspector(),
         JsonlAuditLog(state_dir / "audit.jsonl"),
         state,
@@ -255,4 +272,8 @@ def build_supervisor(
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S
+        # the guard is imported when a sweep first judges a prompt; a long-running sweeper
+        # pays for it here, so its first prompt is not shown a tenth of a second later
+        for module in ("paw.core.approval", "paw.guard"):
+            importlib.import_module(module)
     return supervisor

@@ -4,6 +4,7 @@ adopt, prompts, approve, deny, log, stats. Handlers return an exit code (docs/cl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import sys
@@ -19,7 +20,7 @@ from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.stats import COLUMNS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from paw.supervisor.fleet import Fleet
     from paw.supervisor.model import AgentView, Decision, LivePrompt, Snapshot
@@ -38,6 +39,50 @@ def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor 
     from paw.cli.compose import build_fleet
 
     return build_fleet(args.repo, counts=counts)
+
+
+@contextlib.contextmanager
+def _counting_supervisor(args: argparse.Namespace) -> Iterator[Supervisor | Fleet]:
+    """:func:`_supervisor` for a command whose first sweep counts every worktree and shows
+    no prompt (`paw ls`): the agents' `git status` start before paw.toml's models and the
+    rest of the supervisor are even imported (:class:`~paw.adapters.git.EarlyStatuses`),
+    and run meanwhile; prompts already seen are not judged again (see ``build_fleet``)."""
+    from paw.adapters.git import EarlyStatuses
+    from paw.cli.common import find_repo_root
+
+    root = find_repo_root(args.repo)
+    early = EarlyStatuses(_counted_worktrees(root))
+    try:
+        from paw.cli.compose import build_fleet
+
+        yield build_fleet(args.repo, prompts=False, root=root, early=early)
+    finally:
+        early.close()
+
+
+def _counted_worktrees(root: str) -> list[str]:
+    """The worktrees a first sweep counts (agents paw created, with no spawn or removal under
+    way), read from ``.paw/agents.json`` without the records' models (pydantic is not even
+    imported yet). Only which statuses start early depends on it: the sweep reads the
+    records properly and counts whatever this missed ([] when the file cannot be read)."""
+    from paw.adapters.state import StateStore
+    from paw.cli.common import STATE_DIR
+
+    try:
+        data = StateStore(Path(root) / STATE_DIR).read("agents") or {}
+    except (PawError, OSError):
+        return []
+    items = data.get("agents")
+    if not isinstance(items, list):
+        return []
+    return [
+        item["worktree"]
+        for item in items
+        if isinstance(item, dict)
+        and isinstance(item.get("worktree"), str)
+        and not item.get("adopted")
+        and item.get("pending") is None
+    ]
 
 
 def _unreachable(sup: Supervisor | Fleet) -> dict[str, str]:
@@ -186,8 +231,8 @@ TMUX_HINT = "`tmux ls` (or `tmux -L NAME ls` for a private socket) shows whether
 
 def cmd_ls(args: argparse.Namespace) -> int:
     """List the agents."""
-    sup = _supervisor(args)
-    snap = sup.poll_once()
+    with _counting_supervisor(args) as sup:
+        snap = sup.poll_once()
     views = snap.agents
     down = _unreachable(sup)
     if args.json:

@@ -166,6 +166,10 @@ class Context:
     # A one-shot command's context (`paw ls`): its first sweep reads no status mark, the
     # circumstances later sweeps compare against; a later sweep then recounts what is due.
     one_shot: bool = False
+    # Sweeps return the live prompts, each with the guard's verdict. Off for a command that
+    # shows none (`paw ls`): only prompts never seen before are judged (for the audit), and
+    # the snapshot lists no prompt.
+    show_prompts: bool = True
     observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
     resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
     # per agent: the last view built and what it was built from (the same observation object,

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
-from paw.supervisor import approve as approve_mod
 from paw.supervisor import cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context
 from paw.supervisor.keyboard import type_line
@@ -19,7 +18,8 @@ from paw.supervisor.stats import compute_stats
 
 if TYPE_CHECKING:
     from paw.core.approval import ShellEvaluator
-    from paw.core.config import PawConfig
+    from paw.core.config import GuardConfig, PawConfig
+    from paw.core.models import Verdict
     from paw.core.ports import AuditLog, ProcessInspector, Terminal
     from paw.supervisor.context import BranchVcs, Detector, GitDetails
     from paw.supervisor.model import AgentView, Decision, Snapshot
@@ -93,12 +93,16 @@ class Supervisor:
         override: str | None = None,
     ) -> Decision:
         """Re-verify, record, then send the approve keys of a live prompt."""
+        from paw.supervisor import approve as approve_mod  # with the guard: not for `paw ls`
+
         return approve_mod.approve(
             self.ctx, prompt_id, always=always, confirmed=confirmed, override=override
         )
 
     def deny(self, prompt_id: str) -> Decision:
         """Re-verify, record, then send the deny keys of a live prompt."""
+        from paw.supervisor import approve as approve_mod
+
         return approve_mod.deny(self.ctx, prompt_id)
 
     def capture_ansi(self, agent: str) -> str:
@@ -241,7 +245,14 @@ def default_detector() -> Detector:
 
 def default_shell_evaluator() -> ShellEvaluator:
     """The guard's one entry, ``paw.guard.evaluate_command`` (the same function ``paw check``
-    calls: ``guard.allowed_dirs`` and every rule apply alike; never raises, unknown is confirm)."""
-    from paw.guard import evaluate_command
+    calls: ``guard.allowed_dirs`` and every rule apply alike; never raises, unknown is confirm).
 
-    return evaluate_command
+    The guard (its rules are many modules of patterns) is imported at the first command it
+    judges: a sweep that meets no prompt to judge (`paw ls`) never pays for it."""
+
+    def evaluate(command: str, cwd: str, config: GuardConfig) -> Verdict:
+        from paw.guard import evaluate_command
+
+        return evaluate_command(command, cwd, config)
+
+    return evaluate

@@ -6,7 +6,6 @@ import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from paw.core.approval import evaluate_subject
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
 from paw.errors import PawError
@@ -244,6 +243,8 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
     if prompt is None:
         msg = "verdict_for needs a detection with a prompt"
         raise ValueError(msg)
+    from paw.core.approval import evaluate_subject  # the guard: imported when first needed
+
     return evaluate_subject(
         prompt,
         notes=detection.notes,
@@ -260,16 +261,23 @@ def _live_prompts(
     """The live prompt occurrences, persisted under the prompts lock (any paw process may
     sweep at the same time; they agree on one occurrence id); and, per agent, the decision
     another paw process is sending right now ("approve" or "deny"). ``partial``: the
-    observations are some agents' only; the others' occurrences are kept untouched."""
+    observations are some agents' only; the others' occurrences are kept untouched.
+
+    A context that shows no prompt (``show_prompts`` off: `paw ls`) still records and audits
+    every occurrence, with its verdict when new, but returns none, so the guard judges only
+    prompts never seen before."""
     with ctx.state.lock(PROMPTS_LOCK):
         seen = load_prompts(ctx.state)
         table = dict(seen)
-        shown: list[tuple[Observation, PromptRecord, Verdict]] = []
+        shown: list[tuple[Observation, PromptRecord, Verdict | None]] = []
         for obs in observations:
             found = _occurrence(obs, table, now)
             if found is None:
                 continue
             record, new = found
+            if not new and not ctx.show_prompts:
+                shown.append((obs, record, None))
+                continue
             verdict = verdict_for(ctx, obs.agent, obs.detection)
             if new:
                 table[record.id] = record
@@ -285,13 +293,15 @@ def _live_prompts(
             save_prompts(ctx.state, kept, durable=False)  # a picture, not a decision
     sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
     out: list[LivePrompt] = []
-    for obs, record, verdict in shown:
+    for obs, record, judged in shown if ctx.show_prompts else ():
         prompt = obs.detection.prompt
         if table[record.id].state != OPEN or prompt is None or obs.pane is None:
             continue  # a decision in flight: not offered again
+        if judged is None:
+            continue  # (never: a context that shows prompts judges each)
         out.append(
             LivePrompt(
-                record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, verdict,
+                record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, judged,
                 record.first_seen,
             )
         )  # fmt: skip

@@ -34,13 +34,18 @@ def terminal(server: Server, tmp_path: Path) -> TmuxTerminal:
 
 @pytest.fixture
 def proc_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """Every argv paw runs through ``proc.run`` from now on."""
+    """Every argv paw runs through ``proc.run`` or starts with ``proc.start`` from now on."""
     calls: list[tuple[str, ...]] = []
-    real = proc.run
+    real, real_start = proc.run, proc.start
 
     def counting(argv: Any, **kwargs: Any) -> proc.Completed:
         calls.append(tuple(argv))
         return real(argv, **kwargs)
 
+    def counting_start(argv: Any, **kwargs: Any) -> proc.Started:
+        calls.append(tuple(argv))
+        return real_start(argv, **kwargs)
+
     monkeypatch.setattr(proc, "run", counting)
+    monkeypatch.setattr(proc, "start", counting_start)
     return calls

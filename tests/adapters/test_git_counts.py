@@ -4,10 +4,11 @@ worktree rests at its base (real repositories under tmp_path, isolated git confi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from paw.adapters.git import GitCli
+from paw.adapters.git import EarlyStatuses, GitCli
 from paw.adapters.git_parse import parse_left_right, parse_shortstat, parse_status_z
 from paw.core.ports import StatusCounts
 from tests.adapters.conftest import run_git
@@ -139,3 +140,100 @@ def test_many_worktrees_counted_by_a_few_shells_equal_one_by_one(
     assert sorted(s for s in started if s != "sh") == sorted(
         ["rev-list"] * 7 + ["diff-index"] * 2 + ["status"]  # the gone one, alone
     )
+
+
+def test_early_statuses_serve_the_first_batch_once_and_others_are_counted_as_before(
+    git_repo: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    """EarlyStatuses: the first status_counts_many takes their outputs (no shell of its own
+    for them), counts a worktree they do not cover and one whose status failed as before,
+    and a second call runs its own statuses (an output serves once)."""
+    git = GitCli()
+    paths = []
+    for i in range(4):
+        path = git_repo.parent / f"wt{i}"
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+        paths.append(path)
+    (paths[1] / "README.md").write_text("edited\n", encoding="utf-8")
+    gone = git_repo.parent / "gone"
+    proc_calls.clear()
+    early = EarlyStatuses([str(paths[0]), str(paths[1]), str(gone)])
+    started_early = [argv[0] for argv in proc_calls]
+    assert started_early == ["sh", "sh", "sh"]  # one worktree each: up to STATUS_SHELLS
+    proc_calls.clear()
+    counted = GitCli(early=early)
+    items = [(str(p), "main") for p in paths] + [(str(gone), "main")]
+    many = counted.status_counts_many(items)
+    assert many[:-1] == [_expected(p, "main") for p in paths]
+    assert many[-1] is None
+    assert many[1] is not None
+    assert many[1].uncommitted == 1
+    started = [argv[0] if argv[0] == "sh" else argv[3] for argv in proc_calls]
+    # paths 2 and 3 in shells of their own; the edited one's lines; the gone one alone
+    assert sorted(started) == sorted(["sh", "sh", "diff-index", "status"])
+    proc_calls.clear()
+    assert counted.status_counts_many(items) == many
+    assert [argv[0] for argv in proc_calls].count("sh") == 3  # 5 worktrees, in runs of 2
+
+
+def test_early_statuses_never_taken_are_waited_for_on_close(git_repo: Path) -> None:
+    git = GitCli()
+    paths = [git_repo.parent / f"wt{i}" for i in range(2)]
+    for i, path in enumerate(paths):
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+    early = EarlyStatuses([str(p) for p in paths])
+    early.close()
+    assert early.take([str(p) for p in paths]) == {}
+    assert EarlyStatuses([str(paths[0])]).take([str(paths[0])]) == {}  # one alone: not early
+
+
+def test_a_batch_reads_the_base_once_but_each_worktree_own_files(
+    git_repo: Path, proc_calls: list[tuple[str, ...]]
+) -> None:
+    """status_counts_many reads the base's refs once for a repository (its common directory,
+    however each worktree spells its path), but a worktree's own git directory is still read
+    for each: a file there named like the base leaves that worktree (only) to git."""
+    git = GitCli()
+    paths = []
+    for i in range(3):
+        path = git_repo.parent / f"wt{i}"
+        git.add_worktree(str(git_repo), str(path), f"agent/{i}", "main")
+        paths.append(path)
+    (git.git_path(str(paths[1]), "main")).write_text(run_git(git_repo, "rev-parse", "main"))
+    proc_calls.clear()
+    many = git.status_counts_many([(str(p), "main") for p in paths])
+    assert many == [_expected(p, "main") for p in paths]
+    assert _git_calls(proc_calls) == ["rev-list"]  # the one with its own `main` file
+    assert [argv[-1] for argv in proc_calls if argv[:1] == ("git",)] == ["main...HEAD"]
+    assert [argv[2] for argv in proc_calls if argv[:1] == ("git",)] == [str(paths[1])]
+
+
+def test_counts_run_git_in_the_c_locale(worktree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git's --shortstat line is translated in the user's language; paw reads English. Every
+    counting git process (and each status shell) runs with LC_ALL=C, never an optional lock."""
+    from paw.adapters import proc
+
+    envs: list[tuple[str, dict[str, str]]] = []
+    real_run, real_start = proc.run, proc.start
+
+    def run(argv: Any, **kw: Any) -> proc.Completed:
+        envs.append((argv[3], dict(kw.get("env") or {})))
+        return real_run(argv, **kw)
+
+    def start(argv: Any, **kw: Any) -> proc.Started:
+        envs.append((argv[0], dict(kw.get("env") or {})))
+        return real_start(argv, **kw)
+
+    monkeypatch.setattr(proc, "run", run)
+    monkeypatch.setattr(proc, "start", start)
+    monkeypatch.setenv("LANGUAGE", "de")
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    (worktree / "README.md").write_text("edited\nmore\n", encoding="utf-8")
+    other = worktree.parent / "wt2"
+    GitCli().add_worktree(str(worktree), str(other), "agent/b", "main")
+    envs.clear()
+    many = GitCli().status_counts_many([(str(worktree), "main"), (str(other), "main")])
+    assert many[0] is not None
+    assert many[0].insertions == 2
+    assert {verb for verb, _ in envs} == {"sh", "diff-index"}
+    assert all(env["LC_ALL"] == "C" and env["GIT_OPTIONAL_LOCKS"] == "0" for _, env in envs)

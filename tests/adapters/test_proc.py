@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,26 @@ def test_run_or_raise_translates_every_failure_to_one_line() -> None:
     with pytest.raises(GitError, match=r"not installed \(no `paw-no-such-program` on PATH\)"):
         run_or_raise(["paw-no-such-program"], GitError, label="x")
     assert run_or_raise(["sh", "-c", "exit 4"], GitError, label="x", check=False).returncode == 4
+
+
+def test_proc_start_returns_at_once_and_wait_gives_the_output(tmp_path: Path) -> None:
+    """The output goes to a file: a large one never blocks the program (no pipe to drain)."""
+    code = "import os, sys; sys.stdout.write(os.environ['PAW_X'] * 300_000); sys.exit(2)"
+    started = proc.start([sys.executable, "-c", code], env={"PAW_X": "ab"})
+    done = started.wait(timeout=30)
+    assert (done.returncode, len(done.stdout), done.stdout[:4]) == (2, 600_000, "abab")
+    with pytest.raises(RuntimeError):
+        started.wait(timeout=1)
+
+
+def test_proc_start_kills_a_program_past_its_timeout() -> None:
+    started = proc.start([sys.executable, "-c", "import time; time.sleep(30)"])
+    began = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        started.wait(timeout=0.2)
+    assert time.monotonic() - began < budget(10)  # killed and reaped, not waited out
+
+
+def test_proc_start_missing_program_raises_oserror() -> None:
+    with pytest.raises(OSError, match="paw-no-such-program"):
+        proc.start(["paw-no-such-program"])

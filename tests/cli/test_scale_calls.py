@@ -168,3 +168,56 @@ def test_a_one_shot_context_reads_no_mark_and_recounts_on_its_next_sweep(
     (tmp_path / "wt" / "a01" / "README.md").write_text("edited by hand\n", encoding="utf-8")
     second = {v.name: v.stat.uncommitted for v in sup.poll_once().agents}
     assert second == {"a00": 0, "a01": 1}
+
+
+def test_ls_starts_the_statuses_of_its_agents_before_building_the_supervisor(
+    repo: Path,
+    server: Server,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`paw ls` starts its agents' `git status` first (EarlyStatuses, from agents.json read
+    without the records' models), before paw.toml is read; its sweep takes them. An adopted
+    agent and one being spawned are not counted, so not started either."""
+    import paw.adapters.git as git_module
+    from paw.cli import compose
+    from paw.cli.supervise import _counted_worktrees
+    from paw.supervisor.records import SPAWNING, load_agents, save_agents
+
+    add_agents(repo, server, tmp_path, ["a00", "a01", "a02", "a03"])
+    state = build_supervisor(str(repo)).ctx.state
+    agents = load_agents(state)
+    agents["a02"] = agents["a02"].model_copy(update={"adopted": True})
+    agents["a03"] = agents["a03"].model_copy(update={"pending": SPAWNING})
+    save_agents(state, agents)
+    assert [Path(w).name for w in _counted_worktrees(str(repo))] == ["a00", "a01"]
+    events: list[str] = []
+
+    class Recording(git_module.EarlyStatuses):
+        def __init__(self, worktrees: Any, **kw: Any) -> None:
+            events.append("start " + " ".join(Path(w).name for w in worktrees))
+            super().__init__(worktrees, **kw)
+
+        def take(self, worktrees: Any) -> dict[str, str | None]:
+            found = super().take(worktrees)
+            events.append("take " + " ".join(sorted(Path(w).name for w in found)))
+            return found
+
+    real_load = compose.load_config
+
+    def load_config(*a: Any, **kw: Any) -> Any:
+        events.append("paw.toml")
+        return real_load(*a, **kw)
+
+    monkeypatch.setattr(git_module, "EarlyStatuses", Recording)
+    monkeypatch.setattr(compose, "load_config", load_config)
+    assert main(["ls", "--json"]) == 0
+    listed = {a["name"]: a["stat"] for a in json.loads(capsys.readouterr().out)["agents"]}
+    assert events == ["start a00 a01", "paw.toml", "take a00 a01"]
+    assert listed["a00"] == listed["a01"] == {
+        "uncommitted": 0, "untracked": 0, "ahead": 0, "behind": 0, "insertions": 0,
+        "deletions": 0,
+    }  # fmt: skip
+    (repo / ".paw" / "agents.json").write_text("{not json", encoding="utf-8")
+    assert _counted_worktrees(str(repo)) == []

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from paw.core.models import Action, Finding, Verdict
 from paw.core.ports import StatusCounts
 from paw.supervisor.model import AgentStatus
 from paw.supervisor.sweep import STAT_REFRESH_PER_SWEEP, STAT_TTL_S
@@ -19,6 +20,7 @@ from tests.support.supervision import (
     demo_screen,
     make_rig,
     spawn_demo,
+    table_shell_guard,
 )
 
 
@@ -212,3 +214,39 @@ def test_a_sweep_notes_what_it_saw_without_waiting_for_the_disk_and_decisions_ar
     events = [r["event"] for r in rig.audit.records]
     assert "approve" in events
     assert set(rig.audit.unsynced) == {"prompt-seen", "prompt-ended"}
+
+
+def test_a_context_that_shows_no_prompt_judges_only_new_ones_and_lists_none() -> None:
+    """``show_prompts`` off (`paw ls`): a prompt never seen is still recorded and audited with
+    its verdict; one already seen is not judged again; the snapshot lists no prompt, and the
+    occurrences stay the same for every other paw process."""
+    rig = make_rig()
+    spawn_demo(rig, "alice", demo_screen("shell", "rm -rf /"))
+    spawn_demo(rig, "bob", IDLE_SCREEN)
+    [seen] = rig.sup.poll_once().prompts
+    judged: list[str] = []
+
+    def counting(command: str, cwd: str, config: object) -> Verdict:
+        judged.append(command)
+        return table_shell_guard(command, cwd, config)
+
+    rig.sup.ctx.shell = counting
+    rig.sup.ctx.show_prompts = False
+    bob = rig.sup.agent("bob").pane_id or ""
+    rig.terminal.panes[bob].screen = demo_screen("shell", "git push")
+    snapshot = rig.sup.poll_once()
+    assert snapshot.prompts == ()
+    assert {v.name: v.status for v in snapshot.agents} == {
+        "alice": AgentStatus.PROMPT, "bob": AgentStatus.PROMPT,
+    }  # fmt: skip
+    assert judged == ["git push"]  # bob's prompt is new; alice's was judged when first seen
+    [audited] = [r for r in rig.audit.records if r.get("agent") == "bob" and "verdict" in r]
+    assert audited["event"] == "prompt-seen"
+    assert (
+        audited["verdict"]
+        == Verdict.from_findings((Finding("git.push", Action.CONFIRM, "pushes"),)).to_dict()
+    )
+    rig.sup.ctx.show_prompts = True
+    shown = {p.agent: p for p in rig.sup.poll_once().prompts}
+    assert shown["alice"].id == seen.id
+    assert shown["alice"].verdict.action is Action.BLOCK

@@ -256,7 +256,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
     ]
     for v in views:
         s = v.stat
-        counts = (s.uncommitted, s.untracked, s.ahead, s.behind)
+        counts = (s.uncommitted, s.untracked, s.ahead, s.behind) if s.counted else ("?",) * 4
         alive = ("yes" if v.alive else "no") if snap.tmux_ok else "?"
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")

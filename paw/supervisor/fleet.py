@@ -261,7 +261,7 @@ class Fleet:
                 status_since=now,
                 branch=a.branch,
                 worktree=a.worktree,
-                stat=WorktreeStat(),
+                stat=WorktreeStat(counted=False),
                 task=a.task,
                 note=note,
                 host=name,

@@ -40,7 +40,9 @@ class AgentStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class WorktreeStat:
-    """Counts for an agent's worktree."""
+    """Counts for an agent's worktree. ``counted`` is False when paw has no count to show
+    (not counted yet, git could not count it, an adopted agent, a host out of reach): the
+    zeros then mean nothing, never "clean"."""
 
     uncommitted: int = 0
     untracked: int = 0
@@ -48,6 +50,7 @@ class WorktreeStat:
     behind: int = 0
     insertions: int = 0
     deletions: int = 0
+    counted: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -498,7 +498,7 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
     prev = ctx.status_since.get(agent.name)
     since = prev[1] if prev is not None and prev[0] == status.value else now
     ctx.status_since[agent.name] = (status.value, since)
-    cached = None if agent.adopted else ctx.stat_cache.get(agent.name)
+    cached = _shown_count(ctx, agent)
     basis = (obs, operation, status, since, cached)
     last = ctx.views.get(agent.name)
     if (
@@ -519,7 +519,7 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
         status_since=since,
         branch=agent.branch,
         worktree=agent.worktree,
-        stat=_cached_stat(ctx, agent),
+        stat=_cached_stat(cached),
         task=agent.task,
         note=_OPERATION_NOTES.get(operation or "") or _note(obs, status),
         operation=operation,
@@ -739,9 +739,20 @@ def _count(ctx: Context, agent: AgentRecord, now: float) -> bool:
     return True
 
 
-def _cached_stat(ctx: Context, agent: AgentRecord) -> WorktreeStat:
-    cached = None if agent.adopted else ctx.stat_cache.get(agent.name)
+def _shown_count(ctx: Context, agent: AgentRecord) -> tuple[float, StatusCounts] | None:
+    """The count to show for the agent's worktree: None when there is none, or when the last
+    attempt failed (the worktree is gone or git cannot read it: an older count would show
+    work that may no longer be there, zeros would show none)."""
+    if agent.adopted:
+        return None
+    last = ctx.stat_marks.get(agent.name)
+    if last is not None and not last.ok:
+        return None
+    return ctx.stat_cache.get(agent.name)
+
+
+def _cached_stat(cached: tuple[float, StatusCounts] | None) -> WorktreeStat:
     if cached is None:
-        return WorktreeStat()
+        return WorktreeStat(counted=False)
     c = cached[1]
     return WorktreeStat(c.uncommitted, c.untracked, c.ahead, c.behind, c.insertions, c.deletions)

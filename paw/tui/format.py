@@ -71,14 +71,19 @@ def format_duration(seconds: float) -> str:
 
 
 def format_stat(stat: WorktreeStat) -> str:
-    """A short diff stat: ``+12 -3 ~2 ?1 ↑1 ↓0`` with zero parts left out; ``clean`` when empty.
+    """A short diff stat: ``+12 -3 ~2 ?1 ↑1 ↓0`` with zero parts left out; ``clean`` when empty;
+    ``-`` when there is no count (never "clean" for a worktree paw could not count).
 
     >>> from paw.supervisor.model import WorktreeStat
     >>> format_stat(WorktreeStat(uncommitted=2, insertions=12, deletions=3, ahead=1))
     '+12 -3 ~2 ↑1'
     >>> format_stat(WorktreeStat())
     'clean'
+    >>> format_stat(WorktreeStat(counted=False))
+    '-'
     """
+    if not stat.counted:
+        return "-"
     parts = [
         (stat.insertions, "+"),
         (stat.deletions, "-"),

@@ -217,7 +217,7 @@ def test_ls_starts_the_statuses_of_its_agents_before_building_the_supervisor(
     assert events == ["start a00 a01", "paw.toml", "take a00 a01"]
     assert listed["a00"] == listed["a01"] == {
         "uncommitted": 0, "untracked": 0, "ahead": 0, "behind": 0, "insertions": 0,
-        "deletions": 0,
+        "deletions": 0, "counted": True,
     }  # fmt: skip
     (repo / ".paw" / "agents.json").write_text("{not json", encoding="utf-8")
     assert _counted_worktrees(str(repo)) == []

@@ -250,3 +250,28 @@ def test_a_context_that_shows_no_prompt_judges_only_new_ones_and_lists_none() ->
     shown = {p.agent: p for p in rig.sup.poll_once().prompts}
     assert shown["alice"].id == seen.id
     assert shown["alice"].verdict.action is Action.BLOCK
+
+
+def test_a_worktree_git_cannot_count_shows_no_count_not_a_clean_one() -> None:
+    """A worktree removed by hand: its count fails. The view says it has no count (the TUI
+    shows "-", `paw ls` "?"), never zeros that read as "clean", nor the count before."""
+    from paw.core.ports import StatusCounts
+    from paw.errors import GitError
+
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    worktree = rig.sup.agent("alice").worktree
+    rig.vcs.counts[worktree] = StatusCounts(3, 1, 0, 0, 0)
+    rig.now[0] += STAT_TTL_S + 1  # (its mark is read again, found changed, recounted)
+    [view] = rig.sup.poll_once().agents
+    assert view.stat.counted
+    assert view.stat.uncommitted == 3
+
+    def gone(worktree: str, base: str) -> StatusCounts:
+        raise GitError(f"cannot count {worktree}: no such directory")
+
+    rig.vcs.status_counts = gone  # type: ignore[method-assign]
+    rig.vcs.counts[worktree] = StatusCounts(0, 0, 0, 0, 0)
+    rig.now[0] += STAT_TTL_S + 1
+    [view] = rig.sup.poll_once().agents
+    assert not view.stat.counted

@@ -194,7 +194,11 @@ async def test_a_restarted_server_is_reconnected(git_repo: Path, server: Server)
             assert await until(pilot, lambda: events.connects > connects, 30), "no reconnect"
             assert await until(pilot, lambda: shows_prompt(recorder, "second"), 30)
             assert app.events_live()
-            between = recorder.snapshots[seen:]
+            # From the first sweep that saw the server gone (a sweep just after kill-server can
+            # still be answered by the dying server): never exited, never the old prompt.
+            after = recorder.snapshots[seen:]
+            lost = next(i for i, s in enumerate(after) if not s.tmux_ok)
+            between = after[lost:]
             for snapshot in between:
                 first = next(v for v in snapshot.agents if v.name == "first")
                 assert first.status is not AgentStatus.EXITED, snapshot

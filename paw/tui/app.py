@@ -98,6 +98,8 @@ class PawApp(App[None]):
         self.action_lock = threading.Lock()  # one human-started operation at a time
         self._poll_in_flight = False
         self._poll_again = False
+        self._details_in_flight = False  # a preview/diff read runs (UI thread's flag)
+        self._details_again: str | None = None
         self._next_sweep = 0.0  # time.monotonic() before which the timer does not sweep
         self.poll_interval = poll_interval
         self.safety_interval = safety_interval
@@ -255,17 +257,50 @@ class PawApp(App[None]):
             time.sleep(min(rest, self.poll_interval))
         started = time.monotonic()
         self._last_sweep = started
+        details: str | None = None
         try:
             with self.poll_lock:
-                self._sweep(self.main.shown_agent)
+                details = self._sweep(self.main.shown_agent)
         finally:
             ended = time.monotonic()
             self._next_sweep = ended + (ended - started) * SWEEP_DUTY
             self._poll_in_flight = False
             if self._poll_again:
                 self.call_from_thread(self.request_poll)
+        if details is not None:  # read beside the next sweep, never in its way
+            self._from_worker(self.request_details, details)
 
-    def _sweep(self, agent: str | None) -> None:
+    def request_details(self, agent: str) -> None:
+        """Read the selected agent's preview and diff now, or right after the read in flight
+        (reads never pile up: the latest request wins)."""
+        if self._details_in_flight:
+            self._details_again = agent
+            return
+        self._details_in_flight = True
+        self._details_again = None
+        self.read_details(agent)
+
+    @work(thread=True, group="details", name="details", exit_on_error=False)
+    def read_details(self, agent: str) -> None:
+        """The selected agent's pane preview and diff (a capture and a `git diff`), off the
+        UI thread and outside the sweep: a new prompt's sweep does not wait for them."""
+        try:
+            details = self._details(agent)
+            if details is not None:
+                self.main.post_message(DetailsRead(details))
+        finally:
+            self._details_in_flight = False
+            again, self._details_again = self._details_again, None
+            if again is not None:
+                self._from_worker(self.request_details, again)
+
+    def _from_worker(self, callback: Callable[[str], None], agent: str) -> None:
+        with contextlib.suppress(RuntimeError, CancelledError):  # the app is ending
+            self.call_from_thread(callback, agent)
+
+    def _sweep(self, agent: str | None) -> str | None:
+        """One sweep; the picture is posted. Returns the selected agent whose preview and
+        diff are to be read again (None: they may stay)."""
         pump = self._pump
         touched = pump.drain() if pump is not None and self.events_live() else None
         try:
@@ -273,7 +308,7 @@ class PawApp(App[None]):
         except TmuxError as err:
             self.main.post_message(PollFailed(err.message, tmux_lost=True))
             self.call_from_thread(self.tmux_lost, err.message)
-            return
+            return None
         if pump is not None and snapshot.tmux_ok:
             pump.only(frozenset(view.event_key for view in snapshot.agents if view.event_key))
         audit = self.supervisor.audit_tail(AUDIT_LINES)
@@ -286,12 +321,12 @@ class PawApp(App[None]):
         )
         if not snapshot.tmux_ok:
             self.call_from_thread(self.tmux_lost, snapshot.error or "tmux is not running")
-            return
+            return None
         self._tmux_lost = False
         if agent and not self._details_current(agent, snapshot, touched):
-            details = self._details(agent, snapshot)
-            if details is not None:
-                self.main.post_message(DetailsRead(details))
+            self._note_details(agent, snapshot)
+            return agent
+        return None
 
     def _read_wave(self) -> WaveReading | None:
         """The latest wave (its reader parses the state file only when it changed)."""
@@ -328,12 +363,15 @@ class PawApp(App[None]):
             return False
         return view.event_key is not None and view.event_key not in touched
 
-    def _details(self, agent: str, snapshot: Snapshot) -> AgentDetails | None:
+    def _note_details(self, agent: str, snapshot: Snapshot) -> None:
+        """The preview and diff are (being) read for ``agent`` as ``snapshot`` shows it."""
         view = next((v for v in snapshot.agents if v.name == agent), None)
-        now = time.monotonic()
         self._details_agent = agent
         self._details_status = view.status if view is not None else None
-        self._details_at = now
+        self._details_at = time.monotonic()
+
+    def _details(self, agent: str) -> AgentDetails | None:
+        now = time.monotonic()
         try:
             preview = self.supervisor.capture_ansi(agent)
             diff = None

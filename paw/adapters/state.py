@@ -121,8 +121,8 @@ class StateStore:
         return value
 
     def write(self, name: str, data: Mapping[str, object], *, durable: bool = True) -> None:
-        """Replace the document ``<root>/<name>.json`` atomically; ``durable``: the rename
-        itself is on disk when this returns (the directory is fsync'd too)."""
+        """Replace the document ``<root>/<name>.json`` atomically; ``durable``: on disk when
+        this returns (the file and the directory are fsync'd; see :func:`_write_atomic`)."""
         self.ensure()
         # One line, no indent: json's C encoder (an indent takes the pure-Python one, 6x slower:
         # 9.4 ms for 200 agents, written three times per spawn). `jq .` reads it.
@@ -193,14 +193,19 @@ def _why(err: OSError) -> str:
 
 
 def _write_atomic(path: Path, text: str, *, durable: bool = True) -> None:
-    """Write via a temporary file in the same directory, fsync, rename, fsync the directory
-    (``durable``; without it a crash of the machine may undo the rename, never tear the file)."""
+    """Write via a temporary file in the same directory, fsync, rename, fsync the directory.
+
+    Without ``durable`` nothing is fsync'd: every process still sees the old document or the
+    new one whole (the rename is atomic), and so does paw after a crash of its own; a crash of
+    the machine may lose the write, or leave the document unreadable on a filesystem that
+    does not flush a file renamed over another (paw then says so and reads nothing from it)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

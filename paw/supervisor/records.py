@@ -46,8 +46,8 @@ class StateStore(Protocol):
 
     def write(self, name: str, data: Mapping[str, object], *, durable: bool = True) -> None:
         """Replace the document ``name`` atomically (write a temp file, fsync, rename, fsync
-        the directory). ``durable=False`` skips the directory's fsync: after a crash of the
-        machine the document is whole, the new one or the one before."""
+        the directory). ``durable=False`` fsyncs nothing: other processes and a crash of paw
+        see the old document or the new one whole; a crash of the machine may lose it."""
         ...
 
     def lock(self, name: str) -> AbstractContextManager[None]:
@@ -193,8 +193,9 @@ def save_prompts(
     state: StateStore, prompts: Mapping[str, PromptRecord], *, durable: bool = True
 ) -> None:
     """Replace the prompts seen. ``durable=False`` for a sweep's bookkeeping (occurrences
-    seen or gone), which may come back as before after a crash of the machine: a decision's
-    write, which the keys wait for, is always durable."""
+    seen or gone: the next sweep finds them again), which a new prompt's way to the screen
+    must not wait for on a slow disk; a decision's write, which the keys wait for, is always
+    durable."""
     doc = {"prompts": [p.model_dump(mode="json") for p in prompts.values()]}
     state.write(PROMPTS_DOC, doc, durable=durable)
 

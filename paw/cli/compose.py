@@ -208,6 +208,7 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
     supervisor.ctx.own_procs = ctx.procs
     if control:
         terminal.watch_session(supervisor.session)
+        supervisor.ctx.count_in_background = True  # counts over ssh never hold a sweep
     return Remote(host, SshLink(transport), supervisor)
 
 
@@ -272,6 +273,7 @@ def build_supervisor(
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S
+        supervisor.ctx.count_in_background = True
         # the guard is imported when a sweep first judges a prompt; a long-running sweeper
         # pays for it here, so its first prompt is not shown a tenth of a second later
         for module in ("paw.core.approval", "paw.guard"):

@@ -154,15 +154,29 @@ def connection_for(supervisor: Supervisor | Fleet) -> Connection:
     if isinstance(terminal, TmuxTerminal) and terminal.control:
         remote = bool(getattr(supervisor, "remotes", None))
         source = cast("Fleet", supervisor) if remote else terminal
+    watch = source.watch if source is not None else None
+    if watch is not None and source is terminal:
+        watch = partial(_watch_with_counts, supervisor, watch)
     return Connection(
         supervisor,
         attach=attacher(supervisor),
         kinds=usable_kinds_first(supervisor.ctx.config, shutil.which),
         close=supervisor.close,
         waves=waves.read,
-        watch=source.watch if source is not None else None,
+        watch=watch,
         live=source.events_live if source is not None else None,
     )
+
+
+def _watch_with_counts(
+    supervisor: Supervisor | Fleet,
+    watch: Callable[[Callable[[str | None], None]], bool],
+    listener: Callable[[str | None], None],
+) -> bool:
+    """``watch(listener)``, and a worktree count that ends on a worker (the TUI counts beside
+    its sweeps) asks ``listener`` for the sweep that shows it (a Fleet does both itself)."""
+    supervisor.ctx.on_counted = partial(listener, None)
+    return watch(listener)
 
 
 def attacher(supervisor: Supervisor | Fleet) -> Callable[[str], None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -166,6 +167,13 @@ class Context:
     # A one-shot command's context (`paw ls`): its first sweep reads no status mark, the
     # circumstances later sweeps compare against; a later sweep then recounts what is due.
     one_shot: bool = False
+    # Long-running sweepers (the TUI, a wave runner) count worktrees on worker threads: a
+    # sweep never waits for git (a count took 20-80 ms of a new prompt's way to the screen);
+    # a count shows from the sweep after it ends, which ``on_counted`` (when set) asks for.
+    count_in_background: bool = False
+    on_counted: Callable[[], None] | None = None
+    counting: set[str] = field(default_factory=set)  # agents whose count runs right now
+    counter: ThreadPoolExecutor | None = None  # the workers of background counts
     # Sweeps return the live prompts, each with the guard's verdict. Off for a command that
     # shows none (`paw ls`): only prompts never seen before are judged (for the audit), and
     # the snapshot lists no prompt.

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -149,6 +150,10 @@ class Fleet:
                 self._watched.append(source)
                 if name != LOCAL:
                     self._sources[name] = source
+        # a worktree count that ends on a worker asks for the sweep that shows it
+        self.local.ctx.on_counted = lambda: listener(None)
+        for name, remote in self.remotes.items():
+            remote.supervisor.ctx.on_counted = partial(self._keyed(name, listener), None)
         return bool(self._watched)
 
     def _keyed(self, host: str, listener: PaneListener) -> PaneListener:

@@ -213,7 +213,11 @@ class Supervisor:
         return self.ctx.terminal.attach_argv(pane)
 
     def close(self) -> None:
-        """Release the terminal's long-lived connections (tmux and the agents keep running)."""
+        """Release the terminal's long-lived connections (tmux and the agents keep running)
+        and stop starting worktree counts (one running finishes on its own)."""
+        counter, self.ctx.counter = self.ctx.counter, None
+        if counter is not None:
+            counter.shutdown(wait=False, cancel_futures=True)
         self.ctx.terminal.close()
 
     def stats(self) -> dict[str, dict[str, int]]:

@@ -36,7 +36,7 @@ from paw.supervisor.records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from paw.core.models import Detection, Verdict
     from paw.core.ports import PaneInfo, ProcInfo, StatusCounts
@@ -575,7 +575,7 @@ def _refresh_stats(
     done = early.finish() if early is not None else {}
     for name, (mark, counts) in done.items():
         _record(ctx, name, now, mark, signs.get(name), counts)
-    owned = [a for a in owned if a.name not in done]
+    owned = [a for a in owned if a.name not in done and a.name not in ctx.counting]
     marks = {a.name: _recent_mark(ctx, a, now, signs.get(a.name)) for a in owned}
     missing = [a for a in owned if _missing(ctx, a.name)]
     due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
@@ -587,6 +587,9 @@ def _refresh_stats(
         ok = _count(ctx, agent, now)
         ctx.stat_marks[agent.name] = StatMark(now, mark, sign, ok)
 
+    if ctx.count_in_background:
+        _count_beside(ctx, todo, count)
+        return
     if len(todo) <= 1:
         for agent in todo:
             count(agent)
@@ -595,6 +598,33 @@ def _refresh_stats(
     # after another. Side by side they overlap their start-up and disk waits.
     with ThreadPoolExecutor(max_workers=min(STAT_WORKERS, len(todo))) as pool:
         list(pool.map(count, todo))
+
+
+def _count_beside(
+    ctx: Context, todo: list[AgentRecord], count: Callable[[AgentRecord], None]
+) -> None:
+    """Start ``count`` of each agent of ``todo`` on the context's count workers and return at
+    once; each agent counts once at a time (``ctx.counting``), and ``ctx.on_counted`` is told
+    when a count ends (the sweep after it shows the result)."""
+    if not todo:
+        return
+    if ctx.counter is None:
+        ctx.counter = ThreadPoolExecutor(max_workers=STAT_WORKERS, thread_name_prefix="paw-count")
+
+    def run(agent: AgentRecord) -> None:
+        try:
+            count(agent)
+        finally:
+            ctx.counting.discard(agent.name)
+        if ctx.on_counted is not None:
+            ctx.on_counted()
+
+    for agent in todo:
+        ctx.counting.add(agent.name)
+        try:
+            ctx.counter.submit(run, agent)
+        except RuntimeError:  # the workers were shut down (paw is closing)
+            ctx.counting.discard(agent.name)
 
 
 _Counted = tuple["tuple[object, ...] | None", "StatusCounts | None"]

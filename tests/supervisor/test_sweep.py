@@ -8,11 +8,13 @@ import time
 from dataclasses import replace
 
 import pytest
+from libtmux.test.retry import retry_until
 
 from paw.core.models import Action, Finding, Verdict
 from paw.core.ports import StatusCounts
 from paw.supervisor.model import AgentStatus
 from paw.supervisor.sweep import STAT_REFRESH_PER_SWEEP, STAT_TTL_S
+from tests.support.budget import budget
 from tests.support.supervision import (
     IDLE_SCREEN,
     REPO,
@@ -275,3 +277,44 @@ def test_a_worktree_git_cannot_count_shows_no_count_not_a_clean_one() -> None:
     rig.now[0] += STAT_TTL_S + 1
     [view] = rig.sup.poll_once().agents
     assert not view.stat.counted
+
+
+def test_a_long_running_sweeper_counts_worktrees_beside_its_sweeps() -> None:
+    """The TUI's sweeps never wait for git: a count runs on a worker (one per agent at a
+    time), the sweep that started it shows the count before (or none yet), the worker asks
+    for the next sweep when it ends, and that sweep shows the new count."""
+    from paw.core.ports import StatusCounts
+
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    worktree = rig.sup.agent("alice").worktree
+    ctx = rig.sup.ctx
+    ctx.count_in_background = True
+    asked = threading.Event()
+    ctx.on_counted = asked.set
+    release = threading.Event()
+    counted = rig.vcs.status_counts
+    calls: list[str] = []
+
+    def slow(path: str, base: str) -> StatusCounts:
+        calls.append(path)
+        assert release.wait(budget(30))
+        return counted(path, base)
+
+    rig.vcs.status_counts = slow  # type: ignore[method-assign,assignment]
+    rig.vcs.counts[worktree] = StatusCounts(2, 0, 0, 0, 0)
+    rig.now[0] += STAT_TTL_S + 1  # the count is due
+    started = time.monotonic()
+    [view] = rig.sup.poll_once().agents
+    assert time.monotonic() - started < budget(5)  # the sweep did not wait for git
+    assert view.stat.uncommitted == 0  # the count before
+    [again] = rig.sup.poll_once().agents  # a sweep while it runs starts no second count
+    assert again.stat.uncommitted == 0
+    assert retry_until(lambda: len(calls) == 1, budget(10), raises=False)
+    release.set()
+    assert asked.wait(budget(30))  # the worker asked for a sweep
+    assert retry_until(lambda: "alice" not in ctx.counting, budget(10), raises=False)
+    [after] = rig.sup.poll_once().agents
+    assert after.stat.uncommitted == 2
+    assert calls == [worktree]
+    rig.sup.close()

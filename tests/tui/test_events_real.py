@@ -8,6 +8,7 @@ sweeps came through the event path, not a timer.
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -224,3 +225,39 @@ def _lost(recorder: Recorder) -> bool:
         and all(v.status is AgentStatus.LOST for v in last.agents)
         and not last.prompts
     )
+
+
+async def test_a_commit_in_a_quiet_worktree_is_counted_beside_the_sweeps_and_shown(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The TUI counts worktrees on workers: a commit in a quiet agent's worktree moves its
+    status mark, a safety-less sweep starts the count, and the count's end asks for the
+    sweep that shows it (nothing else would sweep: the pane stays quiet)."""
+    from paw.supervisor import sweep
+
+    monkeypatch.setattr(sweep, "MARK_EVERY_S", 0.0)  # every sweep reads the status marks
+    supervisor = supervisor_for(git_repo, server)
+    supervisor.spawn("quiet", "asks", None)
+    recorder = Recorder(supervisor)
+    app = make_app(supervisor, poll_interval=HOUR, safety_interval=HOUR, autopoll=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await start_events(pilot, app, supervisor)
+            assert supervisor.ctx.count_in_background
+            assert await until(pilot, lambda: shows_prompt(recorder, "quiet"), 30)
+
+            def ahead() -> int:
+                last = recorder.last
+                view = next((v for v in last.agents if v.name == "quiet"), None) if last else None
+                return view.stat.ahead if view is not None and view.stat.counted else -1
+
+            assert await until(pilot, lambda: ahead() == 0, 30)
+            worktree = Path(supervisor.agent("quiet").worktree)
+            (worktree / "new.txt").write_text("x\n", encoding="utf-8")
+            git = ["git", "-C", str(worktree), "-c", "user.name=t", "-c", "user.email=t@t"]
+            await asyncio.to_thread(subprocess.run, [*git, "add", "new.txt"], check=True)
+            await asyncio.to_thread(subprocess.run, [*git, "commit", "-qm", "x"], check=True)
+            app.request_poll()  # one sweep sees the mark move and starts the count
+            assert await until(pilot, lambda: ahead() == 1, 30), recorder.last
+    finally:
+        app.disconnect()

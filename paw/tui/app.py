@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from paw.errors import PawError, TmuxError
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
 from paw.tui.events import EventPump
+from paw.tui.gcpause import LongLived
 from paw.tui.messages import AgentDetails, DetailsRead, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -117,6 +118,7 @@ class PawApp(App[None]):
         self._diff_at = 0.0
         self._last_error: tuple[str, float] | None = None
         self._tmux_lost = False
+        self._long_lived = LongLived()  # short full collections (a real terminal only)
         self._waves = waves
         self._wave_seen: WaveReading | None = None  # the wave as last read
 
@@ -196,7 +198,14 @@ class PawApp(App[None]):
     ) -> None:
         """End the app (a connection that arrives after this is released, not used)."""
         self._ending = True
+        self._long_lived.uninstall()
         super().exit(result, return_code, message)
+
+    def first_picture_shown(self) -> None:
+        """The first sweep's picture is on screen: what the TUI holds now lives long (see
+        :mod:`paw.tui.gcpause`). Not in headless runs (tests run many apps in one process)."""
+        if not self.is_headless and not self._ending:
+            self._long_lived.install()
 
     def _connect_failed(self, error: BaseException) -> None:
         self.connect_error = error
@@ -213,6 +222,7 @@ class PawApp(App[None]):
 
     def _tick(self) -> None:
         # The timer skips while the last sweep's share of the time runs (SWEEP_DUTY).
+        self._long_lived.tick()
         now = time.monotonic()
         if self.events_live() and now - self._last_sweep < self.safety_interval:
             # Pane events drive the sweeps; this is only the safety sweep. A wave's runner is

@@ -169,6 +169,13 @@ class MainScreen(AgentActions, Screen[None]):
             self._show_wave()
         self._announce_new_prompts(snapshot.prompts, quiet=first)
         self._refresh_footer()
+        if first:
+            self.set_timer(AFTER_FRAME_S, self._first_picture_shown, name="first-picture")
+
+    def _first_picture_shown(self) -> None:
+        first_shown = getattr(self.app, "first_picture_shown", None)
+        if callable(first_shown):
+            first_shown()
 
     def on_details_read(self, message: DetailsRead) -> None:
         """The selected agent's pane preview and diff, read after the sweep's picture."""

@@ -200,6 +200,8 @@ def _rich_commands(seed: int, count: int) -> list[str]:
         for _ in range(rng.choice((0, 0, 1, 1, 2))):
             op = rng.choice(_RICH_REDIRECTS)
             text += f" {op}" + ("" if op[-1].isdigit() else rng.choice(_RICH_WORDS + _RICH_VARS))
+            if rng.random() < 0.15:  # words after a redirection (`cat 2>f a b`)
+                text += " " + " ".join(rng.choices(_RICH_WORDS, k=rng.randint(1, 2)))
         return text
 
     out = []
@@ -305,3 +307,48 @@ def test_rich_fast_path_takes_the_slow_corpus_commands() -> None:
     assert evaluate_command("shopt -s expand_aliases\nalias ll='rm -rf ~'\nll").rules == (
         "shell.rm-home",
     )
+
+
+_CODE_FRAGMENTS = (
+    "os.system(", "os.popen(", "subprocess.run(", "commands.getoutput(", "pty.spawn(", "system(",
+    "exec(", "execSync(", "spawn(", "popen(", "shell_exec(", "passthru(", "proc_open(",
+    "IO.popen(", "Open3.capture2(", "do shell script \"", "Runtime.getRuntime().exec(",
+    "os.execute(", "io.popen(", "os.execvp(", "os.spawnl(", "eval(", "Function(", "runpy.",
+    "compile(", "iex ", "Invoke-Expression ", "urlopen(", "requests.get(", "requests.post(",
+    "urllib.request", "fetch(", "https://x", "http://x", "Net.WebClient", "DownloadString(",
+    "Invoke-WebRequest", " iwr ", "open-uri", "LWP::Simple", "http.client", "axios.post(",
+    "Net::HTTP", "HTTP::Tiny", "curl_exec(", "socket.send(", ".sendall(", "socket", "SOCKET",
+    "Socket.new", "TCPSocket", "net.connect(", "NET.CONNECT", "fsockopen(", "ſocket", "ſOCKET",
+    "fork", "forkpty", "pcntl_fork", "while True:", "loop {", "for(;;)", "redo", "open('f', 'w')",
+    'open("f", "a")', "writeFileSync('f'", "appendFile('f'", "File.write('f'", "IO.write('f'",
+    "file_put_contents('f'", "Path('f').write_text(", "~/.ssh/id_rsa", "os.environ", ";", "\n",
+    " ", "(", ")", "'", '"', "x", "sys", "spaw", "exe", "sockt", "fo rk", "ur lopen",
+)  # fmt: skip
+
+
+def test_code_needles_are_in_every_match_of_their_patterns() -> None:
+    """A source without the needles is not searched: every match must hold one of them."""
+    from paw.core.guard.shell.rules import code
+
+    rng = random.Random(12)  # noqa: S311 - reproducible test data, not secrets
+    sources = [
+        "".join(rng.choices(_CODE_FRAGMENTS, k=rng.randint(1, 8))) for _ in range(30_000)
+    ] + list(_CODE_FRAGMENTS)
+    checks = (
+        (code._SHELL_CALL_RE, lambda s: code._has_any(s, code._SHELL_CALL_NEEDLES)),
+        (code._NETWORK_CALL_RE, lambda s: code._has_any(s, code._NETWORK_CALL_NEEDLES)),
+        (code._SOCKET_RE, code._may_open_socket),
+        (code._DOWNLOAD_EXEC_RE, code._may_download_exec),
+        (code._FORK_LOOP_RE, lambda s: code._has_any(s, code._FORK_NEEDLES)),
+        (code._WRITE_RE, lambda s: code._has_any(s, code._WRITE_NEEDLES)),
+    )
+    for pattern, may_match in checks:
+        matched = skipped = 0
+        for source in sources:
+            if pattern.search(source) is not None:
+                matched += 1
+                assert may_match(source), (pattern.pattern[:40], source)
+            elif not may_match(source):
+                skipped += 1
+        assert matched > 100, pattern.pattern[:40]
+        assert skipped > 100, pattern.pattern[:40]

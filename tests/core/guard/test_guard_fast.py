@@ -287,6 +287,9 @@ def test_rich_fast_path_leaves_tree_sitter_quirks_to_the_parser() -> None:
         "a |& b",
         "a &",
         "a 2>&-",
+        "- X=1 a > f",  # the `-` vanishes: `X=1` becomes an assignment
+        'echo "x"""$b9*',  # `$` alone, then a word `b9*`
+        "a <== b",  # `==` read as a test
     ):
         assert shell._fast_parts(quirk) is None, quirk
 

@@ -103,7 +103,7 @@ _TOKEN_RE = re.compile(
 # A plain word tree-sitter-bash misreads in a pipeline, before a redirection, across lines, or
 # glued to a quote (`b@c`, `b%`, `b?c`, `x+:`, `==`, `=~`): searched in the whole text (a hit
 # inside quotes only sends the command to the parser).
-_ODD_RE = re.compile(r"%|\?(?!\})|[^ \n;&|<>'\"]@|\+:|(?<![^ \n;&|])=[=~](?![^ \n;&|])")
+_ODD_RE = re.compile(r"%|\?(?!\})|[^ \n;&|<>'\"]@|\+:|(?<![^ \n;&|<>])=[=~](?![^ \n;&|<>])")
 # One piece of a word: plain (1), single-quoted (2), double-quoted (3), expansion (4: 5, 6, 7).
 _PIECE_RE = re.compile(rf"({_PLAIN})|'([^'\n]*+)'|\"([^\"`\\!\n]*+)\"|({_EXPANSION})")
 _RESERVED = frozenset(
@@ -119,7 +119,8 @@ _SUBSTITUTION_RE = re.compile(r"\$\(|`|<\(|>\(")
 _DECLARATIONS = frozenset(
     {"declare", "typeset", "export", "readonly", "local", "unset", "unsetenv"}
 )
-_KEYWORDS = _RESERVED | _DECLARATIONS  # a command word starting so is the parser's business
+# A command word starting so is the parser's business (`- X=1 a` is `X=1 a` to tree-sitter-bash).
+_KEYWORDS = _RESERVED | _DECLARATIONS | {"-"}
 
 # A word with expansions, read when its command runs (the variables are those of that moment):
 # its pieces (literal text, or an expansion's name and guard) and whether any part was quoted.
@@ -214,6 +215,8 @@ def _pieces(word: str, pieces: Pieces) -> tuple[bool, bool, bool] | None:
             else:
                 pieces.append(body)
         else:
+            if match.start() and word[match.start() - 1] in "'\"":
+                return None  # `"x"""$b9*` is `"x""" $ b9*` to tree-sitter-bash
             name = match.group(5) or match.group(6)
             pieces.append((name, match.group(7) or ""))
             expanded = True

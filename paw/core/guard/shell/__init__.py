@@ -95,15 +95,16 @@ _TOKEN_RE = re.compile(
     r"|(\|)"  # 2 pipe
     r"|([0-9]?>>|[0-9]?>|&>>|&>|<)(?![<>&(|])"  # 3 redirection taking a target
     r"|([0-9]?>&[0-9])(?=[ \n;&|]|$)"  # 4 duplication (`2>&1`): the walk drops it
-    rf"|({_PLAIN}){_BOUNDARY}"  # 5 a plain word
-    rf"|(\{{\}}|\\;){_BOUNDARY}"  # 6 find's `{{}}` and `\;`, words on their own
-    rf"|({_PIECES}){_BOUNDARY}"  # 7 a word glued from pieces (quoted, expanded)
+    rf"|({_PLAIN}(?: ++{_PLAIN})*+)(?=[ \n;&|]|$)"  # 5 plain words (none before `2>`)
+    rf"|({_PLAIN}){_BOUNDARY}"  # 6 a plain word
+    rf"|(\{{\}}|\\;){_BOUNDARY}"  # 7 find's `{{}}` and `\;`, words on their own
+    rf"|({_PIECES}){_BOUNDARY}"  # 8 a word glued from pieces (quoted, expanded)
     r"|.)"  # anything else: the parser's business
 )
 # A plain word tree-sitter-bash misreads in a pipeline, before a redirection, across lines, or
 # glued to a quote (`b@c`, `b%`, `b?c`, `x+:`, `==`, `=~`): searched in the whole text (a hit
 # inside quotes only sends the command to the parser).
-_ODD_RE = re.compile(r"%|\?(?!\})|[^ \n;&|<>'\"]@|\+:|(?<![^ \n;&|<>])=[=~](?![^ \n;&|<>])")
+_ODD_RE = re.compile(r"\?(?!\})|[^ \n;&|<>'\"]@|(?<![^ \n;&|<>])=[=~](?![^ \n;&|<>])")
 # One piece of a word: plain (1), single-quoted (2), double-quoted (3), expansion (4: 5, 6, 7).
 _PIECE_RE = re.compile(rf"({_PLAIN})|'([^'\n]*+)'|\"([^\"`\\!\n]*+)\"|({_EXPANSION})")
 _RESERVED = frozenset(
@@ -137,6 +138,8 @@ FastList = tuple[list[FastCommand], bool, bool]
 
 def _fast_parts(text: str) -> FastList | None:
     """The simple commands of ``text`` when it is such a list or pipeline (see above)."""
+    if text.endswith(" "):  # `alias ll='rm -rf ~'` then `ll` runs `rm -rf ~ ` (no words there)
+        return _rich_parts(text.rstrip(" "))
     if _WORDS_RE.fullmatch(text) is not None:  # one command of plain words: the common case
         head = text.split(" ", 1)[0]
         if "=" in head or head in _RESERVED:
@@ -151,45 +154,57 @@ def _plain_parts(text: str) -> FastList | None:
     """A list or pipeline of the first fast path's shape (`_LIST_RE`)."""
     # The list matched: its tokens are words and operators with blanks between them (an
     # operator inside a quoted word is part of that word).
-    parts: list[FastCommand] = []
-    words: list[Word | FastWord] = []
+    parts: list[list[Word]] = []
+    words: list[Word] = []
     listed = piped = False
     for match in _LIST_TOKEN_RE.finditer(text):
         kind = match.lastindex or 0
         if kind == 1:
             listed = True
-            parts.append((words, [], None))
+            parts.append(words)
             words = []
         elif kind == 2:
             piped = True
-            parts.append((words, [], None))
+            parts.append(words)
             words = []
         elif kind == 3 or kind > 5:  # a plain word, `{}` or the `;` of `\;`
             words.append(Word(match.group(kind)))
         else:
             words.append(Word(match.group(kind), quoted=True))
-    parts.append((words, [], None))
+    parts.append(words)
     if piped and "$" in text:
         return _rich_parts(text)  # the walk reads each stage's text for `$`
     if piped and listed:
         return None
-    for words, _, _ in parts:
-        first: Word = words[0]  # type: ignore[assignment]
+    odd = piped and (_may_be_odd(text) or "{}" in text or "\\;" in text)
+    for words in parts:
+        first = words[0]
         if not first.quoted and (
             "=" in first.text or first.text in _RESERVED or first.text in _FIND_WORDS
         ):
             return None  # an assignment or a reserved word: the parser's business
         if piped and (
             first.text in _DECLARATIONS
-            or any(not w.quoted and _PIPE_WORD_RE.fullmatch(w.text) is None for w in words)  # type: ignore[union-attr]
+            or (
+                odd and any(not w.quoted and _PIPE_WORD_RE.fullmatch(w.text) is None for w in words)
+            )
         ):
             return None
-    return parts, piped, False
+    return [(words, [], None) for words in parts], piped, False  # type: ignore[misc]
+
+
+def _may_be_odd(text: str) -> bool:
+    """False when no word of ``text`` can fail `_PIPE_WORD_RE`: such a word holds `%`, `?`,
+    `@` (but for a lone leading one), `+:`, or is `==` or `=~`."""
+    return "%" in text or "?" in text or "@" in text or "+:" in text or "==" in text or "=~" in text
 
 
 def _pieces(word: str, pieces: Pieces) -> tuple[bool, bool, bool] | None:
     """Read a glued word into ``pieces``: (quoted, expanded, has `$1`/`$@`-like expansion), or
     None when a piece is not one the fast path reads as the walk does."""
+    if word[0] == "'" and word.find("'", 1) == len(word) - 1:  # one single-quoted piece
+        pieces.append(word[1:-1])
+        return True, False, False
     quoted = expanded = special = False
     at = 0
     for match in _PIECE_RE.finditer(word):
@@ -248,7 +263,13 @@ def _double_quoted(body: str, pieces: Pieces) -> bool:
 
 def _rich_parts(text: str) -> FastList | None:  # noqa: C901 - one pass
     """A list or pipeline with glued words, expansions, redirections or newlines (see above)."""
-    if text.startswith(" ") or text.endswith(" ") or _ODD_RE.search(text) is not None:
+    if (
+        text.startswith(" ")
+        or text.endswith(" ")
+        or "%" in text
+        or "+:" in text
+        or (_may_be_odd(text) and _ODD_RE.search(text) is not None)
+    ):
         return None
     # Per command: words, redirections, the span of its words.
     commands: list[tuple[list[Word | FastWord], list[Redirect | tuple[str, FastWord]], int, int]]
@@ -268,13 +289,24 @@ def _rich_parts(text: str) -> FastList | None:  # noqa: C901 - one pass
                 return None  # a word after a redirection: the parser's business
             chunk = match.group(kind)
             word: Word | FastWord
-            if kind == 5:
+            if kind == 5 and " " in chunk:  # several plain words
+                if pending is not None:
+                    return None  # a word after a redirection's target: the parser's business
+                if not words:
+                    head = chunk.split(" ", 1)[0]
+                    if "=" in head or head in _KEYWORDS:
+                        return None  # an assignment, a reserved word: the parser's business
+                    start = match.start(5)
+                words.extend([Word(w) for w in chunk.split(" ") if w])
+                end = match.end()
+                continue
+            if kind <= 6:
                 if not words and pending is None:
                     if "=" in chunk or chunk in _KEYWORDS:
                         return None  # an assignment, a reserved word: the parser's business
-                    start = match.start(5)
+                    start = match.start(kind)
                 word = Word(chunk)
-            elif kind == 6:
+            elif kind == 7:
                 if not words or pending is not None:
                     return None  # `{} x`, `> {}`: the parser's business
                 word = Word(";" if chunk == "\\;" else "{}")
@@ -304,7 +336,7 @@ def _rich_parts(text: str) -> FastList | None:  # noqa: C901 - one pass
                         and ("=" in first or first in _KEYWORDS)
                     ):
                         return None  # `X="a b" cmd`, `export"X=1"`: the parser's business
-                    start = match.start(7)
+                    start = match.start(8)
             if pending is not None:
                 reds.append(Redirect(pending, word) if type(word) is Word else (pending, word))  # type: ignore[arg-type]
                 pending = None

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 from pathlib import Path
 
 import pytest
 
 from paw.core.guard import shell
-from paw.core.guard.shell import evaluate_command
+from paw.core.guard.shell import dispatch, evaluate_command
+from paw.core.guard.shell.commands import SimpleCommand
+from paw.core.guard.shell.context import Context
 from paw.core.guard.shell.rules import files
+from paw.core.models import Action
 from tests.core.guard.test_shell_parse import _corpus_commands
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "guard"
@@ -72,11 +76,15 @@ def test_pipelines_of_corpus_commands_judged_as_the_parser_judges_them(
     assert with_fast == parsed
 
 
-def test_only_a_lone_pipeline_without_dollar_or_declaration_takes_the_fast_path() -> None:
+def test_only_a_lone_pipeline_without_declaration_takes_the_fast_path() -> None:
     assert shell._fast_parts("echo aGkK | base64 -d | sh") is not None
     assert shell._fast_parts("ls | echo 'GITHUB_TOKEN'") is not None
-    # The walk reads variable names in the raw text of a printing command, quoted or not.
-    assert shell._fast_parts("ls | echo '$GITHUB_TOKEN'") is None
+    # The walk reads variable names in the raw text of a printing command, quoted or not: the
+    # fast path hands that text along.
+    parts = shell._fast_parts("ls | echo '$GITHUB_TOKEN'")
+    assert parts is not None
+    assert parts[0][1][2] == "echo '$GITHUB_TOKEN'"
+    assert evaluate_command("ls | echo '$GITHUB_TOKEN'").rules == ("shell.secret-read",)
     assert shell._fast_parts("a | b | c && d") is None  # tree-sitter nests this its own way
     assert shell._fast_parts("export X=1 | sh") is None  # a declaration, not a command stage
     for misparsed in ("echo hi | me@h", "a | b%c", "a | b?c", "a | 0_+:", "a | b =="):
@@ -150,3 +158,216 @@ def test_generated_find_exec_lists_judged_as_the_parser_judges_them(
     monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in fast]
     assert with_fast == parsed
+
+
+# -- the fast path's glued words, expansions, redirections and newlines --------------------------
+
+_RICH_WORDS = (
+    "rm", "-rf", "-f", "/", "~", "*", "git", "push", "--force", "echo", "printf", "cat", ".env",
+    "sh", "bash", "-c", "find", ".", "-exec", "{}", "\\;", "+", "sudo", "curl", "jq", "tee",
+    "a.txt", "AGENTS.md", "xargs", "env", "python3", "ls", "cd", "..", "build", "alias", "ll",
+    "--x=y", "-", "--", "a,b", "node:20", "/dev/null", "~/.bashrc", ".claude/settings.json",
+    "GITHUB_TOKEN", "1", "2", "X=1", "=",
+)  # fmt: skip
+_RICH_VARS = (
+    "$HOME", "$1", "$2", "$@", "$*", "$X", "$PWD", "${HOME}", "${X:?}", "${X?}", "${BUILD_DIR}",
+    "$GITHUB_TOKEN", "$TMPDIR", "$IFS", "$0", "$_", "$$", "$?", "$!", "${1}", "${X:-y}", "$",
+)  # fmt: skip
+_RICH_REDIRECTS = (
+    ">", "> ", ">>", "2>", "2> ", "&>", "&>>", "<", "< ", "1>", "2>&1", ">&2", "1>&2", "0<", ">|",
+    "<<<", ">(",
+)  # fmt: skip
+_RICH_SEPARATORS = (" && ", " || ", "; ", ";", "\n", " | ", "|", " \n", "&&\n", " & ")
+
+
+def _rich_commands(seed: int, count: int) -> list[str]:  # noqa: C901 - one generator
+    rng = random.Random(seed)  # noqa: S311 - reproducible test data, not secrets
+
+    def piece() -> str:
+        roll = rng.random()
+        if roll < 0.5:
+            return rng.choice(_RICH_WORDS)
+        if roll < 0.65:
+            return rng.choice(_RICH_VARS)
+        inner = " ".join(rng.choices(_RICH_WORDS + _RICH_VARS, k=rng.randint(0, 3)))
+        return f"'{inner}'" if roll < 0.8 else f'"{inner}"'
+
+    def command() -> str:
+        text = " ".join(
+            "".join(piece() for _ in range(1 if rng.random() < 0.7 else rng.randint(2, 3)))
+            for _ in range(rng.randint(1, 5))
+        )
+        for _ in range(rng.choice((0, 0, 1, 1, 2))):
+            op = rng.choice(_RICH_REDIRECTS)
+            text += f" {op}" + ("" if op[-1].isdigit() else rng.choice(_RICH_WORDS + _RICH_VARS))
+            if rng.random() < 0.15:  # words after a redirection (`cat 2>f a b`)
+                text += " " + " ".join(rng.choices(_RICH_WORDS, k=rng.randint(1, 2)))
+        return text
+
+    out = []
+    for _ in range(count):
+        text = command()
+        for _ in range(rng.randint(0, 2)):
+            text += rng.choice(_RICH_SEPARATORS) + command()
+        if rng.random() < 0.1:
+            text += rng.choice((" ", "  "))  # `ll` of `alias ll='rm -rf ~'` runs `rm -rf ~ `
+        roll = rng.random()
+        if roll < 0.2:  # nested, with positionals bound (`$1`, `$@` read the operands)
+            text = f"sh -c {shlex.quote(text)} _ " + rng.choice(("a b", "/ ~", "'rm -rf' /"))
+        elif roll < 0.3:
+            text = (
+                f"find {rng.choice(('.', '~', '$HOME'))} -exec sh -c {shlex.quote(text)} _ {{}} \\;"
+            )
+        elif roll < 0.35:
+            text = f"echo {shlex.quote(text)} | sh"
+        out.append(text)
+    return out
+
+
+def _judged(command: str, cwd: str | None) -> tuple[str, list[tuple[object, ...]]]:
+    """The analysis of ``command`` and every simple command the rules were handed."""
+    seen: list[tuple[object, ...]] = []
+    real = dispatch.evaluate_simple
+
+    def record(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
+        seen.append(
+            (
+                [(w.text, w.quoted, w.braces) for w in cmd.argv],
+                [(r.op, r.target.text, r.target.quoted) for r in cmd.redirects],
+                cmd.stdin_text,
+                [c.name for c in cmd.upstream],
+                sorted((i, [c.name for c in s]) for i, s in cmd.subs.items()),
+                cmd.wrappers,
+                ctx.piped_out,
+                sorted(ctx.env.items()),
+                ctx.depth,
+            )
+        )
+        return real(cmd, ctx)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shell, "evaluate_simple", record)
+        analysis = shell.analyse_command(command, cwd=cwd)
+    return repr(analysis), seen
+
+
+def test_rich_fast_path_hands_the_rules_what_the_walk_hands_them() -> None:
+    """Glued words, expansions, redirections and newlines: the rules see the same simple
+    commands (words, quoting, redirections, upstream, pipe, variables) in the same order, and the
+    verdicts are the same, with and without the fast path; nested scripts included."""
+    # (The first fast path's forms, `_plain_parts`, are tested above; as they always did, they
+    # take a declaration as a command and odd plain words tree-sitter-bash misreads.)
+    commands = [c for c in _rich_commands(21, 6000) if shell._fast_parts(c) is not None]
+    commands = [c for c in commands if shell._rich_parts(c) is not None]
+    assert len(commands) > 1000
+    for needle in ("$", "> ", "2>&1", "\n", "&& ", '"$', "sh -c"):
+        assert any(needle in c for c in commands), needle
+    fast = {c: [_judged(c, cwd) for cwd in (None, "/")] for c in commands}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shell, "_fast_parts", lambda text: None)
+        parsed = {c: [_judged(c, cwd) for cwd in (None, "/")] for c in commands}
+    differ = [c for c in commands if fast[c] != parsed[c]]
+    assert not differ, differ[:5]
+
+
+def test_rich_fast_path_leaves_tree_sitter_quirks_to_the_parser() -> None:
+    """Forms tree-sitter-bash reads its own way (the walk judges what it reads) stay parsed."""
+    for quirk in (
+        "a && b@c > f",  # an odd plain word near a redirection (`b@c` loses `b`)
+        "echo x+:'a'",  # glued to a quote
+        "cat - 2>f",  # the `-` vanishes before a numbered redirection
+        "a | b 2>&1 | c",  # a middle stage's redirection wraps the stages before it
+        "echo $1x",  # `$1` glued
+        "echo 'a'$0",
+        'echo "$1 $2"',  # the blank between expansions is dropped
+        "a 0<f",  # `0` becomes a word
+        "a > $HOME/x",  # an expansion in a target
+        "a > f b",  # a word after a redirection
+        'export"X=1"',  # a declaration glued to a quote
+        "x=$HOME cmd",
+        "echo '$(id)'$HOME",  # the walk looks for substitutions in a glued word
+        "a |& b",
+        "a &",
+        "a 2>&-",
+        "- X=1 a > f",  # the `-` vanishes: `X=1` becomes an assignment
+        'echo "x"""$b9*',  # `$` alone, then a word `b9*`
+        "a <== b",  # `==` read as a test
+    ):
+        assert shell._fast_parts(quirk) is None, quirk
+
+
+def test_rich_fast_path_takes_the_slow_corpus_commands() -> None:
+    for command in (
+        "find $HOME -type f -exec sh -c 'rm -f \"$1\"' _ {} \\;",
+        "jq '.a=1' .mcp.json > .mcp.json.tmp && mv .mcp.json.tmp .mcp.json",
+        "shopt -s expand_aliases\nalias ll='rm -rf ~'\nll",
+        "cargo build 2>&1 | tee build.log",
+        'docker run --rm -v "$PWD":/src -w /src node:20 npm test',
+        'rm -rf "${BUILD_DIR:?}"/*',
+        "mkdir -p .kiro/steering && echo 'Use Go 1.23' > .kiro/steering/tech.md",
+    ):
+        assert shell._fast_parts(command) is not None, command
+    verdict = evaluate_command("find $HOME -type f -exec sh -c 'rm -f \"$1\"' _ {} \\;")
+    assert verdict.action is Action.BLOCK
+    assert evaluate_command("shopt -s expand_aliases\nalias ll='rm -rf ~'\nll").rules == (
+        "shell.rm-home",
+    )
+
+
+_CODE_FRAGMENTS = (
+    "os.system(", "os.popen(", "subprocess.run(", "commands.getoutput(", "pty.spawn(", "system(",
+    "exec(", "execSync(", "spawn(", "popen(", "shell_exec(", "passthru(", "proc_open(",
+    "IO.popen(", "Open3.capture2(", "do shell script \"", "Runtime.getRuntime().exec(",
+    "os.execute(", "io.popen(", "os.execvp(", "os.spawnl(", "eval(", "Function(", "runpy.",
+    "compile(", "iex ", "Invoke-Expression ", "urlopen(", "requests.get(", "requests.post(",
+    "urllib.request", "fetch(", "https://x", "http://x", "Net.WebClient", "DownloadString(",
+    "Invoke-WebRequest", " iwr ", "open-uri", "LWP::Simple", "http.client", "axios.post(",
+    "Net::HTTP", "HTTP::Tiny", "curl_exec(", "socket.send(", ".sendall(", "socket", "SOCKET",
+    "Socket.new", "TCPSocket", "net.connect(", "NET.CONNECT", "fsockopen(", "ſocket", "ſOCKET",
+    "fork", "forkpty", "pcntl_fork", "while True:", "loop {", "for(;;)", "redo", "open('f', 'w')",
+    'open("f", "a")', "writeFileSync('f'", "appendFile('f'", "File.write('f'", "IO.write('f'",
+    "file_put_contents('f'", "Path('f').write_text(", "~/.ssh/id_rsa", "os.environ", ";", "\n",
+    " ", "(", ")", "'", '"', "x", "sys", "spaw", "exe", "sockt", "fo rk", "ur lopen",
+)  # fmt: skip
+
+
+def test_code_needles_are_in_every_match_of_their_patterns() -> None:
+    """A source without the needles is not searched: every match must hold one of them."""
+    from paw.core.guard.shell.rules import code
+
+    rng = random.Random(12)  # noqa: S311 - reproducible test data, not secrets
+    sources = [
+        "".join(rng.choices(_CODE_FRAGMENTS, k=rng.randint(1, 8))) for _ in range(30_000)
+    ] + list(_CODE_FRAGMENTS)
+    checks = (
+        (code._SHELL_CALL_RE, lambda s: code._has_any(s, code._SHELL_CALL_NEEDLES)),
+        (code._NETWORK_CALL_RE, lambda s: code._has_any(s, code._NETWORK_CALL_NEEDLES)),
+        (code._SOCKET_RE, code._may_open_socket),
+        (code._DOWNLOAD_EXEC_RE, code._may_download_exec),
+        (code._FORK_LOOP_RE, lambda s: code._has_any(s, code._FORK_NEEDLES)),
+        (code._WRITE_RE, lambda s: code._has_any(s, code._WRITE_NEEDLES)),
+    )
+    for pattern, may_match in checks:
+        matched = skipped = 0
+        for source in sources:
+            if pattern.search(source) is not None:
+                matched += 1
+                assert may_match(source), (pattern.pattern[:40], source)
+            elif not may_match(source):
+                skipped += 1
+        assert matched > 100, pattern.pattern[:40]
+        assert skipped > 100, pattern.pattern[:40]
+
+
+def test_words_without_odd_characters_are_read_alike_in_pipelines() -> None:
+    """`_may_be_odd` spares the per-word check of a pipeline: it must be true whenever some
+    plain word fails `_PIPE_WORD_RE`."""
+    rng = random.Random(13)  # noqa: S311 - reproducible test data, not secrets
+    chars = "aZ09_./:=@%+,~*?-"
+    failing = 0
+    for _ in range(50_000):
+        word = "".join(rng.choices(chars, k=rng.randint(1, 5)))
+        if shell._PIPE_WORD_RE.fullmatch(word) is None:
+            failing += 1
+            assert shell._may_be_odd(f"x | {word}"), word
+    assert failing > 10_000

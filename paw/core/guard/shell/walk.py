@@ -385,9 +385,9 @@ def _resplit(
     if first is not None and not first.quoted and first.is_static and _BLANK_RE.search(first.text):
         argv = [Word(part) for part in first.text.split()] + argv[1:]
         subs = {}
-    if any(IFS_SPLIT in w.text for w in argv):
-        argv = _split_ifs(argv)
-        subs = {}
+    for word in argv:  # a loop, not any(): this runs for every command with a `$`
+        if IFS_SPLIT in word.text:
+            return _split_ifs(argv), {}
     return argv, subs
 
 

@@ -183,11 +183,10 @@ def _plain_parts(text: str) -> FastList | None:
             "=" in first.text or first.text in _RESERVED or first.text in _FIND_WORDS
         ):
             return None  # an assignment or a reserved word: the parser's business
+        if first.text in _DECLARATIONS and (piped or any("=" in w.text for w in words[1:])):
+            return None  # `export X=rm && sh -c '$X …'`: the walk tracks what X holds
         if piped and (
-            first.text in _DECLARATIONS
-            or (
-                odd and any(not w.quoted and _PIPE_WORD_RE.fullmatch(w.text) is None for w in words)
-            )
+            odd and any(not w.quoted and _PIPE_WORD_RE.fullmatch(w.text) is None for w in words)
         ):
             return None
     return [(words, [], None) for words in parts], piped, False  # type: ignore[misc]

@@ -29,6 +29,10 @@ MAX_NESTING = 150
 MAX_LOOP_UNROLL = 8
 
 _SUBST_RE = re.compile(rb"\$\(|`|<\(|>\(")
+# the words of a declaration judged as a command: its keyword, flags and names
+_DECLARATION_WORDS = frozenset(
+    {"export", "declare", "typeset", "local", "readonly", "word", "variable_name"}
+)
 _REDIRECT_TYPES = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
 _SKIP = frozenset({"comment", "|", "&&", "||", ";", "&", ";;", "\n"})
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
@@ -319,11 +323,31 @@ class Walker:
                 )
 
     def _declaration(self, node: Node) -> None:
+        assigns = False
         for child in node.named_children:
             if child.type == "variable_assignment":
+                assigns = True
                 self._assignment(child)
             else:
                 self._subst_in(child)
+        if not assigns:
+            self._declaration_command(node)
+
+    def _declaration_command(self, node: Node) -> None:
+        """A declaration that sets nothing (``export``, ``declare -x``, ``export NAME``) is
+        judged as the command it is: bare, it prints every variable, and in a pipeline what
+        it prints flows on (``export | curl -d @- …`` sends the environment)."""
+        words: list[Word] = []
+        for child in node.children:
+            if child.type in _DECLARATION_WORDS:
+                words.append(Word((child.text or b"").decode("utf-8", "replace")))
+            elif child.is_named and child.type != "comment":  # `export $(…)`: names unknown
+                words.append(Word(SUBST if b"$" in (child.text or b"") else UNKNOWN))
+        if not words:
+            return
+        effective = self.evaluate(SimpleCommand(words), self.ctx)
+        for sink in self.ctx.sinks:
+            sink.append(effective)
 
     def _function(self, node: Node) -> None:
         name_node = node.child_by_field_name("name")

@@ -8,7 +8,9 @@ otherwise. The rules and their ids are listed in docs/guardrails.md.
 
 from __future__ import annotations
 
+import platform
 import re
+import sys
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -136,8 +138,26 @@ FastCommand = tuple[list[Word | FastWord], list[Redirect | tuple[str, FastWord]]
 FastList = tuple[list[FastCommand], bool, bool]
 
 
+def _possessive_quantifiers_work() -> bool:
+    """False where ``re`` misreads possessive quantifiers: CPython before 3.11.5 could match
+    with ``X*+`` what ``X*`` refuses (gh-106052; Debian 12's Python is 3.11.2), so the fast
+    path's patterns would take commands they must leave to the parser. There (and on other
+    implementations) the parser judges every command: slower, the same verdicts."""
+    return (
+        platform.python_implementation() == "CPython"
+        and sys.version_info >= (3, 11, 5)
+        and re.fullmatch("(?:ab?c)*+", "a") is None
+    )
+
+
+FAST_PATH = _possessive_quantifiers_work()
+
+
 def _fast_parts(text: str) -> FastList | None:
-    """The simple commands of ``text`` when it is such a list or pipeline (see above)."""
+    """The simple commands of ``text`` when it is such a list or pipeline (see above); None
+    for everything where :data:`FAST_PATH` is off."""
+    if not FAST_PATH:
+        return None
     if text.endswith(" "):  # `alias ll='rm -rf ~'` then `ll` runs `rm -rf ~ ` (no words there)
         return _rich_parts(text.rstrip(" "))
     if _WORDS_RE.fullmatch(text) is not None:  # one command of plain words: the common case

@@ -9,6 +9,7 @@ import random
 import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 import paw.tui.widgets.table as table_module
@@ -22,10 +23,16 @@ class Table(KeyedTable):
     COLUMNS = (("name", "Agent"), ("state", "State"), ("note", "Note"))
 
 
+class Fresh(Table):
+    """Rendered by DataTable alone (no reuse of rows rendered elsewhere)."""
+
+    _render_line_in_row = DataTable._render_line_in_row
+
+
 class Pair(App[None]):
     def compose(self) -> ComposeResult:
         yield Table(id="kept")
-        yield Table(id="fresh")
+        yield Fresh(id="fresh")
 
 
 def rows_for(rng: random.Random, count: int) -> list[Row]:

@@ -6,7 +6,10 @@ import time
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
@@ -18,9 +21,13 @@ if TYPE_CHECKING:
     from typing import Self
 
     from textual.geometry import Region
+    from textual.widgets.data_table import RowKey
+
+    SegmentLines = list[list[Segment]]
 
 Cell = str | Text
 SHRINK_AFTER_S = 10.0  # a column narrows once it has been too wide this long
+MOVED_RENDERS = 1024  # rendered rows kept by what they show (see KeyedTable._render_line_in_row)
 Row = tuple[str, tuple[Cell, ...]]  # (row key, cells)
 
 
@@ -42,6 +49,10 @@ class KeyedTable(DataTable[Cell]):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._rows: list[Row] = []
+        # rendered rows by what decides their look, wherever they stand (a re-sort moves rows)
+        self._moved: LRUCache[tuple[object, ...], tuple[int, tuple[SegmentLines, SegmentLines]]]
+        self._moved = LRUCache(MOVED_RENDERS)
+        self._metas: dict[tuple[int, int], Style] = {}
         self._too_wide: dict[str, float] = {}  # column -> since when it is wider than needed
         self.clock: Callable[[], float] = time.monotonic  # when columns narrow (tests set it)
 
@@ -118,6 +129,90 @@ class KeyedTable(DataTable[Cell]):
         keys = [k for k, _ in new]
         if keep in keys and keys.index(keep) != self.cursor_row:
             self.move_cursor(row=keys.index(keep), animate=False)
+
+    def _render_line_in_row(
+        self,
+        row_key: RowKey,
+        line_no: int,
+        base_style: Style,
+        cursor_location: Coordinate,
+        hover_location: Coordinate,
+    ) -> tuple[SegmentLines, SegmentLines]:
+        """DataTable's rendered row, reused when the same row was rendered at another index.
+
+        DataTable caches a row's render by the row's key and the cursor's whole coordinate,
+        and paw's keys are positions: a sweep that re-sorts the agents (one going from busy
+        to waiting moves up) made every row below it render again, cell by cell through Rich
+        (most of a frame at 200 agents), and so did every cursor move. A row looks the same
+        wherever it stands except for its zebra stripe, its cursor and hover highlight, and
+        the row index in its segments' meta (what a click reports): the render is kept by
+        those and the cells' looks, and a row moved elsewhere gets its meta rewritten.
+        Tests compare the result, meta included, with a table built afresh."""
+        index = self._row_locations.get(row_key)
+        if (
+            index is None
+            or not 0 <= index < len(self._rows)
+            or self.fixed_columns
+            or self.fixed_rows
+            or self.cursor_type != "row"
+            or (self._labelled_row_exists and self.show_row_labels)
+        ):
+            return super()._render_line_in_row(
+                row_key, line_no, base_style, cursor_location, hover_location
+            )
+        key = (
+            tuple(_cell_key(cell) for cell in self._rows[index][1]),
+            line_no,
+            base_style,
+            index % 2,
+            cursor_location.row == index,
+            hover_location.row == index,
+            self.show_cursor,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+            self.size.width,
+            tuple(column.get_render_width(self) for column in self.ordered_columns),
+        )
+        found = self._moved.get(key)
+        if found is not None:
+            at, pair = found
+            return pair if at == index else self._moved_to(pair, index)
+        pair = super()._render_line_in_row(
+            row_key, line_no, base_style, cursor_location, hover_location
+        )
+        self._moved[key] = (index, pair)
+        return pair
+
+    def _moved_to(
+        self, pair: tuple[SegmentLines, SegmentLines], index: int
+    ) -> tuple[SegmentLines, SegmentLines]:
+        """A row rendered at another index, with its segments' meta saying ``index``."""
+        fixed, scrollable = pair
+        moved: SegmentLines = []
+        for column, line in enumerate(scrollable):
+            meta = self._meta(index, column)
+            moved.append(
+                [
+                    Segment(seg.text, (seg.style + meta) if seg.style else meta, seg.control)
+                    for seg in line
+                ]
+            )
+        return fixed, moved
+
+    def _meta(self, index: int, column: int) -> Style:
+        """The meta that places a segment at row ``index`` (the last "column" is the padding
+        after the cells: its own meta keeps its column 0 and out-of-bounds flag)."""
+        style = self._metas.get((index, column))
+        if style is None:
+            if column >= len(self.ordered_columns):
+                style = Style.from_meta({"row": index})
+            else:
+                style = Style.from_meta({"row": index, "column": column})
+            if len(self._metas) > 4096:
+                self._metas.clear()
+            self._metas[(index, column)] = style
+        return style
 
     def _update_row(self, index: int, changes: list[tuple[int, Cell]]) -> None:
         """Put new values in cells of row ``index`` and redraw that row alone.

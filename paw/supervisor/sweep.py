@@ -576,6 +576,9 @@ def _refresh_stats(
     for name, (mark, counts) in done.items():
         _record(ctx, name, now, mark, signs.get(name), counts)
     owned = [a for a in owned if a.name not in done and a.name not in ctx.counting]
+    if ctx.count_in_background:
+        _refresh_beside(ctx, owned, now, signs)
+        return
     marks = {a.name: _recent_mark(ctx, a, now, signs.get(a.name)) for a in owned}
     missing = [a for a in owned if _missing(ctx, a.name)]
     due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
@@ -587,9 +590,6 @@ def _refresh_stats(
         ok = _count(ctx, agent, now)
         ctx.stat_marks[agent.name] = StatMark(now, mark, sign, ok)
 
-    if ctx.count_in_background:
-        _count_beside(ctx, todo, count)
-        return
     if len(todo) <= 1:
         for agent in todo:
             count(agent)
@@ -600,12 +600,62 @@ def _refresh_stats(
         list(pool.map(count, todo))
 
 
+def _refresh_beside(
+    ctx: Context, owned: list[AgentRecord], now: float, signs: dict[str, int]
+) -> None:
+    """:func:`_refresh_stats` of a long-running sweeper: nothing of it waits in the sweep.
+
+    A status mark is a score of stat() calls (over ssh for a host's worktree); a burst of
+    prompts changes the screens of many agents at once, and their marks, read in the sweep
+    that carries the prompts, were a sixth of it at 200 agents. So an agent whose mark is
+    due to be read again (:func:`_recent_mark`'s rule) gets a job on the count workers that
+    reads it and then counts if the count is due by it; an agent whose last mark stands is
+    decided here, and the counts due by it (at most :data:`STAT_REFRESH_PER_SWEEP`, oldest
+    first) and those never made go to the workers too. Marks are still read before their
+    counts, on the worker that counts."""
+    stale: list[AgentRecord] = []
+    marks: dict[str, tuple[object, ...] | None] = {}
+    for agent in owned:
+        last = ctx.mark_reads.get(agent.name)
+        if last is None or _mark_stale(last, now, signs.get(agent.name)):
+            stale.append(agent)
+        else:
+            marks[agent.name] = last[1]
+    missing = [a for a in owned if _missing(ctx, a.name)]
+    due = [
+        a
+        for a in owned
+        if a.name in marks and not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)
+    ]
+    due.sort(key=lambda a: ctx.stat_marks[a.name].time)
+    forced = {a.name for a in [*missing, *due[:STAT_REFRESH_PER_SWEEP]]}
+
+    def refresh(agent: AgentRecord) -> bool:
+        sign = signs.get(agent.name)
+        mark = _recent_mark(ctx, agent, now, sign)
+        if agent.name not in forced and not _due(ctx, agent.name, now, {agent.name: mark}, signs):
+            return False  # the mark read again says the count stands
+        ok = _count(ctx, agent, now)
+        ctx.stat_marks[agent.name] = StatMark(now, mark, sign, ok)
+        return True
+
+    todo = [a for a in owned if a.name in forced or a in stale]
+    _count_beside(ctx, todo, refresh)
+
+
+def _mark_stale(last: tuple[float, object, int | None], now: float, sign: int | None) -> bool:
+    """Whether a mark read at ``last`` is to be read again (see :func:`_recent_mark`)."""
+    age = now - last[0]
+    changed = sign is None or sign != last[2]
+    return not (0 <= age < MARK_EVERY_S and not (changed and age >= MARK_MIN_S))
+
+
 def _count_beside(
-    ctx: Context, todo: list[AgentRecord], count: Callable[[AgentRecord], None]
+    ctx: Context, todo: list[AgentRecord], count: Callable[[AgentRecord], bool]
 ) -> None:
     """Start ``count`` of each agent of ``todo`` on the context's count workers and return at
     once; each agent counts once at a time (``ctx.counting``), and ``ctx.on_counted`` is told
-    when a count ends (the sweep after it shows the result)."""
+    when ``count`` counted (True: the sweep after it shows the result)."""
     if not todo:
         return
     if ctx.counter is None:
@@ -613,10 +663,10 @@ def _count_beside(
 
     def run(agent: AgentRecord) -> None:
         try:
-            count(agent)
+            counted = count(agent)
         finally:
             ctx.counting.discard(agent.name)
-        if ctx.on_counted is not None:
+        if counted and ctx.on_counted is not None:
             ctx.on_counted()
 
     for agent in todo:
@@ -725,11 +775,8 @@ def _recent_mark(
     or when the pane's screen changed since the last read (``sign``) and that read is
     :data:`MARK_MIN_S` old; else the last one read."""
     last = ctx.mark_reads.get(agent.name)
-    if last is not None:
-        age = now - last[0]
-        changed = sign is None or sign != last[2]
-        if 0 <= age < MARK_EVERY_S and not (changed and age >= MARK_MIN_S):
-            return last[1]
+    if last is not None and not _mark_stale(last, now, sign):
+        return last[1]
     mark = _mark(ctx, agent)
     ctx.mark_reads[agent.name] = (now, mark, sign)
     return mark

@@ -318,3 +318,49 @@ def test_a_long_running_sweeper_counts_worktrees_beside_its_sweeps() -> None:
     assert after.stat.uncommitted == 2
     assert calls == [worktree]
     rig.sup.close()
+
+
+def test_a_long_running_sweepers_sweep_reads_no_status_mark() -> None:
+    """Marks due to be read again (a screen changed, or the last read is old) are read on the
+    count workers: a sweep that carries a burst of prompts does not wait for a score of stat()
+    calls per agent. A mark found changed there still leads to a count, and the sweep after it
+    shows the new count; a mark found unchanged counts nothing and asks for no sweep."""
+    from paw.supervisor.sweep import MARK_EVERY_S
+
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    worktree = rig.sup.agent("alice").worktree
+    ctx = rig.sup.ctx
+    ctx.count_in_background = True
+    rig.sup.poll_once()  # the first count (never made: always on the workers)
+    assert retry_until(lambda: "alice" not in ctx.counting, budget(10), raises=False)
+    asked: list[float] = []
+    ctx.on_counted = lambda: asked.append(time.monotonic())
+    release = threading.Event()
+    read_on: list[str] = []
+    marked = rig.vcs.status_mark
+
+    def slow_mark(path: str, base: str) -> tuple[object, ...]:
+        read_on.append(threading.current_thread().name)
+        assert release.wait(budget(30))
+        return marked(path, base)
+
+    rig.vcs.status_mark = slow_mark  # type: ignore[method-assign]
+    rig.now[0] += MARK_EVERY_S + 1  # the mark is due to be read again; the count stands
+    started = time.monotonic()
+    [view] = rig.sup.poll_once().agents
+    assert time.monotonic() - started < budget(5)  # the sweep did not wait for the mark
+    assert view.stat.uncommitted == 0
+    assert retry_until(lambda: len(read_on) == 1, budget(10), raises=False)
+    assert read_on[0].startswith("paw-count")  # read beside the sweep
+    release.set()
+    assert retry_until(lambda: "alice" not in ctx.counting, budget(10), raises=False)
+    assert asked == []  # unchanged: nothing counted, no sweep asked for
+    rig.vcs.counts[worktree] = StatusCounts(4, 0, 0, 0, 0)  # git would stamp a new mark
+    rig.now[0] += MARK_EVERY_S + 1
+    rig.sup.poll_once()
+    assert retry_until(lambda: len(asked) == 1, budget(30), raises=False)  # counted, asked
+    [after] = rig.sup.poll_once().agents
+    assert after.stat.uncommitted == 4
+    assert all(name.startswith("paw-count") for name in read_on)
+    rig.sup.close()

@@ -607,33 +607,28 @@ def _refresh_beside(
 
     A status mark is a score of stat() calls (over ssh for a host's worktree); a burst of
     prompts changes the screens of many agents at once, and their marks, read in the sweep
-    that carries the prompts, were a sixth of it at 200 agents. So an agent whose mark is
-    due to be read again (:func:`_recent_mark`'s rule) gets a job on the count workers that
-    reads it and then counts if the count is due by it; an agent whose last mark stands is
-    decided here, and the counts due by it (at most :data:`STAT_REFRESH_PER_SWEEP`, oldest
-    first) and those never made go to the workers too. Marks are still read before their
-    counts, on the worker that counts."""
+    that carries the prompts, were a sixth of it at 200 agents. So the counts due by the
+    marks last read (at most :data:`STAT_REFRESH_PER_SWEEP`, oldest first: the TTL falls due
+    for every agent at once) and those never made are decided here and go to the count
+    workers, and an agent whose mark is due to be read again (:func:`_recent_mark`'s rule)
+    gets a job there that reads it and counts if it changed. Marks are still read before
+    their counts, on the worker that counts."""
     stale: list[AgentRecord] = []
     marks: dict[str, tuple[object, ...] | None] = {}
     for agent in owned:
         last = ctx.mark_reads.get(agent.name)
+        marks[agent.name] = last[1] if last is not None else None
         if last is None or _mark_stale(last, now, signs.get(agent.name)):
             stale.append(agent)
-        else:
-            marks[agent.name] = last[1]
     missing = [a for a in owned if _missing(ctx, a.name)]
-    due = [
-        a
-        for a in owned
-        if a.name in marks and not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)
-    ]
+    due = [a for a in owned if not _missing(ctx, a.name) and _due(ctx, a.name, now, marks, signs)]
     due.sort(key=lambda a: ctx.stat_marks[a.name].time)
     forced = {a.name for a in [*missing, *due[:STAT_REFRESH_PER_SWEEP]]}
 
     def refresh(agent: AgentRecord) -> bool:
         sign = signs.get(agent.name)
         mark = _recent_mark(ctx, agent, now, sign)
-        if agent.name not in forced and not _due(ctx, agent.name, now, {agent.name: mark}, signs):
+        if agent.name not in forced and mark == ctx.stat_marks[agent.name].mark:
             return False  # the mark read again says the count stands
         ok = _count(ctx, agent, now)
         ctx.stat_marks[agent.name] = StatMark(now, mark, sign, ok)

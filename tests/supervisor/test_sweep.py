@@ -364,3 +364,42 @@ def test_a_long_running_sweepers_sweep_reads_no_status_mark() -> None:
     assert after.stat.uncommitted == 4
     assert all(name.startswith("paw-count") for name in read_on)
     rig.sup.close()
+
+
+def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The TTL falls due for every worktree at once: a long-running sweeper (marks read on its
+    count workers) still recounts at most a few per sweep, oldest first, each once; reading a
+    mark again counts nothing when the mark is unchanged."""
+    rig = make_rig()
+    for i in range(20):
+        spawn_demo(rig, f"a{i:02d}", IDLE_SCREEN)
+    ctx = rig.sup.ctx
+    ctx.count_in_background = True
+    counted: list[str] = []
+    real = rig.vcs.status_counts
+
+    def counting(worktree: str, base: str) -> StatusCounts:
+        counted.append(worktree.rsplit("/", 1)[-1])
+        return real(worktree, base)
+
+    def sweep() -> None:
+        rig.sup.poll_once()
+        assert retry_until(lambda: not ctx.counting, budget(10), raises=False)
+
+    monkeypatch.setattr(rig.vcs, "status_counts", counting)
+    ctx.stat_cache.clear()
+    sweep()
+    assert len(counted) == 20  # never counted: all of them, once
+    counted.clear()
+    rig.now[0] += STAT_TTL_S + 1  # every count is due, every mark is to be read again
+    sweep()
+    assert len(counted) == STAT_REFRESH_PER_SWEEP
+    sweep()
+    sweep()
+    assert len(counted) == 20  # the rest in the next sweeps
+    assert sorted(counted) == [f"a{i:02d}" for i in range(20)]  # each once
+    sweep()
+    assert len(counted) == 20  # nothing more: every count is fresh, every mark unchanged
+    rig.sup.close()

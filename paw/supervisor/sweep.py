@@ -49,8 +49,10 @@ KEEP_GONE_MAX = 200
 # when something that can change them changed: its status mark (index, HEAD, branch and base
 # refs, the directory's own mtime: ``Vcs.status_mark``, a few stat() calls, no process) or its
 # pane's screen (an agent editing files prints). Editing a tracked file with no git command and
-# no output moves none of these, so counts are also refreshed every STAT_TTL_S regardless.
-STAT_TTL_S = 60.0  # safety net: every worktree recounted at least this often
+# no output moves none of these, so counts are also refreshed every STAT_TTL_S regardless:
+# rarely, since with nothing happening a long-running sweeper is to start no git process (at
+# 200 agents a one-minute net was a git process every 0.3 s, 2 % of a core in an idle TUI).
+STAT_TTL_S = 600.0  # safety net: every worktree recounted at least this often
 STAT_OUTPUT_S = 5.0  # a pane that keeps printing recounts its worktree at most this often
 STAT_REFRESH_PER_SWEEP = 8  # due counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
@@ -630,9 +632,11 @@ def _refresh_beside(
         mark = _recent_mark(ctx, agent, now, sign)
         if agent.name not in forced and mark == ctx.stat_marks[agent.name].mark:
             return False  # the mark read again says the count stands
+        before = _shown_count(ctx, agent)
         ok = _count(ctx, agent, now)
         ctx.stat_marks[agent.name] = StatMark(now, mark, sign, ok)
-        return True
+        after = _shown_count(ctx, agent)
+        return (before and before[1]) != (after and after[1])  # a sweep shows a change
 
     todo = [a for a in owned if a.name in forced or a in stale]
     _count_beside(ctx, todo, refresh)
@@ -650,7 +654,8 @@ def _count_beside(
 ) -> None:
     """Start ``count`` of each agent of ``todo`` on the context's count workers and return at
     once; each agent counts once at a time (``ctx.counting``), and ``ctx.on_counted`` is told
-    when ``count`` counted (True: the sweep after it shows the result)."""
+    when ``count`` returns True: what the agent's view shows changed (the sweep after it shows
+    it; a recount that found the same numbers asks for no sweep)."""
     if not todo:
         return
     if ctx.counter is None:

@@ -371,7 +371,8 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
 ) -> None:
     """The TTL falls due for every worktree at once: a long-running sweeper (marks read on its
     count workers) still recounts at most a few per sweep, oldest first, each once; reading a
-    mark again counts nothing when the mark is unchanged."""
+    mark again counts nothing when the mark is unchanged, and a recount that finds the same
+    numbers asks for no sweep (each used to ask for one, which started the next few)."""
     rig = make_rig()
     for i in range(20):
         spawn_demo(rig, f"a{i:02d}", IDLE_SCREEN)
@@ -392,6 +393,8 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
     ctx.stat_cache.clear()
     sweep()
     assert len(counted) == 20  # never counted: all of them, once
+    asked: list[int] = []
+    ctx.on_counted = lambda: asked.append(1)
     counted.clear()
     rig.now[0] += STAT_TTL_S + 1  # every count is due, every mark is to be read again
     sweep()
@@ -402,4 +405,5 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
     assert sorted(counted) == [f"a{i:02d}" for i in range(20)]  # each once
     sweep()
     assert len(counted) == 20  # nothing more: every count is fresh, every mark unchanged
+    assert asked == []  # recounts that found the same numbers asked for no sweep
     rig.sup.close()

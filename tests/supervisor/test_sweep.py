@@ -345,7 +345,7 @@ def test_a_long_running_sweepers_sweep_reads_no_status_mark() -> None:
         assert release.wait(budget(30))
         return marked(path, base)
 
-    rig.vcs.status_mark = slow_mark  # type: ignore[method-assign]
+    rig.vcs.status_mark = slow_mark  # type: ignore[method-assign,assignment]
     rig.now[0] += MARK_EVERY_S + 1  # the mark is due to be read again; the count stands
     started = time.monotonic()
     [view] = rig.sup.poll_once().agents

@@ -53,6 +53,9 @@ KEEP_GONE_MAX = 200
 # rarely, since with nothing happening a long-running sweeper is to start no git process (at
 # 200 agents a one-minute net was a git process every 0.3 s, 2 % of a core in an idle TUI).
 STAT_TTL_S = 600.0  # safety net: every worktree recounted at least this often
+# A host's worktrees have no status mark (reading one would cost a round trip): the net is
+# their only sign of a change made in silence, so it stays short there.
+HOST_STAT_TTL_S = 60.0
 STAT_OUTPUT_S = 5.0  # a pane that keeps printing recounts its worktree at most this often
 STAT_REFRESH_PER_SWEEP = 8  # due counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
@@ -607,7 +610,7 @@ def _refresh_beside(
 ) -> None:
     """:func:`_refresh_stats` of a long-running sweeper: nothing of it waits in the sweep.
 
-    A status mark is a score of stat() calls (over ssh for a host's worktree); a burst of
+    A status mark is a score of stat() calls (a host's worktrees have none); a burst of
     prompts changes the screens of many agents at once, and their marks, read in the sweep
     that carries the prompts, were a sixth of it at 200 agents. So the counts due by the
     marks last read (at most :data:`STAT_REFRESH_PER_SWEEP`, oldest first: the TTL falls due
@@ -800,7 +803,8 @@ def _due(
 ) -> bool:
     last = ctx.stat_marks[name]
     age = now - last.time
-    if age > STAT_TTL_S or marks[name] != last.mark:
+    ttl = STAT_TTL_S if ctx.host is None else HOST_STAT_TTL_S
+    if age > ttl or marks[name] != last.mark:
         return True
     sign = signs.get(name)
     return sign is not None and sign != last.screen and age >= STAT_OUTPUT_S

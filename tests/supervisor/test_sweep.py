@@ -13,7 +13,7 @@ from libtmux.test.retry import retry_until
 from paw.core.models import Action, Finding, Verdict
 from paw.core.ports import StatusCounts
 from paw.supervisor.model import AgentStatus
-from paw.supervisor.sweep import STAT_REFRESH_PER_SWEEP, STAT_TTL_S
+from paw.supervisor.sweep import HOST_STAT_TTL_S, STAT_REFRESH_PER_SWEEP, STAT_TTL_S
 from tests.support.budget import budget
 from tests.support.supervision import (
     IDLE_SCREEN,
@@ -407,3 +407,30 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
     assert len(counted) == 20  # nothing more: every count is fresh, every mark unchanged
     assert asked == []  # recounts that found the same numbers asked for no sweep
     rig.sup.close()
+
+
+@pytest.mark.parametrize("host", [None, "box"], ids=["local", "on-a-host"])
+def test_a_quiet_worktree_is_recounted_after_its_safety_net(
+    monkeypatch: pytest.MonkeyPatch, host: str | None
+) -> None:
+    """With nothing happening a local worktree is recounted only every STAT_TTL_S (no git
+    every minute); a host's worktree has no status mark, so its net stays HOST_STAT_TTL_S."""
+    rig = make_rig()
+    spawn_demo(rig, "alice", IDLE_SCREEN)
+    rig.sup.ctx.host = host
+    counted: list[str] = []
+    real = rig.vcs.status_counts
+
+    def counting(worktree: str, base: str) -> StatusCounts:
+        counted.append(worktree)
+        return real(worktree, base)
+
+    monkeypatch.setattr(rig.vcs, "status_counts", counting)
+    rig.sup.poll_once()
+    first = len(counted)
+    rig.now[0] += HOST_STAT_TTL_S + 1
+    rig.sup.poll_once()
+    assert len(counted) == first + (1 if host else 0)
+    rig.now[0] += STAT_TTL_S
+    rig.sup.poll_once()
+    assert len(counted) == first + (2 if host else 1)

@@ -195,3 +195,23 @@ async def test_a_row_added_or_removed_at_the_end_keeps_the_other_rows_renders() 
         await pilot.pause()
         assert rendered == []  # nothing left to draw but a blank line
         assert "agent-5" not in "".join(s.text for s in kept.render_line(6))
+
+
+async def test_cells_show_their_text_not_rich_markup() -> None:
+    """A prompt's subject is pane text a model chose: DataTable read a ``str`` cell as Rich
+    markup, so ``[/]`` raised MarkupError in the frame and ``[bold]~[/bold]`` hid its tags."""
+    app = Pair()
+    said = ["sed 's/[/]/x/' f", "rm -rf [bold]~[/bold]", "[[ -n $x ]] && [red]y"]
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one("#kept", Table)
+        table.show_rows([(f"r{i}", (text, "busy", "")) for i, text in enumerate(said)])
+        await pilot.pause()
+        shown = ["".join(text for text, _ in line) for line in lines(table)]
+        for text in said:
+            assert any(text in row for row in shown), (text, shown)
+        table.show_rows([("r0", ("[/]", "[bold]busy[/bold]", "[link=x]y"))])
+        await pilot.pause()
+        shown = ["".join(text for text, _ in line) for line in lines(table)]
+        assert "[/]" in shown[0]
+        assert "[bold]busy[/bold]" in shown[0]
+        assert "[link=x]y" in shown[0]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from paw.cli.compose import build_supervisor
 from paw.cli.demo import kill_tmux_server, tmux_socket_path
 from tests.support.budget import budget
 from tests.tui.real_world import (
@@ -213,3 +214,38 @@ def test_paw_tui_at_120x40_preview_shows_the_agents_whole_line(
     footer = screen.rstrip("\n").splitlines()[-1]
     for key in ("a Approve", "? Help", "x Stop", "r Remove", "/ Filter", "v Diff", "q Quit"):
         assert key in footer
+
+
+def test_paw_tui_shows_a_subject_with_markup_brackets_as_asked(
+    git_repo: Path, server: Server
+) -> None:
+    # The command an agent asks to run is pane text a model chose. Rich markup in it (a `[/]`
+    # in a sed expression) once ended the TUI with a MarkupError; `[bold]` tags vanished.
+    socket = server.socket_name or ""
+    (git_repo / "paw.toml").write_text(
+        "\n".join(
+            [
+                "[tmux]",
+                f'socket_name = "{socket}"',
+                "[agents.brackets]",
+                (
+                    'command = ["{python}", "-m", "paw.demo.agent", '
+                    "\"shell sed 's/[/]/x/' [bold]notes[/bold]\"]"
+                ),
+                'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }',
+                'detector = "scripted"',
+                'task_flag = "--task"',
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    supervisor = build_supervisor(str(git_repo), socket_name=socket)
+    supervisor.spawn("brackets", "brackets", "a test task")
+    wait_for_prompts(supervisor, 1)
+    ui = start_tui(server, git_repo, (160, 40))
+    subject = "sed 's/[/]/x/' [bold]notes[/bold]"
+    assert wait_for(lambda: subject in capture(socket, ui), timeout=30), capture(socket, ui)
+    screen = capture(socket, ui)
+    assert "Traceback" not in screen
+    assert "MarkupError" not in screen

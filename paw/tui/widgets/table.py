@@ -110,7 +110,7 @@ class KeyedTable(DataTable[Cell]):
             changed = True
         for index, (_, cells) in enumerate(new):
             if index >= len(old):
-                self.add_row(*cells, key=str(index))
+                self.add_row(*(_literal(cell) for cell in cells), key=str(index))
                 changed = True
                 continue
             changes = [
@@ -228,7 +228,7 @@ class KeyedTable(DataTable[Cell]):
         row = self._data[row_key]
         for column, cell in changes:
             _, column_key = self.coordinate_to_cell_key(Coordinate(index, column))
-            row[column_key] = cell
+            row[column_key] = _literal(cell)
         self._forget_renders(index, row_key)
         self.refresh_row(index)
 
@@ -296,6 +296,14 @@ class KeyedTable(DataTable[Cell]):
             self._update_count += 1
             self._require_update_dimensions = True
             self.refresh()
+
+
+def _literal(cell: Cell) -> Text:
+    """The cell as the text it says. DataTable reads a ``str`` cell as Rich markup: a prompt's
+    subject (pane text: a model chooses it) such as ``sed 's/[/]/x/'`` raised MarkupError in
+    the middle of a frame, and ``rm -rf [bold]~[/bold]`` showed as ``rm -rf ~``; what is shown
+    is what the agent asked, character for character."""
+    return cell if isinstance(cell, Text) else Text(cell, no_wrap=True, end="")
 
 
 def _cell_key(cell: Cell) -> object:

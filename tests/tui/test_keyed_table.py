@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
@@ -215,3 +217,65 @@ async def test_cells_show_their_text_not_rich_markup() -> None:
         assert "[/]" in shown[0]
         assert "[bold]busy[/bold]" in shown[0]
         assert "[link=x]y" in shown[0]
+
+
+CELLS: list[Cell] = [
+    "agent-7",
+    "",
+    "busy 12s",
+    "shorten me…",
+    "[/] [bold]x[/bold]",
+    Text("prompt 3s", style="bold yellow"),
+    Text.assemble("api", (" @gpu1", "dim")),
+    Text.assemble(("allow", "green"), " rule ", ("+2", "dim reverse")),
+    Text("  spaced  out  "),
+    Text("wide 漢字"),  # two cells a character: DataTable renders it
+    "tab\there",  # a control character: DataTable renders it
+    Text("centred", justify="center"),  # not left-aligned: DataTable renders it
+    "a cell longer than its column is cut by DataTable",
+]
+
+
+async def test_cells_render_like_datatables_own_render(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """KeyedTable renders its one-line cells itself (Rich's render was most of a frame); each
+    cell, with and without cursor and hover, zebra stripe or not, must come out as DataTable
+    renders it, segment styles and meta included."""
+    monkeypatch.setattr(table_module, "SHRINK_AFTER_S", 0.0)
+    app = Pair()
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = app.query_one("#kept", Table)
+        rows: list[Row] = [
+            (f"r{i}", (CELLS[i], CELLS[(i + 5) % len(CELLS)], CELLS[(i + 9) % len(CELLS)]))
+            for i in range(len(CELLS))
+        ]
+        table.show_rows(rows)
+        await pilot.pause()
+        fast = 0
+        for row in range(len(rows)):
+            for column in range(3):
+                for cursor, hover in ((False, False), (True, False), (False, True), (True, True)):
+                    for base in (Style(), Style(bgcolor="grey11"), Style(color="red", bold=True)):
+                        for width in (
+                            table.ordered_columns[column].get_render_width(table),
+                            30,
+                        ):
+                            mine = table._plain_cell(row, column, base, width, cursor, hover)
+                            table._cell_render_cache.clear()  # (its key has no width)
+                            theirs = DataTable._render_cell(
+                                table, row, column, base, width, cursor, hover
+                            )
+                            if mine is None:
+                                continue
+                            fast += 1
+                            assert [list(Segment.simplify(line)) for line in mine] == [
+                                list(Segment.simplify(line)) for line in theirs
+                            ], (rows[row][1][column], cursor, hover, base, width)
+        assert fast > len(rows) * 3 * 4  # most cells take the direct way
+        for odd in ("wide 漢字", "tab\there", "centred", "a cell longer than its column"):
+            row = next(i for i, (_, cells) in enumerate(rows) if str(cells[0]).startswith(odd))
+            if odd.startswith("a cell"):  # (a column as wide as its widest cell: made narrow)
+                assert table._plain_cell(row, 0, Style(), 10, False, False) is None
+            else:
+                assert table._plain_cell(row, 0, Style(), 60, False, False) is None

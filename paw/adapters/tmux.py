@@ -106,6 +106,9 @@ class TmuxTerminal:
         self._events: PaneEvents | None = None  # started by watch()
         self._event_marks: dict[tuple[str, bool], Mark | None] = {}  # mark before each capture
         self.panes_captured = 0  # capture-pane requests made, over the adapter's life
+        # paw's control-mode clients on its session held by another paw process (a TUI whose
+        # sweeps run here): not counted as someone attached
+        self.clients_elsewhere = 0
 
     # -- structure (libtmux) -------------------------------------------------------------------
 
@@ -310,6 +313,7 @@ class TmuxTerminal:
         control-mode client (the one this adapter runs)."""
         own = self._link.session if self.control else None
         mine = int(self._link.current is not None) + int(self.events_live())
+        mine += self.clients_elsewhere
         if own is None or not mine:
             return survey
         panes = tuple(

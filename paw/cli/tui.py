@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from paw.adapters.sweep_child import SweepChild
     from paw.supervisor.fleet import Fleet
     from paw.supervisor.service import Supervisor
     from paw.tui.app import PawApp
@@ -128,15 +129,51 @@ def run_app(app: PawApp) -> None:
 
 
 def connect(root: str, socket_name: str | None = None) -> Connection:
-    """Build the real supervisor for ``root`` with control mode, and what the TUI needs."""
+    """Build the real supervisor for ``root`` with control mode, and what the TUI needs; its
+    sweeps run in a sweeper process of their own (see :func:`start_sweeper`)."""
     from paw.cli.compose import build_fleet
 
-    return connection_for(build_fleet(root, socket_name, control=True))
+    supervisor = build_fleet(root, socket_name, control=True)
+    return connection_for(supervisor, sweeper=start_sweeper(supervisor, root, socket_name))
 
 
-def connection_for(supervisor: Supervisor | Fleet) -> Connection:
+def start_sweeper(
+    supervisor: Supervisor | Fleet, root: str, socket_name: str | None
+) -> SweepChild | None:
+    """Start the process that sweeps for the TUI (:mod:`paw.adapters.sweep_child`): this
+    machine's agents only (with hosts the TUI sweeps in its own process, as it does until the
+    sweeper is up, and again if it ends). ``PAW_SWEEPER=0`` keeps every sweep in the TUI."""
+    import os
+    from pathlib import Path
+
+    from paw.adapters.sweep_child import SweepChild, sweeper_argv
+    from paw.adapters.tmux import TmuxTerminal
+    from paw.cli.compose import STATE_DIR
+    from paw.supervisor.service import Supervisor
+
+    terminal = supervisor.ctx.terminal
+    if os.environ.get("PAW_SWEEPER", "1") == "0" or not isinstance(supervisor, Supervisor):
+        return None
+    if not isinstance(terminal, TmuxTerminal) or not terminal.control:
+        return None
+    state = Path(supervisor.ctx.repo_root) / STATE_DIR
+    try:
+        child = SweepChild(
+            sweeper_argv(supervisor.ctx.repo_root, socket_name),
+            cwd=root,
+            log=str(state / "sweeper.log"),
+        )
+    except OSError:
+        return None  # (no process could be started: the TUI sweeps itself)
+    supervisor.sweep_elsewhere = child.sweep
+    return child
+
+
+def connection_for(
+    supervisor: Supervisor | Fleet, *, sweeper: SweepChild | None = None
+) -> Connection:
     """What the TUI needs beside ``supervisor``: attach, the configured kinds (those installed
-    first: the spawn form offers the first), close."""
+    first: the spawn form offers the first), close (the ``sweeper`` first)."""
     import shutil
     from pathlib import Path
 
@@ -156,12 +193,18 @@ def connection_for(supervisor: Supervisor | Fleet) -> Connection:
         source = cast("Fleet", supervisor) if remote else terminal
     watch = source.watch if source is not None else None
     if watch is not None and source is terminal:
-        watch = partial(_watch_with_counts, supervisor, watch)
+        watch = partial(_watch_with_counts, supervisor, watch, sweeper)
+
+    def close() -> None:
+        if sweeper is not None:
+            sweeper.close()
+        supervisor.close()
+
     return Connection(
         supervisor,
         attach=attacher(supervisor),
         kinds=usable_kinds_first(supervisor.ctx.config, shutil.which),
-        close=supervisor.close,
+        close=close,
         waves=waves.read,
         watch=watch,
         live=source.events_live if source is not None else None,
@@ -171,11 +214,15 @@ def connection_for(supervisor: Supervisor | Fleet) -> Connection:
 def _watch_with_counts(
     supervisor: Supervisor | Fleet,
     watch: Callable[[Callable[[str | None], None]], bool],
+    sweeper: SweepChild | None,
     listener: Callable[[str | None], None],
 ) -> bool:
     """``watch(listener)``, and a worktree count that ends on a worker (the TUI counts beside
-    its sweeps) asks ``listener`` for the sweep that shows it (a Fleet does both itself)."""
+    its sweeps, or the sweeper beside its own) asks ``listener`` for the sweep that shows it
+    (a Fleet does both itself)."""
     supervisor.ctx.on_counted = partial(listener, None)
+    if sweeper is not None:
+        sweeper.on_counted = partial(listener, None)
     return watch(listener)
 
 

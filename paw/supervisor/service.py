@@ -69,6 +69,9 @@ class Supervisor:
             which=which,
             fault=fault or (lambda _step: None),
         )
+        # Where :meth:`poll_once` sweeps instead of here (the TUI's sweeper process): the
+        # picture, or None when it cannot give one (this process then sweeps itself).
+        self.sweep_elsewhere: Callable[[], Snapshot | None] | None = None
 
     @property
     def session(self) -> str:
@@ -80,7 +83,14 @@ class Supervisor:
     def poll_once(self) -> Snapshot:
         """Sweep every supervised pane once (one batched tmux call) and return the picture.
 
-        First finishes or undoes spawns and removals whose paw process died half-way."""
+        First finishes or undoes spawns and removals whose paw process died half-way. With
+        ``sweep_elsewhere`` set, the sweep is made there (it does the same), and here only
+        when it gives no picture."""
+        elsewhere = self.sweep_elsewhere
+        if elsewhere is not None:
+            snapshot = elsewhere()
+            if snapshot is not None:
+                return snapshot
         cleanup.resume_interrupted(self.ctx)
         return sweep.poll_once(self.ctx)
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import psutil
 import pytest
 
 from paw.cli.compose import build_supervisor
@@ -45,6 +46,11 @@ def test_paw_tui_in_tmux_pane_approves_prompt(git_repo: Path, server: Server) ->
     assert wait_for(lambda: "ls -la" in capture(socket, ui) and "allow" in capture(socket, ui)), (
         capture(socket, ui)
     )
+    tui = psutil.Process(
+        int(server.cmd("display-message", "-p", "-t", ui, "#{pane_pid}").stdout[0])
+    )
+    assert wait_for(lambda: bool(sweepers(tui))), "the TUI's sweeper process never started"
+    (sweeper,) = sweepers(tui)
     server.cmd("send-keys", "-t", ui, "a")
     assert wait_for(lambda: "received key 'y'" in capture(socket, prompt.pane_id)), capture(
         socket, prompt.pane_id
@@ -54,6 +60,23 @@ def test_paw_tui_in_tmux_pane_approves_prompt(git_repo: Path, server: Server) ->
     assert wait_for(lambda: "idle" in capture(socket, ui)), capture(socket, ui)
     server.cmd("send-keys", "-t", ui, "q")
     assert wait_for(lambda: server.cmd("has-session", "-t", "ui").returncode != 0)  # paw quit
+    assert wait_for(lambda: not sweeper.is_running()), "the sweeper outlived the TUI"
+
+
+def sweepers(tui: psutil.Process) -> list[psutil.Process]:
+    """The TUI's sweeper processes (`python -m paw.cli.sweeper`)."""
+    try:
+        children = tui.children(recursive=True)
+    except psutil.Error:
+        return []
+    found = []
+    for child in children:
+        try:
+            if "paw.cli.sweeper" in child.cmdline():
+                found.append(child)
+        except psutil.Error:
+            continue
+    return found
 
 
 def test_paw_tui_attach_shows_agent_pane_and_comes_back(git_repo: Path, server: Server) -> None:

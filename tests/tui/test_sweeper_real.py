@@ -1,0 +1,219 @@
+"""The TUI's sweeper process (paw.adapters.sweep_child, `python -m paw.cli.sweeper`) over real
+tmux, git and the scripted agent: its pictures are the ones a sweep here would give, a prompt it
+saw is approved by the TUI's own process (fresh proof, audit first), and whatever happens to it
+(killed, stuck, tmux gone, the TUI killed) the TUI sweeps on and no process is left behind."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+from libtmux.server import Server
+
+from paw.adapters.sweep_child import SweepChild, read_frame, sweeper_argv, write_frame
+from paw.cli.compose import build_supervisor
+from paw.cli.tui import start_sweeper
+from paw.supervisor.model import Outcome, Snapshot
+from paw.supervisor.service import Supervisor
+from tests.support.budget import budget
+from tests.tui.real_world import audit_records, capture
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+
+def config(socket: str) -> str:
+    steps = ("shell ls -la",)
+    command = ", ".join(f'"{p}"' for p in ("{python}", "-m", "paw.demo.agent", *steps))
+    return "\n".join(
+        [
+            "[tmux]",
+            f'socket_name = "{socket}"',
+            "[agents.asks]",
+            f"command = [{command}]",
+            'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }',
+            'detector = "scripted"',
+            "",
+        ]
+    )
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 30.0) -> bool:
+    end = time.monotonic() + budget(seconds)
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+def tui_supervisor(repo: Path, server: Server) -> Supervisor:
+    socket = server.socket_name or ""
+    (repo / "paw.toml").write_text(config(socket), encoding="utf-8")
+    return build_supervisor(str(repo), socket_name=socket, control=True)
+
+
+def started(supervisor: Supervisor, repo: Path) -> SweepChild:
+    child = start_sweeper(supervisor, str(repo), None)
+    assert child is not None
+    assert child.wait_ready(budget(60)), child.why_gone
+    return child
+
+
+def gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_frames_round_trip_and_a_cut_frame_ends_the_stream() -> None:
+    out = io.BytesIO()
+    write_frame(out, ("snapshot", {"a": 1}))
+    write_frame(out, ("counted",))
+    data = out.getvalue()
+    stream = io.BytesIO(data)
+    assert read_frame(stream) == ("snapshot", {"a": 1})
+    assert read_frame(stream) == ("counted",)
+    assert read_frame(stream) is None
+    assert read_frame(io.BytesIO(data[:-1])) == ("snapshot", {"a": 1})
+    cut = io.BytesIO(data[: len(data) // 3])
+    assert read_frame(cut) is None
+    assert read_frame(io.BytesIO(b"\xff\xff\xff\xff" + b"x" * 8)) is None  # absurd length
+
+
+def test_the_sweepers_prompt_is_approved_by_the_tui_process(git_repo: Path, server: Server) -> None:
+    supervisor = tui_supervisor(git_repo, server)
+    supervisor.spawn("one", "asks", None)
+    child = started(supervisor, git_repo)
+    supervisor.ctx.observed.clear()  # (what the spawn's own look at its agent left)
+    try:
+        seen: list[Snapshot] = []
+
+        def asks() -> bool:
+            seen[:] = [supervisor.poll_once()]
+            return bool(seen[0].prompts)
+
+        assert wait_for(asks), seen
+        snapshot = seen[0]
+        assert child.alive
+        assert supervisor.ctx.observed == {}  # the TUI's process never swept
+        (prompt,) = snapshot.prompts
+        assert prompt.prompt.subject == "ls -la"
+        assert [a.name for a in snapshot.agents] == ["one"]
+        decision = supervisor.approve(prompt.id)
+        assert decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED), decision
+        socket = server.socket_name or ""
+        assert wait_for(lambda: "received key 'y'" in capture(socket, prompt.pane_id))
+        events = [r["event"] for r in audit_records(git_repo) if r.get("prompt_id") == prompt.id]
+        assert events[0] == "prompt-seen"  # noted by the sweeper, before any decision
+        assert "approve" in events
+    finally:
+        child.close()
+    assert gone(child.pid)
+
+
+def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server: Server) -> None:
+    supervisor = tui_supervisor(git_repo, server)
+    supervisor.spawn("one", "asks", None)
+    child = started(supervisor, git_repo)
+    supervisor.ctx.observed.clear()  # (what the spawn's own look at its agent left)
+    try:
+        assert supervisor.poll_once().agents
+        assert supervisor.ctx.observed == {}
+        os.kill(child.pid, signal.SIGKILL)
+        assert wait_for(lambda: not child.alive)
+        assert child.why_gone == "it exited"
+        snapshot = supervisor.poll_once()  # here now
+        assert [a.name for a in snapshot.agents] == ["one"]
+        assert "one" in supervisor.ctx.observed
+    finally:
+        child.close()
+
+
+def test_tmux_gone_and_back_is_shown_as_a_sweep_here_would_show_it(
+    git_repo: Path, server: Server
+) -> None:
+    supervisor = tui_supervisor(git_repo, server)
+    supervisor.spawn("one", "asks", None)
+    child = started(supervisor, git_repo)
+    supervisor.ctx.observed.clear()  # (what the spawn's own look at its agent left)
+    try:
+        assert supervisor.poll_once().agents
+        server.kill()
+        snapshot = supervisor.poll_once()
+        assert child.alive  # the sweeper's picture, not one made here
+        assert supervisor.ctx.observed == {}
+        assert not snapshot.tmux_ok
+        assert snapshot.error
+        assert [a.status.value for a in snapshot.agents] == ["lost"]  # never "exited"
+        assert snapshot.prompts == ()
+        supervisor.spawn("two", "asks", None)  # a new server on the same socket
+        seen: list[Snapshot] = []
+
+        def back() -> bool:
+            seen[:] = [supervisor.poll_once()]
+            return seen[0].tmux_ok and any(p.agent == "two" for p in seen[0].prompts)
+
+        assert wait_for(back), seen
+        assert child.alive
+        statuses = {a.name: a.status.value for a in seen[0].agents}
+        assert statuses["one"] != "exited"  # its server restarted: not an exit of its own
+    finally:
+        child.close()
+    assert gone(child.pid)
+
+
+def test_the_sweeper_ends_when_the_tui_is_killed(git_repo: Path, server: Server) -> None:
+    (git_repo / "paw.toml").write_text(config(server.socket_name or ""), encoding="utf-8")
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from paw.adapters.sweep_child import SweepChild, sweeper_argv
+        child = SweepChild(sweeper_argv({str(git_repo)!r}, None), cwd={str(git_repo)!r})
+        assert child.wait_ready(), child.why_gone
+        print(child.pid, flush=True)
+        time.sleep(3600)
+        """
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=git_repo
+    )
+    try:
+        assert parent.stdout is not None
+        line = parent.stdout.readline()
+        assert line.strip().isdigit(), line
+        pid = int(line)
+        assert not gone(pid)
+        parent.kill()  # kill -9: no close(), no atexit
+        parent.wait(timeout=budget(10))
+        assert wait_for(lambda: gone(pid)), f"the sweeper {pid} outlived its TUI"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+def test_paw_sweeper_0_keeps_the_sweeps_in_the_tui(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    supervisor = tui_supervisor(git_repo, server)
+    monkeypatch.setenv("PAW_SWEEPER", "0")
+    assert start_sweeper(supervisor, str(git_repo), None) is None
+    assert supervisor.sweep_elsewhere is None
+    one_shot = build_supervisor(str(git_repo), socket_name=server.socket_name)
+    monkeypatch.delenv("PAW_SWEEPER")
+    assert start_sweeper(one_shot, str(git_repo), None) is None  # no control mode: a command
+
+
+def test_argv_names_the_socket_only_when_given() -> None:
+    assert sweeper_argv("/r", None)[-2:] == ["--root", "/r"]
+    assert sweeper_argv("/r", "s")[-2:] == ["--socket", "s"]

@@ -49,7 +49,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
         epilog="keys:\n"
         + "\n".join(f"  {key:<3} {what}" for key, what in KEYS)
-        + "\n\nexamples:\n  paw tui\n  paw tui -C ../other-repo --interval 0.5",
+        + "\n\nexamples:\n  paw tui\n  paw tui -C ../other-repo --interval 0.5"
+        + "\n\nenvironment:\n  PAW_SWEEPER=0  sweep in the TUI's own process (by default a sweeper "
+        "process it starts\n                 sweeps this machine's agents; its errors go to "
+        ".paw/sweeper.log)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_tui_options(p)

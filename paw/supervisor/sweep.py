@@ -163,7 +163,9 @@ def _kept_observations(
         if pane is None or entry is None or not 0 <= now - entry[0] < ctx.observe_ttl:
             continue
         obs, text = entry[1], entry[2]
-        if not isinstance(obs, Observation) or obs.pane is None or obs.agent != agent:
+        if not isinstance(obs, Observation) or obs.pane is None:
+            continue
+        if obs.agent is not agent and obs.agent != agent:  # (the same record: the same parse)
             continue
         screen = texts.get(pane.pane_id)
         if screen is None or text is None or (screen is not text and screen != text):
@@ -641,7 +643,8 @@ def _refresh_beside(
         after = _shown_count(ctx, agent)
         return (before and before[1]) != (after and after[1])  # a sweep shows a change
 
-    todo = [a for a in owned if a.name in forced or a in stale]
+    again = {a.name for a in stale}  # (names: a record's == compares every field)
+    todo = [a for a in owned if a.name in forced or a.name in again]
     _count_beside(ctx, todo, refresh)
 
 

@@ -109,6 +109,7 @@ class TmuxTerminal:
         # paw's control-mode clients on its session held by another paw process (a TUI whose
         # sweeps run here): not counted as someone attached
         self.clients_elsewhere = 0
+        self._less_attached: dict[str, tuple[PaneInfo, int, PaneInfo]] = {}
 
     # -- structure (libtmux) -------------------------------------------------------------------
 
@@ -316,10 +317,20 @@ class TmuxTerminal:
         mine += self.clients_elsewhere
         if own is None or not mine:
             return survey
-        panes = tuple(
-            _attached(p, max(0, p.attached - mine)) if p.session == own else p for p in survey.panes
-        )
-        return Survey(panes=panes, captures=survey.captures)
+        memo = self._less_attached
+        if len(memo) > 4 * len(survey.panes) + 64:
+            memo.clear()
+        panes = []
+        for pane in survey.panes:
+            if pane.session != own:
+                panes.append(pane)
+                continue
+            known = memo.get(pane.pane_id)
+            if known is None or known[0] is not pane or known[1] != mine:
+                known = (pane, mine, _attached(pane, max(0, pane.attached - mine)))
+                memo[pane.pane_id] = known
+            panes.append(known[2])  # (the same pane as last sweep's when its line was)
+        return Survey(panes=tuple(panes), captures=survey.captures)
 
     def _survey_call(
         self, pane_ids: Sequence[str], *, ansi: bool, states: bool

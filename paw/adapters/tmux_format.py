@@ -176,30 +176,45 @@ def parse_pane_list(stdout: str, sep: str, tag_keys: Sequence[str]) -> list[Pane
     """
     panes = []
     width = len(PANE_FIELDS) + len(tag_keys)
+    keys = tuple(tag_keys)
+    if len(_PARSED) > PARSED_LINES:
+        _PARSED.clear()
     for line in stdout.splitlines():
         parts = line.split(sep)
         if len(parts) != width:
+            continue
+        fields = (keys, *parts)  # (the separator is new each sweep: the fields are the key)
+        known = _PARSED.get(fields)
+        if known is not None:  # the fields of an earlier listing: the same (frozen) pane
+            panes.append(known)
             continue
         pane_id, pid, session, cols, rows, dead, command, server, attached = parts[
             : len(PANE_FIELDS)
         ]
         values = parts[len(PANE_FIELDS) :]
         tags = {key: value for key, value in zip(tag_keys, values, strict=True) if value}
-        panes.append(
-            PaneInfo(
-                pane_id=pane_id,
-                pane_pid=_to_int(pid),
-                session=session,
-                width=_to_int(cols),
-                height=_to_int(rows),
-                dead=dead == "1",
-                current_command=command,
-                tags=tags,
-                server=server,
-                attached=_to_int(attached),
-            )
+        pane = PaneInfo(
+            pane_id=pane_id,
+            pane_pid=_to_int(pid),
+            session=session,
+            width=_to_int(cols),
+            height=_to_int(rows),
+            dead=dead == "1",
+            current_command=command,
+            tags=tags,
+            server=server,
+            attached=_to_int(attached),
         )
+        _PARSED[fields] = pane
+        panes.append(pane)
     return panes
+
+
+# Listing lines already parsed, and their panes: a sweep lists every pane, and at 200 agents
+# parsing 200 unchanged lines again was a tenth of a sweep. The same pane object each time
+# also lets a sweep see at once that nothing about it changed.
+PARSED_LINES = 8192
+_PARSED: dict[tuple[object, ...], PaneInfo] = {}
 
 
 def _to_int(text: str) -> int:

@@ -498,8 +498,20 @@ def _operation(agent: AgentRecord, sending: str | None) -> str | None:
 
 def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None) -> AgentView:
     agent = obs.agent
-    status = _status(obs)
     operation = _operation(agent, sending)
+    last = ctx.views.get(agent.name)
+    if last is not None and len(last) == 6 and last[0] is obs and last[1] == operation:
+        # the very observation of the last sweep: status and since follow from it, as below
+        was = last[2]
+        if (
+            isinstance(was, AgentStatus)
+            and last[4] is _shown_count(ctx, agent)
+            and ctx.status_since.get(agent.name) == (was.value, last[3])
+        ):
+            view = last[-1]
+            assert isinstance(view, AgentView)  # noqa: S101 - stored below
+            return view
+    status = _status(obs)
     if operation in ("spawning", "removing") and not obs.alive:
         status = AgentStatus.UNKNOWN  # half made or half removed: never read as exited
     prev = ctx.status_since.get(agent.name)
@@ -507,7 +519,6 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
     ctx.status_since[agent.name] = (status.value, since)
     cached = _shown_count(ctx, agent)
     basis = (obs, operation, status, since, cached)
-    last = ctx.views.get(agent.name)
     if (
         last is not None
         and len(last) == len(basis) + 1

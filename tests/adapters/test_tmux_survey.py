@@ -90,3 +90,28 @@ def test_tmux_survey_without_server_raises(server: object) -> None:
     with pytest.raises(TmuxError, match="server is gone"):
         term.survey(["%1"])
     assert term.list_panes() == []  # list_panes keeps its "no server, no panes" answer
+
+
+def test_a_listing_line_parsed_before_gives_the_same_pane_and_a_changed_one_a_new_one() -> None:
+    """Sweeps list every pane with a new separator each time; a pane whose fields did not change
+    is the very object of the last listing (a sweep then sees at once that nothing changed), and
+    any field that changed gives a new pane with the new value."""
+    from paw.adapters import tmux_format
+
+    def listing(sep: str, dead: str = "0", tag: str = "ann") -> str:
+        return sep.join(["%3", "7", "s", "80", "24", dead, "sh", "9.1", "1", tag, ""])
+
+    (first,) = tmux_format.parse_pane_list(listing("|"), "|", ["a", "b"])
+    (again,) = tmux_format.parse_pane_list(listing("#x#"), "#x#", ["a", "b"])
+    assert again is first
+    (died,) = tmux_format.parse_pane_list(listing("|", dead="1"), "|", ["a", "b"])
+    assert died is not first
+    assert died.dead
+    assert not first.dead
+    (retagged,) = tmux_format.parse_pane_list(listing("|", tag="bob"), "|", ["a", "b"])
+    assert retagged.tags == {"a": "bob"}
+    (other_keys,) = tmux_format.parse_pane_list(listing("|"), "|", ["x", "y"])
+    assert other_keys.tags == {"x": "ann"}
+    for n in range(tmux_format.PARSED_LINES + 10):  # bounded
+        tmux_format.parse_pane_list(listing("|", tag=f"t{n}"), "|", ["a", "b"])
+    assert len(tmux_format._PARSED) <= tmux_format.PARSED_LINES + 1

@@ -279,3 +279,23 @@ async def test_cells_render_like_datatables_own_render(
                 assert table._plain_cell(row, 0, Style(), 10, False, False) is None
             else:
                 assert table._plain_cell(row, 0, Style(), 60, False, False) is None
+
+
+def test_the_table_benchmark_runs_and_checks_both_renders_agree() -> None:
+    """scripts/bench_table.py (its figures are in docs/performance.md) exits non-zero when the
+    two renders differ; a small run must pass and print the ratio."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[2] / "scripts" / "bench_table.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--rows", "12", "--rounds", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "KeyedTable" in done.stdout
+    assert done.stdout.rstrip().endswith("x")

@@ -12,9 +12,15 @@ import argparse
 import os
 import sys
 import threading
+from typing import IO, TYPE_CHECKING, Protocol
 
 from paw.adapters.sweep_child import write_frame
 from paw.errors import PawError, TmuxError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.supervisor.model import Snapshot
 
 # The TUI that starts a sweeper keeps two control-mode clients of its own on paw's session (its
 # command client and its event client): they are paw's, not a human attached.
@@ -56,6 +62,31 @@ def main(argv: list[str] | None = None) -> int:
             terminal.watch(lambda _pane: None)  # pane events say which panes to capture again
         supervisor.ctx.on_counted = lambda: send(("counted",))
         send(("ready",))
+        serve(supervisor, requests, send)
+    except (BrokenPipeError, OSError):
+        return 0  # the TUI is gone
+    finally:
+        supervisor.close()
+    return 0
+
+
+class _Sweeps(Protocol):
+    def poll_once(self) -> Snapshot: ...
+
+
+def serve(
+    supervisor: _Sweeps, requests: IO[bytes], send: Callable[[tuple[object, ...]], None]
+) -> None:
+    """Answer each request byte on ``requests`` with a sweep's picture (or the error a sweep
+    raised) until the input ends.
+
+    A full garbage collection walks every object and stops every thread: in a process that
+    holds 200 agents' records, observations and captures, a sweep waits behind it. After the
+    first picture what survives a collection is frozen, as the TUI does (paw.tui.gcpause)."""
+    from paw.tui.gcpause import LongLived
+
+    long_lived = LongLived()
+    try:
         while requests.read(1):
             try:
                 snapshot = supervisor.poll_once()
@@ -65,11 +96,10 @@ def main(argv: list[str] | None = None) -> int:
                 send(("raise", "paw", err.message, err.hint))
             else:
                 send(("snapshot", snapshot))
-    except (BrokenPipeError, OSError):
-        return 0  # the TUI is gone
+                long_lived.install()  # (once)
+            long_lived.tick()
     finally:
-        supervisor.close()
-    return 0
+        long_lived.uninstall()
 
 
 if __name__ == "__main__":

@@ -217,3 +217,37 @@ def test_paw_sweeper_0_keeps_the_sweeps_in_the_tui(
 def test_argv_names_the_socket_only_when_given() -> None:
     assert sweeper_argv("/r", None)[-2:] == ["--root", "/r"]
     assert sweeper_argv("/r", "s")[-2:] == ["--socket", "s"]
+
+
+def test_the_sweeper_answers_each_request_and_freezes_what_lives_long() -> None:
+    """``serve``: one answer per request byte, errors as a sweep raised them; after the first
+    picture what survives a collection is frozen (a full collection walked 200 agents' worth of
+    objects and stopped the sweep behind it), and it is all handed back when the input ends."""
+    import gc
+
+    from paw.cli.sweeper import serve
+    from paw.errors import PawError, TmuxError
+
+    frozen: list[int] = []
+    script: list[BaseException | None] = [None, TmuxError("gone"), PawError("x", hint="h"), None]
+
+    class Sweeps:
+        def poll_once(self) -> Snapshot:
+            frozen.append(gc.get_freeze_count())
+            error = script.pop(0)
+            if error is not None:
+                raise error
+            return Snapshot(1.0, (), ())
+
+    sent: list[tuple[object, ...]] = []
+    assert gc.get_freeze_count() == 0
+    serve(Sweeps(), io.BytesIO(b"ssss"), sent.append)
+    assert sent == [
+        ("snapshot", Snapshot(1.0, (), ())),
+        ("raise", "tmux", "gone", None),
+        ("raise", "paw", "x", "h"),
+        ("snapshot", Snapshot(1.0, (), ())),
+    ]
+    assert frozen[0] == 0
+    assert all(count > 0 for count in frozen[1:])
+    assert gc.get_freeze_count() == 0

@@ -21,17 +21,8 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from paw.tui.widgets.table import KeyedTable, Row
-
-
-class Queue(KeyedTable):
-    COLUMNS = (
-        ("agent", "Agent"),
-        ("kind", "Kind"),
-        ("subject", "Subject"),
-        ("verdict", "Verdict"),
-        ("age", "Age"),
-    )
+from paw.tui.widgets.prompt_queue import PromptQueue as Queue
+from paw.tui.widgets.table import Row
 
 
 class Bench(App[None]):

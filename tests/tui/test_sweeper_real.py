@@ -68,6 +68,16 @@ def started(supervisor: Supervisor, repo: Path) -> SweepChild:
     return child
 
 
+def one_agent_swept_elsewhere(repo: Path, server: Server) -> tuple[Supervisor, SweepChild]:
+    """A TUI's supervisor with one agent that asks, and its sweeper up. What the spawn's own
+    look at its agent left is dropped: an observation here means this process swept."""
+    supervisor = tui_supervisor(repo, server)
+    supervisor.spawn("one", "asks", None)
+    child = started(supervisor, repo)
+    supervisor.ctx.observed.clear()
+    return supervisor, child
+
+
 def gone(pid: int) -> bool:
     try:
         return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
@@ -91,10 +101,7 @@ def test_frames_round_trip_and_a_cut_frame_ends_the_stream() -> None:
 
 
 def test_the_sweepers_prompt_is_approved_by_the_tui_process(git_repo: Path, server: Server) -> None:
-    supervisor = tui_supervisor(git_repo, server)
-    supervisor.spawn("one", "asks", None)
-    child = started(supervisor, git_repo)
-    supervisor.ctx.observed.clear()  # (what the spawn's own look at its agent left)
+    supervisor, child = one_agent_swept_elsewhere(git_repo, server)
     try:
         seen: list[Snapshot] = []
 
@@ -122,10 +129,7 @@ def test_the_sweepers_prompt_is_approved_by_the_tui_process(git_repo: Path, serv
 
 
 def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server: Server) -> None:
-    supervisor = tui_supervisor(git_repo, server)
-    supervisor.spawn("one", "asks", None)
-    child = started(supervisor, git_repo)
-    supervisor.ctx.observed.clear()  # (what the spawn's own look at its agent left)
+    supervisor, child = one_agent_swept_elsewhere(git_repo, server)
     try:
         assert supervisor.poll_once().agents
         assert supervisor.ctx.observed == {}
@@ -142,10 +146,7 @@ def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server:
 def test_tmux_gone_and_back_is_shown_as_a_sweep_here_would_show_it(
     git_repo: Path, server: Server
 ) -> None:
-    supervisor = tui_supervisor(git_repo, server)
-    supervisor.spawn("one", "asks", None)
-    child = started(supervisor, git_repo)
-    supervisor.ctx.observed.clear()  # (what the spawn's own look at its agent left)
+    supervisor, child = one_agent_swept_elsewhere(git_repo, server)
     try:
         assert supervisor.poll_once().agents
         server.kill()

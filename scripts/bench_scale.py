@@ -300,10 +300,11 @@ def run(agents: int, duration: float, profile: str | None = None) -> None:
                 pane_id = next(a.pane_id for a in _agents(supervisor) if a.name == name)
                 tmux(socket, "send-keys", "-t", pane_id or "", "y")
             spy = None
-            if profile:  # py-spy samples the TUI through the busy window
+            if profile:  # py-spy samples the TUI and its sweeper through the busy window
                 spy = subprocess.Popen(
-                    ["py-spy", "record", "-p", str(ui.pid), "-d", str(int(duration)),
-                     "-f", "raw", "-o", f"{profile}-{agents}.txt", "--nonblocking"],
+                    ["py-spy", "record", "--subprocesses", "-p", str(ui.pid),
+                     "-d", str(int(duration)), "-f", "raw", "-o", f"{profile}-{agents}.txt",
+                     "--nonblocking"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip
             found, missed, total, own = latencies(socket, pane, stamp, duration, ui)
@@ -331,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile",
         metavar="PREFIX",
-        help="sample the TUI with py-spy (not installed by paw) in the busy window: PREFIX-N.txt",
+        help="sample the TUI and its sweeper with py-spy (not installed by paw) in the busy "
+        "window: PREFIX-N.txt",
     )
     args = parser.parse_args(argv)
     counts = [20] if args.quick else [int(n) for n in args.agents.split(",")]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -73,6 +75,22 @@ class PsutilInspector:
 # for the pass (a sweep of a TUI, where only the agents that drew are looked at again).
 FEW_ROOTS = 32
 _SAME_START_S = 0.01  # psutil's start times of one process agree to the clock tick
+
+
+BACKGROUND_NICE = 10  # what lower_thread_priority adds to the calling thread's nice value
+
+
+def lower_thread_priority() -> None:
+    """Lower the calling thread's priority (nice +:data:`BACKGROUND_NICE`), and so of the
+    processes it starts from now on (they inherit it). Linux only, where a thread's nice value
+    is its own: elsewhere a thread id is no process id and nice is the whole process's, and
+    nothing is changed. Best effort: a failure changes nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError):
+        tid = threading.get_native_id()
+        nice = os.getpriority(os.PRIO_PROCESS, tid)
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, nice + BACKGROUND_NICE))
 
 
 def zombie_status(stat: bytes) -> int | None:

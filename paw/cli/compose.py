@@ -20,7 +20,7 @@ from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
 from paw.adapters.git import EarlyStatuses, GitCli
-from paw.adapters.procs import PsutilInspector
+from paw.adapters.procs import PsutilInspector, lower_thread_priority
 from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
@@ -209,6 +209,7 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.count_in_background = True  # counts over ssh never hold a sweep
+        supervisor.ctx.count_setup = lower_thread_priority
     return Remote(host, SshLink(transport), supervisor)
 
 
@@ -274,6 +275,7 @@ def build_supervisor(
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S
         supervisor.ctx.count_in_background = True
+        supervisor.ctx.count_setup = lower_thread_priority
         # the guard is imported when a sweep first judges a prompt; a long-running sweeper
         # pays for it here, so its first prompt is not shown a tenth of a second later
         for module in ("paw.core.approval", "paw.guard"):

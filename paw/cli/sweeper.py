@@ -71,14 +71,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 class _Sweeps(Protocol):
-    def poll_once(self) -> Snapshot: ...
+    def poll_once(self, *, publish: Callable[[Snapshot], None] | None = None) -> Snapshot: ...
 
 
 def serve(
     supervisor: _Sweeps, requests: IO[bytes], send: Callable[[tuple[object, ...]], None]
 ) -> None:
     """Answer each request byte on ``requests`` with a sweep's picture (or the error a sweep
-    raised) until the input ends.
+    raised) until the input ends. The picture is sent as soon as it is whole, before the
+    sweep writes its record of prompts seen (the TUI's approval waits for that write on the
+    prompts lock; the new prompt's way to the screen does not).
 
     A full garbage collection walks every object and stops every thread: in a process that
     holds 200 agents' records, observations and captures, a sweep waits behind it. After the
@@ -87,15 +89,29 @@ def serve(
 
     long_lived = LongLived()
     try:
+        failed: tuple[object, ...] | None = None  # a write that failed after its picture
         while requests.read(1):
-            try:
-                snapshot = supervisor.poll_once()
-            except TmuxError as err:
-                send(("raise", "tmux", err.message, err.hint))
-            except PawError as err:
-                send(("raise", "paw", err.message, err.hint))
-            else:
+            if failed is not None:  # this request's answer is the failure
+                send(failed)
+                failed = None
+                continue
+            sent: list[Snapshot] = []
+
+            def publish(snapshot: Snapshot, sent: list[Snapshot] = sent) -> None:
                 send(("snapshot", snapshot))
+                sent.append(snapshot)
+
+            try:
+                snapshot = supervisor.poll_once(publish=publish)
+            except PawError as err:  # (TmuxError is one)
+                kind = "tmux" if isinstance(err, TmuxError) else "paw"
+                if sent:
+                    failed = ("raise", kind, err.message, err.hint)
+                else:
+                    send(("raise", kind, err.message, err.hint))
+            else:
+                if not sent:
+                    send(("snapshot", snapshot))
                 long_lived.install()  # (once)
             long_lived.tick()
     finally:

@@ -171,6 +171,9 @@ class Context:
     # sweep never waits for git (a count took 20-80 ms of a new prompt's way to the screen);
     # a count shows from the sweep after it ends, which ``on_counted`` (when set) asks for.
     count_in_background: bool = False
+    # Run first on each of those count workers (paw lowers their priority: nobody waits for
+    # them, and a sweep beside them should not wait for the cores their git processes hold).
+    count_setup: Callable[[], None] | None = None
     on_counted: Callable[[], None] | None = None
     counting: set[str] = field(default_factory=set)  # agents whose count runs right now
     counter: ThreadPoolExecutor | None = None  # the workers of background counts

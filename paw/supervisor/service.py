@@ -80,19 +80,20 @@ class Supervisor:
 
     # -- SupervisorApi -------------------------------------------------------------------------
 
-    def poll_once(self) -> Snapshot:
+    def poll_once(self, *, publish: Callable[[Snapshot], None] | None = None) -> Snapshot:
         """Sweep every supervised pane once (one batched tmux call) and return the picture.
 
         First finishes or undoes spawns and removals whose paw process died half-way. With
         ``sweep_elsewhere`` set, the sweep is made there (it does the same), and here only
-        when it gives no picture."""
+        when it gives no picture. ``publish`` may be given the picture before the sweep's
+        bookkeeping is written (see :func:`paw.supervisor.sweep.poll_once`)."""
         elsewhere = self.sweep_elsewhere
         if elsewhere is not None:
             snapshot = elsewhere()
             if snapshot is not None:
                 return snapshot
         cleanup.resume_interrupted(self.ctx)
-        return sweep.poll_once(self.ctx)
+        return sweep.poll_once(self.ctx, publish=publish)
 
     def approve(
         self,

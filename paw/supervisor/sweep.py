@@ -59,14 +59,32 @@ HOST_STAT_TTL_S = 60.0
 STAT_OUTPUT_S = 5.0  # a pane that keeps printing recounts its worktree at most this often
 STAT_REFRESH_PER_SWEEP = 8  # due counts refreshed per sweep, oldest first (3 git calls each)
 STAT_WORKERS = 8  # git processes counting worktrees at once (they wait on the disk and exec)
+# A long-running sweeper counts beside its sweeps (``count_in_background``): nobody waits for
+# those counts, while the sweep that carries a new prompt waits for every core their git
+# processes hold. At 200 agents a busy tenth's recounts (every STAT_OUTPUT_S, 3 git processes
+# each, 8 at a time) held both cores of a small machine and such a sweep took 80-100 ms instead
+# of 15. So there are fewer of them, and each runs ``ctx.count_setup`` first (paw's composition
+# lowers their priority, and so of the git processes they start).
+BESIDE_WORKERS = 2
 # A status mark is a score of stat() calls per worktree: 200 agents' worth per sweep is most of
 # a sweep. It is read again when the pane's screen changed, else at most every MARK_EVERY_S.
 MARK_EVERY_S = 5.0
 MARK_MIN_S = 1.0  # a pane that keeps printing re-reads its worktree's mark at most this often
+# An agent whose screen did not change is resolved again (its process tree read, its screen
+# detected) once its observation is ``observe_ttl`` old, but at most this many of them a sweep,
+# the oldest first; the others wait for a later sweep. Agents observed together (a TUI's first
+# sweep sees all 200) would otherwise come due together: a sweep every TTL resolved 183 quiet
+# agents at once (150 ms at 200 agents), and the prompt drawn meanwhile waited for it. At ten
+# sweeps a second this is 80 agents a second, more than 200 agents over a 5 s TTL need; with
+# rare sweeps an unchanged agent's resolution may be older than the TTL. Nothing is sent on it:
+# approval re-proves the agent and the prompt itself.
+TTL_REFRESH_PER_SWEEP = 8
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
-def poll_once(ctx: Context, only: str | None = None) -> Snapshot:
+def poll_once(
+    ctx: Context, only: str | None = None, *, publish: Callable[[Snapshot], None] | None = None
+) -> Snapshot:
     """Sweep every supervised pane once and return (and persist) the picture.
 
     One tmux process lists every pane and captures the agents' panes, and one pass over the
@@ -78,6 +96,12 @@ def poll_once(ctx: Context, only: str | None = None) -> Snapshot:
     ``only``: sweep that one agent (the picture holds it alone; an unknown name, nobody):
     what one agent's command needs (a spawn's result, ``paw send``) costs the same with 200
     agents as with one. The other agents' prompt occurrences are left as they are.
+
+    ``publish``: given the picture as soon as it is whole when the sweep still has its record
+    of prompts seen to write (a rename that a busy disk can hold up for most of a second), so
+    the picture can be on its way first; the prompts lock is held until the write is done,
+    so no paw process decides on a prompt from the record before it. The picture returned is
+    the same.
     """
     now = ctx.clock()
     agents = load_agents(ctx.state)
@@ -111,12 +135,15 @@ def poll_once(ctx: Context, only: str | None = None) -> Snapshot:
     ]
     _remember(ctx, observations, texts, kept, now, forget=only is None)
     _bind(ctx, observations, trees)
-    prompts, sending = _live_prompts(ctx, observations, now, partial=only is not None)
-    views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
-    if only is None:
-        for gone in [name for name in ctx.views if name not in agents]:
-            del ctx.views[gone]
-    return Snapshot(now, views, prompts)
+
+    def picture(prompts: tuple[LivePrompt, ...], sending: dict[str, str]) -> Snapshot:
+        views = tuple(_view(ctx, o, now, sending.get(o.agent.name)) for o in observations)
+        if only is None:
+            for gone in [name for name in ctx.views if name not in agents]:
+                del ctx.views[gone]
+        return Snapshot(now, views, prompts)
+
+    return _live_prompts(ctx, observations, now, picture, partial=only is not None, publish=publish)
 
 
 def _survey(
@@ -153,15 +180,17 @@ def _kept_observations(
     now: float,
 ) -> dict[str, Observation]:
     """Observations of the last sweeps still valid (``ctx.observe_ttl``): same agent record,
-    same pane (id, pid, liveness, server), same screen, and younger than the TTL."""
+    same pane (id, pid, liveness, server), same screen, and younger than the TTL, or older
+    but not among the :data:`TTL_REFRESH_PER_SWEEP` oldest (those are resolved again now)."""
     if ctx.observe_ttl <= 0:
         return {}
     kept: dict[str, Observation] = {}
+    expired: list[tuple[float, str]] = []
     for name, agent in agents.items():
         pane = located[name][0]
         entry = ctx.observed.get(name)
-        if pane is None or entry is None or not 0 <= now - entry[0] < ctx.observe_ttl:
-            continue
+        if pane is None or entry is None or now < entry[0]:
+            continue  # (a clock that went back: resolve again)
         obs, text = entry[1], entry[2]
         if not isinstance(obs, Observation) or obs.pane is None:
             continue
@@ -175,6 +204,13 @@ def _kept_observations(
         elif _pane_key(obs.pane) == _pane_key(pane):
             # (the constructor, not dataclasses.replace: a sweep keeps every quiet agent's)
             kept[name] = Observation(obs.agent, pane, obs.proc, obs.detection, obs.problem)
+        else:
+            continue
+        if now - entry[0] >= ctx.observe_ttl:
+            expired.append((entry[0], name))
+    expired.sort()
+    for _, name in expired[:TTL_REFRESH_PER_SWEEP]:
+        del kept[name]  # the oldest: resolved again by this sweep
     return kept
 
 
@@ -263,12 +299,19 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
 
 
 def _live_prompts(
-    ctx: Context, observations: list[Observation], now: float, *, partial: bool = False
-) -> tuple[tuple[LivePrompt, ...], dict[str, str]]:
-    """The live prompt occurrences, persisted under the prompts lock (any paw process may
-    sweep at the same time; they agree on one occurrence id); and, per agent, the decision
-    another paw process is sending right now ("approve" or "deny"). ``partial``: the
-    observations are some agents' only; the others' occurrences are kept untouched.
+    ctx: Context,
+    observations: list[Observation],
+    now: float,
+    picture: Callable[[tuple[LivePrompt, ...], dict[str, str]], Snapshot],
+    *,
+    partial: bool = False,
+    publish: Callable[[Snapshot], None] | None = None,
+) -> Snapshot:
+    """The ``picture`` of the live prompt occurrences, persisted under the prompts lock (any
+    paw process may sweep at the same time; they agree on one occurrence id), and, per agent,
+    of the decision another paw process is sending right now ("approve" or "deny").
+    ``partial``: the observations are some agents' only; the others' occurrences are kept
+    untouched. ``publish``: see :func:`poll_once`.
 
     A context that shows no prompt (``show_prompts`` off: `paw ls`) still records and audits
     every occurrence, with its verdict when new, but returns none, so the guard judges only
@@ -296,9 +339,21 @@ def _live_prompts(
             observed = {obs.agent.name for obs in observations}
             live |= {k for k, r in table.items() if r.agent not in observed}
         kept = _retained(table, live, now)
+        sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
+        snapshot = picture(_offered(ctx, table, shown), sending)
         if kept != seen:
+            if publish is not None:
+                publish(snapshot)
             save_prompts(ctx.state, kept, durable=False)  # a picture, not a decision
-    sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
+    return snapshot
+
+
+def _offered(
+    ctx: Context,
+    table: dict[str, PromptRecord],
+    shown: list[tuple[Observation, PromptRecord, Verdict | None]],
+) -> tuple[LivePrompt, ...]:
+    """The occurrences shown that wait for a decision (none with a decision in flight)."""
     out: list[LivePrompt] = []
     for obs, record, judged in shown if ctx.show_prompts else ():
         prompt = obs.detection.prompt
@@ -312,7 +367,7 @@ def _live_prompts(
                 record.first_seen,
             )
         )  # fmt: skip
-    return tuple(out), sending
+    return tuple(out)
 
 
 def _retained(
@@ -676,7 +731,9 @@ def _count_beside(
     if not todo:
         return
     if ctx.counter is None:
-        ctx.counter = ThreadPoolExecutor(max_workers=STAT_WORKERS, thread_name_prefix="paw-count")
+        ctx.counter = ThreadPoolExecutor(
+            max_workers=BESIDE_WORKERS, thread_name_prefix="paw-count", initializer=ctx.count_setup
+        )
 
     def run(agent: AgentRecord) -> None:
         try:

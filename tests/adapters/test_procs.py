@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -125,3 +126,31 @@ def test_exit_status_reads_a_zombies_wait_status_and_nothing_of_a_running_proces
         running.wait()
         ended.wait()
     assert inspector.exit_status(ended.pid) is None  # reaped: gone
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice is Linux's")
+def test_a_lowered_thread_and_what_it_starts_run_nicer_and_the_rest_does_not() -> None:
+    """The count workers of a long-running sweeper lower their own priority: the git they
+    start inherits it; the process's other threads keep theirs."""
+    import threading
+
+    from paw.adapters.procs import BACKGROUND_NICE, lower_thread_priority
+
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    seen: dict[str, int] = {}
+
+    def worker() -> None:
+        lower_thread_priority()
+        seen["thread"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        child = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.getpriority(os.PRIO_PROCESS, 0))"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        seen["child"] = int(child.stdout)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    expected = min(19, before + BACKGROUND_NICE)
+    assert seen == {"thread": expected, "child": expected}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == before  # this thread

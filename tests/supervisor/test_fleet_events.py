@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from paw.supervisor.fleet import HOST_REFRESH_S, Fleet, HostRecord, Remote
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat, pane_key
@@ -61,9 +62,9 @@ def _count_host_sweeps(fleet: Fleet) -> list[int]:
     host = fleet.remotes["box"].supervisor
     sweep, swept = host.poll_once, []
 
-    def counted() -> Snapshot:
+    def counted(**kwargs: Any) -> Snapshot:
         swept.append(1)
-        return sweep()
+        return sweep(**kwargs)
 
     host.poll_once = counted  # type: ignore[method-assign]
     return swept

@@ -3,6 +3,7 @@ agents, and a killed tmux server reported as lost."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,3 +152,78 @@ def test_unchanged_agents_are_not_resolved_again_within_the_observe_ttl(
     assert len(roots) == 1
     assert len(roots[0]) == 2  # the TTL is over: both resolved again
     supervisor.close()
+
+
+def test_agents_due_again_together_are_resolved_a_few_a_sweep_oldest_first(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Agents observed in one sweep come due in one sweep: a sweep resolves at most
+    TTL_REFRESH_PER_SWEEP of them (here 1), the oldest first, and the rest in later sweeps."""
+    from paw.supervisor import sweep
+
+    make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
+    supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
+    supervisor.spawn("a0", "demo-safe", None)
+    supervisor.spawn("a1", "demo-safe", None)
+    wait_for(lambda: len(supervisor.poll_once().prompts) == 2)
+    now = [supervisor.ctx.clock()]
+    supervisor.ctx.clock = lambda: now[0]
+    snapshot = supervisor.poll_once()  # both observed at the same time
+    panes = {p.pane_id: p.pane_pid for p in supervisor.ctx.terminal.list_panes(None)}
+    pid = {v.name: panes[v.pane_id or ""] for v in snapshot.agents}
+    monkeypatch.setattr(sweep, "TTL_REFRESH_PER_SWEEP", 1)
+    roots: list[list[int]] = []
+    real_trees = supervisor.ctx.procs.trees
+
+    def trees(pids: Any) -> Any:
+        roots.append(list(pids))
+        return real_trees(pids)
+
+    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    ttl = supervisor.ctx.observe_ttl
+    for advance, resolved in ((ttl, "a0"), (0.1, "a1"), (ttl - 0.1, "a0"), (0.1, "a1")):
+        now[0] += advance
+        roots.clear()
+        assert len(supervisor.poll_once().prompts) == 2  # the other agent's prompt still shown
+        assert roots == [[pid[resolved]]], (advance, resolved)
+    supervisor.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice is Linux's")
+def test_a_long_running_sweeper_counts_worktrees_at_a_lower_priority(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counts beside the sweeps run on a few workers that lowered their priority (their git
+    processes inherit it); the sweeps themselves keep theirs."""
+    import os
+    import threading
+
+    from paw.adapters.procs import lower_thread_priority
+    from paw.supervisor import sweep
+
+    make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
+    supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
+    assert supervisor.ctx.count_setup is lower_thread_priority
+    supervisor.spawn("a0", "demo-safe", None)
+    counted: list[tuple[str, int]] = []
+    real_counts = supervisor.ctx.vcs.status_counts
+
+    def status_counts(*args: Any) -> Any:
+        tid = threading.get_native_id()
+        counted.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, tid)))
+        return real_counts(*args)
+
+    monkeypatch.setattr(supervisor.ctx.vcs, "status_counts", status_counts)
+    supervisor.ctx.stat_marks.clear()
+    supervisor.ctx.stat_cache.clear()
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    try:
+        assert wait_for(lambda: (supervisor.poll_once(), counted)[1] != [], 30, 0.1)
+        [(name, nice)] = counted[:1]
+        assert name.startswith("paw-count")
+        assert nice == min(19, own + 10)
+        assert supervisor.ctx.counter is not None
+        assert supervisor.ctx.counter._max_workers == sweep.BESIDE_WORKERS
+        assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
+    finally:
+        supervisor.close()

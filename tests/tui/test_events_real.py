@@ -12,6 +12,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from libtmux.server import Server
@@ -59,8 +60,8 @@ class Recorder:
         self.snapshots: list[Snapshot] = []
         inner = supervisor.poll_once
 
-        def poll_once() -> Snapshot:
-            snapshot = inner()
+        def poll_once(**kwargs: Any) -> Snapshot:
+            snapshot = inner(**kwargs)
             self.snapshots.append(snapshot)
             return snapshot
 

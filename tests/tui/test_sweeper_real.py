@@ -233,7 +233,7 @@ def test_the_sweeper_answers_each_request_and_freezes_what_lives_long() -> None:
     script: list[BaseException | None] = [None, TmuxError("gone"), PawError("x", hint="h"), None]
 
     class Sweeps:
-        def poll_once(self) -> Snapshot:
+        def poll_once(self, *, publish: Callable[[Snapshot], None] | None = None) -> Snapshot:
             frozen.append(gc.get_freeze_count())
             error = script.pop(0)
             if error is not None:
@@ -252,3 +252,80 @@ def test_the_sweeper_answers_each_request_and_freezes_what_lives_long() -> None:
     assert frozen[0] == 0
     assert all(count > 0 for count in frozen[1:])
     assert gc.get_freeze_count() == 0
+
+
+def test_the_sweeper_sends_the_picture_before_the_write_and_a_late_failure_next() -> None:
+    """A picture given early is sent once, before the sweep's write; a write that fails after
+    it is the answer to the next request (one answer per request, nothing lost)."""
+    from paw.adapters.state import StateError
+    from paw.cli.sweeper import serve
+
+    sent: list[tuple[object, ...]] = []
+    picture = Snapshot(2.0, (), ())
+    script = ["early", "early-then-fail", "plain"]
+
+    class Sweeps:
+        def poll_once(self, *, publish: Callable[[Snapshot], None] | None = None) -> Snapshot:
+            step = script.pop(0)
+            if step.startswith("early"):
+                assert publish is not None
+                publish(picture)
+                assert sent[-1] == ("snapshot", picture)  # out before the write below
+                if step.endswith("fail"):
+                    raise StateError("cannot write prompts.json: disk full")
+            return picture
+
+    serve(Sweeps(), io.BytesIO(b"ssss"), sent.append)
+    assert sent == [
+        ("snapshot", picture),
+        ("snapshot", picture),
+        ("raise", "paw", "cannot write prompts.json: disk full", None),  # the 3rd request
+        ("snapshot", picture),  # the 4th: the plain sweep
+    ]
+
+
+def test_a_sweep_gives_its_picture_early_while_it_still_holds_the_prompts_lock(
+    git_repo: Path, server: Server
+) -> None:
+    """The picture with a new prompt goes before prompts.json is written, and no paw process
+    can take the prompts lock until that write is done (approval waits for it)."""
+    import threading
+
+    from paw.supervisor.records import PROMPTS_LOCK, load_prompts, save_prompts
+
+    supervisor = tui_supervisor(git_repo, server)
+    supervisor.spawn("one", "asks", None)
+    assert wait_for(lambda: bool(supervisor.poll_once().prompts))
+    save_prompts(supervisor.ctx.state, {})  # the prompt is new to the next sweep
+    supervisor.ctx.observed.clear()
+    early: list[tuple[Snapshot, int, bool]] = []
+
+    def give(snapshot: Snapshot) -> None:
+        took = threading.Event()
+
+        def other() -> None:
+            with supervisor.ctx.state.lock(PROMPTS_LOCK):
+                took.set()
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        blocked = not took.wait(0.2)
+        early.append((snapshot, len(load_prompts(supervisor.ctx.state)), blocked))
+        # (the thread takes the lock once the sweep's write is done)
+        threading.Thread(target=thread.join).start()
+
+    def swept() -> bool:
+        return bool(supervisor.poll_once(publish=give).prompts)
+
+    try:
+        assert wait_for(swept)
+        snapshot, recorded, blocked = early[-1]
+        assert [p.agent for p in snapshot.prompts] == ["one"]
+        assert recorded == 0  # the new prompt was not on disk yet when the picture went
+        assert blocked
+        assert [r.agent for r in load_prompts(supervisor.ctx.state).values()] == ["one"]
+        calls = len(early)
+        supervisor.poll_once(publish=give)  # nothing new to write: no early picture
+        assert len(early) == calls
+    finally:
+        supervisor.close()

@@ -5,7 +5,7 @@ The TUI depends only on these types and on :class:`SupervisorApi`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
@@ -102,6 +102,9 @@ class Snapshot:
     prompts: tuple[LivePrompt, ...]
     tmux_ok: bool = True
     error: str | None = None
+    # CPU seconds the sweep took in the thread that made it (a TUI paces its sweeps by it;
+    # not part of the picture: two sweeps of one screen are the same picture)
+    cpu_s: float = field(default=0.0, compare=False)
 
 
 class Outcome(StrEnum):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -103,7 +104,7 @@ def poll_once(
     so no paw process decides on a prompt from the record before it. The picture returned is
     the same.
     """
-    now = ctx.clock()
+    now, cpu = ctx.clock(), time.thread_time()
     agents = load_agents(ctx.state)
     if only is not None:
         agents = {only: agents[only]} if only in agents else {}
@@ -141,7 +142,7 @@ def poll_once(
         if only is None:
             for gone in [name for name in ctx.views if name not in agents]:
                 del ctx.views[gone]
-        return Snapshot(now, views, prompts)
+        return Snapshot(now, views, prompts, cpu_s=time.thread_time() - cpu)
 
     return _live_prompts(ctx, observations, now, picture, partial=only is not None, publish=publish)
 

@@ -46,9 +46,11 @@ DETAILS_EVERY_S = 10.0
 AUDIT_LINES = 8
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
-# Sweeps may use at most about half of the time: after a sweep that took d seconds the next
-# one waits until d * SWEEP_DUTY more seconds have passed (agents that keep printing would
-# otherwise keep a core busy; approvals run beside sweeps and never wait for this).
+# Sweeps may use at most about half of a core: after a sweep that cost c seconds of CPU the
+# next one waits until c * SWEEP_DUTY more seconds have passed (agents that keep printing would
+# otherwise keep a core busy; approvals run beside sweeps and never wait for this). CPU, not
+# the wall clock: a sweep in the sweeper process spent half its 30 ms waiting for tmux and for
+# a core, and a rest as long as that was a wait for every prompt drawn meanwhile.
 SWEEP_DUTY = 1.0
 
 
@@ -107,6 +109,8 @@ class PawApp(App[None]):
         self._live: Callable[[], bool] | None = None
         self._pump: EventPump | None = None
         self._last_sweep = 0.0  # time.monotonic() when the last sweep started
+        self._sweep_cpu = 0.0  # the CPU seconds the last sweep's picture says it took
+        self.last_rest = 0.0  # seconds the timer waited after the last sweep (SWEEP_DUTY)
         self.kinds = kinds
         self._attach_agent = attach
         self._autopoll = autopoll
@@ -265,15 +269,18 @@ class PawApp(App[None]):
         rest = self._next_sweep - time.monotonic()
         if rest > 0:  # the last sweep's share of the time is not over yet
             time.sleep(min(rest, self.poll_interval))
-        started = time.monotonic()
+        started, cpu = time.monotonic(), time.thread_time()
         self._last_sweep = started
         details: str | None = None
+        self._sweep_cpu = 0.0
         try:
             with self.poll_lock:
                 details = self._sweep(self.main.shown_agent)
         finally:
             ended = time.monotonic()
-            self._next_sweep = ended + (ended - started) * SWEEP_DUTY
+            cost = max(time.thread_time() - cpu, self._sweep_cpu)  # (here, or the sweeper's)
+            self.last_rest = min(cost, ended - started) * SWEEP_DUTY
+            self._next_sweep = ended + self.last_rest
             self._poll_in_flight = False
             if self._poll_again:
                 self.call_from_thread(self.request_poll)
@@ -315,6 +322,7 @@ class PawApp(App[None]):
         touched = pump.drain() if pump is not None and self.events_live() else None
         try:
             snapshot = self.supervisor.poll_once()
+            self._sweep_cpu = snapshot.cpu_s
         except TmuxError as err:
             self.main.post_message(PollFailed(err.message, tmux_lost=True))
             self.call_from_thread(self.tmux_lost, err.message)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from textual.message import Message
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from paw.core.models import Action
@@ -16,6 +20,7 @@ from paw.tui.screens.help import HelpScreen
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
 from paw.tui.widgets.agent_list import AgentList
+from tests.support.budget import budget
 from tests.tui.conftest import settle
 from tests.tui.fake_supervisor import FakeAgent, FakeSupervisor, scenario
 from tests.tui.snapshot_app import HOUR, make_snapshot_app
@@ -167,7 +172,64 @@ async def test_app_new_prompt_rings_bell_and_notifies() -> None:
         app.request_poll()
         await settle(pilot)
         assert bells == [None]
-        assert any("late" in n.message for n in app._notifications)
+        assert await toasted(pilot, "late")
+
+
+async def toasted(pilot: Pilot[None], text: str) -> bool:
+    """Whether a toast with ``text`` shows up (toasts of new prompts wait for their burst)."""
+    end = time.monotonic() + budget(10)
+    while time.monotonic() < end:
+        if any(text in n.message for n in pilot.app._notifications):
+            return True
+        await pilot.pause(0.05)
+    return False
+
+
+def _newcomer(fake: FakeSupervisor, name: str, pane: str) -> str:
+    agent = FakeAgent(
+        name,
+        "claude-code",
+        "git_push_120x40",
+        AgentStatus.PROMPT,
+        scenario("confirm").prompts.popitem()[1].verdict,
+        age=1,
+    )
+    fake.agents[name] = agent
+    fake.panes[name] = pane
+    live = fake._live_prompt(agent)
+    fake.prompts[live.id] = live
+    return live.id
+
+
+async def test_app_a_burst_of_new_prompts_over_sweeps_rings_once_in_one_toast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Prompts that arrive over several sweeps of one burst: one bell, one toast naming them
+    all; a prompt gone before its toast is not announced."""
+    from paw.tui.screens import main
+
+    monkeypatch.setattr(main, "TOAST_GATHER_S", budget(3))  # the sweeps below are one burst
+    app, fake = make_snapshot_app("agents")
+    bells: list[None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.bell = lambda: bells.append(None)  # type: ignore[method-assign]  # count rings
+        await settle(pilot)
+        before = len(app._notifications)
+        for name, pane in (("n1", "%11"), ("n2", "%12"), ("gone", "%13")):
+            _newcomer(fake, name, pane)
+            app.request_poll()
+            await settle(pilot)
+        del fake.prompts[next(k for k, p in fake.prompts.items() if p.agent == "gone")]
+        app.request_poll()
+        await settle(pilot)
+        assert await toasted(pilot, "n1")
+        toasts = [n.message for n in list(app._notifications)[before:]]
+        assert bells == [None]
+        assert len(toasts) == 1
+        assert "2 new prompts" in toasts[0]
+        assert "n1" in toasts[0]
+        assert "n2" in toasts[0]
+        assert "gone" not in toasts[0]
 
 
 async def test_app_tmux_gone_shows_banner_and_one_dialog() -> None:

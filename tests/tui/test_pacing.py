@@ -56,3 +56,47 @@ async def test_the_rest_after_a_sweep_is_its_cpu_not_its_wall_time(
         assert app.main.query("AgentList")  # the picture was shown
         rest = app.last_rest / SWEEP_DUTY
         assert low <= rest <= high, (mode, rest)
+
+
+async def test_a_sweep_asked_for_during_one_is_made_by_its_worker_without_the_ui_thread() -> None:
+    """A pane event while a sweep is in flight: the sweep's own worker makes the next one
+    right after it; nothing waits for the UI thread (which may be drawing a frame)."""
+    import threading
+
+    from tests.support.budget import budget
+
+    fake = scenario("mixed")
+    inner = fake.poll_once
+    gate, inside = threading.Event(), threading.Event()
+    threads: list[int] = []
+
+    def poll_once() -> Snapshot:
+        threads.append(threading.get_ident())
+        if not gate.is_set():
+            inside.set()
+            gate.wait(budget(10))
+        return inner()
+
+    gate.set()
+    fake.poll_once = poll_once  # type: ignore[method-assign]
+    app = make_app(fake)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        threads.clear()
+        gate.clear()
+        app.request_poll()
+        end = time.monotonic() + budget(10)
+        while not inside.is_set() and time.monotonic() < end:
+            await pilot.pause(0.02)
+        assert inside.is_set()
+        hops: list[object] = []
+        app.call_from_thread = lambda *a, **k: hops.append(a)  # type: ignore[method-assign,assignment]
+        event = threading.Thread(target=app._pane_event_due)  # the event pump's thread
+        event.start()
+        event.join(budget(10))
+        assert not event.is_alive()
+        gate.set()
+        await settle(pilot)
+        assert hops == []
+        assert len(threads) == 2
+        assert threads[0] == threads[1]  # the same worker made the sweep asked for

@@ -22,7 +22,7 @@ from paw.errors import PawError, TmuxError
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
 from paw.tui.events import EventPump
 from paw.tui.gcpause import LongLived
-from paw.tui.messages import AgentDetails, DetailsRead, DetailsWanted, PanesPolled, PollFailed
+from paw.tui.messages import AgentDetails, DetailsRead, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
 
@@ -99,7 +99,6 @@ class PawApp(App[None]):
         self._ending = False  # exit() was called
         self.poll_lock = threading.Lock()  # one sweep at a time
         self.action_lock = threading.Lock()  # one human-started operation at a time
-        self._poll_state = threading.Lock()  # guards the two flags below (any thread)
         self._poll_in_flight = False
         self._poll_again = False
         self._details_in_flight = False  # a preview/diff read runs (UI thread's flag)
@@ -244,32 +243,19 @@ class PawApp(App[None]):
         return self._live is not None and self._live()
 
     def _pane_event_due(self) -> None:
-        """The event pump's thread: a pane drew or the structure changed; sweep now.
-
-        With a sweep in flight the next one is asked for here, on this thread: the sweep's
-        worker takes it as soon as it ends, without waiting for the UI thread (which may be
-        drawing a frame). Only a sweep to start from nothing goes through the UI thread."""
-        if self._ending or self._again_if_in_flight():
+        """The event pump's thread: a pane drew or the structure changed; sweep now."""
+        if self._ending:
             return
         with contextlib.suppress(RuntimeError, CancelledError):  # the app is ending
             self.call_from_thread(self.request_poll)
 
-    def _again_if_in_flight(self) -> bool:
-        """With a sweep in flight, ask for another right after it (True); else False."""
-        with self._poll_state:
-            if self._poll_in_flight:
-                self._poll_again = True
-                return True
-            return False
-
     def request_poll(self) -> None:
         """Start a sweep now, or right after the one in flight (sweeps never pile up)."""
-        with self._poll_state:
-            if self._poll_in_flight:
-                self._poll_again = True
-                return
-            self._poll_in_flight = True
-            self._poll_again = False
+        if self._poll_in_flight:
+            self._poll_again = True
+            return
+        self._poll_in_flight = True
+        self._poll_again = False
         self.poll()
 
     @work(thread=True, exclusive=True, name="poll", exit_on_error=False)
@@ -280,38 +266,26 @@ class PawApp(App[None]):
         what must be serial with its own cross-process locks), so a slow sweep never delays
         a decision.
         """
-        again = True
-        try:
-            while again and not self._ending:
-                details = self._paced_sweep()
-                if details is not None:  # read beside the next sweep, never in its way
-                    self._want_details(details)
-                with self._poll_state:  # a sweep asked for meanwhile: this worker makes it
-                    again, self._poll_again = self._poll_again, False
-        finally:
-            with self._poll_state:
-                self._poll_in_flight = False
-                again, self._poll_again = self._poll_again, False
-            if again and not self._ending:  # (asked for as this worker ended)
-                with contextlib.suppress(RuntimeError, CancelledError):
-                    self.call_from_thread(self.request_poll)
-
-    def _paced_sweep(self) -> str | None:
-        """One sweep once the last one's share of the time (SWEEP_DUTY) is over."""
         rest = self._next_sweep - time.monotonic()
         if rest > 0:  # the last sweep's share of the time is not over yet
             time.sleep(min(rest, self.poll_interval))
         started, cpu = time.monotonic(), time.thread_time()
         self._last_sweep = started
+        details: str | None = None
         self._sweep_cpu = 0.0
         try:
             with self.poll_lock:
-                return self._sweep(self.main.shown_agent)
+                details = self._sweep(self.main.shown_agent)
         finally:
             ended = time.monotonic()
             cost = max(time.thread_time() - cpu, self._sweep_cpu)  # (here, or the sweeper's)
             self.last_rest = min(cost, ended - started) * SWEEP_DUTY
             self._next_sweep = ended + self.last_rest
+            self._poll_in_flight = False
+            if self._poll_again:
+                self.call_from_thread(self.request_poll)
+        if details is not None:  # read beside the next sweep, never in its way
+            self._from_worker(self.request_details, details)
 
     def request_details(self, agent: str) -> None:
         """Read the selected agent's preview and diff now, or right after the read in flight
@@ -335,16 +309,11 @@ class PawApp(App[None]):
             self._details_in_flight = False
             again, self._details_again = self._details_again, None
             if again is not None:
-                self._want_details(again)
+                self._from_worker(self.request_details, again)
 
-    def _want_details(self, agent: str) -> None:
-        """From a worker: ask the app's thread for ``request_details(agent)`` without waiting
-        for it (a sweep's worker goes on with the next sweep while the UI thread draws)."""
-        self.post_message(DetailsWanted(agent))
-
-    def on_details_wanted(self, message: DetailsWanted) -> None:
-        """A worker's request for the selected agent's preview and diff."""
-        self.request_details(message.agent)
+    def _from_worker(self, callback: Callable[[str], None], agent: str) -> None:
+        with contextlib.suppress(RuntimeError, CancelledError):  # the app is ending
+            self.call_from_thread(callback, agent)
 
     def _sweep(self, agent: str | None) -> str | None:
         """One sweep; the picture is posted. Returns the selected agent whose preview and

@@ -72,15 +72,6 @@ class DetailsRead(Message):
         )
 
 
-class DetailsWanted(Message):
-    """A worker asks the app's thread to read an agent's preview and diff (posted, so the
-    worker goes on without waiting for the UI thread)."""
-
-    def __init__(self, agent: str) -> None:
-        super().__init__()
-        self.agent = agent
-
-
 class PollFailed(Message):
     """A sweep raised; ``tmux_lost`` when the error is tmux's."""
 

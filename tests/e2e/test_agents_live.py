@@ -130,11 +130,17 @@ def _check_prompt(
     return prompt
 
 
-def _verify_effect(run: paw_run.PawRun, case: LiveCase, step: Step, action: Action) -> None:
+def _verify_effect(
+    run: paw_run.PawRun, case: LiveCase, step: Step, action: Action, outcome: object
+) -> None:
     repo = run.worktree
     if step.verb == "approve":
         if not _wait(lambda: effect_done(action, repo), EFFECT_TIMEOUT):
-            _fail(run, case.test_id, f"approved {step.scenario} but its effect never showed")
+            _fail(
+                run,
+                case.test_id,
+                f"approved {step.scenario} ({outcome}) but its effect never showed",
+            )
         if case.agent != "aider" and not _wait(
             lambda: run.stub.gated_results(step.scenario), EFFECT_TIMEOUT
         ):
@@ -157,7 +163,7 @@ def _run_step(
     decision = paw_run.decide(run, step.verb, prompt["id"])
     if decision.get("outcome") not in ("sent", "sent-unconfirmed"):
         _fail(run, case.test_id, f"paw {step.verb} did not send: {decision}")
-    _verify_effect(run, case, step, action)
+    _verify_effect(run, case, step, action, decision.get("outcome"))
     shots[step.scenario] = (shot, prompt, decision)
 
 

@@ -24,17 +24,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from paw.cli import UsageError, error_object
 from paw.cli.common import add_json_flag, find_repo_root
-from paw.core.wave import WaveFile, WaveState, file_digest
 from paw.errors import PawError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.cli.compose import JsonDocs
+    from paw.core.wave import WaveFile, WaveState
 
 Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
 WAVES_DIR = "waves"
@@ -47,6 +45,10 @@ EXIT_WAVE_FAILED = 1
 
 def wave_problems(path: Path) -> tuple[WaveFile | None, list[str], bytes]:
     """Parse ``path``: the wave (None when invalid), every problem as ``file:line: key: msg``."""
+    from pydantic import ValidationError  # (the wave's models: imported when a wave is read)
+
+    from paw.core.wave import WaveFile
+
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -121,6 +123,8 @@ def _line(
 
 def load_wave(path: Path) -> tuple[WaveFile, str, dict[str, str]]:
     """The wave, its sha256 and each task's text; UsageError (exit 2) naming the problems."""
+    from paw.core.wave import file_digest
+
     wave, problems, data = wave_problems(path)
     if wave is None:
         more = (
@@ -164,6 +168,10 @@ def _wave_name(docs: JsonDocs, name: str | None) -> str:
 
 
 def _state(docs: JsonDocs, name: str) -> WaveState:
+    from pydantic import ValidationError
+
+    from paw.core.wave import WaveState
+
     data = docs.read(name)
     if data is None:
         raise UsageError(f"no wave named {name!r}")

@@ -54,3 +54,17 @@ def test_paw_ls_imports_neither_the_wave_runner_nor_hosts_nor_libtmux() -> None:
     for heavy in ("paw.cli.wave", "paw.core.wave", "paw.cli.hosts", "paw.cli.tui", "libtmux"):
         assert f"'{heavy}'" not in out, out
     assert "'textual" not in out, out
+
+
+def test_paw_help_builds_every_parser_without_the_wave_models() -> None:
+    """`paw --help` registers every command, `paw wave` among them; the wave's pydantic
+    models (a quarter of a second to build on a two-core machine) wait for a wave to read."""
+    code = (
+        "import sys; from paw.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('paw.cli.wave', 'paw.core.wave'))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "'paw.cli.wave'" in out  # registered...
+    assert "'paw.core.wave'" not in out, out  # ...without its models

@@ -6,6 +6,7 @@ every sweep, so any paw process sees the same picture and killing paw loses noth
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Protocol, TypeVar
@@ -44,10 +45,19 @@ class StateStore(Protocol):
         file is read every time; ``parse`` must return something immutable)."""
         ...
 
-    def write(self, name: str, data: Mapping[str, object], *, durable: bool = True) -> None:
+    def write(
+        self,
+        name: str,
+        data: Mapping[str, object],
+        *,
+        durable: bool = True,
+        parsed: tuple[str, object] | None = None,
+    ) -> None:
         """Replace the document ``name`` atomically (write a temp file, fsync, rename, fsync
         the directory). ``durable=False`` fsyncs nothing: other processes and a crash of paw
-        see the old document or the new one whole; a crash of the machine may lose it."""
+        see the old document or the new one whole; a crash of the machine may lose it.
+        ``parsed``: ``(kind, value)``, what :meth:`read_parsed` under ``kind`` would give for
+        the text written (remembered: the writer's next read of its own text parses nothing)."""
         ...
 
     def lock(self, name: str) -> AbstractContextManager[None]:
@@ -196,8 +206,33 @@ def save_prompts(
     seen or gone: the next sweep finds them again), which a new prompt's way to the screen
     must not wait for on a slow disk; a decision's write, which the keys wait for, is always
     durable."""
-    doc = {"prompts": [p.model_dump(mode="json") for p in prompts.values()]}
-    state.write(PROMPTS_DOC, doc, durable=durable)
+    records = tuple(prompts.values())
+    doc = {"prompts": [_dumped(record) for record in records]}
+    parsed = (_parse_kind(PromptRecord, "prompts"), records)
+    state.write(PROMPTS_DOC, doc, durable=durable, parsed=parsed)
+
+
+# A sweep writes the prompts seen whenever the set of live prompts changes, most of them the
+# same records as the sweep before: each record's JSON form is kept beside it (records are
+# frozen; the memo holds the record itself, so an id is never another record's).
+_DUMPS: dict[int, tuple[PromptRecord, dict[str, object]]] = {}
+_DUMPS_LOCK = threading.Lock()
+
+
+def _dumped(record: PromptRecord) -> dict[str, object]:
+    with _DUMPS_LOCK:
+        known = _DUMPS.get(id(record))
+        if known is not None and known[0] is record:
+            return known[1]
+        dumped = record.model_dump(mode="json")
+        if len(_DUMPS) > 4096:
+            _DUMPS.clear()
+        _DUMPS[id(record)] = (record, dumped)
+        return dumped
+
+
+def _parse_kind(model: type[BaseModel], key: str) -> str:
+    return f"{model.__module__}.{model.__qualname__}:{key}"
 
 
 def _load_list(state: StateStore, doc: str, model: type[_R], key: str = AGENTS_DOC) -> list[_R]:
@@ -213,4 +248,4 @@ def _load_list(state: StateStore, doc: str, model: type[_R], key: str = AGENTS_D
         except ValidationError as err:
             raise PawError(f".paw/{doc}.json is corrupt: {err.errors()[0]['msg']}") from err
 
-    return list(state.read_parsed(doc, f"{model.__module__}.{model.__qualname__}:{key}", parse))
+    return list(state.read_parsed(doc, _parse_kind(model, key), parse))

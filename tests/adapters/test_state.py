@@ -125,6 +125,66 @@ def test_read_parsed_reuses_a_parse_only_while_the_text_is_the_same(tmp_path: Pa
         store.read_parsed("doc", "k", parse)
 
 
+def test_a_writer_reads_its_own_text_back_without_parsing_and_anyone_elses_parsed(
+    tmp_path: Path,
+) -> None:
+    """``write(parsed=...)``: the writer's next ``read_parsed`` of the text it wrote gives the
+    value it gave (a sweep re-read the prompts it had just written, a parse of every record);
+    a text written by anyone else, or a failed write, is parsed again."""
+    store = StateStore(tmp_path / ".paw")
+    calls: list[object] = []
+
+    def parse(data: dict[str, object] | None) -> tuple[object, ...]:
+        calls.append(data)
+        return tuple(sorted((data or {}).items()))
+
+    value = (("a", 1),)
+    store.write("doc", {"a": 1}, parsed=("k", value))
+    assert store.read_parsed("doc", "k", parse) is value
+    assert calls == []
+    other = StateStore(tmp_path / ".paw")  # another process writes the same document
+    other.write("doc", {"a": 2})
+    assert store.read_parsed("doc", "k", parse) == (("a", 2),)
+    assert calls == [{"a": 2}]
+    store.write("doc", {"a": 3}, parsed=("k", (("a", 3),)))
+    with read_only(tmp_path / ".paw"), pytest.raises(StateError):
+        store.write("doc", {"a": 4}, parsed=("k", (("a", 4),)))
+    assert store.read_parsed("doc", "k", parse) == (("a", 3),)  # what is on disk
+    assert calls[-1] == {"a": 3}  # (parsed: the failed write forgot what it was to give)
+
+
+def test_saved_prompts_load_back_as_the_same_records_and_as_written(tmp_path: Path) -> None:
+    """A sweep's ``save_prompts`` then ``load_prompts`` gives back the records it saved
+    (no parse), and the document on disk is what a parse of those records' dumps is."""
+    from paw.supervisor.records import ProcIdentity, PromptRecord, load_prompts, save_prompts
+
+    proc = ProcIdentity(pid=7, create_time=1.5, exe="/bin/agent")
+    records = {
+        f"p{n}": PromptRecord(
+            id=f"p{n}",
+            agent=f"a{n}",
+            kind="claude",
+            pane_id=f"%{n}",
+            fingerprint="f" * 8,
+            prompt_kind="shell",
+            subject=f"ls {n}",
+            question="Run?",
+            first_seen=n + 0.25,
+            proc=proc,
+        )
+        for n in range(3)
+    }
+    store = StateStore(tmp_path / ".paw")
+    save_prompts(store, records, durable=False)
+    loaded = load_prompts(store)
+    assert all(loaded[k] is records[k] for k in records)
+    fresh = load_prompts(StateStore(tmp_path / ".paw"))  # another process parses the file
+    assert fresh == records
+    changed = {**records, "p1": records["p1"].model_copy(update={"state": "ended"})}
+    save_prompts(store, changed)
+    assert load_prompts(StateStore(tmp_path / ".paw"))["p1"].state == "ended"
+
+
 def test_a_write_that_need_not_be_durable_fsyncs_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

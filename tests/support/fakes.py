@@ -350,9 +350,16 @@ class MemoryState:
         del kind
         return parse(self.docs.get(name))
 
-    def write(self, name: str, data: Mapping[str, object], *, durable: bool = True) -> None:
+    def write(
+        self,
+        name: str,
+        data: Mapping[str, object],
+        *,
+        durable: bool = True,
+        parsed: tuple[str, object] | None = None,
+    ) -> None:
         """Replace the document."""
-        del durable
+        del durable, parsed
         self.docs[name] = dict(data)
 
     def lock(self, name: str) -> AbstractContextManager[None]:

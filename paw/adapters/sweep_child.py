@@ -9,10 +9,21 @@ keeps everything else (approvals with their fresh proof, previews, diffs, the au
 Frames on both pipes: 4 bytes of big-endian length, then a pickle. The child is paw itself,
 started by this process with this interpreter, over pipes no other process holds: its frames
 are trusted like this process's own memory (pane text in them is data, as it is in a sweep).
-Parent to child: ``b"s"`` asks for a sweep; end of input ends the child (so does the death of
-the parent, however it dies). Child to parent: ``("ready",)``, ``("snapshot", Snapshot)``,
-``("raise", kind, message, hint)`` for a sweep that failed, ``("counted",)`` when a worktree
-count that ended beside the sweeps changed what an agent shows.
+Parent to child: ``b"s"`` asks for a sweep; ``b"f"`` follow: the child sweeps on its own pane
+events from then on and pushes each picture; ``b"a"``: the last picture is handled, the next
+push may come. End of input ends the child (so does the death of the parent, however it dies).
+Child to parent: ``("ready",)``; ``("snapshot", Snapshot, panes)`` the answer to a request and
+``("pushed", Snapshot, panes)`` a picture of the child's own (``panes``: those that drew since
+the picture before); ``("raise", kind, message, hint)`` for a requested sweep that failed,
+``("pushed-raise", kind, message, hint)`` for a pushed one; ``("live", bool)`` whenever the
+child's pane events start or stop arriving; ``("counted",)`` when a worktree count that ended
+beside the sweeps changed what an agent shows (before the TUI follows; after, the child sweeps).
+
+Following takes a hop and a thread out of a new prompt's way to the screen: the child's own
+pane events start its sweep (no request from the TUI's pump through its UI thread), and the
+TUI runs no event client of its own (whose reading of every pane's output competed with the
+frame for the TUI's interpreter lock). The acknowledgement is the back-pressure the request
+was: no picture is pushed while the TUI has not handled the one before.
 """
 
 from __future__ import annotations
@@ -89,6 +100,13 @@ class SweepChild:
         """Start ``argv`` (the sweeper); its stderr goes to ``log`` (the TUI owns the
         terminal). The child runs in a session of its own: a ^C meant for the TUI is not its."""
         self.on_counted: Callable[[], None] | None = None
+        # followed: each pushed picture with the panes that drew since the one before, and
+        # each pushed sweep's failure
+        self._on_picture: Callable[[Snapshot, frozenset[str]], None] | None = None
+        self._on_failure: Callable[[PawError], None] | None = None
+        self._live = False  # the child's pane events arrive (as it last said)
+        self._wlock = threading.Lock()  # one write to its input at a time
+        self.touched: set[str] = set()  # panes the answers to requests say drew (drained)
         self._replies: queue.Queue[tuple[object, ...] | None] = queue.Queue()
         self._lock = threading.Lock()
         self._ready = threading.Event()
@@ -136,14 +154,7 @@ class SweepChild:
         if not self._ready.is_set() or self._gone.is_set():
             return None
         with self._lock:
-            stdin = self._proc.stdin
-            if stdin is None:
-                return None
-            try:
-                stdin.write(b"s")
-                stdin.flush()
-            except (OSError, ValueError):
-                self._lost("its input pipe closed")
+            if not self._write(b"s"):
                 return None
             try:
                 reply = self._replies.get(timeout=timeout)
@@ -153,6 +164,54 @@ class SweepChild:
                 return None
         return _answer(reply)
 
+    def _write(self, request: bytes) -> bool:
+        stdin = self._proc.stdin
+        if stdin is None:
+            return False
+        try:
+            with self._wlock:
+                stdin.write(request)
+                stdin.flush()
+        except (OSError, ValueError):
+            self._lost("its input pipe closed")
+            return False
+        return True
+
+    def follow(
+        self,
+        on_picture: Callable[[Snapshot, frozenset[str]], None],
+        on_failure: Callable[[PawError], None],
+    ) -> bool:
+        """From now on the child sweeps on its own pane events and each picture it pushes is
+        given to ``on_picture`` (on this object's reader thread), with the panes that drew
+        since the picture before; a pushed sweep that failed goes to ``on_failure``. The next
+        push waits for :meth:`handled`. The request waits in the pipe for a child still
+        starting (until it answers, the TUI sweeps itself, on its timer). False (nothing
+        changed) when the child is gone."""
+        if self._gone.is_set():
+            return False
+        self._on_picture, self._on_failure = on_picture, on_failure
+        return self._write(b"f")
+
+    @property
+    def following(self) -> bool:
+        """The child pushes its pictures (and still runs)."""
+        return self._on_picture is not None and not self._gone.is_set()
+
+    def events_live(self) -> bool:
+        """Followed, and the child's pane events arrive: the TUI need not poll."""
+        return self.following and self._live
+
+    def handled(self) -> None:
+        """The TUI handled a picture: the child may push the next (idempotent)."""
+        if self.following:
+            self._write(b"a")
+
+    def drain_touched(self) -> set[str]:
+        """The panes the answers to requests said drew since the last call."""
+        touched, self.touched = self.touched, set()
+        return touched
+
     def _read(self) -> None:
         out = self._proc.stdout
         try:
@@ -160,20 +219,41 @@ class SweepChild:
                 message = read_frame(out)
                 if message is None:
                     break
-                if message[0] == "ready":
-                    self._ready.set()
-                elif message[0] == "counted":
-                    callback = self.on_counted
-                    if callback is not None:
-                        with contextlib.suppress(Exception):
-                            callback()
-                else:
-                    self._replies.put(message)
+                self._take(message)
         except (OSError, ValueError, EOFError, pickle.UnpicklingError) as err:
             self._lost(f"its output could not be read: {err}")
         finally:
             self._lost("it exited")
             self._replies.put(None)  # a sweep waiting for a reply stops waiting
+
+    def _take(self, message: tuple[object, ...]) -> None:
+        what = message[0]
+        if what == "ready":
+            self._ready.set()
+        elif what == "live" and len(message) == 2:
+            self._live = bool(message[1])
+        elif what == "counted":
+            self._call(self.on_counted)
+        elif what == "pushed" and len(message) == 3:
+            snapshot, panes = _picture(message[1]), _panes(message[2])
+            on_picture = self._on_picture
+            if snapshot is not None and on_picture is not None:
+                self._call(lambda: on_picture(snapshot, panes))
+        elif what == "pushed-raise" and len(message) == 4:
+            on_failure = self._on_failure
+            if on_failure is not None:
+                error = _error(message[1], message[2], message[3])
+                self._call(lambda: on_failure(error))
+        else:
+            if what == "snapshot" and len(message) == 3:
+                self.touched |= _panes(message[2])
+            self._replies.put(message)
+
+    @staticmethod
+    def _call(callback: Callable[[], None] | None) -> None:
+        if callback is not None:
+            with contextlib.suppress(Exception):  # the TUI's to handle; this thread reads on
+                callback()
 
     def _lost(self, why: str) -> None:
         if not self._gone.is_set():
@@ -207,16 +287,28 @@ class SweepChild:
 def _answer(reply: tuple[object, ...] | None) -> Snapshot | None:
     if reply is None:
         return None
-    if reply[0] == "snapshot" and len(reply) == 2:
-        from paw.supervisor.model import Snapshot
-
-        snapshot = reply[1]
-        return snapshot if isinstance(snapshot, Snapshot) else None
+    if reply[0] == "snapshot" and len(reply) in (2, 3):
+        return _picture(reply[1])
     if reply[0] == "raise" and len(reply) == 4:
-        _, kind, message, hint = reply
-        error = TmuxError if kind == "tmux" else PawError
-        raise error(str(message), hint=hint if isinstance(hint, str) else None)
+        raise _error(reply[1], reply[2], reply[3])
     return None
+
+
+def _picture(value: object) -> Snapshot | None:
+    from paw.supervisor.model import Snapshot
+
+    return value if isinstance(value, Snapshot) else None
+
+
+def _panes(value: object) -> frozenset[str]:
+    if not isinstance(value, tuple):
+        return frozenset()
+    return frozenset(pane for pane in value if isinstance(pane, str))
+
+
+def _error(kind: object, message: object, hint: object) -> PawError:
+    error = TmuxError if kind == "tmux" else PawError
+    return error(str(message), hint=hint if isinstance(hint, str) else None)
 
 
 def sweeper_argv(root: str, socket: str | None) -> list[str]:

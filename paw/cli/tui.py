@@ -211,6 +211,7 @@ def connection_for(
         waves=waves.read,
         watch=watch,
         live=source.events_live if source is not None else None,
+        pushes=sweeper if source is terminal else None,
     )
 
 

@@ -19,8 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from paw.errors import PawError, TmuxError
+from paw.supervisor.pump import SWEEP_DUTY, EventPump
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
-from paw.tui.events import EventPump
 from paw.tui.gcpause import LongLived
 from paw.tui.messages import AgentDetails, DetailsRead, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
@@ -46,12 +46,6 @@ DETAILS_EVERY_S = 10.0
 AUDIT_LINES = 8
 ERROR_REPEAT_SECONDS = 30.0  # the same error is toasted at most this often
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
-# Sweeps may use at most about half of a core: after a sweep that cost c seconds of CPU the
-# next one waits until c * SWEEP_DUTY more seconds have passed (agents that keep printing would
-# otherwise keep a core busy; approvals run beside sweeps and never wait for this). CPU, not
-# the wall clock: a sweep in the sweeper process spent half its 30 ms waiting for tmux and for
-# a core, and a rest as long as that was a wait for every prompt drawn meanwhile.
-SWEEP_DUTY = 1.0
 
 
 class PawApp(App[None]):
@@ -108,6 +102,9 @@ class PawApp(App[None]):
         self.safety_interval = safety_interval
         self._live: Callable[[], bool] | None = None
         self._pump: EventPump | None = None
+        self._connection: Connection | None = None
+        self._following = False  # the pictures are a sweeper's pushes (no pump here)
+        self._took_lock = threading.Lock()  # a picture's aftermath: one picture at a time
         self._last_sweep = 0.0  # time.monotonic() when the last sweep started
         self._sweep_cpu = 0.0  # the CPU seconds the last sweep's picture says it took
         self.last_rest = 0.0  # seconds the timer waited after the last sweep (SWEEP_DUTY)
@@ -184,13 +181,24 @@ class PawApp(App[None]):
         self.kinds = connection.kinds
         self._close = connection.close
         self._waves = connection.waves or self._waves
-        if connection.watch is not None:
-            pump = EventPump(self._pane_event_due)
-            if connection.watch(pump.note):
-                self._pump = pump
-                self._live = connection.live
-                pump.start()
+        self._connection = connection
+        pushes = connection.pushes
+        if pushes is not None and pushes.follow(self._pushed, self._push_failed):
+            self._following = True
+        else:
+            self._watch()
         self._start_polling()
+
+    def _watch(self) -> None:
+        """Pane events of this process's own event client drive the sweeps (no pushes)."""
+        connection = self._connection
+        if connection is None or connection.watch is None or self._pump is not None:
+            return
+        pump = EventPump(self._pane_event_due)
+        if connection.watch(pump.note):
+            self._pump = pump
+            self._live = connection.live
+            pump.start()
 
     @staticmethod
     def _release(connection: Connection) -> None:
@@ -228,6 +236,9 @@ class PawApp(App[None]):
         # The timer skips while the last sweep's share of the time runs (SWEEP_DUTY).
         self._long_lived.tick()
         now = time.monotonic()
+        if self._following and not self._pushes_running():
+            self._following = False  # the sweeper ended: watch the panes here instead
+            self._watch()
         if self.events_live() and now - self._last_sweep < self.safety_interval:
             # Pane events drive the sweeps; this is only the safety sweep. A wave's runner is
             # no pane: its state file and its life are looked at here (a stat and a kill -0
@@ -239,8 +250,41 @@ class PawApp(App[None]):
             self.request_poll()
 
     def events_live(self) -> bool:
-        """True while pane events arrive (sweeps follow them, not the timer)."""
+        """True while pane events arrive (sweeps follow them, not the timer): this process's
+        own, or the sweeper's whose pictures are followed."""
+        if self._following:
+            pushes = self._connection.pushes if self._connection is not None else None
+            return pushes is not None and pushes.events_live()
         return self._live is not None and self._live()
+
+    def _pushes_running(self) -> bool:
+        pushes = self._connection.pushes if self._connection is not None else None
+        return pushes is not None and pushes.following
+
+    def picture_handled(self) -> None:
+        """The main screen handled a picture: a sweeper followed may push the next."""
+        pushes = self._connection.pushes if self._connection is not None else None
+        if self._following and pushes is not None:
+            pushes.handled()
+
+    def _pushed(self, snapshot: Snapshot, touched: frozenset[str]) -> None:
+        """The sweeper's reader thread: a picture of the sweeper's own sweep."""
+        if self._ending:
+            return
+        self._last_sweep = time.monotonic()  # (the safety sweep is due this long after it)
+        details = self._took(snapshot, set(touched), self.main.shown_agent)
+        if details is not None:
+            self._from_worker(self.request_details, details)
+
+    def _push_failed(self, error: PawError) -> None:
+        """The sweeper's reader thread: a sweep of the sweeper's own failed."""
+        if self._ending:
+            return
+        if isinstance(error, TmuxError):
+            self._tmux_failed(error)
+        else:
+            with contextlib.suppress(RuntimeError, CancelledError):
+                self.call_from_thread(self.report_error, "poll", error)
 
     def _pane_event_due(self) -> None:
         """The event pump's thread: a pane drew or the structure changed; sweep now."""
@@ -324,27 +368,42 @@ class PawApp(App[None]):
             snapshot = self.supervisor.poll_once()
             self._sweep_cpu = snapshot.cpu_s
         except TmuxError as err:
-            self.main.post_message(PollFailed(err.message, tmux_lost=True))
-            self.call_from_thread(self.tmux_lost, err.message)
+            self._tmux_failed(err)
             return None
+        pushes = self._connection.pushes if self._connection is not None else None
+        if self._following and pushes is not None:  # what the sweeper's answers say drew
+            drawn = pushes.drain_touched()
+            touched = drawn if self.events_live() else None
         if pump is not None and snapshot.tmux_ok:
             pump.only(frozenset(view.event_key for view in snapshot.agents if view.event_key))
-        audit = self.supervisor.audit_tail(AUDIT_LINES)
-        wave = self._read_wave()
-        self._sweeps += 1
-        # The picture goes first: a new prompt is on screen without waiting for the selected
-        # agent's preview and diff, which follow in their own message.
-        self.main.post_message(
-            PanesPolled(snapshot, None, audit, wave=wave, waves=self._waves is not None)
-        )
-        if not snapshot.tmux_ok:
-            self.call_from_thread(self.tmux_lost, snapshot.error or "tmux is not running")
+        return self._took(snapshot, touched, agent)
+
+    def _tmux_failed(self, error: TmuxError) -> None:
+        self.main.post_message(PollFailed(error.message, tmux_lost=True))
+        with contextlib.suppress(RuntimeError, CancelledError):  # the app is ending
+            self.call_from_thread(self.tmux_lost, error.message)
+
+    def _took(self, snapshot: Snapshot, touched: set[str] | None, agent: str | None) -> str | None:
+        """Post a sweep's picture (this process's or the sweeper's). Returns the selected
+        agent whose preview and diff are to be read again (None: they may stay)."""
+        with self._took_lock:
+            audit = self.supervisor.audit_tail(AUDIT_LINES)
+            wave = self._read_wave()
+            self._sweeps += 1
+            # The picture goes first: a new prompt is on screen without waiting for the
+            # selected agent's preview and diff, which follow in their own message.
+            self.main.post_message(
+                PanesPolled(snapshot, None, audit, wave=wave, waves=self._waves is not None)
+            )
+            if not snapshot.tmux_ok:
+                with contextlib.suppress(RuntimeError, CancelledError):
+                    self.call_from_thread(self.tmux_lost, snapshot.error or "tmux is not running")
+                return None
+            self._tmux_lost = False
+            if agent and not self._details_current(agent, snapshot, touched):
+                self._note_details(agent, snapshot)
+                return agent
             return None
-        self._tmux_lost = False
-        if agent and not self._details_current(agent, snapshot, touched):
-            self._note_details(agent, snapshot)
-            return agent
-        return None
 
     def _read_wave(self) -> WaveReading | None:
         """The latest wave (its reader parses the state file only when it changed)."""

@@ -262,3 +262,42 @@ async def test_a_commit_in_a_quiet_worktree_is_counted_beside_the_sweeps_and_sho
             assert await until(pilot, lambda: ahead() == 1, 30), recorder.last
     finally:
         app.disconnect()
+
+
+async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_dies(
+    git_repo: Path, server: Server
+) -> None:
+    """With a sweeper, the TUI runs no event client: a prompt drawn later comes as a picture
+    the sweeper pushed on its own events (no sweep asked for it). Killed, the sweeper is no
+    longer followed: the TUI starts its own event client and a later prompt still arrives."""
+    import os
+    import signal
+
+    from paw.cli.tui import start_sweeper
+
+    supervisor = supervisor_for(git_repo, server)
+    supervisor.spawn("worker", "late", None)
+    recorder = Recorder(supervisor)  # the sweeps the TUI asks for (here or in the sweeper)
+    sweeper = start_sweeper(supervisor, str(git_repo), server.socket_name)
+    assert sweeper is not None
+    app = make_app(supervisor, poll_interval=0.3, safety_interval=HOUR, autopoll=True)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app._connected(connection_for(supervisor, sweeper=sweeper))
+            assert await until(pilot, app.events_live, 60), "the sweeper's events never came"
+            assert terminal_of(supervisor)._events is None  # no event client of its own
+
+            def shown(agent: str) -> bool:
+                snapshot = app.main.snapshot
+                return snapshot is not None and any(p.agent == agent for p in snapshot.prompts)
+
+            assert await until(pilot, lambda: shown("worker"), 30), "the prompt never came"
+            assert not shows_prompt(recorder, "worker")  # pushed, not asked for
+            os.kill(sweeper.pid, signal.SIGKILL)
+            assert await until(pilot, lambda: terminal_of(supervisor).events_live(), 30)
+            assert await until(pilot, app.events_live, 30)
+            supervisor.spawn("second", "asks", None)
+            assert await until(pilot, lambda: shown("second"), 30), "no prompt after the kill"
+    finally:
+        app.disconnect()
+        sweeper.close()

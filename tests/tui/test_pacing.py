@@ -9,7 +9,8 @@ import time
 import pytest
 
 from paw.supervisor.model import Snapshot
-from paw.tui.app import SWEEP_DUTY, make_app
+from paw.supervisor.pump import SWEEP_DUTY
+from paw.tui.app import make_app
 from tests.tui.conftest import settle
 from tests.tui.fake_supervisor import scenario
 

@@ -244,10 +244,10 @@ def test_the_sweeper_answers_each_request_and_freezes_what_lives_long() -> None:
     assert gc.get_freeze_count() == 0
     serve(Sweeps(), io.BytesIO(b"ssss"), sent.append)
     assert sent == [
-        ("snapshot", Snapshot(1.0, (), ())),
+        ("snapshot", Snapshot(1.0, (), ()), ()),
         ("raise", "tmux", "gone", None),
         ("raise", "paw", "x", "h"),
-        ("snapshot", Snapshot(1.0, (), ())),
+        ("snapshot", Snapshot(1.0, (), ()), ()),
     ]
     assert frozen[0] == 0
     assert all(count > 0 for count in frozen[1:])
@@ -270,17 +270,17 @@ def test_the_sweeper_sends_the_picture_before_the_write_and_a_late_failure_next(
             if step.startswith("early"):
                 assert publish is not None
                 publish(picture)
-                assert sent[-1] == ("snapshot", picture)  # out before the write below
+                assert sent[-1] == ("snapshot", picture, ())  # out before the write below
                 if step.endswith("fail"):
                     raise StateError("cannot write prompts.json: disk full")
             return picture
 
     serve(Sweeps(), io.BytesIO(b"ssss"), sent.append)
     assert sent == [
-        ("snapshot", picture),
-        ("snapshot", picture),
+        ("snapshot", picture, ()),
+        ("snapshot", picture, ()),
         ("raise", "paw", "cannot write prompts.json: disk full", None),  # the 3rd request
-        ("snapshot", picture),  # the 4th: the plain sweep
+        ("snapshot", picture, ()),  # the 4th: the plain sweep
     ]
 
 
@@ -329,3 +329,121 @@ def test_a_sweep_gives_its_picture_early_while_it_still_holds_the_prompts_lock(
         assert len(early) == calls
     finally:
         supervisor.close()
+
+
+def test_a_followed_sweeper_pushes_on_its_own_events_one_picture_per_acknowledgement() -> None:
+    """``serve`` after ``f``: a pane event (through the pump, debounced) starts a sweep whose
+    picture is pushed with the panes that drew; the next push waits for ``a`` (the TUI handled
+    the one before); a request is still answered as a request; a pushed sweep that fails is
+    told as ``pushed-raise``; whether events arrive is told once per change."""
+    import queue
+    import threading
+
+    from paw.cli.sweeper import serve
+    from paw.errors import TmuxError
+    from paw.supervisor.pump import EventPump
+
+    script: list[BaseException | None] = [None, None, TmuxError("gone"), None]
+
+    class Sweeps:
+        def poll_once(self, *, publish: Callable[[Snapshot], None] | None = None) -> Snapshot:
+            error = script.pop(0) if script else None
+            if error is not None:
+                raise error
+            return Snapshot(3.0, (), ())
+
+    sent: queue.Queue[tuple[object, ...]] = queue.Queue()
+    read_end, write_end = os.pipe()
+    requests = os.fdopen(read_end, "rb", buffering=0)
+    to_child = os.fdopen(write_end, "wb", buffering=0)
+    live = [True]
+    from paw.cli.sweeper import Inbox
+
+    inbox = Inbox()
+    pump = EventPump(inbox.pane_due)
+    pump.start()
+    server = threading.Thread(
+        target=serve,
+        args=(Sweeps(), requests, sent.put),
+        kwargs={"pump": pump, "live": lambda: live[0], "inbox": inbox},
+    )
+    server.start()
+
+    def next_frame() -> tuple[object, ...]:
+        return sent.get(timeout=budget(10))
+
+    def nothing_for(seconds: float) -> bool:
+        try:
+            frame = sent.get(timeout=seconds)
+        except queue.Empty:
+            return True
+        raise AssertionError(f"unexpected {frame}")
+
+    try:
+        pump.note("%1")  # not followed yet: no sweep
+        assert nothing_for(0.3)
+        to_child.write(b"f")
+        picture = Snapshot(3.0, (), ())
+        assert next_frame() == ("pushed", picture, ("%1",))  # the event noted before
+        assert next_frame() == ("live", True)
+        # (a picture of no agents: from now on only structure events count, as in the TUI)
+        pump.note("%2")
+        assert nothing_for(0.3)
+        pump.note(None)
+        assert nothing_for(0.3)  # not acknowledged: no push
+        to_child.write(b"a")
+        assert next_frame() == ("pushed", picture, ())
+        to_child.write(b"a")
+        pump.note(None)
+        assert next_frame() == ("pushed-raise", "tmux", "gone", None)  # the 3rd sweep failed
+        pump.note(None)  # (no picture went: no acknowledgement is waited for)
+        assert next_frame() == ("pushed", picture, ())
+        live[0] = False
+        to_child.write(b"s")  # a request, not acknowledged: still answered
+        assert next_frame() == ("snapshot", picture, ())
+        assert next_frame() == ("live", False)
+    finally:
+        to_child.close()
+        server.join(timeout=budget(10))
+        pump.stop()
+    assert not server.is_alive()  # the end of the input ends it
+
+
+def test_a_followed_sweeper_pushes_the_prompt_and_the_tui_sends_no_request(
+    git_repo: Path, server: Server
+) -> None:
+    """Over real tmux: once followed, the agent's prompt reaches the TUI's side as a pushed
+    picture (the sweeper's own pane events started the sweep), with its pane among those that
+    drew; the sweeper says its events arrive; killed, it is no longer followed."""
+    import queue
+
+    supervisor = tui_supervisor(git_repo, server)
+    child = started(supervisor, git_repo)
+    pictures: queue.Queue[tuple[Snapshot, frozenset[str]]] = queue.Queue()
+    failures: list[object] = []
+    try:
+        assert child.follow(lambda s, panes: pictures.put((s, panes)), failures.append)
+        view = supervisor.spawn("one", "asks", None)
+        end = time.monotonic() + budget(30)
+        seen: tuple[Snapshot, frozenset[str]] | None = None
+        drew: set[str] = set()
+        while time.monotonic() < end:
+            try:
+                seen = pictures.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            drew |= seen[1]
+            child.handled()
+            if seen[0].prompts:
+                break
+        assert seen is not None
+        assert seen[0].prompts, seen
+        assert seen[0].prompts[0].prompt.subject == "ls -la"
+        assert view.pane_id in drew
+        assert wait_for(child.events_live)
+        assert failures == []
+        os.kill(child.pid, signal.SIGKILL)
+        assert wait_for(lambda: not child.following)
+        assert not child.events_live()
+    finally:
+        child.close()

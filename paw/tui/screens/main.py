@@ -180,6 +180,9 @@ class MainScreen(AgentActions, Screen[None]):
         self._refresh_footer()
         if first:
             self.set_timer(AFTER_FRAME_S, self._first_picture_shown, name="first-picture")
+        handled = getattr(self.app, "picture_handled", None)
+        if callable(handled):  # a sweeper that pushes its pictures may send the next
+            handled()
 
     def _first_picture_shown(self) -> None:
         first_shown = getattr(self.app, "first_picture_shown", None)

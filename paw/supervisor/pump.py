@@ -1,8 +1,9 @@
-"""The TUI's event pump: pane events (from a reader thread) become sweeps, debounced.
+"""The event pump: pane events (from a reader thread) become sweeps, debounced.
 
 Events are noted under a lock on the thread that reports them; one pump thread sleeps until
-the earliest due time (:class:`paw.core.debounce.Debounce`) and then asks the app for a sweep.
-With nothing happening the pump sleeps and nothing runs.
+the earliest due time (:class:`paw.core.debounce.Debounce`) and then asks for a sweep (the
+TUI's, or the sweeper's that pushes its pictures to the TUI). With nothing happening the pump
+sleeps and nothing runs.
 """
 
 from __future__ import annotations
@@ -12,6 +13,13 @@ import time
 from collections.abc import Callable
 
 from paw.core.debounce import Debounce
+
+# Sweeps may use at most about half of a core: after a sweep that cost c seconds of CPU the
+# next one waits until c * SWEEP_DUTY more seconds have passed (agents that keep printing would
+# otherwise keep a core busy; approvals run beside sweeps and never wait for this). CPU, not
+# the wall clock: a sweep in the sweeper process spent half its 30 ms waiting for tmux and for
+# a core, and a rest as long as that was a wait for every prompt drawn meanwhile.
+SWEEP_DUTY = 1.0
 
 
 class EventPump:

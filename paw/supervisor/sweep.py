@@ -19,7 +19,7 @@ from paw.supervisor.model import (
     Snapshot,
     WorktreeStat,
 )
-from paw.supervisor.observe import Observation, Problem, locate_all, observe
+from paw.supervisor.observe import Observation, Problem, detect_text, locate_all, observe
 from paw.supervisor.records import (
     ANSWERED,
     ENDED,
@@ -80,6 +80,12 @@ MARK_MIN_S = 1.0  # a pane that keeps printing re-reads its worktree's mark at m
 # rare sweeps an unchanged agent's resolution may be older than the TTL. Nothing is sent on it:
 # approval re-proves the agent and the prompt itself.
 TTL_REFRESH_PER_SWEEP = 8
+# An agent whose screen changed (a spinner, a prompt drawn) is detected again on the new screen,
+# but its proven process (the pane's tree read and resolved) is reused for this long while its
+# record and pane (id, pid, liveness, server) are unchanged: 20 agents that keep printing had
+# their trees read every sweep, a quarter of a sweep at 200 agents. A pane whose program ends
+# or is replaced shows as dead or with another pid at once; nothing is sent on this either.
+PROOF_REUSE_S = 1.0
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
@@ -123,18 +129,18 @@ def poll_once(
     finally:
         if early is not None:
             early.abandon()  # only on an unexpected error: _refresh_stats took the results
-    kept = _kept_observations(ctx, agents, located, texts, now)
+    kept, proven = _kept_observations(ctx, agents, located, texts, now)
     live = [
         p.pane_pid
         for name, (p, _) in located.items()
-        if p is not None and not p.dead and name not in kept
+        if p is not None and not p.dead and name not in kept and name not in proven
     ]
     trees = ctx.procs.trees(live) if live else {}
     observations = [
-        kept.get(name) or _observe(ctx, a, located[name], texts, trees)
+        kept.get(name) or _observe(ctx, a, located[name], texts, trees, proven.get(name))
         for name, a in agents.items()
     ]
-    _remember(ctx, observations, texts, kept, now, forget=only is None)
+    _remember(ctx, observations, texts, kept, now, forget=only is None, proven=proven)
     _bind(ctx, observations, trees)
 
     def picture(prompts: tuple[LivePrompt, ...], sending: dict[str, str]) -> Snapshot:
@@ -179,13 +185,16 @@ def _kept_observations(
     located: dict[str, tuple[PaneInfo | None, Problem | None]],
     texts: dict[str, str | None],
     now: float,
-) -> dict[str, Observation]:
+) -> tuple[dict[str, Observation], dict[str, tuple[float, ProcInfo]]]:
     """Observations of the last sweeps still valid (``ctx.observe_ttl``): same agent record,
     same pane (id, pid, liveness, server), same screen, and younger than the TTL, or older
-    but not among the :data:`TTL_REFRESH_PER_SWEEP` oldest (those are resolved again now)."""
+    but not among the :data:`TTL_REFRESH_PER_SWEEP` oldest (those are resolved again now).
+    Beside them, by agent, the proven process (and when it was proven) of those whose screen
+    alone changed, proven less than :data:`PROOF_REUSE_S` ago: detected again, not resolved."""
     if ctx.observe_ttl <= 0:
-        return {}
+        return {}, {}
     kept: dict[str, Observation] = {}
+    proven: dict[str, tuple[float, ProcInfo]] = {}
     expired: list[tuple[float, str]] = []
     for name, agent in agents.items():
         pane = located[name][0]
@@ -199,6 +208,12 @@ def _kept_observations(
             continue
         screen = texts.get(pane.pane_id)
         if screen is None or text is None or (screen is not text and screen != text):
+            if (
+                obs.proc is not None
+                and now - entry[0] < min(PROOF_REUSE_S, ctx.observe_ttl)
+                and _pane_key(obs.pane) == _pane_key(pane)
+            ):
+                proven[name] = (entry[0], obs.proc)
             continue
         if obs.pane == pane:  # the very same picture: the same object (its view is reused)
             kept[name] = obs
@@ -212,7 +227,7 @@ def _kept_observations(
     expired.sort()
     for _, name in expired[:TTL_REFRESH_PER_SWEEP]:
         del kept[name]  # the oldest: resolved again by this sweep
-    return kept
+    return kept, proven
 
 
 def _remember(
@@ -223,6 +238,7 @@ def _remember(
     now: float,
     *,
     forget: bool = True,
+    proven: dict[str, tuple[float, ProcInfo]] | None = None,
 ) -> None:
     if ctx.observe_ttl <= 0:
         return
@@ -232,7 +248,9 @@ def _remember(
         if obs.agent.name in kept:
             continue  # keeps the time it was observed (the TTL counts from there)
         text = texts.get(obs.pane.pane_id) if obs.pane is not None else None
-        ctx.observed[obs.agent.name] = (now, obs, text)
+        reused = proven.get(obs.agent.name) if proven else None
+        # (a process proven earlier keeps the time of its proof: both reuses count from there)
+        ctx.observed[obs.agent.name] = (reused[0] if reused else now, obs, text)
     for name in [name for name in ctx.observed if forget and name not in names]:
         del ctx.observed[name]
 
@@ -243,10 +261,14 @@ def _observe(
     where: tuple[PaneInfo | None, Problem | None],
     texts: dict[str, str | None],
     trees: dict[int, list[ProcInfo]],
+    proven: tuple[float, ProcInfo] | None = None,
 ) -> Observation:
     pane, problem = where
     if pane is None:
         return observe(ctx, agent, None, None, problem=problem)
+    if proven is not None:  # the screen changed, the pane and its proven process did not
+        text = texts.get(pane.pane_id)
+        return Observation(agent, pane, proven[1], detect_text(ctx, agent, text), None)
     return observe(ctx, agent, pane, texts.get(pane.pane_id), trees.get(pane.pane_pid, []))
 
 

@@ -227,3 +227,81 @@ def test_a_long_running_sweeper_counts_worktrees_at_a_lower_priority(
         assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
     finally:
         supervisor.close()
+
+
+def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_second_ago(
+    git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that keeps printing (a spinner) is detected on every new screen, but its
+    pane's tree is read again only once its proof is PROOF_REUSE_S old; a pane whose program
+    ended is resolved at once (never shown on an old proof)."""
+    import json
+
+    from paw.supervisor import sweep
+
+    steps = ("{python}", "-m", "paw.demo.agent", "busy 120")
+    (git_repo / "paw.toml").write_text(
+        "\n".join(
+            [
+                "[tmux]",
+                f'socket_name = "{server.socket_name}"',
+                "[agents.spins]",
+                f"command = [{', '.join(json.dumps(p) for p in steps)}]",
+                'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }',
+                'detector = "scripted"',
+                "",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
+    view = supervisor.spawn("s0", "spins", None)
+
+    def status() -> AgentStatus:
+        return next(v.status for v in supervisor.poll_once().agents if v.name == "s0")
+
+    assert wait_for(lambda: status() is AgentStatus.BUSY)
+    now = [supervisor.ctx.clock()]
+    supervisor.ctx.clock = lambda: now[0]
+    roots: list[list[int]] = []
+    real_trees = supervisor.ctx.procs.trees
+
+    def trees(pids: Any) -> Any:
+        roots.append(list(pids))
+        return real_trees(pids)
+
+    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    screens: list[str | None] = []
+
+    def new_screen() -> bool:  # the spinner drew since the last sweep
+        supervisor.poll_once()
+        text = supervisor.ctx.observed["s0"][2]
+        assert text is None or isinstance(text, str)
+        changed = bool(screens) and text != screens[-1]
+        screens.append(text)
+        return changed
+
+    supervisor.poll_once()  # proven now (the clock stands still)
+    roots.clear()
+    assert wait_for(new_screen, 30, 0.15)
+    assert roots == []  # a new screen, detected on the process proven before
+    assert status() is AgentStatus.BUSY
+    now[0] += sweep.PROOF_REUSE_S
+    screens.clear()
+    assert wait_for(new_screen, 30, 0.15)
+    assert roots != []  # the proof is a second old: the tree is read again
+    roots.clear()
+    import os
+    import signal
+
+    from paw.supervisor.observe import Observation
+
+    obs = supervisor.ctx.observed["s0"][1]
+    assert isinstance(obs, Observation)
+    assert obs.proc is not None
+    proc_pid = obs.proc.pid
+
+    os.kill(proc_pid, signal.SIGKILL)  # the agent ends (within its proof's second)
+    assert wait_for(lambda: status() is not AgentStatus.BUSY, 30, 0.1)
+    assert view.pane_id is not None
+    supervisor.close()

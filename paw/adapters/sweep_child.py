@@ -106,7 +106,8 @@ class SweepChild:
         self._on_failure: Callable[[PawError], None] | None = None
         self._live = False  # the child's pane events arrive (as it last said)
         self._wlock = threading.Lock()  # one write to its input at a time
-        self.touched: set[str] = set()  # panes the answers to requests say drew (drained)
+        self._touched: set[str] = set()  # panes the answers to requests say drew (drained)
+        self._touched_lock = threading.Lock()  # (added on the reader thread, drained on others)
         self._replies: queue.Queue[tuple[object, ...] | None] = queue.Queue()
         self._lock = threading.Lock()
         self._ready = threading.Event()
@@ -209,7 +210,8 @@ class SweepChild:
 
     def drain_touched(self) -> set[str]:
         """The panes the answers to requests said drew since the last call."""
-        touched, self.touched = self.touched, set()
+        with self._touched_lock:
+            touched, self._touched = self._touched, set()
         return touched
 
     def _read(self) -> None:
@@ -246,7 +248,8 @@ class SweepChild:
                 self._call(lambda: on_failure(error))
         else:
             if what == "snapshot" and len(message) == 3:
-                self.touched |= _panes(message[2])
+                with self._touched_lock:
+                    self._touched |= _panes(message[2])
             self._replies.put(message)
 
     @staticmethod

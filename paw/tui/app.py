@@ -105,6 +105,7 @@ class PawApp(App[None]):
         self._connection: Connection | None = None
         self._following = False  # the pictures are a sweeper's pushes (no pump here)
         self._took_lock = threading.Lock()  # a picture's aftermath: one picture at a time
+        self._posted_at = float("-inf")  # the taken_at of the newest picture posted
         self._last_sweep = 0.0  # time.monotonic() when the last sweep started
         self._sweep_cpu = 0.0  # the CPU seconds the last sweep's picture says it took
         self.last_rest = 0.0  # seconds the timer waited after the last sweep (SWEEP_DUTY)
@@ -387,6 +388,11 @@ class PawApp(App[None]):
         """Post a sweep's picture (this process's or the sweeper's). Returns the selected
         agent whose preview and diff are to be read again (None: they may stay)."""
         with self._took_lock:
+            if snapshot.taken_at < self._posted_at:
+                # an answer to a request that a pushed picture, swept after it, overtook on
+                # its way here: showing it would take the newer picture's prompts off screen
+                return None
+            self._posted_at = snapshot.taken_at
             audit = self.supervisor.audit_tail(AUDIT_LINES)
             wave = self._read_wave()
             self._sweeps += 1

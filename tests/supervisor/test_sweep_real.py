@@ -19,6 +19,8 @@ from tests.tui.real_world import make_supervisor, wait_for, wait_for_prompts
 if TYPE_CHECKING:
     from libtmux.server import Server
 
+    from paw.supervisor.service import Supervisor
+
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 AGENTS = 4
 
@@ -124,6 +126,19 @@ def test_build_supervisor_uses_the_control_client_only_when_asked(
     assert wait_for(lambda: server.cmd("list-clients").stdout == [])
 
 
+def tree_reads(supervisor: Supervisor, monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """From now on, the roots of every process-tree read of ``supervisor``'s sweeps."""
+    roots: list[list[int]] = []
+    real_trees = supervisor.ctx.procs.trees
+
+    def trees(pids: Any) -> Any:
+        roots.append(list(pids))
+        return real_trees(pids)
+
+    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    return roots
+
+
 def test_unchanged_agents_are_not_resolved_again_within_the_observe_ttl(
     git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -134,14 +149,7 @@ def test_unchanged_agents_are_not_resolved_again_within_the_observe_ttl(
     supervisor.spawn("a1", "demo-safe", None)
     wait_for(lambda: len(supervisor.poll_once().prompts) == 2)
     supervisor.poll_once()
-    roots: list[list[int]] = []
-    real_trees = supervisor.ctx.procs.trees
-
-    def trees(pids: Any) -> Any:
-        roots.append(list(pids))
-        return real_trees(pids)
-
-    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    roots = tree_reads(supervisor, monkeypatch)
     now = [supervisor.ctx.clock()]
     supervisor.ctx.clock = lambda: now[0]
     snapshot = supervisor.poll_once()
@@ -172,14 +180,7 @@ def test_agents_due_again_together_are_resolved_a_few_a_sweep_oldest_first(
     panes = {p.pane_id: p.pane_pid for p in supervisor.ctx.terminal.list_panes(None)}
     pid = {v.name: panes[v.pane_id or ""] for v in snapshot.agents}
     monkeypatch.setattr(sweep, "TTL_REFRESH_PER_SWEEP", 1)
-    roots: list[list[int]] = []
-    real_trees = supervisor.ctx.procs.trees
-
-    def trees(pids: Any) -> Any:
-        roots.append(list(pids))
-        return real_trees(pids)
-
-    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    roots = tree_reads(supervisor, monkeypatch)
     ttl = supervisor.ctx.observe_ttl
     for advance, resolved in ((ttl, "a0"), (0.1, "a1"), (ttl - 0.1, "a0"), (0.1, "a1")):
         now[0] += advance
@@ -263,14 +264,7 @@ def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_seco
     assert wait_for(lambda: status() is AgentStatus.BUSY)
     now = [supervisor.ctx.clock()]
     supervisor.ctx.clock = lambda: now[0]
-    roots: list[list[int]] = []
-    real_trees = supervisor.ctx.procs.trees
-
-    def trees(pids: Any) -> Any:
-        roots.append(list(pids))
-        return real_trees(pids)
-
-    monkeypatch.setattr(supervisor.ctx.procs, "trees", trees)
+    roots = tree_reads(supervisor, monkeypatch)
     screens: list[str | None] = []
 
     def new_screen() -> bool:  # the spinner drew since the last sweep

@@ -171,6 +171,49 @@ async def test_a_fixed_height_table_lays_out_only_when_a_scrollbar_comes_or_goes
         assert "agent-2" not in "".join(s.text for s in table.render_line(3))
 
 
+class ScrollingTable(FixedTable):
+    DEFAULT_CSS = "ScrollingTable { height: 8; overflow-y: scroll; }"
+
+
+class ScrollingApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ScrollingTable()
+
+
+async def test_a_fixed_height_table_whose_scrollbar_stays_never_lays_out(
+    layout_passes: list[float],
+) -> None:
+    """With its scrollbar always there (the prompt queue's), rows that overflow the table and
+    rows that fit again redraw the table and its scrollbar alone, and the thumb is the one a
+    layout pass would have set: it spans what the table holds now."""
+    passes = layout_passes
+    app = ScrollingApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        table = app.query_one(ScrollingTable)
+        await pilot.pause()
+        assert scrollbar(table)
+        before = len(passes)
+
+        async def show(count: int) -> None:
+            table.show_rows([(f"a{i}", (f"agent-{i}", "busy")) for i in range(count)])
+            await pilot.pause()
+            await pilot.pause()
+
+        for count in (3, 12, 4, 30, 2, 9):
+            await show(count)
+            assert len(passes) == before, count
+            bar = table.vertical_scrollbar
+            assert bar.window_virtual_size == count + 1  # the header and the rows
+            assert bar.window_size == table.scrollable_content_region.height
+        table.scroll_end(animate=False)
+        await pilot.pause()
+        assert table.scroll_y == table.max_scroll_y == 9 + 1 - 8
+        assert "agent-8" in "".join(s.text for s in table.render_line(7))  # the last row shown
+        await show(3)  # fewer rows than the table's height: scrolled back to the top
+        assert table.scroll_y == 0
+        assert "agent-2" in "".join(s.text for s in table.render_line(3))
+
+
 async def test_a_row_added_or_removed_at_the_end_keeps_the_other_rows_renders() -> None:
     """A prompt coming or going adds or removes the queue's last row: the rows above are not
     rendered again (DataTable's add_row/remove_row dropped every cached render)."""

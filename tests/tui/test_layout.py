@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich.console import Console
 from rich.text import Text
 from textual.widgets import TabbedContent
 
@@ -15,7 +16,7 @@ from paw.tui.screens.confirm import ConfirmDialog
 from paw.tui.widgets.agent_list import AgentList
 from paw.tui.widgets.footer import key_width
 from paw.tui.widgets.pane_preview import PanePreview, fit_line
-from paw.tui.widgets.prompt_queue import PromptQueue
+from paw.tui.widgets.prompt_queue import PromptCard, PromptQueue, fit_lines
 from tests.tui.conftest import screen_text, settle
 from tests.tui.fake_supervisor import FakeAgent, FakeSupervisor, scenario
 from tests.tui.snapshot_app import HOUR, make_snapshot_app
@@ -232,7 +233,10 @@ async def test_prompt_queue_fits_its_width() -> None:
     async with app.run_test(size=LARGE) as pilot:
         await settle(pilot)
         queue = app.main.query_one(PromptQueue)
-        assert queue.virtual_size.width <= queue.size.width  # no sideways scrolling
+        # no sideways scrolling beside the queue's scrollbar, which is always there
+        assert queue.virtual_size.width <= queue.scrollable_content_region.width
+        assert queue.show_vertical_scrollbar
+        assert not queue.show_horizontal_scrollbar
         rows = [line for line in screen_text(app).splitlines() if "│ a-long-agent-name " in line]
     assert "30s" in rows[1]  # the age is on screen
     assert "block" in rows[1]
@@ -248,3 +252,41 @@ async def test_table_columns_follow_their_cells_between_sweeps() -> None:
         app.request_poll()
         await settle(pilot)
         assert "exited 2h01m" in screen_text(app)
+
+
+def test_fit_lines_cuts_a_tall_text_and_says_how_much() -> None:
+    console = Console(width=80)
+    text = Text("one\ntwo\nthree\nfour\nfive")
+    assert fit_lines(text, 40, 5, console) is text  # it fits: whole
+    assert fit_lines(text, 40, 3, console).plain == "one\ntwo\n… 3 more lines"
+    assert fit_lines(text, 40, 1, console).plain == "… 5 more lines"
+    long = fit_lines(Text("x" * 30), 10, 2, console)  # one line wrapped into three
+    assert long.plain.splitlines() == ["x" * 10, "… 2 more lines"]
+    assert fit_lines(text, 0, 0, console) is text  # before the card has a size
+
+
+async def test_the_prompt_card_keeps_its_height_and_says_what_it_cuts() -> None:
+    """The card's height is fixed (a new prompt selected redraws it alone and the queue keeps
+    its height); at 80x24 a blocked command's reasons do not fit its four lines, and its last
+    line says how many more there are."""
+    app, _ = make_snapshot_app("block")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        shown = screen_text(app)
+        card = app.main.query_one(PromptCard)
+        assert card.size.height == 4
+        assert "rmsudo (codex) asks:" in shown
+        assert "… 2 more lines" in shown
+    app, _ = make_snapshot_app("mixed")
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot)
+        card, queue = app.main.query_one(PromptCard), app.main.query_one(PromptQueue)
+        heights = {(card.size.height, queue.size.height)}
+        texts = set()
+        for _ in range(3):  # an allowed, a confirmed and a blocked prompt: cards of 3-5 lines
+            texts.add(card._text.plain if card._text is not None else "")
+            await pilot.press("down")
+            await settle(pilot)
+            heights.add((card.size.height, queue.size.height))
+        assert len(texts) == 3
+        assert heights == {(6, queue.size.height)}

@@ -1,41 +1,46 @@
-"""QuietStatic: a new text redraws the widget alone unless its size must change."""
+"""QuietStatic: the same text again costs nothing; a new one redraws a fixed-size widget alone."""
 
 from __future__ import annotations
-
-import time
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 
 from paw.tui.widgets.static import QuietStatic
-from tests.support.budget import budget
 
 
-class Card(QuietStatic):
-    FIXED_WIDTH = True
+class Fixed(QuietStatic):
+    FIXED_SIZE = True
+    DEFAULT_CSS = "Fixed { height: 3; }"
+
+
+class Grows(QuietStatic):
+    pass
 
 
 class CardApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield Card("one line")
+        yield Fixed("one line")
+        yield Grows("one line")
 
 
-async def test_a_text_of_the_same_height_lays_nothing_out_a_taller_one_does_after_the_frame(
+async def test_a_fixed_size_text_lays_nothing_out_a_growing_one_does(
     layout_passes: list[float],
 ) -> None:
     passes = layout_passes
     app = CardApp()
     async with app.run_test(size=(40, 12)) as pilot:
-        card = app.query_one(Card)
+        fixed, grows = app.query_one(Fixed), app.query_one(Grows)
         await pilot.pause()
-        assert card.size.height == 1
         before = len(passes)
-        card.show(Text("another line"))
+        fixed.show(Text("three\nlines\nnow"))
         await pilot.pause(0.2)
-        assert len(passes) == before  # same height: the card is redrawn alone
-        card.show(Text("three\nlines\nnow"))
-        deadline = time.monotonic() + budget(10)
-        while card.size.height != 3 and time.monotonic() < deadline:
-            await pilot.pause(0.05)
-        assert card.size.height == 3  # the layout pass came, after the frame
+        assert len(passes) == before  # the fixed widget is redrawn alone
+        assert "lines" in "".join(s.text for s in fixed.render_line(1))
+        grows.show(Text("three\nlines\nnow"))
+        await pilot.pause(0.2)
         assert len(passes) > before
+        assert grows.size.height == 3
+        before = len(passes)
+        grows.show(Text("three\nlines\nnow"))  # the same text: nothing at all
+        await pilot.pause(0.2)
+        assert len(passes) == before

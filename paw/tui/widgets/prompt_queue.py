@@ -14,13 +14,15 @@ from paw.tui.widgets.table import KeyedTable, Row
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from rich.console import Console
+
     from paw.supervisor.model import AgentView, LivePrompt
 
 
 class PromptQueue(KeyedTable):
     """Live prompts, oldest first. Row keys are prompt ids."""
 
-    FIXED_HEIGHT = True  # #prompts is 1fr in paw.tcss
+    FIXED_HEIGHT = True  # #prompts is 1fr in paw.tcss, its scrollbar always there
 
     COLUMNS = (
         ("agent", "Agent"),
@@ -59,14 +61,15 @@ class PromptQueue(KeyedTable):
 
     def text_widths(self, cells: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
         """Cells for the subject and the verdict: what the other columns leave, shared."""
-        if not self.size.width:
+        width = self.scrollable_content_region.width  # (the scrollbar's columns left out)
+        if not width:
             return (26, 26)
         fixed = sum(
             max([len(label), *(len(row[i]) for row in cells)])
             for i, label in enumerate(("Agent", "Kind", "Age"))
         )
-        gaps = 2 * len(self.COLUMNS) + 1  # cell padding, and the scrollbar's room
-        room = max(self.size.width - fixed - gaps, 24)
+        gaps = 2 * len(self.COLUMNS) + 1  # cell padding, and a column to spare
+        room = max(width - fixed - gaps, 24)
         subject = max(room * 9 // 20, 12)
         return (subject, max(room - subject, 12))
 
@@ -79,7 +82,24 @@ class PromptQueue(KeyedTable):
 class PromptCard(QuietStatic):
     """The selected prompt in full: question, subject, verdict with every reason, keys."""
 
-    FIXED_WIDTH = True  # the right column's width; its height follows the text
+    # It fills #prompt-card-box, whose height paw.tcss fixes: a new prompt selected redraws the
+    # card alone, never a layout pass of the screen, and the queue above it keeps its height
+    # as prompts come and go. A text taller than the card ends with a line saying how much
+    # is cut (the card of a blocked command is still there in full when it is approved).
+    FIXED_SIZE = True
+
+    _text: Text | None = None
+
+    def show(self, text: Text) -> None:
+        """Show ``text``, cut to the card's height."""
+        self._text = text
+        size = self.size
+        super().show(fit_lines(text, size.width, size.height, self.app.console))
+
+    def on_resize(self) -> None:
+        """Cut the text again for the new size."""
+        if self._text is not None:
+            self.show(self._text)
 
     def show_prompt(
         self,
@@ -91,6 +111,19 @@ class PromptCard(QuietStatic):
     ) -> None:
         """Describe ``prompt``; without one, say why and where the prompts that wait are."""
         self.show(render_prompt_card(prompt, agent=agent, waiting=waiting, no_agents=no_agents))
+
+
+def fit_lines(text: Text, width: int, height: int, console: Console) -> Text:
+    """``text`` as it fits ``height`` lines of ``width`` cells: whole when it fits (or before
+    the widget has a size), else its first lines and a last one saying how many more there
+    are."""
+    if width <= 0 or height <= 0:
+        return text
+    lines = text.wrap(console, width)
+    if len(lines) <= height:
+        return text
+    kept = [*lines[: height - 1], Text(f"… {len(lines) - height + 1} more lines", "dim italic")]
+    return Text("\n").join(kept)
 
 
 def render_prompt_card(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-# What can wait for the frame in progress (a layout pass a new text asks for, a toast) is done
+# What can wait for the frame in progress (a toast, the first picture's mark) is done
 # this long after it: Textual's call_after_refresh can run before the frame when it is asked
 # for while the widgets' own updates are still queued; the screen draws every 1/60 s.
 AFTER_FRAME_S = 0.05
@@ -35,11 +35,6 @@ class QuietStatic(Static):
     # True for a widget whose size paw.tcss fixes (a height in lines, the width of its
     # column): a new text then redraws the widget alone, without a layout pass of the screen.
     FIXED_SIZE = False
-    # True for a widget whose width paw.tcss fixes (its column's) and whose height follows its
-    # text: a new text of the same height redraws the widget alone; a change of height asks
-    # for the layout pass after the frame in progress (AFTER_FRAME_S), so that frame (a new
-    # prompt in the queue) is not held back by it; until then the new text has the old height.
-    FIXED_WIDTH = False
 
     def show(self, text: Text) -> None:
         """Show ``text`` unless it is already shown."""
@@ -47,10 +42,4 @@ class QuietStatic(Static):
         if key == self._shown:
             return
         self._shown = key
-        size = self.size
-        if self.FIXED_SIZE or not (self.FIXED_WIDTH and size):
-            self.update(text, layout=not self.FIXED_SIZE)
-            return
-        self.update(text, layout=False)
-        if self.get_content_height(size, self.app.size, size.width) != size.height:
-            self.set_timer(AFTER_FRAME_S, lambda: self.refresh(layout=True), name="relayout")
+        self.update(text, layout=not self.FIXED_SIZE)

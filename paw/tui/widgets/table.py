@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Self
 
-    from textual.geometry import Region
+    from textual.geometry import Region, Size
     from textual.widgets.data_table import RowKey
 
     SegmentLines = list[list[Segment]]
@@ -41,9 +41,11 @@ class KeyedTable(DataTable[Cell]):
     COLUMNS: tuple[tuple[str, str], ...] = ()  # (key, label)
     # True where paw.tcss gives the table a height of its own (``1fr``, not ``auto``): a row
     # added or removed then changes only what the table scrolls over, and while no scrollbar
-    # comes or goes the table redraws itself alone instead of asking for a layout pass of the
-    # whole screen (which redraws every panel whose geometry moved: ~30 ms of a new prompt's
-    # way to the screen with fifty agents).
+    # comes or goes the table redraws itself (and its scrollbar) alone instead of asking for a
+    # layout pass of the whole screen (which arranges every widget again and redraws every
+    # panel whose geometry moved: 15-60 ms of a new prompt's way to the screen at 200 agents).
+    # Such a table's paw.tcss rule also says ``overflow-y: scroll``: a scrollbar that is always
+    # there never comes or goes as prompts come and go around the table's height.
     FIXED_HEIGHT = False
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's own name
@@ -55,6 +57,7 @@ class KeyedTable(DataTable[Cell]):
         self._metas: dict[tuple[int, int], Style] = {}
         self._too_wide: dict[str, float] = {}  # column -> since when it is wider than needed
         self.clock: Callable[[], float] = time.monotonic  # when columns narrow (tests set it)
+        self._bars_laid_out: tuple[bool, bool] | None = None  # (horizontal, vertical)
 
     def refresh(
         self,
@@ -64,17 +67,30 @@ class KeyedTable(DataTable[Cell]):
         recompose: bool = False,
     ) -> Self:
         """Textual's refresh, without the layout pass a fixed-height table does not need."""
-        if layout and not recompose and self.FIXED_HEIGHT and self._no_scrollbar_needed():
+        if layout and not recompose and self.FIXED_HEIGHT and self._scrollbars_stay():
             layout = False
+            if self.show_vertical_scrollbar:  # what a layout pass would do for it: the thumb
+                self._scroll_update(self.virtual_size)
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
-    def _no_scrollbar_needed(self) -> bool:
-        """No scrollbar is shown, and none is needed for what the table holds now."""
-        size = self.size
-        if not size or self.show_vertical_scrollbar or self.show_horizontal_scrollbar:
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """A layout pass placed the table: remember which scrollbars it placed."""
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        self._bars_laid_out = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
+        return resized
+
+    def _scrollbars_stay(self) -> bool:
+        """The scrollbars the last layout pass placed are the ones shown, and the ones what the
+        table holds now needs: its region and its scrollbars' places stay as they are."""
+        size = self.scrollable_content_region.size
+        if not size or self.show_horizontal_scrollbar or self._bars_laid_out is None:
             return False
         virtual = self.virtual_size
-        return virtual.height <= size.height and virtual.width <= size.width
+        vertical = self.styles.overflow_y == "scroll" or virtual.height > size.height
+        shown = (False, bool(self.show_vertical_scrollbar))
+        return virtual.width <= size.width and shown == (False, vertical) == self._bars_laid_out
 
     def on_mount(self) -> None:
         """Create the columns."""

@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -302,7 +303,7 @@ def run(agents: int, duration: float, profile: str | None = None) -> None:
             spy = None
             if profile:  # py-spy samples the TUI and its sweeper through the busy window
                 spy = subprocess.Popen(
-                    ["py-spy", "record", "--subprocesses", "-p", str(ui.pid),
+                    [py_spy(), "record", "--subprocesses", "-p", str(ui.pid),
                      "-d", str(int(duration)), "-f", "raw", "-o", f"{profile}-{agents}.txt",
                      "--nonblocking"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -324,6 +325,15 @@ def run(agents: int, duration: float, profile: str | None = None) -> None:
             subprocess.run(["tmux", "-L", socket, "kill-server"], check=False, capture_output=True)
 
 
+def py_spy() -> str:
+    """py-spy on PATH or beside this interpreter (a virtualenv's bin/ need not be on PATH)."""
+    beside = Path(sys.executable).with_name("py-spy")
+    found = shutil.which("py-spy") or (str(beside) if beside.exists() else None)
+    if found is None:
+        raise SystemExit("--profile needs py-spy: .venv/bin/pip install py-spy")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", default="50,100,200", help="comma-separated agent counts")
@@ -336,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         "window: PREFIX-N.txt",
     )
     args = parser.parse_args(argv)
+    if args.profile:
+        py_spy()  # before the agents are spawned
     counts = [20] if args.quick else [int(n) for n in args.agents.split(",")]
     duration = 10.0 if args.quick else args.duration
     print(f"$ {shlex.join(['scripts/bench_scale.py', *(argv or sys.argv[1:])])}")

@@ -97,9 +97,19 @@ def format_stat(stat: WorktreeStat) -> str:
 
 
 def format_status(agent: AgentView, now: float) -> Text:
-    """The agent's status with the time it has been in it, coloured."""
+    """The agent's status with the time it has been in it, coloured. The same label is the
+    same Text (never to be changed in place): a table compares a cell that did not change by
+    identity, two hundred of them a sweep."""
     label = f"{agent.status.value} {format_duration(now - agent.status_since)}"
-    return Text(label, style=STATUS_STYLE.get(agent.status, ""))
+    text = _STATUS_TEXTS.get(label)
+    if text is None:
+        if len(_STATUS_TEXTS) >= 4096:
+            _STATUS_TEXTS.clear()
+        text = _STATUS_TEXTS[label] = Text(label, style=STATUS_STYLE.get(agent.status, ""))
+    return text
+
+
+_STATUS_TEXTS: dict[str, Text] = {}  # label -> its Text (the label starts with the status)
 
 
 def format_verdict(prompt: LivePrompt, width: int = 34) -> Text:

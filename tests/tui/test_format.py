@@ -13,6 +13,7 @@ from paw.tui.format import (
     count_statuses,
     format_duration,
     format_stat,
+    format_status,
     matches_filter,
     shorten,
     sort_agents,
@@ -50,6 +51,18 @@ def _agent(name: str, status: AgentStatus, since: float = 0.0, branch: str = "")
         status=status, status_since=since, branch=branch or f"paw/{name}", worktree="w",
         stat=WorktreeStat(),
     )  # fmt: skip
+
+
+def test_format_status_gives_one_text_per_label() -> None:
+    """Two agents (or two sweeps) showing "idle 10m" share one Text: a table compares the cell
+    by identity. Another label, or the same time in another status, is another Text."""
+    idle = format_status(_agent("a", AgentStatus.IDLE, since=0.0), now=600.0)
+    assert idle.plain == "idle 10m"
+    assert format_status(_agent("b", AgentStatus.IDLE, since=5.0), now=605.0) is idle
+    busy = format_status(_agent("a", AgentStatus.BUSY, since=0.0), now=600.0)
+    assert busy.plain == "busy 10m"
+    assert busy.style != idle.style
+    assert format_status(_agent("a", AgentStatus.IDLE, since=0.0), now=660.0).plain == "idle 11m"
 
 
 def test_sort_agents_puts_longest_waiting_first_then_busy_idle_exited() -> None:

@@ -17,7 +17,7 @@ from textual.widgets.data_table import ColumnKey
 from paw.tui.widgets.static import text_key
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Self
 
     from textual.geometry import Region, Size
@@ -124,19 +124,25 @@ class KeyedTable(DataTable[Cell]):
         for index in range(len(new), len(old)):  # fewer rows: drop the last ones
             self.remove_row(str(index))
             changed = True
+        updates: list[tuple[int, list[tuple[int, Cell]]]] = []
         for index, (_, cells) in enumerate(new):
             if index >= len(old):
                 self.add_row(*(_literal(cell) for cell in cells), key=str(index))
                 changed = True
                 continue
+            before_cells = old[index][1]
+            if cells is before_cells:  # (a caller that keeps a row's cells: nothing to compare)
+                continue
             changes = [
                 (column, cell)
-                for column, (cell, before) in enumerate(zip(cells, old[index][1], strict=True))
-                if _cell_key(cell) != _cell_key(before)
+                for column, (cell, before) in enumerate(zip(cells, before_cells, strict=True))
+                if cell is not before and _cell_key(cell) != _cell_key(before)
             ]
             if changes:
-                self._update_row(index, changes)
-                changed = True
+                updates.append((index, changes))
+        if updates:
+            self._update_rows(updates)
+            changed = True
         self._rows = new
         if len(new) != len(old) and self._update_count == count + abs(len(new) - len(old)):
             self._keep_renders(count, range(min(len(old), len(new)), max(len(old), len(new))))
@@ -301,23 +307,29 @@ class KeyedTable(DataTable[Cell]):
             self._metas[(index, column)] = style
         return style
 
-    def _update_row(self, index: int, changes: list[tuple[int, Cell]]) -> None:
-        """Put new values in cells of row ``index`` and redraw that row alone.
+    def _update_rows(self, updates: list[tuple[int, list[tuple[int, Cell]]]]) -> None:
+        """Put new values in cells of the rows given (index, (column, cell)...) and redraw
+        those rows alone.
 
         DataTable's own ``update_cell`` throws away every cached render of the table and
         redraws it whole: with fifty agents and a busy one changing state a few times a
         second, that render was most of the TUI's time (and of a new prompt's way to the
-        screen). Here only the row's cached renders are dropped (its cells, its line, its
-        renderables) and only its region is refreshed; every cache the row could be in is
-        keyed by the row's key, index or line, and the table's structure (rows, heights,
-        columns) does not change. Tests compare the result with a table built afresh."""
-        row_key, _ = self.coordinate_to_cell_key(Coordinate(index, 0))
-        row = self._data[row_key]
-        for column, cell in changes:
-            _, column_key = self.coordinate_to_cell_key(Coordinate(index, column))
-            row[column_key] = _literal(cell)
-        self._forget_renders(index, row_key)
-        self.refresh_row(index)
+        screen). Here only the rows' cached renders are dropped (their cells, lines and
+        renderables, in one pass over each cache for all the rows) and only their regions are
+        refreshed; every cache a row could be in is keyed by the row's key, index or line, and
+        the table's structure (rows, heights, columns) does not change. Tests compare the
+        result with a table built afresh."""
+        keys: dict[int, RowKey] = {}
+        columns = [column.key for column in self.ordered_columns]
+        for index, changes in updates:
+            row_key, _ = self.coordinate_to_cell_key(Coordinate(index, 0))
+            keys[index] = row_key
+            row = self._data[row_key]
+            for column, cell in changes:
+                row[columns[column]] = _literal(cell)
+        self._forget_renders(keys)
+        for index in keys:
+            self.refresh_row(index)
 
     def _keep_renders(self, count: int, indices: range) -> None:
         """Rows were added or removed at the end (``indices``) and nothing else moved: keep
@@ -328,25 +340,28 @@ class KeyedTable(DataTable[Cell]):
         self._update_count = count
         self._offset_cache.clear()
         self._ordered_row_cache.clear()
-        for index in indices:
-            self._forget_renders(index, str(index))
+        self._forget_renders({index: str(index) for index in indices})
         self.refresh()
 
-    def _forget_renders(self, index: int, row_key: object) -> None:
-        """Drop every cached render the row at ``index`` (key ``row_key``) can be in: its
-        cells, its line, its renderables, and the lines of no row (past the end)."""
+    def _forget_renders(self, rows: Mapping[int, object]) -> None:
+        """Drop every cached render the rows (index -> row key) can be in: their cells, lines
+        and renderables, and the lines of no row (past the end)."""
+        if not rows:
+            return
+        row_keys = set(rows.values())
         # (LRUCache has keys() but no __iter__)
         renderables = self._row_renderable_cache
-        for r_key in [k for k in renderables.keys() if k[1] == index]:  # noqa: SIM118
+        for r_key in [k for k in renderables.keys() if k[1] in rows]:  # noqa: SIM118
             renderables.discard(r_key)
         cells = self._cell_render_cache
-        for c_key in [k for k in cells.keys() if k[0] == row_key]:  # noqa: SIM118
+        for c_key in [k for k in cells.keys() if k[0] in row_keys]:  # noqa: SIM118
             cells.discard(c_key)
         rendered = self._row_render_cache
-        for w_key in [k for k in rendered.keys() if k[0] == row_key]:  # noqa: SIM118
+        for w_key in [k for k in rendered.keys() if k[0] in row_keys]:  # noqa: SIM118
             rendered.discard(w_key)
         lines = self._line_cache
-        for l_key in [k for k in lines.keys() if self._line_row(k[0]) in (row_key, None)]:  # noqa: SIM118
+        row_keys.add(None)
+        for l_key in [k for k in lines.keys() if self._line_row(k[0]) in row_keys]:  # noqa: SIM118
             lines.discard(l_key)
 
     def _line_row(self, y: int) -> object:

@@ -117,7 +117,7 @@ def frames(monkeypatch: pytest.MonkeyPatch) -> Frames:
 
 async def test_a_new_prompt_is_drawn_in_a_frame_without_a_layout_pass(frames: Frames) -> None:
     """The frame that shows a new prompt in the queue lays nothing out: the queue's height
-    is fixed, the card keeps its height for that frame, and the toast follows (a layout pass
+    is fixed, so is the card's, and the toast follows (a layout pass
     redraws every panel whose geometry moved: ~30 ms of a prompt's way to the screen)."""
     from paw.supervisor.model import AgentStatus
     from paw.tui.widgets.prompt_queue import PromptQueue

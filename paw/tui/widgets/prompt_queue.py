@@ -84,8 +84,9 @@ class PromptCard(QuietStatic):
 
     # It fills #prompt-card-box, whose height paw.tcss fixes: a new prompt selected redraws the
     # card alone, never a layout pass of the screen, and the queue above it keeps its height
-    # as prompts come and go. A text taller than the card ends with a line saying how much
-    # is cut (the card of a blocked command is still there in full when it is approved).
+    # as prompts come and go. A text taller than the card ends with a line saying how many
+    # lines are cut (the dialog that `a` opens on a prompt to confirm or a blocked one lists
+    # every reason).
     FIXED_SIZE = True
 
     _text: Text | None = None

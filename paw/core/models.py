@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from paw.core.pickled import by_fields
-
 
 class Action(StrEnum):
     """The guard's three outcomes, ordered by severity."""
@@ -27,7 +25,6 @@ class Action(StrEnum):
 _SEVERITY = {Action.ALLOW: 0, Action.CONFIRM: 1, Action.BLOCK: 2}
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One rule that fired: its stable id, its action and a human-readable reason."""
@@ -37,7 +34,6 @@ class Finding:
     reason: str
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The guard's decision on one command, path or prompt.
@@ -112,7 +108,6 @@ class DetectionState(StrEnum):
 _DIALOG_KINDS = frozenset({PromptKind.TRUST, PromptKind.QUESTION})
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """A live prompt at the live position of an agent's UI.

@@ -10,7 +10,6 @@ from enum import StrEnum
 from typing import Protocol
 
 from paw.core.models import DetectionState, Prompt, Verdict
-from paw.core.pickled import by_fields
 
 LOCAL_HOST = "local"  # the host name of this machine's agents when paw also drives hosts
 
@@ -39,7 +38,6 @@ class AgentStatus(StrEnum):
     REPLACED = "replaced"  # its pane runs a process paw did not launch (`paw adopt` binds it)
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class WorktreeStat:
     """Counts for an agent's worktree. ``counted`` is False when paw has no count to show
@@ -55,7 +53,6 @@ class WorktreeStat:
     counted: bool = True
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class AgentView:
     """One supervised agent in a snapshot."""
@@ -83,7 +80,6 @@ class AgentView:
         return None if self.pane_id is None else pane_key(self.host, self.pane_id)
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class LivePrompt:
     """A live prompt the human can decide on, with the guard's verdict on its subject."""
@@ -97,7 +93,6 @@ class LivePrompt:
     first_seen: float  # epoch seconds
 
 
-@by_fields
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """One sweep's picture."""

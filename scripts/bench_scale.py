@@ -17,8 +17,9 @@ repository, it measures in one run:
   ``%output``, and at least every 25 ms) until the row with the agent's name and the prompt's
   subject appears; p50 / p95 over the busy window;
 
-and beside each figure the 1-minute load average. The TUI runs with its defaults (pane events
-through tmux control mode, a safety sweep every 30 s).
+and beside each figure the 1-minute load average (and, at the start and after the latencies,
+a pure-Python reference time: machines of one kind differ at it). The TUI runs with its
+defaults (pane events through tmux control mode, a safety sweep every 30 s).
 
 Usage: .venv/bin/python scripts/bench_scale.py [--agents 50,100,200] [--duration 60] [--quick]
 ``--quick`` is ``--agents 20 --duration 10``. Only this script's own tmux server is killed.
@@ -87,6 +88,22 @@ def wait_for(check: Callable[[], bool], what: str, timeout: float = 300.0) -> No
         if time.monotonic() > end:
             raise SystemExit(f"timed out waiting for {what}")
         time.sleep(0.1)
+
+
+def python_ms() -> float:
+    """This machine's speed at pure Python right now: the same work on every machine, the
+    fastest of 5 (ms). Most of paw's CPU is Python, and two machines of one kind were seen to
+    differ twofold at it while tmux (the libtmux loop) ran as fast on both: read the latency
+    and CPU figures beside this one, not beside the loop alone."""
+    best = float("inf")
+    for _ in range(5):
+        started = time.perf_counter()
+        counts: dict[str, int] = {}
+        for i in range(200_000):
+            key = f"k{i % 5000}"
+            counts[key] = counts.get(key, 0) + i
+        best = min(best, time.perf_counter() - started)
+    return best * 1000
 
 
 def load() -> str:
@@ -319,7 +336,7 @@ def run(agents: int, duration: float, profile: str | None = None) -> None:
             print(
                 f"  prompt drawn -> shown: n={len(found)} p50 {pct(found, 0.5):.0f} ms, "
                 f"p95 {pct(found, 0.95):.0f} ms; {missed} never shown before they timed out "
-                f"after 1.5 s ({load()})"
+                f"after 1.5 s ({load()}; python reference {python_ms():.0f} ms)"
             )
         finally:
             subprocess.run(["tmux", "-L", socket, "kill-server"], check=False, capture_output=True)
@@ -351,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = [20] if args.quick else [int(n) for n in args.agents.split(",")]
     duration = 10.0 if args.quick else args.duration
     print(f"$ {shlex.join(['scripts/bench_scale.py', *(argv or sys.argv[1:])])}")
-    print(f"{os.cpu_count()} cores, {load()}")
+    print(f"{os.cpu_count()} cores, python reference {python_ms():.0f} ms, {load()}")
     for agents in counts:
         run(agents, duration, args.profile)
     return 0

@@ -92,9 +92,9 @@ def wait_for(check: Callable[[], bool], what: str, timeout: float = 300.0) -> No
 
 def python_ms() -> float:
     """This machine's speed at pure Python right now: the same work on every machine, the
-    fastest of 5 (ms). Most of paw's CPU is Python, and two machines of one kind were seen to
-    differ twofold at it while tmux (the libtmux loop) ran as fast on both: read the latency
-    and CPU figures beside this one, not beside the loop alone."""
+    fastest of 5 (ms). Most of paw's CPU is Python: the same code's busy CPU was seen to
+    differ twofold between two machines of one kind while the libtmux loop (mostly tmux's
+    own time) took as long on both. Read the latency and CPU figures beside this one too."""
     best = float("inf")
     for _ in range(5):
         started = time.perf_counter()

@@ -18,8 +18,10 @@ repository, it measures in one run:
   subject appears; p50 / p95 over the busy window;
 
 and beside each figure the 1-minute load average (and, at the start and after the latencies,
-a pure-Python reference time: machines of one kind differ at it). The TUI runs with its
-defaults (pane events through tmux control mode, a safety sweep every 30 s).
+a pure-Python reference time: machines of one kind differ at it; the one after the latencies
+is read while the agents still run, so compare it with readings taken at the same point).
+The TUI runs with its defaults (pane events through tmux control mode, a safety sweep every
+30 s).
 
 Usage: .venv/bin/python scripts/bench_scale.py [--agents 50,100,200] [--duration 60] [--quick]
 ``--quick`` is ``--agents 20 --duration 10``. Only this script's own tmux server is killed.

@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from paw.errors import PawError, TmuxError
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
+from paw.tui.frames import use_frame_period
 from paw.tui.gcpause import LongLived
 from paw.tui.messages import AgentDetails, DetailsRead, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
@@ -76,6 +77,7 @@ class PawApp(App[None]):
         With pane events (the connection's ``watch``), sweeps follow the events and otherwise
         run only every ``safety_interval`` seconds; while no events arrive (no control mode,
         the tmux server is down) they run every ``poll_interval`` seconds."""
+        use_frame_period()  # before any screen draws
         super().__init__()
         if (supervisor is None) == (connect is None):
             raise ValueError("give a supervisor or a connector, not both or neither")

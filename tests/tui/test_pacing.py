@@ -7,10 +7,12 @@ import dataclasses
 import time
 
 import pytest
+import textual.constants
 
 from paw.supervisor.model import Snapshot
 from paw.supervisor.pump import SWEEP_DUTY
 from paw.tui.app import make_app
+from paw.tui.frames import FRAME_S, frame_period
 from tests.tui.conftest import settle
 from tests.tui.fake_supervisor import scenario
 
@@ -80,3 +82,20 @@ async def test_a_picture_older_than_one_shown_is_dropped() -> None:
         await settle(pilot)
         assert app.main.snapshot is not None
         assert app.main.snapshot.prompts == ()
+
+
+async def test_the_screen_draws_on_paws_frame_grid_not_textuals_60_hz() -> None:
+    """A picture's frame follows it within FRAME_S, not up to 1/60 s later (Textual's grid):
+    the screen's update timer, which Textual creates when the screen first draws, runs on it."""
+    app = make_app(scenario("mixed"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        timer = app.screen._update_timer  # Textual's own; renamed in an upgrade, this fails
+        assert timer._interval == FRAME_S < 1 / 60
+
+
+def test_a_users_textual_fps_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TEXTUAL_FPS", "30")
+    assert frame_period() == 1 / textual.constants.MAX_FPS  # what Textual read of it
+    monkeypatch.delenv("TEXTUAL_FPS")
+    assert frame_period() == FRAME_S

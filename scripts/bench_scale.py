@@ -192,7 +192,12 @@ def cli_ms(repo: Path, *args: str) -> float:
 def start_tui(socket: str, repo: Path) -> tuple[str, psutil.Process]:
     argv = shlex.join([sys.executable, "-m", "paw", "tui", "-C", str(repo)])
     width, height = UI_SIZE
-    tmux(socket, "new-session", "-d", "-s", UI_SESSION, "-x", str(width), "-y", str(height))
+    # in the repository, as a user runs it (and `python -m` puts the working directory first
+    # on sys.path: run elsewhere, a checkout there would be the paw that runs)
+    tmux(
+        socket, "new-session", "-d", "-s", UI_SESSION, "-c", str(repo),
+        "-x", str(width), "-y", str(height),
+    )  # fmt: skip
     pane = tmux(socket, "list-panes", "-t", f"={UI_SESSION}", "-F", "#{pane_id}").strip()
     tmux(socket, "respawn-pane", "-k", "-t", pane, f"exec {argv}")
     pid = int(tmux(socket, "display-message", "-p", "-t", pane, "#{pane_pid}").strip())

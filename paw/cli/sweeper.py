@@ -16,8 +16,9 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING, Protocol
 
-from paw.adapters.sweep_child import write_frame
+from paw.adapters.sweep_child import FrameWriter
 from paw.errors import PawError, TmuxError
+from paw.supervisor.model import AgentView
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
 
 if TYPE_CHECKING:
@@ -41,10 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)  # ...and whatever else prints goes to the log, never into a frame
     requests = sys.stdin.buffer
     lock = threading.Lock()
+    writer = FrameWriter(frames, shared=(AgentView,))  # a view sent before goes as a number
 
     def send(message: tuple[object, ...]) -> None:
         with lock:
-            write_frame(frames, message)
+            writer.write(message)
 
     from paw.adapters.tmux import TmuxTerminal
     from paw.cli.compose import build_fleet

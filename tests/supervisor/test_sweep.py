@@ -434,3 +434,20 @@ def test_a_quiet_worktree_is_recounted_after_its_safety_net(
     rig.now[0] += STAT_TTL_S
     rig.sup.poll_once()
     assert len(counted) == first + (2 if host else 1)
+
+
+def test_an_agent_that_shows_the_same_keeps_its_view_object_while_its_screen_changes() -> None:
+    """The sweeper sends a view it sent before as a number (paw.adapters.sweep_child): a busy
+    agent whose screen changes but whose row shows the same keeps the very view object."""
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", IDLE_SCREEN)
+    spawn_demo(rig, "bob", IDLE_SCREEN)
+    [alice, bob] = rig.sup.poll_once().agents
+    shown = rig.terminal.panes[pane]
+    rig.terminal.panes[pane] = replace(shown, screen=IDLE_SCREEN.replace("'y'", "'n'"))
+    [alice2, bob2] = rig.sup.poll_once().agents
+    assert alice2 is alice and bob2 is bob
+    rig.terminal.panes[pane] = replace(shown, screen=demo_screen("shell", "ls"))
+    [alice3, bob3] = rig.sup.poll_once().agents
+    assert alice3 is not alice and alice3.status is AgentStatus.PROMPT
+    assert bob3 is bob

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from paw.adapters.sweep_child import FrameWriter
 from paw.errors import PawError, TmuxError
-from paw.supervisor.model import AgentView
+from paw.supervisor.model import AgentView, LivePrompt
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)  # ...and whatever else prints goes to the log, never into a frame
     requests = sys.stdin.buffer
     lock = threading.Lock()
-    writer = FrameWriter(frames, shared=(AgentView,))  # a view sent before goes as a number
+    writer = FrameWriter(frames, shared=(AgentView, LivePrompt))  # sent before: as a number
 
     def send(message: tuple[object, ...]) -> None:
         with lock:

@@ -376,20 +376,25 @@ def _offered(
     table: dict[str, PromptRecord],
     shown: list[tuple[Observation, PromptRecord, Verdict | None]],
 ) -> tuple[LivePrompt, ...]:
-    """The occurrences shown that wait for a decision (none with a decision in flight)."""
+    """The occurrences shown that wait for a decision (none with a decision in flight). One
+    offered by the sweep before and the same now is that sweep's very object."""
     out: list[LivePrompt] = []
+    last, ctx.offered = ctx.offered, {}
     for obs, record, judged in shown if ctx.show_prompts else ():
         prompt = obs.detection.prompt
         if table[record.id].state != OPEN or prompt is None or obs.pane is None:
             continue  # a decision in flight: not offered again
         if judged is None:
             continue  # (never: a context that shows prompts judges each)
-        out.append(
-            LivePrompt(
-                record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, judged,
-                record.first_seen,
-            )
+        live = LivePrompt(
+            record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, judged,
+            record.first_seen,
         )  # fmt: skip
+        before = last.get(record.id)
+        if isinstance(before, LivePrompt) and before == live:
+            live = before
+        ctx.offered[record.id] = live
+        out.append(live)
     return tuple(out)
 
 

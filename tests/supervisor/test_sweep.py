@@ -446,8 +446,23 @@ def test_an_agent_that_shows_the_same_keeps_its_view_object_while_its_screen_cha
     shown = rig.terminal.panes[pane]
     rig.terminal.panes[pane] = replace(shown, screen=IDLE_SCREEN.replace("'y'", "'n'"))
     [alice2, bob2] = rig.sup.poll_once().agents
-    assert alice2 is alice and bob2 is bob
+    assert alice2 is alice
+    assert bob2 is bob
     rig.terminal.panes[pane] = replace(shown, screen=demo_screen("shell", "ls"))
     [alice3, bob3] = rig.sup.poll_once().agents
-    assert alice3 is not alice and alice3.status is AgentStatus.PROMPT
+    assert alice3 is not alice
+    assert alice3.status is AgentStatus.PROMPT
     assert bob3 is bob
+
+
+def test_a_prompt_offered_again_unchanged_is_the_same_object() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    [first] = rig.sup.poll_once().prompts
+    [again] = rig.sup.poll_once().prompts
+    assert again is first
+    shown = rig.terminal.panes[pane]
+    rig.terminal.panes[pane] = replace(shown, screen=demo_screen("shell", "ls -la"))
+    [other] = rig.sup.poll_once().prompts
+    assert other is not first
+    assert other.prompt.subject == "ls -la"

@@ -91,3 +91,30 @@ def test_tail_reads_the_last_records_from_the_end(tmp_path: Path) -> None:
     assert [r["i"] for r in log.tail(3)] == [597, 598, 599]
     assert log.tail(0) == []
     assert len(log.tail(5000)) == 600
+
+
+def test_tail_of_an_unchanged_log_is_not_read_again_and_another_writers_record_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader, writer = (
+        JsonlAuditLog(tmp_path / "audit.jsonl"),
+        JsonlAuditLog(tmp_path / "audit.jsonl"),
+    )
+    writer.append({"event": "a"})
+    reads: list[int] = []
+    real = JsonlAuditLog._read_tail
+
+    def counted(self: JsonlAuditLog, n: int) -> list[dict[str, object]]:
+        reads.append(n)
+        return real(self, n)
+
+    monkeypatch.setattr(JsonlAuditLog, "_read_tail", counted)
+    first = reader.tail(8)
+    assert reader.tail(8) == first == [{"event": "a"}]
+    assert reads == [8]  # the second tail: a stat, no read
+    first.append({"event": "mine"})  # a caller's list is its own
+    assert reader.tail(8) == [{"event": "a"}]
+    writer.append({"event": "b"})  # another process's record: the file grew
+    assert reader.tail(8) == [{"event": "a"}, {"event": "b"}]
+    assert reader.tail(1) == [{"event": "b"}]  # another count: read again
+    assert reads == [8, 8, 1]

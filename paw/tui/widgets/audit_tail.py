@@ -21,9 +21,14 @@ class AuditTail(QuietStatic):
     FIXED_SIZE = True  # paw.tcss #audit: seven lines
 
     _records: tuple[Text, ...] = ()
+    _tail_shown: list[Mapping[str, object]] | None = None
 
     def show_records(self, records: Sequence[Mapping[str, object]]) -> None:
-        """Show the newest of ``records`` (given oldest first) that fit the panel."""
+        """Show the newest of ``records`` (given oldest first) that fit the panel (every
+        picture brings the tail; the same records as last time are not drawn again)."""
+        if self._tail_shown is not None and list(records) == self._tail_shown:
+            return
+        self._tail_shown = list(records)
         self._records = tuple(render_record(r) for r in records)
         self._draw()
 

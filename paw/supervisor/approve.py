@@ -57,6 +57,12 @@ VERIFY_INTERVAL_S = 0.05
 # capture is retaken this many times before paw refuses; only a full, matching prompt is sent.
 TORN_FRAME_RETRIES = 3
 TORN_FRAME_INTERVAL_S = 0.1
+# A prompt is answered only once it has been on screen this long (since the first sweep that
+# saw it): Mistral Vibe dropped a key that came within about half a second of drawing its
+# dialog (`paw approve` right after `paw prompts` listed it: the "1" or the Escape went
+# nowhere, the dialog stayed, paw read sent-unconfirmed; 0.7 s later every key took). The
+# wait comes before the proof capture, so the proof is still the last look before the keys.
+PROMPT_SETTLE_S = 1.0
 
 _STEP_OUTCOME = {
     Step.REFUSE: Outcome.REFUSED,
@@ -201,6 +207,9 @@ def gather_facts(ctx: Context, record: PromptRecord, agent: AgentRecord) -> Fact
         return Facts(record.fingerprint, pane_exists=False, agent_alive=False, fresh=None)
     if not is_same_process(ctx, agent, pane, record.proc):
         return Facts(record.fingerprint, pane_exists=True, agent_alive=False, fresh=None)
+    settle = min(PROMPT_SETTLE_S, record.first_seen + PROMPT_SETTLE_S - ctx.clock())
+    if settle > 0:
+        ctx.sleep(settle)  # (one wait: a clock that stands still must not spin here)
     for attempt in range(TORN_FRAME_RETRIES + 1):
         captures = ctx.terminal.sweep([pane.pane_id])
         text = captures[0].text if captures else None

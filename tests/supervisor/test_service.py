@@ -9,6 +9,7 @@ import pytest
 from paw.core.config import PawConfig
 from paw.core.ports import PaneCapture, StatusCounts
 from paw.errors import GitError, PawError, TmuxError
+from paw.supervisor.approve import PROMPT_SETTLE_S
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.service import Supervisor
 from tests.support.fakes import FakeTerminal
@@ -199,6 +200,47 @@ def test_approve_sends_keys_records_then_verifies() -> None:
     # serialised by the approval lock; the occurrence marked sending, then answered
     locks = [n for n in rig.state.locks if n in ("approval", "prompts")]
     assert locks == ["approval", "prompts", "prompts"]
+
+
+@pytest.mark.parametrize(("age", "wait"), [(0.25, 0.75), (0.0, 1.0), (5.0, None)])
+def test_keys_go_only_to_a_prompt_shown_for_a_second_and_the_proof_follows_the_wait(
+    age: float, wait: float | None
+) -> None:
+    rig = make_rig()
+    steps: list[tuple[str, float]] = []  # ("sleep", seconds), ("capture", when), ("keys", when)
+
+    def sleep(seconds: float) -> None:
+        steps.append(("sleep", seconds))
+        rig.now[0] += seconds
+
+    def answer(terminal: FakeTerminal, pane_id: str, keys: tuple[str, ...]) -> None:
+        steps.append(("keys", rig.now[0]))
+        _answer_clears(terminal, pane_id, keys)
+
+    rig.sup.ctx.sleep = sleep
+    spawn_demo(rig, "alice", demo_screen("shell", "ls"))
+    rig.terminal.on_keys = answer
+    prompt_id = _one_prompt(rig)  # first seen now
+    first_seen = rig.now[0]
+    rig.now[0] += age
+    sweep = rig.terminal.sweep
+
+    def noted(pane_ids: Sequence[str], *, ansi: bool = False) -> list[PaneCapture]:
+        steps.append(("capture", rig.now[0]))
+        return sweep(pane_ids, ansi=ansi)
+
+    rig.terminal.sweep = noted  # type: ignore[method-assign]
+    assert rig.sup.approve(prompt_id).outcome is Outcome.SENT
+    keys = next(when for step, when in steps if step == "keys")
+    assert keys >= first_seen + PROMPT_SETTLE_S
+    proof = steps.index(next(s for s in steps if s[0] == "capture"))
+    if wait is None:  # shown long enough: the proof at once
+        assert steps[0] == ("capture", first_seen + age)
+    else:  # the wait, then the proof capture, then the keys
+        assert steps[0][0] == "sleep"
+        assert steps[0][1] == pytest.approx(wait)
+        assert steps[proof][1] == pytest.approx(first_seen + PROMPT_SETTLE_S)
+    assert [s for s, _ in steps].count("keys") == 1
 
 
 def test_approve_reports_unconfirmed_when_prompt_stays_and_never_retries() -> None:

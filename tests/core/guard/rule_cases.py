@@ -345,6 +345,24 @@ RULE_CASES: tuple[RuleCase, ...] = (
     ),
     RuleCase("program-option-sed-e", "sed 'e' cmds.txt", "confirm", "shell.program-option"),
     RuleCase("supervisor-send-keys", "tmux send-keys -t 1 y Enter", "block", "shell.supervisor"),
+    RuleCase("supervisor-paw-approve", "paw approve 3 --yes", "block", "shell.supervisor"),
+    RuleCase(
+        "terminal-write-repaint",
+        "printf '\\0337\\033[9;1Hls -la\\0338' > /dev/pts/3",
+        "block",
+        "shell.terminal-write",
+    ),
+    RuleCase("terminal-write-tee", "echo x | tee /dev/tty", "block", "shell.terminal-write"),
+    RuleCase("terminal-write-computed", "echo x > /dev/$T", "confirm", "shell.terminal-write"),
+    RuleCase(
+        "terminal-inject-tiocsti",
+        "python3 -c 'import fcntl,termios; fcntl.ioctl(0, termios.TIOCSTI, b\"y\")'",
+        "block",
+        "shell.terminal-inject",
+    ),
+    RuleCase(
+        "terminal-inject-ttyecho", "ttyecho -n /dev/pts/3 y", "block", "shell.terminal-inject"
+    ),
     RuleCase("supervisor-pkill", "pkill -f codex", "block", "shell.supervisor"),
     RuleCase("supervisor-kill-pid", "kill 4242", "confirm", "shell.supervisor"),
     RuleCase("outside-write-tar", "tar -xf x.tar -C ~", "block", "files.outside-write"),

@@ -28,6 +28,7 @@ from paw.core.guard.shell.rules import (
     scripted,
     secrets,
     system,
+    terminals,
 )
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
@@ -56,6 +57,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         containers,
         infra,
         scripted,
+        terminals,
     ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks
@@ -227,6 +229,8 @@ def _peel(cmd: SimpleCommand, unwrapped: Unwrapped, ctx: Context) -> None:
         _env_assignments(cmd, len(cmd.argv) - len(unwrapped.argv), ctx)
         if not unwrapped.argv and unwrapped.script is None and not ctx.piped_out:
             ctx.block("shell.secret-read", "`env` dumps the environment (tokens, keys)")
+    if unwrapped.wrapper == "script":  # `script FILE` writes the session's typescript there
+        terminals.check_script(cmd, ctx)
     if unwrapped.script is not None:
         ctx.run_script(unwrapped.script, unwrapped.wrapper)
 

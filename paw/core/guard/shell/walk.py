@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from paw.core.guard.shell.commands import Redirect, SimpleCommand
 from paw.core.guard.shell.context import MAX_NODES
 from paw.core.guard.shell.rules.stdin import literal_output
+from paw.core.guard.shell.rules.terminals import terminal_output
 from paw.core.guard.shell.words import (
     IFS_SPLIT,
     SUBST,
@@ -148,6 +149,8 @@ class Walker:
         ):
             # `$(echo sudo)` prints a known word; `<(echo …)` is a file name, its content is not
             printed = literal_output(inner[0])
+            if printed is None:
+                printed = terminal_output(inner[0])  # `tee $(tty)`: the terminal
             if printed is not None:
                 word = Word(printed.rstrip("\n"), quoted=True)
         if word.braces and argv:
@@ -206,8 +209,11 @@ class Walker:
                 extra.append(child)  # words after the target belong to the command
             elif child.type != "file_descriptor":
                 seen_target = True
-                self._subst_in(child)
+                inner = self._subst_in(child)
                 target = reader.read(child)
+                if target.text == SUBST and len(inner) == 1:  # `> $(tty)`: the terminal
+                    named = terminal_output(inner[0])
+                    target = target if named is None else Word(named)
                 if (op in _WRITE_OPS and not (op == ">&" and target.text.isdigit())) or op == "<":
                     reds.append(Redirect(op, target))
         return stdin_text
@@ -226,9 +232,17 @@ class Walker:
                 stdin_text = body
         return stdin_text
 
-    def _subst_in(self, node: Node) -> None:
-        if _SUBST_RE.search(node.text or b""):
+    def _subst_in(self, node: Node) -> list[SimpleCommand]:
+        """Walk the substitutions in ``node``; the simple commands they ran."""
+        if not _SUBST_RE.search(node.text or b""):
+            return []
+        sink: list[SimpleCommand] = []
+        self.ctx.sinks.append(sink)
+        try:
             self.walk(node)
+        finally:
+            self.ctx.sinks.pop()
+        return sink
 
     def _redirected(self, node: Node, upstream: tuple[SimpleCommand, ...] = ()) -> None:
         body = node.child_by_field_name("body")
@@ -308,7 +322,11 @@ class Walker:
                     self.ctx.var_subs[name] = [*inner, *carried]
                 else:
                     self.ctx.var_subs.pop(name, None)
-            printed = literal_output(inner[0]) if value == SUBST and len(inner) == 1 else None
+            printed = None
+            if value == SUBST and len(inner) == 1:
+                printed = literal_output(inner[0])
+                if printed is None:
+                    printed = terminal_output(inner[0])  # `t=$(tty)`: the terminal
             if printed is not None:
                 value = printed.rstrip("\n")
             if value_node.type == "array":

@@ -33,6 +33,10 @@ _KNOWN_VARS = {
     "TMPDIR": "/tmp",  # noqa: S108 - a path to judge, not to use
     "!": LAST_JOB,
     "IFS": IFS_SPLIT,
+    # the terminal's name (zsh's $TTY, ssh's, gpg's by convention): a terminal device
+    "TTY": "/dev/pts/" + UNKNOWN,
+    "SSH_TTY": "/dev/pts/" + UNKNOWN,
+    "GPG_TTY": "/dev/pts/" + UNKNOWN,
 }
 
 _ANSI_SIMPLE = {

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.targets import judge_path
+from paw.core.guard.shell.rules.terminals import INJECT, WRITE, names_terminal
 from paw.core.models import Action
 
 if TYPE_CHECKING:
@@ -211,6 +212,8 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
     if _may_open_socket(source) and _SOCKET_RE.search(source) and _SPAWN_RE.search(source):
         ctx.block("shell.reverse-shell", f"`{origin}` connects a socket to a shell")
     _scan_secrets_and_forks(source, ctx, origin)
+    if _has_any(source, _TERMINAL_NEEDLES):
+        _scan_terminals(source, ctx, origin)
     if not ctx.piped_out and prints_environment(source, lang):  # piped: the reader judges it
         ctx.block("shell.secret-read", f"`{origin}` prints the environment (tokens, keys)")
     if _may_download_exec(source) and _DOWNLOAD_EXEC_RE.search(source):
@@ -228,6 +231,32 @@ def _scan_secrets_and_forks(source: str, ctx: Context, origin: str) -> None:
             break
     if _has_any(source, _FORK_NEEDLES) and _FORK_LOOP_RE.search(source):
         ctx.block("shell.fork-bomb", f"`{origin}` forks in an endless loop")
+
+
+_TERMINAL_NEEDLES = ("/dev/", "/proc/", "TIOC", "0x541", "21522", "21532", "ttyname", "ctermid")
+# Typing into a terminal: TIOCSTI (0x5412) pushes bytes into its input queue, TIOCLINUX
+# (0x541C) subcode 2/3 pastes a console selection; by name or by number, in any language.
+_TERMINAL_IOCTL_RE = re.compile(r"\bTIOC(?:STI|LINUX)\b|\b0x0*541[2cC]\b|\b2152[2]\b|\b21532\b")
+_TERMINAL_NAME_RE = re.compile(r"\b(?:ttyname|ctermid)\b")
+_OPENS_RE = re.compile(r"\b(?:open|sysopen|fopen|openSync|createWriteStream|File\.new)\b")
+
+
+def _scan_terminals(source: str, ctx: Context, origin: str) -> None:
+    """Code that types into a terminal (TIOCSTI) or opens a terminal device by name."""
+    if _TERMINAL_IOCTL_RE.search(source):
+        ctx.block(INJECT, f"`{origin}` types into a terminal (the TIOCSTI/TIOCLINUX ioctl)")
+        return
+    for literal in _LITERAL_RE.finditer(source):
+        text = _literal(literal)
+        if names_terminal(text):
+            ctx.block(
+                WRITE,
+                f"`{origin}` opens the terminal device `{text.strip()}`: whatever can write to a "
+                "terminal can repaint the screen paw reads",
+            )
+            return
+    if _TERMINAL_NAME_RE.search(source) and _OPENS_RE.search(source):
+        ctx.block(WRITE, f"`{origin}` opens a terminal found by name (ttyname, ctermid)")
 
 
 def _is_home_secret(path: str, ctx: Context) -> bool:

@@ -10,6 +10,7 @@ from paw.core.guard.files import PathClass, _classify_memo, classify_path
 from paw.core.guard.shell.rules.argv import option_value, split_args
 from paw.core.guard.shell.rules.targets import USER_DATA, in_cwd
 from paw.core.guard.shell.rules.targets import _normalise as normalise
+from paw.core.guard.shell.rules.terminals import check_terminal_target
 from paw.core.guard.shell.words import SUBST, UNKNOWN
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from paw.core.guard.shell.rules import Check
 
 _DEVICE_RE = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|md|dm-|loop|sr)")
-_HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
+_HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/zero"})
 _SSH_RE = re.compile(r"(^~|^/root|^/home/[^/]+|^/Users/[^/]+)/\.ssh(/|$)")
 _PERSIST_RE = re.compile(
     r"(^/etc/cron|^/var/spool/cron|^/etc/systemd|^/etc/init\.d|^/etc/rc\.local|^/etc/profile"
@@ -170,9 +171,7 @@ def check_write_target(
     delete: bool = False,
 ) -> None:
     """Judge one file a command writes, creates or deletes."""
-    if _ignored(path):
-        if path[:1] in (UNKNOWN, SUBST):
-            _check_computed_prefix(path, ctx, verb)
+    if _judged_apart(path, ctx, verb):
         return
     if ctx.cwd_prefix:
         path = in_cwd(path, ctx)
@@ -198,6 +197,17 @@ def check_write_target(
         ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
         return
     _check_run_later(path, ctx, verb, content)
+
+
+def _judged_apart(path: str, ctx: Context, verb: str) -> bool:
+    """Terminals, the process's own streams and computed paths; True when nothing is left."""
+    if check_terminal_target(path, ctx, verb):
+        return True
+    if _ignored(path):
+        if path[:1] in (UNKNOWN, SUBST):
+            _check_computed_prefix(path, ctx, verb)
+        return True
+    return False
 
 
 def _check_computed_prefix(path: str, ctx: Context, verb: str) -> None:
@@ -335,7 +345,8 @@ def check_redirects(cmd: SimpleCommand, ctx: Context) -> None:
     content = content_of(cmd)
     label = cmd.name or "redirection"
     for redirect in cmd.redirects:
-        if redirect.op == "<":
+        if redirect.op == "<":  # reading a terminal: a program can type into it (TIOCSTI)
+            check_terminal_target(redirect.target.text, ctx, f"{label} <", opens="opens")
             continue
         check_write_target(redirect.target.text, ctx, f"{label} {redirect.op}", content)
         check_outside_write(redirect.target.text, ctx, f"{label} {redirect.op}", dotfiles_only=True)

@@ -490,6 +490,15 @@ def _check_screen(cmd: SimpleCommand, ctx: Context) -> None:
         if arg in _SCREEN_VALUE or (arg[-1] in "Sct" and len(arg) > 2 and arg[1] != "-"):
             i += 2
             continue
+        letters = arg[1:]
+        if (
+            set(letters) & set("rRxdD")
+            and "m" not in letters
+            and i + 1 < len(args)
+            and not args[i + 1].startswith("-")
+        ):
+            i += 2  # `screen -r NAME`, `-x NAME`, `-d NAME`: a session name, not a command
+            continue
         i += 1
     run_argv(ctx, args[i:], "screen", cmd)
 
@@ -548,14 +557,43 @@ def _tmux_operands(words: list[str]) -> list[str]:
 def _check_tmux(cmd: SimpleCommand, ctx: Context) -> None:
     args = cmd.args
     i = 0
+    control = False
     while i < len(args) and args[i].startswith("-"):
         if args[i] == "-c" and i + 1 < len(args):
             run_inner(ctx, args[i + 1], "tmux -c")
             return
         if args[i] in {"-V"}:
             return
+        control = control or (not args[i].startswith("--") and "C" in args[i])
         i += 2 if args[i] in _TMUX_GLOBAL_VALUE else 1
     commands = _tmux_commands(args[i:]) or [["new-session"]]
+    if control:  # control mode (`-C`, `-CC`): every line of its input is a tmux command
+        commands.extend(_tmux_control_input(cmd, ctx))
+    _judge_tmux_commands(commands, ctx)
+
+
+def _tmux_control_input(cmd: SimpleCommand, ctx: Context) -> list[list[str]]:
+    """The tmux commands a control-mode client reads from its input, when paw can see them."""
+    import shlex
+
+    from paw.core.guard.shell.rules.stdin import simulate_stdin
+
+    text, _ = simulate_stdin(cmd)
+    if text is None:
+        ctx.confirm("shell.supervisor", "`tmux -C` runs tmux commands from input paw cannot see")
+        return []
+    found: list[list[str]] = []
+    for line in text.splitlines():
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            ctx.confirm("shell.supervisor", f"`tmux -C` reads a command paw cannot parse: {line}")
+            continue
+        found.extend(_tmux_commands(words))
+    return found
+
+
+def _judge_tmux_commands(commands: list[list[str]], ctx: Context) -> None:
     for words in commands:
         sub = words[0]
         rest = words[1:]

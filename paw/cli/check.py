@@ -70,7 +70,8 @@ def _run(args: argparse.Namespace) -> int:
     words: list[str] = args.command
     if not words:
         raise UsageError("give a COMMAND to check, e.g. paw check 'git push --force'")
-    command = sys.stdin.read() if words == ["-"] else " ".join(words)
+    # a command read from stdin ends with the newline that submitted it: not part of it
+    command = sys.stdin.read().rstrip("\r\n") if words == ["-"] else " ".join(words)
     return _run_command(command, args.cwd, args.json, config)
 
 

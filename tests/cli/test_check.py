@@ -97,3 +97,26 @@ def test_check_installed_console_script_runs() -> None:
     )
     assert out.returncode == 20
     assert json.loads(out.stdout)["rules"] == ["shell.download-exec"]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "shown"),
+    [
+        ("ls -la\n", "ALLOW  ls -la\n"),
+        ("ls -la\r\n\n", "ALLOW  ls -la\n"),
+        ("sudo id\n", "BLOCK  sudo id\n  - [shell.privilege]"),
+    ],
+)
+def test_check_stdin_prints_no_stray_blank_line(stdin: str, shown: str) -> None:
+    """`echo CMD | paw check -`: the command's own trailing newline is not printed as a blank
+    line after it (issue 30)."""
+    paw = Path(sys.executable).parent / "paw"
+    out = subprocess.run(
+        [str(paw), "check", "-"], input=stdin, capture_output=True, text=True, check=False
+    )
+    assert out.stdout.startswith(shown), out.stdout
+    assert "\n\n" not in out.stdout
+    json_out = subprocess.run(
+        [str(paw), "check", "--json", "-"], input=stdin, capture_output=True, text=True, check=False
+    )
+    assert json.loads(json_out.stdout)["command"] == stdin.rstrip("\r\n")

@@ -29,6 +29,8 @@ from paw.core.guard.presets import (
 from paw.errors import ConfigError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from paw.core.config import GuardConfig
 
 __all__ = [
@@ -249,13 +251,33 @@ def classify_entry(entry: StatusEntry, config: GuardConfig | None = None) -> Pat
     return max((rules.classify(p) for p in entry.paths), key=lambda c: c.severity)
 
 
+def _entries(status: str | Iterable[str]) -> list[StatusEntry]:
+    """Porcelain text, or a list (any iterable) of paths: each item is one path, as it is."""
+    if isinstance(status, str):
+        return parse_porcelain(status)
+    items: Iterable[object] = status
+    if isinstance(items, bytes | bytearray):
+        raise TypeError("give git's output as text (decode it) or a list of paths")
+    entries: list[StatusEntry] = []
+    for path in items:
+        if not isinstance(path, str):
+            raise TypeError(f"a path must be a str, not {type(path).__name__}")
+        if path:
+            entries.append(StatusEntry(" ", " ", path))
+    return entries
+
+
 def detect_sensitive_files(
-    git_status_output: str,
+    git_status_output: str | Iterable[str],
     config: GuardConfig | None = None,
     *,
     include_deletions: bool = True,
 ) -> list[str]:
-    """Paths in ``git status --porcelain`` output (or bare path lines) that are sensitive.
+    """Paths in ``git status --porcelain`` output (or bare path lines, or a list of paths)
+    that are sensitive.
+
+    >>> detect_sensitive_files(["src/app.py", "config/.env.production", "id_ed25519"])
+    ['config/.env.production', 'id_ed25519']
 
     Both sides of renames and copies are checked (``R  .env -> .env.example`` still moves a
     secret). Ignored (``!!``) entries are skipped: they cannot be committed by ``git add -A``.
@@ -266,7 +288,7 @@ def detect_sensitive_files(
     """
     rules = PathRules.from_config(config)
     found: dict[str, None] = {}
-    for entry in parse_porcelain(git_status_output):
+    for entry in _entries(git_status_output):
         if entry.is_ignored or (entry.is_deletion and not include_deletions):
             continue
         for path in entry.paths:
@@ -276,16 +298,17 @@ def detect_sensitive_files(
 
 
 def detect_agent_instruction_files(
-    git_status_output: str, config: GuardConfig | None = None
+    git_status_output: str | Iterable[str], config: GuardConfig | None = None
 ) -> list[str]:
-    """Paths in ``git status --porcelain`` output that steer an agent. Never aborts anything.
+    """Paths in ``git status --porcelain`` output (or a list of paths) that steer an agent.
+    Never aborts anything.
 
     Deletions count (removing ``AGENTS.md`` changes an agent's behaviour), as do both sides of a
     rename. Paths that are also sensitive are reported here as well.
     """
     rules = PathRules.from_config(config)
     found: dict[str, None] = {}
-    for entry in parse_porcelain(git_status_output):
+    for entry in _entries(git_status_output):
         if entry.is_ignored:
             continue
         for path in entry.paths:

@@ -80,7 +80,8 @@ def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
             return f"WARNING: {err.message}"
         if result.confirmation_details is None:
             return None
-        return format_confirmation_prompt(result.confirmation_details, format="plain")
+        # paw's own confirmation is answered by `--yes`, `y` or a dialog's key, never a reply
+        return format_confirmation_prompt(result.confirmation_details, format="plain", reply=False)
 
     return details
 

@@ -435,7 +435,7 @@ def _decision_json(d: Decision) -> dict[str, object]:
     }  # fmt: skip
     if _EXIT[d.outcome]:
         data["error"] = error_object(
-            f"{d.outcome.value}: {d.reason}", hint=_HINTS.get(d.outcome), code=_EXIT[d.outcome]
+            f"{d.outcome.value}: {d.reason}", hint=_hint(d), code=_EXIT[d.outcome]
         )
     return data
 
@@ -473,9 +473,14 @@ _EXIT = {
 
 
 _HINTS = {
-    Outcome.NEEDS_CONFIRMATION: "re-run with --yes to confirm",
-    Outcome.NEEDS_OVERRIDE: '--override "REASON" sends anyway (recorded)',
+    Outcome.NEEDS_CONFIRMATION: "to confirm, run `paw approve {id} --yes`",
+    Outcome.NEEDS_OVERRIDE: '`paw approve {id} --override "REASON"` sends anyway (recorded)',
 }
+
+
+def _hint(d: Decision) -> str | None:
+    hint = _HINTS.get(d.outcome)
+    return hint.format(id=d.prompt_id or "ID") if hint else None
 
 
 def _report(args: argparse.Namespace, d: Decision) -> int:
@@ -485,12 +490,15 @@ def _report(args: argparse.Namespace, d: Decision) -> int:
         note = "" if d.outcome is Outcome.SENT else " (the prompt still shows; check the pane)"
         print(f"sent {' '.join(d.keys)} to prompt {d.prompt_id}: {d.reason}{note}")
     else:
-        hint = _HINTS.get(d.outcome)
-        print(f"paw: {d.outcome.value}: {d.reason}", file=sys.stderr)
-        if hint:
-            print(f"hint: {hint}", file=sys.stderr)
+        # the reason already names the outcome ("needs confirmation: …"): say it once
+        head = d.outcome.value.replace("-", " ")
+        reason = d.reason if d.reason.startswith(head) else f"{head}: {d.reason}"
+        print(f"paw: {reason}", file=sys.stderr)
         if d.confirmation:
             print(d.confirmation, file=sys.stderr)
+        hint = _hint(d)
+        if hint:  # last, where the eye lands: what actually answers this (not a "YES" reply)
+            print(f"hint: {hint}", file=sys.stderr)
     return _EXIT[d.outcome]
 
 

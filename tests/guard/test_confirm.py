@@ -185,3 +185,16 @@ def test_shell_escape_is_one_single_quoted_word(word: str) -> None:
     assert quoted.startswith("'")
     assert quoted.endswith("'")
     assert quoted.replace("'\\''", "").count("'") == 2
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("fmt", ["markdown", "plain"])
+def test_confirmation_without_the_reply_line(language: str, fmt: str) -> None:
+    """Where the answer is a key or `--yes`, not a typed reply, the reply line is left out."""
+    full = format_confirmation_prompt(COMMIT, language, fmt)  # type: ignore[arg-type]
+    short = format_confirmation_prompt(COMMIT, language, fmt, reply=False)  # type: ignore[arg-type]
+    assert full.startswith(short)
+    assert full.splitlines()[-1] in {"Reply YES to confirm.", "Responde SÍ para confirmar."}
+    assert "YES" not in short
+    assert "SÍ" not in short
+    assert not short.endswith("\n")

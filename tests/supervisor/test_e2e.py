@@ -305,6 +305,32 @@ def test_e2e_git_commit_confirmation_shows_git_details(
     assert answers(paw_env) == []
 
 
+def test_e2e_git_commit_confirmation_says_what_answers_it(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: the CLI printed "needs-confirmation: needs confirmation …" and ended with
+    git-guardrails' "Reply YES to confirm.", though only `--yes` (or `y` at a terminal) works."""
+    configure(paw_env, 'shell git commit -am "wip: tidy readme"')
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    wt = paw_env.repo.parent / "repo-paw" / "alice"
+    (wt / "README.md").write_text("# tidied\n", encoding="utf-8")
+    prompt = wait_prompt(paw_env, 'git commit -am "wip: tidy readme"')
+    code, _, err = paw(capsys, "approve", prompt.id)
+    assert code == 3
+    lines = err.strip().splitlines()
+    assert lines[0].startswith("paw: needs confirmation: "), lines[0]
+    assert "needs-confirmation: needs confirmation" not in err
+    assert "Reply YES" not in err
+    assert "wip: tidy readme" in err
+    assert lines[-1] == f"hint: to confirm, run `paw approve {prompt.id} --yes`"
+    code, out, _ = paw(capsys, "approve", prompt.id, "--json")
+    assert code == 3
+    payload = json.loads(out)
+    assert "Reply YES" not in payload["confirmation"]
+    assert "--yes" in payload["error"]["hint"]
+    assert answers(paw_env) == []
+
+
 def test_e2e_send_types_literally_and_stop_keeps_the_work(
     paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -220,12 +220,16 @@ def format_confirmation_prompt(
     details: ConfirmationDetails,
     language: Language = "en",
     format: Format = "markdown",  # noqa: A002 - git-guardrails' option name
+    *,
+    reply: bool = True,
 ) -> str:
     """Render ``details`` for a human, in English or Spanish, as Markdown or plain text.
 
     Warnings come first: agent-instruction files (``⚠️`` in Markdown, ``WARNING:`` /
     ``ADVERTENCIA:`` in both formats), then sensitive files. Untrusted text is fenced (Markdown)
-    and stripped of terminal control characters.
+    and stripped of terminal control characters. The closing "Reply YES to confirm." is for a
+    chat that answers in words; ``reply=False`` leaves it out where the answer is something else
+    (a key in a dialog, ``--yes`` on a command line), and the caller says what that is.
     """
     if language not in _STRINGS:
         raise ValueError(f"unsupported language {language!r} (use 'en' or 'es')")
@@ -240,5 +244,8 @@ def format_confirmation_prompt(
     w.blank()
     _body(w, details, s)
     w.blank()
-    w.lines.append(s["reply"])
+    if reply:
+        w.lines.append(s["reply"])
+    while w.lines and w.lines[-1] == "":
+        w.lines.pop()
     return "\n".join(w.lines)

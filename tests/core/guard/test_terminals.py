@@ -151,6 +151,7 @@ CASES = (
     # programs that type into a terminal
     Case("ttyecho", "ttyecho -n /dev/pts/3 ls", "block", INJECT),
     Case("writevt", "writevt /dev/tty1 ls", "block", INJECT),
+    Case("reptyr", "reptyr 4242", "block", INJECT),
     Case("write", "write alice pts/3", "block", INJECT),
     Case("wall", "echo hi | wall", "block", INJECT),
     Case("dtach-push", "echo y | dtach -p /tmp/sock", "block", INJECT),

@@ -297,7 +297,9 @@ def check_paw(cmd: SimpleCommand, ctx: Context, args: list[str] | None = None) -
 
 
 RULES: dict[str, tuple[Check, ...]] = {
-    **dict.fromkeys(("ttyecho", "writevt", "conspy", "ttysnoop"), (_check_injector,)),
+    # ttyecho/writevt type into a terminal (TIOCSTI), conspy/ttysnoop drive a console or a
+    # session, reptyr takes another process's terminal over
+    **dict.fromkeys(("ttyecho", "writevt", "conspy", "ttysnoop", "reptyr"), (_check_injector,)),
     **dict.fromkeys(("write", "wall"), (_check_write_wall,)),
     "socat": (_check_socat,),
     "ln": (_check_link,),

@@ -233,17 +233,20 @@ def _scan_secrets_and_forks(source: str, ctx: Context, origin: str) -> None:
         ctx.block("shell.fork-bomb", f"`{origin}` forks in an endless loop")
 
 
-_TERMINAL_NEEDLES = ("/dev/", "/proc/", "TIOC", "0x541", "21522", "21532", "ttyname", "ctermid")
+_TERMINAL_NEEDLES = ("/dev/", "/proc/", "TIOC", "ioctl", "ttyname", "ctermid")
 # Typing into a terminal: TIOCSTI (0x5412) pushes bytes into its input queue, TIOCLINUX
 # (0x541C) subcode 2/3 pastes a console selection; by name or by number, in any language.
-_TERMINAL_IOCTL_RE = re.compile(r"\bTIOC(?:STI|LINUX)\b|\b0x0*541[2cC]\b|\b2152[2]\b|\b21532\b")
+_TERMINAL_IOCTL_RE = re.compile(r"\bTIOC(?:STI|LINUX)\b")
+_TERMINAL_IOCTL_NUMBER_RE = re.compile(r"\b(?:0x0*541[2cC]|21522|21532)\b")  # with an ioctl
 _TERMINAL_NAME_RE = re.compile(r"\b(?:ttyname|ctermid)\b")
 _OPENS_RE = re.compile(r"\b(?:open|sysopen|fopen|openSync|createWriteStream|File\.new)\b")
 
 
 def _scan_terminals(source: str, ctx: Context, origin: str) -> None:
     """Code that types into a terminal (TIOCSTI) or opens a terminal device by name."""
-    if _TERMINAL_IOCTL_RE.search(source):
+    if _TERMINAL_IOCTL_RE.search(source) or (
+        "ioctl" in source and _TERMINAL_IOCTL_NUMBER_RE.search(source)
+    ):
         ctx.block(INJECT, f"`{origin}` types into a terminal (the TIOCSTI/TIOCLINUX ioctl)")
         return
     for literal in _LITERAL_RE.finditer(source):

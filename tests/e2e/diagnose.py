@@ -1,12 +1,12 @@
 """What a failed live e2e test leaves behind, so that a flake is a finding, not a shrug.
 
 When a live case fails, :func:`on_failure` collects, before the agent's tmux server is killed:
-the pane (its screen and tmux's view of it), ``paw ls --json``, ``paw prompts --json``, the
-last audit records (``paw log --json``), and what paw's process proof saw
-(:meth:`paw.supervisor.service.Supervisor.proof`: the pane's process tree as paw reads it,
-which process it resolved as the agent and why, or why none). The text goes into the test's
-report (a ``paw e2e diagnostics`` section, through the hook in ``conftest.py``) and to
-``$PAW_AGENTS_HOME/failures/<test id>/diagnostics.txt``.
+the pane (its screen and tmux's view of it), what ``paw detect`` reads on it,
+``paw ls --json``, ``paw prompts --json``, the last audit records (``paw log --json``), and
+what paw's process proof saw (:meth:`paw.supervisor.service.Supervisor.proof`: the pane's
+process tree as paw reads it, which process it resolved as the agent and why, or why none).
+The text goes into the test's report (a ``paw e2e diagnostics`` section, through the hook in
+``conftest.py``) and to ``$PAW_AGENTS_HOME/failures/<test id>/diagnostics.txt``.
 
 Collecting never raises: each piece that cannot be read says why instead.
 """
@@ -68,10 +68,21 @@ def _pane(run: PawRun) -> str:
         return f"(could not capture: {err})"
 
 
+def _detect(run: PawRun) -> str:
+    """What paw's detector reads on the pane's screen now (state, prompt, notes)."""
+    try:
+        saved = run.ws.root / "diagnosed-screen.txt"
+        saved.write_text(run.pane.capture(), encoding="utf-8")
+    except (OSError, RuntimeError) as err:
+        return f"(could not capture: {err})"
+    return _paw(run, "-m", "paw", "detect", "--json", "--agent", run.agent, str(saved))
+
+
 def collect(run: PawRun, agent_name: str) -> str:
     """Every piece, one titled block each."""
     pieces = [
         ("pane", _pane(run)),
+        ("paw detect --json (the pane's screen now)", _detect(run)),
         ("paw ls --json", _paw(run, "-m", "paw", "ls", "--json")),
         ("paw prompts --json", _paw(run, "-m", "paw", "prompts", "--json")),
         ("paw log --json -n 30", _paw(run, "-m", "paw", "log", "--json", "-n", "30")),

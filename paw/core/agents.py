@@ -371,6 +371,23 @@ def matches_process(match: ProcessMatch, proc: ProcInfo) -> bool:
     return any(_script_matches(p, a) for p in match.scripts for a in args)
 
 
+def still_starting(match: ProcessMatch, proc: ProcInfo) -> bool:
+    """True while ``proc`` is a ``#!`` script still being started, not yet the agent: it
+    matches (by its name: the kernel names a process after the script it was asked to run)
+    while neither its executable nor its argv[0] is the agent's program or one of its
+    interpreters (``env`` about to exec ``node`` for ``#!/usr/bin/env node``; argv[0] is the
+    launcher, empty, or already the interpreter when the exec lands between two reads). Its
+    executable is not the agent's yet, so it must not be bound as the agent's identity: the
+    exec that follows would read as the agent replaced by another program."""
+    if not proc.exe or not matches_process(match, proc):
+        return False
+    exe = _VERSION_SUFFIX.sub("", _basename(proc.exe))
+    if exe in match.executables or exe in match.interpreters:
+        return False
+    argv0 = _basename(proc.cmdline[0]) if proc.cmdline else ""
+    return argv0 not in match.executables  # a native agent run through a symlink: settled
+
+
 def find_agent_process(profile: AgentProfile, procs: Sequence[ProcInfo]) -> ProcInfo | None:
     """The first process of a pane's tree (root first) that runs ``profile``'s agent."""
     return next((p for p in procs if matches_process(profile.match, p)), None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from paw.core.agents import find_agent_process, profile_for
+from paw.core.agents import find_agent_process, matches_process, profile_for
 from paw.core.models import Detection, DetectionState
 from paw.supervisor.context import TAG_AGENT, TAG_REPO, TAG_TOKEN
 
@@ -22,6 +22,7 @@ _START_TIME_SLACK = 0.01  # seconds: psutil start times are floats from /proc ti
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from paw.core.agents import AgentProfile
     from paw.core.ports import PaneInfo, ProcInfo
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord, ProcIdentity
@@ -238,3 +239,84 @@ def observe(
         proc, problem = resolve(ctx, agent, pane, tree)
     detection = detect_text(ctx, agent, text if proc is not None else None)
     return Observation(agent, pane, proc, detection, problem if proc is None else None)
+
+
+def explain(
+    ctx: Context, agent: AgentRecord, pane: PaneInfo | None, problem: Problem | None = None
+) -> dict[str, object]:
+    """What the proof of ``agent``'s process saw now, in plain data, for a human asking why it
+    is (or is not) proven: the pane, the identities bound at spawn, the profile's match, and
+    every process of the pane's tree with whether it descends from the launched process and
+    whether it matches the agent's kind. Reporting only: it decides nothing (the proof is
+    :func:`resolve`, which this calls and reports)."""
+    out: dict[str, object] = {
+        "agent": agent.name,
+        "kind": agent.kind,
+        "launched": None if agent.launched is None else agent.launched.model_dump(),
+        "bound": None if agent.proc is None else agent.proc.model_dump(),
+        "server": agent.server,
+    }
+    profile = profile_for(ctx.config, agent.kind)
+    out["match"] = None if profile is None else profile.match.model_dump()
+    if pane is None:
+        out |= {"pane": None, "tree": [], "agent_pid": None,
+                "problem": None if problem is None else problem.value,
+                "why": problem.note if problem is not None else "no pane"}  # fmt: skip
+        return out
+    tree = [] if pane.dead else list(ctx.procs.tree(pane.pane_pid))
+    proc, found = resolve(ctx, agent, pane, tree)
+    launched = agent.launched or (agent.proc if agent.adopted else None)
+    root = (
+        None
+        if launched is None
+        else next(
+            (p for p in tree if p.pid == launched.pid and _created(p, launched.create_time)), None
+        )
+    )
+    members = {p.pid for p in subtree(tree, root)} if root is not None else set()
+    out["pane"] = {"id": pane.pane_id, "pid": pane.pane_pid, "dead": pane.dead,
+                   "server": pane.server}  # fmt: skip
+    out["tree"] = [_row(p, None if launched is None else p.pid in members, profile) for p in tree]
+    out["agent_pid"] = None if proc is None else proc.pid
+    out["problem"] = None if found is None else found.value
+    out["why"] = _why(agent, pane, tree, launched, root, proc, found)
+    return out
+
+
+def _row(proc: ProcInfo, under: bool | None, profile: AgentProfile | None) -> dict[str, object]:
+    return {
+        "pid": proc.pid,
+        "ppid": proc.ppid,
+        "name": proc.name,
+        "exe": proc.exe,
+        "cmdline": list(proc.cmdline),
+        "create_time": proc.create_time,
+        "under_launched": under,
+        "matches": profile is not None and matches_process(profile.match, proc),
+    }
+
+
+def _why(
+    agent: AgentRecord,
+    pane: PaneInfo,
+    tree: Sequence[ProcInfo],
+    launched: ProcIdentity | None,
+    root: ProcInfo | None,
+    proc: ProcInfo | None,
+    found: Problem | None,
+) -> str:
+    """One sentence: why :func:`resolve` proved the agent's process, or did not."""
+    if proc is not None:
+        return f"proven: pid {proc.pid} ({proc.name}) runs {agent.kind} in the pane's tree"
+    if pane.dead:
+        return "the pane's program ended (the pane is kept dead)"
+    if not tree:
+        return f"the pane's process {pane.pane_pid} could not be read (gone, or a zombie)"
+    if launched is not None and root is None:
+        return (
+            f"the launched process (pid {launched.pid}, started {launched.create_time}) is not "
+            f"in the pane's tree: {', '.join(f'{p.pid}:{p.name}' for p in tree)}"
+        )
+    if found is Problem.REPLACED:
+        return "the agent's bound process now runs another executable"
+    return f"no process of the launched tree matches {agent.kind}'s process match"

@@ -13,7 +13,7 @@ from paw.errors import PawError
 from paw.supervisor import cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context
 from paw.supervisor.keyboard import type_line
-from paw.supervisor.observe import pane_for
+from paw.supervisor.observe import explain, locate, pane_for
 from paw.supervisor.stats import compute_stats
 
 if TYPE_CHECKING:
@@ -184,7 +184,8 @@ class Supervisor:
         """
         view = self._view(agent)
         if not view.alive or view.pane_id is None:
-            raise PawError(f"agent {agent!r} is not running")
+            why = f" ({view.note})" if view.note else ""
+            raise PawError(f"agent {agent!r} is not running{why}")
         if view.status.value == "prompt":
             raise PawError(
                 f"agent {agent!r} shows a permission prompt; text could answer it",
@@ -234,6 +235,14 @@ class Supervisor:
     def stats(self) -> dict[str, dict[str, int]]:
         """Per-agent and overall counts from the audit log."""
         return compute_stats(self.ctx.audit.read())
+
+    def proof(self, name: str) -> dict[str, object]:
+        """Why agent ``name``'s process is proven to run now, or is not: the pane's process
+        tree as paw reads it and what matched (:func:`paw.supervisor.observe.explain`; for
+        diagnosing, it decides nothing)."""
+        record = cleanup.get_agent(self.ctx, name)
+        pane, problem = locate(self.ctx, record, self.ctx.terminal.list_panes(None))
+        return explain(self.ctx, record, pane, problem)
 
     def _view(self, name: str) -> AgentView:
         """Agent ``name`` as one sweep of that agent alone sees it (the others are neither

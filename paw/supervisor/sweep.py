@@ -7,6 +7,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from paw.core.agents import profile_for, still_starting
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
 from paw.errors import PawError
@@ -293,7 +294,7 @@ def _bind(ctx: Context, observations: list[Observation], trees: dict[int, list[P
                 update["launched"] = ProcIdentity(
                     pid=root.pid, create_time=root.create_time, exe=root.exe
                 )
-        if agent.proc is None or agent.proc.pid != proc.pid:
+        if (agent.proc is None or agent.proc.pid != proc.pid) and not _starting(ctx, agent, proc):
             update["proc"] = ProcIdentity(pid=proc.pid, create_time=proc.create_time, exe=proc.exe)
         if agent.server is None and obs.pane.server:
             update["server"] = obs.pane.server
@@ -301,6 +302,15 @@ def _bind(ctx: Context, observations: list[Observation], trees: dict[int, list[P
             updates[agent.name] = update
     if updates:
         update_agents(ctx.state, updates)
+
+
+def _starting(ctx: Context, agent: AgentRecord, proc: ProcInfo) -> bool:
+    """The agent's process is a ``#!`` script still being started (``env`` about to exec the
+    interpreter; :func:`paw.core.agents.still_starting`): bound at a later sweep, once its
+    executable is the agent's. Bound now, the exec that follows would read as the agent
+    replaced by another program for the rest of its life: never proven, no prompt listed."""
+    profile = profile_for(ctx.config, agent.kind)
+    return profile is not None and still_starting(profile.match, proc)
 
 
 def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdict:

@@ -24,7 +24,7 @@ import pytest
 
 from paw.core.detect import detect
 from paw.core.models import DetectionState
-from tests.e2e import capture, paw_run
+from tests.e2e import capture, diagnose, paw_run
 from tests.e2e.agents import AGENT_IDS
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import SCENARIOS, Action, effect_done, subject_of
@@ -233,9 +233,10 @@ def run_case(case: LiveCase) -> None:
     run = paw_run.start(case.agent, case.cols, case.rows)
     shots: dict[str, Any] = {}
     try:
-        for index, step in enumerate(_steps(case.agent)):
-            _run_step(run, case, step, index == 0, shots)
-        _check_quote(run, case, shots)
+        with diagnose.on_failure(run, case.test_id, paw_run.AGENT_NAME):
+            for index, step in enumerate(_steps(case.agent)):
+                _run_step(run, case, step, index == 0, shots)
+            _check_quote(run, case, shots)
     finally:
         if capture.capturing() and shots:
             _record(run, case, shots)

@@ -222,6 +222,9 @@ def _agent_json(view: AgentView, *, tmux_ok: bool = True) -> dict[str, object]:
     return data
 
 
+_ALIVE = {True: "yes", False: "no", None: "?"}  # None: unknown (tmux or the host unreadable)
+
+
 def _tmux_gone(snap: Snapshot) -> str:
     """One sentence, the same for `ls` and `prompts`, when tmux cannot be read."""
     return f"{snap.error or 'tmux cannot be reached'}; the agents' state is unknown"
@@ -258,7 +261,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
     for v in views:
         s = v.stat
         counts = (s.uncommitted, s.untracked, s.ahead, s.behind) if s.counted else ("?",) * 4
-        alive = ("yes" if v.alive else "no") if snap.tmux_ok else "?"
+        alive = _ALIVE[v.alive] if snap.tmux_ok else _ALIVE[None]
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))

@@ -262,7 +262,7 @@ class Fleet:
                 name=a.name,
                 kind=a.kind,
                 pane_id=a.pane_id,
-                alive=False,
+                alive=None,  # unknown: the host cannot be reached
                 status=AgentStatus.UNKNOWN,
                 status_since=now,
                 branch=a.branch,

@@ -60,7 +60,9 @@ class AgentView:
     name: str
     kind: str
     pane_id: str | None
-    alive: bool
+    # True: its pane runs the agent; False: it does not; None: unknown (its tmux server or its
+    # host cannot be reached)
+    alive: bool | None
     status: AgentStatus
     status_since: float  # epoch seconds when the status last changed
     branch: str

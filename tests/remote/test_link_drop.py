@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -233,3 +234,40 @@ def test_link_drops_before_the_keys_reached_the_host_not_delivered_then_approved
     assert outcomes[:2] == ["delivery-unknown", "not-delivered"]
     assert outcomes[2] in ("sent", "sent-unconfirmed")
     assert via.screen(pane).count(received) == 1
+
+
+def test_alive_is_unknown_for_an_unreachable_host_and_a_dead_local_server(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = str(site.repo)
+    assert main(["spawn", "r1", "--agent", "demo-safe", "-C", repo, "--host", "box"]) == 0
+    assert main(["spawn", "l1", "--agent", "demo-safe", "-C", repo]) == 0
+    fleet = build_fleet(repo)
+    assert isinstance(fleet, Fleet)
+    assert wait_for(lambda: len(fleet.poll_once().prompts) == 2)
+    transport = fleet.remotes["box"].link.transport  # type: ignore[attr-defined]
+    master = transport.master_pid()
+    assert master is not None
+    site.sshd.stop_listener()
+    os.kill(master, signal.SIGKILL)
+    views = {v.name: v for v in fleet.poll_once().agents}
+    assert (views["r1"].alive, views["l1"].alive) == (None, True)
+    capsys.readouterr()
+    assert main(["ls", "-C", repo]) == 1
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()}
+    header = rows["NAME"]
+    alive = header.index("ALIVE")
+    assert (rows["r1"][alive], rows["l1"][alive]) == ("?", "yes")
+    assert main(["ls", "-C", repo, "--json"]) == 1
+    listed = {a["name"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+    assert (listed["r1"]["alive"], listed["l1"]["alive"]) == (None, True)
+    assert listed["r1"]["status"] == "unknown"
+
+    # the local tmux server dies too: unknown as well, never "no"
+    subprocess.run(["tmux", "-L", site.local_socket, "kill-server"], check=True)
+    views = {v.name: v for v in fleet.poll_once().agents}
+    assert (views["r1"].alive, views["l1"].alive) == (None, None)
+    assert main(["ls", "-C", repo, "--json"]) == 1
+    listed = {a["name"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+    assert (listed["r1"]["alive"], listed["l1"]["alive"]) == (None, None)
+    fleet.close()

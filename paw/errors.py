@@ -42,3 +42,9 @@ class SensitiveFilesError(GuardError):
 
 class ApprovalRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
     """paw refused to send approval keys; ``reason`` says why."""
+
+
+class DeliveryUnknown(PawError):  # noqa: N818 - an outcome users read, not a bug
+    """Keys or text were handed to the link to a host (ssh) and no answer came back: the
+    connection dropped, ssh failed mid-command or time ran out. They may have reached the
+    agent; never report this as "nothing sent", and never send them again on that ground."""

@@ -24,17 +24,19 @@ from paw.adapters.git import GitCli
 from paw.adapters.proc import last_line
 from paw.adapters.procs import zombie_status
 from paw.adapters.remote_events import HostEvents
-from paw.adapters.ssh import SshTransport
+from paw.adapters.ssh import SshError, SshTransport, SshUnconfirmed
 from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_events import Listener
 from paw.adapters.tmux_link import ControlLink
 from paw.core.disposable import is_disposable
 from paw.core.ports import ProcInfo
-from paw.errors import GitError, PawError, TmuxError
+from paw.errors import DeliveryUnknown, GitError, PawError, TmuxError
 
 _TMUX_TIMEOUT = 20.0
 _GIT_TIMEOUT = 60.0
 _PS_TIMEOUT = 20.0
+# tmux commands that put keys or text into a pane: run as deliveries (:meth:`SshTransport.deliver`)
+_DELIVERING = frozenset({"send-keys", "send-prefix", "paste-buffer"})
 
 
 class RemoteError(TmuxError):
@@ -120,7 +122,28 @@ class RemoteTerminal(TmuxTerminal):
         return [base[0], "-t", *base[1:], command]
 
     def _tmux(self, *args: str, check: bool = True) -> proc.Completed:
-        return self._run(["tmux", "-u", "-L", self.socket_name or "", *args], check=check)
+        argv = ["tmux", "-u", "-L", self.socket_name or "", *args]
+        if args and args[0] in _DELIVERING:
+            return self._deliver(argv, check=check)
+        return self._run(argv, check=check)
+
+    def _deliver(self, argv: Sequence[str], *, check: bool) -> proc.Completed:
+        """Keys or text to a pane on the host. RemoteError ("nothing sent") only when none of
+        the command can have left this machine; DeliveryUnknown once ssh took it and no
+        answer came back (the link dropped, ssh failed mid-command, time ran out)."""
+        label, host = f"tmux {argv[4]}", self.transport.target
+        try:
+            done = self.transport.deliver(argv, timeout=_TMUX_TIMEOUT)
+        except SshUnconfirmed as err:
+            raise DeliveryUnknown(
+                f"the link to host {host.url()} dropped after {label} was handed to ssh "
+                f"({err}): the keys may have reached the agent"
+            ) from err
+        except SshError as err:
+            raise RemoteError(f"host {host.url()} is unreachable: {err}; nothing sent") from err
+        if check and not done.ok:
+            raise TmuxError(f"{label} on {host.host}: {last_line(done.stderr)}")
+        return done
 
     def _run(self, argv: Sequence[str], *, check: bool) -> proc.Completed:
         label = f"{argv[0]} {argv[4] if argv[0] == 'tmux' and len(argv) > 4 else ''}".strip()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import selectors
 import shlex
 import subprocess
@@ -38,6 +39,15 @@ _HOST_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 
 class SshError(Exception):
     """The host cannot be reached (or ssh refused to run)."""
+
+
+class SshUnconfirmed(Exception):  # noqa: N818 - an outcome, not a bug
+    """A command was handed to ssh and no answer came back (the connection dropped, ssh
+    failed mid-command, time ran out): the host may have run it."""
+
+
+class ChannelRefused(OSError):  # noqa: N818 - read as "the channel refused it"
+    """The shell channel took none of a command: its ssh had ended before the write."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +157,47 @@ class SshTransport:
             finally:
                 self._lock.release()
         return proc.run([*self.base_argv(), command], input=input, timeout=timeout, check=False)
+
+    def deliver(self, argv: Sequence[str], *, timeout: float) -> proc.Completed:
+        """Run ``argv`` on the host when its effect must never be guessed (keys to an agent).
+
+        SshError when provably none of it left this machine: ssh could not start, no shell
+        channel runs and no master answers (keys never go over a connection opened for them),
+        or the shell channel's ssh had ended before the command was written (a write of at
+        most PIPE_BUF bytes to a pipe is all or nothing). SshUnconfirmed once it was handed to
+        ssh and no answer came back: the connection dropped, ssh failed on its own (exit 255
+        of a one-off ssh), or ``timeout`` ran out. The host may then have run it. The
+        completed command otherwise, whatever its exit status (the host's answer)."""
+        command = shlex.join(argv)
+        if self._lock.acquire(timeout=timeout):
+            try:
+                running = self._channel is not None and self._channel.alive()
+                if not running and not self.connected():
+                    raise SshError(f"ssh {self.target.url()}: the connection is gone")
+                channel = self._channel_up()
+                if channel is not None:
+                    try:
+                        code, out, err = channel.run(command, timeout)
+                    except ChannelRefused as exc:
+                        self._channel = None
+                        raise SshError(f"ssh {self.target.url()}: {exc}") from exc
+                    except OSError as exc:
+                        self._channel = None
+                        raise SshUnconfirmed(f"{exc}") from exc
+                    return proc.Completed(tuple(argv), code, out, err)
+            finally:
+                self._lock.release()
+        try:
+            done = proc.run([*self.base_argv(), command], timeout=timeout, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise SshUnconfirmed(f"no answer within {timeout:g}s") from exc
+        except FileNotFoundError as exc:
+            raise SshError(proc.not_installed("ssh")) from exc
+        except OSError as exc:
+            raise SshError(f"ssh {self.target.url()}: {exc}") from exc
+        if done.returncode == SSH_FAILED:
+            raise SshUnconfirmed(f"ssh failed: {proc.last_line(done.stderr)}")
+        return done
 
     def _channel_up(self) -> ShellChannel | None:
         if self._channel is not None and self._channel.alive():
@@ -290,7 +341,8 @@ class ShellChannel:
 
     def run(self, command: str, timeout: float) -> tuple[int, str, str]:
         """Run ``command`` (a shell command line); (exit status, stdout, stderr). OSError when
-        the channel is gone or did not answer within ``timeout`` (it is closed then)."""
+        the channel is gone or did not answer within ``timeout`` (it is closed then):
+        ChannelRefused when it took none of the command (the host cannot have run it)."""
         stdin, stdout, stderr = self._process.stdin, self._process.stdout, self._process.stderr
         assert stdin is not None  # noqa: S101 - piped
         assert stdout is not None  # noqa: S101 - piped
@@ -300,9 +352,16 @@ class ShellChannel:
             f"( {command}\n) </dev/null; printf '\\n%s %s\\n' {marker} $?; "
             f"printf '\\n%s\\n' {marker} >&2\n"
         )
+        data = script.encode()
         try:
-            stdin.write(script.encode())
+            stdin.write(data)
             stdin.flush()
+        except OSError as exc:
+            self.close()
+            if len(data) <= select.PIPE_BUF:
+                raise ChannelRefused(f"the host's shell is gone: {exc}") from exc
+            raise  # part of a longer command may have gone
+        try:
             out = self._read_until(stdout.fileno(), f"\n{marker} ".encode(), timeout, line=True)
             err = self._read_until(stderr.fileno(), f"\n{marker}\n".encode(), timeout)
         except OSError:

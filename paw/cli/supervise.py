@@ -31,6 +31,7 @@ Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
 EXIT_NEEDS_CONFIRMATION = 3
 EXIT_NEEDS_OVERRIDE = 4
 EXIT_WAITING_FOR_YOU = 5
+EXIT_DELIVERY_UNKNOWN = 6  # approve/deny: the keys may have reached the agent (a host's link)
 
 
 def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor | Fleet:
@@ -221,6 +222,9 @@ def _agent_json(view: AgentView, *, tmux_ok: bool = True) -> dict[str, object]:
     return data
 
 
+_ALIVE = {True: "yes", False: "no", None: "?"}  # None: unknown (tmux or the host unreadable)
+
+
 def _tmux_gone(snap: Snapshot) -> str:
     """One sentence, the same for `ls` and `prompts`, when tmux cannot be read."""
     return f"{snap.error or 'tmux cannot be reached'}; the agents' state is unknown"
@@ -257,7 +261,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
     for v in views:
         s = v.stat
         counts = (s.uncommitted, s.untracked, s.ahead, s.behind) if s.counted else ("?",) * 4
-        alive = ("yes" if v.alive else "no") if snap.tmux_ok else "?"
+        alive = _ALIVE[v.alive] if snap.tmux_ok else _ALIVE[None]
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))
@@ -469,12 +473,17 @@ _EXIT = {
     Outcome.REFUSED: 1,
     Outcome.NEEDS_CONFIRMATION: EXIT_NEEDS_CONFIRMATION,
     Outcome.NEEDS_OVERRIDE: EXIT_NEEDS_OVERRIDE,
+    Outcome.DELIVERY_UNKNOWN: EXIT_DELIVERY_UNKNOWN,
 }
 
 
 _HINTS = {
     Outcome.NEEDS_CONFIRMATION: "to confirm, run `paw approve {id} --yes`",
     Outcome.NEEDS_OVERRIDE: '`paw approve {id} --override "REASON"` sends anyway (recorded)',
+    Outcome.DELIVERY_UNKNOWN: (
+        "do not answer it in the pane blind: `paw log` shows the outcome once the host answers "
+        "(not-delivered: the prompt is offered again; sent: it was answered)"
+    ),
 }
 
 
@@ -611,12 +620,15 @@ Refused while the agent shows a permission prompt: use approve/deny.""",
   paw approve 3f9c2a1b0d --yes
   paw approve 3f9c2a1b0d --override 'reviewed: pushes to my fork'
 
-Exit codes: 0 sent, 1 refused, 3 needs confirmation (--yes), 4 blocked (--override).""",
+Exit codes: 0 sent, 1 refused, 3 needs confirmation (--yes), 4 blocked (--override),
+6 delivery unknown (a host's link dropped after the keys were handed to ssh: they may have
+arrived; paw reconciles from the host's screen once it answers and sends nothing meanwhile).""",
     "deny": """examples:
   paw deny 3f9c2a1b0d
   paw deny 3f9c2a1b0d --json
 
-A prompt already answered is refused: "already answered", nothing sent.""",
+A prompt already answered is refused: "already answered", nothing sent.
+Exit 6: delivery unknown (a host's link dropped while the keys were on their way).""",
     "log": "examples:\n  paw log -n 50\n  paw log --json",
     "stats": "examples:\n  paw stats\n  paw stats --json | jq .stats.all",
 }

@@ -6,7 +6,10 @@ launched still showing it, a fresh capture with the same fingerprint); apply the
 the occurrence decided and record the decision (fsync) BEFORE sending; send once; check the
 prompt cleared or changed; record the outcome. Never retries. Every refusal is recorded too.
 A paw process killed in between leaves the occurrence ``sending``; the next sweep reconciles it
-(``not-sent`` while the prompt is still shown) and never counts it approved.
+(``not-sent`` while the prompt is still shown) and never counts it approved. Keys handed to a
+host's link that dropped before the host answered are ``delivery-unknown``: neither sent nor
+refused, the occurrence takes no other decision, and the sweep that reaches the host again
+reconciles it from the screen (``not-delivered``, open again, or ``sent``).
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ from paw.core.approval import (
     verify_live,
 )
 from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
-from paw.errors import PawError
+from paw.errors import DeliveryUnknown, PawError
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
 from paw.supervisor.records import (
     ANSWERED,
+    DELIVERY_UNKNOWN,
     ENDED,
     PROMPTS_LOCK,
     SENDING,
@@ -157,9 +161,9 @@ def _no_prompt_verdict() -> Verdict:
 def _lookup(ctx: Context, prompt_id: str) -> tuple[PromptRecord, AgentRecord] | str:
     prompts = load_prompts(ctx.state)
     known = prompts.get(prompt_id)
-    if known is None or known.state == SENDING:
+    if known is None or known.state in (SENDING, DELIVERY_UNKNOWN):
         # Sweep first: the id may be live but not yet listed by any paw process, or its last
-        # decision was interrupted (the sweep reconciles it).
+        # decision was interrupted or its delivery is unknown (the sweep reconciles it).
         poll_once(ctx)
         prompts = load_prompts(ctx.state)
     record = prompts.get(prompt_id)
@@ -188,7 +192,19 @@ def _closed(record: PromptRecord) -> str | None:
         )
     if record.state == SENDING:
         return f"a decision on prompt {record.id} is being sent; {again}"
+    if record.state == DELIVERY_UNKNOWN:
+        return unknown_reason(record)
     return None
+
+
+def unknown_reason(record: PromptRecord) -> str:
+    """Why a decision on an occurrence whose earlier keys may have arrived is refused."""
+    verb = {"approve": "approval", "deny": "denial"}.get(record.action or "", "decision")
+    return (
+        f"outcome unknown, reconciling: the link to the agent's host dropped after the {verb} "
+        f"of prompt {record.id} was handed to ssh; paw reads the host's screen once it answers "
+        "and sends nothing to this prompt meanwhile; nothing sent"
+    )
 
 
 def gather_facts(ctx: Context, record: PromptRecord, agent: AgentRecord) -> Facts:
@@ -245,6 +261,19 @@ def _carry_out(
     ctx.fault(f"{action}:recorded")
     try:
         ctx.terminal.send_keys(record.pane_id, plan.keys)
+    except DeliveryUnknown as err:
+        # Neither sent nor refused: the keys may be on the agent's screen. Nothing is sent to
+        # this occurrence until a sweep of the host reconciles it (see sweep._reconcile_unknown).
+        reason = (
+            f"{err.message}; paw reconciles from the host's screen once it answers again and "
+            "sends nothing to this prompt meanwhile"
+        )
+        ctx.record(
+            "outcome", action=action, outcome=Outcome.DELIVERY_UNKNOWN.value, reason=reason,
+            **_ids(record),
+        )  # fmt: skip
+        _set_state(ctx, record.id, DELIVERY_UNKNOWN, action=action, sender=None)
+        return Decision(Outcome.DELIVERY_UNKNOWN, record.id, reason, verdict, plan.keys)
     except PawError as err:
         ctx.record(
             "outcome", action=action, outcome="send-failed", error=err.message, **_ids(record)
@@ -267,7 +296,7 @@ def _set_state(
         current = prompts.get(prompt_id)
         if current is None:
             return
-        closed_at = ctx.clock() if state == ANSWERED else None
+        closed_at = ctx.clock() if state in (ANSWERED, DELIVERY_UNKNOWN) else None
         prompts[prompt_id] = current.model_copy(
             update={
                 "state": state, "action": action, "sender": sender, "closed_at": closed_at,

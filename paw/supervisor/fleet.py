@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from paw.errors import PawError
+from paw.supervisor.approve import unknown_reason
 from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
-from paw.supervisor.records import load_agents, load_prompts
+from paw.supervisor.records import DELIVERY_UNKNOWN, load_agents, load_prompts
 
 if TYPE_CHECKING:
     from paw.supervisor.context import Context
@@ -261,7 +262,7 @@ class Fleet:
                 name=a.name,
                 kind=a.kind,
                 pane_id=a.pane_id,
-                alive=False,
+                alive=None,  # unknown: the host cannot be reached
                 status=AgentStatus.UNKNOWN,
                 status_since=now,
                 branch=a.branch,
@@ -310,13 +311,17 @@ class Fleet:
 
     def _decide(self, remote: Remote, action: str, prompt_id: str, run: _Decide) -> Decision:
         """A decision on a host: refused (and recorded) while the host cannot be reached or
-        when it drops during the proof; nothing is sent then."""
+        when it drops during the proof; nothing is sent then. A link that drops once the keys
+        were handed to ssh is the decision's outcome ``delivery-unknown``, never a refusal."""
         try:
             remote.link.connect()
             return run()
         except PawError as err:
             remote.error = err.message
             reason = f"host {remote.record.name} unreachable: {err.message}; nothing sent"
+            record = load_prompts(remote.supervisor.ctx.state).get(prompt_id)
+            if record is not None and record.state == DELIVERY_UNKNOWN:
+                reason = f"{unknown_reason(record)} (host {remote.record.name} unreachable)"
             remote.supervisor.ctx.record(
                 action, decision="refuse", reason=reason, prompt_id=prompt_id
             )

@@ -60,7 +60,9 @@ class AgentView:
     name: str
     kind: str
     pane_id: str | None
-    alive: bool
+    # True: its pane runs the agent; False: it does not; None: unknown (its tmux server or its
+    # host cannot be reached)
+    alive: bool | None
     status: AgentStatus
     status_since: float  # epoch seconds when the status last changed
     branch: str
@@ -70,7 +72,8 @@ class AgentView:
     # why the agent is not running ("tmux server restarted"), or the dialog it waits on
     note: str | None = None
     # an operation another paw process is carrying out on it right now: "spawning",
-    # "removing", "approving" or "denying" (keys being sent); None when there is none
+    # "removing", "approving" or "denying" (keys being sent), or "reconciling" (keys sent to it
+    # over a host's link that dropped: their delivery is unknown); None when there is none
     operation: str | None = None
     host: str | None = None  # the machine it runs on, when paw drives hosts (`paw host add`)
 
@@ -114,6 +117,10 @@ class Outcome(StrEnum):
     SENT_UNCONFIRMED = "sent-unconfirmed"  # keys sent, prompt still shown afterwards
     NOT_SENT = "not-sent"  # a decision paw recorded but stopped before sending (reconciled)
     INTERRUPTED = "interrupted"  # paw stopped while sending: keys may or may not have gone
+    # the keys were handed to a host's link and it dropped before the host answered: they may
+    # have reached the agent; reconciled from the host's screen once it answers again
+    DELIVERY_UNKNOWN = "delivery-unknown"
+    NOT_DELIVERED = "not-delivered"  # reconciled: the prompt was still shown on reconnect
     REFUSED = "refused"  # nothing sent; see reason
     NEEDS_CONFIRMATION = "needs-confirmation"  # verdict is confirm and confirmed=False
     NEEDS_OVERRIDE = "needs-override"  # verdict is block and no override reason given

@@ -27,6 +27,9 @@ OPEN = "open"  # shown, undecided
 SENDING = "sending"  # a decision to send was recorded; the keys are going (or paw died)
 ANSWERED = "answered"  # paw sent keys for it (or may have: see the audit's outcome)
 ENDED = "ended"  # it went away while paw sent nothing
+# the keys were handed to the link to the agent's host and it dropped before the host answered:
+# nothing is sent to this occurrence until a sweep of the host reconciles it from the screen
+DELIVERY_UNKNOWN = "delivery-unknown"
 SPAWNING = "spawning"  # AgentRecord.pending: an intent written before `git worktree add`
 REMOVING = "removing"  # AgentRecord.pending: an intent written before anything is removed
 
@@ -122,7 +125,8 @@ class PromptRecord(_Record):
     first_seen: float
     proc: ProcIdentity
     # One occurrence of a prompt: "open" while shown and undecided, "answered" once paw sent
-    # keys for it, "ended" once it went away without paw sending anything.
+    # keys for it, "ended" once it went away without paw sending anything, "delivery-unknown"
+    # while nobody can tell whether keys handed to a host's dropped link reached it.
     state: str = OPEN
     server: str = ""
     closed_at: float | None = None

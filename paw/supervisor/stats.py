@@ -15,6 +15,7 @@ COLUMNS = (
     "sensitive_file_aborts",
     "git_writes_confirmed",
     "ended_outside",
+    "delivery_unknown",
 )
 
 
@@ -31,7 +32,11 @@ class Counts:
     sensitive_file_aborts: int = 0
     git_writes_confirmed: int = 0
     ended_outside: int = 0  # prompts that went away while paw sent nothing
+    # decisions whose keys went into a host's link that dropped, not reconciled yet: neither
+    # approved nor refused until a sweep of the host reads whether they arrived
+    delivery_unknown: int = 0
     seen_ids: set[str] = field(default_factory=set, repr=False)
+    unknown_ids: set[str] = field(default_factory=set, repr=False)
     # decisions to send, by prompt id, until their outcome says the keys went out
     pending: dict[str, Mapping[str, object]] = field(default_factory=dict, repr=False)
 
@@ -40,10 +45,12 @@ class Counts:
         row = asdict(self)
         row.pop("seen_ids")
         row.pop("pending")
+        row.pop("unknown_ids")
         return row
 
 
 SENT_OUTCOMES = ("sent", "sent-unconfirmed")
+UNKNOWN_OUTCOME = "delivery-unknown"  # counted as nothing until a later outcome reconciles it
 
 
 def _rules(record: Mapping[str, object]) -> list[str]:
@@ -65,8 +72,17 @@ def _count(row: Counts, record: Mapping[str, object]) -> None:
         # Counted once its outcome says the keys went out: a decision paw recorded and never
         # carried out (killed before sending) is not an approval.
         row.pending[str(record.get("prompt_id"))] = record
-    elif event == "outcome" and record.get("outcome") in SENT_OUTCOMES:
-        decided = row.pending.pop(str(record.get("prompt_id")), None)
+    elif event == "outcome":
+        # the latest outcome of a decision says whether its delivery is still unknown
+        prompt_id = str(record.get("prompt_id"))
+        if record.get("outcome") == UNKNOWN_OUTCOME:
+            row.unknown_ids.add(prompt_id)
+        else:
+            row.unknown_ids.discard(prompt_id)
+        row.delivery_unknown = len(row.unknown_ids)
+        decided = (
+            row.pending.pop(prompt_id, None) if record.get("outcome") in SENT_OUTCOMES else None
+        )
         if decided is not None:
             _count_sent(row, decided, str(decided.get("event")), _rules(decided))
     elif event == "prompt-ended" and record.get("outside"):

@@ -23,6 +23,7 @@ from paw.supervisor.model import (
 from paw.supervisor.observe import Observation, Problem, detect_text, locate_all, observe
 from paw.supervisor.records import (
     ANSWERED,
+    DELIVERY_UNKNOWN,
     ENDED,
     OPEN,
     PROMPTS_LOCK,
@@ -87,6 +88,9 @@ TTL_REFRESH_PER_SWEEP = 8
 # their trees read every sweep, a quarter of a sweep at 200 agents. A pane whose program ends
 # or is replaced shows as dead or with another pid at once; nothing is sent on this either.
 PROOF_REUSE_S = 1.0
+# Keys handed to a host's link that dropped may still be on their way to the screen: a prompt
+# still shown is taken for "not delivered" only once it has been this long since the drop.
+UNKNOWN_SETTLE_S = 3.0
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
@@ -373,6 +377,9 @@ def _live_prompts(
             live |= {k for k, r in table.items() if r.agent not in observed}
         kept = _retained(table, live, now)
         sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
+        sending |= {
+            r.agent: DELIVERY_UNKNOWN for r in table.values() if r.state == DELIVERY_UNKNOWN
+        }
         snapshot = picture(_offered(ctx, table, shown), sending)
         if kept != seen:
             if publish is not None:
@@ -432,7 +439,7 @@ def _occurrence(
     proc = ProcIdentity(pid=obs.proc.pid, create_time=obs.proc.create_time, exe=obs.proc.exe)
     for record in table.values():
         if (
-            record.state in (OPEN, SENDING)
+            record.state in (OPEN, SENDING, DELIVERY_UNKNOWN)
             and record.agent == obs.agent.name
             and record.pane_id == obs.pane.pane_id
             and record.server == obs.pane.server
@@ -470,11 +477,17 @@ def _close_ended(
 ) -> None:
     """Occurrences of observed agents that are no longer shown: an open one ended while paw
     sent nothing (audited as ended outside paw, with whether a client was attached); one
-    whose sending paw process died is reconciled (its outcome recorded, never "approved")."""
+    whose sending paw process died is reconciled (its outcome recorded, never "approved"), and
+    so is one whose keys went into a host's link that dropped (see :func:`_reconcile_unknown`)."""
     seen_by = {o.agent.name: o for o in observations}
     for record in list(table.values()):
         obs = seen_by.get(record.agent)
-        if obs is None or record.state not in (OPEN, SENDING):
+        if obs is None or record.state not in (OPEN, SENDING, DELIVERY_UNKNOWN):
+            continue
+        if record.state == DELIVERY_UNKNOWN:
+            settled = _reconcile_unknown(ctx, record, obs, live=record.id in live, now=now)
+            if settled is not None:
+                table[record.id] = settled
             continue
         if record.state == SENDING:
             reconciled = _reconcile(ctx, record, live=record.id in live, now=now)
@@ -514,6 +527,45 @@ def _reconcile(
         reason="paw stopped while sending; the prompt is gone, keys may have reached it",
         **_ids(record),
     )  # fmt: skip
+    return record.model_copy(update={"state": ANSWERED, "closed_at": now, "sender": None})
+
+
+def _reconcile_unknown(
+    ctx: Context, record: PromptRecord, obs: Observation, *, live: bool, now: float
+) -> PromptRecord | None:
+    """Keys handed to the link to the agent's host, which dropped before the host answered,
+    read from the host's screen now that a sweep reaches it again.
+
+    The same prompt still shown :data:`UNKNOWN_SETTLE_S` after the drop: the keys did not
+    reach it (``not-delivered``); the occurrence is open again for a human's decision. The
+    prompt gone while its agent runs: ``sent``, confirmed on reconnect (counted as the
+    decision). The agent gone too: ``interrupted`` (counted as nothing). Its tmux server
+    unreadable, or too soon: still unknown."""
+    if obs.problem is Problem.SERVER_GONE:
+        return None
+    if live:
+        if now - (record.closed_at or 0.0) < UNKNOWN_SETTLE_S:
+            return None
+        ctx.record(
+            "outcome", action=record.action, outcome=Outcome.NOT_DELIVERED.value,
+            reason="not delivered: on reconnect the host's screen still shows the prompt; "
+            "it is open for a decision again",
+            **_ids(record),
+        )  # fmt: skip
+        update = {"state": OPEN, "sender": None, "action": None, "closed_at": None}
+        return record.model_copy(update={**update, "decided_by": None})
+    if obs.alive:
+        ctx.record(
+            "outcome", action=record.action, outcome=Outcome.SENT.value, confirmed="reconnect",
+            reason="sent (confirmed on reconnect): the prompt is gone from the host's screen",
+            **_ids(record),
+        )  # fmt: skip
+    else:
+        ctx.record(
+            "outcome", action=record.action, outcome=Outcome.INTERRUPTED.value,
+            reason="on reconnect the agent is gone; the keys may have reached it",
+            **_ids(record),
+        )  # fmt: skip
     return record.model_copy(update={"state": ANSWERED, "closed_at": now, "sender": None})
 
 
@@ -573,7 +625,7 @@ _STATE_STATUS = {
 }
 
 
-_SENDING_OPS = {"approve": "approving", "deny": "denying"}
+_SENDING_OPS = {"approve": "approving", "deny": "denying", DELIVERY_UNKNOWN: "reconciling"}
 
 
 def _operation(agent: AgentRecord, sending: str | None) -> str | None:
@@ -625,7 +677,7 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
         name=agent.name,
         kind=agent.kind,
         pane_id=pane.pane_id if pane is not None else None,
-        alive=obs.alive,
+        alive=None if obs.problem is Problem.SERVER_GONE else obs.alive,
         status=status,
         status_since=since,
         branch=agent.branch,
@@ -646,6 +698,8 @@ _OPERATION_NOTES = {
     "removing": "is being removed by another paw process",
     "approving": "is being sent an approval by another paw process",
     "denying": "is being sent a denial by another paw process",
+    "reconciling": "got keys whose delivery is unknown (its host's link dropped); paw reads "
+    "its screen once the host answers",
 }
 
 

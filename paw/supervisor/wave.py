@@ -602,7 +602,7 @@ def _task_view(
 ) -> TaskView:
     if view is None:
         return TaskView("exited", "", task.commits, task.insertions, task.deletions, 0)
-    status = "exited" if not view.alive else view.status.value
+    status = "exited" if view.alive is False else view.status.value
     prompts = tuple(
         SeenPrompt(
             id=p.id,

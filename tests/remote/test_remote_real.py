@@ -94,7 +94,7 @@ def test_host_drops_agents_unknown_nothing_sent_then_recovered(site: Site) -> No
     snap = fleet.poll_once()
     (view,) = snap.agents
     assert view.status is AgentStatus.UNKNOWN
-    assert not view.alive
+    assert view.alive is None  # unknown, not "no"
     assert "unreachable" in (view.note or "")
     assert snap.prompts == ()
     assert "box" in fleet.unreachable()

@@ -5,11 +5,22 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
+import time
 
 import pytest
 
 from paw.adapters.remote import parse_ps
-from paw.adapters.ssh import SshTarget, SshTransport, host_name_problem, parse_target
+from paw.adapters.ssh import (
+    ChannelRefused,
+    ShellChannel,
+    SshError,
+    SshTarget,
+    SshTransport,
+    host_name_problem,
+    parse_target,
+)
+from tests.support.budget import budget
 from tests.support.sshd import Sshd
 
 
@@ -86,3 +97,45 @@ def test_shell_channel_over_real_sshd(sshd: Sshd, monkeypatch: pytest.MonkeyPatc
     finally:
         transport.disconnect()
         shutil.rmtree(f"/tmp/paw-ssh-t-{os.getpid()}", ignore_errors=True)
+
+
+def _ended(channel: ShellChannel) -> bool:
+    end = time.monotonic() + budget(30.0)
+    while channel.alive() and time.monotonic() < end:
+        time.sleep(0.02)
+    return not channel.alive()
+
+
+def test_shell_channel_tells_a_command_never_taken_from_an_answer_never_come() -> None:
+    gone = ShellChannel([sys.executable, "-c", "pass"])  # its "ssh" ended before the write
+    assert _ended(gone)
+    with pytest.raises(ChannelRefused):
+        gone.run("tmux send-keys -t %1 y", 5)
+    # took the command, then died without answering (the link dropped): not "refused"
+    mute = ShellChannel([sys.executable, "-c", "import sys; sys.stdin.readline()"])
+    with pytest.raises(OSError, match="host") as lost:
+        mute.run("tmux send-keys -t %1 y", budget(30.0))
+    assert not isinstance(lost.value, ChannelRefused)
+
+
+def test_deliver_over_real_sshd_nothing_sent_only_when_nothing_left(
+    sshd: Sshd, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAW_SSH_CONTROL_DIR", f"/tmp/paw-ssh-d-{os.getpid()}")
+    transport = SshTransport(parse_target(sshd.url), config_file=str(sshd.client_config))
+    transport.connect()
+    try:
+        done = transport.deliver(["sh", "-c", "echo got; exit 255"], timeout=30)
+        assert (done.returncode, done.stdout) == (255, "got\n")  # the host's own answer
+        channel = transport._channel
+        assert channel is not None
+        master = transport.master_pid()
+        assert master is not None
+        sshd.stop_listener()
+        os.kill(master, signal.SIGKILL)
+        assert _ended(channel)
+        with pytest.raises(SshError):  # no channel, no master: nothing handed to ssh
+            transport.deliver(["true"], timeout=30)
+    finally:
+        transport.disconnect()
+        shutil.rmtree(f"/tmp/paw-ssh-d-{os.getpid()}", ignore_errors=True)

@@ -408,3 +408,22 @@ async def test_app_approve_posts_typed_decision_message() -> None:
         (False, Outcome.NEEDS_CONFIRMATION),
         (True, Outcome.SENT),
     ]
+
+
+async def test_app_delivery_unknown_is_reported_as_such_never_as_nothing_sent() -> None:
+    from paw.supervisor.model import Decision
+
+    app, fake = make_snapshot_app("allow")
+    reason = "the link to host ssh://h1 dropped after tmux send-keys was handed to ssh"
+
+    def dropped(prompt_id: str, **_options: object) -> Decision:
+        return Decision(Outcome.DELIVERY_UNKNOWN, prompt_id, reason, keys=("y",))
+
+    fake.approve = dropped  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        said = [f"{n.title} {n.message}" for n in app._notifications]
+        assert any("Delivery unknown" in m and reason in m for m in said), said
+        assert not any("nothing sent" in m or "Refused" in m for m in said), said

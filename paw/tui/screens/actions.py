@@ -163,6 +163,13 @@ class AgentActions(Screen[None]):
                 f"{request.agent}: {verb} (sent {keys}), but the prompt is still shown",
                 severity="warning",
             )
+        elif decision.outcome is Outcome.DELIVERY_UNKNOWN:
+            self.notify(
+                f"{request.agent}: {keys} may have reached it: {decision.reason}",
+                title="Delivery unknown",
+                severity="error",
+                timeout=12,
+            )
         else:
             self.notify(
                 f"{request.agent}: nothing sent: {decision.reason}",

@@ -8,6 +8,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from paw.core.printable import printable
 from paw.errors import PawError
 
 _TAIL_BLOCK = 1 << 14
@@ -31,7 +32,10 @@ class JsonlAuditLog:
         observations: the line is written at once (every process reads it, a kill of paw
         keeps it) and reaches the disk with the next synced record's fsync, which covers the
         whole file."""
-        line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str) + "\n"
+        # the exact text as JSON data; a bidi, zero-width or C1 character as its JSON escape, so
+        # `tail -f` or `cat` of the file cannot act on a terminal (C0 JSON escapes itself)
+        line = printable(json.dumps(record, ensure_ascii=False, sort_keys=True, default=str))
+        line += "\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)

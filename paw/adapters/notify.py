@@ -2,7 +2,8 @@
 
 Messages are delivered by one background thread, in order, so a slow chat service never holds up
 the wave runner's sweeps. Everything that leaves paw's process gets the redacted text (see
-:func:`paw.core.wave.redact`); the full text is only in the local audit.
+:func:`paw.core.redact.redact`, with a line saying so; the hook also gets ``PAW_REDACTED=1``);
+the full text is only in the local audit.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ class ChannelNotifier:
             "PAW_TASK": message.task or "",
             "PAW_PROMPT_ID": message.prompt_id or "",
             "PAW_TITLE": message.outgoing_title,
+            "PAW_REDACTED": "1" if message.redacted else "0",
         }
         done = subprocess.run(
             list(argv), input=message.outgoing_body, text=True, env=env, capture_output=True,

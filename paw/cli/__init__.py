@@ -136,6 +136,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     as_json = bool(getattr(args, "json", False))
+    if getattr(func, "__module__", "") in TUI_MODULES:  # Textual draws; its widgets escape
+        return _call(func, args, as_json=as_json)
+    from paw.cli.output import escaped_output
+
+    with escaped_output():  # text paw did not write reaches the terminal escaped
+        return _call(func, args, as_json=as_json)
+
+
+TUI_MODULES = frozenset({"paw.cli.tui", "paw.cli.demo"})  # `paw`, `paw tui`, `paw demo`
+
+
+def _call(func: Handler, args: argparse.Namespace, *, as_json: bool) -> int:
     try:
         return func(args)
     except UsageError as err:

@@ -78,8 +78,10 @@ def cmd_archive(args: argparse.Namespace) -> int:
     elif not found:
         print("no archives (refs/paw/archive/ is empty)")
     else:
+        from paw.cli.output import cell
+
         rows = [("ID", "AGENT", "ARCHIVED", "COMMIT")]
-        rows += [(a.id, a.agent, _when(a.time), a.commit[:12]) for a in found]
+        rows += [(a.id, cell(a.agent), _when(a.time), a.commit[:12]) for a in found]
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         for row in rows:
             print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())

@@ -320,6 +320,9 @@ def _hosts_down(down: dict[str, str]) -> str:
 
 
 def _print_table(rows: Sequence[tuple[str, ...]]) -> None:
+    from paw.cli.output import cell  # escaped before measuring: columns line up on what shows
+
+    rows = [tuple(cell(c) for c in row) for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())

@@ -25,7 +25,8 @@ class NotifySettings(BaseModel):
 
     command: tuple[str, ...] | None = None
     """A hook run for every message: argv, with the (redacted) message on stdin and
-    ``PAW_EVENT``, ``PAW_WAVE``, ``PAW_TASK``, ``PAW_PROMPT_ID`` in its environment."""
+    ``PAW_EVENT``, ``PAW_WAVE``, ``PAW_TASK``, ``PAW_PROMPT_ID``, ``PAW_TITLE`` (redacted) and
+    ``PAW_REDACTED`` (``1`` when something was) in its environment."""
 
     remind_every_s: float = Field(default=1800.0, gt=0)
     """Seconds between reminders while a parked prompt or a stuck agent is unanswered."""

@@ -17,7 +17,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from paw.core.guard.content import SECRET_CONTENT_PATTERNS
 from paw.core.models import Action, PromptKind
 from paw.core.names import MAX_NAME_LENGTH, name_problem
 from paw.core.notify_settings import NotifySettings as NotifySettings  # noqa: PLC0414 - re-export
@@ -722,40 +721,3 @@ def wave_finished(state: WaveState) -> bool:
 def tail(text: str, lines: int = 30, chars: int = 4000) -> str:
     """The last ``lines`` lines (at most ``chars`` characters) of ``text``."""
     return "\n".join(text.rstrip().splitlines()[-lines:])[-chars:]
-
-
-# -- redaction ---------------------------------------------------------------------------------
-
-_REDACT_PATTERNS: tuple[re.Pattern[str], ...] = (
-    *(re.compile(rx, re.MULTILINE) for _label, rx in SECRET_CONTENT_PATTERNS),
-    re.compile(r"\bsk-[A-Za-z0-9_\-]{20,}"),
-    re.compile(r"(?i)\b(?:bearer|token|basic)\s+[A-Za-z0-9._~+/\-]{12,}=*"),
-    re.compile(r"\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{5,}"),  # JWT
-)
-_URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<user>[^\s:/@]*):[^\s/@]+@")
-_SECRET_NAME = (  # a pattern for names of secrets, not a secret
-    r"[A-Za-z0-9_\-]*(?:token|secret|passw(?:or)?d|passwd|pwd|api[_\-]?key|apikey|auth"  # noqa: S105
-    r"|credential|signature|sig|access[_\-]?key|private[_\-]?key)[A-Za-z0-9_\-]*"
-)
-_QUERY_SECRET = re.compile(rf"(?i)([?&]{_SECRET_NAME}=)[^&\s#]+")
-_ASSIGN_SECRET = re.compile(rf"(?i)\b({_SECRET_NAME}\s*[=:]\s*)(?:\"[^\"]*\"|'[^']*'|[^\s\"'&]+)")
-_FLAG_SECRET = re.compile(rf"(?i)(--{_SECRET_NAME}(?:=|\s+))(?:\"[^\"]*\"|'[^']*'|\S+)")
-_HEADER_SECRET = re.compile(r"(?i)((?:authorization|x-api-key|cookie)\s*:\s*)[^'\"\n]+")
-MASK = "[REDACTED]"
-
-
-def redact(text: str) -> tuple[str, bool]:
-    """``text`` with what looks like a secret replaced by ``[REDACTED]``, and whether any was.
-
-    Covers passwords in URLs, secret-named query parameters, assignments and flags
-    (``API_KEY=…``, ``--password …``), authorization headers, bearer tokens, JWTs and the
-    provider-prefixed token formats of the guard's content scan. Errs on the side of masking.
-    """
-    out = _URL_USERINFO.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
-    out = _HEADER_SECRET.sub(lambda m: m.group(1) + MASK, out)
-    out = _QUERY_SECRET.sub(lambda m: m.group(1) + MASK, out)
-    out = _FLAG_SECRET.sub(lambda m: m.group(1) + MASK, out)
-    out = _ASSIGN_SECRET.sub(lambda m: m.group(1) + MASK, out)
-    for pattern in _REDACT_PATTERNS:
-        out = pattern.sub(MASK, out)
-    return out, out != text

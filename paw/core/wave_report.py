@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paw.core.wave import FINAL, Phase, redact
+from paw.core.redact import redact
+from paw.core.wave import FINAL, Phase
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -18,6 +18,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
+from paw.core.printable import printable_line
 from paw.errors import PawError, TmuxError
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
@@ -503,7 +504,7 @@ class PawApp(App[None]):
     ) -> None:
         """A one-line notification: ``title: message``, never read as markup (it quotes pane
         text). One line each keeps the prompt queue, the card and the footer in view."""
-        text = " ".join((f"{title}: {message}" if title else message).split())
+        text = printable_line(" ".join((f"{title}: {message}" if title else message).split()))
         super().notify(text, severity=severity, timeout=timeout, markup=markup)
 
     def attach(self, agent: str) -> None:

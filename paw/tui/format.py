@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from paw.core.models import Action
+from paw.core.printable import printable_line
 from paw.supervisor.model import LOCAL_HOST, AgentStatus
 
 if TYPE_CHECKING:
@@ -126,12 +127,15 @@ def format_verdict(prompt: LivePrompt, width: int = 34) -> Text:
 
 
 def shorten(text: str, width: int) -> str:
-    """``text`` on one line, cut with an ellipsis to at most ``width`` characters.
+    """``text`` on one line, cut with an ellipsis to at most ``width`` characters; control,
+    bidi and zero-width characters show as escapes (:mod:`paw.core.printable`).
 
     >>> shorten("git  push   origin main", 12)
     'git push or…'
+    >>> shorten("echo \\u202eexe.txt", 40)
+    'echo \\\\u202eexe.txt'
     """
-    one_line = " ".join(text.split())
+    one_line = printable_line(" ".join(text.split()))
     if len(one_line) <= width:
         return one_line
     return one_line[: max(width - 1, 0)] + "…"

@@ -86,6 +86,70 @@ def test_apprise_delivers_one_redacted_message_with_the_exact_commands(
     assert hooked["body"] == message.outgoing_body
 
 
+# The forms a hook received verbatim before (issue 29, item 9): (subject, the secret).
+LEAKED = [
+    ("curl -u deploy:Hunter2x https://api.example.com/v1/release", "Hunter2x"),
+    ("mysql -uroot -pS3cretPw shop < migrate.sql", "S3cretPw"),
+    ("docker login -p dckr_pat_T0kenZ registry.example.com", "dckr_pat_T0kenZ"),
+    ("redis-cli -h cache -a R3disPw flushall", "R3disPw"),
+    ("aws configure set aws_secret_access_key wJalrXUtnFEMIK7MDENG", "wJalrXUtnFEMIK7MDENG"),
+    ("git push https://" + "ghp_" + "x1Y2z3" * 6 + "@github.com/o/r.git main", "ghp_x1Y2z3"),
+    ("export DB_PASS=Pgs3cret && ./migrate", "Pgs3cret"),
+    ("curl 'https://api.example.com/v2/items?api_key=K3yK3yK3y&page=2'", "K3yK3yK3y"),
+    ("sshpass -p SshPw9 ssh deploy@web1 uptime", "SshPw9"),
+    ("openssl enc -aes-256-cbc -k 0pensslPw -in backup.tar", "0pensslPw"),
+    ("""curl -d '{"user":"bob","password":"J50nPw"}' https://api.example.com/login""", "J50nPw"),
+    (
+        "curl -X POST https://hooks.slack.com/services/T0AAAAAA1/B0BBBBBB2/cCdDeEfFgGhHiIjJkKlL",
+        "cCdDeEfFgGhHiIjJkKlL",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("subject", "secret"), LEAKED, ids=[s.split()[0] + " " + s.split()[1] for s, _ in LEAKED]
+)
+def test_every_channel_gets_the_redacted_text_and_says_so_the_audit_text_is_whole(
+    receiver: Receiver, tmp_path: Path, subject: str, secret: str
+) -> None:
+    hook_out = tmp_path / "hook.json"
+    hook = [
+        sys.executable, "-c",
+        (
+            "import json, os, sys; json.dump({'env': {k: v for k, v in os.environ.items() "
+            "if k.startswith('PAW_')}, 'body': sys.stdin.read()}, open(sys.argv[1], 'w'))"
+        ),
+        str(hook_out),
+    ]  # fmt: skip
+    notifier = ChannelNotifier(
+        NotifySettings(urls=(receiver.url,), bell=False, command=tuple(hook))
+    )
+    task, prompt = _parked(subject)
+    message = prompt_message("parked", "night", task, prompt, 70.0)  # type: ignore[arg-type]
+    notifier.send(message)
+    notifier.close()
+    assert notifier.errors == []
+    assert receiver.wait(lambda ms: len(ms) >= 1, 10)
+    got = receiver.messages[0]
+    hooked = json.loads(hook_out.read_text(encoding="utf-8"))
+    outgoing = {
+        "apprise title": str(got["title"]),
+        "apprise body": str(got["message"]),
+        "hook stdin": hooked["body"],
+        **{f"hook ${k}": v for k, v in hooked["env"].items()},
+    }
+    for channel, text in outgoing.items():
+        assert secret not in text, channel
+    for channel in ("apprise body", "hook stdin"):
+        assert "paw redacted what looked like secrets" in outgoing[channel], channel
+        assert "[REDACTED]" in outgoing[channel], channel
+    assert hooked["env"]["PAW_REDACTED"] == "1"
+    assert "[REDACTED]" in hooked["env"]["PAW_TITLE"]
+    # The full text stays local: it is what the wave runner writes to the audit.
+    assert f"subject: {subject}" in message.body
+    assert subject in message.title
+
+
 def test_an_unreachable_service_is_reported_not_raised() -> None:
     notifier = ChannelNotifier(NotifySettings(urls=("json://127.0.0.1:9",), bell=False))
     task, prompt = _parked("ls")

@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from paw.core.models import Action
+from paw.core.redact import redact
 from paw.core.wave import (
     ApproveByRule,
     CheckRun,
@@ -21,7 +22,6 @@ from paw.core.wave import (
     after_check,
     initial_state,
     ready_to_start,
-    redact,
     route,
     rule_matches,
     step_task,

@@ -3,6 +3,7 @@ comes back with capture-pane, and the approval must reach the agent's pane."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
@@ -273,3 +274,31 @@ def test_paw_tui_shows_a_subject_with_markup_brackets_as_asked(
     screen = capture(socket, ui)
     assert "Traceback" not in screen
     assert "MarkupError" not in screen
+
+
+def test_paw_tui_shows_bidi_and_invisible_characters_of_a_subject_escaped(
+    git_repo: Path, server: Server
+) -> None:
+    # A subject with a right-to-left override and invisible characters: raw, the queue's
+    # columns shift and the card reads `echo done txt.exe`; escaped, the user sees what is there.
+    socket = server.socket_name or ""
+    subject = "echo done \u202eexe.txt\u00adx\u2063y\u2066z\u2069"
+    step = json.dumps(f"shell {subject}", ensure_ascii=True)
+    (git_repo / "paw.toml").write_text(
+        f'[tmux]\nsocket_name = "{socket}"\n[agents.bidi]\n'
+        f'command = ["{{python}}", "-m", "paw.demo.agent", {step}]\n'
+        'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }\n'
+        'detector = "scripted"\ntask_flag = "--task"\n',
+        encoding="utf-8",
+    )
+    supervisor = build_supervisor(str(git_repo), socket_name=socket)
+    supervisor.spawn("bidi", "bidi", "a test task")
+    wait_for_prompts(supervisor, 1)
+    ui = start_tui(server, git_repo, (160, 40))
+    shown = "echo done \\u202eexe.txt\\u00adx\\u2063y\\u2066z\\u2069"
+    # the card shows it whole; the queue (a narrower column) at least its start
+    assert wait_for(lambda: shown in capture(socket, ui), timeout=30), capture(socket, ui)
+    screen = capture(socket, ui)
+    assert "echo done \\u202eexe" in "".join(queue_rows(screen).values())
+    for char in ("\u202e", "\u00ad", "\u2063", "\u2066", "\u2069"):
+        assert char not in screen, f"{char!r} reached the terminal raw"

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from paw.core.models import Action
+from paw.core.printable import printable
 from paw.errors import PawError
 from paw.supervisor.model import Outcome
 from paw.tui.messages import ActionFailed, DecisionMade, DecisionRequest
@@ -122,12 +123,12 @@ class AgentActions(Screen[None]):
         reasons = decision.verdict.reasons if decision.verdict is not None else ()
         missing = [r for r in reasons if r not in details]  # the details may list them already
         for reason in missing:
-            body.append(f"• {reason}\n", style="yellow")
+            body.append(f"• {printable(reason)}\n", style="yellow")
         if missing:
             body.append("\n")
         warnings = warning_starts()  # paw's own warnings start a line; quoted text is indented
         for line in details.splitlines(keepends=True):
-            body.append(line, style="bold red" if line.startswith(warnings) else "")
+            body.append(printable(line), style="bold red" if line.startswith(warnings) else "")
         what = "and not asking again" if request.always else "once"
         title = f"Confirm before approving {request.agent}'s prompt {what}"
         dialog = ConfirmDialog(title, body, yes_label="Approve")

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from paw.core.models import Verdict
+from paw.core.printable import printable
 from paw.tui.widgets.footer import KeyFooter
 
 MIN_REASON = 4  # characters; "ok" is not a reason
@@ -64,9 +65,9 @@ class BlockDialog(ModalScreen[str | None]):
 
     def _explanation(self) -> Text:
         text = Text()
-        text.append(self._subject + "\n\n", style="bold")
+        text.append(printable(self._subject) + "\n\n", style="bold")
         for reason in self._verdict.reasons:
-            text.append(f"• {reason}\n")
+            text.append(f"• {printable(reason)}\n")
         rules = ", ".join(self._verdict.rules)
         if rules:
             text.append(f"rules: {rules}\n", style="dim")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from paw.core.printable import printable_line
 from paw.tui.widgets.static import QuietStatic
 
 if TYPE_CHECKING:
@@ -65,6 +66,12 @@ def render_record(record: Mapping[str, object]) -> Text:
 
 
 def _value(value: object) -> str:
+    """The value as shown: one line, controls, bidi and zero-width characters escaped (the
+    audit file keeps the exact text)."""
+    return printable_line(_plain(value))
+
+
+def _plain(value: object) -> str:
     if value is None or value in ("", [], ()):
         return ""
     if isinstance(value, dict):  # a verdict: {"verdict": "confirm", "reasons": [...]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from paw.core.printable import printable
 from paw.tui.format import render_diff
 
 
@@ -24,4 +25,4 @@ class DiffView(Static):
         elif not diff.strip():
             self.update(Text("No changes in this worktree.", style="dim"))
         else:
-            self.update(render_diff(diff))
+            self.update(render_diff(printable(diff)))  # file text an agent wrote: escaped

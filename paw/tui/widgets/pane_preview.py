@@ -9,6 +9,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
+from paw.core.printable import printable_ansi
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -57,7 +59,8 @@ class PanePreview(Static):
         if self._agent is None:
             self.update(Text("Select an agent to see its pane.", style="dim"), layout=False)
             return
-        rows = tail_rows(Text.from_ansi(self._ansi, end=""), width, height, self.app.console)
+        shown = Text.from_ansi(printable_ansi(self._ansi), end="")  # the pane's text escaped
+        rows = tail_rows(shown, width, height, self.app.console)
         self.update(Text("\n", no_wrap=True, end="").join(rows), layout=False)
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from paw.core.printable import printable
 from paw.supervisor.model import AgentStatus
 from paw.tui.format import VERDICT_STYLE, format_duration, format_verdict, shorten, sort_prompts
 from paw.tui.widgets.static import QuietStatic
@@ -150,16 +151,16 @@ def render_prompt_card(
     action = prompt.verdict.action
     text = Text()
     text.append(f"{prompt.agent}", style="bold")
-    text.append(f" ({prompt.kind}) asks: {prompt.prompt.question}\n")
+    text.append(f" ({prompt.kind}) asks: {printable(prompt.prompt.question)}\n")
     if prompt.prompt.subject:
         text.append(f"{prompt.prompt.kind.value}: ", style="dim")
-        text.append(f"{prompt.prompt.subject}\n", style="bold")
+        text.append(f"{printable(prompt.prompt.subject)}\n", style="bold")
     text.append(action.value, style=VERDICT_STYLE[action])
     rules = ", ".join(prompt.verdict.rules)
     if rules:
         text.append(f" [{rules}]", style="dim")
     for reason in prompt.verdict.reasons:
-        text.append(f"\n  • {reason}")
+        text.append(f"\n  • {printable(reason)}")
     if prompt.prompt.needs_human:
         text.append(
             f"\nA {prompt.prompt.kind.value} dialog, not a tool permission: paw never answers it "

@@ -14,6 +14,7 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
+from paw.core.printable import printable_line
 from paw.tui.widgets.static import text_key
 
 if TYPE_CHECKING:
@@ -404,8 +405,10 @@ def _literal(cell: Cell) -> Text:
     """The cell as the text it says. DataTable reads a ``str`` cell as Rich markup: a prompt's
     subject (pane text: a model chooses it) such as ``sed 's/[/]/x/'`` raised MarkupError in
     the middle of a frame, and ``rm -rf [bold]~[/bold]`` showed as ``rm -rf ~``; what is shown
-    is what the agent asked, character for character."""
-    return cell if isinstance(cell, Text) else Text(cell, no_wrap=True, end="")
+    is what the agent asked, character for character. Its control, bidi and zero-width
+    characters show as escapes (:func:`~paw.core.printable.printable_line`): they can neither
+    reach the terminal nor shift the columns."""
+    return cell if isinstance(cell, Text) else Text(printable_line(cell), no_wrap=True, end="")
 
 
 def _cell_key(cell: Cell) -> object:
@@ -415,4 +418,4 @@ def _cell_key(cell: Cell) -> object:
 
 
 def _cell_len(cell: Cell) -> int:
-    return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
+    return cell.cell_len if isinstance(cell, Text) else cell_len(printable_line(cell))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from paw.core.models import Action
+from paw.core.printable import printable, printable_line
 from paw.core.wave_view import (
     CHECKING,
     DIALOG,
@@ -200,11 +201,12 @@ def render_task_card(row: WaveRow | None, now: float, *, parked_shown: bool) -> 
     text.append(f"{row.task}", style="bold")
     text.append(f" ({row.agent}) {_DOING.get(row.status, row.status)}")
     if row.outcome and row.status in (DONE, FAILED):
-        text.append(f": {row.outcome}")
+        text.append(f": {printable(row.outcome)}")
     text.append(".")
     if row.prompt is not None and not parked_shown:
         text.append(
-            f"\nIts parked prompt ({row.prompt.kind} {row.prompt.subject or ''}) is not on "
+            f"\nIts parked prompt ({row.prompt.kind} {printable_line(row.prompt.subject or '')}) "
+            "is not on "
             "screen in paw's last sweep (answered, changed, or not seen yet): nothing to "
             "decide here."
         )

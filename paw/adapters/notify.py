@@ -81,6 +81,11 @@ class ChannelNotifier:
         """Deliver what is queued (up to ``timeout`` seconds), then stop the thread."""
         self._queue.put(_STOP)
         self._thread.join(timeout)
+        if self._thread.is_alive():
+            self.errors.append(
+                f"channels still busy after {timeout:g}s: {self._queue.qsize()} queued "
+                "messages not delivered"
+            )
 
     def _work(self) -> None:
         while True:

@@ -185,15 +185,15 @@ class WaveRunner:
         self.changed = False
         if self.state.status != "running":
             return True
+        if not self._outbox_checked:  # what a dead runner left undelivered leaves first
+            self._outbox_checked = True
+            self._resend_undelivered()
         if self._stop_requested():
             return self._end("stopped", "wave-stopped")
         snap = self.sup.poll_once()
         if not snap.tmux_ok:
             return False  # tmux unreachable: decide nothing on a blind sweep
         now = self.ctx.clock()
-        if not self._outbox_checked:
-            self._outbox_checked = True
-            self._resend_undelivered()
         self._settle_starting()
         notes: list[Notify] = self._settle_rule_approvals(now)
         notes += self._collect_checks(now)
@@ -479,6 +479,8 @@ class WaveRunner:
         keys were sent, a human decides."""
         notes: list[Notify] = []
         for task in self.state.tasks:
+            if task.phase is not Phase.RUNNING:
+                continue
             for prompt in task.prompts:
                 if prompt.route != "rule" or not prompt.live or prompt.answered is not None:
                     continue
@@ -653,17 +655,33 @@ def wave_report(state: WaveState, audit: list[dict[str, object]], now: float) ->
 
 
 def human_answers(state: WaveState, audit: list[dict[str, object]]) -> dict[str, HumanAnswers]:
-    """Approvals and denials sent for each task's prompts, not counting standing-rule ones."""
+    """Approvals and denials sent for each task's prompts, not counting standing-rule ones
+    (the approval right after a ``wave-rule-approve`` of its prompt) nor decisions whose
+    outcome says nothing was sent (a rule approval cut off, then a human's: the human's)."""
     by_agent = {t.agent: t for t in state.tasks}
-    ruled = {str(r.get("prompt_id")) for r in audit if r.get("event") == "wave-rule-approve"}
-    counts: dict[str, HumanAnswers] = {}
+    ruling: set[str] = set()  # prompts whose next approval is a standing rule's
+    decisions: list[tuple[dict[str, object], bool]] = []
+    unsent: set[int] = set()
+    open_decision: dict[str, int] = {}
     for record in audit:
-        if record.get("event") not in ("approve", "deny") or record.get("decision") != "send":
-            continue
+        event, prompt_id = record.get("event"), str(record.get("prompt_id"))
+        if event == "wave-rule-approve":
+            ruling.add(prompt_id)
+        elif event in ("approve", "deny") and record.get("decision") == "send":
+            by_rule = event == "approve" and prompt_id in ruling
+            ruling.discard(prompt_id)
+            open_decision[prompt_id] = len(decisions)
+            decisions.append((record, by_rule))
+        elif event == "outcome" and prompt_id in open_decision:
+            if record.get("outcome") in ("not-sent", "send-failed"):
+                unsent.add(open_decision[prompt_id])
+            del open_decision[prompt_id]
+    counts: dict[str, HumanAnswers] = {}
+    for number, (record, by_rule) in enumerate(decisions):
         task = by_agent.get(str(record.get("agent")))
         if task is None or record.get("time", 0.0) < state.started_at:  # type: ignore[operator]
             continue
-        if record.get("event") == "approve" and str(record.get("prompt_id")) in ruled:
+        if by_rule or number in unsent:
             continue
         old = counts.get(task.name, HumanAnswers())
         counts[task.name] = (

@@ -12,6 +12,7 @@ real apprise to a local HTTP receiver.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -140,6 +141,9 @@ def test_a_rule_approval_killed_before_its_key_is_parked_for_a_human_on_resume(
     assert outcomes.count("sent") + outcomes.count("sent-unconfirmed") == 1  # the human's
     titles = receiver.titles()
     assert titles.count("paw wave night: list needs a human: shell ls -la") == 1, titles
+    report = json.loads(_paw(repo, socket, "wave", "report", "--json").stdout)
+    row = report["tasks"][0]
+    assert (row["approved_by_human"], row["approved_by_rule"]) == (1, 0)
 
 
 # -- 6: a message queued behind a slow delivery when the runner is killed ----------------------

@@ -156,7 +156,18 @@ class WaveRunner:
     def save(self) -> None:
         """Write the state (atomically, fsync'd)."""
         self.changed = True
+        self._drop_delivered_texts()
         self.store.write(self.wave.name, self.state.model_dump(mode="json"))
+
+    def _drop_delivered_texts(self) -> None:
+        """A delivered message keeps its record, not its text (the audit has it): the state
+        stays small however many messages a long wave sends."""
+        with self._marks_lock:
+            delivered = set(self._marks["delivered"])
+        for entry in self.state.messages:
+            if entry.get("id") in delivered and "outgoing_body" in entry:
+                entry.pop("outgoing_title", None)
+                entry.pop("outgoing_body", None)
 
     def _put(self, task: TaskState) -> None:
         self.state.tasks = [task if t.name == task.name else t for t in self.state.tasks]

@@ -333,6 +333,9 @@ def test_messages_recorded_but_never_handed_to_a_channel_are_delivered_on_resume
     again = Collect()
     _runner(rig, wave, again).tick()
     assert again.messages == []
+    resumed.save()  # a delivered message keeps its record, not its text
+    kept = {str(m["id"]): "outgoing_body" in m for m in resumed.state.messages}
+    assert kept == {"night-1": True, "night-2": False}  # the uncertain one, the delivered one
 
 
 def test_a_refused_follow_up_is_not_counted_waits_and_is_announced_once() -> None:

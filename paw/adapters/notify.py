@@ -15,10 +15,11 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     import apprise
 
@@ -28,6 +29,13 @@ if TYPE_CHECKING:
 HOOK_TIMEOUT_S = 30.0
 BADGE_OPTION = "status-right"
 _STOP = object()
+
+
+@dataclass(frozen=True, slots=True)
+class _Outgoing:
+    message: Message
+    on_attempt: Callable[[], None] | None
+    on_done: Callable[[], None] | None
 
 
 class ChannelNotifier:
@@ -53,9 +61,16 @@ class ChannelNotifier:
         self._thread = threading.Thread(target=self._work, name="paw-notify", daemon=True)
         self._thread.start()
 
-    def send(self, message: Message) -> None:
-        """Queue ``message`` (returns at once)."""
-        self._queue.put(message)
+    def send(
+        self,
+        message: Message,
+        on_attempt: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        """Queue ``message`` (returns at once). The delivery thread calls ``on_attempt`` right
+        before the channels (if it raises, the message is not delivered) and ``on_done`` once
+        every channel returned (delivered, or failed with an error in :attr:`errors`)."""
+        self._queue.put(_Outgoing(message, on_attempt, on_done))
 
     def badge(self, waiting: int) -> None:
         """Show ``paw: N waiting`` in paw's tmux session status line (0 removes it)."""
@@ -67,6 +82,11 @@ class ChannelNotifier:
         """Deliver what is queued (up to ``timeout`` seconds), then stop the thread."""
         self._queue.put(_STOP)
         self._thread.join(timeout)
+        if self._thread.is_alive():
+            self.errors.append(
+                f"channels still busy after {timeout:g}s: {self._queue.qsize()} queued "
+                "messages not delivered"
+            )
 
     def _work(self) -> None:
         while True:
@@ -74,10 +94,16 @@ class ChannelNotifier:
             if item is _STOP:
                 return
             try:
-                if isinstance(item, tuple):
+                if isinstance(item, _Outgoing):
+                    if item.on_attempt is not None:
+                        item.on_attempt()
+                    try:
+                        self._deliver(item.message)
+                    finally:
+                        if item.on_done is not None:
+                            item.on_done()
+                elif isinstance(item, tuple):
                     self._set_badge(int(item[1]))
-                else:
-                    self._deliver(item)  # type: ignore[arg-type]
             except Exception as err:  # noqa: BLE001 - a channel failing must not stop the others
                 self.errors.append(f"{type(err).__name__}: {err}")
 

@@ -65,8 +65,8 @@ class WaveWatcher:
             return None
         for entry in entries:
             name = entry.name
-            if not name.endswith(".json") or name.endswith(STOP_SUFFIX) or name.startswith("."):
-                continue
+            if not name.endswith(".json") or "." in name[: -len(".json")]:
+                continue  # a temporary file, <wave>.stop.json, <wave>.outbox.json
             try:
                 stat = entry.stat()
             except OSError:

@@ -158,7 +158,7 @@ def _wave_name(docs: JsonDocs, name: str | None) -> str:
             raise UsageError(f"no wave named {name!r} (see `paw wave status`)")
         return name
     files = (
-        [p for p in docs.root.glob("*.json") if not p.name.endswith(f"{STOP_SUFFIX}.json")]
+        [p for p in docs.root.glob("*.json") if "." not in p.stem]  # not <wave>.stop/.outbox
         if docs.root.is_dir()
         else []
     )

@@ -278,6 +278,11 @@ class TaskState(_State):
     dialog_notified: float | None = None  # a `waiting` screen (a dialog, no prompt) escalated
     followups: int = 0  # follow-ups sent (recorded before typing)
     followup_screen: str | None = None  # screen signature when the last follow-up was sent
+    # A failed check's follow-up not typed yet: it waits until the agent is idle at an empty
+    # input (never typed into a prompt, a dialog or a screen paw cannot read).
+    followup_text: str | None = None
+    followup_why: str | None = None  # why it waits, once the runner was refused or must wait
+    followup_notified: float | None = None  # its "parked" message left (once per follow-up)
     checks: list[CheckRun] = Field(default_factory=list)
     prompts: list[PromptState] = Field(default_factory=list)
     commits: int = 0
@@ -581,6 +586,10 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     if view.status == "exited":
         _finish(t, Phase.FAILED, "the agent exited", now)
         return Step(t, (*effects, Notify("task-failed", t.name)))
+    if t.followup_text is not None:
+        effects += _step_followup(t, view, now)
+        effects += _step_stuck(wave, t, view, now)
+        return Step(t, tuple(effects))
     if view.status == "idle" and _turn_over(wave, t, view, now):
         if spec.check is not None:
             return Step(t, (*effects, RunCheck(t.name)))
@@ -589,6 +598,47 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
             return Step(t, (*effects, Notify("task-done", t.name)))
     effects += _step_stuck(wave, t, view, now)
     return Step(t, tuple(effects))
+
+
+def step_checking(wave: WaveFile, task: TaskState, view: TaskView, now: float) -> Step:
+    """A task whose check runs: its prompts and dialogs are parked and announced at once (a
+    prompt shown while the check runs waits for a human like any other); nothing else is
+    decided until the check's result is in (pure; ``task`` is not modified)."""
+    t = task.model_copy(deep=True)
+    effects = [*_step_prompts(wave, t, view, now), *_step_dialog(t, view, now)]
+    return Step(t, tuple(effects))
+
+
+def _step_followup(t: TaskState, view: TaskView, now: float) -> list[Effect]:
+    """A follow-up waits for the agent to be idle with no prompt: then it is typed (the
+    runner's send proves an empty input again right before typing). A prompt or a dialog is
+    announced on its own; a screen paw cannot read is announced here, once."""
+    if t.followup_text is None:
+        return []
+    if view.status == "idle" and not view.prompts:
+        return [FollowUp(t.name, t.followup_text)]
+    if view.prompts or view.status in ("busy", "prompt", WAITING):
+        return []  # the prompt or dialog has its own message; a busy agent goes idle
+    return _announce_followup(t, f"the agent's screen is {view.status}", now)
+
+
+def _announce_followup(t: TaskState, why: str, now: float) -> list[Effect]:
+    t.followup_why = why
+    if t.followup_notified is not None:
+        return []
+    t.followup_notified = now
+    return [Notify("parked", t.name)]
+
+
+def followup_refused(task: TaskState, text: str, why: str, now: float) -> Step:
+    """The runner's send of a follow-up was refused (the agent is not at an empty input, a
+    prompt or dialog came up, paw could not prove the screen): not sent, not counted; it waits
+    for a later sweep and a human hears of it once (pure)."""
+    t = task.model_copy(deep=True)
+    t.followups = max(0, t.followups - 1)
+    t.followup_text = text
+    t.followup_screen = None
+    return Step(t, tuple(_announce_followup(t, f"paw did not type it: {why}", now)))
 
 
 def _turn_over(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> bool:
@@ -686,8 +736,11 @@ def after_check(
         _finish(t, Phase.DONE, "check passed", now)
         return t, (Notify("task-done", t.name),)
     if t.followups < spec.retries:
-        text = followup_text(spec.check or "", run)
-        return t, (FollowUp(t.name, text),)
+        # Not typed from here: the next sweep types it once the agent is idle at an empty
+        # input (a prompt shown while the check ran is answered first).
+        t.followup_text = followup_text(spec.check or "", run)
+        t.followup_why, t.followup_notified = None, None
+        return t, ()
     _finish(
         t, Phase.FAILED, f"check failed (exit {run.exit_code}) after {t.followups} follow-ups", now
     )

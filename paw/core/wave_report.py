@@ -106,7 +106,20 @@ def digest_message(
 
 
 def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
-    """A task stuck, failed or done."""
+    """A task stuck, failed or done, a dialog, or a follow-up that waits (``parked``)."""
+    if event == "parked":
+        title = f"paw wave {wave}: {task.name} needs a human: its follow-up waits"
+        lines = [
+            f"agent: {task.agent}",
+            f"task: {task.name}",
+            f"why: {task.followup_why or 'the agent is not idle at an empty input'}",
+            (
+                "the check failed; paw types its follow-up only once the agent is idle at an "
+                "empty input, never into a prompt, a dialog or a half-typed line"
+            ),
+            f"look at it: paw attach {task.agent}",
+        ]
+        return _message(event, wave, task.name, None, title, lines)
     if event == "dialog":
         title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
         lines = [

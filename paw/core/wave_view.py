@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 # A task's status, as the wave view names it (the runner's phases, and for running tasks what
 # they wait on). The order is the order of the rows: what needs a human first.
 WAITING = "waiting"  # a prompt is parked for a human
-DIALOG = "dialog"  # a dialog only a human can answer (no prompt to approve)
+DIALOG = "dialog"  # a dialog only a human can answer (no prompt to approve), or a follow-up
+# that waits on a screen paw may not type into (announced)
 STUCK = "stuck"  # nothing changed for stuck_after_s while not busy
 CHECKING = "checking"  # paw runs the task's check
 RUNNING = "running"
@@ -79,8 +80,10 @@ def task_status(task: TaskState) -> str:
         return _PHASE_STATUS.get(phase, phase)
     if parked_prompt(task) is not None:
         return WAITING
-    if task.dialog_notified is not None:
-        return DIALOG
+    if task.dialog_notified is not None or (
+        task.followup_text is not None and task.followup_notified is not None
+    ):
+        return DIALOG  # (or its follow-up waits on a screen only a human can clear)
     if task.stuck:
         return STUCK
     if task.checking_since is not None:
@@ -94,7 +97,7 @@ def task_row(task: TaskState, now: float) -> WaveRow:
     prompt = parked_prompt(task)
     since = {
         WAITING: prompt.first_seen if prompt else None,
-        DIALOG: task.dialog_notified,
+        DIALOG: task.dialog_notified or task.followup_notified,
         STUCK: task.last_change,
     }.get(status)
     elapsed = None

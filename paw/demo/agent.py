@@ -5,14 +5,16 @@ then for each step "works" (a spinner line), draws a permission prompt box at th
 screen (the format :mod:`paw.core.detect.agents.scripted` reads), reads ONE key in raw mode and
 prints what it received and what it did. It ends idle, echoing lines typed at ``demo>``.
 
-A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question, trust) or
-``busy SECONDS``. With ``@TIMEOUT`` an unanswered prompt gives up after that many seconds and
-the next step starts. Approving ``write``/``edit`` writes the file (inside the working directory
-only); approving ``shell`` runs the command only if it is harmless (echo, touch, ls, pwd, date,
-true, mkdir, with no shell syntax); anything else is only described. Each answer is appended
-as a JSON line to the file named by ``PAW_DEMO_RECORD``, if set; the time each prompt was
-drawn, to the file named by ``PAW_DEMO_DRAWN`` (for latency benchmarks); the time,
-subject and working directory of each prompt box, to ``PAW_DEMO_STAMP``, if set.
+A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question, trust),
+``busy SECONDS``, or ``wait PATH`` (sit idle at ``demo>`` until PATH exists, then go on: a
+prompt that comes up after the agent looked finished). With ``@TIMEOUT`` an unanswered prompt
+gives up after that many seconds and the next step starts. Approving ``write``/``edit`` writes
+the file (inside the working directory only); approving ``shell`` runs the command only if it is
+harmless (echo, touch, ls, pwd, date, true, mkdir, with no shell syntax); anything else is only
+described. Each answer is appended as a JSON line to the file named by ``PAW_DEMO_RECORD``, if
+set; the time each prompt was drawn, to the file named by ``PAW_DEMO_DRAWN`` (for latency
+benchmarks); the time, subject and working directory of each prompt box, to ``PAW_DEMO_STAMP``,
+if set.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def parse_step(text: str) -> Step:
     """``KIND[@TIMEOUT] SUBJECT`` → Step (ValueError on nonsense)."""
     head, _, subject = text.strip().partition(" ")
     kind, _, timeout = head.partition("@")
-    if kind != "busy" and kind not in _QUESTIONS:
+    if kind not in ("busy", "wait") and kind not in _QUESTIONS:
         raise ValueError(f"unknown step kind {kind!r} in {text!r}")
     return Step(kind, subject.strip(), float(timeout) if timeout else None)
 
@@ -202,6 +204,16 @@ def _decision(step: Step, key: str) -> str | None:
     return _KEYS.get(key)
 
 
+def wait_for(path: Path) -> None:
+    """Look idle (the ``demo>`` input) until ``path`` exists; what is typed meanwhile stays
+    unread until a later step reads it."""
+    sys.stdout.write("demo> ")
+    sys.stdout.flush()
+    while not path.exists():
+        time.sleep(0.1)
+    _out()
+
+
 def idle() -> None:
     """The idle input line: echo what is typed until end of input."""
     while True:
@@ -230,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     for number, step in enumerate(steps, 1):
         if step.kind == "busy":
             busy(float(step.subject or 1))
+        elif step.kind == "wait":
+            wait_for(cwd / step.subject)
         else:
             busy(0.2)
             ask(number, step, cwd)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -27,14 +27,17 @@ from paw.core.wave import (
     WaveState,
     after_check,
     describe,
+    followup_refused,
     initial_state,
     notify_settings,
     ready_to_start,
+    step_checking,
     step_task,
     tail,
     wave_finished,
     wave_over_budget,
 )
+from paw.core.wave_recovery import Fate, answer_from_audit, decision_fate, undelivered
 from paw.core.wave_report import (
     HumanAnswers,
     Message,
@@ -59,13 +62,21 @@ if TYPE_CHECKING:
 
 
 STOP_SUFFIX = ".stop"  # `paw wave stop` writes {"stop": true} to <wave>.stop.json
+OUTBOX_SUFFIX = ".outbox"  # the delivery marks of the wave's messages: <wave>.outbox.json
 
 
 class Notifier(Protocol):
     """Escalation channels (paw.adapters.notify)."""
 
-    def send(self, message: Message) -> None:
-        """Queue ``message`` on every channel (returns at once; delivery is in the background)."""
+    def send(
+        self,
+        message: Message,
+        on_attempt: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        """Queue ``message`` on every channel (returns at once; delivery is in the background):
+        ``on_attempt`` runs right before the channels are called (not delivered if it raises),
+        ``on_done`` once they returned."""
         ...
 
     def badge(self, waiting: int) -> None:
@@ -106,7 +117,10 @@ class WaveRunner:
         self.notifier = notifier
         self.run_check = run_check
         self.settings = notify_settings(wave, notify_fallback)
+        self._marks_lock = threading.Lock()  # the delivery thread marks, the runner reads
+        self._marks: dict[str, dict[str, float]] = {"attempted": {}, "delivered": {}}
         self.state = self._load_or_start()
+        self._outbox_checked = False  # messages a dead runner left undelivered: first tick
         self._badge: int | None = None
         # Checks run beside the sweeps (a test suite may take minutes): task -> the thread's
         # result box (empty until it ends), the view the check started from, its start time.
@@ -128,6 +142,11 @@ class WaveRunner:
             describe(self.wave, state)
             for task in state.tasks:  # a check of a runner that ended is not running
                 task.checking_since = None
+            marks = self.store.read(f"{self.wave.name}{OUTBOX_SUFFIX}") or {}
+            for kind, known in self._marks.items():
+                found = marks.get(kind)
+                if isinstance(found, dict):
+                    known.update({str(k): float(v) for k, v in found.items()})
             return state
         state = initial_state(self.wave, self.file, self.sha256, self.ctx.clock())
         self.ctx.record("wave-start", wave=self.wave.name, file=self.file, sha256=self.sha256)
@@ -137,7 +156,18 @@ class WaveRunner:
     def save(self) -> None:
         """Write the state (atomically, fsync'd)."""
         self.changed = True
+        self._drop_delivered_texts()
         self.store.write(self.wave.name, self.state.model_dump(mode="json"))
+
+    def _drop_delivered_texts(self) -> None:
+        """A delivered message keeps its record, not its text (the audit has it): the state
+        stays small however many messages a long wave sends."""
+        with self._marks_lock:
+            delivered = set(self._marks["delivered"])
+        for entry in self.state.messages:
+            if entry.get("id") in delivered and "outgoing_body" in entry:
+                entry.pop("outgoing_title", None)
+                entry.pop("outgoing_body", None)
 
     def _put(self, task: TaskState) -> None:
         self.state.tasks = [task if t.name == task.name else t for t in self.state.tasks]
@@ -166,6 +196,9 @@ class WaveRunner:
         self.changed = False
         if self.state.status != "running":
             return True
+        if not self._outbox_checked:  # what a dead runner left undelivered leaves first
+            self._outbox_checked = True
+            self._resend_undelivered()
         if self._stop_requested():
             return self._end("stopped", "wave-stopped")
         snap = self.sup.poll_once()
@@ -178,7 +211,7 @@ class WaveRunner:
         views = {v.name: v for v in snap.agents}
         screens = self._screens(views)
         for task in list(self.state.tasks):
-            if task.phase is not Phase.RUNNING or task.name in self._checks:
+            if task.phase is not Phase.RUNNING:
                 continue
             view = views.get(task.agent)
             notes += self._step(task, view, snap, screens, now)
@@ -234,7 +267,10 @@ class WaveRunner:
     ) -> list[Notify]:
         spec = self.wave.task(task.name)
         task_view = _task_view(task, view, snap, screens)
-        step = step_task(self.wave, spec, task, task_view, now)
+        if task.name in self._checks:  # its check runs: only its prompts are parked meanwhile
+            step = step_checking(self.wave, task, task_view, now)
+        else:
+            step = step_task(self.wave, spec, task, task_view, now)
         if step.task != task:
             self._put(step.task)
             self.save()  # prompts routed, stuck flag, outcome: before any effect
@@ -251,7 +287,7 @@ class WaveRunner:
         if isinstance(effect, RunCheck):
             return self._check(effect.task, view, now)
         if isinstance(effect, FollowUp):
-            return self._follow_up(effect, view)
+            return self._follow_up(effect, view, now)
         return self._spawn(effect.task, now)
 
     def _approve_by_rule(self, effect: ApproveByRule, now: float) -> list[Notify]:
@@ -338,9 +374,14 @@ class WaveRunner:
         """True while a check runs."""
         return bool(self._checks)
 
-    def _follow_up(self, effect: FollowUp, view: TaskView) -> list[Notify]:
+    def _follow_up(self, effect: FollowUp, view: TaskView, now: float) -> list[Notify]:
+        """Type a failed check's follow-up (the agent was idle at the last sweep; the send
+        proves it again right before typing). Refused: not sent, not counted, it waits."""
         task = self.state.task(effect.task)
+        if task.followup_text is None:
+            return []
         task.followups += 1
+        task.followup_text = None
         task.followup_screen = view.screen
         task.seen_working = False
         self.save()  # counted before typing: a crash never sends it twice
@@ -352,15 +393,15 @@ class WaveRunner:
             self.sup.send(task.agent, effect.text)
         except PawError as err:
             self.ctx.record(
-                "wave-followup-failed", wave=self.wave.name, task=task.name, error=err.message
-            )
-            task.phase, task.outcome, task.ended_at = (
-                Phase.FAILED,
-                f"follow-up failed: {err.message}",
-                self.ctx.clock(),
-            )
+                "wave-followup-refused", wave=self.wave.name, task=task.name, agent=task.agent,
+                number=task.followups, error=err.message,
+            )  # fmt: skip
+            step = followup_refused(task, effect.text, err.message, now)
+            self._put(step.task)
             self.save()
-            return [Notify("task-failed", task.name)]
+            return [e for e in step.effects if isinstance(e, Notify)]
+        task.followup_why, task.followup_notified = None, None
+        self.save()
         return []
 
     # -- starting tasks --------------------------------------------------------------------
@@ -449,6 +490,8 @@ class WaveRunner:
         keys were sent, a human decides."""
         notes: list[Notify] = []
         for task in self.state.tasks:
+            if task.phase is not Phase.RUNNING:
+                continue
             for prompt in task.prompts:
                 if prompt.route != "rule" or not prompt.live or prompt.answered is not None:
                     continue
@@ -457,10 +500,17 @@ class WaveRunner:
                         ApproveByRule(task.name, prompt.id, prompt.rule or 0), now
                     )
                     continue
-                sent = _answer_from_audit(self.ctx.audit.read(), prompt.id)
-                if sent is not None:
+                fate, _decision = decision_fate(self.ctx.audit.read(), prompt.id)
+                if fate is Fate.PENDING:
+                    continue  # its sweep has not reconciled it yet: the next tick decides
+                if fate is Fate.SENT:
                     prompt.answered, prompt.answered_at = f"approved by rule {prompt.rule}", now
-                else:
+                elif fate is Fate.UNCERTAIN:
+                    prompt.answered = (
+                        f"rule {prompt.rule} approval interrupted: the key may have reached it"
+                    )
+                    prompt.answered_at = now
+                else:  # recorded, never sent (the sweep reconciled it `not-sent`): a human
                     prompt.route = "human"
                     prompt.why = "a rule approval was cut off before its key was sent"
                     notes.append(Notify("parked", task.name, prompt.id))
@@ -508,7 +558,7 @@ class WaveRunner:
                     return None
                 prompt.notified_at = now
             elif note.event == "answered":
-                answer = _answer_from_audit(self.ctx.audit.read(), prompt.id)
+                answer = answer_from_audit(self.ctx.audit.read(), prompt.id)
                 prompt.answered = answer or prompt.answered
             elif note.event == "reminder":
                 prompt.reminders += 1
@@ -520,28 +570,79 @@ class WaveRunner:
         return task_message(note.event, self.wave.name, task, now)
 
     def _send(self, messages: list[Message]) -> None:
+        """The outbox: every message is recorded "to send" in the state (one save), then
+        handed to the delivery thread, which marks each attempt and each delivery (see
+        :meth:`_mark`); a runner that died before a message was attempted delivers it on
+        resume, one whose delivery was cut off never sends it again (at most once)."""
         if not messages:
             return
+        first = len(self.state.messages)
         entries: list[dict[str, object]] = [
             {
+                "id": f"{self.wave.name}-{first + number}",
                 "event": m.event,
                 "task": m.task,
                 "prompt_id": m.prompt_id,
                 "title": m.title,
                 "redacted": m.redacted,
                 "at": self.ctx.clock(),
+                "outgoing_title": m.outgoing_title,
+                "outgoing_body": m.outgoing_body,
             }
-            for m in messages
+            for number, m in enumerate(messages, 1)
         ]
         self.state.messages += entries
         self.save()  # recorded before sending: one message per occurrence, never two
-        for message in messages:
-            self.notifier.send(message)
         for message, entry in zip(messages, entries, strict=True):
-            fields = {k: v for k, v in entry.items() if k != "event"}
+            self._deliver(message, str(entry["id"]))
+        for message, entry in zip(messages, entries, strict=True):
+            fields = {
+                k: v
+                for k, v in entry.items()
+                if k not in ("event", "outgoing_title", "outgoing_body")
+            }
             self.ctx.record(
                 "wave-notify", wave=self.wave.name, message=message.event, **fields,
                 body=message.body,
+            )  # fmt: skip
+
+    def _deliver(self, message: Message, key: str) -> None:
+        self.notifier.send(
+            message,
+            on_attempt=lambda: self._mark("attempted", key),
+            on_done=lambda: self._mark("delivered", key),
+        )
+
+    def _mark(self, kind: str, key: str) -> None:
+        """Record (fsync'd) that message ``key`` is about to go to the channels, or went
+        (called from the delivery thread; the outbox document is its own, not the state's)."""
+        with self._marks_lock:
+            self._marks[kind][key] = self.ctx.clock()
+            self.store.write(f"{self.wave.name}{OUTBOX_SUFFIX}", dict(self._marks))
+
+    def _resend_undelivered(self) -> None:
+        """After a crash: deliver the messages recorded but never handed to a channel; those
+        whose delivery was cut off may have arrived and are not sent again (audited)."""
+        with self._marks_lock:
+            marks: dict[str, object] = {k: dict(v) for k, v in self._marks.items()}
+        due, cut = undelivered(self.state.messages, marks)
+        if not due and not cut:
+            return
+        by_id = {str(m.get("id")): m for m in self.state.messages}
+        for entry in cut:
+            by_id[str(entry["id"])]["outcome"] = "uncertain"
+            self.ctx.record(
+                "wave-notify-uncertain", wave=self.wave.name, id=entry["id"],
+                message=entry.get("event"), title=entry.get("title"),
+                reason="the runner died while the channels delivered it; not sent again",
+            )  # fmt: skip
+        self.save()
+        for entry in due:
+            message = _stored_message(self.wave.name, entry)
+            self._deliver(message, str(entry["id"]))
+            self.ctx.record(
+                "wave-notify-resumed", wave=self.wave.name, id=entry["id"],
+                message=message.event, title=entry.get("title"),
             )  # fmt: skip
 
     def _update_badge(self, *, force_zero: bool = False) -> None:
@@ -565,17 +666,33 @@ def wave_report(state: WaveState, audit: list[dict[str, object]], now: float) ->
 
 
 def human_answers(state: WaveState, audit: list[dict[str, object]]) -> dict[str, HumanAnswers]:
-    """Approvals and denials sent for each task's prompts, not counting standing-rule ones."""
+    """Approvals and denials sent for each task's prompts, not counting standing-rule ones
+    (the approval right after a ``wave-rule-approve`` of its prompt) nor decisions whose
+    outcome says nothing was sent (a rule approval cut off, then a human's: the human's)."""
     by_agent = {t.agent: t for t in state.tasks}
-    ruled = {str(r.get("prompt_id")) for r in audit if r.get("event") == "wave-rule-approve"}
-    counts: dict[str, HumanAnswers] = {}
+    ruling: set[str] = set()  # prompts whose next approval is a standing rule's
+    decisions: list[tuple[dict[str, object], bool]] = []
+    unsent: set[int] = set()
+    open_decision: dict[str, int] = {}
     for record in audit:
-        if record.get("event") not in ("approve", "deny") or record.get("decision") != "send":
-            continue
+        event, prompt_id = record.get("event"), str(record.get("prompt_id"))
+        if event == "wave-rule-approve":
+            ruling.add(prompt_id)
+        elif event in ("approve", "deny") and record.get("decision") == "send":
+            by_rule = event == "approve" and prompt_id in ruling
+            ruling.discard(prompt_id)
+            open_decision[prompt_id] = len(decisions)
+            decisions.append((record, by_rule))
+        elif event == "outcome" and prompt_id in open_decision:
+            if record.get("outcome") in ("not-sent", "send-failed"):
+                unsent.add(open_decision[prompt_id])
+            del open_decision[prompt_id]
+    counts: dict[str, HumanAnswers] = {}
+    for number, (record, by_rule) in enumerate(decisions):
         task = by_agent.get(str(record.get("agent")))
         if task is None or record.get("time", 0.0) < state.started_at:  # type: ignore[operator]
             continue
-        if record.get("event") == "approve" and str(record.get("prompt_id")) in ruled:
+        if by_rule or number in unsent:
             continue
         old = counts.get(task.name, HumanAnswers())
         counts[task.name] = (
@@ -586,15 +703,23 @@ def human_answers(state: WaveState, audit: list[dict[str, object]]) -> dict[str,
     return counts
 
 
-def _answer_from_audit(audit: list[dict[str, object]], prompt_id: str) -> str | None:
-    for record in reversed(audit):
-        if record.get("prompt_id") != prompt_id or record.get("decision") != "send":
-            continue
-        if record.get("event") == "approve":
-            return f"approved by {record.get('user')}"
-        if record.get("event") == "deny":
-            return f"denied by {record.get('user')}"
-    return None
+def _stored_message(wave: str, entry: Mapping[str, object]) -> Message:
+    """An outbox entry as a message again (the outgoing, redacted text: that is all the state
+    keeps; the full text is in the audit's ``wave-notify``)."""
+
+    def text(key: str) -> str:
+        value = entry.get(key)
+        return value if isinstance(value, str) else ""
+
+    def optional(key: str) -> str | None:
+        value = entry.get(key)
+        return value if isinstance(value, str) else None
+
+    title, body = text("outgoing_title"), text("outgoing_body")
+    return Message(
+        text("event"), wave, optional("task"), optional("prompt_id"), title, body, title, body,
+        bool(entry.get("redacted")),
+    )  # fmt: skip
 
 
 def _task_view(

@@ -20,10 +20,12 @@ from paw.core.wave import (
     WaveFile,
     WaveRule,
     after_check,
+    followup_refused,
     initial_state,
     ready_to_start,
     route,
     rule_matches,
+    step_checking,
     step_task,
 )
 from paw.core.wave_report import digest_message, prompt_message, report_data, report_markdown
@@ -212,11 +214,13 @@ def test_idle_after_working_runs_the_check_and_a_failure_becomes_a_follow_up() -
     failed, effects = after_check(
         spec, stepped.task, CheckRun(at=2.0, exit_code=1, tail="E assert 1 == 2"), 3.0
     )
-    assert len(effects) == 1
-    assert isinstance(effects[0], FollowUp)
-    assert "E assert 1 == 2" in effects[0].text
-    assert "\n" not in effects[0].text
-    failed.followups = 1
+    assert effects == ()  # the follow-up waits for the next sweep to see the agent idle
+    typed = step_task(w, spec, failed, view("idle", "s2"), 4.0)
+    assert len(typed.effects) == 1
+    assert isinstance(typed.effects[0], FollowUp)
+    assert "E assert 1 == 2" in typed.effects[0].text
+    assert "\n" not in typed.effects[0].text
+    failed.followups, failed.followup_text = 1, None
     final, effects = after_check(spec, failed, CheckRun(at=4.0, exit_code=1, tail="still"), 5.0)
     assert final.phase is Phase.FAILED
     assert effects == (Notify("task-failed", "a"),)
@@ -398,3 +402,40 @@ def test_a_waiting_dialog_is_escalated_once_and_never_stuck() -> None:
     later = step_task(w, w.tasks[0], first.task, view("waiting", "d"), 100.0)
     assert later.effects == ()
     assert not later.task.stuck
+
+
+def test_a_follow_up_waits_for_an_idle_agent_with_no_prompt_and_is_never_a_check() -> None:
+    """Issue 29 (1, 7): a failed check's follow-up is typed only at an idle screen; at a
+    prompt or dialog it waits quietly (they have their own message); at a screen paw cannot
+    read it is announced once; a refused send is not counted and waits again."""
+    w = wave()
+    spec = w.tasks[0]
+    t = running(seen_working=True, followup_text="fix it")
+    at_prompt = step_task(w, spec, t, view("prompt", prompts=(prompt(),)), 1.0)
+    assert [type(e) for e in at_prompt.effects] == [Notify]  # the prompt's own "parked"
+    assert at_prompt.effects[0] == Notify("parked", "a", "p1")
+    assert step_task(w, spec, t, view("waiting"), 1.0).effects == (Notify("dialog", "a"),)
+    assert step_task(w, spec, t, view("busy"), 1.0).effects == ()
+    unknown = step_task(w, spec, t, view("unknown", "s9"), 2.0)
+    assert unknown.effects == (Notify("parked", "a"),)
+    assert unknown.task.followup_why == "the agent's screen is unknown"
+    assert step_task(w, spec, unknown.task, view("unknown", "s9"), 3.0).effects == ()
+    assert step_task(w, spec, t, view("idle", "s1"), 4.0).effects == (FollowUp("a", "fix it"),)
+    sent = t.model_copy(update={"followups": 1, "followup_text": None})
+    refused = followup_refused(sent, "fix it", "the input line is not empty", 5.0)
+    assert refused.effects == (Notify("parked", "a"),)
+    assert refused.task.followups == 0
+    assert refused.task.followup_text == "fix it"
+    again = followup_refused(
+        refused.task.model_copy(update={"followups": 1, "followup_text": None}), "fix it", "x", 6
+    )
+    assert again.effects == ()  # announced once per follow-up
+
+
+def test_a_task_whose_check_runs_still_parks_its_prompts() -> None:
+    """Issue 29 (7): only prompts and dialogs are decided while the check runs."""
+    w = wave()
+    t = running(seen_working=True, checking_since=1.0)
+    stepped = step_checking(w, t, view("prompt", prompts=(prompt(),)), 2.0)
+    assert stepped.effects == (Notify("parked", "a", "p1"),)
+    assert step_checking(w, t, view("idle", "s1"), 2.0).effects == ()

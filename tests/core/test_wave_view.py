@@ -59,3 +59,10 @@ def test_rows_need_a_human_first_the_longest_waiting_on_top() -> None:
     }  # fmt: skip
     assert wave_elapsed(state, NOW) == 200.0
     assert task_status(_task("x", Phase.RUNNING, stuck=True, dialog_notified=NOW)) == "dialog"
+
+
+def test_a_follow_up_announced_as_waiting_needs_a_human_until_it_is_typed() -> None:
+    waits = _task("x", followup_text="fix it", followup_notified=NOW - 5)
+    assert task_status(waits) == "dialog"
+    assert task_status(_task("x", followup_text="fix it")) == "running"  # not announced yet
+    assert task_status(_task("x", followup_notified=NOW - 5)) == "running"  # typed since

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from paw.core.wave import CheckResult, WaveFile
 from paw.core.wave_report import Message
@@ -22,8 +23,17 @@ class Collect:
         self.messages: list[Message] = []
         self.badges: list[int] = []
 
-    def send(self, message: Message) -> None:
+    def send(
+        self,
+        message: Message,
+        on_attempt: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        if on_attempt is not None:
+            on_attempt()
         self.messages.append(message)
+        if on_done is not None:
+            on_done()
 
     def badge(self, waiting: int) -> None:
         self.badges.append(waiting)
@@ -278,3 +288,89 @@ def test_the_state_says_while_a_check_runs_and_carries_budgets_for_readers() -> 
     assert saved is not None
     assert saved["tasks"][0]["phase"] == "done"  # type: ignore[index]
     assert saved["tasks"][0]["checking_since"] is None  # type: ignore[index]
+
+
+class Dies(Collect):
+    """A Notifier whose process dies: the first message's channel call never returns (its
+    attempt is marked), the rest are never handed to a channel."""
+
+    def send(
+        self,
+        message: Message,
+        on_attempt: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        del on_done
+        if not self.messages and on_attempt is not None:
+            on_attempt()
+        self.messages.append(message)
+
+
+def test_messages_recorded_but_never_handed_to_a_channel_are_delivered_on_resume_once() -> None:
+    """Issue 29 (6): the outbox. The message whose delivery was cut off may have arrived: it
+    is not sent again (audited as uncertain); the ones never attempted are sent on resume,
+    once; a second resume sends nothing."""
+    rig = make_rig()
+    wave = _wave(2)
+    dead = Dies()
+    runner = _runner(rig, wave, dead)
+    runner.tick()
+    panes = _panes(rig)
+    for agent in ("night-t0", "night-t1"):
+        rig.terminal.set_screen(panes[agent], demo_screen("shell", "git push origin main"))
+    rig.now[0] += 1
+    runner.tick()
+    assert sorted(m.title for m in dead.messages) == [
+        "paw wave night: t0 needs a human: shell git push origin main",
+        "paw wave night: t1 needs a human: shell git push origin main",
+    ]
+    notes = Collect()
+    resumed = _runner(rig, wave, notes)
+    resumed.tick()
+    assert [m.title for m in notes.messages] == [dead.messages[1].title]
+    uncertain = [r for r in rig.audit.records if r["event"] == "wave-notify-uncertain"]
+    assert [r["title"] for r in uncertain] == [dead.messages[0].title]
+    again = Collect()
+    _runner(rig, wave, again).tick()
+    assert again.messages == []
+    resumed.save()  # a delivered message keeps its record, not its text
+    kept = {str(m["id"]): "outgoing_body" in m for m in resumed.state.messages}
+    assert kept == {"night-1": True, "night-2": False}  # the uncertain one, the delivered one
+
+
+def test_a_refused_follow_up_is_not_counted_waits_and_is_announced_once() -> None:
+    """Issue 29 (1): any refusal of the follow-up's send leaves it waiting, never failed."""
+    from paw.errors import PawError
+
+    rig = make_rig()
+    wave = _wave(1, tasks=[{"name": "t0", "task": "x", "check": "false", "retries": 1}])
+    notes = Collect()
+    runner = _runner(rig, wave, notes)
+    refusals = [PawError("agent 'night-t0' has text in its input line")]
+    typed: list[str] = []
+
+    def send(agent: str, text: str) -> None:
+        del agent
+        if refusals:
+            raise refusals.pop()
+        typed.append(text)
+
+    runner.sup.send = send  # type: ignore[method-assign]
+    runner.tick()
+    pane = _panes(rig)["night-t0"]
+    rig.terminal.set_screen(pane, IDLE_SCREEN + "\n")
+    for _ in range(40):
+        rig.now[0] += 1
+        runner.tick()
+        if typed:
+            break
+        time.sleep(0.02)  # the check thread (a fake check: it returns at once)
+    task = runner.state.task("t0")
+    assert task.phase.value == "running", task.outcome
+    assert task.followups == 1
+    assert len(typed) == 1
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert "has text in its input line" in notes.messages[0].body
+    events = [r["event"] for r in rig.audit.records]
+    assert events.count("wave-followup-refused") == 1
+    assert events.count("wave-followup") == 2

@@ -10,12 +10,17 @@ from typing import Any
 
 
 class Receiver:
-    """Collects every JSON body POSTed to it, with the time it arrived."""
+    """Collects every JSON body POSTed to it, with the time it arrived.
+
+    ``gate``: while cleared, each request is collected on arrival but answered only once the
+    gate is set again (a slow channel: the sender waits, the message is already here)."""
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.arrived: list[float] = []
         self.lock = threading.Lock()
+        self.gate = threading.Event()
+        self.gate.set()
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -25,9 +30,13 @@ class Receiver:
                 with owner.lock:
                     owner.messages.append(body)
                     owner.arrived.append(time.monotonic())
-                self.send_response(200)
-                self.end_headers()
-                self.wfile.write(b"{}")
+                owner.gate.wait(600)
+                try:
+                    self.send_response(200)
+                    self.end_headers()
+                    self.wfile.write(b"{}")
+                except OSError:
+                    pass  # the sender is gone (killed while it waited)
 
             def log_message(self, format: str, *args: object) -> None:  # noqa: A002
                 del format, args
@@ -60,5 +69,6 @@ class Receiver:
 
     def close(self) -> None:
         """Stop serving."""
+        self.gate.set()
         self.server.shutdown()
         self.server.server_close()

@@ -271,6 +271,8 @@ def test_the_state_is_parsed_only_when_its_file_changed(waves_dir: Path) -> None
     assert again.state.task("api").followups == 1
     (waves_dir / "night.stop.json").write_text('{"stop": false}', encoding="utf-8")
     assert watcher.read() is again  # the stop file is not a wave
+    (waves_dir / "night.outbox.json").write_text('{"attempted": {}}', encoding="utf-8")
+    assert watcher.read() is again  # nor are the delivery marks of its messages
 
 
 def test_no_wave_directory_is_no_wave(tmp_path: Path) -> None:

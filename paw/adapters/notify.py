@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
+from paw.errors import ConfigError
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -153,20 +155,24 @@ def _apprise(urls: Sequence[str]) -> apprise.Apprise:
 
     logging.getLogger("apprise").setLevel(logging.CRITICAL)  # its errors land in self.errors
     app = apprise.Apprise()
-    for url in urls:
+    for index, url in enumerate(urls, 1):
         if not app.add(url):
-            raise ValueError(f"apprise does not understand the URL {_scheme(url)}://…")
+            raise ConfigError(
+                f"notify.urls[{index}]: apprise does not understand the URL {_scheme(url)}://…",
+                hint="`paw config check` and `paw wave check FILE` list every problem",
+            )
     return app
 
 
-def check_urls(urls: Sequence[str]) -> list[str]:
-    """Problems with ``urls`` (apprise cannot parse them), without sending anything."""
+def url_problems(urls: Sequence[str]) -> list[tuple[int, str]]:
+    """``(0-based index, problem)`` for each of ``urls`` apprise cannot parse. apprise only
+    parses them here: nothing is sent."""
     import apprise
 
     logging.getLogger("apprise").setLevel(logging.CRITICAL)
     return [
-        f"notify: apprise does not understand the URL {_scheme(url)}://…"
-        for url in urls
+        (index, f"apprise does not understand the URL {_scheme(url)}://…")
+        for index, url in enumerate(urls)
         if not apprise.Apprise().add(url)
     ]
 

@@ -104,8 +104,9 @@ def load_config(path: Path, repo_root: str | None = None) -> PawConfig:
 
 
 def config_problems(path: Path, repo_root: str | None = None) -> list[str]:
-    """Every problem of paw.toml as ``file:line: key: message`` lines ([] when fine)."""
-    _config, problems = config_store.load_config(path, repo_root=repo_root)
+    """Every problem of paw.toml as ``file:line: key: message`` lines ([] when fine), notify
+    URLs apprise cannot parse among them."""
+    _config, problems = config_store.load_config(path, repo_root=repo_root, urls=True)
     return [format_problem(p).replace(str(path), path.name) for p in problems]
 
 

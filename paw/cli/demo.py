@@ -48,21 +48,69 @@ NEXT_STEPS = """\
 That was the demo (its repository and tmux server are gone).
 
 To supervise real agents, in your own git repository:
-  paw init                                   # writes a commented paw.toml
-  paw spawn fix-login --agent claude-code --task "fix the login form"
-  paw spawn docs --agent codex --task "document the API"
-  paw                                        # the TUI (or: paw prompts / paw approve ID)
+"""
+
+STEPS = (
+    ("init", "writes a commented paw.toml"),
+    ('spawn fix-login --agent claude-code --task "fix the login form"', ""),
+    ('spawn docs --agent codex --task "document the API"', ""),
+    ("", "the TUI (or: paw prompts / paw approve ID)"),
+)
+
+NOT_ON_PATH = """\
+{which}: run this one as {paw}, or install it from the
+checkout with pipx or uv (each gives paw a virtualenv of its own and puts `paw` on your PATH):
+  pipx install {checkout}        # or: uv tool install {checkout}
 """
 
 
-def next_steps() -> str:
-    """What to do after the demo, with the agent kinds paw verified (from their specs)."""
+def paw_command(cwd: str | None = None) -> str:
+    """How to run this very paw from ``cwd``: ``paw`` when PATH finds it, else the path of its
+    script (``.venv/bin/paw`` after the README's "Try it"), relative when it is below ``cwd``."""
+    script = Path(sys.executable).parent / "paw"  # the console script beside the interpreter
+    if not script.is_file():
+        return "paw"  # not installed with a script (python -m paw): say the command's name
+    found = shutil.which("paw")
+    if found is not None and Path(found).resolve() == script.resolve():
+        return "paw"
+    relative = os.path.relpath(script, cwd or Path.cwd())
+    return relative if not relative.startswith("..") else str(script)
+
+
+def _checkout() -> str:
+    """The source tree paw runs from, when it is one (an editable install), else ``.``."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").is_file():
+        return "."
+    relative = os.path.relpath(root, Path.cwd())
+    return relative if not relative.startswith("..") else str(root)
+
+
+def next_steps(paw: str = "paw") -> str:
+    """What to do after the demo, with the agent kinds paw verified (from their specs). ``paw``
+    is how the user runs paw (:func:`paw_command`); when it is not plain ``paw``, how to put
+    paw on the PATH follows."""
     from textwrap import fill
 
     from paw.core.verified import verified_versions
 
+    commands = [f"{paw} {args}".rstrip() for args, _ in STEPS]
+    width = 39 + len(paw)
+    lines = [
+        f"  {command.ljust(width)} # {comment}" if comment else f"  {command}"
+        for command, (_, comment) in zip(commands, STEPS, strict=True)
+    ]
+    text = NEXT_STEPS + "\n".join(lines) + "\n"
+    if paw != "paw":
+        found = shutil.which("paw")
+        which = (
+            f"The `paw` on your PATH ({found}) is another one"
+            if found
+            else "`paw` is not on your PATH"
+        )
+        text += "\n" + NOT_ON_PATH.format(paw=paw, checkout=_checkout(), which=which)
     kinds = f"Agent kinds: {', '.join(verified_versions())} (`paw doctor` checks them)."
-    return NEXT_STEPS + fill(kinds, width=95) + "\n"
+    return text + "\n" + fill(kinds, width=95) + "\n"
 
 
 def register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -180,5 +228,5 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"demo repository kept: {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
-    print(next_steps())
+    print(next_steps(paw_command()))
     return 0

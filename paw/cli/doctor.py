@@ -29,6 +29,8 @@ OK, WARN, FAIL = "ok", "warn", "fail"
 EPILOG = """\
 what it checks:
   tmux, git    on PATH, and their versions (missing: fail)
+  paw          where this paw runs from; its TUI stylesheet and the bash grammar its guard
+               parses with load (missing: fail, reinstall paw)
   AGENT        on PATH as `paw spawn` looks it up, its version against the version paw's
                prompt detection was verified with; a copy only in the install cache
                ($PAW_AGENTS_HOME, default ~/.cache/paw-agents) is "not on PATH"
@@ -36,7 +38,7 @@ what it checks:
                presence only: paw never reads secrets or contacts a provider, so an expired
                sign-in still shows ok
 
-exit codes: 0 nothing failed (warnings allowed), 1 tmux or git missing
+exit codes: 0 nothing failed (warnings allowed), 1 tmux or git missing, or paw's install broken
 
 examples:
   paw doctor
@@ -167,10 +169,36 @@ def sign_in_row(agent: str) -> CheckRow:
     )
 
 
+PACKAGE_DATA = ("tui/paw.tcss", "py.typed")
+"""Files paw reads from its own package (a wheel that lacks one is a broken install)."""
+
+
+def install_row() -> CheckRow:
+    """paw's own install: where it runs from, its package data (the TUI's stylesheet) and the
+    bash grammar the guard parses every command with (the tree-sitter-bash dependency)."""
+    import paw
+
+    root = Path(paw.__file__).resolve().parent
+    missing = [name for name in PACKAGE_DATA if not (root / name).is_file()]
+    if missing:
+        detail = f"{', '.join(missing)} missing from {root}: reinstall paw (pipx install …)"
+        return CheckRow("paw", FAIL, detail)
+    try:
+        from paw.core.guard.shell.parse import parse_script
+
+        if parse_script("ls -la").has_error:
+            return CheckRow("paw", FAIL, "the bash grammar does not parse `ls -la`")
+    except (ImportError, OSError, ValueError) as err:
+        detail = f"the bash grammar (tree-sitter-bash) does not load: {err}; reinstall paw"
+        return CheckRow("paw", FAIL, detail)
+    return CheckRow("paw", OK, f"{paw.__version__} at {root} (bash grammar, TUI stylesheet)")
+
+
 def collect() -> list[CheckRow]:
     """Every check, in display order."""
     rows = [_tool_row("tmux", "apt-get install tmux"), _tool_row("git", "apt-get install git")]
     rows.append(CheckRow("python", OK, sys.version.split()[0]))
+    rows.append(install_row())
     for spec in all_specs():
         if spec.install is None:  # ships with paw
             continue

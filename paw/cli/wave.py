@@ -16,7 +16,6 @@ import argparse
 import fcntl
 import json
 import os
-import re
 import sys
 import time
 import tomllib
@@ -32,6 +31,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.cli.compose import JsonDocs
+    from paw.core.config import PawConfig
+    from paw.core.problems import Lines, Loc, Problem
     from paw.core.wave import WaveFile, WaveState
 
 Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -44,81 +45,87 @@ EXIT_WAVE_FAILED = 1
 
 
 def wave_problems(path: Path) -> tuple[WaveFile | None, list[str], bytes]:
-    """Parse ``path``: the wave (None when invalid), every problem as ``file:line: key: msg``."""
+    """Parse ``path``: the wave (None when invalid), every problem as ``file:line: key: msg``.
+
+    One pass: the schema's errors, the checks spanning several keys on what parsed, task files
+    (inside the wave's folder, present) and notify URLs (parsed by apprise, nothing sent)."""
+    from paw.core.problems import format_problem
+
+    wave, problems, data = _wave_file_problems(path)
+    return wave, [format_problem(p) for p in problems], data
+
+
+def _wave_file_problems(path: Path) -> tuple[WaveFile | None, list[Problem], bytes]:
     from pydantic import ValidationError  # (the wave's models: imported when a wave is read)
 
-    from paw.core.wave import WaveFile
+    from paw.core.problems import (
+        COLLECT,
+        Problem,
+        covered,
+        in_order,
+        locate,
+        scan_key_lines,
+        validation_problems,
+    )
+    from paw.core.wave import WaveFile, wave_issues
 
+    file = path.name
     try:
         data = path.read_bytes()
     except OSError as err:
-        return None, [f"{path}: cannot read: {err.strerror}"], b""
+        return None, [Problem(str(path), None, None, f"cannot read: {err.strerror}")], b""
     text = data.decode(errors="replace")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        return None, [f"{path.name}: {err}"], data
+        return None, [Problem(file, None, None, f"invalid TOML: {err}")], data
+    lines = scan_key_lines(text)
+    wave: WaveFile | None = None
+    problems: list[Problem] = []
     try:
-        wave = WaveFile.model_validate(raw)
+        wave = WaveFile.model_validate(raw, context={COLLECT: True})
     except ValidationError as err:
-        lines = _key_lines(text)
-        problems = []
-        for error in err.errors():
-            loc = tuple(error["loc"])
-            line = _line(loc, lines, text, str(error["msg"]))
-            where = f"{path.name}:{line}" if line else path.name
-            key = ".".join(str(p) for p in loc)
-            msg = str(error["msg"]).removeprefix("Value error, ")
-            problems.append(f"{where}: {key}: {msg}" if key else f"{where}: {msg}")
-        return None, problems, data
+        problems = validation_problems(file, err, lines, WaveFile)
+    found = [locate(file, loc, message, lines) for loc, message in wave_issues(raw)]
+    found += _task_file_problems(path, raw, lines)
+    found += _notify_problems(file, raw, lines)
+    problems += [p for p in found if not covered(p.loc, problems)]
+    return (None if problems else wave), in_order(problems), data
+
+
+def _task_file_problems(path: Path, raw: dict[str, object], lines: Lines) -> list[Problem]:
+    """Each ``task_file`` must be a file inside the wave file's folder (symlinks resolved)."""
+    from paw.core.problems import locate
+
     problems = []
-    for task in wave.tasks:
-        if task.task_file is not None and not (path.parent / task.task_file).is_file():
-            problems.append(
-                f"{path.name}: tasks.{task.name}.task_file: no such file {task.task_file}"
-            )
-    return (wave if not problems else None), problems, data
+    folder = path.parent.resolve()
+    tasks = raw.get("tasks")
+    for index, task in enumerate(tasks if isinstance(tasks, list) else []):
+        name = task.get("task_file") if isinstance(task, dict) else None
+        if not isinstance(name, str) or Path(name).is_absolute() or ".." in Path(name).parts:
+            continue  # the schema refuses those
+        target = (path.parent / name).resolve()
+        loc = ("tasks", index, "task_file")
+        if not target.is_relative_to(folder):
+            message = f"{name} leads outside the wave file's folder (to {target})"
+            problems.append(locate(path.name, loc, message, lines))
+        elif not target.is_file():
+            problems.append(locate(path.name, loc, f"no such file {name}", lines))
+    return problems
 
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
+def _notify_problems(file: str, raw: dict[str, object], lines: Lines) -> list[Problem]:
+    from paw.adapters.notify import url_problems
+    from paw.core.problems import locate
 
-
-def _key_lines(text: str) -> dict[tuple[object, ...], int]:
-    """``("tasks", 2, "check") -> line`` for tables, arrays of tables and keys."""
-    found: dict[tuple[object, ...], int] = {}
-    counts: dict[str, int] = {}
-    table: tuple[object, ...] = ()
-    for number, line in enumerate(text.splitlines(), 1):
-        header = _HEADER.match(line)
-        if header:
-            name = header.group(2)
-            if header.group(1) == "[[":
-                index = counts.get(name, -1) + 1
-                counts[name] = index
-                table = (*name.split("."), index)
-            else:
-                table = tuple(name.split("."))
-            found.setdefault(table, number)
-            continue
-        key = _KEY.match(line)
-        if key:
-            found.setdefault((*table, key.group(1)), number)
-    return found
-
-
-def _line(
-    loc: tuple[object, ...], lines: dict[tuple[object, ...], int], text: str, msg: str
-) -> int | None:
-    for end in range(len(loc), 0, -1):
-        if loc[:end] in lines:
-            return lines[loc[:end]]
-    quoted = re.search(r"'([^']+)'", msg)  # a task named in a whole-file problem
-    if quoted:
-        for number, line in enumerate(text.splitlines(), 1):
-            if re.match(rf"""\s*name\s*=\s*["']{re.escape(quoted.group(1))}["']""", line):
-                return number
-    return None
+    notify = raw.get("notify")
+    urls = notify.get("urls") if isinstance(notify, dict) else None
+    if not isinstance(urls, list) or not all(isinstance(u, str) for u in urls):
+        return []  # the schema reports those
+    return [
+        locate(file, ("notify", "urls", index), message, lines)
+        for index, message in url_problems(urls)
+    ]
 
 
 def load_wave(path: Path) -> tuple[WaveFile, str, dict[str, str]]:
@@ -223,18 +230,20 @@ class RunnerLock:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate a wave file; list every problem."""
-    path = Path(args.file)
-    wave, problems, _data = wave_problems(path)
-    if wave is not None:
-        from paw.adapters.notify import check_urls
+    from paw.core.problems import covered, format_problem, in_order
 
-        problems += check_urls(wave.notify.urls) if wave.notify else []
-        problems += _kind_problems(path, wave, args.repo)
+    path = Path(args.file)
+    wave, found, data = _wave_file_problems(path)
+    if data:
+        found = in_order(
+            found + [p for p in _repo_problems(path, data, args.repo) if not covered(p.loc, found)]
+        )
+    problems = [format_problem(p) for p in found]
     if args.json:
-        data: dict[str, object] = {"file": str(path), "problems": problems}
+        out: dict[str, object] = {"file": str(path), "problems": problems}
         if problems:
-            data["error"] = error_object(problems[0], hint=f"{len(problems)} problems", code=2)
-        _print(data)
+            out["error"] = error_object(problems[0], hint=f"{len(problems)} problems", code=2)
+        _print(out)
     elif problems:
         print("\n".join(problems))
     elif wave is not None:
@@ -243,21 +252,70 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 2 if problems else 0
 
 
-def _kind_problems(path: Path, wave: WaveFile, repo: str | None) -> list[str]:
-    """Agent kinds the repository's paw.toml does not know (nothing to say outside a repo)."""
-    from paw.cli.compose import CONFIG_NAME, load_config
-    from paw.core.agents import known_kinds
+def _repo_problems(path: Path, data: bytes, repo: str | None) -> list[Problem]:
+    """What the repository decides (nothing to say outside one): agent kinds paw.toml does not
+    know, refs that name no commit, and paw.toml's notify URLs when the wave has none."""
+    from paw.adapters import config_store
+    from paw.cli.compose import CONFIG_NAME
+    from paw.core.problems import Problem, locate, scan_key_lines
 
     try:
         root = find_repo_root(repo)
-    except PawError:
+        text = data.decode(errors="replace")
+        raw = tomllib.loads(text)
+    except (PawError, tomllib.TOMLDecodeError):
         return []
-    kinds = known_kinds(load_config(Path(root) / CONFIG_NAME))
-    wanted = {t.name: t.agent or wave.agent for t in wave.tasks}
+    config_path = Path(root) / CONFIG_NAME
+    config, bad = config_store.load_config(config_path, missing_ok=True)
+    if config is None:
+        message = (
+            f"{CONFIG_NAME} has {len(bad)} problem(s), so agent kinds and notify URLs are not "
+            "checked: run `paw config check`"
+        )
+        return [Problem(path.name, None, None, message)]
+    lines = scan_key_lines(text)
+    problems = [locate(path.name, loc, msg, lines) for loc, msg in _kind_issues(raw, config)]
+    problems += [locate(path.name, loc, msg, lines) for loc, msg in _ref_issues(raw, root)]
+    if "notify" not in raw and config.notify.urls:
+        config_text = config_path.read_text(encoding="utf-8")
+        problems += config_store.url_problems(config, config_text, CONFIG_NAME)
+    return problems
+
+
+def _written(raw: dict[str, object], key: str) -> list[tuple[Loc, object]]:
+    """``key`` of the wave and of each task, where the file sets it."""
+    found: list[tuple[Loc, object]] = [((key,), raw[key])] if key in raw else []
+    tasks = raw.get("tasks")
+    for index, task in enumerate(tasks if isinstance(tasks, list) else []):
+        if isinstance(task, dict) and key in task:
+            found.append((("tasks", index, key), task[key]))
+    return found
+
+
+def _kind_issues(raw: dict[str, object], config: PawConfig) -> list[tuple[Loc, str]]:
+    """Each agent kind paw.toml does not know, once, where it is written."""
+    from paw.core.agents import known_kinds
+
+    kinds = known_kinds(config)
     return [
-        f"{path.name}: tasks.{name}.agent: unknown agent kind {kind!r} (known: {', '.join(kinds)})"
-        for name, kind in wanted.items()
-        if kind not in kinds
+        (loc, f"unknown agent kind {kind!r} (known: {', '.join(kinds)})")
+        for loc, kind in _written(raw, "agent")
+        if isinstance(kind, str) and kind not in kinds
+    ]
+
+
+def _ref_issues(raw: dict[str, object], root: str) -> list[tuple[Loc, str]]:
+    """Each base ref written in the file must name a commit of the repository."""
+    from paw.adapters.git import GitCli
+
+    git = GitCli(line_counts=False)
+    return [
+        (loc, f"{ref!r} names no commit in this repository")
+        for loc, ref in _written(raw, "base")
+        if isinstance(ref, str)
+        and ref.strip()
+        and not ref.startswith("-")  # the schema refuses those
+        and git.resolve_commit(root, ref) is None
     ]
 
 
@@ -313,12 +371,18 @@ def _run(
     sup = build_supervisor(args.repo, control=True)
     docs.write(f"{wave.name}{STOP_SUFFIX}", {"stop": False})
     settings = wave.notify or sup.ctx.config.notify
-    notifier = ChannelNotifier(
-        settings,
-        tmux_socket=socket_file(sup),
-        tmux_session=sup.session,
-        bell_stream=terminal_bell_stream(),
-    )
+    try:
+        notifier = ChannelNotifier(
+            settings,
+            tmux_socket=socket_file(sup),
+            tmux_session=sup.session,
+            bell_stream=terminal_bell_stream(),
+        )
+    except PawError as err:  # a URL apprise cannot parse: one line, exit 2, nothing started
+        sup.close()
+        lock.release()
+        source = path.name if wave.notify else "paw.toml"
+        raise UsageError(f"{source}: {err.message}", hint=err.hint) from err
     try:
         runner = WaveRunner(
             sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,

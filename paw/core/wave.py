@@ -13,13 +13,24 @@ import hashlib
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from paw.core.models import Action, PromptKind
 from paw.core.names import MAX_NAME_LENGTH, name_problem
 from paw.core.notify_settings import NotifySettings as NotifySettings  # noqa: PLC0414 - re-export
+from paw.core.problems import COLLECT, Loc, key_text
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # -- the wave file -----------------------------------------------------------------------------
 
@@ -29,6 +40,15 @@ class _Strict(BaseModel):
 
 
 RULE_KINDS = ("shell", "edit", "write", "fetch", "mcp")
+MIN_POLL_S = 0.1
+MAX_POLL_S = 3600.0
+
+
+def _ref(value: str | None) -> str | None:
+    """A base ref git will read as a ref, never as an option (``--orphan=x``)."""
+    if value is not None and (not value.strip() or value.startswith("-")):
+        raise ValueError(f"{value!r} is not a ref (a branch, tag or commit; not an option)")
+    return value
 
 
 class WaveRule(_Strict):
@@ -57,7 +77,8 @@ class WaveTask(_Strict):
     """The task text given to the agent."""
 
     task_file: str | None = None
-    """A file (relative to the wave file) holding the task text, instead of ``task``."""
+    """A file (relative to the wave file, inside its folder) holding the task text, instead of
+    ``task``."""
 
     check: str | None = None
     """The definition of done: a shell command run by paw in the task's worktree once the agent
@@ -69,11 +90,27 @@ class WaveTask(_Strict):
     depends_on: tuple[str, ...] = ()
     """Tasks that must be done before this one starts (a failed dependency fails it)."""
 
-    budget_s: float | None = Field(default=None, gt=0)
+    budget_s: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     """Wall-clock budget of this task in seconds (default: the wave's ``task_budget_s``)."""
 
     base: str | None = None
     """Base ref of this task's branch (default: the wave's ``base``)."""
+
+    @field_validator("base")
+    @classmethod
+    def _check_base(cls, value: str | None) -> str | None:
+        return _ref(value)
+
+    @field_validator("task_file")
+    @classmethod
+    def _check_task_file(cls, value: str | None) -> str | None:
+        if value is not None:
+            parts = value.replace("\\", "/").split("/")
+            if not value.strip() or value.startswith(("/", "~")) or ".." in parts:
+                raise ValueError(
+                    f"{value!r} must be a path relative to the wave file, inside its folder"
+                )
+        return value
 
     @model_validator(mode="after")
     def _one_task_text(self) -> WaveTask:
@@ -97,34 +134,35 @@ class WaveFile(_Strict):
     max_parallel: int = Field(default=4, ge=1)
     """How many tasks run at once."""
 
-    budget_s: float | None = Field(default=None, gt=0)
+    budget_s: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     """Wall-clock budget of the whole wave in seconds; over it, no new task starts and a
     message says so (running agents are left alone)."""
 
-    task_budget_s: float | None = Field(default=None, gt=0)
+    task_budget_s: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     """Default wall-clock budget of each task in seconds; over it the task fails (its agent is
     left running, its work kept)."""
 
-    stuck_after_s: float = Field(default=900.0, gt=0)
+    stuck_after_s: float = Field(default=900.0, gt=0, allow_inf_nan=False)
     """An agent that is not busy and whose screen, worktree and commits have not changed for
     this long is stuck: escalated, never killed or nudged."""
 
-    check_timeout_s: float = Field(default=1800.0, gt=0)
+    check_timeout_s: float = Field(default=1800.0, gt=0, allow_inf_nan=False)
     """A check running longer than this fails."""
 
     done_without_check: Literal["commit", "idle"] = "commit"
     """For tasks without ``check``: done when idle after at least one commit (``commit``), or
     as soon as the agent is idle after it started working (``idle``)."""
 
-    settle_s: float = Field(default=10.0, ge=0)
+    settle_s: float = Field(default=10.0, ge=0, allow_inf_nan=False)
     """An agent never seen working (busy or at a prompt) counts as having finished its turn
     only after showing the same idle screen this long (an agent starting up shows its idle
     input before it begins; a fast one may finish between two sweeps)."""
 
-    poll_s: float = Field(default=1.0, gt=0)
-    """Seconds between the runner's sweeps while something happens."""
+    poll_s: float = Field(default=1.0, ge=MIN_POLL_S, le=MAX_POLL_S, allow_inf_nan=False)
+    """Seconds between the runner's sweeps while something happens (0.1 to 3600: a shorter
+    pause would make the runner a busy loop)."""
 
-    idle_poll_s: float = Field(default=5.0, gt=0)
+    idle_poll_s: float = Field(default=5.0, ge=MIN_POLL_S, le=MAX_POLL_S, allow_inf_nan=False)
     """Seconds between sweeps after a sweep that changed nothing (every agent busy, parked or
     quiet): a new prompt is then seen within this long; its message leaves at once."""
 
@@ -146,26 +184,19 @@ class WaveFile(_Strict):
             raise ValueError(problem.replace("agent name", "wave name"))
         return value
 
+    @field_validator("base")
+    @classmethod
+    def _check_base(cls, value: str) -> str:
+        return _ref(value) or value
+
     @model_validator(mode="after")
-    def _check_tasks(self) -> WaveFile:
-        names = [t.name for t in self.tasks]
-        for name in names:
-            problem = name_problem(agent_name(self.name, name))
-            if problem is not None:
-                room = MAX_NAME_LENGTH - len(self.name) - 1
-                raise ValueError(f"task {name!r}: {problem} (wave + task names: {room} left)")
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"task names must be unique: {', '.join(duplicates)}")
-        for task in self.tasks:
-            unknown = [d for d in task.depends_on if d not in names]
-            if unknown:
-                raise ValueError(f"task {task.name!r} depends on unknown {', '.join(unknown)}")
-            if task.task is None and task.task_file is None:
-                raise ValueError(f"task {task.name!r} needs `task` or `task_file`")
-        cycle = _cycle({t.name: t.depends_on for t in self.tasks})
-        if cycle:
-            raise ValueError(f"depends_on has a cycle: {' -> '.join(cycle)}")
+    def _check_tasks(self, info: ValidationInfo) -> WaveFile:
+        if isinstance(info.context, dict) and info.context.get(COLLECT):
+            return self  # the checker reports each of these at its own key
+        issues = wave_issues(self.model_dump(exclude_none=True))
+        if issues:
+            loc, message = issues[0]
+            raise ValueError(f"{key_text(loc)}: {message}")
         return self
 
     def task(self, name: str) -> WaveTask:
@@ -202,6 +233,57 @@ def _cycle(deps: dict[str, tuple[str, ...]]) -> list[str]:
             if found:
                 return found
     return []
+
+
+def wave_issues(raw: Mapping[str, object]) -> list[tuple[Loc, str]]:
+    """Every problem spanning several keys of a wave file's data, each at its key (pure).
+
+    Reads the TOML data as parsed, before or without the schema: values of the wrong type are
+    skipped here (the schema reports them), so one run of ``paw wave check`` names task names
+    too long for the wave's name, duplicate names, unknown or circular ``depends_on`` and tasks
+    without text, together with the schema's own problems.
+    """
+    name = raw.get("name")
+    wave = name if isinstance(name, str) and name_problem(name) is None else None
+    listed = raw.get("tasks")
+    entries = [
+        (i, t) for i, t in enumerate(listed if isinstance(listed, list | tuple) else [])
+        if isinstance(t, dict)
+    ]  # fmt: skip
+    names = {i: t["name"] for i, t in entries if isinstance(t.get("name"), str)}
+    issues: list[tuple[Loc, str]] = []
+    first: dict[str, int] = {}
+    for i, task in names.items():
+        problem = name_problem(agent_name(wave, task)) if wave is not None else None
+        if problem is not None:
+            room = MAX_NAME_LENGTH - len(wave or "") - 1
+            issues.append((("tasks", i, "name"), f"{problem} (wave + task names: {room} left)"))
+        if task in first:
+            issues.append(
+                (("tasks", i, "name"), f"{task!r} is already the name of task {first[task] + 1}")
+            )
+        first.setdefault(task, i)
+    deps: dict[str, tuple[str, ...]] = {}
+    for i, task_data in entries:
+        depends = task_data.get("depends_on", ())
+        wanted = (
+            tuple(d for d in depends if isinstance(d, str))
+            if isinstance(depends, list | tuple)
+            else ()
+        )
+        unknown = [d for d in wanted if d not in first]
+        if unknown:
+            issues.append(
+                (("tasks", i, "depends_on"), f"unknown task {', '.join(map(repr, unknown))}")
+            )
+        if i in names and first.get(names[i]) == i:
+            deps[names[i]] = tuple(d for d in wanted if d in first)
+        if "task" not in task_data and "task_file" not in task_data:
+            issues.append((("tasks", i), "needs `task` or `task_file`"))
+    cycle = _cycle(deps)
+    if cycle:
+        issues.append((("tasks", first[cycle[0]], "depends_on"), f"a cycle: {' -> '.join(cycle)}"))
+    return sorted(issues, key=lambda issue: issue[0][1] if len(issue[0]) > 1 else -1)
 
 
 def file_digest(data: bytes) -> str:

@@ -37,7 +37,7 @@ BAD = [
     BadCase(
         "wrong-element",
         "[guard]\nallowed_dirs = ['/a', 7]\n",
-        [(2, "guard.allowed_dirs[1]", "valid string")],
+        [(2, "guard.allowed_dirs[2]", "valid string")],
     ),
     BadCase(
         "nested-table",
@@ -52,7 +52,7 @@ BAD = [
     BadCase(
         "bad-regex",
         "[guard]\nsensitive_files = { extend = ['(unclosed'] }\n",
-        [(2, "guard.sensitive_files.extend[0]", "invalid regular expression")],
+        [(2, "guard.sensitive_files.extend[1]", "invalid regular expression")],
     ),
     BadCase(
         "relative-dir",
@@ -127,4 +127,4 @@ def test_scan_key_lines_handles_quoted_and_dotted_keys() -> None:
     text = '[ "guard" . sensitive_files ]\n"extend" = []\n[[list]]\na.b = 1\n'
     lines = scan_key_lines(text)
     assert lines[("guard", "sensitive_files", "extend")] == 2
-    assert lines[("list", "a", "b")] == 4
+    assert lines[("list", 0, "a", "b")] == 4

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from paw.adapters.checks import run_check
-from paw.adapters.notify import ChannelNotifier, check_urls
+from paw.adapters.notify import ChannelNotifier, url_problems
 from paw.core.models import Action
 from paw.core.wave import NotifySettings, SeenPrompt, TaskState, TaskView, WaveFile, step_task
 from paw.core.wave_report import prompt_message
+from paw.errors import ConfigError
 from tests.support.receiver import Receiver
 
 if TYPE_CHECKING:
@@ -158,10 +159,15 @@ def test_an_unreachable_service_is_reported_not_raised() -> None:
     assert notifier.errors
 
 
-def test_check_urls_names_what_apprise_cannot_parse() -> None:
-    assert check_urls(["json://127.0.0.1:1", "nonsense"]) == [
-        "notify: apprise does not understand the URL nonsense://…"
+def test_url_problems_name_what_apprise_cannot_parse() -> None:
+    assert url_problems(["json://127.0.0.1:1", "nonsense"]) == [
+        (1, "apprise does not understand the URL nonsense://…")
     ]
+
+
+def test_a_url_apprise_cannot_parse_is_a_one_line_error_not_a_traceback() -> None:
+    with pytest.raises(ConfigError, match=r"^notify.urls\[2\]: apprise does not understand"):
+        ChannelNotifier(NotifySettings(urls=("json://127.0.0.1:1", "nonsense"), bell=False))
 
 
 @pytest.mark.tmux

@@ -115,3 +115,28 @@ def test_doctor_sign_in_row_names_what_it_looked_for(
 def test_doctor_text_has_a_header(capsys: pytest.CaptureFixture[str]) -> None:
     main(["doctor"])
     assert capsys.readouterr().out.splitlines()[0].split() == ["STATUS", "CHECK", "DETAIL"]
+
+
+def test_doctor_shows_where_paw_runs_from_and_that_its_data_loads(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import paw
+
+    row = _doctor(capsys)["paw"]
+    assert row["status"] == "ok"
+    assert str(Path(paw.__file__).resolve().parent) in row["detail"]
+
+
+def test_doctor_fails_an_install_missing_its_package_data(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A wheel without the TUI's stylesheet is a broken install, not a working paw."""
+    from paw.cli import doctor
+
+    monkeypatch.setattr(doctor, "PACKAGE_DATA", ("tui/paw.tcss", "tui/gone.tcss"))
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    row = next(r for r in data["checks"] if r["name"] == "paw")
+    assert row["status"] == "fail"
+    assert row["detail"].startswith("tui/gone.tcss missing from ")
+    assert "paw" in data["error"]["message"]

@@ -48,8 +48,11 @@ def test_check_lists_every_problem_with_its_line(
     assert code == 2
     assert out.splitlines() == [
         "night.toml:2: max_parallel: Input should be greater than or equal to 1",
-        "night.toml:11: tasks.1.retries: Input should be greater than or equal to 0",
-        "night.toml:12: tasks.1.colour: Extra inputs are not permitted",
+        "night.toml:11: tasks[2].retries: Input should be greater than or equal to 0",
+        (
+            "night.toml:12: tasks[2].colour: unknown key (allowed: name, agent, task, task_file,"
+            " check, retries, depends_on, budget_s, base)"
+        ),
     ]
 
 
@@ -62,12 +65,15 @@ def test_check_names_the_task_of_a_whole_file_problem(
     )
     code, out, _ = _run(capsys, "wave", "check", str(wave))
     assert code == 2
-    assert out.strip() == "night.toml:3: task 'a' depends on unknown zz"
+    assert out.strip() == "night.toml:5: tasks[1].depends_on: unknown task 'zz'"
 
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [("name = ", "night.toml: Invalid value"), ('name = "n"\n', "tasks: Field required")],
+    [
+        ("name = ", "night.toml: invalid TOML: Invalid value"),
+        ('name = "n"\n', "night.toml: tasks: required, but missing"),
+    ],
 )
 def test_check_syntax_and_missing_keys(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, needle: str

@@ -80,8 +80,8 @@ def running(**extra: object) -> TaskState:
 @pytest.mark.parametrize(
     ("tasks", "needle"),
     [
-        ([{"name": "a", "task": "x"}, {"name": "a", "task": "y"}], "unique"),
-        ([{"name": "a", "task": "x", "depends_on": ["zz"]}], "unknown zz"),
+        ([{"name": "a", "task": "x"}, {"name": "a", "task": "y"}], "already the name of task 1"),
+        ([{"name": "a", "task": "x", "depends_on": ["zz"]}], "unknown task 'zz'"),
         (
             [
                 {"name": "a", "task": "x", "depends_on": ["b"]},

@@ -651,7 +651,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = _add(sub, "deny", cmd_deny)
     p.add_argument("id", help="prompt id from `paw prompts`")
     p = _add(sub, "log", cmd_log)
-    p.add_argument("-n", type=int, default=20, help="how many records (default 20)")
+    p.add_argument("-n", type=_count, default=20, help="how many records (default 20)")
     _add(sub, "stats", cmd_stats)
 
 
@@ -670,6 +670,16 @@ def _register_spawn(p: argparse.ArgumentParser) -> None:
         "--startup-timeout", type=_seconds, metavar="SECONDS",
         help="how long to wait for the agent to come up (default: its startup_timeout_s, 60)",
     )  # fmt: skip
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return value
 
 
 def _seconds(text: str) -> float:

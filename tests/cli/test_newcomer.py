@@ -1,0 +1,96 @@
+"""Rough edges a newcomer hit (issue 30), each reproduced on real git (and tmux where it
+matters): a count of 0 or less for `paw log` is a usage error, not "no audit records yet"; the
+global options `-C DIR` and `--json` work before the sub-command as after it, like git's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paw.adapters.audit import JsonlAuditLog
+from paw.cli import main
+
+pytestmark = [pytest.mark.git]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``paw ARGS`` in-process: (exit code, stdout, stderr)."""
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def audited(git_repo: Path) -> Path:
+    """A repository whose audit log holds 30 records."""
+    log = JsonlAuditLog(git_repo / ".paw" / "audit.jsonl")
+    for i in range(30):
+        log.append({"time": 1_700_000_000 + i, "event": "send", "agent": "a", "text": f"t{i}"})
+    return git_repo
+
+
+@pytest.mark.parametrize("count", ["0", "-5", "many"])
+def test_log_with_a_count_below_one_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], audited: Path, count: str
+) -> None:
+    code, out, err = run(capsys, "log", "-C", str(audited), "-n", count)
+    assert code == 2, (out, err)
+    assert "no audit records" not in out + err
+    assert f"paw: argument -n: not a positive whole number: {count!r}" in err
+    code, out, err = run(capsys, "log", "-C", str(audited), "-n", count, "--json")
+    assert code == 2
+    assert json.loads(out)["error"]["exit_code"] == 2
+    code, out, _ = run(capsys, "log", "-C", str(audited), "-n", "3", "--json")
+    assert code == 0
+    assert [r["text"] for r in json.loads(out)["records"]] == ["t27", "t28", "t29"]
+
+
+def test_global_options_work_before_the_command(
+    capsys: pytest.CaptureFixture[str],
+    audited: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # not a repository: only -C can find it
+    after = run(capsys, "log", "-n", "2", "-C", str(audited), "--json")
+    for before in (
+        ("-C", str(audited), "--json", "log", "-n", "2"),
+        ("--json", "-C", str(audited), "log", "-n", "2"),
+        (f"-C{audited}", "log", "-n", "2", "--json"),
+        ("--json", "log", "-n", "2", "-C", str(audited)),
+    ):
+        assert run(capsys, *before) == after, before
+    assert after[0] == 0
+    assert len(json.loads(after[1])["records"]) == 2
+    # a -C after the command is read relative to one before it, as git does
+    assert (
+        run(capsys, "-C", str(audited.parent), "log", "-C", audited.name, "-n", "2", "--json")[:2]
+        == after[:2]
+    )
+    code, out, err = run(capsys, "-C", str(audited), "ls")
+    assert (code, err) == (0, "")
+    assert out.startswith("no agents")
+    # the parser and the docs say so
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "-C DIR" in out
+    assert "before or after COMMAND" in out
+    doc = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "`paw -C DIR COMMAND`" in doc
+
+
+def test_a_global_option_a_command_lacks_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], audited: Path
+) -> None:
+    code, out, err = run(capsys, "-C", str(audited), "check", "ls")
+    assert code == 2
+    assert err.splitlines()[-1] == "paw: `paw check` reads no repository: -C does not apply"
+    code, out, err = run(capsys, "--json", "attach", "a")
+    assert code == 2
+    assert json.loads(out)["error"]["message"] == "`paw attach` has no --json"
+    code, out, err = run(capsys, "-C", str(audited / "nope"), "ls")
+    assert (code, err) == (2, f"paw: no such directory: {audited / 'nope'}\n")

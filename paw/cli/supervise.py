@@ -593,7 +593,10 @@ Refused while the agent shows a permission prompt: use approve/deny.""",
   paw stop alice --json""",
     "rm": """examples:
   paw rm alice
-  paw rm --force alice   (archives everything to refs/paw/archive/... first)""",
+  paw rm --force alice   (archives everything to refs/paw/archive/... first)
+
+An adopted agent has no paw worktree: rm stops supervising it and leaves the pane you
+started running (`paw stop NAME` first ends it).""",
     "adopt": "examples:\n  paw adopt %12\n  paw adopt %12 --agent codex --name reviewer",
     "prompts": """examples:
   paw prompts

@@ -158,15 +158,29 @@ def remove(ctx: Context, name: str, *, force: bool = False) -> str:
     with ctx.state.lock(op_lock(name)):
         agent = load_agents(ctx.state).get(name) or _unrecorded_leftover(ctx, name)
         if agent.adopted:
-            _stop(ctx, agent)
-            forget_agent(ctx.state, name)
-            return f"stopped supervising {name} (adopted: no paw worktree to remove)"
+            return _release(ctx, agent)
         resumed = agent.pending == REMOVING
         force = force or (resumed and agent.force)
         unsaved = unsaved_work(ctx, agent)
         if unsaved and not force:
             raise _refusal(agent, unsaved)
         return _remove_steps(ctx, agent, force=force, resumed=resumed)
+
+
+def _release(ctx: Context, agent: AgentRecord) -> str:
+    """Forget an adopted agent and leave its pane alone: the user started that pane (and
+    the agent in it), paw made no worktree for it; `paw stop` first ends it."""
+    pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
+    where = pane.pane_id if pane is not None else agent.pane_id
+    ctx.record("release", agent=agent.name, pane=where, killed=False,
+               reason="adopted: the pane was started outside paw and keeps running")  # fmt: skip
+    forget_agent(ctx.state, agent.name)
+    if pane is None:
+        return f"stopped supervising {agent.name} (adopted; its pane is already gone)"
+    return (
+        f"stopped supervising {agent.name}; its pane {pane.pane_id} (started outside paw) "
+        f"keeps running: end it there, or `paw stop {agent.name}` before `paw rm` next time"
+    )
 
 
 def _unrecorded_leftover(ctx: Context, name: str) -> AgentRecord:

@@ -358,6 +358,37 @@ def test_e2e_adopt_only_a_pane_that_runs_an_agent(
     )
 
 
+def test_e2e_rm_of_an_adopted_agent_leaves_the_users_pane_and_says_so(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The user started that pane: `paw rm` stops supervising it, never kills it, and says
+    which pane keeps running; `paw stop` is the way to end it (issue 30)."""
+    configure(paw_env)
+    agent_cmd = f"{sys.executable} -m paw.demo.agent --script /dev/null"
+    pane = server.cmd("new-session", "-d", "-P", "-F", "#{pane_id}", agent_cmd).stdout[0]
+    assert paw(capsys, "adopt", pane, "--name", "mine")[0] == 0
+    code, out, err = paw(capsys, "rm", "mine")
+    assert (code, err) == (0, "")
+    assert out == (
+        f"stopped supervising mine; its pane {pane} (started outside paw) keeps running: "
+        "end it there, or `paw stop mine` before `paw rm` next time\n"
+    )
+    panes = server.cmd("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").stdout
+    assert f"{pane} 0" in panes
+    assert json.loads(paw(capsys, "ls", "--json")[1])["agents"] == []
+    released = [r for r in audit(paw_env) if r["event"] == "release"]
+    assert [(r["agent"], r["pane"], r["killed"]) for r in released] == [("mine", pane, False)]
+    assert not [r for r in audit(paw_env) if r["event"] == "stop"]
+    # adopted again, then `paw stop` ends it, and `paw rm` just forgets it
+    assert paw(capsys, "adopt", pane, "--name", "mine")[0] == 0
+    assert paw(capsys, "stop", "mine")[0] == 0
+    code, out, _ = paw(capsys, "rm", "mine", "--json")
+    assert code == 0
+    assert (
+        json.loads(out)["message"] == "stopped supervising mine (adopted; its pane is already gone)"
+    )
+
+
 def test_e2e_state_dir_is_invisible_to_git(
     paw_env: Paw, capsys: pytest.CaptureFixture[str]
 ) -> None:

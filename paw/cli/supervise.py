@@ -162,7 +162,7 @@ def cmd_spawn(args: argparse.Namespace) -> int:
     if profile_for(sup.ctx.config, args.agent) is None:
         hint = unknown_kind_hint(sup.ctx.config, args.agent)  # one line: a usage error
         raise UsageError(f"unknown agent kind {args.agent!r}: {hint}")
-    options = {"startup_timeout_s": args.startup_timeout}
+    options = {"startup_timeout_s": args.startup_timeout, "resume": args.resume}
     if args.host is not None:
         from paw.supervisor.fleet import Fleet
 
@@ -569,6 +569,7 @@ Lines "# text" explain; delete the "#" of a "#key = value" line to use that sett
   paw spawn alice --agent claude-code --task 'fix the flaky test'
   paw spawn bob --agent aider --task-file TASK.md --base develop
   paw spawn carol --agent my-agent --startup-timeout 120   (a kind from [agents.my-agent])
+  paw spawn alice --agent codex --resume   (in alice's worktree, e.g. after `paw archive restore`)
 
 paw waits (on the wall clock, up to the kind's startup_timeout_s, default 60 s) until the
 agent is up: it shows its input (a stdin-typed task is typed then), works on its task, or asks
@@ -668,6 +669,10 @@ def _register_spawn(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--host", metavar="NAME",
         help="run the agent on a host added with `paw host add` (default: this machine)",
+    )  # fmt: skip
+    p.add_argument(
+        "--resume", action="store_true",
+        help="start it in NAME's existing worktree (one `paw archive restore` put back)",
     )  # fmt: skip
     p.add_argument(
         "--startup-timeout", type=_seconds, metavar="SECONDS",

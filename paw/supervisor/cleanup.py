@@ -309,6 +309,10 @@ def finish_spawn(ctx: Context, agent: AgentRecord) -> str:
         store_agent(ctx.state, agent.model_copy(update={"pending": None, "pane_id": pane.pane_id}))
         ctx.record("spawn-resumed", agent=agent.name, pane=pane.pane_id)
         return f"finished the interrupted spawn of {agent.name} (pane {pane.pane_id})"
+    if agent.resumed:  # the worktree was there before this spawn: it stays, as it is
+        forget_agent(ctx.state, agent.name)
+        ctx.record("spawn-undone", agent=agent.name, left=[agent.worktree])
+        return f"undid the interrupted spawn of {agent.name} (its worktree stays)"
     unsaved = unsaved_work(ctx, agent)
     if unsaved:  # never undone by itself: keep it as a stopped agent for `paw rm` to decide
         store_agent(ctx.state, agent.model_copy(update={"pending": None}))

@@ -247,6 +247,50 @@ def test_e2e_rm_refuses_unsaved_work_and_force_archives_everything(
     assert (restored / "untracked.txt").read_text(encoding="utf-8") == "keep me\n"
 
 
+def test_e2e_after_archive_restore_spawn_resume_works_on_the_restored_worktree(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`paw archive restore` says how to get back to work, and `spawn --resume` starts an
+    agent in the restored worktree; a failed or interrupted resume never takes it back
+    (issue 30)."""
+    configure(paw_env)
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    wt = paw_env.repo.parent / "repo-paw" / "alice"
+    (wt / "notes.txt").write_text("half done\n", encoding="utf-8")
+    code, _, err = paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume")
+    assert (code, "already exists" in err) == (1, True)
+    assert paw(capsys, "rm", "--force", "alice")[0] == 0
+    archive = json.loads(paw(capsys, "archive", "--json")[1])["archives"][0]["id"]
+    code, out, err = paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume")
+    assert code == 1
+    assert f"paw: no worktree of 'alice' to resume at {wt}" in err
+    assert "hint: `paw archive restore ID` puts an archive back there" in err
+    code, out, err = paw(capsys, "archive", "restore", archive)
+    assert code == 0, err
+    assert "  work on it again: paw spawn alice --agent KIND --resume\n" in out
+    code, _, err = paw(capsys, "spawn", "alice", "--agent", "scripted")  # afresh: refused
+    assert (code, "branch paw/alice already exists" in err) == (1, True)
+    code, out, err = paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume", "--json")
+    assert code == 0, err
+    agent = json.loads(out)["agent"]
+    assert (agent["worktree"], agent["branch"]) == (str(wt), "paw/alice")
+    assert (wt / "notes.txt").read_text(encoding="utf-8") == "half done\n"
+    listed = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
+    assert [(a["name"], a["alive"], a["stat"]["untracked"]) for a in listed] == [("alice", True, 1)]
+    code, _, err = paw(capsys, "rm", "alice")  # its work is protected like any agent's
+    assert (code, "1 untracked" in err) == (1, True)
+    # a resumed spawn interrupted before its pane (kill -9): undone, the worktree stays
+    assert paw(capsys, "stop", "alice")[0] == 0
+    agents = paw_env.repo / ".paw" / "agents.json"
+    data = json.loads(agents.read_text(encoding="utf-8"))
+    data["agents"][0].update(pending="spawning", pane_id=None)
+    agents.write_text(json.dumps(data), encoding="utf-8")
+    assert json.loads(paw(capsys, "ls", "--json")[1])["agents"] == []
+    assert (wt / "notes.txt").read_text(encoding="utf-8") == "half done\n"
+    assert "paw/alice" in git(paw_env.repo, "branch", "--list")
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume")[0] == 0
+
+
 class BadInput(NamedTuple):
     test_id: str
     args: tuple[str, ...]

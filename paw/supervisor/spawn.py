@@ -289,12 +289,32 @@ def _died(record: AgentRecord, outcome: StartupOutcome, argv: Sequence[str]) -> 
         if record.task and argv and argv[-1].endswith(record.task)
         else ""
     )
+    cause = _likely_cause(record, argv, outcome.exit_status)
     return PawError(
         f"agent {record.name!r} ({record.kind}) died on start: {how}; its last lines:{lines}",
         hint=(
-            f"it ran: {shlex.join(argv)}{task_note}. `paw attach {record.name}` shows its "
-            f"pane; `paw rm {record.name}` removes its worktree and branch"
+            f"{cause}it ran: {shlex.join(argv)} in {record.worktree}{task_note}; `paw ls` "
+            f"lists it as exited, `paw rm {record.name}` removes its worktree and branch"
         ),
+    )
+
+
+def _likely_cause(record: AgentRecord, argv: Sequence[str], status: int | None) -> str:
+    """The likely cause when the command names a file relative to the worktree: the pane
+    starts in a new worktree, which holds only what is committed (an uncommitted script of
+    the main checkout is not there). "" when nothing points to it."""
+    relative = [
+        word
+        for at, word in enumerate(argv)
+        if word.startswith(("./", "../")) or (at == 0 and "/" in word and word[:1] != "/")
+    ]
+    if not relative or status in (0, None):
+        return ""
+    file = relative[0]
+    return (
+        f"likely cause: {file} is not in the agent's worktree (a new worktree holds only "
+        f"committed files: commit it, or give its absolute path in [agents.{record.kind}] "
+        "command in paw.toml); "
     )
 
 

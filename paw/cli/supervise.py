@@ -327,8 +327,17 @@ def cmd_attach(args: argparse.Namespace) -> int:
     if args.print:
         print(" ".join(argv))
         return 0
+    if os.environ.get("TMUX") and "switch-client" not in argv:
+        print(NESTED_NOTE, file=sys.stderr)
     _exec(argv)
     return 1  # only reached if exec returned
+
+
+NESTED_NOTE = (
+    "paw: attaching inside your own tmux (a nested client, paw's agents live on another tmux "
+    "server): your prefix key goes to your tmux, so prefix d would detach YOUR session. To "
+    "leave the agent's pane, press the prefix twice, then d (C-b C-b d with tmux's defaults)."
+)
 
 
 def _exec(argv: list[str]) -> None:
@@ -582,7 +591,12 @@ Names: letters, digits, '-' and '_' (no spaces, quotes, ';', '..', ':' or '%')."
   paw ls --json | jq -r '.agents[] | select(.status == "prompt") | .name'
 
 Without the tmux server the state is "unknown" (not "exited") and paw ls exits 1.""",
-    "attach": "example:\n  paw attach alice   (detach again with your tmux prefix + d)",
+    "attach": """example:
+  paw attach alice   (detach again with your tmux prefix + d)
+
+Inside tmux on paw's own server it switches your client to the agent's pane. Inside another
+tmux server it nests a client (and says so): your prefix then goes to your outer tmux, so
+detach from the agent's pane with the prefix twice, then d (C-b C-b d with tmux's defaults).""",
     "send": """example:
   paw send alice 'also update the changelog'
   paw send alice 'run the tests again' --json

@@ -1,16 +1,21 @@
 """Rough edges a newcomer hit (issue 30), each reproduced on real git (and tmux where it
 matters): a count of 0 or less for `paw log` is a usage error, not "no audit records yet"; the
-global options `-C DIR` and `--json` work before the sub-command as after it, like git's."""
+global options `-C DIR` and `--json` work before the sub-command as after it, like git's;
+`paw attach` inside another tmux says which keys leave the agent's pane."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from paw.adapters.audit import JsonlAuditLog
-from paw.cli import main
+from paw.cli import main, supervise
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
 
 pytestmark = [pytest.mark.git]
 
@@ -94,3 +99,36 @@ def test_a_global_option_a_command_lacks_is_refused_in_one_line(
     assert json.loads(out)["error"]["message"] == "`paw attach` has no --json"
     code, out, err = run(capsys, "-C", str(audited / "nope"), "ls")
     assert (code, err) == (2, f"paw: no such directory: {audited / 'nope'}\n")
+
+
+@pytest.mark.tmux
+def test_attach_inside_another_tmux_says_which_keys_detach(
+    capsys: pytest.CaptureFixture[str],
+    git_repo: Path,
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    command = json.dumps(["{python}", "-m", "paw.demo.agent", "--script", "/dev/null"])
+    (git_repo / "paw.toml").write_text(f"[agents.idle]\ncommand = {command}\n", encoding="utf-8")
+    assert run(capsys, "-C", str(git_repo), "spawn", "a", "--agent", "idle")[0] == 0
+    ran: list[list[str]] = []
+    monkeypatch.setattr(supervise, "_exec", ran.append)
+    # the user's own tmux, another server: a nested client, and the keys that leave it
+    monkeypatch.setenv("TMUX", f"{tmp_path}/their-server,1234,0")
+    code, _, err = run(capsys, "-C", str(git_repo), "attach", "a")
+    assert code == 1  # (exec replaced here: it returned)
+    assert ran[-1][:3] == ["env", "-u", "TMUX"]
+    assert "attach-session" in ran[-1]
+    assert "prefix d would detach YOUR session" in err
+    assert "press the prefix twice, then d (C-b C-b d" in err
+    # on paw's own server: switch-client, nothing nested, nothing to say
+    own = server.cmd("display-message", "-p", "#{socket_path}").stdout[0]
+    monkeypatch.setenv("TMUX", f"{own},1234,0")
+    _, _, err = run(capsys, "-C", str(git_repo), "attach", "a")
+    assert "switch-client" in ran[-1]
+    assert err == ""
+    _, out, _ = run(capsys, "attach", "--help")
+    assert "C-b C-b d" in out

@@ -117,8 +117,11 @@ def cmd_host_ls(args: argparse.Namespace) -> int:
     if not hosts:
         print("no hosts (add one with `paw host add NAME ssh://user@host --repo PATH`)")
         return 0
-    for h in hosts.values():
-        print(f"{h.name}  {h.url}  repo {h.repo}  tmux -L {h.socket}")
+    rows = [("NAME", "URL", "REPO", "TMUX SOCKET")]
+    rows += [(h.name, h.url, h.repo, h.socket) for h in hosts.values()]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     return 0
 
 

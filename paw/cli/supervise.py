@@ -327,6 +327,12 @@ def cmd_attach(args: argparse.Namespace) -> int:
     if args.print:
         print(" ".join(argv))
         return 0
+    if "switch-client" not in argv and not sys.stdin.isatty():
+        # tmux itself would only say "open terminal failed: not a terminal"
+        raise PawError(
+            "`paw attach` needs a terminal: its input is not one",
+            hint=f"run it in a terminal; `paw attach {args.name} --print` prints the tmux command",
+        )
     if os.environ.get("TMUX") and "switch-client" not in argv:
         print(NESTED_NOTE, file=sys.stderr)
     _exec(argv)
@@ -578,7 +584,7 @@ Lines "# text" explain; delete the "#" of a "#key = value" line to use that sett
   paw spawn alice --agent claude-code --task 'fix the flaky test'
   paw spawn bob --agent aider --task-file TASK.md --base develop
   paw spawn carol --agent my-agent --startup-timeout 120   (a kind from [agents.my-agent])
-  paw spawn alice --agent codex --resume   (in alice's worktree, e.g. after `paw archive restore`)
+  paw spawn alice --agent claude-code --resume   (alice's worktree, after `paw archive restore`)
 
 paw waits (on the wall clock, up to the kind's startup_timeout_s, default 60 s) until the
 agent is up: it shows its input (a stdin-typed task is typed then), works on its task, or asks

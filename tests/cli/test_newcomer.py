@@ -13,6 +13,7 @@ import pytest
 
 from paw.adapters.audit import JsonlAuditLog
 from paw.cli import main, supervise
+from paw.core.detect.registry import all_specs
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -116,8 +117,16 @@ def test_attach_inside_another_tmux_says_which_keys_detach(
     assert run(capsys, "-C", str(git_repo), "spawn", "a", "--agent", "idle")[0] == 0
     ran: list[list[str]] = []
     monkeypatch.setattr(supervise, "_exec", ran.append)
-    # the user's own tmux, another server: a nested client, and the keys that leave it
+    # without a terminal: paw's own line, never tmux's "open terminal failed"
     monkeypatch.setenv("TMUX", f"{tmp_path}/their-server,1234,0")
+    code, _, err = run(capsys, "-C", str(git_repo), "attach", "a")
+    assert (code, ran) == (1, [])
+    assert err == (
+        "paw: `paw attach` needs a terminal: its input is not one\n"
+        "hint: run it in a terminal; `paw attach a --print` prints the tmux command\n"
+    )
+    monkeypatch.setattr("sys.stdin", Terminal())
+    # the user's own tmux, another server: a nested client, and the keys that leave it
     code, _, err = run(capsys, "-C", str(git_repo), "attach", "a")
     assert code == 1  # (exec replaced here: it returned)
     assert ran[-1][:3] == ["env", "-u", "TMUX"]
@@ -132,3 +141,84 @@ def test_attach_inside_another_tmux_says_which_keys_detach(
     assert err == ""
     _, out, _ = run(capsys, "attach", "--help")
     assert "C-b C-b d" in out
+
+
+class Terminal:
+    """A stdin that is a terminal (for `paw attach`, whose exec is replaced)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_stats_rows_add_up_to_all(capsys: pytest.CaptureFixture[str], audited: Path) -> None:
+    """A refusal of an unknown id names no agent: it is counted under `-`, so the rows add
+    up to `all` (they did not: `all` had a refusal no row showed)."""
+    code, _, err = run(capsys, "-C", str(audited), "approve", "deadbeef00")
+    assert code == 1, err
+    code, out, _ = run(capsys, "-C", str(audited), "stats", "--json")
+    assert code == 0
+    table = json.loads(out)["stats"]
+    assert list(table)[-2:] == ["-", "all"]
+    assert table["-"]["refused"] == 1
+    for column, total in table["all"].items():
+        assert sum(row[column] for name, row in table.items() if name != "all") == total, column
+    text = run(capsys, "-C", str(audited), "stats")[1].splitlines()
+    assert [line.split()[0] for line in text] == ["AGENT", "a", "-", "all"]
+
+
+def test_host_ls_has_a_header(capsys: pytest.CaptureFixture[str], git_repo: Path) -> None:
+    add = ("host", "add", "-C", str(git_repo), "build", "ssh://me@build.example:2222")
+    assert run(capsys, *add, "--repo", "/srv/app", "--no-check")[0] == 0
+    code, out, _ = run(capsys, "host", "ls", "-C", str(git_repo))
+    assert code == 0
+    assert out.splitlines() == [
+        "NAME   URL                          REPO      TMUX SOCKET",
+        "build  ssh://me@build.example:2222  /srv/app  paw",
+    ]
+
+
+def test_paw_init_writes_notify(capsys: pytest.CaptureFixture[str], git_repo: Path) -> None:
+    assert run(capsys, "init", "-C", str(git_repo))[0] == 0
+    assert "\n[notify]\n" in (git_repo / "paw.toml").read_text(encoding="utf-8")
+
+
+def test_demo_without_tmux_says_so_in_paws_form(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    code, out, err = run(capsys, "demo")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        "paw: the demo needs tmux, and there is no `tmux` on PATH",
+        (
+            "hint: install it (e.g. `apt-get install tmux` or `brew install tmux`); "
+            "`paw doctor` checks what paw needs"
+        ),
+    ]
+
+
+def test_doctor_says_how_to_install_a_missing_agent_cli(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.setenv("PAW_AGENTS_HOME", str(tmp_path / "no-cache"))
+    _, out, _ = run(capsys, "doctor", "--json")
+    rows = {row["name"]: row for row in json.loads(out)["checks"]}
+    installs = [s for s in all_specs() if s.install is not None]
+    npm = next(s for s in installs if s.install and s.install.via == "npm")
+    pypi = next(
+        s for s in installs if s.install and s.install.via == "pypi" and not s.install.python
+    )
+    newer = next(s for s in installs if s.install and s.install.python)
+    assert npm.install
+    assert pypi.install
+    assert newer.install
+    assert rows[npm.kind]["detail"].endswith(f"; install it: npm install -g {npm.install.pin}")
+    assert rows[pypi.kind]["detail"].endswith(f"; install it: pipx install {pypi.install.pin}")
+    assert rows[newer.kind]["detail"].endswith(
+        f"; install it: pipx install --python python{newer.install.python} {newer.install.pin}"
+    )

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
 
 from paw.core.models import Action
+from paw.supervisor.model import AgentStatus
 from paw.tui.format import shorten, sort_prompts
 from paw.tui.messages import (
     ActionFailed,
@@ -95,6 +96,21 @@ TOAST_EVERY_S = 1.0
 _PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
 _AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
 _GATED_ACTIONS = (*sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS), "wave")  # check_action decides
+
+
+def waited_since_prompts(snapshot: Snapshot) -> tuple[AgentView, ...]:
+    """The agents, an agent at a prompt timed from its oldest live prompt (as the queue times
+    it): the table and the queue then agree on one prompt's age, and the first row (the
+    longest waiting agent) holds the oldest prompt, which the TUI selects first."""
+    oldest: dict[str, float] = {}
+    for p in snapshot.prompts:
+        oldest[p.agent] = min(oldest.get(p.agent, p.first_seen), p.first_seen)
+    return tuple(
+        replace(a, status_since=oldest[a.name])
+        if a.status in (AgentStatus.PROMPT, AgentStatus.WAITING) and a.name in oldest
+        else a
+        for a in snapshot.agents
+    )
 
 
 class MainScreen(AgentActions, Screen[None]):
@@ -221,7 +237,7 @@ class MainScreen(AgentActions, Screen[None]):
             return
         now = self.snapshot.taken_at
         agents = self.query_one(AgentList)
-        agents.show_agents(self.snapshot.agents, now, self.needle)
+        agents.show_agents(waited_since_prompts(self.snapshot), now, self.needle)
         visible = set(agents.visible_keys)
         self._queued = tuple(p for p in self.snapshot.prompts if p.agent in visible)
         self.query_one(PromptQueue).show_prompts(self._queued, now)
@@ -448,7 +464,9 @@ class MainScreen(AgentActions, Screen[None]):
         if action in _PROMPT_ACTIONS:
             prompt = self.selected_prompt
             if prompt is None or (action != "deny" and not prompt.prompt.approve_keys):
-                return None
+                # no `A Always` offered where there is nothing it could do (it shows where it
+                # applies); approve and deny stay, greyed, where a prompt would be
+                return False if action == "always" else None
             if action == "always":
                 return bool(prompt.prompt.always_keys) and prompt.verdict.action is Action.ALLOW
             return True

@@ -66,3 +66,19 @@ async def test_always_is_not_offered_without_a_prompt() -> None:
         await settle(pilot)
         assert app.main.check_action("always", ()) is True
         assert "A Always" in screen_text(app).splitlines()[-1]
+
+
+async def test_help_at_80x24_shows_every_row() -> None:
+    """The last row (ctrl+c) was cut at 80x24: two descriptions wrapped."""
+    from paw.tui.screens.help import OTHER_KEYS
+
+    app, _ = make_snapshot_app("mixed")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        text = screen_text(app)
+        for key, what in OTHER_KEYS:
+            assert f"{key}" in text
+            assert what in text, what
+        assert "Quit paw (agents keep running)" in text

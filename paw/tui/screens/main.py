@@ -69,7 +69,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "v",
         "view('diff')",
         "Diff",
-        tooltip="Show the agent's pane or its diff (narrow: the lists too)",
+        tooltip="Show the agent's pane or diff (narrow: lists too)",
     ),
     Binding("v", "view('pane')", "Pane", show=True),
     Binding("v", "view('lists')", "Lists", show=True),
@@ -77,7 +77,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "w",
         "wave",
         "Wave",
-        tooltip="Show the wave: each task, parked prompts first (w again: the agents)",
+        tooltip="Show the wave, parked prompts first (w: back)",
     ),
     Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
 ]

@@ -10,6 +10,7 @@ from paw.supervisor.model import AgentStatus
 from paw.tui.app import make_app
 from paw.tui.widgets.agent_list import AgentList
 from paw.tui.widgets.prompt_queue import PromptQueue
+from tests.support.budget import budget
 from tests.tui.conftest import screen_text, settle
 from tests.tui.fake_supervisor import ALLOW, CONFIRM, FakeAgent, FakeSupervisor
 from tests.tui.snapshot_app import HOUR, make_snapshot_app
@@ -82,3 +83,37 @@ async def test_help_at_80x24_shows_every_row() -> None:
             assert f"{key}" in text
             assert what in text, what
         assert "Quit paw (agents keep running)" in text
+
+
+async def test_ages_move_every_second_between_sweeps() -> None:
+    """With pane events a waiting agent's screen does not change, so no sweep comes for up to
+    the safety sweep (30 s): the ages stood still, then jumped. They move each second now,
+    without a sweep, the table and the queue alike."""
+    import time
+
+    from paw.supervisor.model import Snapshot
+
+    app, fake = make_snapshot_app("allow")  # touch: a prompt 42 s old
+    polls: list[float] = []
+    sweep = fake.poll_once
+
+    def counted() -> Snapshot:
+        polls.append(time.monotonic())
+        return sweep()
+
+    fake.poll_once = counted  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app._live = lambda: True  # pane events arrive: sweeps follow them, not the timer
+        app._last_sweep = time.monotonic()
+        app.set_interval(0.1, app._tick)
+        swept = len(polls)
+        queue = app.main.query_one(PromptQueue)
+        agents = app.main.query_one(AgentList)
+        end = time.monotonic() + budget(30)
+        while time.monotonic() < end and str(queue.get_row_at(0)[4]) in ("42s", "43s"):
+            await pilot.pause(0.1)
+        age = str(queue.get_row_at(0)[4])
+        assert age not in ("42s", "43s"), age
+        assert str(agents.get_row_at(0)[2]).split()[-1] in (age, f"{int(age[:-1]) + 1}s")
+        assert len(polls) == swept  # no sweep for it

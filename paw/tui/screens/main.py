@@ -129,6 +129,8 @@ class MainScreen(AgentActions, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.snapshot: Snapshot | None = None
+        self._snapshot_seen = 0.0  # time.monotonic() when the snapshot arrived
+        self._ages_at = 0  # whole seconds after it that the tables were last drawn for
         self.shown_agent: str | None = None  # whose pane and diff are on screen
         self.needle = ""
         self._seen_prompts: set[str] = set()
@@ -182,6 +184,8 @@ class MainScreen(AgentActions, Screen[None]):
         snapshot = message.snapshot
         first = self.snapshot is None
         self.snapshot = snapshot
+        self._snapshot_seen = time.monotonic()
+        self._ages_at = 0
         self._show_error(None if snapshot.tmux_ok else (snapshot.error or "tmux is not running"))
         self.query_one(CountsHeader).show_snapshot(snapshot)
         self._show_tables()
@@ -232,10 +236,21 @@ class MainScreen(AgentActions, Screen[None]):
         banner.update(f"✖ {error}" if error else "")
         banner.set_class(error is not None, "-visible")
 
-    def _show_tables(self) -> None:
+    def refresh_ages(self) -> None:
+        """Show the ages as they are now, between sweeps: with pane events, a screen that
+        does not change is not swept again for up to the safety sweep's interval (30 s), and
+        the ages would stand still, then jump. Only when a whole second has passed."""
+        if self.snapshot is None or self.wave_shown:
+            return
+        elapsed = int(time.monotonic() - self._snapshot_seen)
+        if elapsed > self._ages_at:
+            self._ages_at = elapsed
+            self._show_tables(elapsed)
+
+    def _show_tables(self, elapsed: float = 0.0) -> None:
         if self.snapshot is None:
             return
-        now = self.snapshot.taken_at
+        now = self.snapshot.taken_at + elapsed
         agents = self.query_one(AgentList)
         agents.show_agents(waited_since_prompts(self.snapshot), now, self.needle)
         visible = set(agents.visible_keys)

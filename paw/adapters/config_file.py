@@ -27,6 +27,7 @@ from paw.core.config import (
     TmuxConfig,
     WorktreesConfig,
 )
+from paw.core.notify_settings import NotifySettings
 from paw.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ _EXAMPLES: Mapping[str, object] = {
     "tmux.session": "my-agents",
     "tmux.socket_name": "paw",
     "guard.allowed_dirs": ["~/src"],
+    "notify.command": ["my-notifier", "--quiet"],
 }
 
 _AGENT_EXAMPLE: Mapping[str, object] = {
@@ -155,6 +157,8 @@ def render_default_config() -> str:
         _table("tmux", TmuxConfig, config.tmux),
         _table("worktrees", WorktreesConfig, config.worktrees),
         _table("guard", GuardConfig, config.guard),
+        *_comment(PawConfig.model_fields["notify"].description or ""),
+        _table("notify", NotifySettings, config.notify),
         _agents_example(),
     ]
     return "\n".join(parts)

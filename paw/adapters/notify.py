@@ -114,7 +114,10 @@ class ChannelNotifier:
             self.bell_stream.write("\a")
             self.bell_stream.flush()
         if self._apprise is not None:
-            ok = self._apprise.notify(title=message.outgoing_title, body=message.outgoing_body)
+            ok = self._apprise.notify(
+                title=message.outgoing_title, body=message.outgoing_body,
+                notify_type=message.level,  # a failure reads as one on the phone
+            )  # fmt: skip
             if not ok:
                 self.errors.append(f"apprise could not deliver {message.event!r}")
         if self.settings.command:

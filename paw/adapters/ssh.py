@@ -109,6 +109,22 @@ def control_dir() -> Path:
     return path
 
 
+def control_name(transport: SshTransport) -> str:
+    """The file name of ``transport``'s master socket: a hash of everything that decides how
+    it logs in (entry name, user, host, port, identity, config file, options). ssh's own
+    ``%C`` covers user, host and port only, so an entry without working credentials would
+    ride on another entry's master to the same host and seem to work. 24 hex digits keep
+    the socket path far below the ~100 bytes a unix socket path may have, whatever HOME."""
+    import hashlib
+    import json
+
+    what = [
+        transport.entry, transport.target.url(), transport.identity,
+        transport.config_file, list(transport.options),
+    ]  # fmt: skip
+    return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:24]
+
+
 @dataclass(slots=True)
 class SshTransport:
     """Runs argv on one host through a multiplexed OpenSSH connection."""
@@ -118,6 +134,7 @@ class SshTransport:
     config_file: str | None = None  # -F FILE
     options: tuple[str, ...] = ()  # extra -o KEY=VALUE
     connect_timeout: int = CONNECT_TIMEOUT_S
+    entry: str = ""  # the host entry's name in paw: its own master, never another entry's
     _control: str = field(default="", init=False)
     _channel: ShellChannel | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
@@ -128,7 +145,7 @@ class SshTransport:
     _failed: tuple[float, str] | None = field(default=None, init=False)  # last connect failure
 
     def __post_init__(self) -> None:
-        self._control = str(control_dir() / "%C")
+        self._control = str(control_dir() / control_name(self))
 
     def run(
         self,

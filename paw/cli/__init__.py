@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from paw import __version__
@@ -100,9 +101,20 @@ def build_parser(*, tui_only: bool = False, command: str | None = None) -> argpa
             "paw supervises parallel coding agents in tmux: a git worktree and a pane per agent, "
             "live permission prompts with a guard verdict, approval only when you ask."
         ),
-        epilog="Run `paw COMMAND --help` for the options of one command.",
+        epilog=(
+            "Run `paw COMMAND --help` for the options of one command. -C DIR and --json go "
+            "before or after COMMAND alike: `paw -C ../api ls` is `paw ls -C ../api`."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"paw {__version__}")
+    parser.add_argument(
+        "-C", dest="global_repo", metavar="DIR",
+        help="run as if paw was started in DIR (before or after COMMAND, like git's -C)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--json", dest="global_json", action="store_true",
+        help="print one JSON object (before or after COMMAND; docs/cli.md)",
+    )  # fmt: skip
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _command_modules(tui_only=tui_only, command=command):
         module.register(sub)
@@ -116,14 +128,14 @@ def build_parser(*, tui_only: bool = False, command: str | None = None) -> argpa
 def main(argv: Sequence[str] | None = None) -> int:
     """Run paw with ``argv``; return the exit code (never raises for user errors)."""
     args_list = list(argv) if argv is not None else sys.argv[1:]
-    first = args_list[0] if args_list else None
-    parser = build_parser(tui_only=first in (None, "tui"), command=first)
+    first = command_word(args_list)
+    asks_help = first is None and bool({"-h", "--help"} & set(args_list))
+    parser = build_parser(tui_only=first in (None, "tui") and not asks_help, command=first)
     as_json = "--json" in args_list
     try:
-        args = parser.parse_args(args_list)
+        args = apply_global_options(parser, parser.parse_args(args_list), first or "tui")
     except _ParseError as err:
         if as_json:
-            first = args_list[0] if args_list and not args_list[0].startswith("-") else None
             hint = f"see `paw {first} --help`" if first else "see `paw --help`"
             return report_error(err.message, hint=hint, code=EXIT_USAGE)
         err.parser.print_usage(sys.stderr)
@@ -161,6 +173,41 @@ def _call(func: Handler, args: argparse.Namespace, *, as_json: bool) -> int:
     except OSError as err:  # the file system refused something no adapter expected: one line
         where = f" ({err.filename})" if err.filename else ""
         return report_error(f"{err.strerror or err}{where}", code=EXIT_ERROR, as_json=as_json)
+
+
+def command_word(args: Sequence[str]) -> str | None:
+    """The sub-command named in ``args``, after any global options (``-C DIR``, ``--json``)."""
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "-C":
+            i += 2
+        elif word == "--json" or (word.startswith("-C") and len(word) > 2):
+            i += 1
+        else:
+            return None if word.startswith("-") else word
+    return None
+
+
+def apply_global_options(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, command: str
+) -> argparse.Namespace:
+    """Give the sub-command the ``-C DIR`` and ``--json`` written before it (as git does):
+    a ``-C`` after the command is read relative to one before it; a command without
+    ``--json`` (or a repository) refuses the option instead of ignoring it."""
+    where: str | None = getattr(args, "global_repo", None)
+    if where is not None:
+        if not hasattr(args, "repo") and command == "tui":
+            args.repo = None  # bare `paw`: the TUI
+        if hasattr(args, "repo"):
+            args.repo = str(Path(where) / args.repo) if args.repo else where
+        else:
+            raise _ParseError(parser, f"`paw {command}` reads no repository: -C does not apply")
+    if getattr(args, "global_json", False):
+        if not hasattr(args, "json"):
+            raise _ParseError(parser, f"`paw {command}` has no --json")
+        args.json = True
+    return args
 
 
 def error_object(

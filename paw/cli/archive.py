@@ -29,8 +29,10 @@ Archives are refs under refs/paw/archive/ made by `paw rm --force`: a commit of 
 worktree (tracked, untracked and ignored files outside [worktrees] disposable) whose parents
 are the worktree's HEAD and the agent branch. A removal with nothing to keep makes none.
 Restoring re-creates the worktree and the branch (when free) and puts every file back,
-changes unstaged; the archive stays until pruned. Pruning deletes refs: the commits only
-they reach become unreachable (git gc removes them later)."""
+changes unstaged; the archive stays until pruned. `paw spawn NAME --agent KIND --resume`
+then starts an agent in the restored worktree (at the agent's own path, not a --to one).
+Pruning deletes refs: the commits only they reach become unreachable (git gc removes them
+later)."""
 
 
 def _context(args: argparse.Namespace) -> Context:
@@ -59,16 +61,24 @@ def cmd_archive(args: argparse.Namespace) -> int:
     action = getattr(args, "archive_command", None) or "list"
     if action == "restore":
         done = archive.restore(ctx, args.id, args.to)
+        name = done.archive.agent
+        resume = (
+            f"paw spawn {name} --agent KIND --resume"
+            if done.worktree == ctx.worktree_path(name)
+            else None  # (--to elsewhere: spawn --resume looks at the agent's own path)
+        )
         if args.json:
             _json({
                 "archive": _row(done.archive), "worktree": done.worktree, "branch": done.branch,
-                "note": done.detached_because,
+                "note": done.detached_because, "resume": resume,
             })  # fmt: skip
             return 0
         where = f"on branch {done.branch}" if done.branch else "detached at the archived HEAD"
         print(f"restored {done.archive.id} to {done.worktree} ({where})")
         if done.detached_because:
             print(f"  note: {done.detached_because}")
+        if resume:
+            print(f"  work on it again: {resume}")
         return 0
     if action == "prune":
         return _prune(ctx, args)

@@ -179,6 +179,7 @@ def transport_for(host: HostRecord) -> SshTransport:
         identity=host.identity,
         config_file=host.ssh_config,
         options=tuple(host.options),
+        entry=host.name,
     )
 
 

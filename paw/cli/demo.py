@@ -214,7 +214,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     for tool in ("tmux", "git"):
         if shutil.which(tool) is None:
-            print(f"paw demo needs {tool} on PATH", file=sys.stderr)
+            print(f"paw: the demo needs {tool}, and there is no `{tool}` on PATH", file=sys.stderr)
+            print(f"hint: install it (e.g. `apt-get install {tool}` or `brew install {tool}`); "
+                  "`paw doctor` checks what paw needs", file=sys.stderr)  # fmt: skip
             return 1
     socket = f"paw-demo-{os.getpid()}"
     root = Path(tempfile.mkdtemp(prefix="paw-demo-"))

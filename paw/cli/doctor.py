@@ -123,7 +123,10 @@ def _agent_row(spec: AgentSpec) -> CheckRow:
                 f"not on PATH, so `paw spawn` cannot start it (a copy is at {cached}; add its "
                 "folder to PATH)",
             )
-        return CheckRow(agent, WARN, f"not installed: no `{binary}` on PATH (verified: {verified})")
+        how = f"; install it: {spec.install.command}" if spec.install is not None else ""
+        return CheckRow(
+            agent, WARN, f"not installed: no `{binary}` on PATH (verified: {verified}){how}"
+        )
     version = _version_of(path)
     if version != verified:
         return CheckRow(

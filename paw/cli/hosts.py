@@ -22,13 +22,17 @@ def _state(args: argparse.Namespace) -> StateStore:
     return StateStore(Path(find_repo_root(args.repo)) / STATE_DIR)
 
 
-def _probe(host: HostRecord) -> tuple[float, str]:
-    """Connect, then prove the clone and tmux are there; (seconds, git top-level) or PawError."""
+def _probe(host: HostRecord, *, fresh: bool = False) -> tuple[float, str]:
+    """Connect, then prove the clone and tmux are there; (seconds, git top-level) or PawError.
+    ``fresh``: end a master already at this entry's socket first (one left by an earlier
+    entry of that name, say), so the connection proven is one this entry made itself."""
     from paw.adapters import proc
     from paw.adapters.ssh import SshError
     from paw.cli.compose import transport_for
 
     transport = transport_for(host)
+    if fresh:
+        transport.disconnect()
     started = time.monotonic()
     try:
         transport.connect()
@@ -36,17 +40,27 @@ def _probe(host: HostRecord) -> tuple[float, str]:
         raise PawError(
             str(err), hint="try `ssh` to it by hand; paw never asks for a password"
         ) from err
-    script = 'git -C "$1" rev-parse --show-toplevel && command -v tmux >/dev/null || echo "no tmux"'
-    done = transport.run(["sh", "-c", script, "sh", host.repo], timeout=30)
+    done = transport.run(["sh", "-c", PROBE, "sh", host.repo], timeout=30)
     transport.close_channel()
     took = time.monotonic() - started
     out = done.stdout.strip().splitlines()
-    if not done.ok or not out:
-        why = proc.last_line(done.stderr)
+    why = proc.last_line(done.stderr)
+    if done.returncode == PROBE_NO_TMUX:
+        raise PawError(f"host {host.name}: tmux is not installed there (not on its PATH)")
+    if done.returncode == PROBE_NO_CLONE or (done.ok and not out):
         raise PawError(f"host {host.name}: {host.repo} is not a git clone there ({why})")
-    if out[-1] == "no tmux":
-        raise PawError(f"host {host.name}: tmux is not installed there")
-    return took, out[0]
+    if not done.ok:
+        raise PawError(f"host {host.name}: the check failed ({why or done.returncode})")
+    return took, out[-1]
+
+
+# The probe run on the host: each failure its own exit status (`a && b || c` would run `c`
+# when `a` fails, and call a missing clone a missing tmux).
+PROBE_NO_CLONE, PROBE_NO_TMUX = 3, 4
+PROBE = (
+    f'top=$(git -C "$1" rev-parse --show-toplevel) || exit {PROBE_NO_CLONE}; '
+    f'command -v tmux >/dev/null || exit {PROBE_NO_TMUX}; printf "%s\\n" "$top"'
+)
 
 
 def cmd_host_add(args: argparse.Namespace) -> int:
@@ -75,7 +89,7 @@ def cmd_host_add(args: argparse.Namespace) -> int:
         if args.name in hosts:
             raise UsageError(f"a host named {args.name!r} exists (`paw host rm {args.name}` first)")
         if not args.no_check:
-            took, top = _probe(host)
+            took, top = _probe(host, fresh=True)
             host = host.model_copy(update={"repo": top})
         hosts[args.name] = host
         save_hosts(state, hosts)
@@ -103,8 +117,11 @@ def cmd_host_ls(args: argparse.Namespace) -> int:
     if not hosts:
         print("no hosts (add one with `paw host add NAME ssh://user@host --repo PATH`)")
         return 0
-    for h in hosts.values():
-        print(f"{h.name}  {h.url}  repo {h.repo}  tmux -L {h.socket}")
+    rows = [("NAME", "URL", "REPO", "TMUX SOCKET")]
+    rows += [(h.name, h.url, h.repo, h.socket) for h in hosts.values()]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     return 0
 
 

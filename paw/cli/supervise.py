@@ -163,7 +163,7 @@ def cmd_spawn(args: argparse.Namespace) -> int:
     if profile_for(sup.ctx.config, args.agent) is None:
         hint = unknown_kind_hint(sup.ctx.config, args.agent)  # one line: a usage error
         raise UsageError(f"unknown agent kind {args.agent!r}: {hint}")
-    options = {"startup_timeout_s": args.startup_timeout}
+    options = {"startup_timeout_s": args.startup_timeout, "resume": args.resume}
     if args.host is not None:
         from paw.supervisor.fleet import Fleet
 
@@ -334,8 +334,23 @@ def cmd_attach(args: argparse.Namespace) -> int:
     if args.print:
         print(" ".join(argv))
         return 0
+    if "switch-client" not in argv and not sys.stdin.isatty():
+        # tmux itself would only say "open terminal failed: not a terminal"
+        raise PawError(
+            "`paw attach` needs a terminal: its input is not one",
+            hint=f"run it in a terminal; `paw attach {args.name} --print` prints the tmux command",
+        )
+    if os.environ.get("TMUX") and "switch-client" not in argv:
+        print(NESTED_NOTE, file=sys.stderr)
     _exec(argv)
     return 1  # only reached if exec returned
+
+
+NESTED_NOTE = (
+    "paw: attaching inside your own tmux (a nested client, paw's agents live on another tmux "
+    "server): your prefix key goes to your tmux, so prefix d would detach YOUR session. To "
+    "leave the agent's pane, press the prefix twice, then d (C-b C-b d with tmux's defaults)."
+)
 
 
 def _exec(argv: list[str]) -> None:
@@ -589,6 +604,7 @@ Lines "# text" explain; delete the "#" of a "#key = value" line to use that sett
   paw spawn alice --agent claude-code --task 'fix the flaky test'
   paw spawn bob --agent aider --task-file TASK.md --base develop
   paw spawn carol --agent my-agent --startup-timeout 120   (a kind from [agents.my-agent])
+  paw spawn alice --agent claude-code --resume   (alice's worktree, after `paw archive restore`)
 
 paw waits (on the wall clock, up to the kind's startup_timeout_s, default 60 s) until the
 agent is up: it shows its input (a stdin-typed task is typed then), works on its task, or asks
@@ -601,7 +617,12 @@ Names: letters, digits, '-' and '_' (no spaces, quotes, ';', '..', ':' or '%')."
   paw ls --json | jq -r '.agents[] | select(.status == "prompt") | .name'
 
 Without the tmux server the state is "unknown" (not "exited") and paw ls exits 1.""",
-    "attach": "example:\n  paw attach alice   (detach again with your tmux prefix + d)",
+    "attach": """example:
+  paw attach alice   (detach again with your tmux prefix + d)
+
+Inside tmux on paw's own server it switches your client to the agent's pane. Inside another
+tmux server it nests a client (and says so): your prefix then goes to your outer tmux, so
+detach from the agent's pane with the prefix twice, then d (C-b C-b d with tmux's defaults).""",
     "send": """example:
   paw send alice 'also update the changelog'
   paw send alice 'run the tests again' --json
@@ -613,7 +634,10 @@ Refused while the agent shows a permission prompt: use approve/deny.""",
   paw stop alice --json""",
     "rm": """examples:
   paw rm alice
-  paw rm --force alice   (archives everything to refs/paw/archive/... first)""",
+  paw rm --force alice   (archives everything to refs/paw/archive/... first)
+
+An adopted agent has no paw worktree: rm stops supervising it and leaves the pane you
+started running (`paw stop NAME` first ends it).""",
     "adopt": "examples:\n  paw adopt %12\n  paw adopt %12 --agent codex --name reviewer",
     "prompts": """examples:
   paw prompts
@@ -674,7 +698,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = _add(sub, "deny", cmd_deny)
     p.add_argument("id", help="prompt id from `paw prompts`")
     p = _add(sub, "log", cmd_log)
-    p.add_argument("-n", type=int, default=20, help="how many records (default 20)")
+    p.add_argument("-n", type=_count, default=20, help="how many records (default 20)")
     _add(sub, "stats", cmd_stats)
 
 
@@ -690,9 +714,23 @@ def _register_spawn(p: argparse.ArgumentParser) -> None:
         help="run the agent on a host added with `paw host add` (default: this machine)",
     )  # fmt: skip
     p.add_argument(
+        "--resume", action="store_true",
+        help="start it in NAME's existing worktree (one `paw archive restore` put back)",
+    )  # fmt: skip
+    p.add_argument(
         "--startup-timeout", type=_seconds, metavar="SECONDS",
         help="how long to wait for the agent to come up (default: its startup_timeout_s, 60)",
     )  # fmt: skip
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return value
 
 
 def _seconds(text: str) -> float:

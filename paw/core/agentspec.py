@@ -46,6 +46,14 @@ class Install:
         )  # fmt: skip
 
     @property
+    def command(self) -> str:
+        """A command that installs the verified version for the user (``paw doctor``)."""
+        if self.via == "npm":
+            return f"npm install -g {self.pin}"
+        python = f" --python python{self.python}" if self.python else ""
+        return f"pipx install{python} {self.pin}"
+
+    @property
     def bin_dir(self) -> str:
         """The folder under the install cache (``$PAW_AGENTS_HOME``) that holds ``binary``."""
         return f"{self.binary}-venv/bin" if self.via == "pypi" else "node_modules/.bin"

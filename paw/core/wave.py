@@ -370,6 +370,8 @@ class TaskState(_State):
     commits: int = 0
     insertions: int = 0
     deletions: int = 0
+    uncommitted: int = 0  # changed tracked files not committed (in the diff stat too)
+    untracked: int = 0  # new files not added (no diff line counts them)
     checking_since: float | None = None  # a check runs since (the runner's own check thread)
     # From the wave file, so that readers of the state (the TUI) need not parse it:
     kind: str | None = None  # agent kind
@@ -460,6 +462,8 @@ class TaskView:
     dirty: int  # uncommitted + untracked
     prompts: tuple[SeenPrompt, ...] = ()
     worktree: str = ""
+    uncommitted: int = 0
+    untracked: int = 0
 
 
 # -- effects -----------------------------------------------------------------------------------
@@ -652,6 +656,7 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     t = task.model_copy(deep=True)
     effects: list[Effect] = []
     t.commits, t.insertions, t.deletions = view.commits, view.insertions, view.deletions
+    t.uncommitted, t.untracked = view.uncommitted, view.untracked
     sig = signature(view)
     if sig != t.last_signature:
         t.last_signature, t.last_change = sig, now
@@ -823,9 +828,8 @@ def after_check(
         t.followup_text = followup_text(spec.check or "", run)
         t.followup_why, t.followup_notified = None, None
         return t, ()
-    _finish(
-        t, Phase.FAILED, f"check failed (exit {run.exit_code}) after {t.followups} follow-ups", now
-    )
+    after = f"{t.followups} follow-up{'' if t.followups == 1 else 's'}"
+    _finish(t, Phase.FAILED, f"check failed (exit {run.exit_code}) after {after}", now)
     return t, (Notify("task-failed", t.name),)
 
 

@@ -27,6 +27,16 @@ class Message:
     outgoing_title: str
     outgoing_body: str  # secrets redacted, and says so when it did
     redacted: bool
+    level: str = "info"  # apprise's notify type: info, success, warning or failure
+
+
+# How much each event matters to someone reading a phone: a failure reads as one.
+LEVELS = {
+    "task-failed": "failure", "wave-failed": "failure",
+    "task-done": "success", "wave-done": "success",
+    "parked": "warning", "reminder": "warning", "digest": "warning", "dialog": "warning",
+    "stuck": "warning", "stuck-reminder": "warning", "wave-over-budget": "warning",
+}  # fmt: skip
 
 
 REDACTION_NOTE = "(paw redacted what looked like secrets; the full text is in .paw/audit.jsonl)"
@@ -41,16 +51,32 @@ def _age(seconds: float) -> str:
     return f"{s // 3600}h{(s % 3600) // 60:02d}m"
 
 
+def plural(n: int, word: str) -> str:
+    """``1 follow-up``, ``2 follow-ups``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _message(
-    event: str, wave: str, task: str | None, prompt_id: str | None, title: str, lines: list[str]
+    event: str,
+    wave: str,
+    task: str | None,
+    prompt_id: str | None,
+    title: str,
+    lines: list[str],
+    repo: str = "",
 ) -> Message:
+    if repo:  # which checkout, for someone reading it away from the terminal
+        name = repo.rstrip("/").rsplit("/", 1)[-1] or repo
+        title = title.replace(f"paw wave {wave}:", f"paw wave {wave} ({name}):", 1)
+        lines = [*lines, f"repo: {repo}"]
     body = "\n".join(lines)
     out_title, t_changed = redact(title)
     out_body, b_changed = redact(body)
     changed = t_changed or b_changed
     if changed:
         out_body = f"{out_body}\n{REDACTION_NOTE}"
-    return Message(event, wave, task, prompt_id, title, body, out_title, out_body, changed)
+    level = LEVELS.get(event, "info")
+    return Message(event, wave, task, prompt_id, title, body, out_title, out_body, changed, level)
 
 
 def prompt_lines(task: TaskState, prompt: PromptState, now: float) -> list[str]:
@@ -73,7 +99,7 @@ def prompt_lines(task: TaskState, prompt: PromptState, now: float) -> list[str]:
 
 
 def prompt_message(
-    event: str, wave: str, task: TaskState, prompt: PromptState, now: float
+    event: str, wave: str, task: TaskState, prompt: PromptState, now: float, *, repo: str = ""
 ) -> Message:
     """A parked prompt, a reminder about it, or the news that it was answered."""
     head = {
@@ -88,24 +114,25 @@ def prompt_message(
             *lines[:5],
             f"answered after {_age((prompt.answered_at or now) - prompt.first_seen)}",
         ]
-    return _message(event, wave, task.name, prompt.id, title, lines)
+    return _message(event, wave, task.name, prompt.id, title, lines, repo)
 
 
 def digest_message(
-    wave: str, items: Sequence[tuple[TaskState, PromptState]], now: float
+    wave: str, items: Sequence[tuple[TaskState, PromptState]], now: float, *, repo: str = ""
 ) -> Message:
     """Many prompts at once: one message listing them all."""
-    title = f"paw wave {wave}: {len(items)} prompts need a human"
+    need = "needs" if len(items) == 1 else "need"
+    title = f"paw wave {wave}: {plural(len(items), 'prompt')} {need} a human"
     lines: list[str] = []
     for task, prompt in items:
         lines += [
             f"- {line}" if i == 0 else f"  {line}"
             for i, line in enumerate(prompt_lines(task, prompt, now))
         ]
-    return _message("digest", wave, None, None, title, lines)
+    return _message("digest", wave, None, None, title, lines, repo)
 
 
-def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
+def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: str = "") -> Message:
     """A task stuck, failed or done, a dialog, or a follow-up that waits (``parked``)."""
     if event == "parked":
         title = f"paw wave {wave}: {task.name} needs a human: its follow-up waits"
@@ -119,7 +146,7 @@ def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
             ),
             f"look at it: paw attach {task.agent}",
         ]
-        return _message(event, wave, task.name, None, title, lines)
+        return _message(event, wave, task.name, None, title, lines, repo)
     if event == "dialog":
         title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
         lines = [
@@ -127,7 +154,7 @@ def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
             f"task: {task.name}",
             f"answer it in the agent's pane: paw attach {task.agent}",
         ]
-        return _message(event, wave, task.name, None, title, lines)
+        return _message(event, wave, task.name, None, title, lines, repo)
     if event in ("stuck", "stuck-reminder"):
         since = now - (task.last_change or now)
         title = f"paw wave {wave}: {task.name} is stuck"
@@ -140,22 +167,22 @@ def task_message(event: str, wave: str, task: TaskState, now: float) -> Message:
                 f"`paw attach {task.agent}`, or `paw send {task.agent} TEXT`"
             ),
         ]
-        return _message(event, wave, task.name, None, title, lines)
+        return _message(event, wave, task.name, None, title, lines, repo)
     title = f"paw wave {wave}: {task.name} {task.phase.value}: {task.outcome or ''}".rstrip()
     lines = [f"agent: {task.agent}", f"task: {task.name}", f"outcome: {task.outcome}"]
     if task.checks:
         last = task.checks[-1]
         lines += [f"check: exit {last.exit_code}", last.tail[-800:]]
-    return _message(event, wave, task.name, None, title, lines)
+    return _message(event, wave, task.name, None, title, lines, repo)
 
 
-def wave_message(event: str, state: WaveState) -> Message:
+def wave_message(event: str, state: WaveState, *, repo: str = "") -> Message:
     """The wave finished, failed, was stopped or ran over its budget."""
     counts = _counts(state)
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     title = f"paw wave {state.name}: {event.replace('wave-', '')} ({summary})"
     lines = [f"wave: {state.name}", f"tasks: {summary}", "report: paw wave report " + state.name]
-    return _message(event, state.name, None, None, title, lines)
+    return _message(event, state.name, None, None, title, lines, repo)
 
 
 def _counts(state: WaveState) -> dict[str, int]:
@@ -202,6 +229,8 @@ def report_data(
                 "followups": t.followups,
                 "commits": t.commits,
                 "diffstat": f"+{t.insertions} -{t.deletions}",
+                "uncommitted": t.uncommitted,
+                "untracked": t.untracked,
                 "check": None
                 if last is None
                 else {"exit_code": last.exit_code, "runs": len(t.checks), "tail": last.tail},
@@ -234,6 +263,12 @@ def _status(t: TaskState) -> str:
     return t.phase.value
 
 
+def _diff_text(task: Mapping[str, object]) -> str:
+    """The diff stat, and the work not committed yet (a new file counts no diff line)."""
+    extra = [f"{task.get(key) or 0} {key}" for key in ("uncommitted", "untracked") if task.get(key)]
+    return f"{task['diffstat']}" + (f" ({', '.join(extra)})" if extra else "")
+
+
 def report_markdown(data: Mapping[str, object]) -> str:
     """The report as Markdown (``paw wave report``)."""
     tasks = data["tasks"]
@@ -253,12 +288,16 @@ def report_markdown(data: Mapping[str, object]) -> str:
     ]
     for t in tasks:
         check = t["check"]
-        check_text = "—" if check is None else f"exit {check['exit_code']} ({check['runs']} runs)"
+        check_text = (
+            "—"
+            if check is None
+            else f"exit {check['exit_code']} ({plural(int(check['runs']), 'run')})"
+        )
         duration = "—" if t["duration_s"] is None else _age(float(t["duration_s"]))
         lines.append(
             f"| {t['task']} | {t['status']} | {duration} | {t['prompts']} | "
             f"{t['approved_by_human']} | {t['approved_by_rule']} | {t['denied']} | "
-            f"{t['followups']} | {t['commits']} | {t['diffstat']} | {check_text} |"
+            f"{t['followups']} | {t['commits']} | {_diff_text(t)} | {check_text} |"
         )
     for t in tasks:
         details = []

@@ -158,15 +158,29 @@ def remove(ctx: Context, name: str, *, force: bool = False) -> str:
     with ctx.state.lock(op_lock(name)):
         agent = load_agents(ctx.state).get(name) or _unrecorded_leftover(ctx, name)
         if agent.adopted:
-            _stop(ctx, agent)
-            forget_agent(ctx.state, name)
-            return f"stopped supervising {name} (adopted: no paw worktree to remove)"
+            return _release(ctx, agent)
         resumed = agent.pending == REMOVING
         force = force or (resumed and agent.force)
         unsaved = unsaved_work(ctx, agent)
         if unsaved and not force:
             raise _refusal(agent, unsaved)
         return _remove_steps(ctx, agent, force=force, resumed=resumed)
+
+
+def _release(ctx: Context, agent: AgentRecord) -> str:
+    """Forget an adopted agent and leave its pane alone: the user started that pane (and
+    the agent in it), paw made no worktree for it; `paw stop` first ends it."""
+    pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
+    where = pane.pane_id if pane is not None else agent.pane_id
+    ctx.record("release", agent=agent.name, pane=where, killed=False,
+               reason="adopted: the pane was started outside paw and keeps running")  # fmt: skip
+    forget_agent(ctx.state, agent.name)
+    if pane is None:
+        return f"stopped supervising {agent.name} (adopted; its pane is already gone)"
+    return (
+        f"stopped supervising {agent.name}; its pane {pane.pane_id} (started outside paw) "
+        f"keeps running: end it there, or `paw stop {agent.name}` before `paw rm` next time"
+    )
 
 
 def _unrecorded_leftover(ctx: Context, name: str) -> AgentRecord:
@@ -295,6 +309,10 @@ def finish_spawn(ctx: Context, agent: AgentRecord) -> str:
         store_agent(ctx.state, agent.model_copy(update={"pending": None, "pane_id": pane.pane_id}))
         ctx.record("spawn-resumed", agent=agent.name, pane=pane.pane_id)
         return f"finished the interrupted spawn of {agent.name} (pane {pane.pane_id})"
+    if agent.resumed:  # the worktree was there before this spawn: it stays, as it is
+        forget_agent(ctx.state, agent.name)
+        ctx.record("spawn-undone", agent=agent.name, left=[agent.worktree])
+        return f"undid the interrupted spawn of {agent.name} (its worktree stays)"
     unsaved = unsaved_work(ctx, agent)
     if unsaved:  # never undone by itself: keep it as a stopped agent for `paw rm` to decide
         store_agent(ctx.state, agent.model_copy(update={"pending": None}))

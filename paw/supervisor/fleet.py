@@ -361,6 +361,7 @@ class Fleet:
         *,
         startup_timeout_s: float | None = None,
         host: str | None = None,
+        resume: bool = False,
     ) -> tuple[AgentView, Startup]:
         """Spawn on ``host`` (this machine when None or ``local``); names are unique across
         every machine."""
@@ -368,7 +369,9 @@ class Fleet:
         if taken is not None:
             raise PawError(f"an agent named {name!r} exists (on {taken})")
         sup = self._host_supervisor(host)
-        view, startup = sup.spawn_agent(name, kind, task, base, startup_timeout_s=startup_timeout_s)
+        view, startup = sup.spawn_agent(
+            name, kind, task, base, startup_timeout_s=startup_timeout_s, resume=resume
+        )
         return dataclasses.replace(view, host=host or LOCAL), startup
 
     def spawn(self, name: str, kind: str, task: str | None, base: str | None = None) -> AgentView:

@@ -109,6 +109,9 @@ class AgentRecord(_Record):
     launched: ProcIdentity | None = None
     pending: str | None = None  # SPAWNING or REMOVING while that operation is unfinished
     force: bool = False  # with REMOVING: the removal was forced (`paw rm --force`)
+    # spawned with --resume in a worktree that existed before it (restored from an archive):
+    # a failed or interrupted spawn forgets the record and never takes back that worktree
+    resumed: bool = False
 
 
 class PromptRecord(_Record):

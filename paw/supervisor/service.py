@@ -167,12 +167,13 @@ class Supervisor:
         base: str | None = None,
         *,
         startup_timeout_s: float | None = None,
+        resume: bool = False,
     ) -> tuple[AgentView, Startup]:
         """:meth:`spawn`, plus how the agent came up (ready, or waiting for you with what its
         screen shows). Raises PawError when it died on start or stayed busy starting with a
-        task to type."""
+        task to type. ``resume``: in the agent's existing worktree (see ``spawn.spawn``)."""
         cleanup.resume_interrupted(self.ctx)  # a spawn of this name that died is undone first
-        record = spawn.spawn(self.ctx, name, kind, task, base)
+        record = spawn.spawn(self.ctx, name, kind, task, base, resume=resume)
         startup = spawn.start_up(self.ctx, record, startup_timeout_s)
         return self._view(record.name), startup
 

@@ -54,9 +54,17 @@ def check_new_name(ctx: Context, name: str) -> None:
 
 
 def spawn(
-    ctx: Context, name: str, kind: str, task: str | None, base: str | None = None
+    ctx: Context,
+    name: str,
+    kind: str,
+    task: str | None,
+    base: str | None = None,
+    *,
+    resume: bool = False,
 ) -> AgentRecord:
-    """Create agent ``name``: a worktree on a new branch, a tagged pane, the agent in it."""
+    """Create agent ``name``: a worktree on a new branch, a tagged pane, the agent in it.
+    ``resume``: the agent's worktree exists already (``paw archive restore`` put it back):
+    start the agent in it, on whatever it has checked out, and create no worktree or branch."""
     check_new_name(ctx, name)
     profile = ctx.profile(kind)
     base_ref = base or ctx.config.worktrees.base
@@ -68,12 +76,16 @@ def spawn(
         launch = plan_launch(profile, task, ctx.python)
     except TaskError as err:
         raise PawError(str(err)) from err
-    check_spawn(ctx, name, worktree, branch, base_ref)
+    if resume:
+        branch = _resumable(ctx, name, worktree)
+    else:
+        check_spawn(ctx, name, worktree, branch, base_ref)
     # tmux first: when it is missing or unreachable, nothing has been created yet.
     ctx.terminal.ensure_session(ctx.session, ctx.repo_root)
     record = AgentRecord(
         name=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
         task=task, created_at=ctx.clock(), token=secrets.token_hex(8), pending=SPAWNING,
+        resumed=resume,
     )  # fmt: skip
     # The intent record comes first, under the agent's operation lock: if paw dies at any
     # later step, the next paw command finds it and finishes or undoes the spawn.
@@ -82,12 +94,14 @@ def spawn(
             raise PawError(f"an agent named {name!r} already exists", hint="pick another name")
         ctx.fault("spawn:intent")
         try:
-            with ctx.state.lock(GIT_LOCK):
-                ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
+            if not resume:
+                with ctx.state.lock(GIT_LOCK):
+                    ctx.vcs.add_worktree(ctx.repo_root, worktree, branch, base_ref)
         except PawError:
             forget_agent(ctx.state, name)
             raise
-        ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref)
+        ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
+                   resumed=resume)  # fmt: skip
         ctx.fault("spawn:worktree")
         try:
             pane = ctx.terminal.new_pane(
@@ -109,6 +123,22 @@ def spawn(
         store_agent(ctx.state, record)
         ctx.fault("spawn:recorded")
     return record
+
+
+def _resumable(ctx: Context, name: str, worktree: str) -> str:
+    """The branch checked out in ``name``'s existing worktree ("" when HEAD is detached);
+    PawError when paw made no worktree there or git does not list it."""
+    ctx.state.check_writable()
+    if worktree not in ctx.vcs.worktree_paths(ctx.repo_root):
+        raise PawError(
+            f"no worktree of {name!r} to resume at {worktree}",
+            hint=(
+                "`paw archive restore ID` puts an archive back there (without --to); "
+                "without --resume, spawn starts a new worktree"
+            ),
+        )
+    head = ctx.vcs.current_branch(worktree)
+    return head if ctx.vcs.branch_exists(ctx.repo_root, head) else ""
 
 
 def _launched(ctx: Context, pane: PaneInfo) -> ProcIdentity:
@@ -141,6 +171,11 @@ def _undo_spawn(ctx: Context, record: AgentRecord, err: PawError) -> PawError:
     and the record, each only if git agrees nothing is lost (no force), and say what stayed."""
     left: list[str] = []
     hint = err.hint or "nothing was left behind; fix the problem and spawn again"
+    if record.resumed:  # the worktree was there before: it stays, only the record goes
+        forget_agent(ctx.state, record.name)
+        ctx.record("spawn-failed", agent=record.name, error=err.message, left=[record.worktree])
+        hint = err.hint or f"the worktree {record.worktree} stays as it was"
+        return PawError(f"cannot start {record.name}: {err.message}", hint=hint)
     try:
         ctx.vcs.remove_worktree(ctx.repo_root, record.worktree)
     except PawError:
@@ -254,12 +289,32 @@ def _died(record: AgentRecord, outcome: StartupOutcome, argv: Sequence[str]) -> 
         if record.task and argv and argv[-1].endswith(record.task)
         else ""
     )
+    cause = _likely_cause(record, argv, outcome.exit_status)
     return PawError(
         f"agent {record.name!r} ({record.kind}) died on start: {how}; its last lines:{lines}",
         hint=(
-            f"it ran: {shlex.join(argv)}{task_note}. `paw attach {record.name}` shows its "
-            f"pane; `paw rm {record.name}` removes its worktree and branch"
+            f"{cause}it ran: {shlex.join(argv)} in {record.worktree}{task_note}; `paw ls` "
+            f"lists it as exited, `paw rm {record.name}` removes its worktree and branch"
         ),
+    )
+
+
+def _likely_cause(record: AgentRecord, argv: Sequence[str], status: int | None) -> str:
+    """The likely cause when the command names a file relative to the worktree: the pane
+    starts in a new worktree, which holds only what is committed (an uncommitted script of
+    the main checkout is not there). "" when nothing points to it."""
+    relative = [
+        word
+        for at, word in enumerate(argv)
+        if word.startswith(("./", "../")) or (at == 0 and "/" in word and word[:1] != "/")
+    ]
+    if not relative or status in (0, None):
+        return ""
+    file = relative[0]
+    return (
+        f"likely cause: {file} is not in the agent's worktree (a new worktree holds only "
+        f"committed files: commit it, or give its absolute path in [agents.{record.kind}] "
+        "command in paw.toml); "
     )
 
 

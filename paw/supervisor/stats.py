@@ -109,14 +109,20 @@ def _count_sent(row: Counts, record: Mapping[str, object], event: str, rules: li
 
 
 def compute_stats(records: Iterable[Mapping[str, object]]) -> dict[str, dict[str, int]]:
-    """``{"<agent>": row, …, "all": row}`` from audit records, oldest first."""
+    """``{"<agent>": row, …, "-": row, "all": row}`` from audit records, oldest first: the
+    ``-`` row (only when there is one) holds what names no agent, e.g. a refusal of an unknown
+    prompt id, so that the agents' rows add up to ``all``."""
     rows: dict[str, Counts] = {}
+    nobody = Counts()
     total = Counts()
     for record in records:
         agent = record.get("agent")
-        if not isinstance(agent, str):
-            _count(total, record)  # e.g. a refusal of an unknown id
-            continue
-        _count(rows.setdefault(agent, Counts()), record)
+        _count(rows.setdefault(agent, Counts()) if isinstance(agent, str) else nobody, record)
         _count(total, record)
-    return {**{a: r.to_dict() for a, r in sorted(rows.items())}, "all": total.to_dict()}
+    found = {a: r.to_dict() for a, r in sorted(rows.items())}
+    if any(nobody.to_dict().values()):
+        found[NO_AGENT] = nobody.to_dict()
+    return {**found, "all": total.to_dict()}
+
+
+NO_AGENT = "-"  # the row of records that name no agent (no agent name can be "-")

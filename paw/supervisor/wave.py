@@ -230,7 +230,7 @@ class WaveRunner:
         self.state.ended_at = self.ctx.clock()
         self.ctx.record("wave-end", wave=self.wave.name, status=status)
         self.save()
-        self._send([wave_message(event, self.state)])
+        self._send([wave_message(event, self.state, repo=self.ctx.repo_root)])
         self._update_badge(force_zero=True)
         return True
 
@@ -534,7 +534,7 @@ class WaveRunner:
                     prompt.notified_at = now
                     items.append((task, prompt))
             if items:
-                outbox.append(digest_message(self.wave.name, items, now))
+                outbox.append(digest_message(self.wave.name, items, now, repo=self.ctx.repo_root))
         for note in notes:
             if digest and note in parked:
                 continue
@@ -545,7 +545,7 @@ class WaveRunner:
 
     def _compose(self, note: Notify, now: float) -> Message | None:
         if note.event == "wave-over-budget":
-            return wave_message("wave-over-budget", self.state)
+            return wave_message("wave-over-budget", self.state, repo=self.ctx.repo_root)
         task = self.state.task(note.task) if note.task else None
         if task is None:
             return None
@@ -563,11 +563,13 @@ class WaveRunner:
             elif note.event == "reminder":
                 prompt.reminders += 1
                 prompt.last_reminded = now
-            return prompt_message(note.event, self.wave.name, task, prompt, now)
+            return prompt_message(
+                note.event, self.wave.name, task, prompt, now, repo=self.ctx.repo_root
+            )
         if note.event in ("stuck", "stuck-reminder"):
             task.stuck_notified = now
             task.stuck_count += 1 if note.event == "stuck" else 0
-        return task_message(note.event, self.wave.name, task, now)
+        return task_message(note.event, self.wave.name, task, now, repo=self.ctx.repo_root)
 
     def _send(self, messages: list[Message]) -> None:
         """The outbox: every message is recorded "to send" in the state (one save), then
@@ -726,7 +728,10 @@ def _task_view(
     task: TaskState, view: AgentView | None, snap: Snapshot, screens: dict[str, str]
 ) -> TaskView:
     if view is None:
-        return TaskView("exited", "", task.commits, task.insertions, task.deletions, 0)
+        return TaskView(
+            "exited", "", task.commits, task.insertions, task.deletions, 0,
+            uncommitted=task.uncommitted, untracked=task.untracked,
+        )  # fmt: skip
     status = "exited" if view.alive is False else view.status.value
     prompts = tuple(
         SeenPrompt(
@@ -752,4 +757,6 @@ def _task_view(
         dirty=stat.uncommitted + stat.untracked,
         prompts=prompts,
         worktree=view.worktree,
+        uncommitted=stat.uncommitted,
+        untracked=stat.untracked,
     )

@@ -249,6 +249,8 @@ class PawApp(App[None]):
             # when nothing changed), and a change is swept at once.
             if self._wave_changed():
                 self.request_poll()
+            else:  # no sweep for a while: the ages still move, second by second
+                self.main.refresh_ages()
             return
         if now >= self._next_sweep:
             self.request_poll()

@@ -65,7 +65,7 @@ def test_each_example_uncommented_alone_is_valid(
 ) -> None:
     lines = _init(git_repo, capsys).splitlines()
     header = next(i for i, ln in enumerate(lines) if ln.startswith("#[agents."))
-    command = next(i for i, ln in enumerate(lines) if ln.startswith("#command ="))
+    command = next(i for i, ln in enumerate(lines) if ln.startswith("#command =") and i > header)
     settings = [i for i, ln in enumerate(lines) if SETTING.match(ln)]
     for i in settings:
         # the example agent table (its header and each key) needs its header and a command:
@@ -73,6 +73,14 @@ def test_each_example_uncommented_alone_is_valid(
         wanted = {i, header, command} if i >= header else {i}
         code, out = _check(git_repo, _uncomment(lines, wanted), capsys)
         assert (code, out) == (0, "paw.toml: ok\n"), lines[i]
+
+
+def test_init_writes_the_notify_table(git_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[notify] is a table of paw.toml (docs/waves.md): `paw init` shows it like the others."""
+    text = _init(git_repo, capsys)
+    assert "\n[notify]\n" in text
+    for key in ("urls", "bell", "tmux_badge", "command", "remind_every_s", "digest_over"):
+        assert f"\n#{key} = " in text.split("\n[notify]\n", 1)[1].split("#[agents.", 1)[0]
 
 
 def test_comments_are_whole_sentences(git_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

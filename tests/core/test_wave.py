@@ -28,7 +28,14 @@ from paw.core.wave import (
     step_checking,
     step_task,
 )
-from paw.core.wave_report import digest_message, prompt_message, report_data, report_markdown
+from paw.core.wave_report import (
+    digest_message,
+    prompt_message,
+    report_data,
+    report_markdown,
+    task_message,
+    wave_message,
+)
 
 WT = "/w/night-a"
 
@@ -393,6 +400,58 @@ def test_report_counts_and_markdown() -> None:
     text = report_markdown(data)
     assert "| a | done | 90s |" in text
     assert "3 passed" in text
+
+
+def test_messages_name_the_repository_and_carry_apprise_levels() -> None:
+    """Issue 30: which checkout (read on a phone), and a failure is sent as a failure."""
+    w = wave()
+    state = initial_state(w, "/x/night.toml", "ab" * 32, 0.0)
+    t = step_task(
+        w, w.tasks[0], running(), view("prompt", prompts=(prompt(verdict=Action.CONFIRM),)), 1.0
+    ).task
+    parked = prompt_message("parked", "night", t, t.prompts[0], 2.0, repo="/src/shop")
+    assert parked.title.startswith("paw wave night (shop): a needs a human")
+    assert parked.body.endswith("\nrepo: /src/shop")
+    assert parked.outgoing_body.endswith("\nrepo: /src/shop")
+    assert parked.level == "warning"
+    t.phase, t.outcome, t.followups = Phase.FAILED, "check failed (exit 1) after 1 follow-up", 1
+    failed = task_message("task-failed", "night", t, 3.0, repo="/src/shop")
+    assert (failed.title, failed.level) == (
+        "paw wave night (shop): a failed: check failed (exit 1) after 1 follow-up",
+        "failure",
+    )
+    assert task_message("task-done", "night", t, 3.0).level == "success"
+    assert task_message("stuck", "night", t, 3.0).level == "warning"
+    assert wave_message("wave-failed", state, repo="/src/shop").level == "failure"
+    assert wave_message("wave-done", state).level == "success"
+    assert prompt_message("answered", "night", t, t.prompts[0], 3.0).level == "info"
+    one = digest_message("night", [(t, t.prompts[0])], 2.0)
+    assert one.title == "paw wave night: 1 prompt needs a human"
+
+
+def test_a_failed_check_after_one_follow_up_says_follow_up() -> None:
+    w = wave()
+    t = running(followups=1)
+    done, _ = after_check(w.tasks[0], t, CheckRun(at=5.0, exit_code=1, tail="no"), 6.0)
+    assert done.outcome == "check failed (exit 1) after 1 follow-up"
+
+
+def test_the_report_counts_work_not_committed_yet() -> None:
+    """A new file adds no diff line: the report says `1 untracked`, never a bare +0 -0."""
+    w = wave()
+    t = step_task(w, w.tasks[0], running(), view(), 1.0).task
+    moved = step_task(
+        w, w.tasks[0], t, TaskView("idle", "s2", 0, 3, 1, 3, (), WT, uncommitted=1, untracked=2),
+        2.0,
+    ).task  # fmt: skip
+    assert (moved.uncommitted, moved.untracked) == (1, 2)
+    state = initial_state(w, "/x/night.toml", "ab" * 32, 0.0)
+    state.tasks = [moved]
+    row = report_data(state, {}, 3.0)["tasks"][0]  # type: ignore[index]
+    assert (row["diffstat"], row["uncommitted"], row["untracked"]) == ("+3 -1", 1, 2)
+    assert "| 0 | +3 -1 (1 uncommitted, 2 untracked) |" in report_markdown(
+        report_data(state, {}, 3.0)
+    )
 
 
 def test_a_waiting_dialog_is_escalated_once_and_never_stuck() -> None:

@@ -173,6 +173,37 @@ def test_a_custom_agent_that_dies_on_start_is_reported(env: dict[str, str], git_
     assert listed(git_repo, env)["b1"]["alive"] is False
 
 
+def test_an_uncommitted_agent_script_is_named_as_the_likely_cause(
+    env: dict[str, str], git_repo: Path
+) -> None:
+    """The script sits in the main checkout, uncommitted: the new worktree lacks it. paw says
+    so, and points to no pane to attach to (there is none to see; issue 30)."""
+    script = git_repo / "agent.sh"
+    script.write_text("#!/bin/sh\necho ready\nsleep 600\n", encoding="utf-8")
+    script.chmod(0o755)
+    (git_repo / "paw.toml").write_text(
+        '[agents.mine]\ncommand = ["./agent.sh"]\n', encoding="utf-8"
+    )
+    done = sh(git_repo, "paw spawn m1 --agent mine", env)
+    assert done.returncode == 1, done.stdout
+    assert "died on start: exit status 127 (not found)" in done.stderr
+    hint = next(line for line in done.stderr.splitlines() if line.startswith("hint: "))
+    worktree = git_repo.parent / "repo-paw" / "m1"
+    assert hint.startswith(
+        "hint: likely cause: ./agent.sh is not in the agent's worktree (a new worktree holds "
+        "only committed files: commit it, or give its absolute path in [agents.mine] command"
+    )
+    assert f"it ran: ./agent.sh in {worktree}" in hint
+    assert "paw attach" not in done.stderr
+    assert sh(git_repo, "paw attach m1 --print", env).returncode != 0  # indeed no pane
+    # committed, it starts
+    assert sh(git_repo, "paw rm m1", env).returncode == 0
+    subprocess.run(["git", "add", "agent.sh", "paw.toml"], cwd=git_repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "agent"], cwd=git_repo, check=True)
+    started = sh(git_repo, "paw spawn m1 --agent mine --startup-timeout 5", env)
+    assert "died on start" not in started.stderr, started.stderr
+
+
 def test_a_typed_task_without_a_detector_is_typed_once_the_screen_settles(
     env: dict[str, str], git_repo: Path, server: Server
 ) -> None:

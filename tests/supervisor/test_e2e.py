@@ -247,6 +247,50 @@ def test_e2e_rm_refuses_unsaved_work_and_force_archives_everything(
     assert (restored / "untracked.txt").read_text(encoding="utf-8") == "keep me\n"
 
 
+def test_e2e_after_archive_restore_spawn_resume_works_on_the_restored_worktree(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`paw archive restore` says how to get back to work, and `spawn --resume` starts an
+    agent in the restored worktree; a failed or interrupted resume never takes it back
+    (issue 30)."""
+    configure(paw_env)
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    wt = paw_env.repo.parent / "repo-paw" / "alice"
+    (wt / "notes.txt").write_text("half done\n", encoding="utf-8")
+    code, _, err = paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume")
+    assert (code, "already exists" in err) == (1, True)
+    assert paw(capsys, "rm", "--force", "alice")[0] == 0
+    archive = json.loads(paw(capsys, "archive", "--json")[1])["archives"][0]["id"]
+    code, out, err = paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume")
+    assert code == 1
+    assert f"paw: no worktree of 'alice' to resume at {wt}" in err
+    assert "hint: `paw archive restore ID` puts an archive back there" in err
+    code, out, err = paw(capsys, "archive", "restore", archive)
+    assert code == 0, err
+    assert "  work on it again: paw spawn alice --agent KIND --resume\n" in out
+    code, _, err = paw(capsys, "spawn", "alice", "--agent", "scripted")  # afresh: refused
+    assert (code, "branch paw/alice already exists" in err) == (1, True)
+    code, out, err = paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume", "--json")
+    assert code == 0, err
+    agent = json.loads(out)["agent"]
+    assert (agent["worktree"], agent["branch"]) == (str(wt), "paw/alice")
+    assert (wt / "notes.txt").read_text(encoding="utf-8") == "half done\n"
+    listed = json.loads(paw(capsys, "ls", "--json")[1])["agents"]
+    assert [(a["name"], a["alive"], a["stat"]["untracked"]) for a in listed] == [("alice", True, 1)]
+    code, _, err = paw(capsys, "rm", "alice")  # its work is protected like any agent's
+    assert (code, "1 untracked" in err) == (1, True)
+    # a resumed spawn interrupted before its pane (kill -9): undone, the worktree stays
+    assert paw(capsys, "stop", "alice")[0] == 0
+    agents = paw_env.repo / ".paw" / "agents.json"
+    data = json.loads(agents.read_text(encoding="utf-8"))
+    data["agents"][0].update(pending="spawning", pane_id=None)
+    agents.write_text(json.dumps(data), encoding="utf-8")
+    assert json.loads(paw(capsys, "ls", "--json")[1])["agents"] == []
+    assert (wt / "notes.txt").read_text(encoding="utf-8") == "half done\n"
+    assert "paw/alice" in git(paw_env.repo, "branch", "--list")
+    assert paw(capsys, "spawn", "alice", "--agent", "scripted", "--resume")[0] == 0
+
+
 class BadInput(NamedTuple):
     test_id: str
     args: tuple[str, ...]
@@ -381,6 +425,37 @@ def test_e2e_adopt_only_a_pane_that_runs_an_agent(
         lambda: json.loads(paw(capsys, "ls", "--json")[1])["agents"][0]["status"] == "idle",
         budget(30),
         raises=False,
+    )
+
+
+def test_e2e_rm_of_an_adopted_agent_leaves_the_users_pane_and_says_so(
+    paw_env: Paw, server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The user started that pane: `paw rm` stops supervising it, never kills it, and says
+    which pane keeps running; `paw stop` is the way to end it (issue 30)."""
+    configure(paw_env)
+    agent_cmd = f"{sys.executable} -m paw.demo.agent --script /dev/null"
+    pane = server.cmd("new-session", "-d", "-P", "-F", "#{pane_id}", agent_cmd).stdout[0]
+    assert paw(capsys, "adopt", pane, "--name", "mine")[0] == 0
+    code, out, err = paw(capsys, "rm", "mine")
+    assert (code, err) == (0, "")
+    assert out == (
+        f"stopped supervising mine; its pane {pane} (started outside paw) keeps running: "
+        "end it there, or `paw stop mine` before `paw rm` next time\n"
+    )
+    panes = server.cmd("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").stdout
+    assert f"{pane} 0" in panes
+    assert json.loads(paw(capsys, "ls", "--json")[1])["agents"] == []
+    released = [r for r in audit(paw_env) if r["event"] == "release"]
+    assert [(r["agent"], r["pane"], r["killed"]) for r in released] == [("mine", pane, False)]
+    assert not [r for r in audit(paw_env) if r["event"] == "stop"]
+    # adopted again, then `paw stop` ends it, and `paw rm` just forgets it
+    assert paw(capsys, "adopt", pane, "--name", "mine")[0] == 0
+    assert paw(capsys, "stop", "mine")[0] == 0
+    code, out, _ = paw(capsys, "rm", "mine", "--json")
+    assert code == 0
+    assert (
+        json.loads(out)["message"] == "stopped supervising mine (adopted; its pane is already gone)"
     )
 
 

@@ -92,6 +92,27 @@ def test_spawn_without_a_pane_takes_back_worktree_branch_and_record(
     assert spawn_demo(rig, "alice", IDLE_SCREEN)  # the name is free again
 
 
+def test_a_resumed_spawn_without_a_pane_keeps_the_worktree_it_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`spawn --resume` made no worktree: when its pane cannot be made, only the record goes
+    (issue 30: the worktree is the one `paw archive restore` put back)."""
+    from paw.supervisor import spawn
+
+    rig = make_rig()
+    rig.vcs.worktrees["/src/app-paw/alice"] = "paw/alice"
+    rig.vcs.branches.add("paw/alice")
+    monkeypatch.setattr(rig.terminal, "new_pane", raising(TmuxError("tmux: cannot create pane")))
+    with pytest.raises(PawError, match="cannot start alice") as caught:
+        spawn.spawn(rig.sup.ctx, "alice", "scripted", None, resume=True)
+    assert "stays as it was" in str(caught.value.hint)
+    assert rig.vcs.worktrees == {"/src/app-paw/alice": "paw/alice"}
+    assert rig.vcs.branches == {"paw/alice"}
+    assert rig.sup.ls() == ()
+    [failed] = _events(rig, "spawn-failed")
+    assert failed["left"] == ["/src/app-paw/alice"]
+
+
 def test_spawn_rollback_keeps_what_git_will_not_remove(monkeypatch: pytest.MonkeyPatch) -> None:
     rig = make_rig()
 

@@ -285,18 +285,20 @@ def test_wave_escalates_resumes_after_kill_and_reports(
     assert "expected 2, got 1" in followups[0]["text"]
 
     # One message per prompt occurrence, across the kill, each with its exact commands.
-    assert receiver.wait(lambda ms: any("night: failed" in str(m.get("title")) for m in ms), 10)
+    assert receiver.wait(
+        lambda ms: any("night (repo): failed" in str(m.get("title")) for m in ms), 10
+    )
     titles = receiver.titles()
     parked = [t for t in titles if "needs a human" in t]
     assert sorted(parked) == sorted(
         [
-            "paw wave night: push needs a human: shell git push origin feature",
-            "paw wave night: wipe needs a human: shell rm -rf /",
-            "paw wave night: ask needs a human: question Which database?",
+            "paw wave night (repo): push needs a human: shell git push origin feature",
+            "paw wave night (repo): wipe needs a human: shell rm -rf /",
+            "paw wave night (repo): ask needs a human: question Which database?",
         ]
     )
     bodies = {str(m["title"]): str(m["message"]) for m in receiver.messages}
-    push_body = bodies["paw wave night: push needs a human: shell git push origin feature"]
+    push_body = bodies["paw wave night (repo): push needs a human: shell git push origin feature"]
     assert f"paw approve {push['id']}" in push_body
     assert f"paw deny {push['id']}" in push_body
     assert "guard: confirm" in push_body

@@ -62,7 +62,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A title and the key table."""
-        with Vertical() as box:  # the title sits in the border: every row fits 80x24
+        # The title sits in the border and no text wraps: every row fits 80x24 (the last one
+        # too: tests/tui/test_newcomer.py)
+        with Vertical() as box:
             box.border_title = "paw keys (esc to close)"
             with VerticalScroll():
                 yield Static(render_key_table())

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
 
 from paw.core.models import Action
+from paw.supervisor.model import AgentStatus
 from paw.tui.format import shorten, sort_prompts
 from paw.tui.messages import (
     ActionFailed,
@@ -68,7 +69,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "v",
         "view('diff')",
         "Diff",
-        tooltip="Show the agent's pane or its diff (narrow: the lists too)",
+        tooltip="Show the agent's pane or diff (narrow: lists too)",
     ),
     Binding("v", "view('pane')", "Pane", show=True),
     Binding("v", "view('lists')", "Lists", show=True),
@@ -76,7 +77,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "w",
         "wave",
         "Wave",
-        tooltip="Show the wave: each task, parked prompts first (w again: the agents)",
+        tooltip="Show the wave, parked prompts first (w: back)",
     ),
     Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
 ]
@@ -97,6 +98,21 @@ _AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
 _GATED_ACTIONS = (*sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS), "wave")  # check_action decides
 
 
+def waited_since_prompts(snapshot: Snapshot) -> tuple[AgentView, ...]:
+    """The agents, an agent at a prompt timed from its oldest live prompt (as the queue times
+    it): the table and the queue then agree on one prompt's age, and the first row (the
+    longest waiting agent) holds the oldest prompt, which the TUI selects first."""
+    oldest: dict[str, float] = {}
+    for p in snapshot.prompts:
+        oldest[p.agent] = min(oldest.get(p.agent, p.first_seen), p.first_seen)
+    return tuple(
+        replace(a, status_since=oldest[a.name])
+        if a.status in (AgentStatus.PROMPT, AgentStatus.WAITING) and a.name in oldest
+        else a
+        for a in snapshot.agents
+    )
+
+
 class MainScreen(AgentActions, Screen[None]):
     """Everything at a glance; decisions with single keys."""
 
@@ -113,6 +129,8 @@ class MainScreen(AgentActions, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.snapshot: Snapshot | None = None
+        self._snapshot_seen = 0.0  # time.monotonic() when the snapshot arrived
+        self._ages_at = 0  # whole seconds after it that the tables were last drawn for
         self.shown_agent: str | None = None  # whose pane and diff are on screen
         self.needle = ""
         self._seen_prompts: set[str] = set()
@@ -166,6 +184,8 @@ class MainScreen(AgentActions, Screen[None]):
         snapshot = message.snapshot
         first = self.snapshot is None
         self.snapshot = snapshot
+        self._snapshot_seen = time.monotonic()
+        self._ages_at = 0
         self._show_error(None if snapshot.tmux_ok else (snapshot.error or "tmux is not running"))
         self.query_one(CountsHeader).show_snapshot(snapshot)
         self._show_tables()
@@ -216,12 +236,23 @@ class MainScreen(AgentActions, Screen[None]):
         banner.update(f"✖ {error}" if error else "")
         banner.set_class(error is not None, "-visible")
 
-    def _show_tables(self) -> None:
+    def refresh_ages(self) -> None:
+        """Show the ages as they are now, between sweeps: with pane events, a screen that
+        does not change is not swept again for up to the safety sweep's interval (30 s), and
+        the ages would stand still, then jump. Only when a whole second has passed."""
+        if self.snapshot is None or self.wave_shown:
+            return
+        elapsed = int(time.monotonic() - self._snapshot_seen)
+        if elapsed > self._ages_at:
+            self._ages_at = elapsed
+            self._show_tables(elapsed)
+
+    def _show_tables(self, elapsed: float = 0.0) -> None:
         if self.snapshot is None:
             return
-        now = self.snapshot.taken_at
+        now = self.snapshot.taken_at + elapsed
         agents = self.query_one(AgentList)
-        agents.show_agents(self.snapshot.agents, now, self.needle)
+        agents.show_agents(waited_since_prompts(self.snapshot), now, self.needle)
         visible = set(agents.visible_keys)
         self._queued = tuple(p for p in self.snapshot.prompts if p.agent in visible)
         self.query_one(PromptQueue).show_prompts(self._queued, now)
@@ -448,7 +479,9 @@ class MainScreen(AgentActions, Screen[None]):
         if action in _PROMPT_ACTIONS:
             prompt = self.selected_prompt
             if prompt is None or (action != "deny" and not prompt.prompt.approve_keys):
-                return None
+                # no `A Always` offered where there is nothing it could do (it shows where it
+                # applies); approve and deny stay, greyed, where a prompt would be
+                return False if action == "always" else None
             if action == "always":
                 return bool(prompt.prompt.always_keys) and prompt.verdict.action is Action.ALLOW
             return True

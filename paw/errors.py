@@ -42,3 +42,20 @@ class SensitiveFilesError(GuardError):
 
 class ApprovalRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
     """paw refused to send approval keys; ``reason`` says why."""
+
+
+class TypingRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
+    """paw refused to type text into an agent, or to press Enter after it.
+
+    ``reason`` is a stable code a caller can act on (a wave waits and announces on it):
+    ``no-pane``, ``not-running``, ``not-idle`` (a prompt, a dialog, an unreadable screen),
+    ``input-unreadable``, ``input-not-empty``, ``control-character``, ``echo-missing``,
+    ``changed-before-enter``. ``typed`` is True when the text went into the input but no
+    Enter followed (the text stays there, unsubmitted)."""
+
+    def __init__(
+        self, message: str, *, reason: str, hint: str | None = None, typed: bool = False
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.reason = reason
+        self.typed = typed

@@ -116,3 +116,13 @@ def _prompt(kind: PromptKind, content: list[str]) -> Prompt | None:
         options=options,
         fingerprint=fingerprint(kind.value, subject, question, options),
     )
+
+
+def input_text(text: str) -> str | None:
+    """What the idle input ``demo> …`` holds ("" when empty); None when the last line is not
+    the input (busy, a prompt, anything else)."""
+    lines = parse_screen(text).lines
+    last = lines[-1].strip() if lines else ""
+    if not last.startswith(IDLE_MARK):
+        return None
+    return last[len(IDLE_MARK) :].strip()

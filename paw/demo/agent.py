@@ -7,7 +7,8 @@ prints what it received and what it did. It ends idle, echoing lines typed at ``
 
 A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question, trust,
 dialog) or ``busy SECONDS``. ``dialog`` draws a selection paw's detector cannot read (a new
-release's layout): its highlighted "Yes" is taken by Enter alone. With ``@TIMEOUT`` an unanswered prompt gives up after that many seconds and
+release's layout): its highlighted "Yes" is taken by Enter alone. With ``@TIMEOUT`` an
+unanswered prompt gives up after that many seconds and
 the next step starts. Approving ``write``/``edit`` writes the file (inside the working directory
 only); approving ``shell`` runs the command only if it is harmless (echo, touch, ls, pwd, date,
 true, mkdir, with no shell syntax); anything else is only described. Each answer is appended

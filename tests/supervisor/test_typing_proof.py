@@ -161,7 +161,7 @@ def test_an_echo_that_never_comes_is_an_error_never_an_enter(
     pane = spawn(env, capsys)
     wait_status(env, "idle")
     tty = env.server.cmd("display-message", "-p", "-t", pane, "#{pane_tty}").stdout[0]
-    subprocess.run(["stty", "-F", tty, "-echo"], check=True)  # noqa: S603, S607 - test setup
+    subprocess.run(["stty", "-F", tty, "-echo"], check=True)
     sup = build_supervisor(str(env.repo))
     with pytest.raises(TypingRefused) as refused:
         sup.send("alice", "please update the docs")
@@ -170,7 +170,8 @@ def test_an_echo_that_never_comes_is_an_error_never_an_enter(
     records = audit(env)
     sent = [i for i, r in enumerate(records) if r.get("event") == "send" and r.get("text")]
     outcome = [i for i, r in enumerate(records) if r.get("outcome") == "refused"]
-    assert len(sent) == 1 and len(outcome) == 1 and sent[0] < outcome[0]  # record, then act
+    assert (len(sent), len(outcome)) == (1, 1)
+    assert sent[0] < outcome[0]  # record, then act
     assert records[outcome[0]]["refusal"] == "echo-missing"
     assert "received:" not in screen(env, pane)
 

@@ -9,7 +9,7 @@ a screen it cannot read, an input it cannot read or that already holds text: ref
 the send (fsync) BEFORE typing; type; wait for the echo in the input line (never there: the
 text went somewhere else, so no Enter, ever); prove it all again on a fresh capture, the input
 holding exactly the typed text; press Enter; record the outcome. Every refusal is recorded and
-raised as :class:`~paw.errors.TypingRefused` with a ``reason`` a caller can act on.
+raised as :class:`~paw.errors.TypingRefused` with a ``reason`` code a caller can act on.
 """
 
 from __future__ import annotations
@@ -42,48 +42,49 @@ def typing_lock(agent: str) -> str:
     return f"typing-{agent}"
 
 
-def type_text(ctx: Context, agent: AgentRecord, text: str, *, reason: str = "send") -> str:
+def type_text(ctx: Context, agent: AgentRecord, text: str, *, via: str = "send") -> str:
     """Type ``text`` into ``agent``'s input and press Enter, only as the module says; return
-    the line typed (``text`` folded to one line). Raises :class:`TypingRefused` otherwise."""
+    the line typed (``text`` folded to one line). Raises :class:`TypingRefused` otherwise.
+    ``via`` names the caller in the audit (``send``, ``task``, ``followup``)."""
     line = one_line(text)
     problem = control_problem(line)
     if problem is not None:
-        _refuse(ctx, agent, None, reason, "control-character",
+        _refuse(ctx, agent, None, via, "control-character",
                 f"text for agent {agent.name!r} was not typed: {problem}")  # fmt: skip
     if not squeeze(line):
-        _refuse(ctx, agent, None, reason, "empty", f"no text to type into {agent.name!r}")
+        _refuse(ctx, agent, None, via, "empty", f"no text to type into {agent.name!r}")
     with ctx.state.lock(typing_lock(agent.name)):
-        pane_id = _prove(ctx, agent, line, reason, typed=False)
-        ctx.record("send", agent=agent.name, pane=pane_id, text=line, reason=reason)
+        pane_id = _prove(ctx, agent, line, via, typed=False)
+        ctx.record("send", agent=agent.name, pane=pane_id, text=line, via=via)
         ctx.fault("send:recorded")
         try:
             ctx.terminal.send_text(pane_id, line)
         except PawError as err:
-            _outcome(ctx, agent, pane_id, reason, "send-failed", error=err.message)
+            _outcome(ctx, agent, pane_id, via, "send-failed", error=err.message)
             raise
         ctx.fault("send:typed")
-        _await_echo(ctx, agent, pane_id, line, reason)
+        _await_echo(ctx, agent, pane_id, line, via)
         ctx.sleep(SETTLE_S)
-        _prove(ctx, agent, line, reason, typed=True)
+        _prove(ctx, agent, line, via, typed=True)
         try:
             ctx.terminal.send_keys(pane_id, (ENTER,))
         except PawError as err:
-            _outcome(ctx, agent, pane_id, reason, "enter-failed", error=err.message)
+            _outcome(ctx, agent, pane_id, via, "enter-failed", error=err.message)
             raise
-        _outcome(ctx, agent, pane_id, reason, "sent")
+        _outcome(ctx, agent, pane_id, via, "sent")
     return line
 
 
-def _prove(ctx: Context, agent: AgentRecord, line: str, reason: str, *, typed: bool) -> str:
+def _prove(ctx: Context, agent: AgentRecord, line: str, via: str, *, typed: bool) -> str:
     """The agent's pane id when everything holds (before typing: an empty input; before the
     Enter: the input holds ``line``); else record and raise the refusal."""
     pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
     if pane is None or pane.dead:
         gone = f"agent {agent.name!r} is not running (its pane is gone)"
-        _refuse(ctx, agent, None, reason, "no-pane", gone, typed=typed)
+        _refuse(ctx, agent, None, via, "no-pane", gone, typed=typed)
     if agent_process(ctx, agent, pane) is None:
         ended = f"agent {agent.name!r} is not running in its pane any more"
-        _refuse(ctx, agent, pane.pane_id, reason, "not-running", ended, typed=typed)
+        _refuse(ctx, agent, pane.pane_id, via, "not-running", ended, typed=typed)
     for attempt in range(TORN_FRAME_RETRIES + 1):
         detection, content = _look(ctx, agent, pane.pane_id)
         if detection.state is DetectionState.PROMPT or (
@@ -92,10 +93,23 @@ def _prove(ctx: Context, agent: AgentRecord, line: str, reason: str, *, typed: b
             break
         if attempt < TORN_FRAME_RETRIES:
             ctx.sleep(TORN_FRAME_INTERVAL_S)
+    profile = ctx.profile(agent.kind)
+    if content is None and not profile.has_detector:
+        _refuse(
+            ctx, agent, pane.pane_id, via, "input-unreadable",
+            f"paw cannot read agent {agent.name!r}'s input: {agent.kind} has no detector"
+            + (" and its last line does not match ready_pattern" if profile.ready_pattern else ""),
+            hint=(
+                f"set ready_pattern under [agents.{agent.kind}] in paw.toml to its input "
+                "prompt (paw reads the input line after it), or type it yourself: "
+                f"`paw attach {agent.name}`"
+            ),
+            typed=typed,
+        )  # fmt: skip
     refusal = _judge(agent, detection, content, line, typed=typed)
     if refusal is not None:
         code, message, hint = refusal
-        _refuse(ctx, agent, pane.pane_id, reason, code, message, hint=hint, typed=typed)
+        _refuse(ctx, agent, pane.pane_id, via, code, message, hint=hint, typed=typed)
     return pane.pane_id
 
 
@@ -175,7 +189,7 @@ def _judge(
     return None
 
 
-def _await_echo(ctx: Context, agent: AgentRecord, pane_id: str, line: str, reason: str) -> None:
+def _await_echo(ctx: Context, agent: AgentRecord, pane_id: str, line: str, via: str) -> None:
     """Wait until the input line shows ``line``. A prompt drawn meanwhile, or no echo within
     :data:`ECHO_TIMEOUT_S`, is refused: the text went somewhere else, no Enter may follow.
 
@@ -198,11 +212,11 @@ def _await_echo(ctx: Context, agent: AgentRecord, pane_id: str, line: str, reaso
         refusal = _judge(agent, detection, content, line, typed=True)
         if refusal is not None:
             code, message, hint = refusal
-            _refuse(ctx, agent, pane_id, reason, code, message + "; no Enter was pressed",
+            _refuse(ctx, agent, pane_id, via, code, message + "; no Enter was pressed",
                     hint=hint, typed=True)  # fmt: skip
     seen = "nothing readable" if content is None else repr(content[:60])
     _refuse(
-        ctx, agent, pane_id, reason, "echo-missing",
+        ctx, agent, pane_id, via, "echo-missing",
         f"the text typed into agent {agent.name!r} never showed in its input line (it shows "
         f"{seen} after {ECHO_TIMEOUT_S:.0f}s): it may have gone into something else; "
         "no Enter was pressed",
@@ -211,17 +225,17 @@ def _await_echo(ctx: Context, agent: AgentRecord, pane_id: str, line: str, reaso
 
 
 def _outcome(
-    ctx: Context, agent: AgentRecord, pane_id: str, reason: str, outcome: str, **more: object
+    ctx: Context, agent: AgentRecord, pane_id: str, via: str, outcome: str, **more: object
 ) -> None:
     ctx.record("outcome", action="send", outcome=outcome, agent=agent.name, pane=pane_id,
-               reason=reason, **more)  # fmt: skip
+               via=via, **more)  # fmt: skip
 
 
 def _refuse(
     ctx: Context,
     agent: AgentRecord,
     pane_id: str | None,
-    reason: str,
+    via: str,
     code: str,
     message: str,
     *,
@@ -230,8 +244,8 @@ def _refuse(
 ) -> NoReturn:
     """Record the refusal, then raise it."""
     if typed:
-        _outcome(ctx, agent, pane_id or "", reason, "refused", refusal=code, detail=message)
+        _outcome(ctx, agent, pane_id or "", via, "refused", refusal=code, reason=message)
     else:
-        ctx.record("send", decision="refuse", refusal=code, detail=message, agent=agent.name,
-                   pane=pane_id, reason=reason)  # fmt: skip
+        ctx.record("send", decision="refuse", reason=message, refusal=code, agent=agent.name,
+                   pane=pane_id, via=via)  # fmt: skip
     raise TypingRefused(message, reason=code, hint=hint, typed=typed)

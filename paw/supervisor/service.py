@@ -176,7 +176,7 @@ class Supervisor:
         startup = spawn.start_up(self.ctx, record, startup_timeout_s)
         return self._view(record.name), startup
 
-    def send(self, agent: str, text: str, *, reason: str = "send") -> None:
+    def send(self, agent: str, text: str, *, via: str = "send") -> None:
         """Type ``text`` into the agent's input and press Enter.
 
         Only into an agent that a fresh capture shows idle or busy at an EMPTY input line,
@@ -184,11 +184,12 @@ class Supervisor:
         prompt, a dialog, a screen or an input paw cannot read, a line someone is typing, an
         echo that never shows) raises :class:`~paw.errors.TypingRefused`, recorded, with a
         ``reason`` code (see :mod:`paw.supervisor.keyboard`). Use approve/deny for prompts.
+        ``via`` names the caller in the audit (``send``; a wave's ``followup``).
         """
         cleanup.get_agent(self.ctx, agent)
         cleanup.resume_interrupted(self.ctx)
         record = cleanup.get_agent(self.ctx, agent)
-        type_text(self.ctx, record, text, reason=reason)
+        type_text(self.ctx, record, text, via=via)
 
     def stop(self, agent: str) -> None:
         """End the agent and its pane; keep the work."""

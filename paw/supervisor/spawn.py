@@ -230,7 +230,7 @@ def _type_task(ctx: Context, record: AgentRecord, task: str) -> None:
     """Type a ``stdin-typed`` task, as one line, by the one typing path (its proof and its
     refusals: see :mod:`paw.supervisor.keyboard`)."""
     try:
-        type_text(ctx, record, task, reason="task")
+        type_text(ctx, record, task, via="task")
     except TypingRefused as err:
         raise TypingRefused(
             f"agent {record.name!r} is up, but its task was not typed: {err.message}",

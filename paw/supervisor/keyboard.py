@@ -54,7 +54,7 @@ def type_text(ctx: Context, agent: AgentRecord, text: str, *, via: str = "send")
     if not squeeze(line):
         _refuse(ctx, agent, None, via, "empty", f"no text to type into {agent.name!r}")
     with ctx.state.lock(typing_lock(agent.name)):
-        pane_id = _prove(ctx, agent, line, via, typed=False)
+        pane_id, proc = _prove(ctx, agent, line, via, typed=False)
         ctx.record("send", agent=agent.name, pane=pane_id, text=line, via=via)
         ctx.fault("send:recorded")
         try:
@@ -65,7 +65,7 @@ def type_text(ctx: Context, agent: AgentRecord, text: str, *, via: str = "send")
         ctx.fault("send:typed")
         _await_echo(ctx, agent, pane_id, line, via)
         ctx.sleep(SETTLE_S)
-        _prove(ctx, agent, line, via, typed=True)
+        _prove(ctx, agent, line, via, typed=True, same=(pane_id, proc))
         try:
             ctx.terminal.send_keys(pane_id, (ENTER,))
         except PawError as err:
@@ -75,14 +75,25 @@ def type_text(ctx: Context, agent: AgentRecord, text: str, *, via: str = "send")
     return line
 
 
-def _prove(ctx: Context, agent: AgentRecord, line: str, via: str, *, typed: bool) -> str:
-    """The agent's pane id when everything holds (before typing: an empty input; before the
-    Enter: the input holds ``line``); else record and raise the refusal."""
+def _prove(
+    ctx: Context,
+    agent: AgentRecord,
+    line: str,
+    via: str,
+    *,
+    typed: bool,
+    same: tuple[str, tuple[int, float]] | None = None,
+) -> tuple[str, tuple[int, float]]:
+    """The agent's pane id and process (pid, start time) when everything holds (before
+    typing: an empty input; before the Enter: the input holds ``line``, in the ``same`` pane
+    and process as before typing); else record and raise the refusal."""
     pane = pane_for(ctx, agent, ctx.terminal.list_panes(None))
     if pane is None or pane.dead:
         gone = f"agent {agent.name!r} is not running (its pane is gone)"
         _refuse(ctx, agent, None, via, "no-pane", gone, typed=typed)
-    if agent_process(ctx, agent, pane) is None:
+    proc = agent_process(ctx, agent, pane)
+    identity = (proc.pid, proc.create_time) if proc is not None else None
+    if identity is None or (same is not None and (pane.pane_id, identity) != same):
         ended = f"agent {agent.name!r} is not running in its pane any more"
         _refuse(ctx, agent, pane.pane_id, via, "not-running", ended, typed=typed)
     for attempt in range(TORN_FRAME_RETRIES + 1):
@@ -110,7 +121,7 @@ def _prove(ctx: Context, agent: AgentRecord, line: str, via: str, *, typed: bool
     if refusal is not None:
         code, message, hint = refusal
         _refuse(ctx, agent, pane.pane_id, via, code, message, hint=hint, typed=typed)
-    return pane.pane_id
+    return pane.pane_id, identity
 
 
 def _look(ctx: Context, agent: AgentRecord, pane_id: str) -> tuple[Detection, str | None]:

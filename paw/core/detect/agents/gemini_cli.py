@@ -32,7 +32,7 @@ from paw.core.detect.boxes import (
     unwrap,
     wrapped_lead,
 )
-from paw.core.detect.inputs import after_marker, raw_rows, screen_lines
+from paw.core.detect.inputs import after_marker, screen_lines
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -411,6 +411,5 @@ _PLACEHOLDERS = (re.compile(r"Type your message or @path/to/file"),)
 
 def input_text(text: str) -> str | None:
     """What the composer near the bottom holds (the last ``>`` row and the rows it wraps
-    onto): "" when empty, showing its placeholder or a suggestion (coloured text after the
-    cursor at its start); None when no composer is drawn."""
-    return after_marker(screen_lines(text), (">",), _PLACEHOLDERS, window=8, raw=raw_rows(text))
+    onto): "" when empty or showing its placeholder; None when no composer is drawn."""
+    return after_marker(screen_lines(text), (">",), _PLACEHOLDERS, window=8)

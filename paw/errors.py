@@ -48,3 +48,20 @@ class DeliveryUnknown(PawError):  # noqa: N818 - an outcome users read, not a bu
     """Keys or text were handed to the link to a host (ssh) and no answer came back: the
     connection dropped, ssh failed mid-command or time ran out. They may have reached the
     agent; never report this as "nothing sent", and never send them again on that ground."""
+
+
+class TypingRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
+    """paw refused to type text into an agent, or to press Enter after it.
+
+    ``reason`` is a stable code a caller can act on (a wave waits and announces on it):
+    ``no-pane``, ``not-running``, ``not-idle`` (a prompt, a dialog, an unreadable screen),
+    ``input-unreadable``, ``input-not-empty``, ``control-character``, ``echo-missing``,
+    ``changed-before-enter``. ``typed`` is True when the text went into the input but no
+    Enter followed (the text stays there, unsubmitted)."""
+
+    def __init__(
+        self, message: str, *, reason: str, hint: str | None = None, typed: bool = False
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.reason = reason
+        self.typed = typed

@@ -358,14 +358,28 @@ def _exec(argv: list[str]) -> None:
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    """Type text into the agent's input (literally) and press Enter."""
+    """Type text into the agent's input (one line) and press Enter, only into an empty input
+    of an agent paw reads as idle or busy."""
+    from paw.core.typed_text import one_line
+    from paw.errors import TypingRefused
+
     sup = _supervisor(args)
-    sup.send(args.name, args.text)
+    try:
+        sup.send(args.name, args.text)
+    except TypingRefused as err:
+        if not args.json:
+            raise
+        _print_json({
+            "agent": args.name, "refused": err.reason, "typed": err.typed, "enter": False,
+            "error": error_object(err.message, hint=err.hint),
+        })  # fmt: skip
+        return 1
+    line = one_line(args.text)
     pane = sup.agent(args.name).pane_id
     if args.json:
-        _print_json({"agent": args.name, "pane_id": pane, "text": args.text, "enter": True})
+        _print_json({"agent": args.name, "pane_id": pane, "text": line, "enter": True})
     else:
-        shown = args.text if len(args.text) <= 60 else args.text[:57] + "..."
+        shown = line if len(line) <= 60 else line[:57] + "..."
         print(f"typed {shown!r} and Enter into {args.name} (pane {pane}); recorded in `paw log`")
     return 0
 
@@ -627,8 +641,13 @@ detach from the agent's pane with the prefix twice, then d (C-b C-b d with tmux'
   paw send alice 'also update the changelog'
   paw send alice 'run the tests again' --json
 
-The text is typed literally (never read as tmux key names), then Enter.
-Refused while the agent shows a permission prompt: use approve/deny.""",
+The text is typed literally (never read as tmux key names) as ONE line (line breaks become
+spaces; other control characters refuse it), then Enter. Only into an agent whose screen paw
+reads as idle or busy with an empty input line, proven on a fresh capture right before typing
+and again before the Enter; refused (exit 1, recorded in `paw log`) while it shows a prompt or
+a dialog (use approve/deny, or answer it in `paw attach`), a screen or an input paw cannot
+read, or a line someone is typing; and when the typed text never shows in the input (then no
+Enter is pressed). --json reports a refusal as {"refused": REASON, "typed": BOOL, "error": …}.""",
     "stop": """examples:
   paw stop alice   (worktree and branch stay; `paw rm` removes them)
   paw stop alice --json""",

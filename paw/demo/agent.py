@@ -5,16 +5,17 @@ then for each step "works" (a spinner line), draws a permission prompt box at th
 screen (the format :mod:`paw.core.detect.agents.scripted` reads), reads ONE key in raw mode and
 prints what it received and what it did. It ends idle, echoing lines typed at ``demo>``.
 
-A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question, trust),
-``busy SECONDS``, or ``wait PATH`` (sit idle at ``demo>`` until PATH exists, then go on: a
-prompt that comes up after the agent looked finished). With ``@TIMEOUT`` an unanswered prompt
-gives up after that many seconds and the next step starts. Approving ``write``/``edit`` writes
-the file (inside the working directory only); approving ``shell`` runs the command only if it is
-harmless (echo, touch, ls, pwd, date, true, mkdir, with no shell syntax); anything else is only
-described. Each answer is appended as a JSON line to the file named by ``PAW_DEMO_RECORD``, if
-set; the time each prompt was drawn, to the file named by ``PAW_DEMO_DRAWN`` (for latency
-benchmarks); the time, subject and working directory of each prompt box, to ``PAW_DEMO_STAMP``,
-if set.
+A step is ``KIND[@TIMEOUT] SUBJECT`` (KIND: shell, edit, write, fetch, mcp, question, trust,
+dialog), ``busy SECONDS``, or ``wait PATH`` (sit idle at ``demo>`` until PATH exists, then go on:
+a prompt that comes up after the agent looked finished). ``dialog`` draws a selection paw's
+detector cannot read (a new release's layout): its highlighted "Yes" is taken by Enter alone.
+With ``@TIMEOUT`` an unanswered prompt gives up after that many seconds and the next step
+starts. Approving ``write``/``edit`` writes the file (inside the working directory only);
+approving ``shell`` runs the command only if it is harmless (echo, touch, ls, pwd, date, true,
+mkdir, with no shell syntax); anything else is only described. Each answer is appended as a JSON
+line to the file named by ``PAW_DEMO_RECORD``, if set; the time each prompt was drawn, to the
+file named by ``PAW_DEMO_DRAWN`` (for latency benchmarks); the time, subject and working
+directory of each prompt box, to ``PAW_DEMO_STAMP``, if set.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ _QUESTIONS = {
     "mcp": "Call this MCP tool?",
     "question": "Which option?",
     "trust": "Trust this folder?",
+    "dialog": "Go ahead?",
 }
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -103,9 +105,14 @@ def render_box(step: Step) -> list[str]:
     return [*lines, "╰" + "─" * width + "╯"]
 
 
+def render_dialog(step: Step) -> list[str]:
+    """A selection the detector does not know, line by line (pure): Enter takes "Yes"."""
+    return [f"{_QUESTIONS[step.kind]} {step.subject}", "  ❯ Yes", "    No", "  (Enter selects)"]
+
+
 def draw_box(step: Step) -> None:
-    """Draw the permission prompt box as the last thing on the screen."""
-    for line in render_box(step):
+    """Draw the permission prompt box (or a dialog) as the last thing on the screen."""
+    for line in render_dialog(step) if step.kind == "dialog" else render_box(step):
         _out(line)
 
 
@@ -187,9 +194,7 @@ def ask(step_no: int, step: Step, cwd: Path) -> None:
             _out("(no answer: the prompt timed out)")
             record(step_no, step, None, "timeout")
             return
-        decision = (
-            _KEYS.get(key) if step.kind != "question" else ("answer" if key in "12" else None)
-        )
+        decision = _decision(step, key)
         if decision is None:
             continue  # not an answer: real agent UIs ignore such keys too
         _out(f"received key {key!r}: {decision}")
@@ -201,6 +206,8 @@ def ask(step_no: int, step: Step, cwd: Path) -> None:
 def _decision(step: Step, key: str) -> str | None:
     if step.kind == "question":
         return "answer" if key in ("1", "2") else None
+    if step.kind == "dialog":
+        return "approve" if key in ("\r", "\n") else None
     return _KEYS.get(key)
 
 

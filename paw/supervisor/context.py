@@ -147,6 +147,9 @@ class Context:
     git_details: GitDetails | None = None
     which: Callable[[str], str | None] | None = None  # finds a program on PATH (None: no check)
     fault: Callable[[str], None] = lambda _step: None  # test-only crash points (see faults)
+    # (screen, detector id) -> what the agent's input line holds ("" empty, None unreadable);
+    # None: paw's own readers (``paw.core.detect.read_input``)
+    input_reader: Callable[[str, str], str | None] | None = None
     host: str | None = None  # the host the agents run on (None: this machine)
     own_procs: ProcessInspector | None = None  # this machine's processes (None: ``procs``)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
@@ -222,6 +225,16 @@ class Context:
     def branch_for(self, name: str) -> str:
         """Agent ``name``'s branch."""
         return f"{self.config.worktrees.branch_prefix}{name}"
+
+    def read_input(self, screen: str, detector_id: str) -> str | None:
+        """What the input line of an agent with detector ``detector_id`` holds in ``screen``
+        ("" when empty; None when it cannot be read: fail closed)."""
+        reader = self.input_reader
+        if reader is None:
+            from paw.core.detect import read_input  # the agent modules: only when typing
+
+            reader = read_input
+        return reader(screen, detector_id)
 
     def record(self, event: str, **fields: object) -> None:
         """Append one audit record (fsync'd by the audit log before this returns)."""

@@ -29,3 +29,7 @@ APPROVE_STEPS = (
     "deny:recorded",
     "deny:sent",
 )  # proven by tests/adversarial/test_occurrences.py
+SEND_STEPS = (
+    "send:recorded",  # the send is recorded; nothing typed
+    "send:typed",  # the text is in the agent's input; no Enter (the next send finds it there)
+)  # proven by tests/supervisor/test_typing_proof.py

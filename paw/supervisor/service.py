@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from paw.errors import PawError
 from paw.supervisor import cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context
-from paw.supervisor.keyboard import type_line
+from paw.supervisor.keyboard import type_text
 from paw.supervisor.observe import explain, locate, pane_for
 from paw.supervisor.stats import compute_stats
 
@@ -177,23 +177,20 @@ class Supervisor:
         startup = spawn.start_up(self.ctx, record, startup_timeout_s)
         return self._view(record.name), startup
 
-    def send(self, agent: str, text: str) -> None:
-        """Type ``text`` literally into the agent's input and press Enter.
+    def send(self, agent: str, text: str, *, via: str = "send") -> None:
+        """Type ``text`` into the agent's input and press Enter.
 
-        Refused while the agent shows a live prompt (typed text could answer it): use
-        approve/deny for prompts.
+        Only into an agent that a fresh capture shows idle or busy at an EMPTY input line,
+        proven again before the Enter; line breaks are folded into spaces. Anything else (a
+        prompt, a dialog, a screen or an input paw cannot read, a line someone is typing, an
+        echo that never shows) raises :class:`~paw.errors.TypingRefused`, recorded, with a
+        ``reason`` code (see :mod:`paw.supervisor.keyboard`). Use approve/deny for prompts.
+        ``via`` names the caller in the audit (``send``; a wave's ``followup``).
         """
-        view = self._view(agent)
-        if not view.alive or view.pane_id is None:
-            why = f" ({view.note})" if view.note else ""
-            raise PawError(f"agent {agent!r} is not running{why}")
-        if view.status.value == "prompt":
-            raise PawError(
-                f"agent {agent!r} shows a permission prompt; text could answer it",
-                hint="use `paw prompts`, then `paw approve ID` or `paw deny ID`",
-            )
-        self.ctx.record("send", agent=agent, pane=view.pane_id, text=text)
-        type_line(self.ctx, view.pane_id, text)
+        cleanup.get_agent(self.ctx, agent)
+        cleanup.resume_interrupted(self.ctx)
+        record = cleanup.get_agent(self.ctx, agent)
+        type_text(self.ctx, record, text, via=via)
 
     def stop(self, agent: str) -> None:
         """End the agent and its pane; keep the work."""

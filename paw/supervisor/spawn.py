@@ -16,9 +16,9 @@ from paw.core.agents import (
 )
 from paw.core.names import name_problem
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch, dead_status
-from paw.errors import PawError
+from paw.errors import PawError, TypingRefused
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
-from paw.supervisor.keyboard import type_line
+from paw.supervisor.keyboard import type_text
 from paw.supervisor.observe import agent_process, detect_text, pane_for
 from paw.supervisor.preflight import check_spawn
 from paw.supervisor.records import (
@@ -256,12 +256,23 @@ def start_up(ctx: Context, record: AgentRecord, timeout_s: float | None = None) 
                 ),
             )
         if typed and pane is not None:
-            ctx.record(
-                "send", agent=record.name, pane=pane.pane_id, text=launch.typed_task, reason="task"
-            )
-            type_line(ctx, pane.pane_id, launch.typed_task)
+            _type_task(ctx, record, launch.typed_task)
     notes = _process_note(ctx, record, pane)
     return Startup(outcome, typed, round(waited, 2), notes)
+
+
+def _type_task(ctx: Context, record: AgentRecord, task: str) -> None:
+    """Type a ``stdin-typed`` task, as one line, by the one typing path (its proof and its
+    refusals: see :mod:`paw.supervisor.keyboard`)."""
+    try:
+        type_text(ctx, record, task, via="task")
+    except TypingRefused as err:
+        raise TypingRefused(
+            f"agent {record.name!r} is up, but its task was not typed: {err.message}",
+            reason=err.reason,
+            hint=f"{err.hint}; then `paw send {record.name} TEXT`" if err.hint else None,
+            typed=err.typed,
+        ) from err
 
 
 def _look(ctx: Context, record: AgentRecord) -> tuple[Look, PaneInfo | None]:

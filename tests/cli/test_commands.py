@@ -151,6 +151,7 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     assert code == 1
     assert "permission prompt" in sent["error"]["message"]
     assert sent["error"]["hint"]
+    assert (sent["refused"], sent["typed"], sent["enter"]) == ("not-idle", False, False)
     code, decided = j("approve", first.id)
     assert (code, decided["outcome"], decided["keys"]) == (0, "sent", ["y"])
     second = wait_prompt(repo, "touch two.txt")
@@ -164,7 +165,8 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     assert (code, [a["name"] for a in listed["agents"]]) == (0, ["alice"])
     code, log = j("log", "-n", "50")
     assert code == 0
-    assert [r["event"] for r in log["records"]].count("send") == 1
+    sends = [r for r in log["records"] if r["event"] == "send"]
+    assert [r.get("decision") for r in sends] == ["refuse", None]  # the refusal is recorded too
     assert j("stats")[1]["stats"]["alice"]["approved"] == 1
     code, stopped = j("stop", "alice")
     assert (code, stopped["stopped"], stopped["branch"]) == (0, True, "paw/alice")

@@ -204,16 +204,24 @@ def test_an_uncommitted_agent_script_is_named_as_the_likely_cause(
     assert "died on start" not in started.stderr, started.stderr
 
 
-def test_a_typed_task_without_a_detector_is_typed_once_the_screen_settles(
+def test_a_typed_task_without_a_detector_is_typed_only_at_its_ready_pattern(
     env: dict[str, str], git_repo: Path, server: Server
 ) -> None:
+    # Without a detector nor ready_pattern paw cannot read the agent's input: it types nothing
+    # (the settled screen could be a dialog); with ready_pattern it reads the line after it.
     toml = '[agents.shell]\ncommand = ["bash", "--norc", "-i"]\ntask_mode = "stdin-typed"\n'
     (git_repo / "paw.toml").write_text(toml, encoding="utf-8")
     done = sh(git_repo, "paw spawn b2 --agent shell --task 'echo typed-$((6*7))'", env)
+    assert done.returncode == 1
+    assert "its task was not typed: paw cannot read agent 'b2''s input" in done.stderr
+    assert "ready_pattern" in done.stderr
+    assert "typed-" not in screen(server, "b2")
+    (git_repo / "paw.toml").write_text(toml + "ready_pattern = '^bash-[0-9.]+[$#]'\n", "utf-8")
+    done = sh(git_repo, "paw spawn b3 --agent shell --task 'echo typed-$((6*7))'", env)
     assert done.returncode == 0, done.stderr
-    assert "its screen settled" in done.stdout
-    assert retry_until(lambda: "typed-42" in screen(server, "b2"), budget(30))
-    assert listed(git_repo, env)["b2"]["alive"] is True
+    assert "ready_pattern" in done.stdout
+    assert retry_until(lambda: "typed-42" in screen(server, "b3"), budget(30))
+    assert listed(git_repo, env)["b3"]["alive"] is True
 
 
 def test_a_start_up_dialog_is_waiting_for_you_not_a_timeout(

@@ -349,8 +349,8 @@ def test_a_refused_follow_up_is_not_counted_waits_and_is_announced_once() -> Non
     refusals = [PawError("agent 'night-t0' has text in its input line")]
     typed: list[str] = []
 
-    def send(agent: str, text: str) -> None:
-        del agent
+    def send(agent: str, text: str, *, via: str = "send") -> None:
+        del agent, via
         if refusals:
             raise refusals.pop()
         typed.append(text)

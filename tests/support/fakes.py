@@ -124,8 +124,15 @@ class FakeTerminal:
             self.on_keys(self, pane_id, tuple(keys))
 
     def send_text(self, pane_id: str, text: str) -> None:
-        """Record typed text."""
+        """Record typed text; echo it at the demo agent's idle input (``demo>`` last), as its
+        terminal would."""
         self.typed.append((pane_id, text))
+        pane = self.panes.get(pane_id)
+        if pane is None:
+            return
+        lines = pane.screen.rstrip("\n").split("\n")
+        if lines and lines[-1].startswith("demo>"):
+            pane.screen = "\n".join([*lines[:-1], lines[-1] + text]) + "\n"
 
     def close(self) -> None:
         """Count closes (nothing long-lived to release)."""

@@ -1,9 +1,11 @@
 """Which agents paw knows: one module per agent under ``paw.core.detect.agents``, found by name.
 
 Each agent module defines ``SPEC`` (an :class:`~paw.core.agentspec.AgentSpec`) and
-``detect_screen(text: str) -> Detection``. The module is named after the agent kind with ``_``
-for ``-`` (``mistral-vibe`` -> ``mistral_vibe.py``); listing the package gives every kind without
-importing a detector, and a kind's module is imported only when its spec or detector is needed.
+``detect_screen(text: str) -> Detection``, and may define ``input_text(text: str) -> str | None``
+(what its input line holds; see :class:`InputReader`). The module is named after the agent
+kind with ``_`` for ``-`` (``mistral-vibe`` -> ``mistral_vibe.py``); listing the package gives
+every kind without importing a detector, and a kind's module is imported only when its spec
+or detector is needed.
 Adding an agent means adding one module (plus its fixture folder): every list of agents derives
 from here.
 """
@@ -95,6 +97,23 @@ def load_detector(agent: str) -> ScreenDetector | None:
     module = _module(agent)
     detector = getattr(module, "detect_screen", None)
     return cast("ScreenDetector", detector) if callable(detector) else None
+
+
+class InputReader(Protocol):
+    """The optional ``input_text`` function of an agent module."""
+
+    def __call__(self, text: str) -> str | None:
+        """What the agent's input line holds in ``text`` (a capture): "" when it is empty (a
+        placeholder the agent shows there is not content), None when it cannot be read."""
+        ...
+
+
+def load_input_reader(agent: str) -> InputReader | None:
+    """The ``input_text`` function for ``agent``, or None if it has none (its input cannot be
+    read: paw types nothing into it)."""
+    module = _module(agent)
+    reader = getattr(module, "input_text", None)
+    return cast("InputReader", reader) if callable(reader) else None
 
 
 def __getattr__(name: str) -> object:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import is_rule
+from paw.core.detect.inputs import MAX_INPUT_ROWS
 from paw.core.detect.options import ENTER
 from paw.core.detect.prompts import (
     busy,
@@ -250,3 +251,17 @@ def _unwrap_terminal(block: list[str], width: int) -> list[str]:
             joined.append(line)
         carry = width > 0 and len(line) >= width
     return joined
+
+
+def input_text(text: str) -> str | None:
+    """What aider's input (``diff>``, ``architect>``, ``>`` under its rule and chat-files
+    line) holds, with the rows a long line wraps onto: "" when empty; None when the input is
+    not drawn at the bottom (aider is printing, or asks something)."""
+    screen = parse_screen(text)
+    lines = screen.lines
+    for start in range(len(lines) - 1, max(-1, len(lines) - 1 - MAX_INPUT_ROWS), -1):
+        head = lines[start]
+        if INPUT.match(head.strip()) and not head[:1].isspace() and _after_rule(screen, start):
+            rows = [head.split(">", 1)[1], *lines[start + 1 :]]
+            return "".join(rows).strip() if len(rows) > 1 else rows[0].strip()
+    return None

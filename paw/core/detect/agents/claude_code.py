@@ -24,6 +24,7 @@ from paw.core.detect.boxes import (
     unwrap,
     wrapped_lead,
 )
+from paw.core.detect.inputs import between_rules, screen_lines
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -415,3 +416,12 @@ def _folder(body: tuple[str, ...]) -> str | None:
                 end += 1
             return "".join(row.strip() for row in body[index:end])
     return None
+
+
+_PLACEHOLDERS = (re.compile(r'Try ".*"'),)
+
+
+def input_text(text: str) -> str | None:
+    """What the input between the two rules above the footer holds (``❯`` first): "" when
+    empty or showing a suggestion (``Try "…"``); None when no such input is drawn."""
+    return between_rules(screen_lines(text), ("❯", ">"), _PLACEHOLDERS)

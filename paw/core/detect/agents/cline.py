@@ -23,6 +23,7 @@ import re
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, is_rule, unwrap
+from paw.core.detect.inputs import between_rules, screen_lines
 from paw.core.detect.options import ESCAPE
 from paw.core.detect.prompts import (
     busy,
@@ -243,3 +244,12 @@ def _start_up(screen: Screen) -> Prompt | None:
         )
         return make_prompt(PromptKind.OTHER, None, title, approve=(), deny=(ESCAPE,))
     return None
+
+
+_PLACEHOLDERS = (re.compile(r"Ask anything\.\.\."), re.compile(r"What can I do for you\?"))
+
+
+def input_text(text: str) -> str | None:
+    """What the input between the rules above the footer holds (``❯`` first): "" when empty
+    or showing its placeholder; None when no such input is drawn."""
+    return between_rules(screen_lines(text), ("❯",), _PLACEHOLDERS)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import field_lines, join_wrapped, unwrap
+from paw.core.detect.inputs import after_marker, screen_lines
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -334,3 +335,26 @@ def _is_new_file(screen: Screen, request: _Request, subject: str | None) -> bool
         if match:
             return match.group(1) == "Added" and (subject is None or subject.endswith(match[2]))
     return False
+
+
+# The composer's placeholder: the fixed one, and the examples it rotates through.
+_PLACEHOLDERS = tuple(
+    re.compile(p)
+    for p in (
+        r"Ask Codex to do anything",
+        r"Explain this codebase",
+        r"Summarize recent commits",
+        r"Implement \{feature\}",
+        r"Find and fix a bug in @filename",
+        r"Write tests for @filename",
+        r"Improve documentation in @filename",
+        r"Run /review on my current changes",
+        r"Use /skills to list available skills",
+    )
+)
+
+
+def input_text(text: str) -> str | None:
+    """What the composer (the ``›`` row near the bottom, and the rows it wraps onto) holds:
+    "" when empty or showing a placeholder; None when no composer is drawn."""
+    return after_marker(screen_lines(text), ("›",), _PLACEHOLDERS)

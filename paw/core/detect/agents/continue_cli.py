@@ -24,6 +24,7 @@ import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.inputs import after_marker, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE
 from paw.core.detect.prompts import (
     busy,
@@ -203,3 +204,26 @@ def _api_key(screen: Screen) -> Prompt | None:
     if API_KEY_LINE.match(screen.lines[-1]):  # at the left margin: a quoted copy is indented
         return make_prompt(PromptKind.OTHER, None, screen.lines[-1].strip(), approve=(), deny=())
     return None
+
+
+_PLACEHOLDERS = (
+    re.compile(r"Ask anything, @ for context, / for slash commands, ! for shell mode"),
+)
+_BOX_BELOW = 4  # footer rows under the input box
+
+
+def input_text(text: str) -> str | None:
+    """What the input box at the bottom (``╭``…``╰``, first row ``●``) holds: "" when empty
+    or showing its placeholder; None when no such box is drawn."""
+    lines = screen_lines(text)
+    ends = [i for i in range(max(0, len(lines) - 1 - _BOX_BELOW), len(lines))
+            if lines[i].lstrip().startswith("╰")]  # fmt: skip
+    if not ends:
+        return None
+    index, rows = ends[-1] - 1, list[str]()
+    while index >= 0 and lines[index].lstrip().startswith("│"):
+        rows.insert(0, lines[index].strip().strip("│"))
+        index -= 1
+    if index < 0 or not lines[index].lstrip().startswith("╭") or not rows:
+        return None
+    return after_marker(rows, ("●",), _PLACEHOLDERS, window=len(rows))

@@ -32,6 +32,7 @@ from paw.core.detect.boxes import (
     unwrap,
     wrapped_lead,
 )
+from paw.core.detect.inputs import after_marker, screen_lines
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -403,3 +404,12 @@ def _listed_url(box: _Box) -> str | None:
         if line.strip().lower().startswith("urls to fetch"):
             return find_url(" ".join(box.content[index + 1 : index + 3]))
     return None
+
+
+_PLACEHOLDERS = (re.compile(r"Type your message or @path/to/file"),)
+
+
+def input_text(text: str) -> str | None:
+    """What the composer near the bottom holds (the last ``>`` row and the rows it wraps
+    onto): "" when empty or showing its placeholder; None when no composer is drawn."""
+    return after_marker(screen_lines(text), (">",), _PLACEHOLDERS, window=8)

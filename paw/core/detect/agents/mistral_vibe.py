@@ -23,6 +23,7 @@ import re
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.inputs import between_rules, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -245,3 +246,9 @@ def _start_up(screen: Screen) -> Prompt | None:
     if ENTER_CONTINUE.match(lines[-1]) and any(WELCOME.search(line) for line in lines):
         return make_prompt(PromptKind.OTHER, None, "Welcome to Mistral Vibe", approve=(), deny=())
     return None
+
+
+def input_text(text: str) -> str | None:
+    """What the input between the rules above the footer holds (``>`` first): "" when empty;
+    None when no such input is drawn."""
+    return between_rules(screen_lines(text), (">",))

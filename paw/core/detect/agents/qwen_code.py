@@ -24,6 +24,7 @@ from paw.core.detect.boxes import (
     unwrap,
     wrapped_lead,
 )
+from paw.core.detect.inputs import between_rules, raw_rows, screen_lines
 from paw.core.detect.options import (
     ENTER,
     ESCAPE,
@@ -405,3 +406,13 @@ def _folder(screen: Screen, request: _Request) -> str | None:
         if option.is_positive and match:
             return match["name"]
     return None
+
+
+_PLACEHOLDERS = (re.compile(r"Type your message or @path/to/file"),)
+
+
+def input_text(text: str) -> str | None:
+    """What the input between the rules above the footer holds (``>`` first): "" when empty,
+    showing its placeholder or a suggestion (grey text after the cursor at the input's start:
+    the last answer, offered to resend); None when no such input is drawn."""
+    return between_rules(screen_lines(text), (">",), _PLACEHOLDERS, raw=raw_rows(text))

@@ -54,9 +54,29 @@ def detect_screen(text: str) -> Detection:
     last = last.strip()
     if last.endswith(BUSY_MARK):
         return Detection(DetectionState.BUSY, AGENT)
-    if last.startswith(IDLE_MARK):
+    if last.startswith(IDLE_MARK) or _input_rows(lines):
         return Detection(DetectionState.IDLE, AGENT)
     return Detection(DetectionState.UNKNOWN, AGENT)
+
+
+_MAX_INPUT_ROWS = 12
+_MIN_WIDTH = 20  # narrower panes are not read as wrapping the input
+
+
+def _input_rows(lines: tuple[str, ...]) -> list[str]:
+    """The rows of the idle input ``demo> …`` the terminal wrapped at the pane's width (the
+    ``demo>`` row and every row but the last fill the width), or [] when the bottom is not
+    the input."""
+    for start in range(len(lines) - 1, max(-1, len(lines) - 1 - _MAX_INPUT_ROWS), -1):
+        if not lines[start].startswith(IDLE_MARK):
+            continue
+        rows = list(lines[start:])
+        if len(rows) == 1:
+            return rows
+        full = max(len(row) for row in rows[:-1])
+        wrapped = full >= _MIN_WIDTH and all(len(row) >= full - 1 for row in rows[:-1])
+        return rows if wrapped and len(rows[-1]) <= full else []
+    return []
 
 
 def _box_rows(lines: tuple[str, ...], width: int) -> list[str] | None:
@@ -116,3 +136,15 @@ def _prompt(kind: PromptKind, content: list[str]) -> Prompt | None:
         options=options,
         fingerprint=fingerprint(kind.value, subject, question, options),
     )
+
+
+def input_text(text: str) -> str | None:
+    """What the idle input ``demo> …`` holds ("" when empty; a line the terminal wrapped is
+    joined again); None when the bottom is not the input (busy, a prompt, anything else)."""
+    lines = parse_screen(text).lines
+    if lines and lines[-1].strip().startswith(IDLE_MARK):
+        return lines[-1].strip()[len(IDLE_MARK) :].strip()
+    rows = _input_rows(lines)
+    if not rows:
+        return None
+    return "".join([rows[0][len(IDLE_MARK) :], *rows[1:]]).strip()

@@ -24,9 +24,11 @@ from pydantic import (
     model_validator,
 )
 
+from paw.core.detect.screen import strip_ansi
 from paw.core.models import Action, PromptKind
 from paw.core.names import MAX_NAME_LENGTH, name_problem
 from paw.core.notify_settings import NotifySettings as NotifySettings  # noqa: PLC0414 - re-export
+from paw.core.printable import printable_line
 from paw.core.problems import COLLECT, Loc, key_text
 
 if TYPE_CHECKING:
@@ -839,8 +841,13 @@ FOLLOWUP_MAX_CHARS = 1500
 
 def followup_text(check: str, run: CheckRun) -> str:
     """The follow-up message: the check, its exit code and the tail of its output, on ONE line
-    (typing a newline would submit early in most agent UIs)."""
-    lines = [ln.strip() for ln in run.tail.splitlines() if ln.strip()][-FOLLOWUP_TAIL_LINES:]
+    (typing a newline would submit early in most agent UIs). A check's colours are dropped and
+    any other control character is shown as an escape: typed text holds none (a control
+    character is a key of its own, and paw refuses to type it)."""
+    clean = strip_ansi(run.tail)
+    lines = [printable_line(ln.strip()) for ln in clean.splitlines() if ln.strip()][
+        -FOLLOWUP_TAIL_LINES:
+    ]
     tail = " | ".join(lines)[-FOLLOWUP_MAX_CHARS:]
     return (
         f"The check `{check}` failed (exit {run.exit_code}). Output tail: {tail} "

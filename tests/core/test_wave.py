@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from paw.core.models import Action
 from paw.core.redact import redact
+from paw.core.typed_text import control_problem
 from paw.core.wave import (
     ApproveByRule,
     CheckRun,
@@ -28,6 +29,7 @@ from paw.core.wave import (
     step_checking,
     step_task,
 )
+from paw.core.wave import followup_text as followup_message
 from paw.core.wave_report import (
     digest_message,
     prompt_message,
@@ -498,3 +500,15 @@ def test_a_task_whose_check_runs_still_parks_its_prompts() -> None:
     stepped = step_checking(w, t, view("prompt", prompts=(prompt(),)), 2.0)
     assert stepped.effects == (Notify("parked", "a", "p1"),)
     assert step_checking(w, t, view("idle", "s1"), 2.0).effects == ()
+
+
+def test_a_follow_up_holds_no_control_character_whatever_the_check_printed() -> None:
+    """Typed text refuses control characters (a key of its own): a check's colours and any
+    other control in its output must not make every follow-up of a task unsendable."""
+    tail = (
+        "\x1b[1;31mFAILED\x1b[0m tests/t.py::x\n"
+        "\x1b]8;;file:///x\x1b\\link\x1b]8;;\x1b\\\nbell\x07 \x0e ok"
+    )
+    text = followup_message("pytest", CheckRun(at=0, exit_code=1, tail=tail))
+    assert control_problem(text) is None, text
+    assert "FAILED tests/t.py::x | link | bell" in text

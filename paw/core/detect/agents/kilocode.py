@@ -29,7 +29,9 @@ from paw.core.detect.agents.opencode import (
     selected_choice,
     subject_of,
 )
-from paw.core.detect.inputs import bordered, screen_lines
+
+# Kilo draws opencode's input box: the same reader (registry.py finds it by name).
+from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -238,15 +240,3 @@ def _overlay(screen: Screen) -> Prompt | None:
             title = match["title"].strip()
             return make_prompt(PromptKind.OTHER, None, title, approve=(), deny=(ESCAPE,))
     return None
-
-
-_PLACEHOLDERS = (re.compile(r'Ask anything\.\.\.(?: ".*")?'),)
-_INPUT_EDGE = re.compile(r"^\s*╹▀")
-_BOX_BELOW = 200  # the last such edge anywhere: only the input box draws one
-
-
-def input_text(text: str) -> str | None:
-    """What the ``┃`` input box above its ``╹▀▀`` edge holds (its last row is the agent and
-    model line): "" when empty or showing its placeholder; None when no box is drawn."""
-    # (the home screen draws the box mid-screen, with a tip and the footer far under it)
-    return bordered(screen_lines(text), "┃", _INPUT_EDGE, _PLACEHOLDERS, below=_BOX_BELOW)

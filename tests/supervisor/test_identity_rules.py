@@ -145,9 +145,13 @@ def test_the_proof_report_and_send_say_why_a_replaced_agent_is_not_running() -> 
     assert proof["problem"] == "replaced"
     assert proof["agent_pid"] is None
     assert "is not in the pane's tree" in str(proof["why"])
-    with pytest.raises(PawError, match=r"is not running \(agent replaced"):
+    with pytest.raises(
+        PawError, match=r"is not running in its pane any more \(the launched process"
+    ):
         rig.sup.send("alice", "hello")
-    assert not [r for r in rig.audit.records if r["event"] == "send"]
+    assert not [
+        r for r in rig.audit.records if r["event"] == "send" and r.get("decision") != "refuse"
+    ]
 
 
 SCRIPT = "/opt/agents/bin/my-agent"  # a `#!/usr/bin/env python3` script, as npm CLIs are

@@ -321,8 +321,8 @@ def test_messages_recorded_but_never_handed_to_a_channel_are_delivered_on_resume
     rig.now[0] += 1
     runner.tick()
     assert sorted(m.title for m in dead.messages) == [
-        "paw wave night: t0 needs a human: shell git push origin main",
-        "paw wave night: t1 needs a human: shell git push origin main",
+        "paw wave night (app): t0 needs a human: shell git push origin main",
+        "paw wave night (app): t1 needs a human: shell git push origin main",
     ]
     notes = Collect()
     resumed = _runner(rig, wave, notes)

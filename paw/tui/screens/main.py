@@ -479,9 +479,9 @@ class MainScreen(AgentActions, Screen[None]):
         if action in _PROMPT_ACTIONS:
             prompt = self.selected_prompt
             if prompt is None or (action != "deny" and not prompt.prompt.approve_keys):
-                # no `A Always` offered where there is nothing it could do (it shows where it
-                # applies); approve and deny stay, greyed, where a prompt would be
-                return False if action == "always" else None
+                # greyed, not hidden: hiding a key lays the footer out again each time a
+                # prompt comes and goes (a layout pass on a prompt's way to the screen)
+                return None
             if action == "always":
                 return bool(prompt.prompt.always_keys) and prompt.verdict.action is Action.ALLOW
             return True

@@ -143,7 +143,11 @@ def _waiting_and_refused(run: paw_run.PawRun, agent: str) -> None:
         assert refused.returncode == 1, refused.stdout
         answer = json.loads(refused.stdout)
         assert answer["outcome"] == "refused", answer
-        assert "not a tool permission" in answer["reason"], answer
+        # refused as a dialog, or (an app repainting between the listing and the proof) as a
+        # prompt that changed: either way nothing is sent, which the audit below proves
+        assert any(
+            why in answer["reason"] for why in ("not a tool permission", "prompt changed")
+        ), answer
     # Nothing was sent. Not "the pane is byte-equal": an app may repaint with nothing sent
     # (qwen-code redrew its banner, a border and a scrollbar column gone, under load). The
     # promise is that no key reached the agent: the audit has no send and both approvals are

@@ -153,7 +153,7 @@ def test_link_drops_after_the_keys_reached_the_host_delivery_unknown_then_confir
     cutter[0].join(budget(60.0))
     assert received in via.screen(pane)  # the agent had approved
     assert code == EXIT_DELIVERY_UNKNOWN, said
-    assert said.startswith("paw: delivery-unknown: ")
+    assert said.startswith("paw: delivery unknown: ")
     assert "may have reached" in said
     assert "nothing sent" not in said
     assert "refused" not in said

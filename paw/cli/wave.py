@@ -6,6 +6,7 @@
     paw wave report [NAME]       the Markdown report (--json)
     paw wave resume [NAME]       continue a wave whose runner ended or was killed
     paw wave stop [NAME]         end the runner after its current sweep (agents keep running)
+    paw wave land [NAME]         land the done tasks: rebase, check, fast-forward the base
 
 See docs/waves.md for the wave file.
 """
@@ -491,11 +492,33 @@ def cmd_report(args: argparse.Namespace) -> int:
     state = _state(docs, name)
     audit = JsonlAuditLog(Path(root) / STATE_DIR / "audit.jsonl").read()
     data = wave_report(state, audit, time.time())
+    landing = _landing(docs, name)
+    if landing is not None:
+        data["landing"] = landing
     print(
         json.dumps(data, indent=2) if args.json else report_markdown(data),
         end="\n" if args.json else "",
     )
+    if landing is not None and not args.json:
+        from paw.core.land import landing_markdown
+
+        print("\n" + landing_markdown(landing), end="")
     return 0
+
+
+def _landing(docs: JsonDocs, name: str) -> dict[str, object] | None:
+    """The landing of the wave (``paw wave land``), for the report; None before any."""
+    from paw.cli.land import latest_landing
+    from paw.core.land import landing_data
+
+    land = latest_landing(docs, name)
+    if land is None:
+        return None
+    try:
+        wave: WaveFile | None = load_wave(Path(_state(docs, name).file))[0]
+    except PawError:  # the file is gone or broken: blocked tasks are not told apart
+        wave = None
+    return landing_data(land, wave, time.time())
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
@@ -591,3 +614,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p = _verb(verbs, verb, text)
         p.add_argument("name", nargs="?", help="the wave (default: the latest)")
         p.set_defaults(func=func)
+
+    from paw.cli.land import register as register_land
+
+    register_land(verbs)

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from paw.core.detect.screen import strip_ansi
+from paw.core.land_settings import LandSettings
 from paw.core.models import Action, PromptKind
 from paw.core.names import MAX_NAME_LENGTH, name_problem
 from paw.core.notify_settings import NotifySettings as NotifySettings  # noqa: PLC0414 - re-export
@@ -177,6 +178,13 @@ class WaveFile(_Strict):
 
     tasks: tuple[WaveTask, ...] = Field(min_length=1)
     """The tasks."""
+
+    land_check: str | None = None
+    """A shell command ``paw wave land`` runs on each task's work once it is on top of the
+    base (e.g. the whole test suite), besides the task's own ``check``."""
+
+    land: LandSettings = LandSettings()
+    """How ``paw wave land`` lands the done tasks (``[land]``)."""
 
     @field_validator("name")
     @classmethod

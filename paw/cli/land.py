@@ -1,0 +1,159 @@
+"""`paw wave land`: the wave's local merge queue (see docs/waves.md#landing-a-wave)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paw.cli import UsageError, error_object
+from paw.errors import PawError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.adapters.notify import ChannelNotifier
+    from paw.cli.compose import JsonDocs
+    from paw.core.land import LandState
+
+EXIT_NOT_ALL_LANDED = 1
+
+DESCRIPTION = """\
+Land the wave's done tasks on the base branch, one at a time: in `depends_on` order, then in
+the order they finished. For each task paw makes a scratch worktree at the base, brings the
+task's branch onto it (`git rebase`, or a merge commit with `[land] strategy = "merge"`), runs
+the task's `check` and the wave's `land_check` there, and fast-forwards the base only when they
+pass. The base never moves any other way (no force, no rewrite), and the task's own branch is
+left as its agent made it.
+
+A conflict or a check that fails on top of the base goes back to the task's agent as a
+follow-up (typed only into an idle, empty input, like every text paw types), up to the task's
+`retries`; paw waits for a new commit on its branch and tries again. After that the task is
+parked for you, with the conflicting files or the check's last lines (`paw wave report`).
+Tasks that do not depend on a parked task keep landing.
+
+Safe to kill at any moment: run `paw wave land` again; no task lands twice, the base moves only
+by a whole step, and the scratch worktrees (.paw/land/) are removed."""
+
+EPILOG = """\
+examples:
+  paw wave land                 (the latest wave; waits for agents sent a follow-up)
+  paw wave land night --no-wait (land what can land now; exit 1 if some did not)
+  paw wave report night         (gains a "Landing" section: per task, the base's commits)
+
+Exit codes: 0 every done task landed, 1 some task is parked, blocked or sent back,
+2 a usage error (no such wave, a bad wave file)."""
+
+
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``paw wave land``."""
+    from paw.cli.common import add_json_flag
+
+    p = verbs.add_parser(
+        "land", help="land the done tasks on the base: rebase, check, fast-forward (a queue)",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    p.add_argument("name", nargs="?", help="the wave (default: the latest)")
+    p.add_argument(
+        "--no-wait", dest="wait", action="store_false",
+        help="do not wait for agents sent a follow-up: land what can land now, then exit",
+    )  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument(
+        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
+    )
+    add_json_flag(p)
+    p.set_defaults(func=cmd_land)
+
+
+def cmd_land(args: argparse.Namespace) -> int:
+    """Land the wave's done tasks (see :data:`DESCRIPTION`)."""
+    from paw.adapters.checks import run_check
+    from paw.adapters.land_git import LandGitCli
+    from paw.adapters.notify import ChannelNotifier
+    from paw.cli.compose import build_supervisor
+    from paw.cli.wave import RunnerLock, _repo_and_docs, _state, _wave_name, load_wave
+    from paw.core.land import Finished, landing_data
+    from paw.supervisor.land import Lander
+
+    _root, docs = _repo_and_docs(args)
+    name = _wave_name(docs, args.name)
+    state = _state(docs, name)
+    path = Path(state.file)
+    if not path.is_file():
+        raise UsageError(f"the wave file {state.file} is gone; restore it to land the wave")
+    wave, _sha, _texts = load_wave(path)
+    if wave.name != name:
+        raise UsageError(f"{path.name} is now the file of wave {wave.name!r}, not {name!r}")
+    lock = RunnerLock(docs, f"{name}.land")
+    if not lock.acquire():
+        raise PawError(f"wave {name!r} is being landed already", hint="wait for it to end")
+    sup = build_supervisor(args.repo)
+    notifier = None
+    try:
+        notifier = ChannelNotifier(wave.notify or sup.ctx.config.notify)
+        lander = Lander(
+            sup, wave, lambda: _state(docs, name), store=docs, git=LandGitCli(),
+            run_check=run_check, on_change=_reporter(args, notifier, sup.ctx.repo_root),
+        )  # fmt: skip
+        decision = lander.run(time.sleep, wait=args.wait, poll_s=max(wave.poll_s, 1.0))
+        data = landing_data(lander.state, wave, time.time())
+    finally:
+        if notifier is not None:
+            notifier.close()
+            for error in notifier.errors:
+                print(f"paw: notify: {error}", file=sys.stderr)
+        sup.close()
+        lock.release()
+    rows = data["tasks"] if isinstance(data["tasks"], list) else []
+    left = [r["task"] for r in rows if r["status"] != "landed"]
+    code = EXIT_NOT_ALL_LANDED if left or not isinstance(decision, Finished) else 0
+    if args.json:
+        out: dict[str, object] = {"wave": name, **data}
+        if code:
+            out["error"] = error_object(
+                f"wave {name}: not landed: {', '.join(map(str, left))}",
+                hint=f"paw wave report {name}", code=code,
+            )  # fmt: skip
+        print(json.dumps(out, indent=2))
+    else:
+        landed = sum(1 for r in rows if r["status"] == "landed")
+        print(f"wave {name}: {landed} of {len(rows)} landed on {data['into']}", end="")
+        print(f"; not landed: {', '.join(map(str, left))}" if left else "")
+        if left:
+            print(f"  see `paw wave report {name}`")
+    return code
+
+
+def _reporter(
+    args: argparse.Namespace, notifier: ChannelNotifier, repo: str
+) -> Callable[[LandState, str, str], None]:
+    """Print each state change and send it to the wave's channels (one message each)."""
+    from paw.core.land import land_message
+
+    def tell(land: LandState, task: str, text: str) -> None:
+        if not (args.quiet or args.json):
+            print(f"land {land.wave}: {task}: {text}", flush=True)
+        notifier.send(land_message(land, task, text, repo=repo))
+
+    return tell
+
+
+def latest_landing(docs: JsonDocs, name: str) -> LandState | None:
+    """The wave's landing journal, if it was ever landed."""
+    from pydantic import ValidationError
+
+    from paw.core.land import LAND_SUFFIX, LandState
+
+    data = docs.read(f"{name}{LAND_SUFFIX}")
+    if data is None:
+        return None
+    try:
+        return LandState.model_validate(data)
+    except ValidationError as err:
+        print(f"paw: .paw/waves/{name}{LAND_SUFFIX}.json is corrupt: {err}", file=sys.stderr)
+        return None

@@ -1,0 +1,359 @@
+"""The lander: carries out :mod:`paw.core.land`'s decisions on git and the agents.
+
+Each step is written to the journal (``.paw/waves/<wave>.land.json``, fsync'd) BEFORE it is
+carried out, and the base only moves by one fast-forward recorded as ``moving``: a lander
+killed at any step and started again finds the attempt it left, throws its scratch worktree
+away, counts it as landed only when the base holds its result, and otherwise does it again.
+A follow-up is counted before it is typed (through :func:`~paw.supervisor.keyboard.type_text`,
+the same proof as every typed text), so a crash never types it twice.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from paw.core.land import (
+    LAND_SUFFIX,
+    SCRATCH_DIR,
+    AgentSeen,
+    Land,
+    LandState,
+    LandStatus,
+    Outcome,
+    SendBack,
+    Step,
+    Wait,
+    after_attempt,
+    begin,
+    decide,
+    enqueue,
+    followup_counted,
+    followup_refused,
+    park,
+    queue_order,
+    recover,
+    redo,
+    scratch_name,
+)
+from paw.core.wave import CheckResult, WaveState
+from paw.errors import PawError
+from paw.supervisor.records import load_agents
+
+if TYPE_CHECKING:
+    from paw.core.land import Decision
+    from paw.core.wave import WaveFile
+    from paw.supervisor.records import StateStore
+    from paw.supervisor.service import Supervisor
+
+CheckRunner = Callable[[str, str, float], CheckResult]  # (command, worktree, timeout) -> result
+LAND_STEPS = (
+    "land:begun",  # the attempt is recorded; no scratch worktree yet
+    "land:scratch",  # the scratch worktree exists at the base
+    "land:applied",  # the branch is on top of the base there (recorded); checks not run
+    "land:moving",  # the checks passed; `moving` is recorded; the base has not moved
+    "land:moved",  # the base moved; the landing is not recorded yet
+    "land:recorded",  # the landing is recorded; the scratch worktree is still there
+    "land:followup",  # a follow-up is counted; nothing typed
+)  # proven by tests/supervisor/test_land_real.py (kill -9 at each)
+
+
+class LandGit(Protocol):
+    """The git the lander needs (paw.adapters.land_git.LandGitCli)."""
+
+    def resolve(self, repo: str, rev: str) -> str | None:
+        """The commit ``rev`` names, or None."""
+        ...
+
+    def current_branch(self, repo: str) -> str | None:
+        """The branch checked out in ``repo`` (None: detached)."""
+        ...
+
+    def is_branch(self, repo: str, name: str) -> bool:
+        """True when the branch exists."""
+        ...
+
+    def add_scratch(self, repo: str, path: str, commit: str) -> None:
+        """A detached scratch worktree at ``commit``."""
+        ...
+
+    def remove_scratch(self, repo: str, path: str) -> None:
+        """Remove a scratch worktree, whatever state it is in."""
+        ...
+
+    def scratch_paths(self, root: str, prefix: str) -> list[str]:
+        """The scratch worktrees under ``root`` whose name starts with ``prefix``."""
+        ...
+
+    def apply(
+        self, scratch: str, head: str, base: str, strategy: str, message: str
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """``head``'s work on ``base``: the result, or None and the conflicting files."""
+        ...
+
+    def commits(self, repo: str, old: str, new: str) -> list[str]:
+        """``old..new``, oldest first."""
+        ...
+
+    def fast_forward(self, repo: str, branch: str, old: str, new: str) -> bool:
+        """Move ``branch`` from ``old`` to ``new`` (a descendant); False if it is not at old."""
+        ...
+
+
+def land_into(wave: WaveFile, git: LandGit, repo: str) -> str:
+    """The branch the wave lands on: ``[land] into``, else the wave's base; ``HEAD`` is the
+    branch checked out. Anything that is not a branch is refused (a base moves by
+    fast-forward of a branch, never by a detached HEAD or a tag)."""
+    name = wave.land.into or wave.base
+    if name == "HEAD":
+        current = git.current_branch(repo)
+        if current is None:
+            raise PawError(
+                "the repository's HEAD is detached: nothing to land onto",
+                hint='check out the branch to land onto, or set `[land] into = "main"`',
+            )
+        return current
+    short = name.removeprefix("refs/heads/")
+    if not git.is_branch(repo, short):
+        raise PawError(
+            f"{name!r} is not a branch: the wave lands by fast-forwarding a branch",
+            hint='set `[land] into = "BRANCH"` in the wave file',
+        )
+    return short
+
+
+class Lander:
+    """Land one wave's done tasks: :meth:`run`."""
+
+    def __init__(
+        self,
+        sup: Supervisor,
+        wave: WaveFile,
+        read_wave: Callable[[], WaveState],
+        *,
+        store: StateStore,
+        git: LandGit,
+        run_check: CheckRunner,
+        on_change: Callable[[LandState, str, str], None] | None = None,
+    ) -> None:
+        """``read_wave`` reads the wave's state (the runner may still be writing it);
+        ``on_change(land, task, text)`` hears of every state change (a message each)."""
+        self.sup = sup
+        self.ctx = sup.ctx
+        self.wave = wave
+        self.read_wave = read_wave
+        self.store = store
+        self.git = git
+        self.run_check = run_check
+        self.on_change = on_change
+        self.repo = self.ctx.repo_root
+        self.scratch_root = posixpath.join(self.repo, ".paw", SCRATCH_DIR)
+        self.doc = f"{wave.name}{LAND_SUFFIX}"
+        self.state = self._load()
+        self._told = len(self.state.events)
+
+    # -- the journal -----------------------------------------------------------------------
+
+    def _load(self) -> LandState:
+        data = self.store.read(self.doc)
+        if data is not None:
+            return LandState.model_validate(data)
+        into = land_into(self.wave, self.git, self.repo)
+        return LandState(
+            wave=self.wave.name, into=into, strategy=self.wave.land.strategy,
+            started_at=self.ctx.clock(),
+        )  # fmt: skip
+
+    def save(self) -> None:
+        """Write the journal (atomically, fsync'd), then tell of the changes it holds."""
+        self.store.write(self.doc, self.state.model_dump(mode="json"))
+        if self.on_change is not None:
+            for event in self.state.events[self._told :]:
+                self.on_change(self.state, str(event["task"]), str(event["text"]))
+        self._told = len(self.state.events)
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def run(self, sleep: Callable[[float], None], *, wait: bool, poll_s: float = 1.0) -> Decision:
+        """Land until every done task is landed or parked (``wait``: also wait for the agents
+        of tasks sent back); return the last decision (:class:`Wait` when it stopped waiting)."""
+        self.recover()
+        while True:
+            now = self.ctx.clock()
+            order = queue_order(self.wave, self.read_wave())
+            agents = {t.name: t.agent for t in self.read_wave().tasks}
+            if enqueue(self.state, order, agents, now):
+                self.save()
+            before = len(self.state.events)
+            decision = decide(self.wave, self.state, self._observe(), now)
+            if len(self.state.events) != before:
+                self.save()
+            if isinstance(decision, Land):
+                self._land(decision.task)
+            elif isinstance(decision, SendBack):
+                if not self._send_back(decision):  # refused: it waits for a later look
+                    if not wait:
+                        return Wait((decision.task,))
+                    sleep(poll_s)
+            elif isinstance(decision, Wait) and wait:
+                sleep(poll_s)
+            else:
+                return decision
+
+    def recover(self) -> None:
+        """Finish what a killed lander left: its attempt (landed only if the base holds its
+        result), and every scratch worktree of this wave."""
+        found = recover(self.state, self.git.resolve(self.repo, f"refs/heads/{self.state.into}"))
+        now = self.ctx.clock()
+        if found is not None:
+            attempt = found.attempt
+            self.ctx.record(
+                "land-recover", wave=self.wave.name, task=attempt.task, step=attempt.step.value,
+                outcome=found.kind,
+            )  # fmt: skip
+            if found.kind == "landed" and attempt.result_sha is not None:
+                commits = self.git.commits(self.repo, attempt.base_sha, attempt.result_sha)
+                outcome = Outcome(
+                    "landed", commits=tuple(commits), base_before=attempt.base_sha,
+                    base_after=attempt.result_sha,
+                )  # fmt: skip
+                spec = self.wave.task(attempt.task)
+                after_attempt(spec, self.state, outcome, attempt.head_sha, now, self.state.strategy)
+            else:
+                redo(self.state, attempt, now)
+            self.save()
+        self._clean_scratch()
+
+    def _clean_scratch(self) -> None:
+        for path in self.git.scratch_paths(self.scratch_root, f"{self.wave.name}-"):
+            self.git.remove_scratch(self.repo, path)
+
+    def _observe(self) -> dict[str, AgentSeen]:
+        """Sent-back tasks: their branch's head and their agent's status."""
+        sent = [t for t in self.state.tasks if t.status is LandStatus.SENT_BACK]
+        if not sent:
+            return {}
+        snap = self.sup.poll_once()
+        views = {v.name: v for v in snap.agents}
+        seen: dict[str, AgentSeen] = {}
+        for t in sent:
+            view = views.get(t.agent)
+            head = self.git.resolve(self.repo, f"refs/heads/{self._branch(t.agent)}")
+            if not snap.tmux_ok:
+                status = "unknown"  # blind: decide nothing about it
+            elif view is None:
+                status = "gone"
+            else:
+                status = "exited" if view.alive is False else view.status.value
+            seen[t.name] = AgentSeen(head, status)
+        return seen
+
+    def _branch(self, agent: str) -> str:
+        record = load_agents(self.ctx.state).get(agent)
+        return record.branch if record is not None else self.ctx.branch_for(agent)
+
+    # -- one attempt -----------------------------------------------------------------------
+
+    def _land(self, task: str) -> None:
+        spec = self.wave.task(task)
+        landing = self.state.task(task)
+        assert landing is not None  # noqa: S101 - decide() only names queued tasks
+        into = self.state.into
+        base = self.git.resolve(self.repo, f"refs/heads/{into}")
+        if base is None:
+            raise PawError(f"the branch {into!r} is gone", hint="restore it, then `paw wave land`")
+        head = self.git.resolve(self.repo, f"refs/heads/{self._branch(landing.agent)}")
+        now = self.ctx.clock()
+        if head is None:
+            park(self.state, task, "its branch is gone", now)
+            self.save()
+            return
+        scratch = posixpath.join(
+            self.scratch_root, scratch_name(self.wave.name, task, landing.attempts + 1)
+        )
+        attempt = begin(self.state, task, scratch, base, head, now)
+        self.ctx.record(
+            "land-begin", wave=self.wave.name, task=task, attempt=attempt.number, base=base,
+            head=head, into=into,
+        )  # fmt: skip
+        self.save()
+        self.ctx.fault("land:begun")
+        self.git.add_scratch(self.repo, scratch, base)
+        self.ctx.fault("land:scratch")
+        # A git failure that is nobody's conflict raises: the attempt stays recorded, and the
+        # next `paw wave land` finds it (landed only if the base holds its result) and cleans up.
+        result, files = self.git.apply(
+            scratch, head, base, self.state.strategy,
+            f"Merge {self.wave.name} task {task} (paw wave land)",
+        )  # fmt: skip
+        if result is None:
+            self._after(task, Outcome("conflict", files=files), head)
+            return
+        attempt.step, attempt.result_sha = Step.APPLIED, result
+        self.save()
+        self.ctx.fault("land:applied")
+        for command in (spec.check, self.wave.land_check):
+            if command is None:
+                continue
+            ran = self.run_check(command, scratch, self.wave.check_timeout_s)
+            self.ctx.record(
+                "land-check", wave=self.wave.name, task=task, command=command,
+                exit_code=ran.exit_code, duration_s=round(ran.duration_s, 3),
+            )  # fmt: skip
+            if ran.exit_code != 0:
+                failed = Outcome(
+                    "check-failed", check=command, exit_code=ran.exit_code, output=ran.output
+                )
+                self._after(task, failed, head)
+                return
+        attempt.step = Step.MOVING
+        self.save()  # recorded before the base moves: a crash after it is read from git
+        self.ctx.fault("land:moving")
+        moved = self.git.fast_forward(self.repo, into, base, result)
+        self.ctx.fault("land:moved")
+        if not moved:
+            self._after(task, Outcome("base-moved"), head)
+            return
+        commits = tuple(self.git.commits(self.repo, base, result))
+        self.ctx.record(
+            "land-moved", wave=self.wave.name, task=task, into=into, old=base, new=result,
+            commits=len(commits),
+        )  # fmt: skip
+        landed = Outcome("landed", commits=commits, base_before=base, base_after=result)
+        self._after(task, landed, head)
+        self.ctx.fault("land:recorded")
+        self.git.remove_scratch(self.repo, scratch)
+
+    def _after(self, task: str, outcome: Outcome, head: str) -> None:
+        spec = self.wave.task(task)
+        attempt = self.state.current
+        after_attempt(spec, self.state, outcome, head, self.ctx.clock(), self.state.strategy)
+        self.save()
+        if outcome.kind != "landed" and attempt is not None:
+            self.git.remove_scratch(self.repo, attempt.scratch)
+
+    # -- sending back ----------------------------------------------------------------------
+
+    def _send_back(self, decision: SendBack) -> bool:
+        landing = self.state.task(decision.task)
+        assert landing is not None  # noqa: S101 - decide() only names tasks in the queue
+        now = self.ctx.clock()
+        followup_counted(self.state, decision.task, now)
+        self.save()  # counted before typing: never typed twice
+        self.ctx.record(
+            "land-followup", wave=self.wave.name, task=decision.task, agent=landing.agent,
+            number=landing.followups, text=decision.text,
+        )  # fmt: skip
+        self.ctx.fault("land:followup")
+        try:
+            self.sup.send(landing.agent, decision.text, via="land-followup")
+        except PawError as err:
+            self.ctx.record(
+                "land-followup-refused", wave=self.wave.name, task=decision.task,
+                agent=landing.agent, error=err.message,
+            )  # fmt: skip
+            followup_refused(self.state, decision.task, decision.text, err.message, now)
+            self.save()
+            return False
+        return True

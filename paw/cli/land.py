@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.cli import UsageError, error_object
+from paw.cli import UsageError, error_object, print_json
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -119,7 +118,7 @@ def cmd_land(args: argparse.Namespace) -> int:
                 f"wave {name}: not landed: {', '.join(map(str, left))}",
                 hint=f"paw wave report {name}", code=code,
             )  # fmt: skip
-        print(json.dumps(out, indent=2))
+        print_json(out)
     else:
         landed = sum(1 for r in rows if r["status"] == "landed")
         print(f"wave {name}: {landed} of {len(rows)} landed on {data['into']}", end="")

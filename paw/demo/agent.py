@@ -221,8 +221,9 @@ def wait_for(path: Path) -> None:
     _out()
 
 
-def idle() -> None:
-    """The idle input line: echo what is typed until end of input."""
+def idle(on_line: str | None = None) -> None:
+    """The idle input line: echo what is typed until end of input; with ``on_line``, run that
+    shell command in the working directory after each line (a scripted "fix", for tests)."""
     while True:
         sys.stdout.write("demo> ")
         sys.stdout.flush()
@@ -230,6 +231,12 @@ def idle() -> None:
         if not line:
             return
         _out(f"received: {line.rstrip()}")
+        if on_line:
+            busy(0.3)
+            done = subprocess.run(  # noqa: S602 - the demo's own command line, for tests
+                on_line, shell=True, cwd=Path.cwd(), capture_output=True, check=False
+            )
+            _out(f"ran the on-line command (exit {done.returncode})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--task", help="the task (shown in the header)")
     parser.add_argument("--script", type=Path, help="a file with one step per line")
     parser.add_argument("steps", nargs="*", help="steps, e.g. 'shell ls' 'write notes.txt'")
+    parser.add_argument(
+        "--on-line", metavar="COMMAND", help="a shell command run after each line typed at idle"
+    )
     args = parser.parse_args(argv)
     texts = _step_texts(args.script, args.steps)
     try:
@@ -254,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             busy(0.2)
             ask(number, step, cwd)
-    idle()
+    idle(args.on_line)
     return 0
 
 

@@ -1,0 +1,282 @@
+"""`paw wave land` on real git: the queue's order, conflicts and checks failing after the rebase,
+dependencies, fast-forward only, and kill -9 at every step of a landing, then land again.
+
+The wave's state is written as a runner would leave it (tasks done, their branches committed),
+so these tests need no agent; test_land_agent_real.py sends a conflict back to a live one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from paw.core.wave import Phase, WaveFile, file_digest, initial_state
+from paw.supervisor.land import LAND_STEPS
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+pytestmark = [pytest.mark.git, pytest.mark.tmux, pytest.mark.timeout(300)]
+
+PAW = [sys.executable, "-m", "paw"]
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git; its stdout."""
+    out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def commit_on(repo: Path, branch: str, files: dict[str, str], message: str) -> str:
+    """A commit on ``branch`` (made from main's first commit), without touching the checkout."""
+    tree = repo.parent / f"wt-{branch.replace('/', '-')}"
+    if not git(repo, "branch", "--list", branch):
+        git(repo, "worktree", "add", "-q", "-b", branch, str(tree), "main")
+    for name, text in files.items():
+        (tree / name).write_text(text, encoding="utf-8")
+    git(tree, "add", "-A")
+    git(tree, "commit", "-q", "-m", message)
+    return git(tree, "rev-parse", "HEAD")
+
+
+def write_wave(repo: Path, toml: str, done: dict[str, float], failed: tuple[str, ...] = ()) -> Path:
+    """The wave file, and its state as a runner leaves it: ``done`` tasks (with when each
+    finished), ``failed`` ones, the rest pending."""
+    import tomllib
+
+    path = repo.parent / "night.toml"
+    path.write_text(toml, encoding="utf-8")
+    wave = WaveFile.model_validate(tomllib.loads(toml))
+    state = initial_state(wave, str(path), file_digest(path.read_bytes()), 0.0)
+    for task in state.tasks:
+        if task.name in done:
+            task.phase, task.ended_at, task.outcome = Phase.DONE, done[task.name], "check passed"
+        elif task.name in failed:
+            task.phase, task.ended_at = Phase.FAILED, 1.0
+    waves = repo / ".paw" / "waves"
+    waves.mkdir(parents=True, exist_ok=True)
+    (repo / ".paw" / ".gitignore").write_text("*\n", encoding="utf-8")
+    (waves / "night.json").write_text(json.dumps(state.model_dump(mode="json")), encoding="utf-8")
+    return path
+
+
+def land(
+    repo: Path, socket: str, *args: str, crash: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``paw wave land`` as a user runs it (optionally killed -9 at a step)."""
+    env = {**os.environ, "PAW_TMUX_SOCKET": socket}
+    if crash is not None:
+        env["PAW_TEST_CRASH_AT"] = crash
+    return subprocess.run(
+        [*PAW, "wave", "land", *args], cwd=repo, env=env, capture_output=True, text=True,
+        check=False, timeout=240,
+    )  # fmt: skip
+
+
+def journal(repo: Path) -> dict[str, Any]:
+    """The lander's journal."""
+    data: dict[str, Any] = json.loads(
+        (repo / ".paw" / "waves" / "night.land.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def subjects(repo: Path, rev: str = "main") -> list[str]:
+    """The commit subjects of ``rev``, oldest first."""
+    return git(repo, "log", "--reverse", "--format=%s", rev).splitlines()
+
+
+def scratch_left(repo: Path) -> list[str]:
+    """Scratch worktrees still there (folders or git's worktree list)."""
+    folder = repo / ".paw" / "land"
+    found = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+    listed = [ln for ln in git(repo, "worktree", "list").splitlines() if "/.paw/land/" in ln]
+    return found + listed
+
+
+QUEUE_WAVE = """
+name = "night"
+land_check = "test -f README.md"
+
+[[tasks]]
+name = "a"
+task = "a"
+check = "grep -q A shared.txt"
+retries = 0
+
+[[tasks]]
+name = "b"
+task = "b"
+retries = 0
+
+[[tasks]]
+name = "c"
+task = "c"
+check = "! grep -q A shared.txt"
+retries = 0
+
+[[tasks]]
+name = "d"
+task = "d"
+depends_on = ["a"]
+retries = 0
+
+[[tasks]]
+name = "e"
+task = "e"
+depends_on = ["b"]
+retries = 0
+
+[[tasks]]
+name = "f"
+task = "f"
+retries = 0
+"""
+
+
+def test_queue_lands_in_order_parks_conflicts_and_late_check_failures(
+    git_repo: Path, server: Server
+) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "shared.txt")
+    git(repo, "commit", "-q", "-m", "shared")
+    heads = {
+        "a": commit_on(repo, "paw/night-a", {"shared.txt": "A\n"}, "task a"),
+        "b": commit_on(repo, "paw/night-b", {"shared.txt": "B\n"}, "task b"),
+        "c": commit_on(repo, "paw/night-c", {"c.txt": "c\n"}, "task c"),
+        "d": commit_on(repo, "paw/night-d", {"d.txt": "d\n"}, "task d"),
+        "e": commit_on(repo, "paw/night-e", {"e.txt": "e\n"}, "task e"),
+        "f": commit_on(repo, "paw/night-f", {"f.txt": "f\n"}, "task f"),
+    }
+    # d finished first but depends on a; f failed in the wave: never landed
+    write_wave(repo, QUEUE_WAVE, {"d": 1.0, "a": 2.0, "b": 3.0, "c": 4.0, "e": 5.0}, ("f",))
+    before = git(repo, "rev-parse", "main")
+
+    done = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    status = {row["task"]: row["status"] for row in out["tasks"]}
+    assert status == {
+        "a": "landed", "d": "landed", "b": "parked", "c": "parked", "e": "blocked",
+    }  # fmt: skip
+    rows = {row["task"]: row for row in out["tasks"]}
+    assert rows["b"]["files"] == ["shared.txt"]
+    assert "conflict" in rows["b"]["problem"]
+    assert rows["c"]["check"] == "! grep -q A shared.txt"
+    assert "check failed after the rebase" in rows["c"]["problem"]
+    assert "depends on b" in rows["e"]["why"]
+    assert out["error"]["exit_code"] == 1
+    # exactly the landed commits, in order, by fast-forward from where main was
+    assert subjects(repo)[-3:] == ["shared", "task a", "task d"]
+    assert git(repo, "merge-base", "--is-ancestor", before, "main") == ""
+    assert out["base_commits"] == git(repo, "rev-list", "--reverse", f"{before}..main").split()
+    # the checkout of main follows (merge --ff-only there), clean; task branches untouched
+    assert (repo / "d.txt").read_text(encoding="utf-8") == "d\n"
+    assert git(repo, "status", "--porcelain") == ""
+    for task, head in heads.items():
+        assert git(repo, "rev-parse", f"paw/night-{task}") == head
+    assert scratch_left(repo) == []
+    # run again: nothing lands twice, the base stays
+    again = land(repo, server.socket_name, "--no-wait")
+    assert again.returncode == 1
+    assert subjects(repo)[-3:] == ["shared", "task a", "task d"]
+    report = subprocess.run(
+        [*PAW, "wave", "report"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    assert "## Landing" in report
+    assert "| b | parked: conflict on rebase |" in report
+    assert "conflicting files: shared.txt" in report
+
+
+def test_merge_strategy_onto_a_branch_not_checked_out(git_repo: Path, server: Server) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    git(repo, "branch", "trunk")
+    commit_on(repo, "paw/night-a", {"a.txt": "a\n"}, "task a")
+    commit_on(repo, "paw/night-b", {"b.txt": "b\n"}, "task b")
+    toml = (
+        'name = "night"\n[land]\nstrategy = "merge"\ninto = "trunk"\n'
+        '[[tasks]]\nname = "a"\ntask = "a"\n[[tasks]]\nname = "b"\ntask = "b"\n'
+    )
+    write_wave(repo, toml, {"a": 1.0, "b": 2.0})
+    main = git(repo, "rev-parse", "main")
+
+    done = land(repo, server.socket_name, "--no-wait")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 of 2 landed on trunk" in done.stdout
+    merges = git(repo, "log", "--merges", "--format=%s", "trunk").splitlines()
+    assert merges == [
+        "Merge night task b (paw wave land)", "Merge night task a (paw wave land)",
+    ]  # fmt: skip
+    assert git(repo, "rev-parse", "main") == main  # only `into` moves
+    assert git(repo, "merge-base", "--is-ancestor", main, "trunk") == ""
+
+
+def test_a_base_that_is_not_a_branch_is_one_clear_line(git_repo: Path, server: Server) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    git(repo, "tag", "v1")
+    commit_on(repo, "paw/night-a", {"a.txt": "a\n"}, "task a")
+    write_wave(repo, 'name = "night"\nbase = "v1"\n[[tasks]]\nname = "a"\ntask = "a"\n', {"a": 1})
+
+    done = land(repo, server.socket_name, "--no-wait")
+
+    assert done.returncode == 1
+    assert done.stderr.startswith("paw: 'v1' is not a branch"), done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 2  # the error and its hint
+
+
+CRASH_WAVE = """
+name = "night"
+land_check = "test -f x.txt"
+
+[[tasks]]
+name = "x"
+task = "x"
+check = "test -f x.txt"
+
+[[tasks]]
+name = "y"
+task = "y"
+"""
+
+
+@pytest.mark.parametrize("step", [s for s in LAND_STEPS if s != "land:followup"])
+def test_kill_9_at_each_step_then_land_again(git_repo: Path, server: Server, step: str) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    commit_on(repo, "paw/night-y", {"y.txt": "y\n"}, "task y")
+    write_wave(repo, CRASH_WAVE, {"x": 1.0, "y": 2.0})
+    before = git(repo, "rev-parse", "main")
+
+    killed = land(repo, server.socket_name, "--no-wait", crash=step)
+
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    # the base is where it was, or holds x's whole landing: never a half-finished step
+    now = git(repo, "rev-parse", "main")
+    assert now == before or subjects(repo)[-1] == "task x"
+    assert git(repo, "status", "--porcelain") == ""
+
+    again = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert subjects(repo) == ["initial", "task x", "task y"]  # each landed once, in order
+    assert git(repo, "rev-list", "--count", f"{before}..main") == "2"
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+    tasks = {t["name"]: t for t in journal(repo)["tasks"]}
+    assert [t["status"] for t in tasks.values()] == ["landed", "landed"]
+    assert journal(repo)["current"] is None
+    assert sum(len(t["commits"]) for t in tasks.values()) == 2

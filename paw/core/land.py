@@ -370,10 +370,8 @@ def followup_text(t: TaskLanding, outcome: Outcome, into: str, verb: str) -> str
             f"On top of {into} ({verb}) the check `{printable_line(outcome.check or '')}` "
             f"failed (exit {outcome.exit_code}). Output tail: {tail}."
         )
-    return (
-        f"{what} Please bring {into} into your branch (git merge {into}), fix this, commit, "
-        "and finish your turn."
-    )
+    how = f"git rebase {into}" if verb == "rebase" else f"git merge {into}"
+    return f"{what} Please bring {into} into your branch ({how}), fix this, commit, and finish."
 
 
 def followup_counted(land: LandState, task: str, now: float) -> TaskLanding:

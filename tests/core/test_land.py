@@ -1,0 +1,187 @@
+"""The merge queue's decisions (paw.core.land): pure, so tested on values."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from paw.core.land import (
+    AgentSeen,
+    Finished,
+    Land,
+    LandState,
+    LandStatus,
+    Outcome,
+    SendBack,
+    Step,
+    Wait,
+    after_attempt,
+    begin,
+    decide,
+    enqueue,
+    followup_counted,
+    followup_refused,
+    land_message,
+    landing_data,
+    landing_markdown,
+    queue_order,
+    recover,
+)
+from paw.core.wave import Phase, WaveFile, initial_state
+
+
+def _wave(**extra: object) -> WaveFile:
+    tasks = [
+        {"name": "a", "task": "a", "retries": 1},
+        {"name": "b", "task": "b", "retries": 0},
+        {"name": "c", "task": "c", "depends_on": ["a"]},
+        {"name": "d", "task": "d", "depends_on": ["b"]},
+    ]
+    return WaveFile.model_validate({"name": "w", "tasks": tasks, **extra})
+
+
+def _queue(wave: WaveFile, ended: dict[str, float]) -> tuple[list[str], LandState]:
+    state = initial_state(wave, "w.toml", "0", 0.0)
+    for t in state.tasks:
+        if t.name in ended:
+            t.phase, t.ended_at = Phase.DONE, ended[t.name]
+    order = queue_order(wave, state)
+    land = LandState(wave="w", into="main", strategy="rebase", started_at=0.0)
+    enqueue(land, order, {t.name: t.agent for t in state.tasks}, 1.0)
+    return order, land
+
+
+def test_order_is_dependencies_first_then_finishing_order() -> None:
+    wave = _wave()
+    order, _land = _queue(wave, {"c": 1.0, "d": 2.0, "b": 3.0, "a": 4.0})
+    assert order == ["b", "d", "a", "c"]  # b finished before a; c and d after their deps
+
+
+def test_not_done_tasks_never_enter_the_queue() -> None:
+    order, land = _queue(_wave(), {"a": 1.0})
+    assert order == ["a"]
+    assert [t.name for t in land.tasks] == ["a"]
+
+
+def test_a_parked_task_blocks_its_dependents_only() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
+    assert decide(wave, land, {}, 2.0) == Land("a")
+    begin(land, "a", "/s", "base", "head", 2.0)
+    after_attempt(wave.task("a"), land, Outcome("landed", commits=("x",)), "head", 3.0, "rebase")
+    assert decide(wave, land, {}, 3.0) == Land("b")
+    begin(land, "b", "/s", "base", "head", 3.0)
+    t = after_attempt(
+        wave.task("b"), land, Outcome("conflict", files=("f.txt",)), "head", 4.0, "rebase"
+    )
+    assert t.status is LandStatus.PARKED  # retries = 0: no follow-up
+    assert "conflict on rebase in f.txt" in (t.why or "")
+    assert decide(wave, land, {}, 4.0) == Land("c")  # independent of b: keeps landing
+    begin(land, "c", "/s", "base", "head", 4.0)
+    after_attempt(wave.task("c"), land, Outcome("landed"), "head", 5.0, "rebase")
+    decision = decide(wave, land, {}, 5.0)
+    assert isinstance(decision, Finished)
+    assert decision.blocked == {"d": "depends on b, which is parked"}
+    rows = {r["task"]: r for r in landing_data(land, wave, 6.0)["tasks"]}  # type: ignore[union-attr]
+    assert rows["d"]["status"] == "blocked"
+
+
+def test_a_failing_check_goes_back_with_its_tail_then_is_parked() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    failed = Outcome("check-failed", check="make test", exit_code=2, output="ok\n\x1b[31mFAIL x\n")
+    t = after_attempt(wave.task("a"), land, failed, "h1", 2.0, "rebase")
+    assert t.status is LandStatus.SENT_BACK
+    assert t.followup_text is not None
+    assert "\n" not in t.followup_text
+    assert "\x1b" not in t.followup_text
+    assert "`make test` failed (exit 2)" in t.followup_text
+    assert "FAIL x" in t.followup_text
+    assert "git rebase main" in t.followup_text
+    idle = {"a": AgentSeen("h1", "idle")}
+    assert decide(wave, land, idle, 2.0) == SendBack("a", t.followup_text)
+    assert decide(wave, land, {"a": AgentSeen("h1", "busy")}, 2.0) == Wait(("a",))
+    followup_counted(land, "a", 3.0)
+    assert decide(wave, land, idle, 3.0) == Wait(("a",))  # no new commit yet
+    assert decide(wave, land, {"a": AgentSeen("h2", "busy")}, 3.0) == Wait(("a",))
+    assert decide(wave, land, {"a": AgentSeen("h2", "idle")}, 4.0) == Land("a")
+    begin(land, "a", "/s", "base", "h2", 4.0)
+    t = after_attempt(wave.task("a"), land, failed, "h2", 5.0, "rebase")
+    assert t.status is LandStatus.PARKED
+    assert t.tail.endswith("FAIL x")
+    assert "after 1 follow-up" in (t.why or "")
+
+
+def test_a_refused_follow_up_is_not_counted_and_times_out_to_parked() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    t = after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "merge")
+    text = t.followup_text or ""
+    assert "git merge main" in text
+    followup_counted(land, "a", 2.0)
+    followup_refused(land, "a", text, "the input is not empty", 2.0)
+    assert t.followups == 0
+    assert decide(wave, land, {"a": AgentSeen("h1", "idle")}, 2.5) == SendBack("a", text)
+    late = 2.0 + wave.land.wait_s + 1
+    assert isinstance(decide(wave, land, {"a": AgentSeen("h1", "busy")}, late), Finished)
+    assert t.status is LandStatus.PARKED
+    assert "never typed" in (t.why or "")
+
+
+def test_an_agent_gone_parks_the_task_sent_back() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    decide(wave, land, {"a": AgentSeen("h1", "exited")}, 3.0)
+    assert land.tasks[0].status is LandStatus.PARKED
+    assert "agent is gone" in (land.tasks[0].why or "")
+
+
+@pytest.mark.parametrize(
+    ("step", "base_now", "kind"),
+    [
+        (Step.SCRATCH, "base", "redo"),
+        (Step.APPLIED, "base", "redo"),
+        (Step.MOVING, "base", "redo"),  # the move never happened
+        (Step.MOVING, "result", "landed"),  # it did: recorded, never done twice
+        (Step.APPLIED, "result", "redo"),  # not recorded as moving: not ours
+        (Step.MOVING, "other", "redo"),
+    ],
+)
+def test_recovery_counts_a_landing_only_when_the_base_holds_its_result(
+    step: Step, base_now: str, kind: str
+) -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    attempt = begin(land, "a", "/s", "base", "head", 1.0)
+    attempt.step, attempt.result_sha = step, "result"
+    found = recover(land, base_now)
+    assert found is not None
+    assert found.kind == kind
+
+
+def test_the_wave_file_takes_land_settings_and_refuses_bad_ones() -> None:
+    wave = _wave(land={"strategy": "merge", "into": "trunk", "wait_s": 60}, land_check="make")
+    assert wave.land.strategy == "merge"
+    assert wave.land_check == "make"
+    assert _wave().land.strategy == "rebase"
+    with pytest.raises(ValidationError):
+        _wave(land={"strategy": "squash"})
+    with pytest.raises(ValidationError):
+        _wave(land={"into": "--force"})
+
+
+def test_messages_and_markdown_say_what_changed() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"b": 1.0})
+    begin(land, "b", "/s", "base", "h", 1.0)
+    after_attempt(wave.task("b"), land, Outcome("conflict", files=("f.py",)), "h", 2.0, "rebase")
+    message = land_message(land, "b", "conflict", repo="/r/shop")
+    assert message.level == "warning"
+    assert "conflicting files: f.py" in message.body
+    assert "(shop)" in message.title
+    text = landing_markdown(landing_data(land, wave, 3.0))
+    assert "| b | parked: conflict on rebase |" in text

@@ -82,8 +82,9 @@ def test_a_parked_task_blocks_its_dependents_only() -> None:
     decision = decide(wave, land, {}, 5.0)
     assert isinstance(decision, Finished)
     assert decision.blocked == {"d": "depends on b, which is parked"}
-    rows = {r["task"]: r for r in landing_data(land, wave, 6.0)["tasks"]}  # type: ignore[union-attr]
-    assert rows["d"]["status"] == "blocked"
+    rows = landing_data(land, wave, 6.0)["tasks"]
+    assert isinstance(rows, list)
+    assert {r["task"]: r["status"] for r in rows}["d"] == "blocked"
 
 
 def test_a_failing_check_goes_back_with_its_tail_then_is_parked() -> None:

@@ -43,7 +43,7 @@ from paw.supervisor.records import load_agents
 
 if TYPE_CHECKING:
     from paw.core.land import Decision
-    from paw.core.wave import WaveFile
+    from paw.core.wave import WaveFile, WaveTask
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
 
@@ -279,10 +279,21 @@ class Lander:
         )  # fmt: skip
         self.save()
         self.ctx.fault("land:begun")
+        try:
+            self._attempt(spec, into, base, head, scratch)
+        except PawError:
+            # Nobody's conflict (git failed, the checkout of the base has changes in the way):
+            # the attempt stays recorded (the next `paw wave land` reads from git whether the
+            # base holds its result), and its scratch worktree goes now.
+            self.git.remove_scratch(self.repo, scratch)
+            raise
+
+    def _attempt(self, spec: WaveTask, into: str, base: str, head: str, scratch: str) -> None:
+        task = spec.name
+        attempt = self.state.current
+        assert attempt is not None  # noqa: S101 - begin() recorded it
         self.git.add_scratch(self.repo, scratch, base)
         self.ctx.fault("land:scratch")
-        # A git failure that is nobody's conflict raises: the attempt stays recorded, and the
-        # next `paw wave land` finds it (landed only if the base holds its result) and cleans up.
         result, files = self.git.apply(
             scratch, head, base, self.state.strategy,
             f"Merge {self.wave.name} task {task} (paw wave land)",

@@ -280,3 +280,80 @@ def test_kill_9_at_each_step_then_land_again(git_repo: Path, server: Server, ste
     assert [t["status"] for t in tasks.values()] == ["landed", "landed"]
     assert journal(repo)["current"] is None
     assert sum(len(t["commits"]) for t in tasks.values()) == 2
+
+
+def test_changes_in_the_checkout_of_the_base_stop_it_in_one_line_then_it_lands(
+    git_repo: Path, server: Server
+) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    write_wave(repo, 'name = "night"\n[[tasks]]\nname = "x"\ntask = "x"\n', {"x": 1.0})
+    (repo / "x.txt").write_text("mine, not committed\n", encoding="utf-8")  # in the way
+    before = git(repo, "rev-parse", "main")
+
+    stopped = land(repo, server.socket_name, "--no-wait")
+
+    assert stopped.returncode == 1
+    assert stopped.stderr.startswith("paw: cannot fast-forward main in "), stopped.stderr
+    assert "commit or stash" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert git(repo, "rev-parse", "main") == before
+    assert (repo / "x.txt").read_text(encoding="utf-8") == "mine, not committed\n"
+    assert scratch_left(repo) == []
+    (repo / "x.txt").unlink()
+
+    again = land(repo, server.socket_name, "--no-wait")
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert subjects(repo) == ["initial", "task x"]
+
+
+def test_one_lander_per_wave(git_repo: Path, server: Server) -> None:
+    import fcntl
+
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    write_wave(repo, 'name = "night"\n[[tasks]]\nname = "x"\ntask = "x"\n', {"x": 1.0})
+    lock = repo / ".paw" / "waves" / "night.land.lock"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # as a running `paw wave land` holds it
+
+        refused = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert refused.returncode == 1
+    error = json.loads(refused.stdout)["error"]
+    assert error["message"] == "wave 'night' is being landed already"
+    assert subjects(repo) == ["initial"]
+
+
+def test_every_change_is_one_message(git_repo: Path, server: Server) -> None:
+    from tests.support.receiver import Receiver
+
+    repo = git_repo
+    assert server.socket_name is not None
+    receiver = Receiver()
+    try:
+        (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+        git(repo, "add", "shared.txt")
+        git(repo, "commit", "-q", "-m", "shared")
+        commit_on(repo, "paw/night-a", {"shared.txt": "A\n"}, "task a")
+        commit_on(repo, "paw/night-b", {"shared.txt": "B\n"}, "task b")
+        toml = (
+            f'name = "night"\n[notify]\nurls = ["{receiver.url}"]\nbell = false\n'
+            '[[tasks]]\nname = "a"\ntask = "a"\n'
+            '[[tasks]]\nname = "b"\ntask = "b"\nretries = 0\n'
+        )
+        write_wave(repo, toml, {"a": 1.0, "b": 2.0})
+
+        done = land(repo, server.socket_name, "--no-wait")
+
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert receiver.wait(lambda titles: len(titles) >= 4)
+        titles = receiver.titles()
+        assert len(titles) == 4, titles  # a queued, b queued, a landed, b parked: once each
+        assert sum("a landed: landed: 1 commit" in t for t in titles) == 1, titles
+        assert sum("b parked: conflict on rebase in shared.txt" in t for t in titles) == 1
+    finally:
+        receiver.close()

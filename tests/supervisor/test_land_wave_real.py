@@ -1,0 +1,165 @@
+"""A whole wave, run and then landed, on real tmux and git with scripted agents that commit.
+
+Six tasks: ``a`` and ``b`` touch the same file (``b`` conflicts once ``a`` landed, is sent back,
+rebases, resolves and lands), ``c`` has a check that fails only on top of ``a`` (sent back, it
+fixes it and lands), ``d`` depends on ``a``, ``e`` is independent, ``f`` conflicts and has no
+retries (parked). The lander is killed -9 right after its first base move and run again: the
+base ends with exactly the landed commits, in the order they landed, by fast-forward only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.supervisor.test_land_real import PAW, git, journal, land, scratch_left, subjects
+from tests.support.budget import budget
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+pytestmark = [pytest.mark.git, pytest.mark.tmux, pytest.mark.timeout(600)]
+
+WORK = """\
+set -e
+n=$(basename "$PWD")
+g="git -c user.name=agent -c user.email=agent@example.invalid"
+if [ -f "{marks}/$n" ]; then
+  case $n in
+    night-b) $g rebase main >/dev/null 2>&1 || {{
+        printf 'A\\nB\\n' > shared.txt; git add shared.txt
+        GIT_EDITOR=true $g rebase --continue >/dev/null; }} ;;
+    night-c) $g rebase main >/dev/null 2>&1; touch c-compat.txt; git add c-compat.txt
+        $g commit -qm "task c: compat" ;;
+  esac
+  exit 0
+fi
+touch "{marks}/$n"
+case $n in
+  night-a) echo A > shared.txt ;;
+  night-b) echo B > shared.txt ;;
+  night-c) echo c > c.txt ;;
+  night-d) echo d > d.txt ;;
+  night-e) echo e > e.txt ;;
+  night-f) echo F > shared.txt ;;
+esac
+git add -A
+$g commit -qm "task ${{n#night-}}"
+"""
+
+WAVE = """
+name = "night"
+agent = "worker"
+max_parallel = 6
+poll_s = 0.5
+settle_s = 1
+
+[land]
+wait_s = 180
+
+[[tasks]]
+name = "a"
+task = "write A"
+
+[[tasks]]
+name = "b"
+task = "write B"
+depends_on = ["a"]
+
+[[tasks]]
+name = "c"
+task = "write c"
+check = "test -f c.txt && {{ ! grep -qs A shared.txt || test -f c-compat.txt; }}"
+depends_on = ["a"]
+
+[[tasks]]
+name = "d"
+task = "write d"
+depends_on = ["a"]
+
+[[tasks]]
+name = "e"
+task = "write e"
+
+[[tasks]]
+name = "f"
+task = "write F"
+depends_on = ["a"]
+retries = 0
+"""
+
+
+def test_a_wave_of_six_runs_then_lands_through_a_kill_9(
+    git_repo: Path, server: Server, tmp_path: Path
+) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    socket = server.socket_name
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    work = tmp_path / "work.sh"
+    work.write_text(WORK.format(marks=marks), encoding="utf-8")
+    command = json.dumps(
+        ["{python}", "-m", "paw.demo.agent", "--on-line", f"sh {work}", "busy 0.3"]
+    )
+    (repo / "paw.toml").write_text(
+        f'[agents.worker]\ncommand = {command}\ndetector = "scripted"\ntask_mode = "stdin-typed"\n'
+        'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }\n',
+        encoding="utf-8",
+    )
+    (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "setup")
+    wave_file = tmp_path / "night.toml"
+    wave_file.write_text(WAVE.format(), encoding="utf-8")
+    env = {**os.environ, "PAW_TMUX_SOCKET": socket}
+    ran = subprocess.run(
+        [*PAW, "wave", "run", str(wave_file), "--quiet"], cwd=repo, env=env,
+        capture_output=True, text=True, check=False, timeout=budget(240),
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    before = git(repo, "rev-parse", "main")
+
+    killed = land(repo, socket, crash="land:moved")
+
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    assert subjects(repo)[-1] in ("task a", "task e")  # the one whole step it made
+
+    done = land(repo, socket, "--json")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = {row["task"]: row for row in json.loads(done.stdout)["tasks"]}
+    status = {name: row["status"] for name, row in rows.items()}
+    assert status == {
+        "a": "landed", "b": "landed", "c": "landed", "d": "landed", "e": "landed",
+        "f": "parked",
+    }, rows  # fmt: skip
+    assert rows["b"]["followups"] == 1
+    assert rows["c"]["followups"] == 1
+    assert rows["f"]["files"] == ["shared.txt"]
+    # the base: exactly the landed commits, in landing order, fast-forward only from `before`
+    landed = [
+        str(e["task"])
+        for e in journal(repo)["events"]
+        if e["status"] == "landed"
+    ]  # fmt: skip
+    assert sorted(landed) == ["a", "b", "c", "d", "e"]  # each once, though killed mid-way
+    expected = []
+    for task in landed:
+        expected += ["task c", "task c: compat"] if task == "c" else [f"task {task}"]
+    assert subjects(repo)[-len(expected) :] == expected
+    assert git(repo, "rev-list", "--count", f"{before}..main") == str(len(expected))
+    assert sum(len(row["commits"]) for row in rows.values()) == len(expected)  # recorded once
+    assert (repo / "shared.txt").read_text(encoding="utf-8") == "A\nB\n"
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+    report = subprocess.run(
+        [*PAW, "wave", "report", "--json"], cwd=repo, env=env, capture_output=True, text=True,
+        check=True,
+    ).stdout  # fmt: skip
+    assert json.loads(report)["landing"]["into"] == "main"

@@ -128,3 +128,36 @@ def test_conflict_goes_back_to_the_agent_then_lands_and_a_hopeless_check_is_park
     assert outcomes == ["sent", "sent"], outcomes
     events = [e["text"] for e in journal(repo)["events"] if e["task"] == "b"]
     assert "its agent committed again: back in the queue" in events
+
+
+def test_kill_9_after_a_follow_up_is_counted_never_types_it_twice(
+    git_repo: Path, server: Server, tmp_path: Path
+) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    socket = server.socket_name
+    (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+    (repo / "paw.toml").write_text(_kind("fixer", f"sh {tmp_path / 'none.sh'}"), encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "setup")
+    commit_on(repo, "paw/night-a", {"shared.txt": "A\n"}, "task a")
+    tree_b = _spawn(repo, socket, "night-b", "fixer")
+    (tree_b / "shared.txt").write_text("B\n", encoding="utf-8")
+    git(tree_b, "commit", "-qam", "task b")
+    write_wave(repo, WAVE.replace('check = "test -f c-fixed.txt"\n', ""), {"a": 1.0, "b": 2.0})
+
+    killed = land(repo, socket, "--no-wait", crash="land:followup")
+
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    again = land(repo, socket, "--no-wait", "--json")
+
+    assert again.returncode == 1, again.stdout + again.stderr
+    rows = {row["task"]: row for row in json.loads(again.stdout)["tasks"]}
+    assert rows["a"]["status"] == "landed"
+    assert rows["b"]["status"] == "sent-back"
+    assert rows["b"]["followups"] == 1
+    audit = (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in audit]
+    assert sum(r.get("event") == "land-followup" for r in records) == 1
+    assert not [r for r in records if r.get("via") == "land-followup"]  # never typed
+    assert subjects(repo)[-1] == "task a"

@@ -124,3 +124,24 @@ class LandGitCli:
                 hint="commit or stash the changes there, then run `paw wave land` again",
             )
         return True
+
+    def remote_for(self, repo: str, branch: str) -> str | None:
+        """Where ``branch`` is pushed: its upstream's remote, else ``origin``, else the only
+        remote; None when the repository has none."""
+        upstream = _git(repo, "config", "--get", f"branch.{branch}.remote", check=False)
+        if upstream.ok and upstream.stdout.strip() and upstream.stdout.strip() != ".":
+            return upstream.stdout.strip()
+        remotes = _git(repo, "remote").stdout.split()
+        if "origin" in remotes:
+            return "origin"
+        return remotes[0] if len(remotes) == 1 else None
+
+    def push(self, repo: str, remote: str, branch: str) -> str | None:
+        """Push ``branch`` to the same branch of ``remote``, never forced (a remote that moved
+        elsewhere refuses it). None when pushed, else git's reason in one line."""
+        ref = f"refs/heads/{branch}"
+        done = _git(repo, "push", "--quiet", "--porcelain", remote, f"{ref}:{ref}", check=False)
+        if done.ok:
+            return None
+        lines = [ln for ln in (done.stderr or done.stdout).strip().splitlines() if ln.strip()]
+        return lines[-1] if lines else f"git push exited {done.returncode}"

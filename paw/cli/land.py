@@ -41,9 +41,13 @@ EPILOG = """\
 examples:
   paw wave land                 (the latest wave; waits for agents sent a follow-up)
   paw wave land night --no-wait (land what can land now; exit 1 if some did not)
+  paw wave land --push          (then push the base: never forced; a protected branch
+                                 such as main only with a standing rule of the wave file:
+                                 [[rules]] kind = "shell", subject = "git push origin main")
   paw wave report night         (gains a "Landing" section: per task, the base's commits)
 
-Exit codes: 0 every done task landed, 1 some task is parked, blocked or sent back,
+Exit codes: 0 every done task landed (and pushed, with --push), 1 some task is parked,
+blocked or sent back (or --push did not push),
 2 a usage error (no such wave, a bad wave file)."""
 
 
@@ -60,6 +64,11 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--no-wait", dest="wait", action="store_false",
         help="do not wait for agents sent a follow-up: land what can land now, then exit",
+    )  # fmt: skip
+    p.add_argument(
+        "--push", action="store_true",
+        help="then push the base to its remote (never forced; a protected branch only when a "
+        "standing rule of the wave file names the push)",
     )  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument(
@@ -101,6 +110,7 @@ def cmd_land(args: argparse.Namespace) -> int:
         )  # fmt: skip
         decision = lander.run(time.sleep, wait=args.wait, poll_s=max(wave.poll_s, 1.0))
         data = landing_data(lander.state, wave, time.time())
+        pushed: tuple[bool, str] | None = lander.push() if args.push else None
     finally:
         if notifier is not None:
             notifier.close()
@@ -111,8 +121,12 @@ def cmd_land(args: argparse.Namespace) -> int:
     rows = data["tasks"] if isinstance(data["tasks"], list) else []
     left = [r["task"] for r in rows if r["status"] != "landed"]
     code = EXIT_NOT_ALL_LANDED if left or not isinstance(decision, Finished) else 0
+    if pushed is not None and not pushed[0]:
+        code = EXIT_NOT_ALL_LANDED
     if args.json:
         out: dict[str, object] = {"wave": name, **data}
+        if pushed is not None:
+            out["push"] = {"pushed": pushed[0], "detail": pushed[1]}
         if code:
             out["error"] = error_object(
                 f"wave {name}: not landed: {', '.join(map(str, left))}",
@@ -125,6 +139,11 @@ def cmd_land(args: argparse.Namespace) -> int:
         print(f"; not landed: {', '.join(map(str, left))}" if left else "")
         if left:
             print(f"  see `paw wave report {name}`")
+    if pushed is not None and not args.json:
+        print(
+            pushed[1] if pushed[0] else f"paw: {pushed[1]}",
+            file=sys.stdout if pushed[0] else sys.stderr,
+        )
     return code
 
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from paw.core.detect.screen import strip_ansi
 from paw.core.printable import printable_line
-from paw.core.wave import Phase
+from paw.core.wave import Phase, rule_matches
 from paw.core.wave_report import Message
 from paw.core.wave_report import _message as compose_message
 
@@ -523,3 +523,29 @@ def landing_markdown(data: Mapping[str, object]) -> str:
             if row.get("tail"):
                 lines += [f"`{row.get('check')}`, last lines:", "```", str(row["tail"]), "```"]
     return "\n".join(lines) + "\n"
+
+
+# -- pushing the landed base -------------------------------------------------------------------
+
+
+def push_command(remote: str, into: str) -> str:
+    """The push paw makes, as a standing rule names it (never a force)."""
+    return f"git push {remote} {into}"
+
+
+def push_refusal(
+    wave: WaveFile, into: str, remote: str | None, protected: Sequence[str]
+) -> str | None:
+    """Why the landed base may not be pushed (None: push it). Asked for by the human (``--push``),
+    it still goes through the guard's rule for pushes: a protected branch is pushed only when a
+    standing rule of the wave file names that very push."""
+    if remote is None:
+        return f"{into} has no remote to push to (`git remote add origin URL`)"
+    if into in protected:
+        command = push_command(remote, into)
+        if not any(rule_matches(rule, "shell", command, "") for rule in wave.rules):
+            return (
+                f"{into} is a protected branch: a standing rule naming `{command}` "
+                '([[rules]] kind = "shell") in the wave file allows it'
+            )
+    return None

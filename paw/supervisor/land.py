@@ -32,6 +32,7 @@ from paw.core.land import (
     followup_counted,
     followup_refused,
     park,
+    push_refusal,
     queue_order,
     recover,
     redo,
@@ -98,6 +99,14 @@ class LandGit(Protocol):
 
     def fast_forward(self, repo: str, branch: str, old: str, new: str) -> bool:
         """Move ``branch`` from ``old`` to ``new`` (a descendant); False if it is not at old."""
+        ...
+
+    def remote_for(self, repo: str, branch: str) -> str | None:
+        """The remote ``branch`` is pushed to (None: no remote)."""
+        ...
+
+    def push(self, repo: str, remote: str, branch: str) -> str | None:
+        """Push ``branch`` (never forced): None, or why it failed."""
         ...
 
 
@@ -368,3 +377,26 @@ class Lander:
             self.save()
             return False
         return True
+
+    # -- pushing ---------------------------------------------------------------------------
+
+    def push(self) -> tuple[bool, str]:
+        """Push the landed base (the human asked: ``--push``), through the guard's rule for
+        pushes. Returns (pushed, one line saying what happened)."""
+        into = self.state.into
+        remote = self.git.remote_for(self.repo, into)
+        protected = self.ctx.config.guard.protected_branches
+        refusal = push_refusal(self.wave, into, remote, protected)
+        if refusal is not None:
+            self.ctx.record("land-push-refused", wave=self.wave.name, into=into, why=refusal)
+            return False, f"not pushed: {refusal}"
+        assert remote is not None  # noqa: S101 - push_refusal() said so
+        self.ctx.record("land-push", wave=self.wave.name, into=into, remote=remote)
+        failed = self.git.push(self.repo, remote, into)
+        self.ctx.record(
+            "outcome", action="land-push", outcome="failed" if failed else "pushed",
+            wave=self.wave.name, into=into, remote=remote, error=failed,
+        )  # fmt: skip
+        if failed is not None:
+            return False, f"not pushed to {remote}: {failed}"
+        return True, f"pushed {into} to {remote}"

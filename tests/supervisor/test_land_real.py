@@ -357,3 +357,96 @@ def test_every_change_is_one_message(git_repo: Path, server: Server) -> None:
         assert sum("b parked: conflict on rebase in shared.txt" in t for t in titles) == 1
     finally:
         receiver.close()
+
+
+ONE_TASK = '[[tasks]]\nname = "x"\ntask = "x"\n'
+
+
+def _bare(repo: Path) -> Path:
+    bare = repo.parent / "remote.git"
+    git(repo.parent, "init", "-q", "--bare", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    return bare
+
+
+def test_push_goes_to_a_bare_remote_fast_forward_only(git_repo: Path, server: Server) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    bare = _bare(repo)
+    git(repo, "branch", "notes")
+    git(repo, "push", "-q", "origin", "notes")
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    write_wave(repo, f'name = "night"\n[land]\ninto = "notes"\n{ONE_TASK}', {"x": 1.0})
+
+    done = land(repo, server.socket_name, "--no-wait", "--push", "--json")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["push"] == {"pushed": True, "detail": "pushed notes to origin"}
+    assert git(bare, "rev-parse", "notes") == git(repo, "rev-parse", "notes")
+    assert git(bare, "log", "-1", "--format=%s", "notes") == "task x"
+
+
+def test_a_protected_branch_is_pushed_only_when_a_standing_rule_names_the_push(
+    git_repo: Path, server: Server
+) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    bare = _bare(repo)
+    remote_main = git(bare, "rev-parse", "main")
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    write_wave(repo, f'name = "night"\n{ONE_TASK}', {"x": 1.0})
+
+    refused = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert refused.returncode == 1
+    assert refused.stderr.count("paw: not pushed: main is a protected branch") == 1, refused.stderr
+    assert "git push origin main" in refused.stderr
+    assert subjects(repo)[-1] == "task x"  # landed locally all the same
+    assert git(bare, "rev-parse", "main") == remote_main
+    rule = '[[rules]]\nkind = "shell"\nsubject = "git push origin main"\n'
+    (repo.parent / "night.toml").write_text(f'name = "night"\n{rule}{ONE_TASK}', encoding="utf-8")
+
+    pushed = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    assert "pushed main to origin" in pushed.stdout
+    assert git(bare, "rev-parse", "main") == git(repo, "rev-parse", "main")
+
+
+def test_no_remote_is_said_once(git_repo: Path, server: Server) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    write_wave(repo, f'name = "night"\n[land]\ninto = "main"\n{ONE_TASK}', {"x": 1.0})
+
+    done = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "paw: not pushed: main has no remote to push to (`git remote add origin URL`)"
+    )
+    assert subjects(repo)[-1] == "task x"
+
+
+def test_a_remote_that_moved_elsewhere_is_never_forced(git_repo: Path, server: Server) -> None:
+    repo = git_repo
+    assert server.socket_name is not None
+    bare = _bare(repo)
+    git(repo, "branch", "notes")
+    other = repo.parent / "other"
+    git(repo.parent, "clone", "-q", str(bare), str(other))
+    git(other, "checkout", "-q", "-b", "notes")
+    (other / "theirs.txt").write_text("theirs\n", encoding="utf-8")
+    git(other, "add", "theirs.txt")
+    git(other, "commit", "-q", "-m", "theirs")
+    git(other, "push", "-q", "origin", "notes")
+    theirs = git(bare, "rev-parse", "notes")
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    write_wave(repo, f'name = "night"\n[land]\ninto = "notes"\n{ONE_TASK}', {"x": 1.0})
+
+    done = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert done.returncode == 1
+    assert done.stderr.startswith("paw: not pushed to origin: "), done.stderr
+    assert git(bare, "rev-parse", "notes") == theirs

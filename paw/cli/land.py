@@ -39,7 +39,8 @@ by a whole step, and the scratch worktrees (.paw/land/) are removed."""
 
 EPILOG = """\
 examples:
-  paw wave land                 (the latest wave; waits for agents sent a follow-up)
+  paw wave land                 (the latest wave; waits for agents sent a follow-up and,
+                                 while its runner runs, lands tasks as they finish)
   paw wave land night --no-wait (land what can land now; exit 1 if some did not)
   paw wave land --push          (then push the base: never forced; a protected branch
                                  such as main only with a standing rule of the wave file:
@@ -63,7 +64,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("name", nargs="?", help="the wave (default: the latest)")
     p.add_argument(
         "--no-wait", dest="wait", action="store_false",
-        help="do not wait for agents sent a follow-up: land what can land now, then exit",
+        help="do not wait (for agents sent a follow-up, for tasks of a running wave to "
+        "finish): land what can land now, then exit",
     )  # fmt: skip
     p.add_argument(
         "--push", action="store_true",
@@ -108,7 +110,15 @@ def cmd_land(args: argparse.Namespace) -> int:
             sup, wave, lambda: _state(docs, name), store=docs, git=LandGitCli(),
             run_check=run_check, on_change=_reporter(args, notifier, sup.ctx.repo_root),
         )  # fmt: skip
-        decision = lander.run(time.sleep, wait=args.wait, poll_s=max(wave.poll_s, 1.0))
+
+        def running() -> bool:  # the wave's runner is alive: land its tasks as they finish
+            alive = _state(docs, name).status == "running"
+            return alive and RunnerLock(docs, name).held_by_other()
+
+        decision = lander.run(
+            time.sleep, wait=args.wait, poll_s=max(wave.poll_s, 1.0),
+            follow=running if args.wait else None,
+        )  # fmt: skip
         data = landing_data(lander.state, wave, time.time())
         pushed: tuple[bool, str] | None = lander.push() if args.push else None
     finally:
@@ -118,32 +128,43 @@ def cmd_land(args: argparse.Namespace) -> int:
                 print(f"paw: notify: {error}", file=sys.stderr)
         sup.close()
         lock.release()
+    return _result(args, name, data, done=isinstance(decision, Finished), pushed=pushed)
+
+
+def _result(
+    args: argparse.Namespace,
+    name: str,
+    data: dict[str, object],
+    *,
+    done: bool,
+    pushed: tuple[bool, str] | None,
+) -> int:
+    """Print the outcome (a line, or the JSON object); the exit code."""
     rows = data["tasks"] if isinstance(data["tasks"], list) else []
-    left = [r["task"] for r in rows if r["status"] != "landed"]
-    code = EXIT_NOT_ALL_LANDED if left or not isinstance(decision, Finished) else 0
-    if pushed is not None and not pushed[0]:
-        code = EXIT_NOT_ALL_LANDED
+    left = [str(r["task"]) for r in rows if r["status"] != "landed"]
+    failed_push = pushed is not None and not pushed[0]
+    code = EXIT_NOT_ALL_LANDED if left or not done or failed_push else 0
     if args.json:
         out: dict[str, object] = {"wave": name, **data}
         if pushed is not None:
             out["push"] = {"pushed": pushed[0], "detail": pushed[1]}
         if code:
+            what = f"not landed: {', '.join(left)}" if left else (pushed or (False, ""))[1]
             out["error"] = error_object(
-                f"wave {name}: not landed: {', '.join(map(str, left))}",
-                hint=f"paw wave report {name}", code=code,
-            )  # fmt: skip
+                f"wave {name}: {what}", hint=f"paw wave report {name}", code=code
+            )
         print_json(out)
-    else:
-        landed = sum(1 for r in rows if r["status"] == "landed")
-        print(f"wave {name}: {landed} of {len(rows)} landed on {data['into']}", end="")
-        print(f"; not landed: {', '.join(map(str, left))}" if left else "")
-        if left:
-            print(f"  see `paw wave report {name}`")
-    if pushed is not None and not args.json:
-        print(
-            pushed[1] if pushed[0] else f"paw: {pushed[1]}",
-            file=sys.stdout if pushed[0] else sys.stderr,
-        )
+        return code
+    landed = len(rows) - len(left)
+    print(f"wave {name}: {landed} of {len(rows)} landed on {data['into']}", end="")
+    print(f"; not landed: {', '.join(left)}" if left else "")
+    if left:
+        print(f"  see `paw wave report {name}`")
+    if pushed is not None:
+        if pushed[0]:
+            print(pushed[1])
+        else:
+            print(f"paw: {pushed[1]}", file=sys.stderr)
     return code
 
 

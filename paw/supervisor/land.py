@@ -184,15 +184,23 @@ class Lander:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def run(self, sleep: Callable[[float], None], *, wait: bool, poll_s: float = 1.0) -> Decision:
+    def run(
+        self,
+        sleep: Callable[[float], None],
+        *,
+        wait: bool,
+        poll_s: float = 1.0,
+        follow: Callable[[], bool] | None = None,
+    ) -> Decision:
         """Land until every done task is landed or parked (``wait``: also wait for the agents
-        of tasks sent back); return the last decision (:class:`Wait` when it stopped waiting)."""
+        of tasks sent back; ``follow``: and, while it says the wave still runs, for tasks
+        still to finish); return the last decision (:class:`Wait` when it stopped waiting)."""
         self.recover()
         while True:
             now = self.ctx.clock()
-            order = queue_order(self.wave, self.read_wave())
-            agents = {t.name: t.agent for t in self.read_wave().tasks}
-            if enqueue(self.state, order, agents, now):
+            wave_state = self.read_wave()
+            agents = {t.name: t.agent for t in wave_state.tasks}
+            if enqueue(self.state, queue_order(self.wave, wave_state), agents, now):
                 self.save()
             before = len(self.state.events)
             decision = decide(self.wave, self.state, self._observe(), now)
@@ -207,6 +215,8 @@ class Lander:
                     sleep(poll_s)
             elif isinstance(decision, Wait) and wait:
                 sleep(poll_s)
+            elif follow is not None and follow():
+                sleep(poll_s)  # the wave runs: tasks still to finish land as they do
             else:
                 return decision
 

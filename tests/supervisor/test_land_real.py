@@ -450,3 +450,54 @@ def test_a_remote_that_moved_elsewhere_is_never_forced(git_repo: Path, server: S
     assert done.returncode == 1
     assert done.stderr.startswith("paw: not pushed to origin: "), done.stderr
     assert git(bare, "rev-parse", "notes") == theirs
+
+
+def test_while_the_wave_runs_tasks_land_as_they_finish(git_repo: Path, server: Server) -> None:
+    import fcntl
+    import time
+
+    from tests.support.budget import budget
+
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    commit_on(repo, "paw/night-y", {"y.txt": "y\n"}, "task y")
+    toml = 'name = "night"\npoll_s = 0.2\n' + ONE_TASK + '[[tasks]]\nname = "y"\ntask = "y"\n'
+    write_wave(repo, toml, {"x": 1.0})  # y still runs
+    state_path = repo / ".paw" / "waves" / "night.json"
+    env = {**os.environ, "PAW_TMUX_SOCKET": server.socket_name}
+
+    def wait_for(what: str, predicate: Any) -> None:
+        end = time.monotonic() + budget(60)
+        while time.monotonic() < end:
+            if predicate():
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for: {what}")
+
+    def landed(task: str) -> bool:
+        path = repo / ".paw" / "waves" / "night.land.json"
+        tasks = json.loads(path.read_text(encoding="utf-8"))["tasks"] if path.exists() else []
+        return any(t["name"] == task and t["status"] == "landed" for t in tasks)
+
+    with (repo / ".paw" / "waves" / "night.lock").open("w") as runner:
+        fcntl.flock(runner, fcntl.LOCK_EX)  # the runner of the wave is alive
+        lander = subprocess.Popen(
+            [*PAW, "wave", "land", "--quiet"], cwd=repo, env=env, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            wait_for("x landed", lambda: landed("x"))
+            wait_for("x's scratch worktree removed", lambda: scratch_left(repo) == [])
+            with pytest.raises(subprocess.TimeoutExpired):  # it stays: the wave runs
+                lander.wait(timeout=3)
+            state = json.loads(state_path.read_text(encoding="utf-8"))
+            state["tasks"][1].update(phase="done", ended_at=2.0)
+            state["status"] = "done"
+            state_path.write_text(json.dumps(state), encoding="utf-8")
+            wait_for("y landed", lambda: landed("y"))
+        finally:
+            fcntl.flock(runner, fcntl.LOCK_UN)
+        out, err = lander.communicate(timeout=budget(60))
+    assert lander.returncode == 0, out + err
+    assert subjects(repo) == ["initial", "task x", "task y"]

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from paw.core.wave import WaveFile, WaveState, WaveTask
 
 LAND_SUFFIX = ".land"  # the journal: .paw/waves/<wave>.land.json
-SCRATCH_DIR = "land"  # scratch worktrees: .paw/land/<wave>-<task>-<attempt>
+SCRATCH_DIR = "land"  # scratch worktrees: .paw/land/<wave>/<task>-<attempt>
 FOLLOWUP_TAIL_LINES = 15
 FOLLOWUP_MAX_CHARS = 1200
 PARKED_TAIL_LINES = 30
@@ -281,9 +281,9 @@ def _park(land: LandState, t: TaskLanding, why: str, now: float) -> None:
 # -- an attempt --------------------------------------------------------------------------------
 
 
-def scratch_name(wave: str, task: str, number: int) -> str:
-    """The scratch worktree's folder name (under ``.paw/land``)."""
-    return f"{wave}-{task}-{number}"
+def scratch_name(task: str, number: int) -> str:
+    """The scratch worktree's folder name (under ``.paw/land/<wave>/``)."""
+    return f"{task}-{number}"
 
 
 def begin(land: LandState, task: str, scratch: str, base: str, head: str, now: float) -> Attempt:
@@ -376,9 +376,16 @@ def followup_text(t: TaskLanding, outcome: Outcome, into: str, verb: str) -> str
 
 def followup_counted(land: LandState, task: str, now: float) -> TaskLanding:
     """A follow-up is about to be typed: counted first (a crash never types it twice)."""
+    del now  # (the event is told once it was typed: followup_typed)
     t = _get(land, task)
     t.followups += 1
     t.followup_text = None
+    return t
+
+
+def followup_typed(land: LandState, task: str, now: float) -> TaskLanding:
+    """The follow-up reached the agent's input (proven, Enter pressed)."""
+    t = _get(land, task)
     t.followup_why = None
     _event(land, task, LandStatus.SENT_BACK, f"follow-up {t.followups} typed", now)
     return t
@@ -389,8 +396,10 @@ def followup_refused(land: LandState, task: str, text: str, why: str, now: float
     waits for a later look, until ``wait_s`` parks the task."""
     t = _get(land, task)
     t.followups = max(0, t.followups - 1)
+    told = t.followup_why == why  # the same refusal again: said once
     t.followup_text, t.followup_why = text, why
-    _event(land, task, LandStatus.SENT_BACK, f"follow-up not typed: {why}", now)
+    if not told:
+        _event(land, task, LandStatus.SENT_BACK, f"follow-up not typed: {why}", now)
     return t
 
 

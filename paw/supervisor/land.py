@@ -31,6 +31,7 @@ from paw.core.land import (
     enqueue,
     followup_counted,
     followup_refused,
+    followup_typed,
     park,
     push_refusal,
     queue_order,
@@ -157,7 +158,8 @@ class Lander:
         self.run_check = run_check
         self.on_change = on_change
         self.repo = self.ctx.repo_root
-        self.scratch_root = posixpath.join(self.repo, ".paw", SCRATCH_DIR)
+        # one folder per wave: a lander never touches another wave's scratch worktrees
+        self.scratch_root = posixpath.join(self.repo, ".paw", SCRATCH_DIR, wave.name)
         self.doc = f"{wave.name}{LAND_SUFFIX}"
         self.state = self._load()
         self._told = len(self.state.events)
@@ -245,7 +247,7 @@ class Lander:
         self._clean_scratch()
 
     def _clean_scratch(self) -> None:
-        for path in self.git.scratch_paths(self.scratch_root, f"{self.wave.name}-"):
+        for path in self.git.scratch_paths(self.scratch_root, ""):
             self.git.remove_scratch(self.repo, path)
 
     def _observe(self) -> dict[str, AgentSeen]:
@@ -288,9 +290,7 @@ class Lander:
             park(self.state, task, "its branch is gone", now)
             self.save()
             return
-        scratch = posixpath.join(
-            self.scratch_root, scratch_name(self.wave.name, task, landing.attempts + 1)
-        )
+        scratch = posixpath.join(self.scratch_root, scratch_name(task, landing.attempts + 1))
         attempt = begin(self.state, task, scratch, base, head, now)
         self.ctx.record(
             "land-begin", wave=self.wave.name, task=task, attempt=attempt.number, base=base,
@@ -386,6 +386,8 @@ class Lander:
             followup_refused(self.state, decision.task, decision.text, err.message, now)
             self.save()
             return False
+        followup_typed(self.state, decision.task, self.ctx.clock())
+        self.save()
         return True
 
     # -- pushing ---------------------------------------------------------------------------

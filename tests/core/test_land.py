@@ -21,6 +21,7 @@ from paw.core.land import (
     enqueue,
     followup_counted,
     followup_refused,
+    followup_typed,
     land_message,
     landing_data,
     landing_markdown,
@@ -186,3 +187,22 @@ def test_messages_and_markdown_say_what_changed() -> None:
     assert "(shop)" in message.title
     text = landing_markdown(landing_data(land, wave, 3.0))
     assert "| b | parked: conflict on rebase |" in text
+
+
+def test_a_follow_up_refused_again_for_the_same_reason_is_told_once() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    t = after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    text = t.followup_text or ""
+    told = len(land.events)
+    for now in (3.0, 4.0, 5.0):
+        followup_counted(land, "a", now)
+        followup_refused(land, "a", text, "the input is not empty", now)
+    assert [e["text"] for e in land.events[told:]] == [
+        "follow-up not typed: the input is not empty"
+    ]
+    followup_counted(land, "a", 6.0)
+    followup_typed(land, "a", 6.0)
+    assert land.events[-1]["text"] == "follow-up 1 typed"
+    assert t.followups == 1

@@ -95,7 +95,7 @@ def subjects(repo: Path, rev: str = "main") -> list[str]:
 def scratch_left(repo: Path) -> list[str]:
     """Scratch worktrees still there (folders or git's worktree list)."""
     folder = repo / ".paw" / "land"
-    found = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+    found = [p.name for p in folder.glob("*/*")] if folder.is_dir() else []
     listed = [ln for ln in git(repo, "worktree", "list").splitlines() if "/.paw/land/" in ln]
     return found + listed
 

@@ -15,6 +15,7 @@ from paw.core.guard.shell.commands import (
 from paw.core.guard.shell.rules import (
     agents,
     containers,
+    escapes,
     files,
     forge,
     git,
@@ -29,6 +30,7 @@ from paw.core.guard.shell.rules import (
     secrets,
     system,
     terminals,
+    verbs,
 )
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
@@ -55,6 +57,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         payload,
         system,
         containers,
+        escapes,
         infra,
         scripted,
         terminals,
@@ -190,6 +193,8 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     name = cmd.name
     if name in ctx.aliases:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
+    if name in verbs.GLOBAL_OPTIONS:  # `kubectl -n prod delete …`: the verb first
+        cmd = verbs.verb_first(cmd)
     for check in _checks_for(name):
         check(cmd, ctx)
     if cmd.redirects:

@@ -121,6 +121,8 @@ def check_stdin_exec(cmd: SimpleCommand, ctx: Context, lang: str) -> None:
     if any(is_fetch(up) for up in cmd.upstream):
         ctx.block("shell.download-exec", f"downloaded content is piped into `{cmd.name}`")
         return
+    if cmd.stdin_text is not None and check_dynamic_body(cmd, ctx, cmd.stdin_text):
+        return  # a here-string of downloaded or decoded text
     text, decoded = simulate_stdin(cmd)
     if text is not None:
         if lang == "sh":

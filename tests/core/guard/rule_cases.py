@@ -422,6 +422,24 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase(
         "feed-ifs-read", 'IFS=: read -r a b <<< "rm:-rf"; $a $b /', "block", "shell.ifs-words"
     ),
+    RuleCase(
+        "tamper-jq-sponge",
+        "jq 'del(.hooks)' .claude/settings.json | sponge .claude/settings.json",
+        "block",
+        "agents.settings-tamper",
+    ),
+    RuleCase(
+        "tamper-jq-redirect",
+        "jq '.permissions.deny = []' .claude/settings.json > s.json",
+        "block",
+        "agents.settings-tamper",
+    ),
+    RuleCase(
+        "tamper-yq-in-place",
+        "yq -i 'del(.hooks)' .continue/config.yaml",
+        "block",
+        "agents.settings-tamper",
+    ),
     RuleCase("feed-xargs-cluster", "xargs -0a files.txt rm -rf", "confirm", "shell.rm-unresolved"),
     # Computed code (item 6).
     RuleCase(

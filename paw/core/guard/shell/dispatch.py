@@ -29,6 +29,7 @@ from paw.core.guard.shell.rules import (
     scripted,
     secrets,
     system,
+    tamper,
     terminals,
     verbs,
 )
@@ -60,6 +61,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         escapes,
         infra,
         scripted,
+        tamper,
         terminals,
     ):
         for name, checks in module.RULES.items():

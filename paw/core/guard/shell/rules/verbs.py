@@ -77,7 +77,9 @@ def verb_first(cmd: SimpleCommand) -> SimpleCommand:
         i += 1
     words = cmd.argv[1:]
     moved = [cmd.argv[0], *words[i:], *words[:i]]
-    return SimpleCommand(moved, cmd.redirects, cmd.stdin_text, cmd.upstream, {}, cmd.wrappers)
+    tail = len(words) - i  # argv index j >= 1: the verb and after move up, the globals last
+    subs = {(j if j < 1 else j - i if j - 1 >= i else j + tail): c for j, c in cmd.subs.items()}
+    return SimpleCommand(moved, cmd.redirects, cmd.stdin_text, cmd.upstream, subs, cmd.wrappers)
 
 
 _PY_VALUE = frozenset({"-W", "-X", "-Q"})
@@ -105,11 +107,7 @@ def module_command(cmd: SimpleCommand) -> SimpleCommand | None:
     if not module.is_static:
         return None
     name = module.text.split(".", 1)[0] if module.text.endswith(".__main__") else module.text
-    inner = SimpleCommand(
-        [Word(name), *rest], cmd.redirects, cmd.stdin_text, cmd.upstream, {}, cmd.wrappers
-    )
-    inner.wrappers = (*cmd.wrappers, f"{cmd.name} -m")
-    return inner
+    return cmd.with_argv([Word(name), *rest], f"{cmd.name} -m")  # a suffix: subs shift
 
 
 def check_module(cmd: SimpleCommand, ctx: Context) -> None:

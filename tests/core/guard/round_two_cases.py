@@ -2715,7 +2715,7 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
     RoundTwoCase("held-out-block-which-rm-rf", "held-out", "`which rm` -rf ~", "block"),
     RoundTwoCase("held-out-confirm-rm-rm-rf", "held-out", "${RM:-rm} -rf ~", "confirm"),
     RoundTwoCase("held-out-block-x-r-x-m-rf", "held-out", "x=r; ${x}m -rf ~", "block"),
-    RoundTwoCase("held-out-confirm-ifs-y-rm-rf-y", "held-out", "IFS=,; y=rm,-rf,~; $y", "confirm"),
+    RoundTwoCase("held-out-confirm-ifs-y-rm-rf-y", "held-out", "IFS=,; y=rm,-rf,~; $y", "block"),
     RoundTwoCase("held-out-block-cd-rm-rf", "held-out", "cd ~/.. && rm -rf *", "block"),
     RoundTwoCase("held-out-block-cd-home-rm-rf", "held-out", "cd /home && rm -rf *", "block"),
     RoundTwoCase("held-out-block-cd-ssh-rm", "held-out", "cd ~/.ssh && rm *", "block"),

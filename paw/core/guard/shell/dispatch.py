@@ -15,6 +15,7 @@ from paw.core.guard.shell.commands import (
 from paw.core.guard.shell.rules import (
     agents,
     containers,
+    escapes,
     files,
     forge,
     git,
@@ -28,7 +29,9 @@ from paw.core.guard.shell.rules import (
     scripted,
     secrets,
     system,
+    tamper,
     terminals,
+    verbs,
 )
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
@@ -55,8 +58,10 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         payload,
         system,
         containers,
+        escapes,
         infra,
         scripted,
+        tamper,
         terminals,
     ):
         for name, checks in module.RULES.items():
@@ -190,6 +195,8 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     name = cmd.name
     if name in ctx.aliases:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
+    if name in verbs.GLOBAL_OPTIONS:  # `kubectl -n prod delete …`: the verb first
+        cmd = verbs.verb_first(cmd)
     for check in _checks_for(name):
         check(cmd, ctx)
     if cmd.redirects:

@@ -146,6 +146,57 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("publish-cargo", "cargo publish", "confirm", "shell.publish"),
     RuleCase("publish-twine", "twine upload dist/*", "confirm", "shell.publish"),
     RuleCase("publish-docker", "docker push me/app:1.0", "confirm", "shell.publish"),
+    RuleCase("tool-basetemp-home", "python -m pytest --basetemp=~", "block", "shell.rm-home"),
+    RuleCase(
+        "tool-basetemp-outside", "pytest --basetemp ../scratch", "confirm", "shell.rm-outside"
+    ),
+    RuleCase("tool-basetemp-tmp", "pytest --basetemp=/tmp/pt", "confirm", "shell.tool-delete"),
+    RuleCase("tool-junitxml-rc", "pytest --junitxml=~/.bashrc", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-log-file-tmp",
+        "python3 -m pytest --log-file=/tmp/x.log",
+        "confirm",
+        "shell.tool-write",
+    ),
+    RuleCase(
+        "tool-cov-report-out", "pytest --cov-report=html:/srv/www", "confirm", "shell.tool-write"
+    ),
+    RuleCase("tool-junit-var", "pytest --junitxml=$OUT", "confirm", "shell.tool-write"),
+    RuleCase("tool-pytest-plugin", "pytest -p evil_plugin", "confirm", "shell.tool-code"),
+    RuleCase(
+        "tool-pytest-plugin-glued", "pytest -pevil_plugin tests", "confirm", "shell.tool-code"
+    ),
+    RuleCase("tool-pastebin", "pytest --pastebin=all", "confirm", "shell.tool-send"),
+    RuleCase(
+        "tool-pip-index",
+        "pip install -i https://pkgs.example/simple x",
+        "confirm",
+        "shell.tool-send",
+    ),
+    RuleCase(
+        "tool-pip-target",
+        "python -m pip install --target ~/.local/lib x",
+        "confirm",
+        "shell.tool-write",
+    ),
+    RuleCase("tool-npm-global", "npm install -g left-pad", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-ruff-fix-outside", "ruff check --fix ~/other/x.py", "confirm", "shell.tool-write"
+    ),
+    RuleCase("tool-black-outside", "black ../other-repo", "confirm", "shell.tool-write"),
+    RuleCase("tool-eslint-output", "eslint -o /tmp/lint.json src", "confirm", "shell.tool-write"),
+    RuleCase("tool-go-out-path", "go build -o ~/.local/bin/tool .", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-go-toolexec", "go build -toolexec=/tmp/wrap ./...", "confirm", "shell.tool-code"
+    ),
+    RuleCase("tool-make-elsewhere", "make -C ../other install", "confirm", "shell.tool-code"),
+    RuleCase(
+        "tool-cargo-target-dir", "cargo build --target-dir ~/t", "confirm", "shell.tool-write"
+    ),
+    RuleCase("tool-tsc-outdir", "tsc --outDir /var/www/app", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-mypy-report", "mypy --html-report ~/public_html src", "confirm", "shell.tool-write"
+    ),
     RuleCase("preload", "LD_PRELOAD=/tmp/x.so ls", "block", "shell.preload"),
     RuleCase(
         "git-ssh-command-env", 'GIT_SSH_COMMAND="sh -c id" git fetch', "block", "git.config-exec"

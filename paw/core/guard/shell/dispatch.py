@@ -29,6 +29,7 @@ from paw.core.guard.shell.rules import (
     secrets,
     system,
     terminals,
+    tools,
 )
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
@@ -58,6 +59,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         infra,
         scripted,
         terminals,
+        tools,
     ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.rules import code, terminals
+from paw.core.guard.shell.rules import code, terminals, tools
 from paw.core.guard.shell.rules.net import is_download, is_fetch
 from paw.core.guard.shell.rules.stdin import is_decoder, literal_output, simulate_stdin
 from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, has_unknown
@@ -215,6 +215,7 @@ def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
     body, script, stdin = _python_parts(cmd.args)
     if "-m" in cmd.args[:-1] and cmd.args[cmd.args.index("-m") + 1] == "paw":
         terminals.check_paw(cmd, ctx, cmd.args[cmd.args.index("-m") + 2 :])
+    tools.check_module(cmd, ctx)
     if body is not None:
         _check_piped_code(cmd, ctx, body)
         code.scan_code(body, "py", ctx, f"{cmd.name} -c")

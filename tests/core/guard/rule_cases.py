@@ -166,6 +166,21 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase(
         "tool-pytest-plugin-glued", "pytest -pevil_plugin tests", "confirm", "shell.tool-code"
     ),
+    RuleCase("write-home-dotfile", "echo '[x]' > ~/.gitconfig", "block", "files.outside-write"),
+    RuleCase("write-path-dir", "cp tool ~/.local/bin/", "block", "files.outside-write"),
+    RuleCase("write-home-bin", "install -m755 tool ~/bin/tool", "block", "files.outside-write"),
+    RuleCase(
+        "write-outside-project", "cp notes.txt ../other-repo/", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "write-outside-abs", "echo x > /srv/app/config.yml", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "tee-outside-project", "echo x | tee ~/notes/todo.txt", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "sed-i-outside-project", "sed -i s/a/b/ ../other/x.py", "confirm", "files.outside-project"
+    ),
     RuleCase("tool-pastebin", "pytest --pastebin=all", "confirm", "shell.tool-send"),
     RuleCase(
         "tool-pip-index",
@@ -175,7 +190,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
     ),
     RuleCase(
         "tool-pip-target",
-        "python -m pip install --target ~/.local/lib x",
+        "python -m pip install --target ~/pylibs x",
         "confirm",
         "shell.tool-write",
     ),
@@ -185,7 +200,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
     ),
     RuleCase("tool-black-outside", "black ../other-repo", "confirm", "shell.tool-write"),
     RuleCase("tool-eslint-output", "eslint -o /tmp/lint.json src", "confirm", "shell.tool-write"),
-    RuleCase("tool-go-out-path", "go build -o ~/.local/bin/tool .", "confirm", "shell.tool-write"),
+    RuleCase("tool-go-out-path", "go build -o ~/out/tool .", "confirm", "shell.tool-write"),
     RuleCase(
         "tool-go-toolexec", "go build -toolexec=/tmp/wrap ./...", "confirm", "shell.tool-code"
     ),

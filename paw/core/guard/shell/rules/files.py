@@ -181,8 +181,7 @@ def check_write_target(
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return
     if not any_place(path):
-        if _classify(path, ctx) is PathClass.INSTRUCTION:
-            _check_agent_file(path, ctx, verb, content)
+        _check_plain(path, ctx, verb, content, delete=delete)
         return
     if delete and _GUARD_FILES_RE.search(path):
         ctx.block(
@@ -196,7 +195,51 @@ def check_write_target(
     if content and _ENV_FILE_RE.search(path) and _GUARD_OFF_TEXT_RE.search(content):
         ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
         return
+    before = len(ctx.findings)
     _check_run_later(path, ctx, verb, content)
+    if len(ctx.findings) == before and not delete:
+        check_contained(path, ctx, verb)
+
+
+_PATH_DIRS_RE = re.compile(
+    r"(^~|^/home/[^/]+|^/Users/[^/]+|^/root)/(\.local/bin|bin|\.cargo/bin|go/bin|\.npm-global/bin"
+    r"|\.deno/bin|\.bun/bin|\.pyenv/shims|\.volta/bin)(/|$)|^/usr/local/s?bin(/|$)"
+)
+
+
+_SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/dev/shm/")  # noqa: S108 - paths to judge
+_SCRATCH_DIRS = frozenset(p.rstrip("/") for p in _SCRATCH)
+
+
+def check_contained(path: str, ctx: Context, verb: str) -> None:
+    """A write outside the project: the home folder's dotfiles and directories on PATH are
+    block (what lands there runs or configures every later shell), elsewhere confirm; the
+    system's scratch space (``/tmp``) and devices (judged by their own rules) are left alone."""
+    if not path.startswith(("/", "~")) and not path.startswith(".."):
+        return
+    if "/.." in path or path.startswith(".."):
+        path = normalise(path)
+        if not path.startswith(("/", "~", "..")):
+            return
+    if ctx.cwd_path and (path == ctx.cwd_path or path.startswith(ctx.cwd_path + "/")):
+        return
+    if path.startswith((*_SCRATCH, "/dev/")) or path in _SCRATCH_DIRS:
+        return  # the system's scratch space: shared, but nothing there runs or configures later
+    home = _home_segments(path)
+    if (home and home[0].startswith(".") and len(home) == 1) or _PATH_DIRS_RE.search(path):
+        ctx.block(
+            "files.outside-write", f"`{verb}` writes `{path}` (a start-up file or a PATH folder)"
+        )
+        return
+    ctx.confirm("files.outside-project", f"`{verb}` writes `{path}` outside the project")
+
+
+def _check_plain(path: str, ctx: Context, verb: str, content: str | None, *, delete: bool) -> None:
+    """A path no dangerous-place pattern names: an instruction file, or judged by where it lands."""
+    if _classify(path, ctx) is PathClass.INSTRUCTION:
+        _check_agent_file(path, ctx, verb, content)
+    elif not delete and path.startswith(("/", "~", "..")):
+        check_contained(path, ctx, verb)
 
 
 def _judged_apart(path: str, ctx: Context, verb: str) -> bool:

@@ -545,7 +545,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-echo-agvsbg8-base64-d", "echo aGVsbG8= | base64 -d", "allow"),
     FamilyCase("allow-unzip-o-a-zip-d-out", "unzip -o a.zip -d out", "allow"),
     FamilyCase("allow-zip-r-out-zip-src", "zip -r out.zip src", "allow"),
-    FamilyCase("allow-ln-s-lib-lib", "ln -s ../lib lib", "allow"),
+    FamilyCase("confirm-ln-s-lib-lib", "ln -s ../lib lib", "confirm"),
     FamilyCase("allow-rsync-av-src-backup", "rsync -av src/ backup/", "allow"),
     FamilyCase("allow-rsync-av-delete-build-out", "rsync -av --delete build/ out/", "allow"),
     FamilyCase("allow-env-foo-1-make", "env FOO=1 make", "allow"),

@@ -181,6 +181,11 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase(
         "sed-i-outside-project", "sed -i s/a/b/ ../other/x.py", "confirm", "files.outside-project"
     ),
+    RuleCase(
+        "link-out-rel", "ln -s ../../home/me/.bashrc NOTES.md", "confirm", "files.link-outside"
+    ),
+    RuleCase("link-out-home", "ln -sf ~/.bashrc notes.md", "confirm", "files.link-outside"),
+    RuleCase("link-out-cd", "cd docs && ln -s ../../x y", "confirm", "files.link-outside"),
     RuleCase("tool-pastebin", "pytest --pastebin=all", "confirm", "shell.tool-send"),
     RuleCase(
         "tool-pip-index",

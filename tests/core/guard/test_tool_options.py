@@ -40,6 +40,9 @@ ORDINARY = (
     "tsc --outDir dist -p tsconfig.json",
     "coverage html -d htmlcov",
     "pytest --junitxml=/dev/null",
+    "ln -s ../lib/x.so build/x.so",
+    "ln -sf /usr/local/bin/python3 bin/python",
+    "ln -s target link",
 )
 
 

@@ -436,6 +436,37 @@ def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
                 check_write_target(f"{target.rstrip('/')}/{name}", ctx, cmd.name, content)
 
 
+def _check_symlink(cmd: SimpleCommand, ctx: Context) -> None:
+    """``ln -s ../../home/.bashrc NOTES.md``: a link out of the project turns a later "write
+    NOTES.md" into a write there. A link into a home folder or above the project is confirm;
+    public system files (``ln -s /usr/bin/python3 bin/python``) are not."""
+    parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S"}))
+    if "s" not in parsed.letters and "--symbolic" not in parsed.options:
+        return
+    target = option_value(cmd.args, "-t", "--target-directory")
+    sources = parsed.operands if target is not None else parsed.operands[:-1]
+    if target is None:
+        target = parsed.operands[-1] if len(parsed.operands) >= 2 else "."
+        sources = parsed.operands[:-1] or parsed.operands
+    into_dir = target.endswith("/") or len(sources) > 1 or target in {".", ".."}
+    base = target.rstrip("/") if into_dir else target.rpartition("/")[0]
+    for source in sources:
+        if _ignored(source):
+            if source[:1] in (UNKNOWN, SUBST):
+                ctx.confirm("files.link-outside", f"`{cmd.name}` links to a computed path")
+            continue
+        where = source if source.startswith(("/", "~")) else f"{base}/{source}" if base else source
+        where = in_cwd(where, ctx) if ctx.cwd_prefix else where
+        if ctx.cwd_path and where.startswith(ctx.cwd_path + "/") and "/.." not in where:
+            continue
+        where = normalise(where)
+        if _home_segments(where) is not None or where == ".." or where.startswith("../"):
+            ctx.confirm(
+                "files.link-outside",
+                f"`{cmd.name}` makes a link to `{source}` outside the project",
+            )
+
+
 def _check_in_place(cmd: SimpleCommand, ctx: Context) -> None:
     args = cmd.args
     if not any(
@@ -493,7 +524,7 @@ RULES: dict[str, tuple[Check, ...]] = {
     "tee": (_check_tee,),
     "cp": (_check_copy,),
     "install": (_check_copy,),
-    "ln": (_check_copy,),
+    "ln": (_check_copy, _check_symlink),
     "sed": (_check_in_place,),
     "gsed": (_check_in_place,),
     "dd": (_check_dd,),

@@ -20,6 +20,7 @@ from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
 from paw.adapters.git import EarlyStatuses, GitCli
+from paw.adapters.paths import resolve_path
 from paw.adapters.procs import PsutilInspector, lower_thread_priority
 from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
@@ -274,6 +275,7 @@ def build_supervisor(
         which=shutil.which,
         fault=crash_points(os.environ),
     )
+    supervisor.ctx.resolve_path = resolve_path  # edit/write prompts follow symlinks
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S

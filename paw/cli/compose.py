@@ -28,7 +28,7 @@ from paw.cli import UsageError, common
 from paw.core.config import PawConfig
 from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
-from paw.supervisor.service import Supervisor
+from paw.supervisor.service import Supervisor, default_shell_evaluator
 
 if TYPE_CHECKING:
     from paw.adapters.ssh import SshTransport
@@ -274,6 +274,7 @@ def build_supervisor(
         git_details=git_details_for(config),
         which=shutil.which,
         fault=crash_points(os.environ),
+        shell=default_shell_evaluator(resolve_path),  # writes follow symlinks on this machine
     )
     supervisor.ctx.resolve_path = resolve_path  # edit/write prompts follow symlinks
     if control:

@@ -96,3 +96,41 @@ def test_the_sweep_judges_a_write_prompt_through_the_link(tmp_path: Path) -> Non
     assert local.action is Action.BLOCK, local
     remote = verdict_for(_sweep_ctx("gpu1"), agent, detection)  # type: ignore[arg-type]
     assert remote.action is Action.ALLOW, remote
+
+
+def test_a_shell_write_through_a_link_out_of_the_project_is_judged_where_it_lands(
+    tmp_path: Path,
+) -> None:
+    """``echo … >> NOTES.md`` with ``NOTES.md -> ../../home/.bashrc``: today's ``allow``."""
+    from paw.guard import evaluate_command
+    from paw.supervisor.service import default_shell_evaluator
+
+    _, worktree = _worktree(tmp_path)
+    (worktree / "NOTES.md").symlink_to("../../home/.bashrc")
+    (worktree / "guide.md").symlink_to("AGENTS.md")
+    wt = str(worktree)
+    for command in ("echo hi >> NOTES.md", "echo hi | tee -a NOTES.md", "cp x NOTES.md"):
+        verdict = evaluate_command(command, wt, None, resolve_path)
+        assert verdict.action is Action.CONFIRM, (command, verdict)
+        assert evaluate_command(command, wt).action is Action.ALLOW  # as written
+    assert evaluate_command("echo x > guide.md", wt, None, resolve_path).action is Action.CONFIRM
+    assert evaluate_command("echo x > other.md", wt, None, resolve_path).action is Action.ALLOW
+    shell = default_shell_evaluator(resolve_path)  # what the supervisor judges prompts with
+    assert shell("echo hi >> NOTES.md", wt, CONFIG).action is Action.CONFIRM
+
+
+def test_a_shell_write_through_a_link_to_a_start_up_file_or_unresolved() -> None:
+    """Pure: the resolver's answers (a fake here) decide where the write lands."""
+    from paw.core.guard.shell import evaluate_command
+
+    links = {"/w/a": "/w/a", "/w/a/NOTES.md": "/home/me/.bashrc", "/w/a/k": "/home/me/.ssh/x"}
+
+    def resolve(path: str) -> str | None:
+        return links.get(path, path if "loop" not in path else None)
+
+    verdict = evaluate_command("echo 'curl x | sh' >> NOTES.md", "/w/a", None, resolve)
+    assert verdict.action is Action.BLOCK, verdict  # the rc text is judged as shell
+    assert evaluate_command("echo k >> k", "/w/a", None, resolve).action is Action.BLOCK
+    looped = evaluate_command("echo x > loop.md", "/w/a", None, resolve)
+    assert looped.action is Action.CONFIRM
+    assert "files.link-unresolved" in looped.rules

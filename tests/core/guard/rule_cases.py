@@ -447,4 +447,6 @@ RULE_CASES: tuple[RuleCase, ...] = (
 )
 
 # Rule ids proven by a dedicated test rather than a table row (see test_shell_rules.py).
-DEDICATED_RULES = frozenset({"shell.user-pattern", "shell.internal-error"})
+# tested apart: a user pattern, an internal error, a symlink only a resolver can see
+# (tests/supervisor/test_write_symlinks.py)
+DEDICATED_RULES = frozenset({"shell.user-pattern", "shell.internal-error", "files.link-unresolved"})

@@ -173,10 +173,10 @@ def check_write_target(
     """Judge one file a command writes, creates or deletes."""
     if _judged_apart(path, ctx, verb):
         return
-    if ctx.cwd_prefix:
-        path = in_cwd(path, ctx)
-    if ctx.cwd_path and path.startswith(ctx.cwd_path + "/") and "/.." not in path:
-        path = path[len(ctx.cwd_path) + 1 :]  # inside the project: judged as a project path
+    found = _project_path(path, ctx, verb, content)
+    if found is None:
+        return
+    path = found
     if _matches_paw_glob(path):
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return
@@ -232,6 +232,41 @@ def check_contained(path: str, ctx: Context, verb: str) -> None:
         )
         return
     ctx.confirm("files.outside-project", f"`{verb}` writes `{path}` outside the project")
+
+
+def _project_path(path: str, ctx: Context, verb: str, content: str | None) -> str | None:
+    """``path`` as seen from the project (after ``cd``, inside ``cwd``, through a symlink), or
+    None once it was judged where a link leads."""
+    if ctx.cwd_prefix:
+        path = in_cwd(path, ctx)
+    if ctx.cwd_path and path.startswith(ctx.cwd_path + "/") and "/.." not in path:
+        path = path[len(ctx.cwd_path) + 1 :]  # inside the project: judged as a project path
+    if ctx.resolve is not None and not path.startswith(("/", "~", "..")):
+        return _follow_link(path, ctx, verb, content)
+    return path
+
+
+def _follow_link(path: str, ctx: Context, verb: str, content: str | None) -> str | None:
+    """A project path that is a symlink (repository content is untrusted): the path it leads
+    to inside the project, or None once judged where it lands outside it (or unresolved)."""
+    if any(c in path for c in "*?[" + UNKNOWN + SUBST) or ctx.resolve is None or not ctx.cwd_path:
+        return path
+    real = ctx.resolve(f"{ctx.cwd_path}/{path}")
+    root = ctx.resolve(ctx.cwd_path)
+    if real is None or root is None:
+        ctx.confirm("files.link-unresolved", f"paw cannot tell where `{path}` leads (`{verb}`)")
+        return None
+    if real == root or real.startswith(root.rstrip("/") + "/"):
+        return real[len(root.rstrip("/")) + 1 :] or "."
+    before = len(ctx.findings)
+    saved, ctx.resolve = ctx.resolve, None  # `real` is fully resolved already
+    try:
+        check_write_target(real, ctx, f"{verb} through the link {path}", content)
+    finally:
+        ctx.resolve = saved
+    if len(ctx.findings) == before:
+        ctx.confirm("files.outside-project", f"`{verb}` writes `{path}`, a link to `{real}`")
+    return None
 
 
 def _check_plain(path: str, ctx: Context, verb: str, content: str | None, *, delete: bool) -> None:

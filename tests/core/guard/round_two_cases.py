@@ -1764,10 +1764,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
     RoundTwoCase("issue-probe-block-rsync-a-x", "issue-probe", "rsync -a x/ ~/", "block"),
     RoundTwoCase("issue-probe-block-mv-x", "issue-probe", "mv x ~/", "block"),
     RoundTwoCase(
-        "issue-probe-allow-install-m755-x-local-bin-x",
+        "issue-probe-block-install-m755-x-local-bin-x",
         "issue-probe",
         "install -m755 x ~/.local/bin/x",
-        "allow",
+        "block",
     ),
     RoundTwoCase(
         "issue-probe-block-find-fprint-etc-x", "issue-probe", "find . -fprint /etc/x", "block"

@@ -146,6 +146,77 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("publish-cargo", "cargo publish", "confirm", "shell.publish"),
     RuleCase("publish-twine", "twine upload dist/*", "confirm", "shell.publish"),
     RuleCase("publish-docker", "docker push me/app:1.0", "confirm", "shell.publish"),
+    RuleCase("tool-basetemp-home", "python -m pytest --basetemp=~", "block", "shell.rm-home"),
+    RuleCase(
+        "tool-basetemp-outside", "pytest --basetemp ../scratch", "confirm", "shell.rm-outside"
+    ),
+    RuleCase("tool-basetemp-tmp", "pytest --basetemp=/tmp/pt", "confirm", "shell.tool-delete"),
+    RuleCase("tool-junitxml-rc", "pytest --junitxml=~/.bashrc", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-log-file-tmp",
+        "python3 -m pytest --log-file=/tmp/x.log",
+        "confirm",
+        "shell.tool-write",
+    ),
+    RuleCase(
+        "tool-cov-report-out", "pytest --cov-report=html:/srv/www", "confirm", "shell.tool-write"
+    ),
+    RuleCase("tool-junit-var", "pytest --junitxml=$OUT", "confirm", "shell.tool-write"),
+    RuleCase("tool-pytest-plugin", "pytest -p evil_plugin", "confirm", "shell.tool-code"),
+    RuleCase(
+        "tool-pytest-plugin-glued", "pytest -pevil_plugin tests", "confirm", "shell.tool-code"
+    ),
+    RuleCase("write-home-dotfile", "echo '[x]' > ~/.gitconfig", "block", "files.outside-write"),
+    RuleCase("write-path-dir", "cp tool ~/.local/bin/", "block", "files.outside-write"),
+    RuleCase("write-home-bin", "install -m755 tool ~/bin/tool", "block", "files.outside-write"),
+    RuleCase(
+        "write-outside-project", "cp notes.txt ../other-repo/", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "write-outside-abs", "echo x > /srv/app/config.yml", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "tee-outside-project", "echo x | tee ~/notes/todo.txt", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "sed-i-outside-project", "sed -i s/a/b/ ../other/x.py", "confirm", "files.outside-project"
+    ),
+    RuleCase(
+        "link-out-rel", "ln -s ../../home/me/.bashrc NOTES.md", "confirm", "files.link-outside"
+    ),
+    RuleCase("link-out-home", "ln -sf ~/.bashrc notes.md", "confirm", "files.link-outside"),
+    RuleCase("link-out-cd", "cd docs && ln -s ../../x y", "confirm", "files.link-outside"),
+    RuleCase("tool-pastebin", "pytest --pastebin=all", "confirm", "shell.tool-send"),
+    RuleCase(
+        "tool-pip-index",
+        "pip install -i https://pkgs.example/simple x",
+        "confirm",
+        "shell.tool-send",
+    ),
+    RuleCase(
+        "tool-pip-target",
+        "python -m pip install --target ~/pylibs x",
+        "confirm",
+        "shell.tool-write",
+    ),
+    RuleCase("tool-npm-global", "npm install -g left-pad", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-ruff-fix-outside", "ruff check --fix ~/other/x.py", "confirm", "shell.tool-write"
+    ),
+    RuleCase("tool-black-outside", "black ../other-repo", "confirm", "shell.tool-write"),
+    RuleCase("tool-eslint-output", "eslint -o /tmp/lint.json src", "confirm", "shell.tool-write"),
+    RuleCase("tool-go-out-path", "go build -o ~/out/tool .", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-go-toolexec", "go build -toolexec=/tmp/wrap ./...", "confirm", "shell.tool-code"
+    ),
+    RuleCase("tool-make-elsewhere", "make -C ../other install", "confirm", "shell.tool-code"),
+    RuleCase(
+        "tool-cargo-target-dir", "cargo build --target-dir ~/t", "confirm", "shell.tool-write"
+    ),
+    RuleCase("tool-tsc-outdir", "tsc --outDir /var/www/app", "confirm", "shell.tool-write"),
+    RuleCase(
+        "tool-mypy-report", "mypy --html-report ~/public_html src", "confirm", "shell.tool-write"
+    ),
     RuleCase("preload", "LD_PRELOAD=/tmp/x.so ls", "block", "shell.preload"),
     RuleCase(
         "git-ssh-command-env", 'GIT_SSH_COMMAND="sh -c id" git fetch', "block", "git.config-exec"
@@ -472,4 +543,6 @@ RULE_CASES: tuple[RuleCase, ...] = (
 )
 
 # Rule ids proven by a dedicated test rather than a table row (see test_shell_rules.py).
-DEDICATED_RULES = frozenset({"shell.user-pattern", "shell.internal-error"})
+# tested apart: a user pattern, an internal error, a symlink only a resolver can see
+# (tests/supervisor/test_write_symlinks.py)
+DEDICATED_RULES = frozenset({"shell.user-pattern", "shell.internal-error", "files.link-unresolved"})

@@ -69,6 +69,7 @@ class Context:
         "patterns",
         "piped_out",
         "protected",
+        "resolve",
         "run_command",
         "run_script",
         "scripts",
@@ -85,6 +86,9 @@ class Context:
         self.config = config
         self.cwd = cwd
         self.cwd_path: str | None = None  # the project directory, when given and not dangerous
+        # Where an absolute path really leads (symlinks followed; None: cannot tell), given by the
+        # caller (an adapter): the guard does no I/O. None: paths are judged as written.
+        self.resolve: Callable[[str], str | None] | None = None
         # Where relative paths point after `cd`: "" is the start directory, None is unknown.
         self.cwd_prefix: str | None = ""
         self.patterns = patterns

@@ -31,6 +31,7 @@ from paw.core.guard.shell.rules import (
     system,
     tamper,
     terminals,
+    tools,
     verbs,
 )
 from paw.core.guard.shell.rules.net import is_download
@@ -63,6 +64,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         scripted,
         tamper,
         terminals,
+        tools,
     ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks

@@ -460,10 +460,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "confirm",
     ),
     RoundTwoCase(
-        "runs-programs-allow-git-ssh-command-ssh-i-ssh-deploy-key-o-identitie",
+        "runs-programs-confirm-posture-git-ssh-command-ssh-i-ssh-deploy-key-o-identitie",
         "runs-programs",
         "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes' git fetch",
-        "allow",
+        "confirm",
     ),
     RoundTwoCase(
         "runs-programs-allow-less-r-pager-less-git-log",
@@ -856,12 +856,12 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "secrets-allow-export-node-env-production", "secrets", "export NODE_ENV=production", "allow"
     ),
     RoundTwoCase("secrets-allow-cat-env-example", "secrets", "cat .env.example", "allow"),
-    RoundTwoCase("secrets-allow-ls-la-ssh", "secrets", "ls -la ~/.ssh", "allow"),
+    RoundTwoCase("secrets-confirm-posture-ls-la-ssh", "secrets", "ls -la ~/.ssh", "confirm"),
     RoundTwoCase(
-        "secrets-allow-ssh-keygen-lf-ssh-id-ed25519-pub",
+        "secrets-confirm-posture-ssh-keygen-lf-ssh-id-ed25519-pub",
         "secrets",
         "ssh-keygen -lf ~/.ssh/id_ed25519.pub",
-        "allow",
+        "confirm",
     ),
     RoundTwoCase("secrets-allow-git-add-src-main-py", "secrets", "git add src/main.py", "allow"),
     RoundTwoCase("secrets-allow-git-add-env-vault", "secrets", "git add .env.vault", "allow"),
@@ -869,12 +869,12 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
     RoundTwoCase("secrets-allow-gh-pr-list", "secrets", "gh pr list", "allow"),
     RoundTwoCase("secrets-allow-kubectl-get-secrets", "secrets", "kubectl get secrets", "allow"),
     RoundTwoCase(
-        "secrets-allow-security-find-identity-v-p-codesigning",
+        "secrets-confirm-posture-security-find-identity-v-p-codesigning",
         "secrets",
         "security find-identity -v -p codesigning",
-        "allow",
+        "confirm",
     ),
-    RoundTwoCase("secrets-allow-pass-ls", "secrets", "pass ls", "allow"),
+    RoundTwoCase("secrets-confirm-posture-pass-ls", "secrets", "pass ls", "confirm"),
     RoundTwoCase(
         "fork-bomb-block-bomb-bomb-bomb-bomb", "fork-bomb", "bomb(){ bomb | bomb & }; bomb", "block"
     ),
@@ -1914,7 +1914,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "block",
     ),
     RoundTwoCase(
-        "issue-probe-allow-cat-ssh-id-rsa-pub", "issue-probe", "cat ~/.ssh/id_rsa.pub", "allow"
+        "issue-probe-confirm-posture-cat-ssh-id-rsa-pub",
+        "issue-probe",
+        "cat ~/.ssh/id_rsa.pub",
+        "confirm",
     ),
     RoundTwoCase("issue-probe-allow-printenv-home", "issue-probe", "printenv HOME", "allow"),
     RoundTwoCase("issue-probe-allow-gh-auth-status", "issue-probe", "gh auth status", "allow"),

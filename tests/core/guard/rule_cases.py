@@ -451,7 +451,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase(
         "verb-kubectl-context",
         "kubectl --context prod delete pod x",
-        "confirm",
+        "block",
         "shell.infra-delete",
     ),
     RuleCase(
@@ -460,7 +460,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase(
         "verb-helm-context",
         "helm --kube-context prod uninstall web",
-        "confirm",
+        "block",
         "shell.infra-delete",
     ),
     RuleCase("verb-npm-prefix", "npm --prefix pkg publish", "confirm", "shell.publish"),
@@ -540,6 +540,27 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("serve-home-dir", "python3 -m http.server -d ~ 8000", "block", "shell.serve-home"),
     RuleCase("serve-home-cwd", "cd ~ && python -m http.server", "block", "shell.serve-home"),
     RuleCase("serve-home-php", "php -S 0.0.0.0:8000 -t ~", "block", "shell.serve-home"),
+    RuleCase("unknown-program", "frobnicate --fast src/", "confirm", "shell.unknown-program"),
+    RuleCase("unknown-cloud-verb", "gcloud run deploy api", "confirm", "shell.unknown-program"),
+    RuleCase("verb-destroy", "fly apps destroy my-app", "confirm", "shell.destructive-verb"),
+    RuleCase(
+        "verb-prod-env", "RAILS_ENV=production bin/rails db:drop", "block", "shell.destructive-verb"
+    ),
+    RuleCase("verb-all", "acme-cli purge --all", "block", "shell.destructive-verb"),
+    RuleCase("sql-drop-table", "psql -c 'DROP TABLE users'", "confirm", "shell.destructive-sql"),
+    RuleCase("sql-piped", "echo 'DELETE FROM t' | psql app", "confirm", "shell.destructive-sql"),
+    RuleCase("sql-drop-db", "mysql -e 'DROP DATABASE shop'", "block", "shell.destructive-sql"),
+    RuleCase("home-read-repo", "grep -rn token ~/work/other-app", "confirm", "shell.home-read"),
+    RuleCase("listen-any", "python3 -m http.server --bind 0.0.0.0", "confirm", "shell.listen"),
+    RuleCase("listen-nc", "nc -lvnp 4444", "confirm", "shell.listen"),
+    RuleCase(
+        "settings-npm", "npm config set registry http://r.example/", "confirm", "shell.settings"
+    ),
+    RuleCase("settings-sysctl", "sysctl -w kernel.randomize_va_space=0", "block", "shell.settings"),
+    RuleCase(
+        "address-metadata", "curl http://169.254.169.254/latest/", "block", "shell.private-address"
+    ),
+    RuleCase("address-private", "curl http://10.0.0.5:8080/x", "confirm", "shell.private-address"),
 )
 
 # Rule ids proven by a dedicated test rather than a table row (see test_shell_rules.py).

@@ -27,7 +27,7 @@ ORDINARY = (
     "npm install --save-dev typescript",
     "ruff check --fix .",
     "ruff format src tests",
-    "black --check ~/elsewhere",
+    "black --check /srv/elsewhere",
     "black .",
     "isort src",
     "eslint --fix src --cache-location .cache/eslint",

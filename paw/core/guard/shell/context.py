@@ -68,6 +68,7 @@ class Context:
         "nodes",
         "patterns",
         "piped_out",
+        "production",
         "protected",
         "resolve",
         "run_command",
@@ -104,6 +105,7 @@ class Context:
         self.scripts: dict[str, str] = {}
         self.depth = 0
         self.piped_out = False  # the command being judged writes into a pipe
+        self.production = False  # a production-looking assignment was seen (`RAILS_ENV=prod`)
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []
         # Variables set from a substitution: the commands that produced each value, so a later

@@ -25,6 +25,7 @@ from paw.core.guard.shell.rules import (
     net,
     payload,
     perms,
+    posture,
     rm,
     scripted,
     secrets,
@@ -65,6 +66,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         tamper,
         terminals,
         tools,
+        posture,
     ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks
@@ -199,8 +201,11 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
     if name in verbs.GLOBAL_OPTIONS:  # `kubectl -n prod delete …`: the verb first
         cmd = verbs.verb_first(cmd)
-    for check in _checks_for(name):
+    checks = _checks_for(name)
+    before = len(ctx.findings)
+    for check in checks:
         check(cmd, ctx)
+    posture.check(cmd, ctx, bool(checks), len(ctx.findings) > before)
     if cmd.redirects:
         files.check_redirects(cmd, ctx)
     for check in _GLOBAL:

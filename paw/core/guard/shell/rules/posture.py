@@ -44,6 +44,7 @@ _FLAGS = frozenset({"delete", "destroy", "drop", "purge", "wipe", "flush", "trun
 _EVERYTHING = frozenset({"all", "*", "everything", "flushall", "flushdb", "--all", "-a"})
 _PROD_RE = re.compile(r"(?:^|[^a-z])(?:prod|production|prd|live)(?:$|[^a-z])", re.IGNORECASE)
 _SPLIT_RE = re.compile(r"[:._/-]")
+_ALPHA_RE = re.compile(r"[a-z]+")
 _SQL_RE = re.compile(
     r"\b(?:drop\s+(?:table|database|schema|index|view|collection|user|role)\b|truncate\s+"
     r"(?:table\s+)?\w+|delete\s+from\b|alter\s+table\b|flushall\b|flushdb\b)"
@@ -71,6 +72,8 @@ _PRIVATE_RE = re.compile(
 _SETTINGS_VERBS = frozenset({"set", "unset", "add", "delete", "edit", "rm", "remove", "write"})
 _SETTINGS = frozenset({"config", "configure", "settings", "defaults", "gsettings", "dconf"})
 _KERNEL = frozenset({"sysctl"})
+_ADDRESS_HINT_RE = re.compile(r"\d\.\d+\.\d|metadata\.|::|\[[fF]")
+_HINT_RE = re.compile(r"\d\.\d+\.\d|metadata\.|::|\[[fF]|config|settings|--global|--system")
 _SERVICES = frozenset({"systemctl", "launchctl", "service", "rc-service", "sv", "brew"})
 _SERVICE_VERBS = frozenset(
     {"enable", "disable", "mask", "unmask", "start", "stop", "restart", "reload", "kill", "edit",
@@ -92,13 +95,10 @@ def _positionals(args: list[str], limit: int = 4) -> list[str]:
 
 
 def _destroy_verb(args: list[str]) -> str | None:
-    for word in _positionals(args):
-        if word.lower() in DESTROY:
-            return word
-        if "/" in word or len(word) > 40:
-            continue
-        for part in _SPLIT_RE.split(word.lower()):
-            if part in DESTROY:
+    words = [w for w in _positionals(args) if "/" not in w and len(w) <= 40]
+    if words and not DESTROY.isdisjoint(_ALPHA_RE.findall(" ".join(words).lower())):
+        for word in words:
+            if not DESTROY.isdisjoint(_ALPHA_RE.findall(word.lower())):
                 return word
     for arg in args:  # `--drop`, `--delete-all`, `--purge`
         if arg.startswith("--") and _SPLIT_RE.split(arg[2:].split("=", 1)[0].lower())[0] in _FLAGS:
@@ -141,74 +141,86 @@ VERB_READ = frozenset(
      "psql", "mysql", "mariadb", "sqlite3", "systemctl", "launchctl", "pulumi", "nomad", "consul",
      "vault", "heroku", "fly", "flyctl", "doctl", "firebase", "supabase", "vercel", "wrangler"}
 )  # fmt: skip
+_EFFECT_NAMES = frozenset(
+    {"nc", "ncat", "netcat", "ssh", "sysctl", "systemctl", "launchctl", "service", "rc-service",
+     "sv", "brew", "gsettings", "dconf", "defaults"}
+)  # fmt: skip
 _INFO = frozenset({"--help", "-h", "--version", "-V", "-v", "version", "help"})
 
 
 def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) -> None:
     """The posture checks for one command (after its own rules; ``fired``: they found
-    something, so its paths were judged already)."""
+    something, so its paths were judged already). Runs for every simple command: ordinary
+    commands pass with set lookups and a few substring tests."""
     name = cmd.name
     if not name or name == "=" or name[0] == "-":  # `-`: no program (bash: not found)
         return
     args = cmd.args
-    if not is_known(name, cmd, ctx, ruled):
-        if name in known.VERB_READERS:
-            words = _positionals(args, 2)
-            if words and not any(w in known.READ_VERBS for w in words):
-                ctx.confirm(
-                    "shell.unknown-program",
-                    f"paw does not know what `{name} {' '.join(words)}` does",
-                )
-        elif not args or not all(a in _INFO for a in args):
-            ctx.confirm("shell.unknown-program", f"paw does not know what `{name}` does")
-    if args:
-        data = name in known.PRINTERS or name in VERB_OWNED or (ruled and name not in VERB_READ)
-        _check_words(cmd, ctx, data, fired)
-    if cmd.stdin_text or cmd.upstream:
+    if not ruled and name not in known.KNOWN and not is_known(name, cmd, ctx, ruled):
+        _unknown(name, args, ctx)
+    if (cmd.stdin_text or cmd.upstream) and _CLIENT_RE.search(name):
         _check_fed_sql(cmd, ctx)
+    if not args:
+        return
+    text = "\x00".join(args)
+    home = "~" in text or "/home/" in text or "/Users/" in text or "/root" in text
+    if name in known.PRINTERS:  # operands are data or files read: only where they are counts
+        if home and not fired and name not in _ECHO:
+            _check_home(cmd, ctx)
+        return
+    if home and not fired:
+        _check_home(cmd, ctx)
+    if name not in VERB_OWNED and (not ruled or name in VERB_READ):  # verbs no rule reads
+        _check_verbs(cmd, ctx, text)
+    if name in _EFFECT_NAMES or _HINT_RE.search(text):
+        if _ADDRESS_HINT_RE.search(text):
+            for arg in args:
+                _check_address(name, arg, ctx)
+        _check_effects(cmd, ctx)
 
 
-def _check_words(cmd: SimpleCommand, ctx: Context, data: bool, fired: bool) -> None:
-    args = cmd.args
-    name = cmd.name
-    client = _CLIENT_RE.search(name) is not None
-    printer = name in known.PRINTERS
-    if not data:  # printers' operands are data; owners' rules read their verbs
-        verb = _destroy_verb(args)
-        if verb is not None:
-            _destructive(cmd, ctx, f"`{name} {verb}` destroys")
-    for arg in args:
-        if not arg or len(arg) > 4000:
-            continue
-        first = arg[0]
+def _unknown(name: str, args: list[str], ctx: Context) -> None:
+    if name in known.VERB_READERS:
+        words = _positionals(args, 2)
+        if words and not any(w in known.READ_VERBS for w in words):
+            ctx.confirm(
+                "shell.unknown-program", f"paw does not know what `{name} {' '.join(words)}` does"
+            )
+    elif not args or not all(a in _INFO for a in args):
+        ctx.confirm("shell.unknown-program", f"paw does not know what `{name}` does")
+
+
+def _check_verbs(cmd: SimpleCommand, ctx: Context, text: str) -> None:
+    """Destructive subcommand verbs and SQL, for a program whose rules do not read them."""
+    verb = _destroy_verb(cmd.args)
+    if verb is not None:
+        _destructive(cmd, ctx, f"`{cmd.name} {verb}` destroys")
+    if (" " in text or _CLIENT_RE.search(cmd.name)) and _SQL_RE.search(text):
+        for arg in cmd.args:
+            if _SQL_RE.search(arg):
+                _sql(cmd, ctx, arg)
+                return
+
+
+def _check_home(cmd: SimpleCommand, ctx: Context) -> None:
+    for arg in cmd.args:
         if (
-            first in "~/"
-            and not fired
+            arg[:1] in {"~", "/"}
             and _HOME_RE.match(arg)
             and not _in_project(arg, ctx)
             and not _TOOL_CACHE_RE.match(arg)
-            and name not in _ECHO
         ):
             ctx.confirm(
                 "shell.home-read",
-                f"`{name}` reaches `{arg}`, in the user's home outside the project",
+                f"`{cmd.name}` reaches `{arg[:120]}`, in the user's home outside the project",
             )
-        if printer:
-            continue
-        if "." in arg or ":" in arg:
-            _check_address(name, arg, ctx)
-        if data:
-            continue
-        if (" " in arg or client) and _SQL_RE.search(arg):
-            _sql(cmd, ctx, arg)
-    _check_effects(cmd, ctx)
 
 
 def _in_project(path: str, ctx: Context) -> bool:
     project = ctx.cwd_path
     if not project:
         return False
-    if path.startswith("~") and "HOME" in ctx.env:
+    if path.startswith("~"):  # the project is given as an absolute path
         return False
     return path == project or path.startswith(project.rstrip("/") + "/")
 
@@ -236,8 +248,6 @@ def _sql(cmd: SimpleCommand, ctx: Context, text: str) -> None:
 
 
 def _check_fed_sql(cmd: SimpleCommand, ctx: Context) -> None:
-    if not _CLIENT_RE.search(cmd.name):
-        return
     texts = [cmd.stdin_text or ""]
     texts.extend(" ".join(up.args) for up in cmd.upstream if up.name in {"echo", "printf"})
     for text in texts:

@@ -12,7 +12,10 @@ Sets measured (each line of the output is one set):
   commands that must not be allowed, blocks of commands that must be allowed;
 - the posture set (tests/fixtures/guard/posture.jsonl): commands of kinds the earlier rounds
   never named (tools paw does not know, destructive verbs and flags, reads of the home folder,
-  listeners, settings, signals, private addresses) and their ordinary look-alikes.
+  listeners, settings, signals, private addresses) and their ordinary look-alikes, written
+  while building the posture (a development set);
+- the posture's held-out set (tests/fixtures/guard/posture_heldout.jsonl): written after the
+  rules, of tools and families the rules were not built from (``not-allow``: anything but allow).
 With --list, every miss is printed under its set.
 """
 
@@ -114,9 +117,8 @@ def main() -> int:
     options = parser.parse_args()
     corpus = (options.shared or FIXTURES) / "commands.jsonl"
     tallies = [_jsonl(corpus, "commands.jsonl"), _ordinary(), _case_sets()]
-    posture = FIXTURES / "posture.jsonl"
-    if posture.exists():
-        tallies.append(_jsonl(posture, "posture.jsonl"))
+    names = ("posture.jsonl", "posture_heldout.jsonl")
+    tallies.extend(_jsonl(FIXTURES / n, n) for n in names if (FIXTURES / n).exists())
     figures = [t.figures() for t in tallies]
     if options.json:
         print(json.dumps(figures, indent=2))

@@ -18,6 +18,7 @@ from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.guard.shell import find_git_write
 from paw.core.guard.shell.gitwrites import GIT_WRITES, GitWrite
+from paw.core.guard.shell.rules.posture import judge_address
 from paw.core.models import Action, Detection, DetectionState, Finding, Prompt, PromptKind, Verdict
 
 if TYPE_CHECKING:
@@ -98,6 +99,16 @@ def evaluate_path(
     return Verdict(Action.ALLOW)
 
 
+def evaluate_fetch(url: str) -> Verdict:
+    """A web fetch: a cloud metadata address blocks, a private network address confirms (effects
+    beyond files count, as for shell commands); any other URL is allow."""
+    found = judge_address(url)
+    if found is None:
+        return _one("approve.fetch-url", Action.ALLOW, f"fetches {url}")
+    block, reason = found
+    return _one("approve.fetch-private", Action.BLOCK if block else Action.CONFIRM, reason)
+
+
 def evaluate_mcp(tool: str, allowed: tuple[str, ...]) -> Verdict:
     """An MCP tool call confirms unless ``tool`` matches one of ``allowed`` (fnmatch patterns)."""
     if any(fnmatch.fnmatchcase(tool, pattern) for pattern in allowed):
@@ -160,7 +171,7 @@ def _subject_verdict(
     if prompt.kind in (PromptKind.EDIT, PromptKind.WRITE) and subject:
         return evaluate_path(subject, worktree, config, resolve)
     if prompt.kind is PromptKind.FETCH and subject:
-        return _one("approve.fetch-url", Action.ALLOW, f"fetches {subject}")
+        return evaluate_fetch(subject)
     if prompt.kind is PromptKind.MCP and subject:
         return evaluate_mcp(subject, mcp_allowed)
     return _one(

@@ -74,7 +74,8 @@ PROJECT_TOOLS = _words(
     nvm fnm volta rbenv jenv sdk ghcup elm elm-format purs spago rescript gleam ocamlformat
     buildifier gazelle nixfmt alejandra statix deadnix tokei license-checker depcheck knip
     madge size-limit bundlesize lighthouse pa11y axe sass lessc postcss tailwindcss patch
-    rails nix nix-build nix-shell jupyter jupyter-lab ipython
+    rails nix nix-build nix-shell jupyter jupyter-lab ipython pip-compile pip-sync pip-audit
+    semgrep trivy grype syft osv-scanner gitleaks detect-secrets safety ncu knip license-check
     """
 )
 

@@ -58,7 +58,6 @@ _TOOL_CACHE_RE = re.compile(
 )
 _ECHO = frozenset({"echo", "printf"})
 _LISTEN_FLAGS = frozenset({"-l", "--listen", "-L", "-R", "-D"})
-_ANY_ADDRESS = ("0.0.0.0", "[::]", "::")  # noqa: S104 - matched, not bound
 _METADATA_RE = re.compile(
     r"(?:^|[/@=\s\[])(?:169\.254\.\d+\.\d+|fd00:ec2::254|100\.100\.100\.200|"
     r"metadata\.google\.internal|metadata\.azure\.com)(?:[:/\]\s]|$)",
@@ -72,8 +71,15 @@ _PRIVATE_RE = re.compile(
 _SETTINGS_VERBS = frozenset({"set", "unset", "add", "delete", "edit", "rm", "remove", "write"})
 _SETTINGS = frozenset({"config", "configure", "settings", "defaults", "gsettings", "dconf"})
 _KERNEL = frozenset({"sysctl"})
+_RUNNER_RE = re.compile(r"(?:python[0-9.]*|pypy[0-9.]*|node|ruby|php|perl|bun|deno|Rscript)$")
+_LISTEN_RE = re.compile(
+    r"(?:^|=)(?:0\.0\.0\.0|::|\[::\])(?::\d+)?$|^0\.0\.0\.0:|listen[:=,]|^--listen\b",
+    re.IGNORECASE,
+)
 _ADDRESS_HINT_RE = re.compile(r"\d\.\d+\.\d|metadata\.|::|\[[fF]")
-_HINT_RE = re.compile(r"\d\.\d+\.\d|metadata\.|::|\[[fF]|config|settings|--global|--system")
+_HINT_RE = re.compile(
+    r"\d\.\d+\.\d|metadata\.|::|\[[fF]|config|settings|--global|--system|listen", re.IGNORECASE
+)
 _SERVICES = frozenset({"systemctl", "launchctl", "service", "rc-service", "sv", "brew"})
 _SERVICE_VERBS = frozenset(
     {"enable", "disable", "mask", "unmask", "start", "stop", "restart", "reload", "kill", "edit",
@@ -170,13 +176,21 @@ def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) ->
         return
     if home and not fired:
         _check_home(cmd, ctx)
-    if name not in VERB_OWNED and (not ruled or name in VERB_READ):  # verbs no rule reads
-        _check_verbs(cmd, ctx, text)
+    _read_verbs(cmd, ctx, ruled, text)
     if name in _EFFECT_NAMES or _HINT_RE.search(text):
         if _ADDRESS_HINT_RE.search(text):
             for arg in args:
                 _check_address(name, arg, ctx)
         _check_effects(cmd, ctx)
+
+
+def _read_verbs(cmd: SimpleCommand, ctx: Context, ruled: bool, text: str) -> None:
+    name = cmd.name
+    if name not in VERB_OWNED and (not ruled or name in VERB_READ or name in known.CLIENTS):
+        _check_verbs(cmd, ctx, text)  # verbs no rule reads
+    elif _RUNNER_RE.match(name) and cmd.args[0][:1] not in {"-", ""}:
+        # `python manage.py flush`, `node cli.js drop`: a project script's verbs
+        _check_verbs(cmd.with_argv(cmd.argv[1:], name), ctx, "\x00".join(cmd.args[1:]))
 
 
 def _unknown(name: str, args: list[str], ctx: Context) -> None:
@@ -256,6 +270,16 @@ def _check_fed_sql(cmd: SimpleCommand, ctx: Context) -> None:
             return
 
 
+def judge_address(text: str) -> tuple[bool, str] | None:
+    """A cloud metadata address (True: block) or a private network address (False: confirm)
+    in ``text`` (a URL, a host, an argument), with the reason; None for anything else."""
+    if _METADATA_RE.search(text):
+        return True, f"`{text[:80]}` is a cloud metadata address: instance credentials"
+    if _PRIVATE_RE.search(text) and not text.startswith(("./", "/")):
+        return False, f"`{text[:80]}` is a private network address"
+    return None
+
+
 def _check_address(name: str, arg: str, ctx: Context) -> None:
     if _METADATA_RE.search(arg):
         ctx.block(
@@ -271,9 +295,8 @@ def _check_address(name: str, arg: str, ctx: Context) -> None:
 def _check_effects(cmd: SimpleCommand, ctx: Context) -> None:
     name = cmd.name
     args = cmd.args
-    if any(a in _ANY_ADDRESS or a.startswith(("0.0.0.0:", "--host=0.0.0.0", "--bind=0.0.0.0"))
-           for a in args):  # fmt: skip
-        ctx.confirm("shell.listen", f"`{name}` listens on every network address")
+    if any(_LISTEN_RE.search(a) for a in args):
+        ctx.confirm("shell.listen", f"`{name}` listens on a network address")
     elif name in {"nc", "ncat", "netcat"} and any(_short_flag(a, "l") for a in args):
         ctx.confirm("shell.listen", f"`{name} -l` listens on a network port")
     elif name == "ssh" and any(a in _LISTEN_FLAGS for a in args):

@@ -42,7 +42,8 @@ READERS = _words(
     tee iconv dos2unix unix2dos identify ffprobe
     pdfinfo pdftotext fzf glow mdcat pygmentize highlight journalctl dmesg ssh-keyscan
     pbcopy pbpaste xclip xsel wl-copy wl-paste mkdir mktemp gzip gunzip zcat bzip2 bunzip2
-    xz unxz zstd unzstd lz4 7z dpkg-query open xdg-open
+    xz unxz zstd unzstd lz4 7z dpkg-query open xdg-open split csplit envsubst getent lsb_release
+    sw_vers
     """
 )
 
@@ -75,19 +76,8 @@ PROJECT_TOOLS = _words(
     buildifier gazelle nixfmt alejandra statix deadnix tokei license-checker depcheck knip
     madge size-limit bundlesize lighthouse pa11y axe sass lessc postcss tailwindcss patch
     rails nix nix-build nix-shell jupyter jupyter-lab ipython pip-compile pip-sync pip-audit
+    ng vue-cli-service react-scripts svelte-check vue-tsc ember
     semgrep trivy grype syft osv-scanner gitleaks detect-secrets safety ncu knip license-check
-    """
-)
-
-# `python -m MODULE` runs these modules; each is a tool above or a reader of the project.
-MODULES = _words(
-    """
-    pytest pip venv build json.tool unittest doctest pdb cProfile profile timeit trace
-    tokenize ast dis py_compile compileall site sysconfig platform this tabnanny pydoc
-    mypy ruff black isort flake8 pylint coverage tox nox pyright twine pip_audit pipdeptree
-    hatch pdm poetry sphinx mkdocs uvicorn gunicorn flask django alembic celery ipykernel
-    jupyter notebook nbconvert pre_commit setuptools_scm wheel ensurepip bandit vulture
-    zipfile tarfile gzip base64 calendar uuid locale webbrowser
     """
 )
 

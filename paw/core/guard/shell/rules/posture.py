@@ -132,7 +132,9 @@ def is_known(name: str, cmd: SimpleCommand, ctx: Context, ruled: bool) -> bool:
     if ctx.config is not None and name in ctx.config.known_programs:
         return True
     if cmd.wrappers and cmd.wrappers[-1].endswith(" -m"):
-        return name in known.MODULES
+        # `python -m pkg.cli`: Python code as `python script.py` is (its verbs are still read);
+        # a module that is a tool with rules (`twine`, `pip`) was judged as that tool
+        return True
     return _is_project_program(cmd)
 
 

@@ -62,3 +62,18 @@ def test_evaluate_command_reason_names_the_parsed_command() -> None:
     verdict = evaluate_command("FOO=1 r''m -r\\f /")
     assert verdict.rule == "shell.rm-root"
     assert "rm" in verdict.reasons[0]
+
+
+def test_preset_blocklist_extended_matches_command_words_not_quoted_data() -> None:
+    """git-guardrails' raw-text presets, added as user patterns, block on what runs, not on data
+    (`echo "rm -rf /"` and `grep -r sudo .` were false blocks of the seed's regex list)."""
+    from paw.core.guard.presets import BLOCKED_SHELL_PATTERNS, presets
+
+    config = GuardConfig(blocked_patterns=PatternSet(extend=BLOCKED_SHELL_PATTERNS))
+    for data in ('echo "rm -rf /"', "grep -r sudo .", 'git commit -m "drop sudo from docs"',
+                 "rg -n 'killall' src/"):  # fmt: skip
+        verdict = evaluate_command(data, config=config)
+        assert "shell.user-pattern" not in verdict.rules, (data, verdict)
+    assert evaluate_command("killall node", config=config).rule == "shell.user-pattern"
+    assert "shell.user-pattern" in evaluate_command("bash -c 'killall x'", config=config).rules
+    assert presets.anima_production_allowed_dirs == ("/home/user/repos", "/tmp")

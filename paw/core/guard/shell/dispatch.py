@@ -21,6 +21,7 @@ from paw.core.guard.shell.rules import (
     git,
     infra,
     interp,
+    known,
     launch,
     net,
     payload,
@@ -141,10 +142,23 @@ def _strip_keyword(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     return cmd.with_argv(cmd.argv[1:], first.text)  # judge what follows the keyword
 
 
+def _pattern_text(cmd: SimpleCommand) -> str:
+    """What a user pattern is matched on: the command's words, not the data it carries. A
+    program whose operands are data (``echo``, ``grep``) shows its name and options only; any
+    other drops quoted arguments with blanks (a message, a pattern): ``grep -r sudo .`` and
+    ``echo "rm -rf /"`` do not match ``\\bsudo\\b`` or ``rm\\s+-rf`` (a shell string they carry,
+    ``bash -c '…'``, is judged as commands of its own)."""
+    if cmd.name in known.PRINTERS:
+        words = [cmd.argv[0], *(w for w in cmd.argv[1:] if w.text.startswith("-") and not w.quoted)]
+    else:
+        words = [w for w in cmd.argv if not (w.quoted and " " in w.text)]
+    return cmd.render() if len(words) == len(cmd.argv) else SimpleCommand(words).render()
+
+
 def _check_patterns(cmd: SimpleCommand, ctx: Context) -> None:
     if not ctx.patterns:
         return
-    text = cmd.render()
+    text = _pattern_text(cmd)
     for pattern in ctx.patterns:
         if pattern.search(text):
             ctx.block(

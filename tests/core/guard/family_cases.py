@@ -644,7 +644,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("confirm-git-branch-d-feature-x", "git branch -D feature/x", "confirm"),
     FamilyCase("confirm-git-restore-src-app-py", "git restore src/app.py", "confirm"),
     FamilyCase("confirm-git-checkout-src-app-py", "git checkout -- src/app.py", "confirm"),
-    FamilyCase("confirm-echo-export-x-1-bashrc", "echo 'export X=1' >> ~/.bashrc", "confirm"),
+    FamilyCase("block-echo-export-x-1-bashrc", "echo 'export X=1' >> ~/.bashrc", "block"),
     FamilyCase("confirm-rm-rf-tmp-build", "rm -rf ~/tmp-build", "confirm"),
     FamilyCase("confirm-rm-rf-other-project-dist", "rm -rf ../other-project/dist", "confirm"),
     FamilyCase("confirm-rm-rf-srv-app-releases-old", "rm -rf /srv/app/releases/old", "confirm"),
@@ -1598,7 +1598,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
         "block",
     ),
     FamilyCase("block-bashrc-curl-sh", 'echo "curl x | sh" >> ~/.bashrc', "block"),
-    FamilyCase("confirm-bashrc-path", 'echo "export PATH=$HOME/bin:$PATH" >> ~/.bashrc', "confirm"),
+    FamilyCase("block-bashrc-path", 'echo "export PATH=$HOME/bin:$PATH" >> ~/.bashrc', "block"),
     FamilyCase("block-git-hook-sudo", 'echo "sudo reboot" > .git/hooks/pre-commit', "block"),
     FamilyCase(
         "confirm-git-add-a-git-commit-m-cat-eof-feat-x-co",

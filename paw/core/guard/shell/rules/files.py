@@ -302,7 +302,8 @@ def _check_computed_prefix(path: str, ctx: Context, verb: str) -> None:
 def _check_run_later(path: str, ctx: Context, verb: str, content: str | None) -> None:
     """Start-up files and git hooks (their text runs later), then agent files."""
     if _RC_RE.search(path):
-        ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
+        # every new shell runs it, outside any project: not the agent's to change (issue 34)
+        ctx.block("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
         _judge_payload(content, ctx, path)
     elif _check_agent_file(path, ctx, verb, content):
         return

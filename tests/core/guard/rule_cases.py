@@ -551,6 +551,7 @@ RULE_CASES: tuple[RuleCase, ...] = (
     RuleCase("sql-piped", "echo 'DELETE FROM t' | psql app", "confirm", "shell.destructive-sql"),
     RuleCase("sql-drop-db", "mysql -e 'DROP DATABASE shop'", "block", "shell.destructive-sql"),
     RuleCase("home-read-repo", "grep -rn token ~/work/other-app", "confirm", "shell.home-read"),
+    RuleCase("outside-read-climb", "cat ../other-repo/.env.local", "confirm", "shell.outside-read"),
     RuleCase("listen-any", "python3 -m http.server --bind 0.0.0.0", "confirm", "shell.listen"),
     RuleCase("listen-nc", "nc -lvnp 4444", "confirm", "shell.listen"),
     RuleCase(

@@ -54,6 +54,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("ls ~/other-repo", "find ~ -name '*.pem'", "tar czf /tmp/h.tgz ~/Documents"),
         ("du -sh ~/.cache", "echo ~", "ls src/", "cat /etc/os-release"),
     ),
+    "shell.outside-read": (
+        ("cat ../other/.env", "grep -rn key ../", "cd src && cat ../../x", "cp ../bob/a.py ."),
+        ("cd src && cat ../README.md", "go test ./...", "echo ../x", "cat ./a/../b"),
+    ),
     "shell.listen": (
         ("nc -l 9000", "uvicorn app:app --host 0.0.0.0", "ssh -R 9000:localhost:22 h"),
         ("uvicorn app:app --reload", "nc -z localhost 5432", "ssh host uptime"),

@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules import known
+from paw.core.guard.shell.rules.targets import _normalise, in_cwd
 from paw.core.guard.shell.words import SENTINELS
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ _TOOL_CACHE_RE = re.compile(
     r"^(?:~|/home/[^/]+|/Users/[^/]+|/root)/(?:\.cache|Library/Caches)(?:/|$)"
 )
 _ECHO = frozenset({"echo", "printf"})
+# Programs whose operands are not paths read here: data, directories to enter, or paths their own
+# rules judge (`git worktree add ../x`, `ln -s ../shared/x`).
+_NO_PATHS = frozenset({"echo", "printf", "cd", "pushd", "ln", "git", "rm", "mv"})
 _LISTEN_FLAGS = frozenset({"-l", "--listen", "-L", "-R", "-D"})
 _METADATA_RE = re.compile(
     r"(?:^|[/@=\s\[])(?:169\.254\.\d+\.\d+|fd00:ec2::254|100\.100\.100\.200|"
@@ -172,6 +176,8 @@ def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) ->
         return
     text = "\x00".join(args)
     home = "~" in text or "/home/" in text or "/Users/" in text or "/root" in text
+    if ".." in text and not fired and name not in _NO_PATHS:
+        _check_climb(cmd, ctx)
     if name in known.PRINTERS:  # operands are data or files read: only where they are counts
         if home and not fired and name not in _ECHO:
             _check_home(cmd, ctx)
@@ -216,6 +222,20 @@ def _check_verbs(cmd: SimpleCommand, ctx: Context, text: str) -> None:
             if _SQL_RE.search(arg):
                 _sql(cmd, ctx, arg)
                 return
+
+
+def _check_climb(cmd: SimpleCommand, ctx: Context) -> None:
+    """``cat ../other-repo/.env``: a relative path that climbs out of the project (from where
+    the command started) reaches another repository or another agent's worktree."""
+    for arg in cmd.args:
+        climbs = (arg == ".." or arg.startswith("../") or "/../" in arg) and arg[:1] not in "/~"
+        if climbs and _normalise(in_cwd(arg, ctx)).startswith(".."):
+            ctx.confirm(
+                "shell.outside-read",
+                f"`{cmd.name}` reaches `{arg[:120]}`, above the project (another repository"
+                " or agent's worktree)",
+            )
+            return
 
 
 def _check_home(cmd: SimpleCommand, ctx: Context) -> None:

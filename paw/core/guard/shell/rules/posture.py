@@ -75,15 +75,15 @@ _PRIVATE_RE = re.compile(
 _SETTINGS_VERBS = frozenset({"set", "unset", "add", "delete", "edit", "rm", "remove", "write"})
 _SETTINGS = frozenset({"config", "configure", "settings", "defaults", "gsettings", "dconf"})
 _KERNEL = frozenset({"sysctl"})
-_RUNNER_RE = re.compile(r"(?:python[0-9.]*|pypy[0-9.]*|node|ruby|php|perl|bun|deno|Rscript)$")
+_PYTHONS = ("python", "pypy")
+_NOT_SCRIPT = frozenset({"-", ""})
+_RUNNERS = frozenset({"node", "ruby", "php", "perl", "bun", "deno", "Rscript"})
 _LISTEN_RE = re.compile(
     r"(?:^|=)(?:0\.0\.0\.0|::|\[::\])(?::\d+)?$|^0\.0\.0\.0:|listen[:=,]|^--listen\b",
     re.IGNORECASE,
 )
 _ADDRESS_HINT_RE = re.compile(r"\d\.\d+\.\d|metadata\.|::|\[[fF]")
-_HINT_RE = re.compile(
-    r"\d\.\d+\.\d|metadata\.|::|\[[fF]|config|settings|--global|--system|listen", re.IGNORECASE
-)
+_DOTTED_RE = re.compile(r"\d\.\d+\.\d")
 _SERVICES = frozenset({"systemctl", "launchctl", "service", "rc-service", "sv", "brew"})
 _SERVICE_VERBS = frozenset(
     {"enable", "disable", "mask", "unmask", "start", "stop", "restart", "reload", "kill", "edit",
@@ -157,6 +157,8 @@ _EFFECT_NAMES = frozenset(
     {"nc", "ncat", "netcat", "ssh", "sysctl", "systemctl", "launchctl", "service", "rc-service",
      "sv", "brew", "gsettings", "dconf", "defaults"}
 )  # fmt: skip
+_KNOWN = known.KNOWN
+_PRINTERS = known.PRINTERS
 _INFO = frozenset({"--help", "-h", "--version", "-V", "-v", "version", "help"})
 
 
@@ -168,7 +170,7 @@ def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) ->
     if not name or name == "=" or name[0] == "-":  # `-`: no program (bash: not found)
         return
     args = cmd.args
-    if not ruled and name not in known.KNOWN and not is_known(name, cmd, ctx, ruled):
+    if not ruled and name not in _KNOWN and not is_known(name, cmd, ctx, ruled):
         _unknown(name, args, ctx)
     if (cmd.stdin_text or cmd.upstream) and _CLIENT_RE.search(name):
         _check_fed_sql(cmd, ctx)
@@ -178,25 +180,43 @@ def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) ->
     home = "~" in text or "/home/" in text or "/Users/" in text or "/root" in text
     if ".." in text and not fired and name not in _NO_PATHS:
         _check_climb(cmd, ctx)
-    if name in known.PRINTERS:  # operands are data or files read: only where they are counts
+    if name in _PRINTERS:  # operands are data or files read: only where they are counts
         if home and not fired and name not in _ECHO:
             _check_home(cmd, ctx)
         return
     if home and not fired:
         _check_home(cmd, ctx)
     _read_verbs(cmd, ctx, ruled, text)
-    if name in _EFFECT_NAMES or _HINT_RE.search(text):
+    if name in _EFFECT_NAMES or _hinted(text):
         if _ADDRESS_HINT_RE.search(text):
             for arg in args:
                 _check_address(name, arg, ctx)
         _check_effects(cmd, ctx)
 
 
+def _hinted(text: str) -> bool:
+    """Whether any word may name an address, a listener or a settings change (substring tests:
+    one case-insensitive regex here cost more than the rest of the posture)."""
+    return (
+        "config" in text
+        or "settings" in text
+        or "--global" in text
+        or "--system" in text
+        or "listen" in text
+        or "LISTEN" in text
+        or "::" in text
+        or "metadata." in text
+        or "[f" in text
+        or "[F" in text
+        or ("." in text and _DOTTED_RE.search(text) is not None)
+    )
+
+
 def _read_verbs(cmd: SimpleCommand, ctx: Context, ruled: bool, text: str) -> None:
     name = cmd.name
     if name not in VERB_OWNED and (not ruled or name in VERB_READ or name in known.CLIENTS):
         _check_verbs(cmd, ctx, text)  # verbs no rule reads
-    elif _RUNNER_RE.match(name) and cmd.args[0][:1] not in {"-", ""}:
+    elif (name in _RUNNERS or name.startswith(_PYTHONS)) and cmd.args[0][:1] not in _NOT_SCRIPT:
         # `python manage.py flush`, `node cli.js drop`: a project script's verbs
         _check_verbs(cmd.with_argv(cmd.argv[1:], name), ctx, "\x00".join(cmd.args[1:]))
 

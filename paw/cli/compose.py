@@ -20,6 +20,7 @@ from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
 from paw.adapters.git import EarlyStatuses, GitCli
+from paw.adapters.paths import resolve_path
 from paw.adapters.procs import PsutilInspector, lower_thread_priority
 from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
@@ -27,7 +28,7 @@ from paw.cli import UsageError, common
 from paw.core.config import PawConfig
 from paw.errors import GitError, PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
-from paw.supervisor.service import Supervisor
+from paw.supervisor.service import Supervisor, default_shell_evaluator
 
 if TYPE_CHECKING:
     from paw.adapters.ssh import SshTransport
@@ -273,7 +274,9 @@ def build_supervisor(
         git_details=git_details_for(config),
         which=shutil.which,
         fault=crash_points(os.environ),
+        shell=default_shell_evaluator(resolve_path),  # writes follow symlinks on this machine
     )
+    supervisor.ctx.resolve_path = resolve_path  # edit/write prompts follow symlinks
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S

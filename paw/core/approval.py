@@ -18,12 +18,16 @@ from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.guard.shell import find_git_write
 from paw.core.guard.shell.gitwrites import GIT_WRITES, GitWrite
+from paw.core.guard.shell.rules.posture import judge_address
 from paw.core.models import Action, Detection, DetectionState, Finding, Prompt, PromptKind, Verdict
 
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
 
 ShellEvaluator = Callable[[str, str, "GuardConfig"], Verdict]
+PathResolver = Callable[[str], "str | None"]
+"""Where an absolute path really leads (symlinks followed), or None when it cannot be told:
+an adapter's job (paw/adapters/paths.py); the guard only compares the answers."""
 """The guard's one shell entry, ``paw.guard.evaluate_command`` (also behind ``paw check``): the
 supervisor injects it so approvals honour ``guard.allowed_dirs`` exactly as ``paw check`` does."""
 
@@ -32,6 +36,7 @@ __all__ = [
     "WRAP_NOTE_PREFIX",
     "Facts",
     "GitWrite",
+    "PathResolver",
     "Plan",
     "ShellEvaluator",
     "Step",
@@ -59,11 +64,31 @@ def is_inside(path: str, root: str) -> bool:
     return full == base or full.startswith(base.rstrip("/") + "/")
 
 
-def evaluate_path(path: str, worktree: str, config: GuardConfig) -> Verdict:
-    """A file edit/write: outside the worktree blocks; sensitive or instruction files confirm."""
+def evaluate_path(
+    path: str, worktree: str, config: GuardConfig, resolve: PathResolver | None = None
+) -> Verdict:
+    """A file edit/write: outside the worktree blocks; sensitive or instruction files confirm.
+
+    With ``resolve``, symlinks count: a committed ``NOTES.md -> ../../home/.bashrc`` (repository
+    content is untrusted) makes "write NOTES.md" a write to ``~/.bashrc`` (block); a path or
+    worktree ``resolve`` cannot follow is confirm (fail closed)."""
     if not is_inside(path, worktree):
         return _one("approve.path-outside-worktree", Action.BLOCK, f"{path} is outside {worktree}")
     rel = posixpath.relpath(posixpath.normpath(posixpath.join(worktree, path)), worktree)
+    if resolve is not None:
+        real = resolve(posixpath.join(worktree, rel))
+        root = resolve(worktree)
+        if real is None or root is None:
+            return _one(
+                "approve.path-unresolved", Action.CONFIRM, f"paw cannot tell where {path} leads"
+            )
+        if not is_inside(real, root):
+            return _one(
+                "approve.path-outside-worktree",
+                Action.BLOCK,
+                f"{path} is a link to {real}, outside {worktree}",
+            )
+        rel = posixpath.relpath(real, root)
     found = classify_path(rel, config)
     if found is PathClass.SENSITIVE:
         return _one("approve.sensitive-file", Action.CONFIRM, f"{rel} is a sensitive file")
@@ -72,6 +97,16 @@ def evaluate_path(path: str, worktree: str, config: GuardConfig) -> Verdict:
             "approve.instruction-file", Action.CONFIRM, f"{rel} steers agents (instruction file)"
         )
     return Verdict(Action.ALLOW)
+
+
+def evaluate_fetch(url: str) -> Verdict:
+    """A web fetch: a cloud metadata address blocks, a private network address confirms (effects
+    beyond files count, as for shell commands); any other URL is allow."""
+    found = judge_address(url)
+    if found is None:
+        return _one("approve.fetch-url", Action.ALLOW, f"fetches {url}")
+    block, reason = found
+    return _one("approve.fetch-private", Action.BLOCK if block else Action.CONFIRM, reason)
 
 
 def evaluate_mcp(tool: str, allowed: tuple[str, ...]) -> Verdict:
@@ -89,13 +124,14 @@ def evaluate_subject(
     mcp_allowed: tuple[str, ...],
     shell: ShellEvaluator,
     notes: tuple[str, ...] = (),
+    resolve: PathResolver | None = None,
 ) -> Verdict:
     """The guard's verdict on what approving ``prompt`` would let the agent do.
 
     ``notes`` are the detector's notes: a shell command whose screen lines were joined as
     wrapping may hide a line break, so it is never better than ``confirm``.
     """
-    verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell)
+    verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell, resolve)
     if prompt.kind in _WRAPPABLE and any(n.startswith(WRAP_NOTE_PREFIX) for n in notes):
         field = "command" if prompt.kind is PromptKind.SHELL else "path or URL"
         reason = f"the {field} wrapped on screen; paw cannot tell wrapping from a line break"
@@ -123,6 +159,7 @@ def _subject_verdict(
     config: GuardConfig,
     mcp_allowed: tuple[str, ...],
     shell: ShellEvaluator,
+    resolve: PathResolver | None = None,
 ) -> Verdict:
     subject = prompt.subject
     if prompt.kind in _SUBJECT_KINDS and not subject:
@@ -132,9 +169,9 @@ def _subject_verdict(
     if prompt.kind is PromptKind.SHELL and subject:
         return shell(subject, worktree, config)
     if prompt.kind in (PromptKind.EDIT, PromptKind.WRITE) and subject:
-        return evaluate_path(subject, worktree, config)
+        return evaluate_path(subject, worktree, config, resolve)
     if prompt.kind is PromptKind.FETCH and subject:
-        return _one("approve.fetch-url", Action.ALLOW, f"fetches {subject}")
+        return evaluate_fetch(subject)
     if prompt.kind is PromptKind.MCP and subject:
         return evaluate_mcp(subject, mcp_allowed)
     return _one(

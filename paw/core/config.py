@@ -55,6 +55,11 @@ class GuardConfig(_Strict):
     diff_preview_lines: int = Field(60, ge=0, le=100_000)
     """How many lines of diff the confirmation details carry (0 or more)."""
 
+    known_programs: tuple[str, ...] = ()
+    """Programs the guard does not know but the user vouches for: their effects stay in the
+    project. Without this, a program paw has no rule for is ``confirm`` ("paw does not know what
+    `X` does"); destructive verbs, home paths, listeners and settings changes are still read."""
+
     content_scan: bool = True
     """Before a commit, also look inside the files it would add for unambiguous secret formats
     (private-key armour, provider-prefixed tokens); a hit aborts like a sensitive file name."""

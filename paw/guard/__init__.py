@@ -33,7 +33,7 @@ from paw.guard.paths import is_path_allowed
 from paw.guard.shell_exec import ShellResult, run_shell
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = [
     "Action",
@@ -83,6 +83,7 @@ def evaluate_command(
     command: str,
     cwd: str | os.PathLike[str] | None = None,
     config: GuardConfig | PawConfig | None = None,
+    resolve: Callable[[str], str | None] | None = None,
 ) -> Verdict:
     """The guard's verdict on a shell command: ``allow``, ``confirm`` or ``block``.
 
@@ -92,6 +93,10 @@ def evaluate_command(
             them blocks (rule ``shell.cwd-not-allowed``); a root or home ``cwd`` makes bare globs
             in destructive commands block.
         config: guard settings (a ``GuardConfig`` or a whole ``PawConfig``).
+        resolve: with ``cwd``, where an absolute path really leads (symlinks followed, None
+            when it cannot be told; ``paw.adapters.paths.resolve_path``): a write to a project
+            file that links out of the project is judged where it lands, an unresolvable one
+            is ``confirm``. Without it, paths are judged as written.
 
     Returns:
         A :class:`Verdict` with ``action``, human-readable ``reasons`` and stable ``rules`` ids.
@@ -99,7 +104,7 @@ def evaluate_command(
     """
     guard = _guard(config)
     cwd_text = os.fspath(cwd) if cwd is not None else None
-    verdict = _evaluate_shell(command, cwd_text, guard)
+    verdict = _evaluate_shell(command, cwd_text, guard, resolve)
     extra = _cwd_finding(cwd, guard.allowed_dirs if guard else None)
     if not extra:
         return verdict

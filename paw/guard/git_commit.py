@@ -89,12 +89,34 @@ def _truncate(text: str, max_lines: int) -> str:
     return "\n".join([*lines[:max_lines], f"… ({len(lines) - max_lines} more lines)"])
 
 
-def _diff_preview(git: GitRunner, params: GitActionParams, max_lines: int) -> str:
+def _new_files(git: GitRunner, chosen: list[StatusEntry]) -> tuple[str, str]:
+    """Stat and patch of the untracked files the commit will add (``git diff HEAD`` omits
+    them): each as a diff against /dev/null, a symlink as the path it points to."""
+    stats: list[str] = []
+    patches: list[str] = []
+    for entry in chosen:
+        if entry.index != "?" or entry.is_dir:
+            continue
+        args = ["diff", "--no-index", "--no-color", "--", "/dev/null", entry.path]
+        stat = git.run([*args[:3], "--stat", *args[3:]], check=False).stdout.strip()
+        patch = git.run(args, check=False).stdout.strip()
+        if stat:
+            stats.append(stat)
+        if patch:
+            patches.append(patch)
+    return "\n".join(stats), "\n".join(patches)
+
+
+def _diff_preview(
+    git: GitRunner, params: GitActionParams, chosen: list[StatusEntry], max_lines: int
+) -> str:
     base = ["diff", "HEAD"] if params.add_all and git.has_ref("HEAD") else ["diff", "--cached"]
     tail = ["--", *params.files] if params.files else []
     stat = git.out([*base, "--stat", *tail]) or ""
     patch = git.out([*base, *tail]) or ""
-    return _truncate("\n\n".join(p for p in (stat, patch) if p), max_lines)
+    new_stat, new_patch = _new_files(git, chosen)
+    parts = (stat, new_stat, patch, new_patch)
+    return _truncate("\n\n".join(p for p in parts if p), max_lines)
 
 
 def prepare_commit(git: GitRunner, params: GitActionParams, cfg: GuardConfig) -> GitActionResult:
@@ -113,7 +135,7 @@ def prepare_commit(git: GitRunner, params: GitActionParams, cfg: GuardConfig) ->
         repo_path=params.repo_path,
         branch=git.branch(),
         message=message,
-        diff_preview=_diff_preview(git, params, cfg.diff_preview_lines),
+        diff_preview=_diff_preview(git, params, chosen, cfg.diff_preview_lines),
         files=paths,
         agent_instruction_files_changed=tuple(p for p in paths if rules.is_instruction(p)),
         sensitive_files=tuple(

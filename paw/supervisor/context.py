@@ -151,6 +151,9 @@ class Context:
     # None: paw's own readers (``paw.core.detect.read_input``)
     input_reader: Callable[[str, str], str | None] | None = None
     host: str | None = None  # the host the agents run on (None: this machine)
+    # where a path on this machine really leads (symlinks followed; None: cannot tell): edit and
+    # write prompts are judged by it. None: paths are judged as written (remote hosts, tests)
+    resolve_path: Callable[[str], str | None] | None = None
     own_procs: ProcessInspector | None = None  # this machine's processes (None: ``procs``)
     stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
     stat_marks: dict[str, StatMark] = field(default_factory=dict)  # per agent: its last count

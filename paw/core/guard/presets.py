@@ -257,8 +257,13 @@ AGENT_INSTRUCTION_FILE_PATTERNS: tuple[str, ...] = (
 """Path patterns of files that steer an agent (instructions, rules, settings, permissions, hooks,
 MCP servers, commands) or paw itself. A change is flagged for the human, never aborted."""
 
+ANIMA_PRODUCTION_ALLOWED_DIRS: tuple[str, ...] = ("/home/user/repos", "/tmp")  # noqa: S108 - reference data
+"""git-guardrails' reference ``allowedDirs`` (``presets.animaProductionAllowedDirs``): example
+paths to replace with your own (``GuardConfig(allowed_dirs=...)``), kept for parity."""
+
 presets = SimpleNamespace(
     blocked_shell_patterns=BLOCKED_SHELL_PATTERNS,
+    anima_production_allowed_dirs=ANIMA_PRODUCTION_ALLOWED_DIRS,
     sensitive_file_patterns=SENSITIVE_FILE_PATTERNS,
     agent_instruction_file_patterns=AGENT_INSTRUCTION_FILE_PATTERNS,
 )

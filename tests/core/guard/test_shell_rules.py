@@ -62,3 +62,43 @@ def test_evaluate_command_reason_names_the_parsed_command() -> None:
     verdict = evaluate_command("FOO=1 r''m -r\\f /")
     assert verdict.rule == "shell.rm-root"
     assert "rm" in verdict.reasons[0]
+
+
+def test_preset_blocklist_extended_matches_command_words_not_quoted_data() -> None:
+    """git-guardrails' raw-text presets, added as user patterns, block on what runs, not on data
+    (`echo "rm -rf /"` and `grep -r sudo .` were false blocks of the seed's regex list)."""
+    from paw.core.guard.presets import BLOCKED_SHELL_PATTERNS, presets
+
+    config = GuardConfig(blocked_patterns=PatternSet(extend=BLOCKED_SHELL_PATTERNS))
+    for data in ('echo "rm -rf /"', "grep -r sudo .", 'git commit -m "drop sudo from docs"',
+                 "rg -n 'killall' src/"):  # fmt: skip
+        verdict = evaluate_command(data, config=config)
+        assert "shell.user-pattern" not in verdict.rules, (data, verdict)
+    assert evaluate_command("killall node", config=config).rule == "shell.user-pattern"
+    assert "shell.user-pattern" in evaluate_command("bash -c 'killall x'", config=config).rules
+    assert presets.anima_production_allowed_dirs == ("/home/user/repos", "/tmp")
+
+
+# The rules an ordinary developer command may fire, and why (confirm by policy or by posture).
+_ORDINARY_RULES = {
+    "git.write": "a git write is confirm by policy",
+    "git.push": "a push is confirm by policy",
+    "files.link-outside": "`ln -s ../shared/…` makes a link out of the project",
+    "shell.home-read": "`source ~/.nvm/nvm.sh` runs code from the home folder",
+    "shell.secret-read": "`history | tail` prints the shell history",
+}
+
+
+def test_every_rule_has_must_not_match_examples_in_the_ordinary_commands() -> None:
+    """Codex's execpolicy keeps `not_match` examples beside each rule; here every rule's must-not
+    -match examples are the ordinary developer commands (tests/fixtures/guard/ordinary.txt):
+    no rule outside the short list above fires on any of them, so a rule that starts to
+    over-match fails here (its must-match examples are in rule_cases.py)."""
+    from tests.core.guard.test_false_blocks import ordinary_commands
+
+    fired: dict[str, list[str]] = {}
+    for command in ordinary_commands():
+        for rule in evaluate_command(command).rules:
+            fired.setdefault(rule, []).append(command)
+    unexpected = {rule: cmds for rule, cmds in fired.items() if rule not in _ORDINARY_RULES}
+    assert unexpected == {}

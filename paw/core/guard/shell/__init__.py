@@ -38,7 +38,11 @@ from paw.core.guard.shell.words import GUARDED, UNKNOWN, Word, _var_value, expan
 from paw.core.models import Action, Finding, Verdict
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from paw.core.config import GuardConfig
+
+    Resolver = Callable[[str], str | None]
 
 __all__ = [
     "Analysis",
@@ -535,12 +539,15 @@ def _evaluate_in(ctx: Context, cmd: SimpleCommand) -> SimpleCommand:
     return evaluate_simple(cmd, ctx)
 
 
-def _new_context(cwd: str | None, config: GuardConfig | None) -> Context:
+def _new_context(
+    cwd: str | None, config: GuardConfig | None, resolve: Resolver | None = None
+) -> Context:
     patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
     ctx = Context(config, CwdKind.PROJECT, patterns)
     ctx.cwd = _cwd_kind(cwd, ctx)
     if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = cwd.rstrip("/")
+        ctx.resolve = resolve
     elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
     ctx.run_script = partial(_run_script, ctx)
@@ -557,10 +564,10 @@ class Analysis:
 
 
 def _judge(
-    command: str, cwd: str | None, config: GuardConfig | None
+    command: str, cwd: str | None, config: GuardConfig | None, resolve: Resolver | None = None
 ) -> tuple[Verdict, list[GitWrite]]:
     try:
-        ctx = _new_context(cwd, config)
+        ctx = _new_context(cwd, config, resolve)
         _run_script(ctx, command, "command")
     except RecursionError:
         found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
@@ -595,6 +602,7 @@ def evaluate_command(
     command: str,
     cwd: str | None = None,
     config: GuardConfig | None = None,
+    resolve: Resolver | None = None,
 ) -> Verdict:
     """Judge a shell command an agent asks to run.
 
@@ -602,12 +610,15 @@ def evaluate_command(
         command: the command text, possibly several lines.
         cwd: the directory it would run in, when known (root or home make bare globs block).
         config: the guard settings (protected branches, user-blocked patterns).
+        resolve: where an absolute path really leads (symlinks followed; None when it cannot
+            be told), with ``cwd``: a write to a project file that is a link out of the project
+            is judged where it lands. The caller does the I/O (``paw.adapters.paths``).
 
     Returns:
         The most severe verdict over every executed part, with one finding per rule that fired.
         Never raises; anything paw cannot judge is ``confirm``.
     """
-    return _judge(command, cwd, config)[0]
+    return _judge(command, cwd, config, resolve)[0]
 
 
 def find_git_write(command: str) -> GitWrite | None:

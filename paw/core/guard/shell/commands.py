@@ -66,6 +66,10 @@ class Redirect:
     target: Word
 
 
+HERE_STRING = -1
+"""The ``subs`` key of the commands run by substitutions in a here-string (``<<< "$(…)"``)."""
+
+
 @dataclass(slots=True)
 class SimpleCommand:
     """One executed simple command after normalisation.
@@ -102,7 +106,11 @@ class SimpleCommand:
     def with_argv(self, argv: list[Word], wrapper: str) -> SimpleCommand:
         """A copy running ``argv`` under one more wrapper (substitution indices shifted)."""
         shift = len(self.argv) - len(argv)
-        subs = {i - shift: c for i, c in self.subs.items() if i - shift >= 0}
+        subs = {
+            i - shift if i != HERE_STRING else i: c
+            for i, c in self.subs.items()
+            if i - shift >= 0 or i == HERE_STRING
+        }
         return SimpleCommand(
             argv,
             self.redirects,

@@ -68,7 +68,9 @@ class Context:
         "nodes",
         "patterns",
         "piped_out",
+        "production",
         "protected",
+        "resolve",
         "run_command",
         "run_script",
         "scripts",
@@ -85,6 +87,9 @@ class Context:
         self.config = config
         self.cwd = cwd
         self.cwd_path: str | None = None  # the project directory, when given and not dangerous
+        # Where an absolute path really leads (symlinks followed; None: cannot tell), given by the
+        # caller (an adapter): the guard does no I/O. None: paths are judged as written.
+        self.resolve: Callable[[str], str | None] | None = None
         # Where relative paths point after `cd`: "" is the start directory, None is unknown.
         self.cwd_prefix: str | None = ""
         self.patterns = patterns
@@ -100,6 +105,7 @@ class Context:
         self.scripts: dict[str, str] = {}
         self.depth = 0
         self.piped_out = False  # the command being judged writes into a pipe
+        self.production = False  # a production-looking assignment was seen (`RAILS_ENV=prod`)
         self.nodes = 0
         self.sinks: list[list[SimpleCommand]] = []
         # Variables set from a substitution: the commands that produced each value, so a later

@@ -15,20 +15,26 @@ from paw.core.guard.shell.commands import (
 from paw.core.guard.shell.rules import (
     agents,
     containers,
+    escapes,
     files,
     forge,
     git,
     infra,
     interp,
+    known,
     launch,
     net,
     payload,
     perms,
+    posture,
     rm,
     scripted,
     secrets,
     system,
+    tamper,
     terminals,
+    tools,
+    verbs,
 )
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
@@ -55,9 +61,13 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
         payload,
         system,
         containers,
+        escapes,
         infra,
         scripted,
+        tamper,
         terminals,
+        tools,
+        posture,
     ):
         for name, checks in module.RULES.items():
             table[name] = table.get(name, ()) + checks
@@ -132,10 +142,23 @@ def _strip_keyword(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     return cmd.with_argv(cmd.argv[1:], first.text)  # judge what follows the keyword
 
 
+def _pattern_text(cmd: SimpleCommand) -> str:
+    """What a user pattern is matched on: the command's words, not the data it carries. A
+    program whose operands are data (``echo``, ``grep``) shows its name and options only; any
+    other drops quoted arguments with blanks (a message, a pattern): ``grep -r sudo .`` and
+    ``echo "rm -rf /"`` do not match ``\\bsudo\\b`` or ``rm\\s+-rf`` (a shell string they carry,
+    ``bash -c '…'``, is judged as commands of its own)."""
+    if cmd.name in known.PRINTERS:
+        words = [cmd.argv[0], *(w for w in cmd.argv[1:] if w.text.startswith("-") and not w.quoted)]
+    else:
+        words = [w for w in cmd.argv if not (w.quoted and " " in w.text)]
+    return cmd.render() if len(words) == len(cmd.argv) else SimpleCommand(words).render()
+
+
 def _check_patterns(cmd: SimpleCommand, ctx: Context) -> None:
     if not ctx.patterns:
         return
-    text = cmd.render()
+    text = _pattern_text(cmd)
     for pattern in ctx.patterns:
         if pattern.search(text):
             ctx.block(
@@ -190,8 +213,13 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     name = cmd.name
     if name in ctx.aliases:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
-    for check in _checks_for(name):
+    if name in verbs.GLOBAL_OPTIONS:  # `kubectl -n prod delete …`: the verb first
+        cmd = verbs.verb_first(cmd)
+    checks = _checks_for(name)
+    before = len(ctx.findings)
+    for check in checks:
         check(cmd, ctx)
+    posture.check(cmd, ctx, bool(checks), len(ctx.findings) > before)
     if cmd.redirects:
         files.check_redirects(cmd, ctx)
     for check in _GLOBAL:

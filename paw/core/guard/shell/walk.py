@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.commands import Redirect, SimpleCommand
+from paw.core.guard.shell.commands import HERE_STRING, Redirect, SimpleCommand
 from paw.core.guard.shell.context import MAX_NODES
 from paw.core.guard.shell.rules.stdin import literal_output
 from paw.core.guard.shell.rules.terminals import terminal_output
@@ -42,7 +42,7 @@ _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 class Walker:
     """Recursive walk over a tree-sitter-bash tree; one instance per parsed script."""
 
-    __slots__ = ("ctx", "evaluate", "level")
+    __slots__ = ("ctx", "evaluate", "here_subs", "level")
 
     def __init__(
         self, ctx: Context, evaluate: Callable[[SimpleCommand, Context], SimpleCommand]
@@ -50,6 +50,7 @@ class Walker:
         self.ctx = ctx
         self.evaluate = evaluate
         self.level = 0
+        self.here_subs: list[SimpleCommand] = []  # substitutions of the last here-string
 
     def walk(self, node: Node) -> None:
         """Visit ``node`` and everything under it that bash would execute."""
@@ -86,12 +87,15 @@ class Walker:
         reds = list(redirects or ())
         prefix: list[Node] = []
         trailing: list[Node] = list(extra or ())
+        here: list[SimpleCommand] = []
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 prefix.append(child)
             elif kind in _REDIRECT_TYPES:
                 stdin_text = self._redirect(child, reader, reds, stdin_text, trailing)
+                if kind == "herestring_redirect":
+                    here, self.here_subs = self.here_subs, []
             elif kind in _STATEMENT_ARGS:
                 self.walk(child)  # `time (cmd)`: a statement where a word was expected runs
             elif child.is_named and kind != "comment":
@@ -102,9 +106,9 @@ class Walker:
             self._assignment(assignment, scoped=True)
         raw = node.text or b""
         if b"$" in raw:
-            argv, subs = _resplit(argv, subs)
-            if argv and argv[0].text in _PRINT_WORDS and not self.ctx.piped_out:
-                _printed_secret_variable(raw, self.ctx)
+            argv, subs = self._expanded(node, raw, argv, subs)
+        if here:  # `bash <<< "$(… | base64 -d)"`: what the here-string's substitutions ran
+            subs = {**subs, HERE_STRING: here}
         cmd = SimpleCommand(argv, reds, stdin_text, upstream, subs)
         effective = self.evaluate(cmd, self.ctx)
         for sink in self.ctx.sinks:
@@ -181,6 +185,17 @@ class Walker:
             self.ctx.piped_out = piped
         return sink
 
+    def _expanded(
+        self, node: Node, raw: bytes, argv: list[Word], subs: dict[int, list[SimpleCommand]]
+    ) -> tuple[list[Word], dict[int, list[SimpleCommand]]]:
+        """A command with expansions: split its words as bash does and judge what that hides."""
+        if IFS_CHANGED in self.ctx.env:
+            _ifs_command_word(node, self.ctx)
+        argv, subs = _resplit(argv, subs)
+        if argv and argv[0].text in _PRINT_WORDS and not self.ctx.piped_out:
+            _printed_secret_variable(raw, self.ctx)
+        return argv, subs
+
     def _redirect(
         self,
         node: Node,
@@ -192,7 +207,7 @@ class Walker:
         kind = node.type
         if kind == "herestring_redirect":
             for child in node.named_children:
-                self._subst_in(child)
+                self.here_subs = self._subst_in(child)
                 return reader.read(child).text
             return stdin_text
         if kind == "heredoc_redirect":
@@ -331,6 +346,8 @@ class Walker:
                 value = printed.rstrip("\n")
             if value_node.type == "array":
                 value = UNKNOWN
+        if name == "IFS" and value.strip(" \t\n"):  # `IFS=: read a b`, scoped or not
+            self.ctx.env[IFS_CHANGED] = value
         assign = SimpleCommand([Word("="), Word(name), Word(value)])
         self.evaluate(assign, self.ctx)
         if not scoped:
@@ -416,6 +433,17 @@ class Walker:
 _BLANK_RE = re.compile(r"[ \t\n]")
 _PRINT_WORDS = frozenset({"echo", "printf", "print"})
 _VAR_REF_RE = re.compile(rb"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+IFS_CHANGED = " IFS"  # a key no shell variable can have: IFS was set to a non-blank value
+
+
+def _ifs_command_word(node: Node, ctx: Context) -> None:
+    """``IFS=,; c=rm,-rf,/; $c`` or ``IFS=: read a b <<< …; $a $b``: after IFS is changed, a
+    command word that comes from an expansion is a word built by splitting (obfuscation)."""
+    name = node.child_by_field_name("name")
+    if name is not None and b"$" in (name.text or b""):
+        ctx.block("shell.ifs-words", "the command word is built by word splitting on a changed IFS")
 
 
 def _resplit(

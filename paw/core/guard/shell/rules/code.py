@@ -22,6 +22,18 @@ _SHELL_CALL_RE = re.compile(
     r"|io\.popen|os\.exec\w*|os\.spawn\w*)(?=\s*[(\s\[{\"'q])"
 )
 _QW_RE = re.compile(r"\bqw\s*(?:\(([^)]*)\)|\[([^\]]*)\]|\{([^}]*)\}|/([^/]*)/)")
+# Ruby's percent literals: `%q(…)`/`%Q(…)`/`%(…)` is one string, `%w(…)`/`%W(…)` a word list.
+_PERCENT_RE = re.compile(
+    r"%([qQwW]?)(?:\(([^)]*)\)|\[([^\]]*)\]|\{([^}]*)\}|<([^>]*)>|\|([^|]*)\|)"
+)
+# Evaluating bytes a decoder produced (`exec(bytes.fromhex(…))`, `eval(Buffer.from(…, 'base64')
+# …)`, `eval(atob(…))`): the code run is hidden from the reader, as `base64 -d | sh` is.
+_EVAL_CALL_RE = re.compile(r"(?<![\w.$])(?:exec|eval|Function|compile|execfile|runpy\.\w+)\s*\(")
+_DECODED_RE = re.compile(
+    r"fromhex|b64decode|b32decode|b85decode|a85decode|unhexlify|decodebytes|base64|Buffer\.from"
+    r"|\batob\s*\(|unpack\s*\(|\bpack\s*\(|codecs\.decode|\.decode\(\s*['\"](?:hex|rot)"
+    r"|zlib|gzip|bz2|lzma|marshal|pickle|fromCharCode|\bchr\s*\(|\[::-1\]|\.reverse\("
+)
 _WRITE_RE = re.compile(
     r"(?:\bopen\(\s*" + _STR + r"\s*,\s*['\"](?:[wax]|r\+)"
     r"|(?:writeFileSync|appendFileSync|writeFile|appendFile|File\.write|IO\.write"
@@ -200,8 +212,7 @@ def scan_code(source: str, lang: str, ctx: Context, origin: str) -> None:
     if lang in {"perl", "ruby", "php"}:
         for match in _BACKTICK_RE.finditer(source):
             ctx.run_script(match.group(1), f"{origin} backticks")
-    if lang == "py" and _BUILT_SYSTEM_RE.search(source):
-        ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
+    _scan_computed(source, lang, ctx, origin)
     _scan_deletes(source, lang, ctx, origin)
     if (
         _has_any(source, _NETWORK_CALL_NEEDLES)
@@ -295,13 +306,54 @@ def _call_arguments(source: str, start: int) -> str:
     return source[start : start + 600]
 
 
+_EVAL_NEEDLES = ("exec", "eval", "Function", "compile", "runpy")
+
+
+def _scan_computed(source: str, lang: str, ctx: Context, origin: str) -> None:
+    """Shell commands and code that the source builds at run time."""
+    if lang == "py" and _BUILT_SYSTEM_RE.search(source):
+        ctx.confirm("shell.unresolved", f"`{origin}` runs a shell command built at run time")
+    if _has_any(source, _EVAL_NEEDLES):
+        _scan_evals(source, ctx, origin)
+
+
+def _scan_evals(source: str, ctx: Context, origin: str) -> None:
+    """Code evaluated from decoded bytes is block; from any other computed value, confirm."""
+    for match in _EVAL_CALL_RE.finditer(source):
+        args = _call_arguments(source, match.end() - 1)
+        inner = args[1:-1].strip() if args.endswith(")") else args[1:].strip()
+        if not inner or _LITERAL_RE.fullmatch(inner):
+            continue  # `eval("1+1")`: the literal is the code, scanned with the rest
+        if _DECODED_RE.search(inner):
+            ctx.block(
+                "shell.decode-exec", f"`{origin}` evaluates decoded bytes (code hidden from review)"
+            )
+            return
+        if inner.startswith(("{", "function", "(")) or "=>" in inner:
+            continue  # JavaScript's `Function(...)`-free callbacks and Ruby blocks
+        ctx.confirm("shell.unresolved", f"`{origin}` evaluates code built at run time")
+
+
+def _percent_parts(args: str) -> list[str]:
+    parts: list[str] = []
+    for match in _PERCENT_RE.finditer(args):
+        body = next((g for g in match.groups()[1:] if g is not None), "")
+        parts.extend(body.split() if match.group(1) in {"w", "W"} else [body])
+    return parts
+
+
 def _run_call(source: str, match: re.Match[str], ctx: Context, origin: str) -> None:
-    """A shell-out: one string is a shell command; several are an argv (``["rm", "-rf", "/"]``)."""
+    """A shell-out: one string is a shell command; several are an argv (``["rm", "-rf", "/"]``).
+    A call whose command paw cannot read (a variable, a list built at run time) is confirm."""
     args = _call_arguments(source, match.end())
     parts = [_literal(m) for m in _LITERAL_RE.finditer(args)]
     for groups in _QW_RE.findall(args):
         parts.extend("".join(groups).split())
+    if "%" in args:
+        parts.extend(_percent_parts(args))
     if not parts:
+        if args.strip(" \t([{)]}"):
+            ctx.confirm("shell.unresolved", f"`{origin}` runs a command paw cannot resolve")
         return
     if len(parts) == 1 or any(c in parts[0] for c in " ;|&$`<>"):
         ctx.run_script(parts[0], f"{origin} shell call")

@@ -173,16 +173,15 @@ def check_write_target(
     """Judge one file a command writes, creates or deletes."""
     if _judged_apart(path, ctx, verb):
         return
-    if ctx.cwd_prefix:
-        path = in_cwd(path, ctx)
-    if ctx.cwd_path and path.startswith(ctx.cwd_path + "/") and "/.." not in path:
-        path = path[len(ctx.cwd_path) + 1 :]  # inside the project: judged as a project path
+    found = _project_path(path, ctx, verb, content)
+    if found is None:
+        return
+    path = found
     if _matches_paw_glob(path):
         ctx.block("agents.guard-tamper", f"`{verb}` can reach paw's own state or config `{path}`")
         return
     if not any_place(path):
-        if _classify(path, ctx) is PathClass.INSTRUCTION:
-            _check_agent_file(path, ctx, verb, content)
+        _check_plain(path, ctx, verb, content, delete=delete)
         return
     if delete and _GUARD_FILES_RE.search(path):
         ctx.block(
@@ -196,7 +195,86 @@ def check_write_target(
     if content and _ENV_FILE_RE.search(path) and _GUARD_OFF_TEXT_RE.search(content):
         ctx.block("agents.guard-off", f"`{verb}` writes a guard-off setting into `{path}`")
         return
+    before = len(ctx.findings)
     _check_run_later(path, ctx, verb, content)
+    if len(ctx.findings) == before and not delete:
+        check_contained(path, ctx, verb)
+
+
+_PATH_DIRS_RE = re.compile(
+    r"(^~|^/home/[^/]+|^/Users/[^/]+|^/root)/(\.local/bin|bin|\.cargo/bin|go/bin|\.npm-global/bin"
+    r"|\.deno/bin|\.bun/bin|\.pyenv/shims|\.volta/bin)(/|$)|^/usr/local/s?bin(/|$)"
+)
+
+
+_SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/dev/shm/")  # noqa: S108 - paths to judge
+_SCRATCH_DIRS = frozenset(p.rstrip("/") for p in _SCRATCH)
+
+
+def check_contained(path: str, ctx: Context, verb: str) -> None:
+    """A write outside the project: the home folder's dotfiles and directories on PATH are
+    block (what lands there runs or configures every later shell), elsewhere confirm; the
+    system's scratch space (``/tmp``) and devices (judged by their own rules) are left alone."""
+    if not path.startswith(("/", "~")) and not path.startswith(".."):
+        return
+    if "/.." in path or path.startswith(".."):
+        path = normalise(path)
+        if not path.startswith(("/", "~", "..")):
+            return
+    if ctx.cwd_path and (path == ctx.cwd_path or path.startswith(ctx.cwd_path + "/")):
+        return
+    if path.startswith((*_SCRATCH, "/dev/")) or path in _SCRATCH_DIRS:
+        return  # the system's scratch space: shared, but nothing there runs or configures later
+    home = _home_segments(path)
+    if (home and home[0].startswith(".") and len(home) == 1) or _PATH_DIRS_RE.search(path):
+        ctx.block(
+            "files.outside-write", f"`{verb}` writes `{path}` (a start-up file or a PATH folder)"
+        )
+        return
+    ctx.confirm("files.outside-project", f"`{verb}` writes `{path}` outside the project")
+
+
+def _project_path(path: str, ctx: Context, verb: str, content: str | None) -> str | None:
+    """``path`` as seen from the project (after ``cd``, inside ``cwd``, through a symlink), or
+    None once it was judged where a link leads."""
+    if ctx.cwd_prefix:
+        path = in_cwd(path, ctx)
+    if ctx.cwd_path and path.startswith(ctx.cwd_path + "/") and "/.." not in path:
+        path = path[len(ctx.cwd_path) + 1 :]  # inside the project: judged as a project path
+    if ctx.resolve is not None and not path.startswith(("/", "~", "..")):
+        return _follow_link(path, ctx, verb, content)
+    return path
+
+
+def _follow_link(path: str, ctx: Context, verb: str, content: str | None) -> str | None:
+    """A project path that is a symlink (repository content is untrusted): the path it leads
+    to inside the project, or None once judged where it lands outside it (or unresolved)."""
+    if any(c in path for c in "*?[" + UNKNOWN + SUBST) or ctx.resolve is None or not ctx.cwd_path:
+        return path
+    real = ctx.resolve(f"{ctx.cwd_path}/{path}")
+    root = ctx.resolve(ctx.cwd_path)
+    if real is None or root is None:
+        ctx.confirm("files.link-unresolved", f"paw cannot tell where `{path}` leads (`{verb}`)")
+        return None
+    if real == root or real.startswith(root.rstrip("/") + "/"):
+        return real[len(root.rstrip("/")) + 1 :] or "."
+    before = len(ctx.findings)
+    saved, ctx.resolve = ctx.resolve, None  # `real` is fully resolved already
+    try:
+        check_write_target(real, ctx, f"{verb} through the link {path}", content)
+    finally:
+        ctx.resolve = saved
+    if len(ctx.findings) == before:
+        ctx.confirm("files.outside-project", f"`{verb}` writes `{path}`, a link to `{real}`")
+    return None
+
+
+def _check_plain(path: str, ctx: Context, verb: str, content: str | None, *, delete: bool) -> None:
+    """A path no dangerous-place pattern names: an instruction file, or judged by where it lands."""
+    if _classify(path, ctx) is PathClass.INSTRUCTION:
+        _check_agent_file(path, ctx, verb, content)
+    elif not delete and path.startswith(("/", "~", "..")):
+        check_contained(path, ctx, verb)
 
 
 def _judged_apart(path: str, ctx: Context, verb: str) -> bool:
@@ -224,7 +302,8 @@ def _check_computed_prefix(path: str, ctx: Context, verb: str) -> None:
 def _check_run_later(path: str, ctx: Context, verb: str, content: str | None) -> None:
     """Start-up files and git hooks (their text runs later), then agent files."""
     if _RC_RE.search(path):
-        ctx.confirm("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
+        # every new shell runs it, outside any project: not the agent's to change (issue 34)
+        ctx.block("files.shell-rc", f"`{verb}` changes the shell start-up file `{path}`")
         _judge_payload(content, ctx, path)
     elif _check_agent_file(path, ctx, verb, content):
         return
@@ -393,6 +472,37 @@ def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
                 check_write_target(f"{target.rstrip('/')}/{name}", ctx, cmd.name, content)
 
 
+def _check_symlink(cmd: SimpleCommand, ctx: Context) -> None:
+    """``ln -s ../../home/.bashrc NOTES.md``: a link out of the project turns a later "write
+    NOTES.md" into a write there. A link into a home folder or above the project is confirm;
+    public system files (``ln -s /usr/bin/python3 bin/python``) are not."""
+    parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S"}))
+    if "s" not in parsed.letters and "--symbolic" not in parsed.options:
+        return
+    target = option_value(cmd.args, "-t", "--target-directory")
+    sources = parsed.operands if target is not None else parsed.operands[:-1]
+    if target is None:
+        target = parsed.operands[-1] if len(parsed.operands) >= 2 else "."
+        sources = parsed.operands[:-1] or parsed.operands
+    into_dir = target.endswith("/") or len(sources) > 1 or target in {".", ".."}
+    base = target.rstrip("/") if into_dir else target.rpartition("/")[0]
+    for source in sources:
+        if _ignored(source):
+            if source[:1] in (UNKNOWN, SUBST):
+                ctx.confirm("files.link-outside", f"`{cmd.name}` links to a computed path")
+            continue
+        where = source if source.startswith(("/", "~")) else f"{base}/{source}" if base else source
+        where = in_cwd(where, ctx) if ctx.cwd_prefix else where
+        if ctx.cwd_path and where.startswith(ctx.cwd_path + "/") and "/.." not in where:
+            continue
+        where = normalise(where)
+        if _home_segments(where) is not None or where == ".." or where.startswith("../"):
+            ctx.confirm(
+                "files.link-outside",
+                f"`{cmd.name}` makes a link to `{source}` outside the project",
+            )
+
+
 def _check_in_place(cmd: SimpleCommand, ctx: Context) -> None:
     args = cmd.args
     if not any(
@@ -450,7 +560,7 @@ RULES: dict[str, tuple[Check, ...]] = {
     "tee": (_check_tee,),
     "cp": (_check_copy,),
     "install": (_check_copy,),
-    "ln": (_check_copy,),
+    "ln": (_check_copy, _check_symlink),
     "sed": (_check_in_place,),
     "gsed": (_check_in_place,),
     "dd": (_check_dd,),

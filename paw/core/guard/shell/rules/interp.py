@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.rules import code, terminals
+from paw.core.guard.shell.rules import code, terminals, verbs
 from paw.core.guard.shell.rules.net import is_download, is_fetch
 from paw.core.guard.shell.rules.stdin import is_decoder, literal_output, simulate_stdin
 from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, has_unknown
@@ -121,6 +121,8 @@ def check_stdin_exec(cmd: SimpleCommand, ctx: Context, lang: str) -> None:
     if any(is_fetch(up) for up in cmd.upstream):
         ctx.block("shell.download-exec", f"downloaded content is piped into `{cmd.name}`")
         return
+    if cmd.stdin_text is not None and check_dynamic_body(cmd, ctx, cmd.stdin_text):
+        return  # a here-string of downloaded or decoded text
     text, decoded = simulate_stdin(cmd)
     if text is not None:
         if lang == "sh":
@@ -215,6 +217,8 @@ def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
     body, script, stdin = _python_parts(cmd.args)
     if "-m" in cmd.args[:-1] and cmd.args[cmd.args.index("-m") + 1] == "paw":
         terminals.check_paw(cmd, ctx, cmd.args[cmd.args.index("-m") + 2 :])
+    elif body is None and script is None and not stdin:
+        verbs.check_module(cmd, ctx)  # `python -m twine upload`: judged as `twine upload`
     if body is not None:
         _check_piped_code(cmd, ctx, body)
         code.scan_code(body, "py", ctx, f"{cmd.name} -c")

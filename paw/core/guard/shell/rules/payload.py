@@ -150,6 +150,19 @@ def _stdin_operands(cmd: SimpleCommand) -> list[str]:
     return []
 
 
+def _takes_value(arg: str, with_value: frozenset[str]) -> bool:
+    """True when option ``arg`` consumes the next word: ``-a``, ``--arg-file`` and a short
+    cluster ending in a value letter (``-0a FILE`` is ``-0 -a FILE``)."""
+    if arg in with_value:
+        return True
+    if arg.startswith("--") or len(arg) < 3:
+        return False
+    for index, letter in enumerate(arg[1:], start=1):
+        if f"-{letter}" in with_value:
+            return index == len(arg) - 1  # glued value (`-afile`) or the value follows
+    return False
+
+
 def _check_xargs(cmd: SimpleCommand, ctx: Context) -> None:
     args = cmd.args
     i, replace = 0, None
@@ -158,7 +171,7 @@ def _check_xargs(cmd: SimpleCommand, ctx: Context) -> None:
             replace = args[i + 1]
         if args[i].startswith("-I") and len(args[i]) > 2:
             replace = args[i][2:]
-        i += 2 if args[i] in _XARGS_VALUE else 1
+        i += 2 if _takes_value(args[i], _XARGS_VALUE) else 1
     payload = args[i:] or ["echo"]
     operands = _stdin_operands(cmd) or [UNKNOWN]
     if replace is not None:
@@ -168,11 +181,27 @@ def _check_xargs(cmd: SimpleCommand, ctx: Context) -> None:
         _run_payload(ctx, payload + operands, cmd, "xargs")
 
 
+_PARALLEL_VALUE = frozenset(
+    {"-j", "--jobs", "-P", "--max-procs", "-a", "--arg-file", "-d", "--delimiter", "-I",
+     "-S", "--sshlogin", "--colsep", "-C", "--joblog", "--results", "--tmpdir", "--workdir",
+     "--timeout", "--delay", "--retries", "-n", "--max-args", "-N", "-L", "--max-lines",
+     "-E", "--eof", "--basefile", "--return", "--env", "--memfree", "--load", "--halt",
+     "--tag-string", "--rpl", "--sshloginfile", "--slf", "--block", "--resume-failed"}
+)  # fmt: skip
+
+
 def _check_parallel(cmd: SimpleCommand, ctx: Context) -> None:
+    """``parallel [options] CMD [args] ::: values``: parallel's own options come first; the
+    command keeps its flags (``ls | parallel rm -rf`` is ``rm -rf`` of each line read)."""
     args = cmd.args
-    cut = args.index(":::") if ":::" in args else len(args)
-    head = [a for a in args[:cut] if not a.startswith("-")]
-    values = args[cut + 1 :] or [UNKNOWN]
+    cut = next((i for i, a in enumerate(args) if a in {":::", "::::", ":::+", "::::+"}), len(args))
+    start = 0
+    while start < cut and args[start].startswith("-") and args[start] != "--":
+        start += 2 if _takes_value(args[start], _PARALLEL_VALUE) else 1
+    start += 1 if start < cut and args[start] == "--" else 0
+    head = args[start:cut]
+    literal = cut < len(args) and args[cut] in {":::", ":::+"}
+    values = (args[cut + 1 :] if literal else []) or [UNKNOWN]
     for value in values[:4]:
         words = [w.replace("{}", value) for w in head]
         if len(words) == 1 and " " in words[0]:

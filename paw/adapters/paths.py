@@ -1,0 +1,18 @@
+"""Where a path on this machine really leads: symlinks followed, for the guard to compare."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def resolve_path(path: str) -> str | None:
+    """``path`` with every symlink followed (missing tails kept as written), or None when the
+    filesystem cannot tell (a link loop, a permission error): the guard then confirms."""
+    try:
+        real = os.path.realpath(path, strict=False)
+        if Path(real).is_symlink():  # a loop leaves a link unresolved at the end
+            return None
+    except (OSError, ValueError, RuntimeError):
+        return None
+    return real

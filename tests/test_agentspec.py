@@ -65,8 +65,8 @@ from paw.core.agents import BUILTIN_PROFILES, plan_launch, profile_for, usable_k
 from paw.core.agentspec import install_plan
 from paw.core.config import PawConfig
 from paw.core.detect import AGENTS, detect
-from paw.core.detect.registry import AGENT_MODULES, all_specs
-from paw.core.verified import BINARIES, VERIFIED_VERSIONS
+from paw.core.detect.registry import agent_modules, all_specs
+from paw.core.verified import binaries, verified_versions
 from paw.tui.connect import DEFAULT_KINDS
 
 profile = profile_for(PawConfig(), "new-cli")
@@ -75,13 +75,13 @@ with contextlib.redirect_stdout(help_text):
     main(["spawn", "--help"])
 print(json.dumps({
     "paw": paw.__file__,
-    "modules": AGENT_MODULES,
+    "modules": agent_modules(),
     "detect_agents": list(AGENTS),
     "profiles": list(BUILTIN_PROFILES),
     "launch": list(plan_launch(profile, "fix the login form", "py").argv),
     "match": profile.match.model_dump(),
-    "verified": VERIFIED_VERSIONS,
-    "binaries": BINARIES,
+    "verified": verified_versions(),
+    "binaries": binaries(),
     "doctor": [r.name for r in collect()],
     "tui_kinds": list(usable_kinds_first(PawConfig(), shutil.which)),
     "tui_default_kinds": list(DEFAULT_KINDS),

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from paw.adapters.ssh import SshTransport
     from paw.supervisor.fleet import Fleet, HostRecord, Remote
 
-JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
 
 CONFIG_NAME = "paw.toml"
 STATE_DIR = common.STATE_DIR

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading
     from paw.supervisor.model import AgentView, Decision, Snapshot, SupervisorApi
 
-DEFAULT_KINDS = (*agent_kinds(), "demo")
+DEFAULT_KINDS = agent_kinds()
 STARTING = "paw is still connecting to tmux; try again in a moment"
 
 

@@ -27,7 +27,7 @@ STARTING = "paw is still connecting to tmux; try again in a moment"
 
 
 class Pushes(Protocol):
-    """Pictures a sweeper process pushes on its own pane events (``paw.adapters.sweep_child``):
+    """Pictures a sweeper process pushes on its own pane events (``paw.cli.sweep_child``):
     with them the TUI runs no event client and no event pump of its own."""
 
     def follow(

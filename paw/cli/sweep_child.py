@@ -202,7 +202,7 @@ class SweepChild:
         self.started = time.monotonic()
         err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115, PTH123 - kept by the child
         try:
-            self._proc = subprocess.Popen(  # this interpreter running paw
+            self._proc = subprocess.Popen(  # noqa: S603 - this interpreter running paw
                 list(argv),
                 cwd=cwd,
                 stdin=subprocess.PIPE,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
@@ -233,6 +232,8 @@ def attacher(supervisor: Supervisor | Fleet) -> Callable[[str], None]:
     def attach(agent: str) -> None:
         argv = supervisor.attach_argv(agent)
         # The terminal is handed to tmux until the human detaches; nothing to capture.
-        subprocess.run(argv, check=False)  # noqa: S603 - argv comes from the tmux adapter
+        from paw.adapters import proc
+
+        proc.run_foreground(argv)
 
     return attach

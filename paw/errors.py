@@ -40,10 +40,6 @@ class SensitiveFilesError(GuardError):
         self.files = files
 
 
-class ApprovalRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
-    """paw refused to send approval keys; ``reason`` says why."""
-
-
 class DeliveryUnknown(PawError):  # noqa: N818 - an outcome users read, not a bug
     """Keys or text were handed to the link to a host (ssh) and no answer came back: the
     connection dropped, ssh failed mid-command or time ran out. They may have reached the

@@ -17,7 +17,7 @@ import pytest
 
 from paw.core.agents import BUILTIN_PROFILES, profile_of
 from paw.core.detect.registry import agent_kinds, agent_modules, all_specs, spec_for
-from paw.core.guard.shell.rules.agents import AGENT_CLIS
+from paw.core.guard.shell.rules.agents import agent_clis
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "corpus"
@@ -65,8 +65,9 @@ from paw.core.agents import BUILTIN_PROFILES, plan_launch, profile_for, usable_k
 from paw.core.agentspec import install_plan
 from paw.core.config import PawConfig
 from paw.core.detect import AGENTS, detect
-from paw.core.detect.registry import AGENT_MODULES, all_specs
-from paw.core.verified import BINARIES, VERIFIED_VERSIONS
+from paw.core.detect.registry import agent_modules, all_specs
+from paw.core.guard.shell import evaluate_command
+from paw.core.verified import binaries, verified_versions
 from paw.tui.connect import DEFAULT_KINDS
 
 profile = profile_for(PawConfig(), "new-cli")
@@ -75,13 +76,13 @@ with contextlib.redirect_stdout(help_text):
     main(["spawn", "--help"])
 print(json.dumps({
     "paw": paw.__file__,
-    "modules": AGENT_MODULES,
+    "modules": agent_modules(),
     "detect_agents": list(AGENTS),
     "profiles": list(BUILTIN_PROFILES),
     "launch": list(plan_launch(profile, "fix the login form", "py").argv),
     "match": profile.match.model_dump(),
-    "verified": VERIFIED_VERSIONS,
-    "binaries": BINARIES,
+    "verified": verified_versions(),
+    "binaries": binaries(),
     "doctor": [r.name for r in collect()],
     "tui_kinds": list(usable_kinds_first(PawConfig(), shutil.which)),
     "tui_default_kinds": list(DEFAULT_KINDS),
@@ -90,6 +91,8 @@ print(json.dumps({
     "demo": next_steps(),
     "install_plan": install_plan(all_specs()),
     "detected": detect("newcli> ", "new-cli").state.value,
+    "guard": [evaluate_command(c).action.value for c in ("newcli --no-sandbox",
+              "node lib/@example/new-cli/cli.js --trust-all-tools", "othercli --no-sandbox")],
 }))
 """
 
@@ -163,6 +166,7 @@ def test_a_new_agent_module_appears_in_every_derived_list(
     assert isinstance(plan, list)
     assert "new-cli npm @example/new-cli 1.2.3 newcli node_modules/.bin -" in plan
     assert data["detected"] == "idle"
+    assert data["guard"] == ["block", "block", "allow"]  # the guard knows its launch command
 
 
 def test_every_built_in_profile_is_its_spec() -> None:
@@ -184,11 +188,11 @@ def test_each_installed_agent_has_its_fixture_folder(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", [s.kind for s in all_specs() if s.install is not None])
 def test_the_guard_knows_each_agent_launch_command(kind: str) -> None:
-    """`<agent> --yolo` is blocked by the guard's list of agent CLIs, which also covers agents
-    paw does not drive: each agent paw installs must be on it."""
+    """`<agent> --no-sandbox` is blocked by the guard's list of agent CLIs, which also covers
+    agents paw does not drive: each agent paw installs is on it, with its process names."""
     spec = spec_for(kind)
     assert spec is not None
-    assert spec.binary in AGENT_CLIS
+    assert {spec.binary, spec.command[0], *spec.executables} <= agent_clis()
 
 
 # Lists of agent names that are not lists of paw's agents: the guard's patterns cover every

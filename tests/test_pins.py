@@ -12,7 +12,7 @@ from pathlib import Path
 
 from paw.core.agentspec import install_plan
 from paw.core.detect.registry import all_specs
-from paw.core.verified import VERIFIED_VERSIONS, binaries
+from paw.core.verified import binaries, verified_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "install-agents"
@@ -45,7 +45,7 @@ def test_install_plan_is_the_verified_versions() -> None:
     lines = _plan_from_a_bare_python()
     assert lines == install_plan(all_specs())
     pinned = {kind: version for kind, _via, _pkg, version, *_ in (line.split() for line in lines)}
-    assert pinned == VERIFIED_VERSIONS
+    assert pinned == verified_versions()
     for line in lines:
         _kind, via, _package, _version, binary, bin_dir, python = line.split()
         assert via in ("npm", "pypi"), line

@@ -9,15 +9,14 @@ the full text is only in the local audit.
 from __future__ import annotations
 
 import logging
-import os
 import queue
-import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
+from paw.adapters import proc
 from paw.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -126,7 +125,6 @@ class ChannelNotifier:
 
     def _hook(self, argv: Sequence[str], message: Message) -> None:
         env = {
-            **os.environ,
             "PAW_EVENT": message.event,
             "PAW_WAVE": message.wave,
             "PAW_TASK": message.task or "",
@@ -134,10 +132,9 @@ class ChannelNotifier:
             "PAW_TITLE": message.outgoing_title,
             "PAW_REDACTED": "1" if message.redacted else "0",
         }
-        done = subprocess.run(
-            list(argv), input=message.outgoing_body, text=True, env=env, capture_output=True,
-            timeout=HOOK_TIMEOUT_S, check=False,
-        )  # fmt: skip
+        done = proc.run(
+            argv, input=message.outgoing_body, env=env, timeout=HOOK_TIMEOUT_S, check=False
+        )
         if done.returncode != 0:
             self.errors.append(f"hook {argv[0]} exited {done.returncode}: {done.stderr.strip()}")
 
@@ -150,7 +147,7 @@ class ChannelNotifier:
             argv = [*base, "set-option", *target, BADGE_OPTION, text]
         else:
             argv = [*base, "set-option", "-u", *target, BADGE_OPTION]
-        subprocess.run(argv, capture_output=True, timeout=10, check=False)
+        proc.run(argv, timeout=10, check=False)
 
 
 def _apprise(urls: Sequence[str]) -> apprise.Apprise:

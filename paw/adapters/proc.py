@@ -1,4 +1,7 @@
-"""The single subprocess gateway: every external program paw runs goes through :func:`run`."""
+"""The single subprocess gateway: every external program paw runs starts here — :func:`run`
+(wait for it, output captured), :func:`start` (output to a file, waited for later),
+:func:`spawn` (a long-lived helper over pipes), :func:`run_foreground` (a program that takes
+the terminal). The few exceptions are named in docs/architecture.md ("One gateway")."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from paw.errors import PawError
@@ -129,10 +132,18 @@ def start(argv: Sequence[str], *, env: Mapping[str, str] | None = None) -> Start
     return Started(argv, env)
 
 
-def spawn(argv: Sequence[str], *, cwd: str | None = None) -> subprocess.Popen[bytes]:
+def spawn(
+    argv: Sequence[str],
+    *,
+    cwd: str | None = None,
+    stderr: int | IO[bytes] = subprocess.DEVNULL,
+    new_session: bool = False,
+) -> subprocess.Popen[bytes]:
     """Start a long-lived helper (e.g. a tmux control client) with binary stdin/stdout pipes.
 
-    stderr goes to /dev/null; the caller owns the process and must close and reap it.
+    stderr goes to /dev/null unless given (:data:`PIPE`, or a file the child writes to);
+    ``new_session``: the helper gets a session of its own (a terminal's signals stay paw's).
+    The caller owns the process and must close and reap it.
 
     Raises:
         OSError: the program could not be started.
@@ -142,8 +153,24 @@ def spawn(argv: Sequence[str], *, cwd: str | None = None) -> subprocess.Popen[by
         cwd=cwd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
+        start_new_session=new_session,
+        close_fds=True,
     )
+
+
+PIPE = subprocess.PIPE
+
+
+def run_foreground(argv: Sequence[str]) -> int:
+    """Run ``argv`` on paw's own terminal (``tmux attach``) until it exits; its exit status.
+
+    Nothing is captured: the program owns the terminal until it returns.
+
+    Raises:
+        OSError: the program could not be started.
+    """
+    return subprocess.run(list(argv), check=False).returncode
 
 
 def finish(process: subprocess.Popen[bytes], *, grace_s: float = 2.0) -> None:

@@ -341,9 +341,7 @@ class ShellChannel:
 
     def __init__(self, argv: Sequence[str]) -> None:
         """Start ``argv`` (``ssh … -- exec /bin/sh``)."""
-        self._process = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        )
+        self._process = proc.spawn(argv, stderr=proc.PIPE)
         self._selector = selectors.DefaultSelector()
         self._buffers: dict[int, bytes] = {}
         for stream in (self._process.stdout, self._process.stderr):

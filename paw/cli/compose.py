@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.adapters import config_store, proc
+from paw.adapters import config_store
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
@@ -26,7 +26,7 @@ from paw.adapters.state import StateStore
 from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
 from paw.core.config import PawConfig
-from paw.errors import GitError, PawError, SensitiveFilesError
+from paw.errors import PawError, SensitiveFilesError
 from paw.supervisor.context import Actor
 from paw.supervisor.service import Supervisor, default_shell_evaluator
 
@@ -34,25 +34,10 @@ if TYPE_CHECKING:
     from paw.adapters.ssh import SshTransport
     from paw.supervisor.fleet import Fleet, HostRecord, Remote
 
-JsonDocs = StateStore  # one state adapter: `paw wave` keeps its documents in it too
 
 CONFIG_NAME = "paw.toml"
 STATE_DIR = common.STATE_DIR
 SOCKET_ENV = "PAW_TMUX_SOCKET"
-
-
-class RepoGit(GitCli):
-    """GitCli plus ``current_branch`` (spawn pins a ``HEAD`` base to the checked-out branch)."""
-
-    def current_branch(self, repo: str) -> str:
-        """The branch checked out in ``repo``, or the commit id when HEAD is detached."""
-        done = proc.run(["git", "symbolic-ref", "--short", "-q", "HEAD"], cwd=repo, check=False)
-        if done.ok and done.stdout.strip():
-            return done.stdout.strip()
-        done = proc.run(["git", "rev-parse", "--verify", "HEAD"], cwd=repo, check=False)
-        if not done.ok:
-            raise GitError(f"cannot resolve HEAD in {repo}: {done.stderr.strip()}")
-        return done.stdout.strip()
 
 
 def git_details_for(config: PawConfig) -> Callable[[str, str], str | None]:
@@ -263,7 +248,7 @@ def build_supervisor(
         config,
         root,
         terminal,
-        RepoGit(early=early),
+        GitCli(early=early),
         PsutilInspector(),
         JsonlAuditLog(state_dir / "audit.jsonl"),
         state,

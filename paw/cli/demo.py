@@ -113,7 +113,7 @@ def next_steps(paw: str = "paw") -> str:
     return text + "\n" + fill(kinds, width=95) + "\n"
 
 
-def register_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``paw demo``."""
     p = sub.add_parser(
         "demo",

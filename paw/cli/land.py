@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.adapters.notify import ChannelNotifier
-    from paw.cli.compose import JsonDocs
+    from paw.adapters.state import StateStore
     from paw.core.land import LandState
 
 EXIT_NOT_ALL_LANDED = 1
@@ -182,7 +182,7 @@ def _reporter(
     return tell
 
 
-def latest_landing(docs: JsonDocs, name: str) -> LandState | None:
+def latest_landing(docs: StateStore, name: str) -> LandState | None:
     """The wave's landing journal, if it was ever landed."""
     from pydantic import ValidationError
 

@@ -2,7 +2,7 @@
 
 Started by `paw tui` (never by hand): it builds the same supervisor the TUI does, with its own
 tmux control-mode clients, and answers each sweep request on its input with the picture on its
-output (the frames of :mod:`paw.adapters.sweep_child`); once the TUI follows it, it also sweeps
+output (the frames of :mod:`paw.cli.sweep_child`); once the TUI follows it, it also sweeps
 on its own pane events and pushes each picture (see :func:`serve`). It ends when its input
 ends: when the TUI closes it, or dies however it dies.
 """
@@ -16,7 +16,7 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING, Protocol
 
-from paw.adapters.sweep_child import FrameWriter
+from paw.cli.sweep_child import FrameWriter
 from paw.errors import PawError, TmuxError
 from paw.supervisor.model import AgentView, LivePrompt
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
@@ -216,8 +216,8 @@ def serve(
 
     A full garbage collection walks every object and stops every thread: in a process that
     holds 200 agents' records, observations and captures, a sweep waits behind it. After the
-    first picture what survives a collection is frozen, as the TUI does (paw.tui.gcpause)."""
-    from paw.tui.gcpause import LongLived
+    first picture what survives a collection is frozen, as the TUI does (paw.supervisor.gcpause)."""
+    from paw.supervisor.gcpause import LongLived
 
     inbox = inbox or Inbox()
     reader = threading.Thread(

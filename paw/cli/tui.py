@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from paw.adapters.sweep_child import SweepChild
+    from paw.cli.sweep_child import SweepChild
     from paw.supervisor.fleet import Fleet
     from paw.supervisor.service import Supervisor
     from paw.tui.app import PawApp
@@ -57,9 +56,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_tui_options(p)
     p.set_defaults(func=cmd_tui)
-    from paw.cli.demo import register_demo
-
-    register_demo(sub)
 
 
 def add_tui_options(p: argparse.ArgumentParser) -> None:
@@ -143,15 +139,15 @@ def connect(root: str, socket_name: str | None = None) -> Connection:
 def start_sweeper(
     supervisor: Supervisor | Fleet, root: str, socket_name: str | None
 ) -> SweepChild | None:
-    """Start the process that sweeps for the TUI (:mod:`paw.adapters.sweep_child`): this
+    """Start the process that sweeps for the TUI (:mod:`paw.cli.sweep_child`): this
     machine's agents only (with hosts the TUI sweeps in its own process, as it does until the
     sweeper is up, and again if it ends). ``PAW_SWEEPER=0`` keeps every sweep in the TUI."""
     import os
     from pathlib import Path
 
-    from paw.adapters.sweep_child import SweepChild, sweeper_argv
     from paw.adapters.tmux import TmuxTerminal
     from paw.cli.compose import STATE_DIR
+    from paw.cli.sweep_child import SweepChild, sweeper_argv
     from paw.supervisor.service import Supervisor
 
     terminal = supervisor.ctx.terminal
@@ -236,6 +232,8 @@ def attacher(supervisor: Supervisor | Fleet) -> Callable[[str], None]:
     def attach(agent: str) -> None:
         argv = supervisor.attach_argv(agent)
         # The terminal is handed to tmux until the human detaches; nothing to capture.
-        subprocess.run(argv, check=False)  # noqa: S603 - argv comes from the tmux adapter
+        from paw.adapters import proc
+
+        proc.run_foreground(argv)
 
     return attach

@@ -31,7 +31,7 @@ from paw.errors import PawError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from paw.cli.compose import JsonDocs
+    from paw.adapters.state import StateStore
     from paw.core.config import PawConfig
     from paw.core.problems import Lines, Loc, Problem
     from paw.core.wave import WaveFile, WaveState
@@ -153,14 +153,15 @@ def load_wave(path: Path) -> tuple[WaveFile, str, dict[str, str]]:
 # -- state -------------------------------------------------------------------------------------
 
 
-def _repo_and_docs(args: argparse.Namespace) -> tuple[str, JsonDocs]:
-    from paw.cli.compose import STATE_DIR, JsonDocs, find_repo_root
+def _repo_and_docs(args: argparse.Namespace) -> tuple[str, StateStore]:
+    from paw.adapters.state import StateStore
+    from paw.cli.compose import STATE_DIR, find_repo_root
 
     root = find_repo_root(args.repo)
-    return root, JsonDocs(Path(root) / STATE_DIR / WAVES_DIR)
+    return root, StateStore(Path(root) / STATE_DIR / WAVES_DIR)
 
 
-def _wave_name(docs: JsonDocs, name: str | None) -> str:
+def _wave_name(docs: StateStore, name: str | None) -> str:
     if name is not None:
         if docs.read(name) is None:
             raise UsageError(f"no wave named {name!r} (see `paw wave status`)")
@@ -175,7 +176,7 @@ def _wave_name(docs: JsonDocs, name: str | None) -> str:
     return max(files, key=lambda p: p.stat().st_mtime).stem
 
 
-def _state(docs: JsonDocs, name: str) -> WaveState:
+def _state(docs: StateStore, name: str) -> WaveState:
     from pydantic import ValidationError
 
     from paw.core.wave import WaveState
@@ -192,7 +193,7 @@ def _state(docs: JsonDocs, name: str) -> WaveState:
 class RunnerLock:
     """``.paw/waves/<name>.lock``, held by the one runner of a wave (freed even by kill -9)."""
 
-    def __init__(self, docs: JsonDocs, name: str) -> None:
+    def __init__(self, docs: StateStore, name: str) -> None:
         """Nothing is locked until :meth:`acquire`."""
         docs.root.mkdir(parents=True, exist_ok=True)
         self.path = docs.root / f"{name}.lock"
@@ -506,7 +507,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _landing(docs: JsonDocs, name: str) -> dict[str, object] | None:
+def _landing(docs: StateStore, name: str) -> dict[str, object] | None:
     """The landing of the wave (``paw wave land``), for the report; None before any."""
     from paw.cli.land import latest_landing
     from paw.core.land import landing_data

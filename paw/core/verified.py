@@ -1,13 +1,12 @@
 """The agent CLI versions paw's detectors were verified against (see docs/agents.md).
 
 Derived from each agent module's ``SPEC`` (:mod:`paw.core.agentspec`): the pins live there only.
-``VERIFIED_VERSIONS`` and ``BINARIES`` are built on first use (they import every agent module).
+Each call imports every agent module (cached by the registry).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from paw.core.detect.registry import all_specs
 
@@ -22,19 +21,6 @@ def verified_versions() -> dict[str, str]:
 def binaries() -> dict[str, str]:
     """Agent id -> the command its package installs (agents paw installs)."""
     return {s.kind: s.binary for s in all_specs() if s.install is not None}
-
-
-def __getattr__(name: str) -> object:
-    if name == "VERIFIED_VERSIONS":
-        return verified_versions()
-    if name == "BINARIES":
-        return binaries()
-    raise AttributeError(name)
-
-
-if TYPE_CHECKING:
-    VERIFIED_VERSIONS: dict[str, str]
-    BINARIES: dict[str, str]
 
 
 def parse_version(text: str) -> str | None:

@@ -270,19 +270,19 @@ def _carry_out(
         )
         ctx.record(
             "outcome", action=action, outcome=Outcome.DELIVERY_UNKNOWN.value, reason=reason,
-            **_ids(record),
+            **record.audit_ids(),
         )  # fmt: skip
         _set_state(ctx, record.id, DELIVERY_UNKNOWN, action=action, sender=None)
         return Decision(Outcome.DELIVERY_UNKNOWN, record.id, reason, verdict, plan.keys)
     except PawError as err:
         ctx.record(
-            "outcome", action=action, outcome="send-failed", error=err.message, **_ids(record)
+            "outcome", action=action, outcome="send-failed", error=err.message, **record.audit_ids()
         )
         _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
         raise
     ctx.fault(f"{action}:sent")
     outcome = _verify(ctx, record)
-    ctx.record("outcome", action=action, outcome=outcome.value, **_ids(record))
+    ctx.record("outcome", action=action, outcome=outcome.value, **record.audit_ids())
     _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
 
@@ -341,22 +341,12 @@ def _verify(ctx: Context, record: PromptRecord) -> Outcome:
     return poll(ctx, VERIFY_TIMEOUT_S, VERIFY_INTERVAL_S, cleared) or Outcome.SENT_UNCONFIRMED
 
 
-def _ids(record: PromptRecord) -> dict[str, object]:
-    return {
-        "agent": record.agent,
-        "kind": record.kind,
-        "pane": record.pane_id,
-        "prompt_id": record.id,
-        "fingerprint": record.fingerprint,
-    }
-
-
 def _fields(
     record: PromptRecord, plan: Plan, verdict: Verdict | None, override: str | None
 ) -> dict[str, object]:
     prompt: Prompt | None = plan.prompt
     return {
-        **_ids(record),
+        **record.audit_ids(),
         "prompt_kind": record.prompt_kind,
         "subject": prompt.subject if prompt is not None else record.subject,
         "question": prompt.question if prompt is not None else record.question,

@@ -193,7 +193,7 @@ class Context:
     # operation, time in status and worktree counts give the same view: see sweep._view)
     views: dict[str, tuple[object, ...]] = field(default_factory=dict)
     # per occurrence id: the last live prompt offered (an equal one offered again is that
-    # very object, which the sweeper sends by number: see paw.adapters.sweep_child)
+    # very object, which the sweeper sends by number: see paw.cli.sweep_child)
     offered: dict[str, object] = field(default_factory=dict)
 
     @property

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NoReturn
 
+from paw.core.detect.options import ENTER
 from paw.core.models import Detection, DetectionState
 from paw.core.typed_text import control_problem, echo_shown, one_line, pattern_input, squeeze
 from paw.errors import PawError, TypingRefused
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
 
-ENTER = "Enter"
 ECHO_TIMEOUT_S = 10.0  # wall clock: how long the typed text may take to show before Enter
 POLL_S = 0.05
 SETTLE_S = 0.15  # after the echo: longer than a terminal's paste-detection window

@@ -137,6 +137,16 @@ class PromptRecord(_Record):
     sender: ProcIdentity | None = None  # the paw process sending, while SENDING
     decided_by: str | None = None  # the user whose decision it was
 
+    def audit_ids(self) -> dict[str, object]:
+        """The fields every audit record about this occurrence carries."""
+        return {
+            "agent": self.agent,
+            "kind": self.kind,
+            "pane": self.pane_id,
+            "prompt_id": self.id,
+            "fingerprint": self.fingerprint,
+        }
+
 
 _R = TypeVar("_R", bound=_Record)
 

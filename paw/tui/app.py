@@ -20,10 +20,10 @@ from textual.worker import Worker, WorkerState
 
 from paw.core.printable import printable_line
 from paw.errors import PawError, TmuxError
+from paw.supervisor.gcpause import LongLived
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
 from paw.tui.frames import use_frame_period
-from paw.tui.gcpause import LongLived
 from paw.tui.messages import AgentDetails, DetailsRead, PanesPolled, PollFailed
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -219,7 +219,8 @@ class PawApp(App[None]):
 
     def first_picture_shown(self) -> None:
         """The first sweep's picture is on screen: what the TUI holds now lives long (see
-        :mod:`paw.tui.gcpause`). Not in headless runs (tests run many apps in one process)."""
+        :mod:`paw.supervisor.gcpause`). Not in headless runs (tests run many apps in one
+        process)."""
         if not self.is_headless and not self._ending:
             self._long_lived.install()
 

@@ -22,12 +22,12 @@ if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading
     from paw.supervisor.model import AgentView, Decision, Snapshot, SupervisorApi
 
-DEFAULT_KINDS = (*agent_kinds(), "demo")
+DEFAULT_KINDS = agent_kinds()
 STARTING = "paw is still connecting to tmux; try again in a moment"
 
 
 class Pushes(Protocol):
-    """Pictures a sweeper process pushes on its own pane events (``paw.adapters.sweep_child``):
+    """Pictures a sweeper process pushes on its own pane events (``paw.cli.sweep_child``):
     with them the TUI runs no event client and no event pump of its own."""
 
     def follow(

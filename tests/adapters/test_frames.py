@@ -10,7 +10,7 @@ from typing import cast
 
 import pytest
 
-from paw.adapters.sweep_child import FrameReader, FrameWriter
+from paw.cli.sweep_child import FrameReader, FrameWriter
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import pytest
 
 from paw.core.agents import BUILTIN_PROFILES, TaskError, plan_launch, profile_for
 from paw.core.config import PawConfig
-from paw.core.verified import VERIFIED_VERSIONS
+from paw.core.verified import verified_versions
 from tests.adversarial.ident_support import (
     Env,
     configure,
@@ -120,7 +120,7 @@ def test_real_cli_reads_a_dash_dash_task_as_its_prompt_not_as_an_option(
     env: Env, installed_agents: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     binary = str(agents.binary_path(kind, installed_agents))
-    version = VERIFIED_VERSIONS[kind]
+    version = verified_versions()[kind]
     home = env.tmp / "home"  # the CLIs write their settings there, never into the user's HOME
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from paw.adapters.state import StateStore
 from paw.cli import main
-from paw.cli.compose import JsonDocs
 from paw.cli.wave import RunnerLock
 from tests.support.budget import budget
 
@@ -115,7 +115,7 @@ def test_a_second_runner_is_refused(
     monkeypatch.chdir(git_repo)
     wave = tmp_path / "night.toml"
     wave.write_text('name = "night"\n[[tasks]]\nname = "a"\ntask = "x"\n', encoding="utf-8")
-    lock = RunnerLock(JsonDocs(git_repo / ".paw" / "waves"), "night")
+    lock = RunnerLock(StateStore(git_repo / ".paw" / "waves"), "night")
     assert lock.acquire()
     try:
         code, _, err = _run(capsys, "wave", "run", str(wave))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paw.core.detect import detect
-from paw.core.verified import VERIFIED_VERSIONS
+from paw.core.verified import verified_versions
 from tests.detect.corpus import Case, load_cases, problems
 
 CASES = load_cases()
@@ -13,7 +13,7 @@ CASES = load_cases()
 
 def test_corpus_is_present() -> None:
     agents = {case.agent for case in CASES}
-    assert set(VERIFIED_VERSIONS) <= agents
+    assert set(verified_versions()) <= agents
     assert len(CASES) >= 90
 
 

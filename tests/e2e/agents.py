@@ -21,13 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from paw.core.verified import BINARIES, VERIFIED_VERSIONS
+from paw.core.verified import binaries, verified_versions
 from tests.e2e.scenarios import README_TEXT
 
 API_KEY = "sk-paw-e2e-0123456789abcdefghijklmnop"
 MODEL = "paw-stub"
-AGENT_IDS = tuple(VERIFIED_VERSIONS)
-VERSIONS = VERIFIED_VERSIONS  # the versions install-agents pins and paw verified
+AGENT_IDS = tuple(verified_versions())
+VERSIONS = verified_versions()  # the versions install-agents pins and paw verified
 INSTALL_HINT = (
     "run scripts/install-agents (it installs the pinned agent CLIs into $PAW_AGENTS_HOME)"
 )
@@ -42,7 +42,7 @@ def agents_home() -> Path:
 def binary_path(agent: str, home: Path | None = None) -> Path:
     """The installed binary of ``agent``."""
     root = home or agents_home()
-    name = BINARIES[agent]
+    name = binaries()[agent]
     venv = PYTHON_VENVS.get(agent)
     if venv is not None:
         return root / venv / "bin" / name

@@ -11,6 +11,7 @@ import pytest
 
 from paw.core.approval import evaluate_subject, find_git_write
 from paw.core.config import GuardConfig
+from paw.core.guard.shell import analyse_command
 from paw.core.models import Prompt, PromptKind
 from paw.guard import evaluate_command
 from paw.supervisor.service import default_shell_evaluator
@@ -92,8 +93,37 @@ def test_git_write_details_come_from_the_guard_parse(command: str, message: str)
     assert found.message == message
 
 
-def test_approval_has_no_second_command_splitter() -> None:
-    source = Path(__file__).resolve().parents[2] / "paw" / "core" / "approval.py"
-    text = source.read_text(encoding="utf-8")
-    assert "shlex" not in text
-    assert ".replace(sep" not in text
+@pytest.mark.parametrize(
+    ("command", "action", "message"),
+    [
+        ('git commit -m "a && git push origin main"', "commit", "a && git push origin main"),
+        ("git commit -m 'x; git push'", "commit", "x; git push"),
+        ('echo "git commit -m x"', None, None),
+        ("git commit -m x # && git push", "commit", "x"),
+        ("cat <<'EOF'\ngit push origin main\nEOF", None, None),
+    ],
+)
+def test_git_write_details_are_not_split_a_second_way(
+    command: str, action: str | None, message: str | None
+) -> None:
+    """A splitter beside the guard's (``shlex``, splitting on ``&&``) reads a quoted ``&&``, a
+    comment or a here-document as a second command."""
+    found = find_git_write(command)
+    assert (found.action if found else None, found.message if found else None) == (
+        action,
+        message,
+    )
+
+
+def test_every_git_write_found_is_one_the_verdict_confirms() -> None:
+    """Details and verdict come from one walk: a write the details name is never allowed, but
+    for the forms that write nothing (``--dry-run``, ``--help``)."""
+    allowed = []
+    for command in _commands():
+        analysis = analyse_command(command)
+        found = find_git_write(command)
+        assert found == (analysis.git_writes[0] if analysis.git_writes else None)
+        reads_only = "--dry-run" in command or "--help" in command
+        if found is not None and analysis.verdict.action.value == "allow" and not reads_only:
+            allowed.append(command)
+    assert not allowed, allowed[:10]

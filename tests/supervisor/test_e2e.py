@@ -349,6 +349,22 @@ def test_e2e_git_commit_confirmation_shows_git_details(
     assert answers(paw_env) == []
 
 
+def test_e2e_git_push_confirmation_reads_past_push_options(
+    paw_env: Paw, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31: for `git push -o ci.skip origin main` the confirmation said "Remote: ci.skip /
+    Branch: origin" and dropped the protected-branch warning plain `git push origin main` shows."""
+    configure(paw_env, "shell git push -o ci.skip origin main")
+    paw(capsys, "spawn", "alice", "--agent", "scripted")
+    prompt = wait_prompt(paw_env, "git push -o ci.skip origin main")
+    code, out, _ = paw(capsys, "approve", prompt.id, "--json")
+    assert code == 3
+    lines = json.loads(out)["confirmation"].splitlines()
+    assert "WARNING: this pushes straight to the protected branch main." in lines
+    assert ("Remote: origin" in lines, "Branch: main" in lines) == (True, True)
+    assert answers(paw_env) == []
+
+
 def test_e2e_git_commit_confirmation_says_what_answers_it(
     paw_env: Paw, capsys: pytest.CaptureFixture[str]
 ) -> None:

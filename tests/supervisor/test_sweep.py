@@ -437,7 +437,7 @@ def test_a_quiet_worktree_is_recounted_after_its_safety_net(
 
 
 def test_an_agent_that_shows_the_same_keeps_its_view_object_while_its_screen_changes() -> None:
-    """The sweeper sends a view it sent before as a number (paw.adapters.sweep_child): a busy
+    """The sweeper sends a view it sent before as a number (paw.cli.sweep_child): a busy
     agent whose screen changes but whose row shows the same keeps the very view object."""
     rig = make_rig()
     pane = spawn_demo(rig, "alice", IDLE_SCREEN)

@@ -1,4 +1,4 @@
-"""The TUI's sweeper process (paw.adapters.sweep_child, `python -m paw.cli.sweeper`) over real
+"""The TUI's sweeper process (paw.cli.sweep_child, `python -m paw.cli.sweeper`) over real
 tmux, git and the scripted agent: its pictures are the ones a sweep here would give, a prompt it
 saw is approved by the TUI's own process (fresh proof, audit first), and whatever happens to it
 (killed, stuck, tmux gone, the TUI killed) the TUI sweeps on and no process is left behind."""
@@ -19,8 +19,8 @@ import psutil
 import pytest
 from libtmux.server import Server
 
-from paw.adapters.sweep_child import SweepChild, read_frame, sweeper_argv, write_frame
 from paw.cli.compose import build_supervisor
+from paw.cli.sweep_child import SweepChild, read_frame, sweeper_argv, write_frame
 from paw.cli.tui import start_sweeper
 from paw.supervisor.model import Outcome, Snapshot
 from paw.supervisor.service import Supervisor
@@ -178,7 +178,7 @@ def test_the_sweeper_ends_when_the_tui_is_killed(git_repo: Path, server: Server)
     script = textwrap.dedent(
         f"""
         import sys, time
-        from paw.adapters.sweep_child import SweepChild, sweeper_argv
+        from paw.cli.sweep_child import SweepChild, sweeper_argv
         child = SweepChild(sweeper_argv({str(git_repo)!r}, None), cwd={str(git_repo)!r})
         assert child.wait_ready(), child.why_gone
         print(child.pid, flush=True)

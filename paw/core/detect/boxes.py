@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 # Horizontal rule characters agents draw full width (light, heavy, double, dashed, top bar).
 RULE_CHARS = "─━═╌┄┈▔▀"
@@ -148,3 +148,41 @@ def wrapped_lead(lines: Sequence[str], index: int, width: int) -> int:
             break
         start -= 1
     return start
+
+
+_SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
+_TOP_EDGE = "╭┌"
+_BOTTOM_EDGE = "╰└"
+_MAX_STATUS = 3  # status lines an agent draws below its bottom box
+_MAX_BOX = 60  # content lines read up from the bottom edge
+
+
+def box_above_status(
+    lines: Sequence[str], status: re.Pattern[str], clean: Callable[[str], str] = str
+) -> tuple[list[str], int]:
+    """The content of the box right above an agent's status line (borders removed, each line
+    through ``clean``) and the index of its top edge; ``([], len(lines))`` when the bottom of
+    the screen is not such a box.
+
+    The box's bottom edge must be among the last lines, with only the status line (matching
+    ``status``) below it and no shell prompt there. A box taller than the pane has no top edge
+    on screen: its content then starts at the top (index -1).
+    """
+    bottom = -1
+    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
+        if is_box_edge(lines[index]) and lines[index][0] in _BOTTOM_EDGE:
+            bottom = index
+            break
+    after = [line for line in lines[bottom + 1 :] if line.strip()]
+    if bottom < 0 or not status.search(" ".join(after)):
+        return [], len(lines)
+    if any(_SHELL_PROMPT.match(line) for line in after):
+        return [], len(lines)
+    index = bottom - 1
+    content: list[str] = []
+    while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
+        content.insert(0, clean(strip_border(lines[index], depth=1)))
+        index -= 1
+    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in _TOP_EDGE):
+        return [], len(lines)  # something else interrupts the border: not one box
+    return content, index

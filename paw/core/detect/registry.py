@@ -114,13 +114,3 @@ def load_input_reader(agent: str) -> InputReader | None:
     module = _module(agent)
     reader = getattr(module, "input_text", None)
     return cast("InputReader", reader) if callable(reader) else None
-
-
-def __getattr__(name: str) -> object:
-    if name == "AGENT_MODULES":  # the mapping by its former name, discovered on first use
-        return agent_modules()
-    raise AttributeError(name)
-
-
-if TYPE_CHECKING:
-    AGENT_MODULES: dict[str, str]

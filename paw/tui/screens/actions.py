@@ -28,16 +28,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.supervisor.model import Decision, LivePrompt
-    from paw.tui.app import PawApp
+    from paw.tui.app_api import AppApi
 
 
 class AgentActions(Screen[None]):
     """Actions on prompts and agents; the main screen supplies the selection."""
 
     @property
-    def paw(self) -> PawApp:
-        """The app, typed."""
-        return cast("PawApp", self.app)
+    def paw(self) -> AppApi:
+        """The app, typed by what screens ask of it."""
+        return cast("AppApi", self.app)
 
     @property
     def selected_agent(self) -> str | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
-from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.boxes import box_above_status, dedent, unwrap
 from paw.core.detect.inputs import after_marker, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE
 from paw.core.detect.prompts import (
@@ -71,9 +71,6 @@ QUESTION = re.compile(r"^\?\s+(?P<question>.+)$")
 QUESTION_FOOTER = re.compile(r"Enter select", re.IGNORECASE)
 API_KEY_LINE = re.compile(r"^Enter your .*API key:", re.IGNORECASE)
 STATUS = re.compile(r"Continue CLI|⊦")
-SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
-TOP_EDGE = "╭┌"
-BOTTOM_EDGE = "╰└"
 KINDS: dict[str, PromptKind] = {
     "Bash": PromptKind.SHELL,
     "Edit": PromptKind.EDIT,
@@ -82,8 +79,6 @@ KINDS: dict[str, PromptKind] = {
     "Fetch": PromptKind.FETCH,
 }
 CHOICE_LABELS = ("Continue", "Continue + don't ask again", "No, and tell Continue")
-_MAX_STATUS = 3
-_MAX_BOX = 60
 
 
 def detect_screen(text: str) -> Detection:
@@ -91,7 +86,7 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    box, top = _bottom_box(screen)
+    box, top = box_above_status(screen.lines, STATUS)
     if top < 0 and box:
         return unknown(AGENT, "the dialog's top is cut off the pane")
     prompt = _permission(screen, box) or _question(box) or _api_key(screen)
@@ -101,33 +96,6 @@ def detect_screen(text: str) -> Detection:
     if any(BUSY.search(line) for line in above[-2:]):
         return unless_narrow(SPEC, screen, busy(AGENT))
     return unless_narrow(SPEC, screen, idle(AGENT))
-
-
-def _bottom_box(screen: Screen) -> tuple[list[str], int]:
-    """The content of the box at the bottom (borders removed) and the index of its top edge.
-
-    The box's bottom edge must be among the last lines, with only the status line below it. A
-    box taller than the pane has no top edge on screen: its content then starts at the top.
-    """
-    lines = screen.lines
-    bottom = -1
-    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
-        if is_box_edge(lines[index]) and lines[index][0] in BOTTOM_EDGE:
-            bottom = index
-            break
-    after = [line for line in lines[bottom + 1 :] if line.strip()]
-    if bottom < 0 or not STATUS.search(" ".join(after)):
-        return [], len(lines)
-    if any(SHELL_PROMPT.match(line) for line in after):
-        return [], len(lines)
-    index = bottom - 1
-    content: list[str] = []
-    while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
-        content.insert(0, strip_border(lines[index], depth=1))
-        index -= 1
-    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
-        return [], len(lines)  # something else interrupts the border: not one box
-    return content, index  # -1: the box's top is off the pane (a short pane cut it)
 
 
 def _permission(screen: Screen, box: list[str]) -> Prompt | None:

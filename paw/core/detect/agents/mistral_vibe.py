@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
-from paw.core.detect.boxes import dedent, has_left_border, is_box_edge, strip_border, unwrap
+from paw.core.detect.boxes import box_above_status, dedent, is_box_edge, unwrap
 from paw.core.detect.inputs import between_rules, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE, RIGHT
 from paw.core.detect.prompts import (
@@ -69,9 +69,6 @@ STATUS = re.compile(r"\[PID \d+\]|\btokens\b")
 SCROLLBAR = re.compile(r"\s*[\u2580-\u2590]$")
 USER_MESSAGE = re.compile(r"^> \S")
 BOTTOM_BAR = re.compile(r"^\s*▁+\s*$")
-SHELL_PROMPT = re.compile(r"^\S*[$#%]\s*$")
-TOP_EDGE = "┌╭"
-BOTTOM_EDGE = "└╰"
 KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"(?:^|\.)(?:bash|shell|run_command)$"), PromptKind.SHELL),
     (re.compile(r"(?:^|\.)(?:search_replace|edit|edit_file|replace)$"), PromptKind.EDIT),
@@ -79,8 +76,6 @@ KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"(?:^|\.)(?:web_fetch|fetch|fetch_url)$"), PromptKind.FETCH),
     (re.compile(r"(?:^|\.)mcp|__"), PromptKind.MCP),
 )
-_MAX_STATUS = 3
-_MAX_BOX = 60
 
 
 def detect_screen(text: str) -> Detection:
@@ -88,7 +83,7 @@ def detect_screen(text: str) -> Detection:
     screen = parse_screen(text)
     if not screen.lines:
         return unknown(AGENT, "empty screen")
-    box, top = _bottom_box(screen)
+    box, top = box_above_status(screen.lines, STATUS, _unscroll)
     if top < 0 and box:
         return unknown(AGENT, "the dialog's top is cut off the pane")
     prompt = _permission(screen, box) or _question(box) or _start_up(screen)
@@ -101,30 +96,8 @@ def detect_screen(text: str) -> Detection:
     return unless_narrow(SPEC, screen, idle(AGENT))
 
 
-def _bottom_box(screen: Screen) -> tuple[list[str], int]:
-    """The content of the square box right above the status bar, and its top edge's index.
-
-    Returns ``([], len(lines))`` when the bottom of the screen is not such a box (the input).
-    """
-    lines = screen.lines
-    bottom = -1
-    for index in range(len(lines) - 1, max(-1, len(lines) - 2 - _MAX_STATUS), -1):
-        if is_box_edge(lines[index]) and lines[index][0] in BOTTOM_EDGE:
-            bottom = index
-            break
-    after = [line for line in lines[bottom + 1 :] if line.strip()]
-    if bottom < 0 or not STATUS.search(" ".join(after)):
-        return [], len(lines)
-    if any(SHELL_PROMPT.match(line) for line in after):
-        return [], len(lines)
-    index = bottom - 1
-    content: list[str] = []
-    while index >= 0 and len(content) < _MAX_BOX and has_left_border(lines[index]):
-        content.insert(0, SCROLLBAR.sub("", strip_border(lines[index], depth=1)))
-        index -= 1
-    if index >= 0 and not (is_box_edge(lines[index]) and lines[index][0] in TOP_EDGE):
-        return [], len(lines)
-    return content, index  # -1: the box's top is off the pane (a short pane cut it)
+def _unscroll(line: str) -> str:
+    return SCROLLBAR.sub("", line)
 
 
 def _permission(screen: Screen, box: list[str]) -> Prompt | None:

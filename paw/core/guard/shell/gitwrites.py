@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paw.core.guard.shell.pushargs import parse_push
+
 GIT_WRITES = frozenset({"commit", "push"})
 
 
@@ -17,7 +19,7 @@ class GitWrite:
 
     action: str
     message: str | None = None
-    remote: str | None = None  # push: the first positional argument
+    remote: str | None = None  # push: the first operand (or --repo)
     branch: str | None = None  # push: the source side of the first refspec
 
 
@@ -31,18 +33,15 @@ def git_write(sub: str, args: list[str]) -> GitWrite | None:
 
 
 def _push_target(args: list[str]) -> GitWrite:
-    """``git push [options] [remote [refspec…]]``: the remote and the first refspec's source.
+    """``git push [options] [remote [refspec…]]``: the remote and the first refspec's source,
+    read by the same parser as the verdict (:func:`~paw.core.guard.shell.pushargs.parse_push`).
 
-    Only plain forms are read (``origin``, ``main``, ``+main``, ``HEAD:main``); anything else
-    leaves the field empty, and the git guard falls back to the upstream and the current branch.
+    Only plain sources are named (``main``, ``+main``, ``refs/heads/main:x``); ``HEAD`` or no
+    refspec leaves the branch empty, and the git guard falls back to the current branch (and,
+    without a remote, to the upstream).
     """
-    positional = [a for a in args if not a.startswith("-")]
-    remote = positional[0] if positional else None
-    branch = None
-    if len(positional) > 1:
-        source = positional[1].lstrip("+").split(":", 1)[0]
-        branch = source if source and source != "HEAD" else None
-    return GitWrite("push", remote=remote, branch=branch)
+    plan = parse_push(args)
+    return GitWrite("push", remote=plan.remote, branch=plan.source)
 
 
 def _message(args: list[str]) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules.argv import option_value
@@ -41,18 +42,34 @@ _AGENT_FLAG_RE = re.compile(
     r"^--(yes-always|no-sandbox|trust-all[-\w]*|allow-all[-\w]*|auto-approve[-\w]*"
     r"|skip-permissions[-\w]*|always-approve|force)(=.*)?$"
 )
-_AGENT_PACKAGES = (
-    "claude-code", "@openai/codex", "gemini-cli", "qwen-code", "opencode", "aider",
-    "@continuedev/cli", "@kilocode/cli", "mistral-vibe",
+# Agent CLIs paw does not supervise (no module in paw/core/detect/agents); the supervised ones
+# come from their specs (:func:`agent_clis`), so adding an agent module adds them here too.
+_OTHER_CLIS = frozenset(
+    {"cursor-agent", "amp", "goose", "crush", "kiro", "kiro-cli", "copilot", "auggie", "droid",
+     "q", "openhands", "kilocode"}
 )  # fmt: skip
-_PACKAGES_RE = re.compile("|".join(re.escape(p) for p in _AGENT_PACKAGES))
-AGENT_CLIS = frozenset(
-    {
-        "claude", "codex", "gemini", "qwen", "aider", "opencode", "cursor-agent", "amp", "goose",
-        "crush", "kiro", "kiro-cli", "copilot", "auggie", "cn", "droid", "q", "openhands", "cline",
-        "kilo", "kilocode", "vibe",
-    }
-)  # fmt: skip
+_OTHER_PACKAGES = ("claude-code", "gemini-cli", "qwen-code", "opencode", "aider")
+
+
+@cache
+def agent_clis() -> frozenset[str]:
+    """Programs that are coding agents: every installed agent's command, binary and process
+    names from its spec, and the agents paw does not supervise (imports the agent modules once)."""
+    from paw.core.detect.registry import all_specs
+
+    names = {n for s in all_specs() if s.install for n in (s.command[0], s.binary, *s.executables)}
+    return frozenset(names) | _OTHER_CLIS
+
+
+@cache
+def _packages_re() -> re.Pattern[str]:
+    """Any agent's package name (``npx @openai/codex …``, ``pipx run aider-chat …``)."""
+    from paw.core.detect.registry import all_specs
+
+    packages = {s.install.package for s in all_specs() if s.install} | set(_OTHER_PACKAGES)
+    return re.compile("|".join(re.escape(p) for p in sorted(packages)))
+
+
 _MODE_OPTIONS = {
     "--permission-mode": frozenset({"bypasspermissions"}),
     "--approval-mode": frozenset({"yolo"}),
@@ -106,12 +123,32 @@ def _switches_off(arg: str, following: str) -> bool:
     return key == "--auto-approve" and value.lower() in {"false", "0", "no", "off"}
 
 
+def _agent_only_words(name: str, args: list[str]) -> bool:
+    """True when some argument below flags only an agent's command line: only then is the
+    program looked up among the agents (the lookup imports every agent module, once)."""
+    for i, arg in enumerate(args):
+        if arg == "--force":
+            if name in {"cursor-agent", "cursor"}:
+                return True
+            continue
+        if _AGENT_FLAG_RE.match(arg) or arg in {"Bash(*)", "Bash", "Bash(:*)", "--yes", "-y"}:
+            return True
+        key, _, inline = arg.partition("=")
+        values = _MODE_OPTIONS.get(key)
+        value = inline or (args[i + 1] if i + 1 < len(args) else "")
+        if values is not None and value.lower() in values:
+            return True
+    return False
+
+
 def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     if cmd.name in _DATA_COMMANDS:
         return
     args = cmd.args
     head = "\n".join(args[:3])  # no package name holds a newline: no false match across words
-    agent = cmd.name in AGENT_CLIS or _PACKAGES_RE.search(head) is not None
+    agent = _agent_only_words(cmd.name, args) and (
+        cmd.name in agent_clis() or _packages_re().search(head) is not None
+    )
     if not agent and "\n--" not in "\n" + "\n".join(args):  # no long option, nothing to flag
         return
     for i, arg in enumerate(args):

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules.files import check_write_target
+from paw.core.guard.shell.rules.secretpaths import home_secret
 from paw.core.guard.shell.rules.targets import judge_path
 from paw.core.guard.shell.rules.terminals import INJECT, WRITE, names_terminal
 from paw.core.models import Action
@@ -235,7 +236,7 @@ def _scan_secrets_and_forks(source: str, ctx: Context, origin: str) -> None:
     """Credential files read by code; fork loops."""
     for literal in _LITERAL_RE.finditer(source):
         text = _literal(literal)
-        if text.startswith(("~/", "/root/", "/home/", "/Users/", "/proc/")) and _is_home_secret(
+        if text.startswith(("~/", "/root/", "/home/", "/Users/", "/proc/")) and home_secret(
             text, ctx
         ):
             ctx.block("shell.secret-read", f"`{origin}` reads the credential file `{text}`")
@@ -271,12 +272,6 @@ def _scan_terminals(source: str, ctx: Context, origin: str) -> None:
             return
     if _TERMINAL_NAME_RE.search(source) and _OPENS_RE.search(source):
         ctx.block(WRITE, f"`{origin}` opens a terminal found by name (ttyname, ctermid)")
-
-
-def _is_home_secret(path: str, ctx: Context) -> bool:
-    from paw.core.guard.shell.rules.secrets import home_secret
-
-    return home_secret(path, ctx)
 
 
 def check_unparsed(text: str, ctx: Context, origin: str) -> None:

@@ -9,6 +9,7 @@ from paw.core.guard.shell.gitwrites import GIT_WRITES, git_write
 from paw.core.guard.shell.rules.argv import split_args
 from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.gitpush import check_push
+from paw.core.guard.shell.rules.secretpaths import is_secret_path
 from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
@@ -290,8 +291,6 @@ def _check_history(call: GitCall, ctx: Context) -> None:
 
 def _check_stage(call: GitCall, ctx: Context) -> None:
     """``git add`` of a key or credential file stages a secret for the next commit."""
-    from paw.core.guard.shell.rules.net import is_secret_path
-
     parsed = split_args(call.args, frozenset({"--chmod", "--pathspec-from-file"}))
     for operand in parsed.operands:
         if is_secret_path(operand, ctx):

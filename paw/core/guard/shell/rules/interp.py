@@ -6,6 +6,12 @@ import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules import code, terminals, verbs
+from paw.core.guard.shell.rules.inline import (
+    INTERP,
+    PY_RE,
+    interp_parts,
+    python_parts,
+)
 from paw.core.guard.shell.rules.net import is_download, is_fetch
 from paw.core.guard.shell.rules.stdin import is_decoder, literal_output, simulate_stdin
 from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, has_unknown
@@ -20,28 +26,6 @@ SHELLS = frozenset(
      "rbash", "oksh", "loksh", "elvish", "nu", "xonsh"}
 )  # fmt: skip
 _SHELL_VALUE = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
-_PY_RE = re.compile(r"^(python[\d.]*|pypy[\d.]*|py)$")
-# interpreter -> (code options, options taking a value, language)
-_INTERP: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
-    "node": (
-        frozenset({"-e", "--eval", "-p", "--print"}),
-        frozenset({"-r", "--require", "--import", "--loader"}),
-        "js",
-    ),
-    "nodejs": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"}), "js"),
-    "bun": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset(), "js"),
-    "deno": (frozenset({"eval"}), frozenset(), "js"),
-    "perl": (frozenset({"-e", "-E"}), frozenset({"-I", "-M", "-m"}), "perl"),
-    "ruby": (frozenset({"-e"}), frozenset({"-I", "-r"}), "ruby"),
-    "php": (frozenset({"-r"}), frozenset({"-d", "-c"}), "php"),
-    "lua": (frozenset({"-e"}), frozenset({"-l"}), "lua"),
-    "osascript": (frozenset({"-e"}), frozenset(), "applescript"),
-    "pwsh": (frozenset({"-c", "-command", "-Command"}), frozenset({"-File", "-f"}), "ps"),
-    "powershell": (frozenset({"-c", "-command", "-Command"}), frozenset({"-File"}), "ps"),
-    "rscript": (frozenset({"-e"}), frozenset(), "r"),
-}
-_PY_VALUE = frozenset({"-W", "-X", "-Q"})
-_ENCODED = frozenset({"-enc", "-encodedcommand", "-e", "-ec"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0", "-"})
 
 
@@ -181,29 +165,6 @@ def _check_shell(cmd: SimpleCommand, ctx: Context) -> None:
         check_stdin_exec(cmd, ctx, "sh")
 
 
-def _python_parts(args: list[str]) -> tuple[str | None, str | None, bool]:
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "-c" or (
-            arg.startswith("-") and not arg.startswith("--") and arg.endswith("c") and len(arg) > 2
-        ):
-            return (args[i + 1] if i + 1 < len(args) else ""), None, False
-        if arg.startswith("-c") and len(arg) > 2:
-            return arg[2:], None, False
-        if arg == "-m":
-            return None, None, False
-        if arg in _PY_VALUE:
-            i += 2
-            continue
-        if arg == "-":
-            return None, None, True
-        if not arg.startswith("-"):
-            return None, arg, False
-        i += 1
-    return None, None, True
-
-
 _EVAL_RE = re.compile(r"\b(exec|eval|compile|Function|load|instance_eval|run_path)\b")
 
 
@@ -214,7 +175,7 @@ def _check_piped_code(cmd: SimpleCommand, ctx: Context, body: str) -> None:
 
 
 def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
-    body, script, stdin = _python_parts(cmd.args)
+    body, script, stdin = python_parts(cmd.args)
     if "-m" in cmd.args[:-1] and cmd.args[cmd.args.index("-m") + 1] == "paw":
         terminals.check_paw(cmd, ctx, cmd.args[cmd.args.index("-m") + 2 :])
     elif body is None and script is None and not stdin:
@@ -228,39 +189,8 @@ def _check_python(cmd: SimpleCommand, ctx: Context) -> None:
         check_stdin_exec(cmd, ctx, "py")
 
 
-def _interp_parts(cmd: SimpleCommand) -> tuple[str | None, str | None, bool, str]:
-    code_opts, value_opts, lang = _INTERP[cmd.name.lower()]
-    args = cmd.args
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if lang == "perl" and arg.startswith("-") and not arg.startswith("--") and arg[-1] in "eE":
-            return (args[i + 1] if i + 1 < len(args) else ""), None, False, lang
-        if arg in code_opts or (lang == "ps" and arg.lower() in {"-c", "-command"}):
-            return (
-                " ".join(args[i + 1 :])
-                if lang == "ps"
-                else (args[i + 1] if i + 1 < len(args) else ""),
-                None,
-                False,
-                lang,
-            )
-        if lang == "ps" and arg.lower() in _ENCODED:
-            return None, None, True, "encoded"
-        if arg in value_opts:
-            i += 2
-            continue
-        if not arg.startswith("-"):
-            if lang == "js" and arg == "run" and cmd.name == "deno":
-                i += 1
-                continue
-            return None, arg, False, lang
-        i += 1
-    return None, None, True, lang
-
-
 def _check_interp(cmd: SimpleCommand, ctx: Context) -> None:
-    body, script, stdin, lang = _interp_parts(cmd)
+    body, script, stdin, lang = interp_parts(cmd)
     if lang == "encoded":
         ctx.block("shell.decode-exec", f"`{cmd.name}` runs an encoded command")
     elif body is not None and lang == "ps":
@@ -288,26 +218,14 @@ def _check_iex(cmd: SimpleCommand, ctx: Context) -> None:
         check_stdin_exec(cmd, ctx, "sh")
 
 
-def inline_code(cmd: SimpleCommand) -> tuple[str, str] | None:
-    """(code, language) of an interpreter run with inline code (``python -c``, ``node -e``)."""
-    low = cmd.name.lower()
-    if _PY_RE.match(low):
-        body = _python_parts(cmd.args)[0]
-        return (body, "py") if body is not None else None
-    if low in _INTERP:
-        body, _, _, lang = _interp_parts(cmd)
-        return (body, lang) if body is not None else None
-    return None
-
-
 def python_check(name: str) -> tuple[Check, ...] | None:
     """Rules for python-like names (``python3.12``, ``pypy3``)."""
-    return (_check_python,) if _PY_RE.match(name) else None
+    return (_check_python,) if PY_RE.match(name) else None
 
 
 RULES: dict[str, tuple[Check, ...]] = {
     **dict.fromkeys(SHELLS, (_check_shell,)),
-    **dict.fromkeys(_INTERP, (_check_interp,)),
+    **dict.fromkeys(INTERP, (_check_interp,)),
     "iex": (_check_iex,),
     "invoke-expression": (_check_iex,),
 }

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from paw.core.guard.files import PathClass
 from paw.core.guard.shell.rules.argv import option_value, split_args
-from paw.core.guard.shell.rules.files import (
-    check_outside_write,
-    check_write_target,
-    classify_cached,
-)
-from paw.core.guard.shell.words import has_unknown
+from paw.core.guard.shell.rules.code import prints_environment as prints_environment_in
+from paw.core.guard.shell.rules.files import check_outside_write, check_write_target
+from paw.core.guard.shell.rules.inline import inline_code
+from paw.core.guard.shell.rules.secretpaths import is_secret_path
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -35,19 +31,6 @@ SENDERS = frozenset(
         "dig", "nslookup", "host", "ping", "whois", "drill", "kdig", "gh", "aria2c", "wget2",
     }
 )  # fmt: skip
-_SECRET_RE = re.compile(
-    r"(^|/)(\.ssh|\.gnupg|\.aws|\.aws/credentials|\.aws/config|\.ssh/id_[^/]*|\.ssh/.*key|\.netrc|\.npmrc|\.pypirc"
-    r"|\.git-credentials|\.docker/config\.json|\.kube/config|\.config/gh/hosts\.yml|\.gnupg/.*"
-    r"|\.env(\.[\w.-]+)?|shadow|gshadow|\.pgpass|credentials\.json|\.vault-token|\.boto"
-    r"|\.azure/.*|\.config/gcloud/.*|id_rsa|id_ed25519|id_ecdsa|.*\.pem|.*\.key|.*\.p12|.*\.pfx"
-    r"|\.\w*_history|\.lesshst|\.local/share/fish/fish_history|\.viminfo|environ"
-    r"|\.password-store/.*|\.config/op/.*|\.terraform\.d/credentials\.tfrc\.json"
-    r"|\.config/hub|\.config/glab-cli/.*|\.cargo/credentials(\.toml)?|\.gem/credentials"
-    r"|\.m2/settings\.xml|\.config/rclone/rclone\.conf|\.s3cfg|\.config/doctl/config\.yaml"
-    r"|Library/Keychains/.*|\.local/share/keyrings/.*|\.mozilla/.*/(logins\.json|key4\.db)"
-    r"|\.config/(google-chrome|chromium)/.*/Login Data)$"
-)
-_TEMPLATE_RE = re.compile(r"\.(example|sample|template|dist|pub)$")
 _ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "compgen"})
 _READERS = frozenset(
     {"cat", "head", "tail", "base64", "xxd", "od", "gzip", "tar", "zip", "strings", "less", "more",
@@ -57,16 +40,6 @@ _DATA_FILE_OPTS = (
     "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "-T",
     "--upload-file", "--post-file", "--body-file", "--json",
 )  # fmt: skip
-
-
-def is_secret_path(path: str, ctx: Context) -> bool:
-    """True for credential files (``~/.aws/credentials``, ``.env``, ``id_rsa`` …)."""
-    path = path.rstrip("/")
-    if not path or has_unknown(path) or _TEMPLATE_RE.search(path) or path.endswith(".env.vault"):
-        return False
-    if _SECRET_RE.search(path):
-        return True
-    return classify_cached(path, ctx.config) is PathClass.SENSITIVE
 
 
 def _subcommand(args: list[str], *subs: tuple[str, ...]) -> bool:
@@ -222,11 +195,8 @@ def reads_secret(cmd: SimpleCommand, ctx: Context) -> str | None:
 
 def prints_environment(cmd: SimpleCommand) -> bool:
     """Interpreter code that prints the whole environment (``python -c 'print(os.environ)'``)."""
-    from paw.core.guard.shell.rules.code import prints_environment
-    from paw.core.guard.shell.rules.interp import inline_code
-
     found = inline_code(cmd)
-    return found is not None and prints_environment(*found)
+    return found is not None and prints_environment_in(*found)
 
 
 def is_fetch(cmd: SimpleCommand) -> bool:

@@ -14,6 +14,7 @@ from paw.core.guard.shell.rules.interp import (
     check_stdin_exec,
 )
 from paw.core.guard.shell.rules.rm import check_targets
+from paw.core.guard.shell.rules.secrets import NON_READERS
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, Word, has_unknown
 
@@ -116,8 +117,6 @@ _SECRET_NAMES = ("id_rsa", "id_ed25519", "id_ecdsa", "key.pem", "server.key", "c
 
 def _check_secret_search(roots: list[str], expr: list[str], ctx: Context) -> None:
     """``find ~ -name 'id_*' -exec cat {} +``: printing every key below home or the root."""
-    from paw.core.guard.shell.rules.secrets import NON_READERS
-
     wide = [r for r in roots if r in {"/", "~", "~/"} or r.startswith(("~/.", "/home", "/root"))]
     if not wide:
         return

@@ -7,13 +7,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.rules.net import (
-    TOKEN_PRINTERS,
-    is_secret_path,
-    prints_environment,
-    token_printer,
-)
-from paw.core.guard.shell.rules.targets import in_cwd
+from paw.core.guard.shell.rules.net import TOKEN_PRINTERS, prints_environment, token_printer
+from paw.core.guard.shell.rules.secretpaths import home_secret
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
@@ -21,7 +16,7 @@ if TYPE_CHECKING:
     from paw.core.guard.shell.rules import Check
 
 RULE = "shell.secret-read"
-_HOME_RE = re.compile(r"^(~|/root|/home/[^/]+|/Users/[^/]+)(/|$)|^/proc/[^/]+/environ$|^/etc/")
+
 # Commands that name a file without printing its content.
 NON_READERS = frozenset(
     {"ls", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp", "touch", "mkdir", "rm",
@@ -61,12 +56,6 @@ def env_dump(cmd: SimpleCommand) -> bool:
     if name in {"export", "declare", "typeset"}:
         return not operands and all(a in {"-p", "-x", "-px", "-xp"} for a in args)
     return name == "compgen" and "-e" in args and not operands
-
-
-def home_secret(path: str, ctx: Context) -> bool:
-    """A credential file outside the project (``~/.aws/credentials``, ``/proc/1/environ``)."""
-    full = in_cwd(path, ctx)
-    return _HOME_RE.search(full) is not None and is_secret_path(full, ctx)
 
 
 _PRINTERS = frozenset(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from paw.tui.gcpause import LongLived
+from paw.supervisor.gcpause import LongLived
 
 
 def test_survivors_of_full_collections_are_frozen_until_uninstall() -> None:

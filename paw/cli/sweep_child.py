@@ -41,6 +41,7 @@ import threading
 import time
 from typing import IO, TYPE_CHECKING
 
+from paw.adapters import proc
 from paw.errors import PawError, TmuxError
 
 if TYPE_CHECKING:
@@ -202,15 +203,7 @@ class SweepChild:
         self.started = time.monotonic()
         err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115, PTH123 - kept by the child
         try:
-            self._proc = subprocess.Popen(  # this interpreter running paw
-                list(argv),
-                cwd=cwd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=err,
-                start_new_session=True,
-                close_fds=True,
-            )
+            self._proc = proc.spawn(argv, cwd=cwd, stderr=err, new_session=True)  # paw itself
         finally:
             if not isinstance(err, int):
                 err.close()

@@ -48,12 +48,12 @@ def _write_atomic(path: Path, data: object) -> None:
         raise
 
 
-class _Ended(Exception):
+class _EndedError(Exception):
     """SIGTERM / SIGHUP from Claude (its hook timeout) or the pane going away."""
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
-    raise _Ended
+    raise _EndedError
 
 
 def run(directory: Path, agent: str, spawn: str, wait_s: float) -> int:
@@ -81,7 +81,7 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float) -> int:
                 sys.stdout.write(claude.render_decision(answer) + "\n")
                 sys.stdout.flush()
                 outcome = f"answered:{answer}"
-    except _Ended:
+    except _EndedError:
         outcome = "ended"
     except Exception:  # noqa: BLE001 - a hook never fails loudly: the dialog is the fallback
         outcome = "error"

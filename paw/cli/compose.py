@@ -274,6 +274,10 @@ def build_supervisor(
         which=shutil.which,
         fault=crash_points(os.environ),
     )
+    if config.channels.enabled:
+        from paw.adapters.channels.hub import FileChannelHub
+
+        supervisor.ctx.channels = FileChannelHub(state_dir, sys.executable)
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S

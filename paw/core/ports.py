@@ -245,3 +245,18 @@ class ChannelPort(Protocol):
     def state(self, request_id: str) -> ChannelState:
         """Where ``request_id`` stands as the channel reports it (an unknown id: RESOLVED)."""
         ...
+
+
+class ChannelHub(Protocol):
+    """Wires agents' channels at spawn and opens the port of a spawned agent's channel."""
+
+    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> tuple[str, ...]:
+        """The launch argv with the channel wired for this spawn only (a settings file paw
+        writes in its own state dir, never the user's or the worktree's), or ``argv`` as it
+        is when ``kind`` (or that command) has no channel paw can wire."""
+        ...
+
+    def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
+        """The channel of the spawn ``spawn`` of ``agent`` (its launched process
+        ``agent_pid``), or None when it was not wired (the screen path alone applies)."""
+        ...

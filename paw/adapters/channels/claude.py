@@ -33,7 +33,7 @@ from paw.errors import PawError
 
 # How long an answered request stays listed (state RESOLVED) after its hook ended: the agent may
 # still be repainting its dialog, and keys must never answer it a second time.
-ANSWERED_GRACE_S = 5.0
+ANSWERED_GRACE_S = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ def wire_claude(
     directory = channel_dir(state_root, agent, spawn)
     for sub in ("req", "ans", "done"):
         (directory / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(directory, 0o700)
+    directory.chmod(0o700)
     secret = directory / "secret"
     if not secret.exists():
         _create_exclusive(secret, secrets.token_bytes(32), mode=0o600)
@@ -185,7 +185,9 @@ class ClaudeHookChannel:
         done = _read_json(self.wiring.directory / "done" / f"{request_id}.json")
         if isinstance(done, dict):
             outcome = str(done.get("outcome", ""))
-            return ChannelState.RESOLVED if outcome.startswith("answered") else ChannelState.TIMED_OUT
+            return (
+                ChannelState.RESOLVED if outcome.startswith("answered") else ChannelState.TIMED_OUT
+            )
         if (self.wiring.directory / "req" / f"{request_id}.json").exists():
             return ChannelState.PENDING
         return ChannelState.RESOLVED
@@ -198,9 +200,10 @@ class ClaudeHookChannel:
 
 def _read_json(path: Path) -> object | None:
     try:
-        return json.loads(path.read_bytes())
+        value: object = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return None
+    return value
 
 
 def _holds(proc: Path, path: Path) -> bool:
@@ -211,7 +214,7 @@ def _holds(proc: Path, path: Path) -> bool:
         return False
     for fd in fds:
         with contextlib.suppress(OSError):
-            if os.readlink(fd.path) == target:
+            if str(Path(fd.path).readlink()) == target:
                 return True
     return False
 
@@ -245,7 +248,7 @@ def _create_exclusive(path: Path, data: bytes, *, mode: int) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        Path(tmp).chmod(mode)
         os.link(tmp, path)
     finally:
         Path(tmp).unlink(missing_ok=True)
@@ -263,7 +266,7 @@ def _replace_file(path: Path, data: bytes, *, mode: int) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        Path(tmp).chmod(mode)
         Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -137,7 +137,9 @@ def hook_pid_of(doc: object) -> int | None:
     return pid if isinstance(pid, int) and not isinstance(pid, bool) and pid > 1 else None
 
 
-def make_answer(secret: bytes, *, agent: str, spawn: str, request_id: str, answer: str) -> dict[str, object]:
+def make_answer(
+    secret: bytes, *, agent: str, spawn: str, request_id: str, answer: str
+) -> dict[str, object]:
     """paw's decision for one request, signed so the hook takes it only for its own id."""
     doc: dict[str, object] = {"agent": agent, "spawn": spawn, "id": request_id, "answer": answer}
     doc["mac"] = _answer_mac(secret, doc)

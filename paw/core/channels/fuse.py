@@ -11,6 +11,8 @@ Four outcomes (issue 32; docs/architecture.md, "Two sources"):
   marked so the human knows.
 - ``DISAGREE``: the channel and the screen differ, or two claims are pending at once. Shown with
   both; never approved by one key or by a standing rule.
+- ``ANSWERED``: paw answered a request through the channel moments ago; a dialog still drawn is
+  the agent taking that answer, never a prompt to answer again (by keys or otherwise).
 
 Pure: no clock, no I/O.
 """
@@ -35,6 +37,7 @@ class Fusion(StrEnum):
     CHANNEL_ONLY = "channel-only"
     SCREEN_ONLY = "screen-only"
     DISAGREE = "disagree"
+    ANSWERED = "answered"  # paw answered through the channel; the agent is taking it
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,10 @@ def fuse(detection: Detection, requests: Sequence[ChannelRequest]) -> Fused:
     """Fuse one agent's screen ``detection`` with its channel's ``requests``."""
     pending = [r for r in requests if r.state is ChannelState.PENDING]
     prompt = detection.prompt if detection.state is DetectionState.PROMPT else None
+    answered = [r for r in requests if r.state is ChannelState.RESOLVED]
+    if answered:
+        why = f"request {answered[0].request_id} was answered through the channel"
+        return Fused(Fusion.ANSWERED, detection, answered[0], why, tuple(pending))
     if len(pending) > 1:
         first, *rest = pending
         why = f"{len(pending)} requests claimed at once by the channel"
@@ -162,10 +169,7 @@ def is_rendering(shown: str, exact: str, *, path: bool = False) -> bool:
         return True
     if path and b.endswith("/" + a.lstrip("./")):
         return True
-    for mark in _ELLIPSES:
-        if mark in a and not b.count(mark) >= a.count(mark):
-            return _pieces_in_order([p for p in a.split(mark)], b)
-    return False
+    return any(mark in a and _pieces_in_order(a.split(mark), b) for mark in _ELLIPSES)
 
 
 def _pieces_in_order(pieces: list[str], text: str) -> bool:

@@ -212,3 +212,34 @@ def test_another_agents_record_is_refused(tmp_path: Path) -> None:
         assert "signature" in port.refused[stolen.stem]
     finally:
         hooks.end()
+
+
+def test_an_answer_at_the_pane_ends_the_request(tmp_path: Path) -> None:
+    """The hook follows the agent's transcript: once the call's result is there (a human
+    answered the dialog), it stops waiting, prints nothing, and paw lists the request no more."""
+    wiring = wire_claude(tmp_path, "alice", "tok1", sys.executable, wait_s=60)
+    transcript = tmp_path / "transcript.jsonl"
+    call = {"type": "tool_use", "id": "call_1", "name": "Bash", "input": EVENT["tool_input"]}
+    other = {"type": "tool_use", "id": "call_0", "name": "Bash", "input": {"command": "ls"}}
+    lines = [{"message": {"content": [other]}}, {"message": {"content": [call]}}]
+    transcript.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    hooks = Hooks(wiring)
+    try:
+        proc = hooks.run(event={**EVENT, "transcript_path": str(transcript)})
+        port = ClaudeHookChannel(wiring, os.getpid())
+        request = _one(port)
+        result = {"type": "tool_result", "tool_use_id": "call_0", "content": "x"}
+        with transcript.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"message": {"content": [result]}}) + "\n")  # another call's
+            handle.flush()
+            time.sleep(0.5)
+            assert port.pending() != []
+            handle.write(
+                json.dumps({"message": {"content": [{**result, "tool_use_id": "call_1"}]}})
+            )
+            handle.write("\n")
+        assert _output(proc) == b""
+        assert port.state(request.request_id) is ChannelState.RESOLVED
+        assert port.pending() == []
+    finally:
+        hooks.end()

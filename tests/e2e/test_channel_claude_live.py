@@ -152,3 +152,17 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
     ]  # fmt: skip
     assert len(forged) == 1
     assert not (directory / "ans" / forged[0].name).exists()
+
+
+def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> None:
+    """A human answers the dialog at the pane while paw's hook waits: the hook sees the agent
+    take it, and paw lists no stale channel-only prompt afterwards (nor answers anything)."""
+    paw_run.spawn(run, "SCENARIO shell")
+    paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    directory = _channel_dir(run)
+    run.pane.send_keys("1")  # the human, at the pane
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    done = [json.loads(p.read_text(encoding="utf-8")) for p in (directory / "done").iterdir()]
+    assert [d["outcome"] for d in done] == ["resolved-elsewhere"]
+    assert _sends(run) == []

@@ -180,14 +180,14 @@ class ClaudeHookChannel:
             raise PawError(f"channel request {request_id} was answered already") from err
 
     def state(self, request_id: str) -> ChannelState:
-        """RESOLVED once the hook gave Claude paw's answer; TIMED_OUT when it gave up (or was
-        ended) without one; PENDING while it waits."""
+        """RESOLVED once the hook gave Claude paw's answer (or saw the agent take an answer
+        given at the pane); TIMED_OUT when it gave up (or was ended) without one; PENDING while
+        it waits."""
         done = _read_json(self.wiring.directory / "done" / f"{request_id}.json")
         if isinstance(done, dict):
             outcome = str(done.get("outcome", ""))
-            return (
-                ChannelState.RESOLVED if outcome.startswith("answered") else ChannelState.TIMED_OUT
-            )
+            resolved = outcome.startswith("answered") or outcome == "resolved-elsewhere"
+            return ChannelState.RESOLVED if resolved else ChannelState.TIMED_OUT
         if (self.wiring.directory / "req" / f"{request_id}.json").exists():
             return ChannelState.PENDING
         return ChannelState.RESOLVED

@@ -17,6 +17,7 @@ Two entry points, each one call from the existing paths:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -27,7 +28,14 @@ from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.models import Action, Detection, DetectionState
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
-from paw.supervisor.records import ANSWERED, PROMPTS_LOCK, SENDING, load_prompts, save_prompts
+from paw.supervisor.records import (
+    ANSWERED,
+    PROMPTS_LOCK,
+    SENDING,
+    ProcIdentity,
+    load_prompts,
+    save_prompts,
+)
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
@@ -200,7 +208,7 @@ def _send(
     verdict: Verdict | None,
 ) -> Decision:
     fields = _fields(record, request_id, verdict)
-    _set_state(ctx, record.id, SENDING, action)
+    _set_state(ctx, record.id, SENDING, action, sender=_self(ctx))
     # Record, then act: the decision is on disk before the answer file exists.
     ctx.record(action, decision="send", path="channel", answer=answer.value, **fields)
     ctx.fault(f"{action}:channel-recorded")
@@ -244,7 +252,15 @@ def _fields(record: PromptRecord, request_id: str, verdict: Verdict | None) -> d
     }
 
 
-def _set_state(ctx: Context, prompt_id: str, state: str, action: str) -> None:
+def _self(ctx: Context) -> ProcIdentity | None:
+    """This paw process: a sweep tells a decision in flight from one whose process died."""
+    me = ctx.local_procs.tree(os.getpid())[:1]
+    return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
+
+
+def _set_state(
+    ctx: Context, prompt_id: str, state: str, action: str, sender: ProcIdentity | None = None
+) -> None:
     with ctx.state.lock(PROMPTS_LOCK):
         prompts = load_prompts(ctx.state)
         current = prompts.get(prompt_id)
@@ -252,7 +268,7 @@ def _set_state(ctx: Context, prompt_id: str, state: str, action: str) -> None:
             return
         closed_at = ctx.clock() if state == ANSWERED else None
         prompts[prompt_id] = current.model_copy(
-            update={"state": state, "action": action, "sender": None, "closed_at": closed_at,
+            update={"state": state, "action": action, "sender": sender, "closed_at": closed_at,
                     "decided_by": ctx.actor.user}
         )  # fmt: skip
         save_prompts(ctx.state, prompts)

@@ -166,3 +166,28 @@ def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> Non
     done = [json.loads(p.read_text(encoding="utf-8")) for p in (directory / "done").iterdir()]
     assert [d["outcome"] for d in done] == ["resolved-elsewhere"]
     assert _sends(run) == []
+
+
+@pytest.mark.parametrize("step", ["approve:channel-recorded", "approve:channel-sent"])
+def test_kill_9_while_answering_through_the_channel_answers_once(
+    run: paw_run.PawRun, step: str
+) -> None:
+    """paw killed after recording (nothing written for the hook: the prompt is open again and a
+    second approval answers it) or after writing the answer (the hook delivers it; nothing is
+    ever answered twice, by the channel or by keys)."""
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    crashing = run._replace(env={**run.env, "PAW_TEST_CRASH_AT": step})
+    died = paw_run.paw(crashing, "approve", prompt["id"], "--yes", "--json")
+    assert died.returncode == -9, died
+    if step == "approve:channel-recorded":
+        again = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+        decision = paw_run.decide(run, "approve", again["id"])
+        assert decision["outcome"] == "sent", decision
+        assert decision["keys"] == []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    answers = list((_channel_dir(run) / "ans").iterdir())
+    assert len(answers) == 1
+    assert all(s.get("path") == "channel" for s in _sends(run))
+    assert run.stub.results_for("shell") == ["(Bash completed with no output)"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,3 +192,48 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     assert len(answers) == 1
     assert all(s.get("path") == "channel" for s in _sends(run))
     assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
+
+
+BLOCKED = "rm -rf ~/projects"
+SHOWN = "ls -la"
+
+
+def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
+    run: paw_run.PawRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that writes to the agent's terminal repaints a blocked command as ``ls -la``
+    (tests/adversarial/test_terminal_repaint.py: the screen alone is fooled). The channel
+    carries the exact input: paw lists the prompt with both claims, judges nothing ``allow``
+    and answers it neither by keys nor through the channel."""
+    monkeypatch.setitem(scenarios.SCENARIOS, "blocked", Action("shell", command=BLOCKED))
+    paw_run.spawn(run, "SCENARIO blocked")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert (prompt["subject"], prompt["verdict"]) == (BLOCKED, "block")
+    pane = run.pane
+    tty = subprocess.run(
+        ["tmux", "-L", run.socket, "display-message", "-p", "-t", pane.target, "#{pane_tty}"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    rows = pane.capture().splitlines()
+    row = max(i for i, line in enumerate(rows) if BLOCKED in line)  # the dialog's row
+    line = rows[row].replace(BLOCKED, SHOWN.ljust(len(BLOCKED)))
+    with open(tty, "w", encoding="utf-8") as terminal:  # noqa: PTH123 - a terminal, not a file
+        terminal.write(f"\0337\033[{row + 1};1H{line}\0338")
+    assert _wait(lambda: SHOWN in pane.capture().splitlines()[row], EFFECT_TIMEOUT)
+
+    def disagreeing() -> dict[str, Any] | None:
+        listed = paw_run.prompts(run)
+        return listed[0] if listed and "channel disagrees" in listed[0]["question"] else None
+
+    assert _wait(disagreeing, EFFECT_TIMEOUT)
+    shown = disagreeing()
+    assert shown is not None
+    assert shown["subject"] is None
+    assert shown["verdict"] != "allow"
+    assert BLOCKED in shown["question"]
+    refused = paw_run.decide(run, "approve", shown["id"])
+    assert refused["outcome"] == "refused", refused
+    assert "disagree" in refused["reason"]
+    assert _sends(run) == []
+    assert not list((_channel_dir(run) / "ans").iterdir())
+    assert BLOCKED not in "".join(run.stub.results_for("blocked"))

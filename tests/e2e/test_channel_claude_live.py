@@ -237,3 +237,21 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     assert _sends(run) == []
     assert not list((_channel_dir(run) / "ans").iterdir())
     assert BLOCKED not in "".join(run.stub.results_for("blocked"))
+
+
+def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channel(
+    run: paw_run.PawRun,
+) -> None:
+    """Claude's screen read with a detector that does not know its layout (as a newer release
+    or a narrow tile would be): without the channel the agent would wait unseen; with it, the
+    request is listed with its exact input and answered through the channel, never by keys."""
+    toml = run.ws.repo / "paw.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + 'detector = "aider"\n', "utf-8")
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert (prompt["subject"], prompt["verdict"]) == (scenarios.SHELL_COMMAND, "allow")
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] == "sent", decision
+    assert decision["keys"] == []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert [s.get("path") for s in _sends(run)] == ["channel"]

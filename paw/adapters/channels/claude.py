@@ -94,6 +94,7 @@ class ClaudeHookChannel:
         self._clock = clock
         self._proc = proc_root
         self._secret = (wiring.directory / "secret").read_bytes()
+        self._req = str(wiring.directory / "req")  # (a str: the idle sweep's one scandir)
         self._seen: dict[str, float] = {}
         self.refused: dict[str, str] = {}  # request id -> why it was not listed (last read)
 
@@ -104,7 +105,7 @@ class ClaudeHookChannel:
         found: list[ChannelRequest] = []
         refused: dict[str, str] = {}
         try:
-            entries = list(os.scandir(self.wiring.directory / "req"))
+            entries = list(os.scandir(self._req))
         except OSError:
             return []
         for entry in entries:

@@ -5,8 +5,8 @@ Two entry points, each one call from the existing paths:
 
 - :func:`overlay` (from ``observe.detect_text``, which sweeps and the approval's proof capture
   both use): the screen's detection, fused with the agent's channel. AGREE: the prompt carries
-  the channel's exact input (the guard judges it; the wrap note goes) and a fingerprint bound to
-  the request id. CHANNEL_ONLY: a prompt made from the channel (no keys). DISAGREE: the screen's
+  the channel's exact input (the guard judges it; the wrap note goes) and keeps the screen's
+  fingerprint (the dialog is drawn before the hook's record lands: one occurrence). CHANNEL_ONLY: a prompt made from the channel (no keys). DISAGREE: the screen's
   prompt, its subject withheld (the guard cannot allow it) and both claims in its question.
   ANSWERED: busy (the agent is taking paw's answer; nothing to answer again).
 - :func:`route` (from ``approve._approve`` / ``_deny``, after the proof capture): where the
@@ -119,9 +119,9 @@ def apply_fusion(fused: Fused) -> Detection:
     judged = fused.judged
     if judged is None:
         return det
+    # AGREE keeps the screen's fingerprint: the dialog is drawn before the hook's record lands,
+    # and the occurrence a sweep listed from the screen alone is the same prompt.
     note = f"{CHANNEL_NOTE}: {fused.fusion.value} {req.request_id}"
-    if fused.fusion is Fusion.AGREE:
-        judged = replace(judged, fingerprint=f"{judged.fingerprint}+channel:{req.request_id}")
     return Detection(DetectionState.PROMPT, det.agent, judged, (*fused.judged_notes, note))
 
 
@@ -132,6 +132,19 @@ def fused_channel_prompt(fused: Fused) -> Prompt | None:
     if judged is None:
         return None
     return replace(judged, subject=None, fingerprint=f"{judged.fingerprint}+disagree")
+
+
+def channel_pending(ctx: Context, agent: AgentRecord) -> bool:
+    """Whether the agent's channel holds a request open: the prompt is then answered through
+    the channel or refused (agree, channel-only, disagree), never by keys, so the one-second
+    settle before keys does not apply."""
+    port = port_for(ctx, agent)
+    if port is None:
+        return False
+    try:
+        return any(r.state is ChannelState.PENDING for r in port.pending())
+    except (OSError, PawError):
+        return False
 
 
 def route(
@@ -164,8 +177,8 @@ def route(
         return _refused(ctx, action, record, why)
     request_id = tag.split()[-1]
     port = port_for(ctx, agent)
-    if port is None:
-        return None
+    if port is None:  # (listed from the channel: never keys instead, nor without the settle)
+        return _refused(ctx, action, record, "the agent's channel is gone; nothing sent")
     if always:
         return _refused(ctx, action, record, "the channel answers this request once; "
                         "'always' is not offered through it")  # fmt: skip
@@ -179,7 +192,10 @@ def route(
             prompt, notes=notes, worktree=agent.worktree, config=ctx.config.guard,
             mcp_allowed=ctx.config.mcp_allowed, shell=ctx.shell,
         )  # fmt: skip
-        held = _held(verdict, confirmed=confirmed, override=override)
+        # A confirmation given for what was listed (the screen's subject, before the channel's
+        # record landed) is not one for another text: the human confirms the exact input.
+        seen = record.subject == prompt.subject
+        held = _held(verdict, confirmed=confirmed and seen, override=override if seen else None)
         if held is not None:
             outcome, why = held
             fields = _fields(record, request_id, verdict)

@@ -6,8 +6,9 @@ Two entry points, each one call from the existing paths:
 - :func:`overlay` (from ``observe.detect_text``, which sweeps and the approval's proof capture
   both use): the screen's detection, fused with the agent's channel. AGREE: the prompt carries
   the channel's exact input (the guard judges it; the wrap note goes) and keeps the screen's
-  fingerprint (the dialog is drawn before the hook's record lands: one occurrence). CHANNEL_ONLY: a prompt made from the channel (no keys). DISAGREE: the screen's
-  prompt, its subject withheld (the guard cannot allow it) and both claims in its question.
+  fingerprint (the dialog is drawn before the hook's record lands: one occurrence).
+  CHANNEL_ONLY: a prompt made from the channel (no keys). DISAGREE: the screen's prompt, its
+  subject withheld (the guard cannot allow it) and both claims in its question.
   ANSWERED: busy (the agent is taking paw's answer; nothing to answer again).
 - :func:`route` (from ``approve._approve`` / ``_deny``, after the proof capture): where the
   channel can answer, the decision goes through it bound to the request id, recorded first;

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from paw.core.config import (
     AgentProfileConfig,
+    ChannelsConfig,
     GuardConfig,
     PatternSet,
     PawConfig,
@@ -159,6 +160,7 @@ def render_default_config() -> str:
         _table("guard", GuardConfig, config.guard),
         *_comment(PawConfig.model_fields["notify"].description or ""),
         _table("notify", NotifySettings, config.notify),
+        _table("channels", ChannelsConfig, config.channels),
         _agents_example(),
     ]
     return "\n".join(parts)

@@ -262,6 +262,10 @@ def build_supervisor(
         shell=default_shell_evaluator(resolve_path),  # writes follow symlinks on this machine
     )
     supervisor.ctx.resolve_path = resolve_path  # edit/write prompts follow symlinks
+    if config.channels.enabled:
+        from paw.adapters.channels.hub import FileChannelHub
+
+        supervisor.ctx.channels = FileChannelHub(state_dir, sys.executable)
     if control:
         terminal.watch_session(supervisor.session)
         supervisor.ctx.observe_ttl = OBSERVE_TTL_S

@@ -190,6 +190,15 @@ class AgentProfileConfig(_Strict):
         return value
 
 
+class ChannelsConfig(_Strict):
+    """The ``[channels]`` table: agents' structured prompt channels (docs/agents.md)."""
+
+    enabled: bool = True
+    """Wire each spawned agent's channel where paw has one (Claude Code's PermissionRequest
+    hook): the agent then tells paw what it asks, with the exact input, and paw answers that
+    request; the screen stays the cross-check. ``false``: the screen path alone."""
+
+
 class PawConfig(_Strict):
     """The whole of paw.toml."""
 
@@ -211,3 +220,6 @@ class PawConfig(_Strict):
 
     notify: NotifySettings = Field(default_factory=NotifySettings)
     """Where unattended waves escalate (``[notify]``; see docs/waves.md)."""
+
+    channels: ChannelsConfig = Field(default_factory=ChannelsConfig)
+    """Agents' structured prompt channels (``[channels]``; see docs/agents.md)."""

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,4 +219,44 @@ class AuditLog(Protocol):
 
     def read(self) -> list[dict[str, object]]:
         """All records, oldest first."""
+        ...
+
+
+class ChannelPort(Protocol):
+    """One agent's structured prompt channel (a hook it runs, a server beside its TUI).
+
+    A channel is a *claim* from inside the agent's process tree, never proof on its own: the
+    supervisor fuses it with the screen (:mod:`paw.core.channels.fuse`). Implementations live in
+    ``paw.adapters.channels``; one instance serves the agent it was wired for at spawn.
+    """
+
+    def pending(self) -> list[ChannelRequest]:
+        """The requests the agent holds open now, oldest first. Cheap: no subprocess per call
+        (a directory listing, an in-memory event stream); what the channel cannot vouch for
+        (a record of another agent or spawn, a replay, a writer that is gone) is left out."""
+        ...
+
+    def answer(self, request_id: str, answer: ChannelAnswer) -> None:
+        """Deliver ``answer`` bound to ``request_id``, once: a second answer to the same id, by
+        any process, raises ``PawError`` and delivers nothing. Raises ``PawError`` when the
+        request is not pending or the channel cannot answer it."""
+        ...
+
+    def state(self, request_id: str) -> ChannelState:
+        """Where ``request_id`` stands as the channel reports it (an unknown id: RESOLVED)."""
+        ...
+
+
+class ChannelHub(Protocol):
+    """Wires agents' channels at spawn and opens the port of a spawned agent's channel."""
+
+    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> tuple[str, ...]:
+        """The launch argv with the channel wired for this spawn only (a settings file paw
+        writes in its own state dir, never the user's or the worktree's), or ``argv`` as it
+        is when ``kind`` (or that command) has no channel paw can wire."""
+        ...
+
+    def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
+        """The channel of the spawn ``spawn`` of ``agent`` (its launched process
+        ``agent_pid``), or None when it was not wired (the screen path alone applies)."""
         ...

@@ -28,6 +28,7 @@ from paw.core.approval import (
 )
 from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
 from paw.errors import DeliveryUnknown, PawError
+from paw.supervisor.channels import channel_pending, route
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
 from paw.supervisor.records import (
@@ -103,6 +104,10 @@ def _approve(
         return _refuse(ctx, "approve", prompt_id, found)
     record, agent = found
     facts = gather_facts(ctx, record, agent)
+    routed = route(ctx, "approve", record, agent, facts, confirmed=confirmed, override=override,
+                   always=always)  # fmt: skip
+    if routed is not None:  # the agent's channel answered it, or neither path may
+        return routed
     fresh = facts.fresh.prompt if facts.fresh is not None else None
     verdict = (
         verdict_for(ctx, agent, facts.fresh)
@@ -133,6 +138,9 @@ def _deny(ctx: Context, prompt_id: str) -> Decision:
         return _refuse(ctx, "deny", prompt_id, found)
     record, agent = found
     facts = gather_facts(ctx, record, agent)
+    routed = route(ctx, "deny", record, agent, facts)
+    if routed is not None:
+        return routed
     plan = _if_answered(ctx, record, facts, plan_denial(facts))
     return _carry_out(ctx, "deny", record, plan, None, override=None)
 
@@ -224,7 +232,7 @@ def gather_facts(ctx: Context, record: PromptRecord, agent: AgentRecord) -> Fact
     if not is_same_process(ctx, agent, pane, record.proc):
         return Facts(record.fingerprint, pane_exists=True, agent_alive=False, fresh=None)
     settle = min(PROMPT_SETTLE_S, record.first_seen + PROMPT_SETTLE_S - ctx.clock())
-    if settle > 0:
+    if settle > 0 and not channel_pending(ctx, agent):  # (then no key is sent: see route)
         ctx.sleep(settle)  # (one wait: a clock that stands still must not spin here)
     for attempt in range(TORN_FRAME_RETRIES + 1):
         captures = ctx.terminal.sweep([pane.pane_id])

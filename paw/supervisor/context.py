@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from paw.core.approval import ShellEvaluator
     from paw.core.config import PawConfig
     from paw.core.models import Detection
-    from paw.core.ports import AuditLog, ProcessInspector, StatusCounts, Terminal
+    from paw.core.ports import AuditLog, ChannelHub, ProcessInspector, StatusCounts, Terminal
     from paw.supervisor.records import StateStore
 
 Detector = Callable[[str, str], "Detection"]
@@ -195,6 +195,8 @@ class Context:
     # per occurrence id: the last live prompt offered (an equal one offered again is that
     # very object, which the sweeper sends by number: see paw.cli.sweep_child)
     offered: dict[str, object] = field(default_factory=dict)
+    # Agents' structured prompt channels (None: the screen path alone, as before issue 32).
+    channels: ChannelHub | None = None
 
     @property
     def local_procs(self) -> ProcessInspector:

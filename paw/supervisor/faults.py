@@ -29,6 +29,12 @@ APPROVE_STEPS = (
     "deny:recorded",
     "deny:sent",
 )  # proven by tests/adversarial/test_occurrences.py
+CHANNEL_STEPS = (
+    "approve:channel-recorded",  # the decision is recorded, the occurrence marked; no answer
+    "approve:channel-sent",  # the answer is written for the hook; no outcome recorded
+    "deny:channel-recorded",
+    "deny:channel-sent",
+)  # proven by tests/e2e/test_channel_claude_live.py (approve) against the real Claude Code
 SEND_STEPS = (
     "send:recorded",  # the send is recorded; nothing typed
     "send:typed",  # the text is in the agent's input; no Enter (the next send finds it there)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.agents import find_agent_process, matches_process, profile_for
 from paw.core.models import Detection, DetectionState
+from paw.supervisor.channels import overlay
 from paw.supervisor.context import TAG_AGENT, TAG_REPO, TAG_TOKEN
 
 _START_TIME_SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
@@ -222,7 +223,7 @@ def detect_text(ctx: Context, agent: AgentRecord, text: str | None) -> Detection
     detector_id = profile.detector_id
     if text is None:
         return Detection(DetectionState.UNKNOWN, detector_id, notes=("no screen",))
-    return ctx.detector(text, detector_id)
+    return overlay(ctx, agent, ctx.detector(text, detector_id))
 
 
 def observe(

@@ -17,6 +17,7 @@ from paw.core.agents import (
 from paw.core.names import name_problem
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch, dead_status
 from paw.errors import PawError, TypingRefused
+from paw.supervisor.channels import wire_channel
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
 from paw.supervisor.keyboard import type_text
 from paw.supervisor.observe import agent_process, detect_text, pane_for
@@ -103,9 +104,10 @@ def spawn(
         ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
                    resumed=resume)  # fmt: skip
         ctx.fault("spawn:worktree")
+        argv = wire_channel(ctx, record, launch.argv)
         try:
             pane = ctx.terminal.new_pane(
-                ctx.session, worktree, launch.argv, launch.env,
+                ctx.session, worktree, argv, launch.env,
                 {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id,
                  TAG_TOKEN: record.token or ""},
             )  # fmt: skip

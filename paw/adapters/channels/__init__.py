@@ -1,0 +1,1 @@
+"""Structured prompt channels, one module per source (``claude``: Claude Code's hook)."""

@@ -1,0 +1,213 @@
+"""paw's Claude Code ``PermissionRequest`` hook program (``python -m paw.channel_hook``).
+
+Claude runs it (``/bin/sh -c <command>``, the command paw wrote into the per-launch settings in
+its state dir) while its permission dialog is drawn, with the event as JSON on stdin. It:
+
+1. mints a request id and writes the signed record ``req/<id>.json`` atomically (fsync'd) under
+   the spawn's channel directory, and keeps the file open (the adapter checks this live process
+   holds it: a copied or forged record names no process that does);
+2. waits for paw's decision ``ans/<id>.json`` (signed, bound to this id) for less than Claude's
+   hook timeout, then prints it for Claude and writes ``done/<id>.json``;
+3. without a decision (or on SIGTERM, or on any error) prints nothing: Claude keeps its dialog,
+   and the screen path applies;
+4. stops waiting, printing nothing, once the agent's transcript shows the tool's result: the
+   request was answered elsewhere (a human at the pane), so paw lists it no longer.
+
+Standard library and pure ``paw.core`` only; it must start fast and never fail loudly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+
+from paw.core.channels import claude
+from paw.core.channels.request import ChannelAnswer
+
+POLL_S = 0.01
+TRANSCRIPT_POLL_S = 0.25
+MOVED_ON = "moved-on"
+TRANSCRIPT_TAIL_BYTES = 1 << 20
+MAX_EVENT_BYTES = 1 << 20
+
+
+def _write_atomic(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, ensure_ascii=False))
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class _EndedError(Exception):
+    """SIGTERM / SIGHUP from Claude (its hook timeout) or the pane going away."""
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    raise _EndedError
+
+
+def run(directory: Path, agent: str, spawn: str, wait_s: float) -> int:
+    """Record the event on stdin, wait for paw's decision, print it. Always exits 0."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+    request_id = ""
+    outcome = "error"
+    try:
+        secret = (directory / "secret").read_bytes()
+        event = json.loads(sys.stdin.buffer.read(MAX_EVENT_BYTES) or b"null")
+        if not isinstance(event, dict) or event.get("hook_event_name") != claude.HOOK_EVENT:
+            return 0
+        request_id = secrets.token_hex(8)
+        record = claude.make_record(
+            secret=secret, agent=agent, spawn=spawn, request_id=request_id, event=event,
+            hook_pid=os.getpid(), written_at=time.time(),
+        )  # fmt: skip
+        path = directory / "req" / f"{request_id}.json"
+        _write_atomic(path, record)
+        with path.open("rb"):  # held open while waiting: the adapter's proof of a live writer
+            outcome = "timed-out"
+            moved_on = _moved_on_check(event)
+            answer = _wait(directory, secret, agent, spawn, request_id, wait_s, moved_on)
+            if answer == MOVED_ON:
+                outcome = "resolved-elsewhere"
+            elif isinstance(answer, ChannelAnswer):
+                sys.stdout.write(claude.render_decision(answer) + "\n")
+                sys.stdout.flush()
+                outcome = f"answered:{answer}"
+    except _EndedError:
+        outcome = "ended"
+    except Exception:  # noqa: BLE001 - a hook never fails loudly: the dialog is the fallback
+        outcome = "error"
+    finally:
+        if request_id:
+            with contextlib.suppress(Exception):
+                done = {"id": request_id, "outcome": outcome, "at": time.time()}
+                _write_atomic(directory / "done" / f"{request_id}.json", done)
+    return 0
+
+
+def _wait(
+    directory: Path,
+    secret: bytes,
+    agent: str,
+    spawn: str,
+    request_id: str,
+    wait_s: float,
+    moved_on: Callable[[], bool],
+) -> ChannelAnswer | str | None:
+    path = directory / "ans" / f"{request_id}.json"
+    deadline = time.monotonic() + wait_s
+    next_look = 0.0
+    while time.monotonic() < deadline:
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            if time.monotonic() >= next_look:
+                if moved_on():
+                    return MOVED_ON
+                next_look = time.monotonic() + TRANSCRIPT_POLL_S
+            time.sleep(POLL_S)
+            continue
+        return claude.parse_answer(
+            doc, secret=secret, agent=agent, spawn=spawn, request_id=request_id
+        )
+    return None
+
+
+def _moved_on_check(event: dict[str, object]) -> Callable[[], bool]:
+    """A check: has the agent's transcript got the result of this very tool call (answered at
+    the pane)? It reads the transcript's tail once, then only what is appended (see
+    :class:`_Follower`). Without a transcript: never."""
+    path = event.get("transcript_path")
+    tool_input = event.get("tool_input")
+    if not isinstance(path, str) or not path:
+        return lambda: False
+    transcript = Path(path)
+    try:
+        with transcript.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - TRANSCRIPT_TAIL_BYTES))
+            tail = handle.read()
+    except OSError:
+        return lambda: False
+    follower = _Follower(transcript, size, tool_input)
+    follower.scan(tail.splitlines())
+    return follower.moved_on
+
+
+class _Follower:
+    """Reads what is appended to a transcript: this call's ``tool_use`` (the last one with the
+    exact input; Claude may write it after the hook started), then that call's result."""
+
+    def __init__(self, path: Path, offset: int, tool_input: object) -> None:
+        self.path, self.offset, self.tool_input = path, offset, tool_input
+        self.call_id: str | None = None
+        self.rest = b""
+
+    def scan(self, lines: list[bytes]) -> bool:
+        for line in lines:
+            for item in _contents(line):
+                if item.get("type") == "tool_use" and item.get("input") == self.tool_input:
+                    call = item.get("id")
+                    self.call_id = call if isinstance(call, str) else self.call_id
+                elif (
+                    item.get("type") == "tool_result"
+                    and self.call_id is not None
+                    and item.get("tool_use_id") == self.call_id
+                ):
+                    return True
+        return False
+
+    def moved_on(self) -> bool:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                chunk = handle.read()
+        except OSError:
+            return False
+        self.offset += len(chunk)
+        *lines, self.rest = (self.rest + chunk).split(b"\n")
+        return self.scan(lines)
+
+
+def _contents(line: bytes) -> list[dict[str, object]]:
+    """The content items of one transcript line's message (none when it has none)."""
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return []
+    message = entry.get("message") if isinstance(entry, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    return [c for c in content if isinstance(c, dict)] if isinstance(content, list) else []
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S]``."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (3, 4):
+        return 0
+    try:
+        wait_s = float(args[3]) if len(args) == 4 else claude.WAIT_S
+    except ValueError:
+        return 0
+    return run(Path(args[0]), args[1], args[2], wait_s)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

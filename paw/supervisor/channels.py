@@ -1,0 +1,291 @@
+"""Agents' structured prompt channels in the supervisor: fuse them into detections, answer
+through them (issue 32; docs/architecture.md, "Two sources").
+
+Two entry points, each one call from the existing paths:
+
+- :func:`overlay` (from ``observe.detect_text``, which sweeps and the approval's proof capture
+  both use): the screen's detection, fused with the agent's channel. AGREE: the prompt carries
+  the channel's exact input (the guard judges it; the wrap note goes) and keeps the screen's
+  fingerprint (the dialog is drawn before the hook's record lands: one occurrence).
+  CHANNEL_ONLY: a prompt made from the channel (no keys). DISAGREE: the screen's prompt, its
+  subject withheld (the guard cannot allow it) and both claims in its question.
+  ANSWERED: busy (the agent is taking paw's answer; nothing to answer again).
+- :func:`route` (from ``approve._approve`` / ``_deny``, after the proof capture): where the
+  channel can answer, the decision goes through it bound to the request id, recorded first;
+  a disagreeing or channel-only prompt is never answered by keys. ``None``: the key path applies
+  as before (no channel, the channel said nothing, or it cannot answer).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from paw.core.approval import Facts, evaluate_subject, verify_live
+from paw.core.channels.fuse import Fused, Fusion, fuse
+from paw.core.channels.request import ChannelAnswer, ChannelState
+from paw.core.models import Action, Detection, DetectionState
+from paw.errors import PawError
+from paw.supervisor.model import Decision, Outcome
+from paw.supervisor.records import (
+    ANSWERED,
+    PROMPTS_LOCK,
+    SENDING,
+    ProcIdentity,
+    load_prompts,
+    save_prompts,
+)
+from paw.supervisor.waiting import poll
+
+if TYPE_CHECKING:
+    from paw.core.models import Prompt, Verdict
+    from paw.core.ports import ChannelPort
+    from paw.supervisor.context import Context
+    from paw.supervisor.records import AgentRecord, PromptRecord
+
+CHANNEL_NOTE = "channel"  # the prefix of the notes overlay adds (``channel: agree <id>``)
+# Wall clock: how long paw waits for the hook to hand its answer to the agent.
+TAKEN_TIMEOUT_S = 10.0
+TAKEN_INTERVAL_S = 0.02
+
+
+def wire_channel(ctx: Context, record: AgentRecord, argv: Sequence[str]) -> tuple[str, ...]:
+    """The launch argv with the agent's channel wired for this spawn (its token), or as it is
+    when paw wires no channel for it; a channel that cannot be wired is recorded and left off
+    (the agent then works exactly as without one)."""
+    if ctx.channels is None or not record.token:
+        return tuple(argv)
+    try:
+        return ctx.channels.wire(record.name, record.kind, record.token, argv)
+    except (OSError, PawError) as err:
+        ctx.record("channel", agent=record.name, state="off", reason=f"cannot wire it: {err}")
+        return tuple(argv)
+
+
+def port_for(ctx: Context, agent: AgentRecord) -> ChannelPort | None:
+    """The agent's channel, when it was wired at spawn and paw knows the process it launched
+    (the hook's runner must be that process: without it, the channel is not read at all)."""
+    if ctx.channels is None or not agent.token or agent.launched is None:
+        return None
+    return ctx.channels.port(agent.name, agent.kind, agent.token, agent.launched.pid)
+
+
+def fused_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Fused | None:
+    """The detection fused with the agent's channel (None: no channel)."""
+    port = port_for(ctx, agent)
+    if port is None:
+        return None
+    try:
+        requests = port.pending()
+    except (OSError, PawError):
+        return None  # a broken channel: the screen path alone, as before
+    return fuse(detection, requests)
+
+
+def overlay(ctx: Context, agent: AgentRecord, detection: Detection) -> Detection:
+    """``detection`` as the sweep and the approval should see it, given the agent's channel."""
+    fused = fused_for(ctx, agent, detection)
+    if fused is None or fused.fusion is Fusion.NONE:
+        return detection
+    return apply_fusion(fused)
+
+
+def apply_fusion(fused: Fused) -> Detection:
+    """The detection a fusion yields (pure; see the module's docstring)."""
+    det, req = fused.detection, fused.request
+    if fused.fusion is Fusion.SCREEN_ONLY:
+        return replace(
+            det, notes=(*det.notes, f"{CHANNEL_NOTE}: silent (the channel said nothing)")
+        )
+    if fused.fusion is Fusion.ANSWERED:
+        note = f"{CHANNEL_NOTE}: answered {req.request_id if req else ''}".rstrip()
+        return Detection(DetectionState.BUSY, det.agent, None, (*det.notes, note))
+    if req is None:
+        return det
+    if fused.fusion is Fusion.DISAGREE:
+        prompt = det.prompt
+        shown = prompt.subject if prompt is not None else None
+        both = f"[channel disagrees: {req.tool} {req.subject!r}; screen {shown!r}]"
+        note = f"{CHANNEL_NOTE}: disagree {req.request_id}: {fused.reason}"
+        if prompt is None:
+            judged = fused_channel_prompt(fused)
+            return Detection(DetectionState.PROMPT, det.agent, judged, (*det.notes, note))
+        withheld = replace(
+            prompt, subject=None, question=f"{prompt.question} {both}",
+            fingerprint=f"{prompt.fingerprint}+channel-disagree:{req.request_id}",
+        )  # fmt: skip
+        return Detection(DetectionState.PROMPT, det.agent, withheld, (*det.notes, note))
+    judged = fused.judged
+    if judged is None:
+        return det
+    # AGREE keeps the screen's fingerprint: the dialog is drawn before the hook's record lands,
+    # and the occurrence a sweep listed from the screen alone is the same prompt.
+    note = f"{CHANNEL_NOTE}: {fused.fusion.value} {req.request_id}"
+    return Detection(DetectionState.PROMPT, det.agent, judged, (*fused.judged_notes, note))
+
+
+def fused_channel_prompt(fused: Fused) -> Prompt | None:
+    """A channel-made prompt with its subject withheld (a DISAGREE with nothing on screen:
+    two claims at once)."""
+    judged = replace(fused, fusion=Fusion.CHANNEL_ONLY).judged
+    if judged is None:
+        return None
+    return replace(judged, subject=None, fingerprint=f"{judged.fingerprint}+disagree")
+
+
+def channel_pending(ctx: Context, agent: AgentRecord) -> bool:
+    """Whether the agent's channel holds a request open: the prompt is then answered through
+    the channel or refused (agree, channel-only, disagree), never by keys, so the one-second
+    settle before keys does not apply."""
+    port = port_for(ctx, agent)
+    if port is None:
+        return False
+    try:
+        return any(r.state is ChannelState.PENDING for r in port.pending())
+    except (OSError, PawError):
+        return False
+
+
+def route(
+    ctx: Context,
+    action: str,
+    record: PromptRecord,
+    agent: AgentRecord,
+    facts: Facts,
+    *,
+    confirmed: bool = False,
+    override: str | None = None,
+    always: bool = False,
+) -> Decision | None:
+    """Answer ``record`` through the agent's channel where it can; refuse what neither path may
+    answer; None: the key path decides (with today's proof)."""
+    fresh = facts.fresh
+    notes = fresh.notes if fresh is not None else ()
+    tag = next((n for n in notes if n.startswith(f"{CHANNEL_NOTE}: ")), "")
+    if not tag or tag.startswith(f"{CHANNEL_NOTE}: silent"):
+        return None  # no channel, or it said nothing: keys, as before
+    refusal = verify_live(facts)
+    if refusal is not None:
+        return None  # the key path refuses it with its own words
+    if tag.startswith(f"{CHANNEL_NOTE}: disagree"):
+        why = (
+            "the agent's channel and its screen disagree on what this prompt would do "
+            f"({tag.split(': ', 2)[-1]}); paw answers it neither by keys nor by a rule: "
+            "read both and answer in the pane (`paw attach`)"
+        )
+        return _refused(ctx, action, record, why)
+    request_id = tag.split()[-1]
+    port = port_for(ctx, agent)
+    if port is None:  # (listed from the channel: never keys instead, nor without the settle)
+        return _refused(ctx, action, record, "the agent's channel is gone; nothing sent")
+    if always:
+        return _refused(ctx, action, record, "the channel answers this request once; "
+                        "'always' is not offered through it")  # fmt: skip
+    verdict: Verdict | None = None
+    answer = ChannelAnswer.DENY
+    if action == "approve":
+        prompt = fresh.prompt if fresh is not None else None
+        if prompt is None:
+            return None
+        verdict = evaluate_subject(
+            prompt, notes=notes, worktree=agent.worktree, config=ctx.config.guard,
+            mcp_allowed=ctx.config.mcp_allowed, shell=ctx.shell,
+        )  # fmt: skip
+        # A confirmation given for what was listed (the screen's subject, before the channel's
+        # record landed) is not one for another text: the human confirms the exact input.
+        seen = record.subject == prompt.subject
+        held = _held(verdict, confirmed=confirmed and seen, override=override if seen else None)
+        if held is not None:
+            outcome, why = held
+            fields = _fields(record, request_id, verdict)
+            ctx.record(action, decision=outcome.value, reason=why, path="channel", **fields)
+            return Decision(outcome, record.id, why, verdict)
+        answer = ChannelAnswer.ALLOW
+    return _send(ctx, action, record, port, request_id, answer, verdict)
+
+
+def _held(verdict: Verdict, *, confirmed: bool, override: str | None) -> tuple[Outcome, str] | None:
+    reasons = "; ".join(verdict.reasons)
+    if verdict.action is Action.BLOCK and not (override and override.strip()):
+        return Outcome.NEEDS_OVERRIDE, f"the guard blocks this: {reasons}"
+    if verdict.action is Action.CONFIRM and not confirmed:
+        return Outcome.NEEDS_CONFIRMATION, f"needs confirmation: {reasons}"
+    return None
+
+
+def _send(
+    ctx: Context,
+    action: str,
+    record: PromptRecord,
+    port: ChannelPort,
+    request_id: str,
+    answer: ChannelAnswer,
+    verdict: Verdict | None,
+) -> Decision:
+    fields = _fields(record, request_id, verdict)
+    _set_state(ctx, record.id, SENDING, action, sender=_self(ctx))
+    # Record, then act: the decision is on disk before the answer file exists.
+    ctx.record(action, decision="send", path="channel", answer=answer.value, **fields)
+    ctx.fault(f"{action}:channel-recorded")
+    try:
+        port.answer(request_id, answer)
+    except PawError as err:
+        ctx.record("outcome", action=action, outcome="not-sent", path="channel",
+                   error=err.message, **fields)  # fmt: skip
+        _set_state(ctx, record.id, ANSWERED, action)
+        return Decision(Outcome.REFUSED, record.id, f"{err.message}; nothing sent", verdict)
+    ctx.fault(f"{action}:channel-sent")
+
+    def taken() -> ChannelState | None:
+        state = port.state(request_id)
+        return None if state is ChannelState.PENDING else state
+
+    state = poll(ctx, TAKEN_TIMEOUT_S, TAKEN_INTERVAL_S, taken)
+    outcome = Outcome.SENT if state is ChannelState.RESOLVED else Outcome.SENT_UNCONFIRMED
+    ctx.record("outcome", action=action, outcome=outcome.value, path="channel",
+               channel_state=state.value if state else "pending", **fields)  # fmt: skip
+    _set_state(ctx, record.id, ANSWERED, action)
+    verb = "approved" if answer is ChannelAnswer.ALLOW else "denied"
+    return Decision(outcome, record.id, f"{verb} through the agent's channel", verdict)
+
+
+def _refused(ctx: Context, action: str, record: PromptRecord, why: str) -> Decision:
+    ctx.record(action, decision="refuse", reason=why, prompt_id=record.id, agent=record.agent)
+    return Decision(Outcome.REFUSED, record.id, why)
+
+
+def _fields(record: PromptRecord, request_id: str, verdict: Verdict | None) -> dict[str, object]:
+    return {
+        "agent": record.agent,
+        "kind": record.kind,
+        "pane": record.pane_id,
+        "prompt_id": record.id,
+        "fingerprint": record.fingerprint,
+        "channel_request": request_id,
+        "subject": record.subject,
+        "verdict": verdict.to_dict() if verdict is not None else None,
+    }
+
+
+def _self(ctx: Context) -> ProcIdentity | None:
+    """This paw process: a sweep tells a decision in flight from one whose process died."""
+    me = ctx.local_procs.tree(os.getpid())[:1]
+    return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
+
+
+def _set_state(
+    ctx: Context, prompt_id: str, state: str, action: str, sender: ProcIdentity | None = None
+) -> None:
+    with ctx.state.lock(PROMPTS_LOCK):
+        prompts = load_prompts(ctx.state)
+        current = prompts.get(prompt_id)
+        if current is None:
+            return
+        closed_at = ctx.clock() if state == ANSWERED else None
+        prompts[prompt_id] = current.model_copy(
+            update={"state": state, "action": action, "sender": sender, "closed_at": closed_at,
+                    "decided_by": ctx.actor.user}
+        )  # fmt: skip
+        save_prompts(ctx.state, prompts)

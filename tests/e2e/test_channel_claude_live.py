@@ -1,0 +1,257 @@
+"""Claude Code's PermissionRequest hook as paw's channel: the real pinned CLI, spawned by paw,
+against the stub model, in real tmux at 80x24 (issue 32).
+
+- a long command that wraps is listed with the channel's exact input, judged ``allow`` and
+  approved through the channel: no key is sent, the dialog is answered once;
+- a denial goes through the channel;
+- with ``[channels] enabled = false`` the screen path answers with keys, as before;
+- a hook record forged by the agent's own shell tool (it runs paw's hook program itself) is
+  refused: never listed, never answerable.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import paw_run, scenarios
+from tests.e2e.pane import POLL
+from tests.e2e.scenarios import Action
+from tests.support.budget import budget
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
+
+AGENT = "claude-code"
+PROMPT_TIMEOUT = budget(240.0)
+EFFECT_TIMEOUT = budget(90.0)
+LONG_FILE = "paw-long.txt"
+# Harmless and long: wraps at 80 columns; the guard allows it (judged on the exact input).
+LONG_COMMAND = (
+    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
+    "running across the long wide field until the evening comes"
+)
+
+
+def _wait(predicate: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(POLL)
+    return True
+
+
+@pytest.fixture
+def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
+    del installed_agents
+    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
+    started = paw_run.start(AGENT, 80, 24)
+    try:
+        yield started
+    finally:
+        paw_run.stop(started)
+
+
+def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
+    path = run.ws.repo / ".paw" / "audit.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
+    return [r for r in _audit(run) if r.get("decision") == "send"]
+
+
+def _channel_dir(run: paw_run.PawRun) -> Path:
+    dirs = list((run.ws.repo / ".paw" / "channels" / paw_run.AGENT_NAME).iterdir())
+    assert len(dirs) == 1, dirs
+    return dirs[0]
+
+
+def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
+    run: paw_run.PawRun,
+) -> None:
+    paw_run.spawn(run, "SCENARIO shell_long")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    screen = run.pane.capture()
+    assert LONG_COMMAND not in screen.replace("\n", "")  # it wraps on screen
+    assert prompt["subject"] == LONG_COMMAND  # the channel's exact input, not the joined rows
+    assert prompt["verdict"] == "allow", prompt  # a wrapped field no longer forces confirm
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] == "sent", decision
+    assert decision["keys"] == []
+    assert (run.worktree / LONG_FILE).exists() or _wait(
+        lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT
+    )
+    assert _wait(lambda: "Allowed by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT)
+    sends = _sends(run)
+    assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
+    assert sends[0]["subject"] == LONG_COMMAND
+    # the dialog was answered once: nothing more is listed, nothing typed into the input
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    assert run.stub.results_for("shell_long")
+
+
+def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
+    paw_run.spawn(run, "SCENARIO shell_deny")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    decision = paw_run.decide(run, "deny", prompt["id"])
+    assert decision["outcome"] == "sent", decision
+    assert decision["keys"] == []
+    assert _wait(lambda: "Denied by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT)
+    assert not (run.worktree / "paw-shell-denied.txt").exists()
+    assert [s.get("path") for s in _sends(run)] == ["channel"]
+
+
+def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.PawRun) -> None:
+    toml = run.ws.repo / "paw.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "[channels]\nenabled = false\n", "utf-8")
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert not (run.ws.repo / ".paw" / "channels").exists()  # nothing wired
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
+    assert decision["keys"] != []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert [s.get("path") for s in _sends(run)] == [None]
+
+
+def test_a_record_forged_by_the_agents_shell_is_refused(
+    run: paw_run.PawRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model's Bash tool runs paw's hook program itself, with the spawn's real directory
+    and secret at hand: its record verifies, but its writer is not Claude's hook runner."""
+    paw_run.spawn(run, "SCENARIO shell")
+    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    paw_run.decide(run, "approve", first["id"])
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    directory = _channel_dir(run)
+    settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
+    hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+    event = {"hook_event_name": "PermissionRequest", "tool_name": "Bash",
+             "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
+    forge = f"printf %s {shlex.quote(json.dumps(event))} | /bin/sh -c {shlex.quote(hook)}"
+    monkeypatch.setitem(scenarios.SCENARIOS, "forge", Action("shell", command=forge))
+    before = set((directory / "req").iterdir())
+    paw_run.send(run, "SCENARIO forge")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert prompt["subject"] == forge  # the real request, carried exactly by the channel
+    paw_run.decide(run, "approve", prompt["id"])
+    assert _wait(lambda: len(set((directory / "req").iterdir()) - before) >= 2, EFFECT_TIMEOUT)
+    # the forged request waits for an answer now; paw lists nothing for it
+    for _ in range(3):
+        assert paw_run.prompts(run) == []
+    forged = [
+        p for p in set((directory / "req").iterdir()) - before
+        if json.loads(p.read_text(encoding="utf-8"))["tool_input"] == event["tool_input"]
+    ]  # fmt: skip
+    assert len(forged) == 1
+    assert not (directory / "ans" / forged[0].name).exists()
+
+
+def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> None:
+    """A human answers the dialog at the pane while paw's hook waits: the hook sees the agent
+    take it, and paw lists no stale channel-only prompt afterwards (nor answers anything)."""
+    paw_run.spawn(run, "SCENARIO shell")
+    paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    directory = _channel_dir(run)
+    run.pane.send_keys("1")  # the human, at the pane
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    done = [json.loads(p.read_text(encoding="utf-8")) for p in (directory / "done").iterdir()]
+    assert [d["outcome"] for d in done] == ["resolved-elsewhere"]
+    assert _sends(run) == []
+
+
+@pytest.mark.parametrize("step", ["approve:channel-recorded", "approve:channel-sent"])
+def test_kill_9_while_answering_through_the_channel_answers_once(
+    run: paw_run.PawRun, step: str
+) -> None:
+    """paw killed after recording (nothing written for the hook: the prompt is open again and a
+    second approval answers it) or after writing the answer (the hook delivers it; nothing is
+    ever answered twice, by the channel or by keys)."""
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    crashing = run._replace(env={**run.env, "PAW_TEST_CRASH_AT": step})
+    died = paw_run.paw(crashing, "approve", prompt["id"], "--yes", "--json")
+    assert died.returncode == -9, died
+    if step == "approve:channel-recorded":
+        again = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+        decision = paw_run.decide(run, "approve", again["id"])
+        assert decision["outcome"] == "sent", decision
+        assert decision["keys"] == []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    answers = list((_channel_dir(run) / "ans").iterdir())
+    assert len(answers) == 1
+    assert all(s.get("path") == "channel" for s in _sends(run))
+    assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
+
+
+BLOCKED = "rm -rf ~/projects"
+SHOWN = "ls -la"
+
+
+def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
+    run: paw_run.PawRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that writes to the agent's terminal repaints a blocked command as ``ls -la``
+    (tests/adversarial/test_terminal_repaint.py: the screen alone is fooled). The channel
+    carries the exact input: paw lists the prompt with both claims, judges nothing ``allow``
+    and answers it neither by keys nor through the channel."""
+    monkeypatch.setitem(scenarios.SCENARIOS, "blocked", Action("shell", command=BLOCKED))
+    paw_run.spawn(run, "SCENARIO blocked")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert (prompt["subject"], prompt["verdict"]) == (BLOCKED, "block")
+    pane = run.pane
+    tty = subprocess.run(
+        ["tmux", "-L", run.socket, "display-message", "-p", "-t", pane.target, "#{pane_tty}"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    rows = pane.capture().splitlines()
+    row = max(i for i, line in enumerate(rows) if BLOCKED in line)  # the dialog's row
+    line = rows[row].replace(BLOCKED, SHOWN.ljust(len(BLOCKED)))
+    with open(tty, "w", encoding="utf-8") as terminal:  # noqa: PTH123 - a terminal, not a file
+        terminal.write(f"\0337\033[{row + 1};1H{line}\0338")
+    assert _wait(lambda: SHOWN in pane.capture().splitlines()[row], EFFECT_TIMEOUT)
+
+    def disagreeing() -> dict[str, Any] | None:
+        listed = paw_run.prompts(run)
+        return listed[0] if listed and "channel disagrees" in listed[0]["question"] else None
+
+    assert _wait(disagreeing, EFFECT_TIMEOUT)
+    shown = disagreeing()
+    assert shown is not None
+    assert shown["subject"] is None
+    assert shown["verdict"] != "allow"
+    assert BLOCKED in shown["question"]
+    refused = paw_run.decide(run, "approve", shown["id"])
+    assert refused["outcome"] == "refused", refused
+    assert "disagree" in refused["reason"]
+    assert _sends(run) == []
+    assert not list((_channel_dir(run) / "ans").iterdir())
+    assert BLOCKED not in "".join(run.stub.results_for("blocked"))
+
+
+def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channel(
+    run: paw_run.PawRun,
+) -> None:
+    """Claude's screen read with a detector that does not know its layout (as a newer release
+    or a narrow tile would be): without the channel the agent would wait unseen; with it, the
+    request is listed with its exact input and answered through the channel, never by keys."""
+    toml = run.ws.repo / "paw.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + 'detector = "aider"\n', "utf-8")
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert (prompt["subject"], prompt["verdict"]) == (scenarios.SHELL_COMMAND, "allow")
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] == "sent", decision
+    assert decision["keys"] == []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert [s.get("path") for s in _sends(run)] == ["channel"]

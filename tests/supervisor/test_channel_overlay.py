@@ -1,0 +1,57 @@
+"""What a fused channel does to the detection sweeps and approvals see (pure part)."""
+
+from __future__ import annotations
+
+from paw.core.channels.fuse import fuse
+from paw.core.channels.request import ChannelRequest, ChannelState
+from paw.core.detect.prompts import WRAP_NOTE
+from paw.core.models import Detection, DetectionState, Prompt, PromptKind
+from paw.supervisor.channels import apply_fusion
+
+WRAP = WRAP_NOTE.split(":", 1)[0] + ": joined"
+EXACT = "touch a.txt && echo " + "word " * 20
+
+
+def _req(subject: str = EXACT, state: ChannelState = ChannelState.PENDING) -> ChannelRequest:
+    return ChannelRequest(
+        agent="a", source="claude-hook", request_id="r1", tool="Bash", kind=PromptKind.SHELL,
+        subject=subject, state=state, can_answer=True,
+    )  # fmt: skip
+
+
+def _screen(subject: str) -> Detection:
+    prompt = Prompt(PromptKind.SHELL, subject, "Do you want to proceed?", ("1",), ("Escape",), "fp")
+    return Detection(DetectionState.PROMPT, "claude-code", prompt, (WRAP,))
+
+
+def test_agree_carries_the_exact_input_and_keeps_the_screens_fingerprint() -> None:
+    shown = apply_fusion(fuse(_screen(EXACT[:60] + "\n" + EXACT[60:]), [_req()]))
+    assert shown.prompt is not None
+    assert (shown.prompt.subject, shown.prompt.fingerprint) == (EXACT, "fp")
+    assert shown.notes == ("channel: agree r1",)  # the wrap note is gone
+
+
+def test_disagree_withholds_the_subject_and_shows_both() -> None:
+    shown = apply_fusion(fuse(_screen("ls -la"), [_req("rm -rf ~")]))
+    assert shown.prompt is not None
+    assert shown.prompt.subject is None
+    assert "rm -rf ~" in shown.prompt.question
+    assert "ls -la" in shown.prompt.question
+    assert shown.prompt.fingerprint == "fp+channel-disagree:r1"
+    assert shown.notes[-1].startswith("channel: disagree r1")
+
+
+def test_channel_only_is_a_prompt_without_keys() -> None:
+    idle = Detection(DetectionState.UNKNOWN, "claude-code")
+    shown = apply_fusion(fuse(idle, [_req()]))
+    assert shown.state is DetectionState.PROMPT
+    assert shown.prompt is not None
+    assert (shown.prompt.subject, shown.prompt.approve_keys) == (EXACT, ())
+    assert shown.prompt.fingerprint == "channel:claude-hook:r1"
+
+
+def test_answered_reads_busy_and_screen_only_is_marked() -> None:
+    answered = apply_fusion(fuse(_screen(EXACT), [_req(state=ChannelState.RESOLVED)]))
+    assert (answered.state, answered.prompt) == (DetectionState.BUSY, None)
+    silent = apply_fusion(fuse(_screen(EXACT), []))
+    assert silent.notes[-1] == "channel: silent (the channel said nothing)"

@@ -17,7 +17,6 @@ With ``--json`` every command prints exactly one JSON object on stdout, errors i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -29,12 +28,14 @@ from paw.errors import PawError
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from paw.cli.result import Result
+
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
-Handler = Callable[[argparse.Namespace], int]
+Handler = Callable[[argparse.Namespace], "int | Result"]
 
 
 class UsageError(PawError):
@@ -161,7 +162,12 @@ TUI_MODULES = frozenset({"paw.cli.tui", "paw.cli.demo"})  # `paw`, `paw tui`, `p
 
 def _call(func: Handler, args: argparse.Namespace, *, as_json: bool) -> int:
     try:
-        return func(args)
+        outcome = func(args)
+        if isinstance(outcome, int):  # (a handler that printed itself)
+            return outcome
+        from paw.cli.result import render
+
+        return render(outcome)
     except UsageError as err:
         return report_error(err.message, hint=err.hint, code=EXIT_USAGE, as_json=as_json)
     except PawError as err:
@@ -219,7 +225,9 @@ def error_object(
 
 def print_json(data: Mapping[str, object]) -> None:
     """Print one ``--json`` result object on stdout (the single JSON convention of paw)."""
-    print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+    from paw.cli.result import json_text
+
+    print(json_text(data))
 
 
 def report_error(

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 OUT = "out"
 ERR = "err"
+RAW = "raw"  # stdout, written as is (no newline added)
 
 
 class JsonLayout(Enum):
@@ -47,7 +48,7 @@ class Result:
     """One command's outcome: what ``--json`` prints, what text mode prints, the exit code."""
 
     data: Mapping[str, object] | None = None  # the one JSON object (None: prints nothing)
-    lines: Sequence[tuple[str, str]] = ()  # text mode: (OUT or ERR, text), in order
+    lines: Sequence[tuple[str, str]] = ()  # text mode: (OUT, ERR or RAW, text), in order
     code: int = 0
     layout: JsonLayout = JsonLayout.PRETTY
 
@@ -89,5 +90,8 @@ def render(result: Result) -> int:
     if result.data is not None:
         print(json_text(result.data, result.layout))
     for stream, line in result.lines:
-        print(line, file=sys.stderr if stream == ERR else sys.stdout)
+        if stream == RAW:
+            sys.stdout.write(line)
+        else:
+            print(line, file=sys.stderr if stream == ERR else sys.stdout)
     return result.code

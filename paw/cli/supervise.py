@@ -24,9 +24,8 @@ from paw.supervisor.stats import COLUMNS
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
 
-    from paw.supervisor.fleet import Fleet
+    from paw.supervisor.api import Operations
     from paw.supervisor.model import AgentView, Decision, LivePrompt, Snapshot
-    from paw.supervisor.service import Supervisor
     from paw.supervisor.spawn import Startup
 
 Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -36,7 +35,7 @@ EXIT_WAITING_FOR_YOU = 5
 EXIT_DELIVERY_UNKNOWN = 6  # approve/deny: the keys may have reached the agent (a host's link)
 
 
-def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor | Fleet:
+def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Operations:
     """The supervisor of ``-C DIR``'s repository (a fleet with hosts); ``counts=False`` for
     commands that show no worktree counts (their sweep runs no git)."""
     from paw.cli.compose import build_fleet
@@ -45,7 +44,7 @@ def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor 
 
 
 @contextlib.contextmanager
-def _counting_supervisor(args: argparse.Namespace) -> Iterator[Supervisor | Fleet]:
+def _counting_supervisor(args: argparse.Namespace) -> Iterator[Operations]:
     """:func:`_supervisor` for a command whose first sweep counts every worktree and shows
     no prompt (`paw ls`): the agents' `git status` start before paw.toml's models and the
     rest of the supervisor are even imported (:class:`~paw.adapters.git.EarlyStatuses`),
@@ -86,11 +85,6 @@ def _counted_worktrees(root: str) -> list[str]:
         and not item.get("adopted")
         and item.get("pending") is None
     ]
-
-
-def _unreachable(sup: Supervisor | Fleet) -> dict[str, str]:
-    """Hosts the last sweep could not reach (none without hosts)."""
-    return sup.unreachable() if hasattr(sup, "unreachable") else {}
 
 
 def _check_name(name: str) -> None:
@@ -159,21 +153,11 @@ def cmd_spawn(args: argparse.Namespace) -> Result:
         hint = unknown_kind_hint(sup.ctx.config, args.agent)  # one line: a usage error
         raise UsageError(f"unknown agent kind {args.agent!r}: {hint}")
     options = {"startup_timeout_s": args.startup_timeout, "resume": args.resume}
-    if args.host is not None:
-        from paw.supervisor.fleet import Fleet
-
-        if not isinstance(sup, Fleet) and args.host != "local":
-            raise UsageError(f"no host named {args.host!r} (add one with `paw host add`)")
-        if isinstance(sup, Fleet):
-            view, startup = sup.spawn_agent(
-                args.name, args.agent, _task(args), args.base, host=args.host, **options
-            )
-        else:
-            view, startup = sup.spawn_agent(
-                args.name, args.agent, _task(args), args.base, **options
-            )
-    else:
-        view, startup = sup.spawn_agent(args.name, args.agent, _task(args), args.base, **options)
+    if args.host not in (None, "local") and not sup.hosts():
+        raise UsageError(f"no host named {args.host!r} (add one with `paw host add`)")
+    view, startup = sup.spawn_agent(
+        args.name, args.agent, _task(args), args.base, host=args.host, **options
+    )
     waiting = startup.outcome.state.value == "waiting"
     if args.json:
         data = {"agent": _agent_json(view), "startup": _startup_json(startup)}
@@ -234,7 +218,7 @@ def cmd_ls(args: argparse.Namespace) -> Result:
     with _counting_supervisor(args) as sup:
         snap = sup.poll_once()
     views = snap.agents
-    down = _unreachable(sup)
+    down = sup.unreachable()
     if args.json:
         return _ls_json(snap, down)
     if not views:
@@ -428,7 +412,7 @@ def cmd_prompts(args: argparse.Namespace) -> Result:
     sup = _supervisor(args, counts=False)
     snap = sup.poll_once()
     items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
-    down = _unreachable(sup)
+    down = sup.unreachable()
     if args.json:
         return _report_json("prompts", items, snap, down)
     said = Lines()

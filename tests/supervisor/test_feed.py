@@ -251,7 +251,7 @@ def test_details_are_read_after_the_picture_and_paced() -> None:
     assert [type(e) for e in events] == [Picture, AgentDetails]
     assert sweeps.captures == ["a"]
     assert sweeps.diffs == ["a"]
-    feed._took(sweeps.poll_once(), set(), "a")  # at once: the preview stays
+    feed._pushed(sweeps.poll_once(), frozenset({"%1"}))  # it drew, but was read just now
     assert sweeps.captures == ["a"]
     clock.now += PREVIEW_EVERY_S
     feed._pushed(sweeps.poll_once(), frozenset())  # its pane drew nothing: stays

@@ -14,8 +14,8 @@ one of two modes:
 Either way a sweep runs at once or right after the one in flight (sweeps never pile up), the
 next one rests for the last one's CPU cost (``SWEEP_DUTY``), and with events arriving the
 timer sweeps only every ``safety_interval`` (and when the wave changed). The selected agent's
-preview and diff are read after the picture, paced on the clock (``PREVIEW_EVERY_S``,
-``DETAILS_EVERY_S``, ``DIFF_EVERY_S``).
+preview and diff are read after the picture, paced on the clock
+(:class:`~paw.supervisor.details.DetailsPacing`).
 
 Everything here is thread-safe: :meth:`Feed.request`, :meth:`Feed.tick`,
 :meth:`Feed.subscribe` and :meth:`Subscription.close` may be called from any thread. A
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from paw.errors import PawError, TmuxError
+from paw.supervisor.details import AgentDetails, DetailsPacing
 from paw.supervisor.pump import SWEEP_DUTY, EventPump
 
 if TYPE_CHECKING:
@@ -41,13 +42,6 @@ if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading
     from paw.supervisor.model import Snapshot, SupervisorApi
 
-# The selected agent's side panels, on the wall clock (sweeps follow pane events and may come
-# ten times a second): its diff is re-read at most every DIFF_EVERY_S (git is slower than tmux);
-# its pane preview at most every PREVIEW_EVERY_S while the pane draws (at once when the agent
-# or its status changes), and every DETAILS_EVERY_S when the pane is quiet.
-DIFF_EVERY_S = 2.0
-PREVIEW_EVERY_S = 0.25
-DETAILS_EVERY_S = 10.0
 AUDIT_LINES = 8  # audit records each picture carries
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
 
@@ -60,15 +54,6 @@ def duty_rest(cpu_s: float, wall_s: float) -> float:
 def agent_panes(snapshot: Snapshot) -> frozenset[str]:
     """The panes whose events count after ``snapshot`` (its agents'; see EventPump.only)."""
     return frozenset(view.event_key for view in snapshot.agents if view.event_key)
-
-
-@dataclass(frozen=True, slots=True)
-class AgentDetails:
-    """What the side panels show for the selected agent."""
-
-    agent: str
-    preview_ansi: str
-    diff: str | None  # None: not refreshed this sweep (keep the previous diff)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,16 +171,10 @@ class Feed:
         self._following = False  # the pictures are a sweeper's pushes (no pump here)
         self._took_lock = threading.Lock()  # a picture's aftermath: one picture at a time
         self._posted_at = float("-inf")  # the taken_at of the newest picture posted
-        self._details_agent: str | None = None  # the agent the preview shown was read for
-        self._details_status: object = None  # ... its status then
-        self._details_at = 0.0  # ... and when (clock())
-        self._diff_agent: str | None = None
-        self._diff_at = 0.0
+        self._paced = DetailsPacing(clock)  # when the selected agent's details are read
         self._wave_seen: WaveReading | None = None  # the wave as last read
         self._ticker: threading.Thread | None = None
         self._ticking = threading.Event()
-
-    # -- subscribers ---------------------------------------------------------------------
 
     def subscribe(self, listener: Callable[[FeedEvent], object]) -> Subscription:
         """Call ``listener`` with every event from now on, on the feed's threads."""
@@ -217,8 +196,6 @@ class Feed:
                 subscription.listener(event)
             except Exception:  # noqa: BLE001, S112 - one front end's failure is its own
                 continue
-
-    # -- sources -------------------------------------------------------------------------
 
     def use(
         self,
@@ -284,8 +261,6 @@ class Feed:
     def _push_failed(self, error: PawError) -> None:
         """The sweeper's reader thread: a sweep of the sweeper's own failed."""
         self._emit(SweepFailed(error))
-
-    # -- the schedule --------------------------------------------------------------------
 
     @property
     def in_flight(self) -> bool:
@@ -416,12 +391,10 @@ class Feed:
             self._emit(Picture(snapshot, audit, wave, self.waves is not None))
             if not snapshot.tmux_ok:
                 return None
-            if agent and not self._details_current(agent, snapshot, touched):
-                self._note_details(agent, snapshot)
+            if agent and not self._paced.current(agent, snapshot, touched):
+                self._paced.reading(agent, snapshot)
                 return agent
             return None
-
-    # -- the wave ------------------------------------------------------------------------
 
     def _read_wave(self) -> WaveReading | None:
         """The latest wave (its reader parses the state file only when it changed)."""
@@ -443,8 +416,6 @@ class Feed:
         before = self._wave_seen
         return self._read_wave() != before
 
-    # -- the selected agent's details ----------------------------------------------------
-
     def request_details(self, agent: str) -> None:
         """Read ``agent``'s preview and diff now, or right after the read in flight (reads
         never pile up: the latest request wins)."""
@@ -462,7 +433,7 @@ class Feed:
         """The agent's pane preview and diff (a capture and a `git diff`), outside the sweep:
         a new prompt's sweep does not wait for them."""
         try:
-            details = self._details(agent)
+            details = self._paced.read(self.supervisor, agent)
             if details is not None:
                 self._emit(details)
         except Exception:  # noqa: BLE001, S110 - the next sweep reads them again
@@ -473,38 +444,3 @@ class Feed:
                 again, self._details_again = self._details_again, None
             if again is not None:
                 self.request_details(again)
-
-    def _details_current(self, agent: str, snapshot: Snapshot, touched: set[str] | None) -> bool:
-        """True when the selected agent's preview and diff shown may stay: it is the agent
-        they were read for, in the same status, and either its pane drew nothing since (pane
-        events tell; refreshed every DETAILS_EVERY_S anyway) or they were read less than
-        PREVIEW_EVERY_S ago."""
-        view = next((v for v in snapshot.agents if v.name == agent), None)
-        if view is None or agent != self._details_agent or view.status != self._details_status:
-            return False
-        age = self._clock() - self._details_at
-        if age < PREVIEW_EVERY_S:
-            return True
-        if touched is None or age >= DETAILS_EVERY_S:
-            return False
-        return view.event_key is not None and view.event_key not in touched
-
-    def _note_details(self, agent: str, snapshot: Snapshot) -> None:
-        """The preview and diff are (being) read for ``agent`` as ``snapshot`` shows it."""
-        view = next((v for v in snapshot.agents if v.name == agent), None)
-        self._details_agent = agent
-        self._details_status = view.status if view is not None else None
-        self._details_at = self._clock()
-
-    def _details(self, agent: str) -> AgentDetails | None:
-        now = self._clock()
-        try:
-            preview = self.supervisor.capture_ansi(agent)
-            diff = None
-            if agent != self._diff_agent or now - self._diff_at >= DIFF_EVERY_S:
-                diff = self.supervisor.diff(agent)
-                self._diff_agent = agent
-                self._diff_at = now
-        except PawError:
-            return None  # the agent went away between the sweep and its details
-        return AgentDetails(agent=agent, preview_ansi=preview, diff=diff)

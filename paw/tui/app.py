@@ -19,7 +19,8 @@ from textual.binding import Binding, BindingType
 
 from paw.core.printable import printable_line
 from paw.errors import TmuxError
-from paw.supervisor.feed import SAFETY_SWEEP_S, AgentDetails, Feed, FeedEvent, Picture
+from paw.supervisor.details import AgentDetails
+from paw.supervisor.feed import SAFETY_SWEEP_S, Feed, FeedEvent, Picture
 from paw.tui.connect import DEFAULT_KINDS, Connection, NotConnected
 from paw.tui.frames import use_frame_period
 from paw.tui.gcpause import LongLived

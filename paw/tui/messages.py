@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from paw.supervisor.feed import AgentDetails
+from paw.supervisor.details import AgentDetails
 
 __all__ = [
     "ActionFailed",

@@ -15,16 +15,8 @@ import pytest
 
 from paw.core.wave_view import WaveReading
 from paw.errors import PawError, TmuxError
-from paw.supervisor.feed import (
-    DETAILS_EVERY_S,
-    DIFF_EVERY_S,
-    PREVIEW_EVERY_S,
-    AgentDetails,
-    Feed,
-    FeedEvent,
-    Picture,
-    SweepFailed,
-)
+from paw.supervisor.details import DETAILS_EVERY_S, DIFF_EVERY_S, PREVIEW_EVERY_S, AgentDetails
+from paw.supervisor.feed import Feed, FeedEvent, Picture, SweepFailed
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat
 from paw.supervisor.pump import SWEEP_DUTY
 from tests.support.budget import budget

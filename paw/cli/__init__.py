@@ -223,25 +223,19 @@ def error_object(
     return {"message": message, "hint": hint, "exit_code": code}
 
 
-def print_json(data: Mapping[str, object]) -> None:
-    """Print one ``--json`` result object on stdout (the single JSON convention of paw)."""
-    from paw.cli.result import json_text
-
-    print(json_text(data))
-
-
 def report_error(
     message: str, *, hint: str | None = None, code: int = EXIT_ERROR, as_json: bool = True
 ) -> int:
     """Report a failure, as ``{"error": …}`` on stdout under ``--json``, else as ``paw: …``
-    (and ``hint: …``) on stderr; return ``code``."""
+    (and ``hint: …``) on stderr; return ``code``. (Through the one renderer.)"""
+    from paw.cli.result import ERR, Result, render
+
     if as_json:
-        print_json({"error": error_object(message, hint=hint, code=code)})
-    else:
-        print(f"paw: {message}", file=sys.stderr)
-        if hint:
-            print(f"hint: {hint}", file=sys.stderr)
-    return code
+        return render(
+            Result(data={"error": error_object(message, hint=hint, code=code)}, code=code)
+        )
+    said = [(ERR, f"paw: {message}")] + ([(ERR, f"hint: {hint}")] if hint else [])
+    return render(Result(lines=tuple(said), code=code))
 
 
 def run() -> None:

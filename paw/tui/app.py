@@ -87,6 +87,7 @@ class PawApp(App[None]):
             safety_interval=safety_interval,
             waves=waves,
             selected=self._shown_agent,
+            run=self._run_job,
         )
         self.feed.subscribe(self._fed)
         self._connect = connect
@@ -134,6 +135,23 @@ class PawApp(App[None]):
 
     def _shown_agent(self) -> str | None:
         return self.main.shown_agent
+
+    def _run_job(self, job: Callable[[], None], name: str) -> None:
+        """How the feed runs a sweep or a details read: as a Textual thread worker, started
+        on the UI thread (the app's shutdown and the tests' ``settle`` wait for workers)."""
+
+        def start() -> None:
+            self.run_worker(job, name=name, group=name, thread=True, exit_on_error=False)
+
+        if self._ending or not self.is_running:
+            return  # (nothing more is shown: the feed stops)
+        try:
+            self.call_from_thread(start)
+        except RuntimeError:  # on the UI thread itself (or the app ended meanwhile)
+            with contextlib.suppress(RuntimeError):
+                start()
+        except CancelledError:  # the app is ending
+            pass
 
     def on_mount(self) -> None:
         """Show the main screen; connect after the first frame, or start sweeping now."""

@@ -17,6 +17,13 @@ from paw.tui.widgets import table_caches
 from paw.tui.widgets.table import KeyedTable
 from tests.tui.conftest import settle
 
+RENDERS_READ = (
+    "_row_locations",
+    "_labelled_row_exists",
+    "_show_hover_cursor",
+    "_pseudo_class_state",
+)
+
 
 class Table(KeyedTable):
     COLUMNS = (("name", "Agent"), ("state", "State"))
@@ -35,6 +42,10 @@ async def test_the_private_caches_paw_clears_are_there_in_the_shape_it_reads() -
         await settle(pilot)
         for name in table_caches.PRIVATE:
             assert hasattr(table, name), f"DataTable has no {name} any more"
+        # what KeyedTable's own renders read (paw/tui/widgets/table.py)
+        for name in RENDERS_READ:
+            assert hasattr(table, name), f"DataTable has no {name} any more"
+        assert table._row_locations.get_key(0) is not None
         assert isinstance(table_caches.update_count(table), int)
         for name in ("_row_renderable_cache", "_cell_render_cache", "_row_render_cache"):
             cache = getattr(table, name)

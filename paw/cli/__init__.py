@@ -17,9 +17,8 @@ With ``--json`` every command prints exactly one JSON object on stdout, errors i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -29,12 +28,14 @@ from paw.errors import PawError
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from paw.cli.result import Result
+
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
-Handler = Callable[[argparse.Namespace], int]
+Handler = Callable[[argparse.Namespace], "int | Result"]
 
 
 class UsageError(PawError):
@@ -161,7 +162,12 @@ TUI_MODULES = frozenset({"paw.cli.tui", "paw.cli.demo"})  # `paw`, `paw tui`, `p
 
 def _call(func: Handler, args: argparse.Namespace, *, as_json: bool) -> int:
     try:
-        return func(args)
+        outcome = func(args)
+        if isinstance(outcome, int):  # (a handler that printed itself)
+            return outcome
+        from paw.cli.result import render
+
+        return render(outcome)
     except UsageError as err:
         return report_error(err.message, hint=err.hint, code=EXIT_USAGE, as_json=as_json)
     except PawError as err:
@@ -217,23 +223,19 @@ def error_object(
     return {"message": message, "hint": hint, "exit_code": code}
 
 
-def print_json(data: Mapping[str, object]) -> None:
-    """Print one ``--json`` result object on stdout (the single JSON convention of paw)."""
-    print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
-
-
 def report_error(
     message: str, *, hint: str | None = None, code: int = EXIT_ERROR, as_json: bool = True
 ) -> int:
     """Report a failure, as ``{"error": …}`` on stdout under ``--json``, else as ``paw: …``
-    (and ``hint: …``) on stderr; return ``code``."""
+    (and ``hint: …``) on stderr; return ``code``. (Through the one renderer.)"""
+    from paw.cli.result import ERR, Result, render
+
     if as_json:
-        print_json({"error": error_object(message, hint=hint, code=code)})
-    else:
-        print(f"paw: {message}", file=sys.stderr)
-        if hint:
-            print(f"hint: {hint}", file=sys.stderr)
-    return code
+        return render(
+            Result(data={"error": error_object(message, hint=hint, code=code)}, code=code)
+        )
+    said = [(ERR, f"paw: {message}")] + ([(ERR, f"hint: {hint}")] if hint else [])
+    return render(Result(lines=tuple(said), code=code))
 
 
 def run() -> None:

@@ -8,7 +8,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from paw.cli import UsageError, print_json
+from paw.cli import UsageError
+from paw.cli.result import Result, json_of, lines_of
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -41,8 +42,8 @@ def _context(args: argparse.Namespace) -> Context:
     return build_supervisor(args.repo).ctx
 
 
-def _json(data: Mapping[str, object]) -> None:
-    print_json(data)
+def _json(data: Mapping[str, object]) -> Result:
+    return json_of(data)
 
 
 def _row(archive: Archive) -> dict[str, object]:
@@ -53,7 +54,7 @@ def _when(stamp: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
 
 
-def cmd_archive(args: argparse.Namespace) -> int:
+def cmd_archive(args: argparse.Namespace) -> Result:
     """List, restore or prune the archives of removed agents."""
     from paw.supervisor import archive
 
@@ -68,37 +69,34 @@ def cmd_archive(args: argparse.Namespace) -> int:
             else None  # (--to elsewhere: spawn --resume looks at the agent's own path)
         )
         if args.json:
-            _json({
+            return _json({
                 "archive": _row(done.archive), "worktree": done.worktree, "branch": done.branch,
                 "note": done.detached_because, "resume": resume,
             })  # fmt: skip
-            return 0
         where = f"on branch {done.branch}" if done.branch else "detached at the archived HEAD"
-        print(f"restored {done.archive.id} to {done.worktree} ({where})")
-        if done.detached_because:
-            print(f"  note: {done.detached_because}")
-        if resume:
-            print(f"  work on it again: {resume}")
-        return 0
+        return lines_of(
+            f"restored {done.archive.id} to {done.worktree} ({where})",
+            *([f"  note: {done.detached_because}"] if done.detached_because else []),
+            *([f"  work on it again: {resume}"] if resume else []),
+        )
     if action == "prune":
         return _prune(ctx, args)
     found = archive.list_archives(ctx)
     if args.json:
-        _json({"archives": [_row(a) for a in found]})
-    elif not found:
-        print("no archives (refs/paw/archive/ is empty)")
-    else:
-        from paw.cli.output import cell
+        return _json({"archives": [_row(a) for a in found]})
+    if not found:
+        return lines_of("no archives (refs/paw/archive/ is empty)")
+    from paw.cli.output import cell
 
-        rows = [("ID", "AGENT", "ARCHIVED", "COMMIT")]
-        rows += [(a.id, cell(a.agent), _when(a.time), a.commit[:12]) for a in found]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        for row in rows:
-            print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-    return 0
+    rows = [("ID", "AGENT", "ARCHIVED", "COMMIT")]
+    rows += [(a.id, cell(a.agent), _when(a.time), a.commit[:12]) for a in found]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return lines_of(
+        *("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+    )
 
 
-def _prune(ctx: Context, args: argparse.Namespace) -> int:
+def _prune(ctx: Context, args: argparse.Namespace) -> Result:
     from paw.supervisor import archive
 
     older = args.older_than * DAY_S if args.older_than is not None else None
@@ -108,26 +106,19 @@ def _prune(ctx: Context, args: argparse.Namespace) -> int:
         raise UsageError("say which archives to prune: IDs, --older-than DAYS, or --all")
     chosen = archive.select_for_prune(ctx, args.ids, older_than_s=older, everything=args.all)
     if not chosen:
-        if args.json:
-            _json({"pruned": []})
-        else:
-            print("nothing to prune")
-        return 0
+        return _json({"pruned": []}) if args.json else lines_of("nothing to prune")
     if not args.yes:
         if args.json or not sys.stdin.isatty():
             raise UsageError(f"pruning deletes {len(chosen)} archive(s): confirm with --yes")
-        for a in chosen:
+        for a in chosen:  # (the question's context: printed before it is asked)
             print(f"  {a.id}  {a.agent}  {_when(a.time)}  {a.commit[:12]}")
         answer = input(f"delete these {len(chosen)} archive(s)? [y/N] ").strip().lower()
         if answer not in ("y", "yes"):
-            print("nothing deleted")
-            return 1
+            return lines_of("nothing deleted", code=1)
     done = archive.prune(ctx, chosen)
     if args.json:
-        _json({"pruned": [_row(a) for a in done]})
-    else:
-        print(f"pruned {len(done)} archive(s)")
-    return 0
+        return _json({"pruned": [_row(a) for a in done]})
+    return lines_of(f"pruned {len(done)} archive(s)")
 
 
 def _common(default: object) -> argparse.ArgumentParser:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from typing import TYPE_CHECKING
 
 from paw.cli.common import add_json_flag, load_guard_config
+from paw.cli.result import JsonLayout, Result, lines_of
 
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_run)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> Result:
     from paw.cli import UsageError
 
     config = load_guard_config(args.config, args.cwd)
@@ -75,38 +75,36 @@ def _run(args: argparse.Namespace) -> int:
     return _run_command(command, args.cwd, args.json, config)
 
 
-def _run_command(command: str, cwd: str | None, as_json: bool, config: GuardConfig | None) -> int:
+def _run_command(
+    command: str, cwd: str | None, as_json: bool, config: GuardConfig | None
+) -> Result:
     from paw.guard import evaluate_command
 
     verdict = evaluate_command(command, cwd=cwd, config=config)
+    code = EXIT_CODES[verdict.action.value]
     if as_json:
         payload = {"command": command, **verdict.to_dict()}
-        print(json.dumps(payload, ensure_ascii=False))
-    else:
-        print(f"{verdict.action.value.upper()}  {command}")
-        for finding in verdict.findings:
-            print(f"  - [{finding.rule}] {finding.reason}")
-    return EXIT_CODES[verdict.action.value]
+        return Result(data=payload, code=code, layout=JsonLayout.LINE)
+    return lines_of(
+        f"{verdict.action.value.upper()}  {command}",
+        *(f"  - [{finding.rule}] {finding.reason}" for finding in verdict.findings),
+        code=code,
+    )
 
 
-def _run_paths(status: str, as_json: bool, config: GuardConfig | None) -> int:
+def _run_paths(status: str, as_json: bool, config: GuardConfig | None) -> Result:
     from paw.guard import detect_agent_instruction_files, detect_sensitive_files
 
     sensitive = detect_sensitive_files(status, config)
     instruction = detect_agent_instruction_files(status, config)
     verdict = "block" if sensitive else "confirm" if instruction else "allow"
+    code = EXIT_CODES[verdict]
     if as_json:
-        print(
-            json.dumps(
-                {"verdict": verdict, "sensitive": sensitive, "instruction": instruction},
-                ensure_ascii=False,
-            )
-        )
-    else:
-        for path in sensitive:
-            print(f"sensitive    {path}")
-        for path in instruction:
-            print(f"instruction  {path}")
-        if not sensitive and not instruction:
-            print("nothing flagged")
-    return EXIT_CODES[verdict]
+        found = {"verdict": verdict, "sensitive": sensitive, "instruction": instruction}
+        return Result(data=found, code=code, layout=JsonLayout.LINE)
+    return lines_of(
+        *(f"sensitive    {path}" for path in sensitive),
+        *(f"instruction  {path}" for path in instruction),
+        *(() if sensitive or instruction else ("nothing flagged",)),
+        code=code,
+    )

@@ -11,11 +11,11 @@ Exit codes:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from paw.cli import UsageError
+from paw.cli.result import JsonLayout, Result, lines_of
 from paw.core.detect import AGENTS, detect
 from paw.core.detect.registry import all_specs
 from paw.core.models import Detection, DetectionState
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=cmd_detect)
 
 
-def cmd_detect(args: argparse.Namespace) -> int:
+def cmd_detect(args: argparse.Namespace) -> Result:
     """Detect the screen in ``args.file`` and print the result."""
     text = _read(args.file)
     if args.agent is not None:
@@ -64,10 +64,13 @@ def cmd_detect(args: argparse.Namespace) -> int:
         found = detect(text, args.agent)
     else:
         found = guess(text)
-    print(json.dumps(to_json(found), indent=2) if args.json else render(found))
     if found.state is DetectionState.PROMPT:
-        return EXIT_PROMPT
-    return EXIT_UNKNOWN if found.state is DetectionState.UNKNOWN else EXIT_NO_PROMPT
+        code = EXIT_PROMPT
+    else:
+        code = EXIT_UNKNOWN if found.state is DetectionState.UNKNOWN else EXIT_NO_PROMPT
+    if args.json:
+        return Result(data=to_json(found), code=code, layout=JsonLayout.ASCII)
+    return lines_of(render(found), code=code)
 
 
 def _read(name: str) -> str:

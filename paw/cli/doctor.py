@@ -22,6 +22,7 @@ from paw.core.detect.registry import all_specs, spec_for
 from paw.core.verified import parse_version
 
 if TYPE_CHECKING:
+    from paw.cli.result import Result
     from paw.core.agentspec import AgentSpec
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -212,8 +213,9 @@ def collect() -> list[CheckRow]:
     return rows
 
 
-def _run(args: argparse.Namespace) -> int:
-    from paw.cli import error_object, print_json
+def _run(args: argparse.Namespace) -> Result:
+    from paw.cli import error_object
+    from paw.cli.result import json_of, lines_of
 
     rows = collect()
     failed = [r.name for r in rows if r.status == FAIL]
@@ -222,10 +224,10 @@ def _run(args: argparse.Namespace) -> int:
         data: dict[str, object] = {"checks": [asdict(r) for r in rows]}
         if failed:
             data["error"] = error_object(f"missing: {', '.join(failed)}", code=code)
-        print_json(data)
-        return code
+        return json_of(data, code=code)
     width = max(len(r.name) for r in rows)
-    print(f"{'STATUS':6}  {'CHECK':{width}}  DETAIL")
-    for row in rows:
-        print(f"{row.status:6}  {row.name:{width}}  {row.detail}")
-    return code
+    return lines_of(
+        f"{'STATUS':6}  {'CHECK':{width}}  DETAIL",
+        *(f"{row.status:6}  {row.name:{width}}  {row.detail}" for row in rows),
+        code=code,
+    )

@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.cli import EXIT_ERROR, UsageError, error_object, print_json
+from paw.cli import EXIT_ERROR, UsageError, error_object
+from paw.cli.result import Result, json_of, lines_of
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ PROBE = (
 )
 
 
-def cmd_host_add(args: argparse.Namespace) -> int:
+def cmd_host_add(args: argparse.Namespace) -> Result:
     """Add a host: agents can then run there (`paw spawn NAME --host HOST`)."""
     from paw.adapters.ssh import host_name_problem, parse_target
     from paw.supervisor.fleet import HostRecord, load_hosts, save_hosts
@@ -94,38 +95,36 @@ def cmd_host_add(args: argparse.Namespace) -> int:
         hosts[args.name] = host
         save_hosts(state, hosts)
     if args.json:
-        print_json({"host": host.model_dump(mode="json"), "checked": not args.no_check})
-    else:
-        checked = "" if args.no_check else f" (reached in {took:.2f}s; clone {host.repo})"
-        print(f"added host {host.name}: {host.url}{checked}")
-        print(f"  spawn there: paw spawn NAME --agent KIND --host {host.name}")
-    return 0
+        return json_of({"host": host.model_dump(mode="json"), "checked": not args.no_check})
+    checked = "" if args.no_check else f" (reached in {took:.2f}s; clone {host.repo})"
+    return lines_of(
+        f"added host {host.name}: {host.url}{checked}",
+        f"  spawn there: paw spawn NAME --agent KIND --host {host.name}",
+    )
 
 
 def _abs(path: str | None) -> str | None:
     return None if path is None else str(Path(path).expanduser().resolve())
 
 
-def cmd_host_ls(args: argparse.Namespace) -> int:
+def cmd_host_ls(args: argparse.Namespace) -> Result:
     """List the hosts."""
     from paw.supervisor.fleet import load_hosts
 
     hosts = load_hosts(_state(args))
     if args.json:
-        print_json({"hosts": [h.model_dump(mode="json") for h in hosts.values()]})
-        return 0
+        return json_of({"hosts": [h.model_dump(mode="json") for h in hosts.values()]})
     if not hosts:
-        print("no hosts (add one with `paw host add NAME ssh://user@host --repo PATH`)")
-        return 0
+        return lines_of("no hosts (add one with `paw host add NAME ssh://user@host --repo PATH`)")
     rows = [("NAME", "URL", "REPO", "TMUX SOCKET")]
     rows += [(h.name, h.url, h.repo, h.socket) for h in hosts.values()]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-    return 0
+    return lines_of(
+        *("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+    )
 
 
-def cmd_host_rm(args: argparse.Namespace) -> int:
+def cmd_host_rm(args: argparse.Namespace) -> Result:
     """Forget a host (refused while paw supervises agents there)."""
     from paw.adapters.state import StateStore
     from paw.supervisor.fleet import load_hosts, save_hosts
@@ -148,13 +147,11 @@ def cmd_host_rm(args: argparse.Namespace) -> int:
 
     transport_for(host).disconnect()
     if args.json:
-        print_json({"host": args.name, "removed": True})
-    else:
-        print(f"removed host {args.name}")
-    return 0
+        return json_of({"host": args.name, "removed": True})
+    return lines_of(f"removed host {args.name}")
 
 
-def cmd_host_check(args: argparse.Namespace) -> int:
+def cmd_host_check(args: argparse.Namespace) -> Result:
     """Connect to a host and check its clone and tmux."""
     from paw.supervisor.fleet import load_hosts
 
@@ -167,14 +164,13 @@ def cmd_host_check(args: argparse.Namespace) -> int:
     except PawError as err:
         if args.json:
             error = error_object(err.message, hint=err.hint)
-            print_json({"host": args.name, "reachable": False, "error": error})
-            return EXIT_ERROR
+            return json_of({"host": args.name, "reachable": False, "error": error}, code=EXIT_ERROR)
         raise
     if args.json:
-        print_json({"host": args.name, "reachable": True, "seconds": round(took, 3), "repo": top})
-    else:
-        print(f"host {args.name} reachable in {took:.2f}s; clone {top}; tmux found")
-    return 0
+        return json_of(
+            {"host": args.name, "reachable": True, "seconds": round(took, 3), "repo": top}
+        )
+    return lines_of(f"host {args.name} reachable in {took:.2f}s; clone {top}; tmux found")
 
 
 ADD_EPILOG = """examples:

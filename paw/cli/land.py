@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.cli import UsageError, error_object, print_json
+from paw.cli import UsageError, error_object
+from paw.cli.result import Lines, Result, json_of
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_land)
 
 
-def cmd_land(args: argparse.Namespace) -> int:
+def cmd_land(args: argparse.Namespace) -> Result:
     """Land the wave's done tasks (see :data:`DESCRIPTION`)."""
     from paw.adapters.checks import run_check
     from paw.adapters.land_git import LandGitCli
@@ -138,8 +139,8 @@ def _result(
     *,
     done: bool,
     pushed: tuple[bool, str] | None,
-) -> int:
-    """Print the outcome (a line, or the JSON object); the exit code."""
+) -> Result:
+    """The outcome (a line, or the JSON object) and the exit code."""
     rows = data["tasks"] if isinstance(data["tasks"], list) else []
     left = [str(r["task"]) for r in rows if r["status"] != "landed"]
     failed_push = pushed is not None and not pushed[0]
@@ -153,19 +154,19 @@ def _result(
             out["error"] = error_object(
                 f"wave {name}: {what}", hint=f"paw wave report {name}", code=code
             )
-        print_json(out)
-        return code
+        return json_of(out, code=code)
+    said = Lines()
     landed = len(rows) - len(left)
-    print(f"wave {name}: {landed} of {len(rows)} landed on {data['into']}", end="")
-    print(f"; not landed: {', '.join(left)}" if left else "")
+    head = f"wave {name}: {landed} of {len(rows)} landed on {data['into']}"
+    said.out(head + (f"; not landed: {', '.join(left)}" if left else ""))
     if left:
-        print(f"  see `paw wave report {name}`")
+        said.out(f"  see `paw wave report {name}`")
     if pushed is not None:
         if pushed[0]:
-            print(pushed[1])
+            said.out(pushed[1])
         else:
-            print(f"paw: {pushed[1]}", file=sys.stderr)
-    return code
+            said.err(f"paw: {pushed[1]}")
+    return said.result(code)
 
 
 def _reporter(

@@ -1,5 +1,6 @@
 """`paw` sub-commands of the supervisor: init, config check, spawn, ls, attach, send, stop, rm,
-adopt, prompts, approve, deny, log, stats. Handlers return an exit code (docs/cli.md)."""
+adopt, prompts, approve, deny, log, stats. Handlers return a :class:`~paw.cli.result.Result`
+that the one renderer prints (`paw attach` execs tmux; docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.cli import EXIT_ERROR, EXIT_USAGE, UsageError, error_object, print_json
+from paw.cli import EXIT_ERROR, EXIT_USAGE, UsageError, error_object
+from paw.cli.result import Lines, Result, json_of, lines_of
 from paw.core.detect.registry import agent_kinds
 from paw.core.names import name_problem
 from paw.errors import PawError
@@ -22,9 +24,8 @@ from paw.supervisor.stats import COLUMNS
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
 
-    from paw.supervisor.fleet import Fleet
+    from paw.supervisor.api import Operations
     from paw.supervisor.model import AgentView, Decision, LivePrompt, Snapshot
-    from paw.supervisor.service import Supervisor
     from paw.supervisor.spawn import Startup
 
 Sub = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -34,7 +35,7 @@ EXIT_WAITING_FOR_YOU = 5
 EXIT_DELIVERY_UNKNOWN = 6  # approve/deny: the keys may have reached the agent (a host's link)
 
 
-def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor | Fleet:
+def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Operations:
     """The supervisor of ``-C DIR``'s repository (a fleet with hosts); ``counts=False`` for
     commands that show no worktree counts (their sweep runs no git)."""
     from paw.cli.compose import build_fleet
@@ -43,7 +44,7 @@ def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Supervisor 
 
 
 @contextlib.contextmanager
-def _counting_supervisor(args: argparse.Namespace) -> Iterator[Supervisor | Fleet]:
+def _counting_supervisor(args: argparse.Namespace) -> Iterator[Operations]:
     """:func:`_supervisor` for a command whose first sweep counts every worktree and shows
     no prompt (`paw ls`): the agents' `git status` start before paw.toml's models and the
     rest of the supervisor are even imported (:class:`~paw.adapters.git.EarlyStatuses`),
@@ -86,15 +87,6 @@ def _counted_worktrees(root: str) -> list[str]:
     ]
 
 
-def _unreachable(sup: Supervisor | Fleet) -> dict[str, str]:
-    """Hosts the last sweep could not reach (none without hosts)."""
-    return sup.unreachable() if hasattr(sup, "unreachable") else {}
-
-
-def _print_json(data: dict[str, object]) -> None:
-    print_json(data)
-
-
 def _check_name(name: str) -> None:
     problem = name_problem(name)
     if problem is not None:
@@ -104,7 +96,7 @@ def _check_name(name: str) -> None:
 # -- handlers ----------------------------------------------------------------------------------
 
 
-def cmd_init(args: argparse.Namespace) -> int:
+def cmd_init(args: argparse.Namespace) -> Result:
     """Write a commented paw.toml at the repository root."""
     from paw.adapters.config_file import write_default_config
     from paw.cli.compose import CONFIG_NAME, find_repo_root
@@ -113,14 +105,14 @@ def cmd_init(args: argparse.Namespace) -> int:
     replaced = path.exists()
     write_default_config(path, overwrite=args.force)
     if args.json:
-        _print_json({"file": str(path), "written": True, "replaced": replaced})
-    else:
-        print(f"{'replaced' if replaced else 'wrote'} {path} (every setting commented out)")
-        print("  check it with: paw config check")
-    return 0
+        return json_of({"file": str(path), "written": True, "replaced": replaced})
+    return lines_of(
+        f"{'replaced' if replaced else 'wrote'} {path} (every setting commented out)",
+        "  check it with: paw config check",
+    )
 
 
-def cmd_config_check(args: argparse.Namespace) -> int:
+def cmd_config_check(args: argparse.Namespace) -> Result:
     """List every problem of paw.toml."""
     from paw.cli.compose import CONFIG_NAME, config_problems, find_repo_root
 
@@ -128,21 +120,18 @@ def cmd_config_check(args: argparse.Namespace) -> int:
     path = Path(root) / CONFIG_NAME
     if not path.exists():
         if args.json:
-            _print_json({"file": str(path), "exists": False, "problems": []})
-        else:
-            print(f"{path.name}: not found (paw uses its defaults; `paw init` writes one)")
-        return 0
+            return json_of({"file": str(path), "exists": False, "problems": []})
+        return lines_of(f"{path.name}: not found (paw uses its defaults; `paw init` writes one)")
     problems = config_problems(path, root)
+    code = EXIT_USAGE if problems else 0
     if args.json:
         data: dict[str, object] = {"file": str(path), "exists": True, "problems": problems}
         if problems:
             data["error"] = error_object(
                 f"{len(problems)} problem(s) in {path.name}", code=EXIT_USAGE
             )
-        _print_json(data)
-    else:
-        print("\n".join(problems) if problems else f"{path.name}: ok")
-    return EXIT_USAGE if problems else 0
+        return json_of(data, code=code)
+    return lines_of("\n".join(problems) if problems else f"{path.name}: ok", code=code)
 
 
 def _task(args: argparse.Namespace) -> str | None:
@@ -154,7 +143,7 @@ def _task(args: argparse.Namespace) -> str | None:
         raise UsageError(f"cannot read task file {args.task_file}: {err.strerror}") from err
 
 
-def cmd_spawn(args: argparse.Namespace) -> int:
+def cmd_spawn(args: argparse.Namespace) -> Result:
     """Create a worktree and a pane, launch the agent, and wait until it is up."""
     _check_name(args.name)
     from paw.core.agents import profile_for, unknown_kind_hint
@@ -164,45 +153,36 @@ def cmd_spawn(args: argparse.Namespace) -> int:
         hint = unknown_kind_hint(sup.ctx.config, args.agent)  # one line: a usage error
         raise UsageError(f"unknown agent kind {args.agent!r}: {hint}")
     options = {"startup_timeout_s": args.startup_timeout, "resume": args.resume}
-    if args.host is not None:
-        from paw.supervisor.fleet import Fleet
-
-        if not isinstance(sup, Fleet) and args.host != "local":
-            raise UsageError(f"no host named {args.host!r} (add one with `paw host add`)")
-        if isinstance(sup, Fleet):
-            view, startup = sup.spawn_agent(
-                args.name, args.agent, _task(args), args.base, host=args.host, **options
-            )
-        else:
-            view, startup = sup.spawn_agent(
-                args.name, args.agent, _task(args), args.base, **options
-            )
-    else:
-        view, startup = sup.spawn_agent(args.name, args.agent, _task(args), args.base, **options)
+    if args.host not in (None, "local") and not sup.hosts():
+        raise UsageError(f"no host named {args.host!r} (add one with `paw host add`)")
+    view, startup = sup.spawn_agent(
+        args.name, args.agent, _task(args), args.base, host=args.host, **options
+    )
     waiting = startup.outcome.state.value == "waiting"
     if args.json:
-        _print_json({"agent": _agent_json(view), "startup": _startup_json(startup)})
-        return EXIT_WAITING_FOR_YOU if waiting else 0
+        data = {"agent": _agent_json(view), "startup": _startup_json(startup)}
+        return json_of(data, code=EXIT_WAITING_FOR_YOU if waiting else 0)
+    said = Lines()
     where = f" on host {view.host}" if view.host not in (None, "local") else ""
-    print(f"spawned {view.name} ({view.kind}) in pane {view.pane_id}{where} on {view.branch}")
-    print(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
+    said.out(f"spawned {view.name} ({view.kind}) in pane {view.pane_id}{where} on {view.branch}")
+    said.out(f"  worktree: {view.worktree}\n  attach:   paw attach {view.name}")
     if startup.task_typed:
-        print("  task:     typed into its input")
+        said.out("  task:     typed into its input")
     for note in startup.notes:
-        print(f"warning: {note}", file=sys.stderr)
+        said.err(f"warning: {note}")
     if not waiting:
-        print(f"  ready:    {startup.outcome.detail} ({startup.waited_s:g}s)")
-        return 0
-    print(f"waiting for you ({view.name}): {startup.outcome.detail}", file=sys.stderr)
+        said.out(f"  ready:    {startup.outcome.detail} ({startup.waited_s:g}s)")
+        return said.result()
+    said.err(f"waiting for you ({view.name}): {startup.outcome.detail}")
     for line in startup.outcome.screen:
-        print(f"  | {line}", file=sys.stderr)
+        said.err(f"  | {line}")
     then = (
         f"; then `paw send {view.name} TEXT` (its task was not typed)"
         if startup.task_typed is False
         else ""
     )
-    print(f"hint: answer it in its pane: paw attach {view.name}{then}", file=sys.stderr)
-    return EXIT_WAITING_FOR_YOU
+    said.err(f"hint: answer it in its pane: paw attach {view.name}{then}")
+    return said.result(EXIT_WAITING_FOR_YOU)
 
 
 def _startup_json(startup: Startup) -> dict[str, object]:
@@ -233,17 +213,16 @@ def _tmux_gone(snap: Snapshot) -> str:
 TMUX_HINT = "`tmux ls` (or `tmux -L NAME ls` for a private socket) shows whether it runs"
 
 
-def cmd_ls(args: argparse.Namespace) -> int:
+def cmd_ls(args: argparse.Namespace) -> Result:
     """List the agents."""
     with _counting_supervisor(args) as sup:
         snap = sup.poll_once()
     views = snap.agents
-    down = _unreachable(sup)
+    down = sup.unreachable()
     if args.json:
         return _ls_json(snap, down)
     if not views:
-        print("no agents (start one with `paw spawn NAME --agent KIND`)")
-        return 0
+        return lines_of("no agents (start one with `paw spawn NAME --agent KIND`)")
     rows: list[tuple[str, ...]] = [
         (
             "NAME",
@@ -265,29 +244,31 @@ def cmd_ls(args: argparse.Namespace) -> int:
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
         rows.append(row + tuple(str(c) for c in counts))
-    _print_table(_with_hosts(rows, views))
+    said = Lines()
+    for line in _table(_with_hosts(rows, views)):
+        said.out(line)
     for v in views:
         if v.status is AgentStatus.WAITING and snap.tmux_ok:
-            print(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
+            said.out(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
         elif v.operation is not None:
-            print(f"{v.name} {v.note}")
+            said.out(f"{v.name} {v.note}")
     if not snap.tmux_ok:
-        print(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}", file=sys.stderr)
-        return EXIT_ERROR
+        said.err(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}")
+        return said.result(EXIT_ERROR)
     if down:
-        print(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}", file=sys.stderr)
-        return EXIT_ERROR
-    return 0
+        said.err(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}")
+        return said.result(EXIT_ERROR)
+    return said.result()
 
 
-def _ls_json(snap: Snapshot, down: dict[str, str]) -> int:
+def _ls_json(snap: Snapshot, down: dict[str, str]) -> Result:
     agents = [_agent_json(v, tmux_ok=snap.tmux_ok) for v in snap.agents]
     return _report_json("agents", agents, snap, down)
 
 
 def _report_json(
     key: str, items: list[dict[str, object]], snap: Snapshot, down: dict[str, str]
-) -> int:
+) -> Result:
     """Print ``{key: items}`` with the hosts that did not answer and the error object (tmux
     gone, or hosts down); exit 1 when any part of the picture is missing."""
     data: dict[str, object] = {key: items}
@@ -297,8 +278,7 @@ def _report_json(
         data["error"] = error_object(_tmux_gone(snap), hint=TMUX_HINT)
     elif down:
         data["error"] = error_object(_hosts_down(down), hint=HOST_HINT)
-    _print_json(data)
-    return 0 if snap.tmux_ok and not down else EXIT_ERROR
+    return json_of(data, code=0 if snap.tmux_ok and not down else EXIT_ERROR)
 
 
 def _with_hosts(rows: list[tuple[str, ...]], views: Sequence[AgentView]) -> list[tuple[str, ...]]:
@@ -319,21 +299,22 @@ def _hosts_down(down: dict[str, str]) -> str:
     return f"{said}; its agents' state is unknown"
 
 
-def _print_table(rows: Sequence[tuple[str, ...]]) -> None:
+def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:
+    """The rows as lines, each column as wide as its widest cell."""
     from paw.cli.output import cell  # escaped before measuring: columns line up on what shows
 
     rows = [tuple(cell(c) for c in row) for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
 
 
-def cmd_attach(args: argparse.Namespace) -> int:
+def cmd_attach(args: argparse.Namespace) -> int | Result:
     """Attach the terminal to the agent's pane."""
     argv = _supervisor(args).attach_argv(args.name)
     if args.print:
-        print(" ".join(argv))
-        return 0
+        return lines_of(" ".join(argv))
     if "switch-client" not in argv and not sys.stdin.isatty():
         # tmux itself would only say "open terminal failed: not a terminal"
         raise PawError(
@@ -357,7 +338,7 @@ def _exec(argv: list[str]) -> None:
     os.execvp(argv[0], argv)  # noqa: S606 - replaces paw with tmux attach by design
 
 
-def cmd_send(args: argparse.Namespace) -> int:
+def cmd_send(args: argparse.Namespace) -> Result:
     """Type text into the agent's input (one line) and press Enter, only into an empty input
     of an agent paw reads as idle or busy."""
     from paw.core.typed_text import one_line
@@ -369,56 +350,51 @@ def cmd_send(args: argparse.Namespace) -> int:
     except TypingRefused as err:
         if not args.json:
             raise
-        _print_json({
+        return json_of({
             "agent": args.name, "refused": err.reason, "typed": err.typed, "enter": False,
             "error": error_object(err.message, hint=err.hint),
-        })  # fmt: skip
-        return 1
+        }, code=1)  # fmt: skip
     line = one_line(args.text)
     pane = sup.agent(args.name).pane_id
     if args.json:
-        _print_json({"agent": args.name, "pane_id": pane, "text": line, "enter": True})
-    else:
-        shown = line if len(line) <= 60 else line[:57] + "..."
-        print(f"typed {shown!r} and Enter into {args.name} (pane {pane}); recorded in `paw log`")
-    return 0
+        return json_of({"agent": args.name, "pane_id": pane, "text": line, "enter": True})
+    shown = line if len(line) <= 60 else line[:57] + "..."
+    return lines_of(
+        f"typed {shown!r} and Enter into {args.name} (pane {pane}); recorded in `paw log`"
+    )
 
 
-def cmd_stop(args: argparse.Namespace) -> int:
+def cmd_stop(args: argparse.Namespace) -> Result:
     """End the agent and its pane; keep the work."""
     sup = _supervisor(args)
     record = sup.agent(args.name)
     sup.stop(args.name)
     if args.json:
-        _print_json(
+        return json_of(
             {"agent": args.name, "stopped": True, "worktree": record.worktree,
              "branch": record.branch}
         )  # fmt: skip
-    else:
-        print(f"stopped {args.name} (worktree and branch kept; `paw rm {args.name}` removes them)")
-    return 0
+    return lines_of(
+        f"stopped {args.name} (worktree and branch kept; `paw rm {args.name}` removes them)"
+    )
 
 
-def cmd_rm(args: argparse.Namespace) -> int:
+def cmd_rm(args: argparse.Namespace) -> Result:
     """Remove the agent's worktree and branch."""
     said = _supervisor(args).remove(args.name, force=args.force)
     if args.json:
-        _print_json({"agent": args.name, "removed": True, "message": said})
-    else:
-        print(said)
-    return 0
+        return json_of({"agent": args.name, "removed": True, "message": said})
+    return lines_of(said)
 
 
-def cmd_adopt(args: argparse.Namespace) -> int:
+def cmd_adopt(args: argparse.Namespace) -> Result:
     """Supervise an existing agent pane."""
     if args.name is not None:
         _check_name(args.name)
     view = _supervisor(args).adopt(args.pane, name=args.name, kind=args.agent)
     if args.json:
-        _print_json({"agent": _agent_json(view)})
-    else:
-        print(f"adopted pane {view.pane_id} as {view.name} ({view.kind})")
-    return 0
+        return json_of({"agent": _agent_json(view)})
+    return lines_of(f"adopted pane {view.pane_id} as {view.name} ({view.kind})")
 
 
 def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
@@ -431,36 +407,40 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
     }  # fmt: skip
 
 
-def cmd_prompts(args: argparse.Namespace) -> int:
+def cmd_prompts(args: argparse.Namespace) -> Result:
     """List live prompts with the guard's verdict."""
     sup = _supervisor(args, counts=False)
     snap = sup.poll_once()
     items = [_prompt_json(p, snap.taken_at) for p in snap.prompts]
-    down = _unreachable(sup)
-    if down and not args.json:
-        print(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}", file=sys.stderr)
+    down = sup.unreachable()
     if args.json:
         return _report_json("prompts", items, snap, down)
-    if not snap.tmux_ok:
-        raise PawError(_tmux_gone(snap), hint=TMUX_HINT)
+    said = Lines()
+    if down:
+        said.err(f"paw: {_hosts_down(down)}\nhint: {HOST_HINT}")
+    if not snap.tmux_ok:  # (as a PawError raised here would say it)
+        said.err(f"paw: {_tmux_gone(snap)}")
+        said.err(f"hint: {TMUX_HINT}")
+        return said.result(EXIT_ERROR)
     if not items:
-        print("no live prompts")
-        return EXIT_ERROR if down else 0
+        said.out("no live prompts")
+        return said.result(EXIT_ERROR if down else 0)
     rows = [("ID", "AGENT", "PROMPT", "VERDICT", "AGE", "SUBJECT")]
     rows += [
         (str(i["id"]), str(i["agent"]), str(i["prompt_kind"]), str(i["verdict"]),
          f"{i['age_s']}s", str(i["subject"] or i["question"]))
         for i in items
     ]  # fmt: skip
-    _print_table(rows)
+    for line in _table(rows):
+        said.out(line)
     for i in items:
         reasons = i["reasons"] if isinstance(i["reasons"], list) else []
         if i["waiting"]:
-            print(f"{i['id']}: a dialog, not a tool permission: answer it in the pane "
-                  f"(paw attach {i['agent']})")  # fmt: skip
+            said.out(f"{i['id']}: a dialog, not a tool permission: answer it in the pane "
+                     f"(paw attach {i['agent']})")  # fmt: skip
         elif reasons:
-            print(f"{i['id']}: " + "; ".join(str(r) for r in reasons))
-    return EXIT_ERROR if down else 0
+            said.out(f"{i['id']}: " + "; ".join(str(r) for r in reasons))
+    return said.result(EXIT_ERROR if down else 0)
 
 
 def _decision_json(d: Decision) -> dict[str, object]:
@@ -483,7 +463,7 @@ def _ask_yes(text: str) -> bool:
     return input("approve? [y/N] ").strip().lower() in ("y", "yes")
 
 
-def cmd_approve(args: argparse.Namespace) -> int:
+def cmd_approve(args: argparse.Namespace) -> Result:
     """Approve a live prompt (after re-verifying it)."""
     sup = _supervisor(args, counts=False)
     options = {"always": args.always, "override": args.override}
@@ -494,7 +474,7 @@ def cmd_approve(args: argparse.Namespace) -> int:
     return _report(args, decision)
 
 
-def cmd_deny(args: argparse.Namespace) -> int:
+def cmd_deny(args: argparse.Namespace) -> Result:
     """Deny a live prompt (after re-verifying it)."""
     return _report(args, _supervisor(args, counts=False).deny(args.id))
 
@@ -524,34 +504,34 @@ def _hint(d: Decision) -> str | None:
     return hint.format(id=d.prompt_id or "ID") if hint else None
 
 
-def _report(args: argparse.Namespace, d: Decision) -> int:
+def _report(args: argparse.Namespace, d: Decision) -> Result:
+    code = _EXIT[d.outcome]
     if args.json:
-        _print_json(_decision_json(d))
-    elif d.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
+        return json_of(_decision_json(d), code=code)
+    said = Lines()
+    if d.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
         note = "" if d.outcome is Outcome.SENT else " (the prompt still shows; check the pane)"
-        print(f"sent {' '.join(d.keys)} to prompt {d.prompt_id}: {d.reason}{note}")
+        said.out(f"sent {' '.join(d.keys)} to prompt {d.prompt_id}: {d.reason}{note}")
     else:
         # the reason already names the outcome ("needs confirmation: …"): say it once
         head = d.outcome.value.replace("-", " ")
         reason = d.reason if d.reason.startswith(head) else f"{head}: {d.reason}"
-        print(f"paw: {reason}", file=sys.stderr)
+        said.err(f"paw: {reason}")
         if d.confirmation:
-            print(d.confirmation, file=sys.stderr)
+            said.err(d.confirmation)
         hint = _hint(d)
         if hint:  # last, where the eye lands: what actually answers this (not a "YES" reply)
-            print(f"hint: {hint}", file=sys.stderr)
-    return _EXIT[d.outcome]
+            said.err(f"hint: {hint}")
+    return said.result(code)
 
 
-def cmd_log(args: argparse.Namespace) -> int:
+def cmd_log(args: argparse.Namespace) -> Result:
     """Show the last audit records."""
     records = _supervisor(args).audit_tail(args.n)
     if args.json:
-        _print_json({"records": records})
-        return 0
+        return json_of({"records": records})
     if not records:
-        print("no audit records yet (.paw/audit.jsonl)")
-        return 0
+        return lines_of("no audit records yet (.paw/audit.jsonl)")
     rows = [("TIME", "EVENT", "AGENT", "DECISION", "DETAIL")]
     for r in records:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(r.get("time", 0)))))
@@ -560,20 +540,17 @@ def cmd_log(args: argparse.Namespace) -> int:
             (when, str(r.get("event", "-")), str(r.get("agent") or "-"),
              str(r.get("decision") or "-"), str(detail).replace("\n", " "))
         )  # fmt: skip
-    _print_table(rows)
-    return 0
+    return lines_of(*_table(rows))
 
 
-def cmd_stats(args: argparse.Namespace) -> int:
+def cmd_stats(args: argparse.Namespace) -> Result:
     """Counts per agent and overall from the audit log."""
     table = _supervisor(args).stats()
     if args.json:
-        _print_json({"stats": table})
-        return 0
+        return json_of({"stats": table})
     rows = [("AGENT", *(c.upper() for c in COLUMNS))]
     rows += [(name, *(str(row[c]) for c in COLUMNS)) for name, row in table.items()]
-    _print_table(rows)
-    return 0
+    return lines_of(*_table(rows))
 
 
 # -- parser ------------------------------------------------------------------------------------
@@ -582,7 +559,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def _add(
     sub: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
-    func: Callable[[argparse.Namespace], int],
+    func: Callable[[argparse.Namespace], int | Result],
     *,
     json_flag: bool = True,
 ) -> argparse.ArgumentParser:
@@ -681,7 +658,7 @@ Exit 6: delivery unknown (a host's link dropped while the keys were on their way
 KINDS_HELP = f"{', '.join(agent_kinds())}, or a kind of your own from [agents.KIND] in paw.toml"
 
 
-def _short_help(func: Callable[[argparse.Namespace], int]) -> str:
+def _short_help(func: Callable[[argparse.Namespace], int | Result]) -> str:
     first = (func.__doc__ or "").splitlines()[0].rstrip(".")
     return first[:1].lower() + first[1:]
 

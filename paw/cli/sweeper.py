@@ -18,8 +18,9 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from paw.cli.sweep_child import FrameWriter
 from paw.errors import PawError, TmuxError
+from paw.supervisor.feed import agent_panes, duty_rest
 from paw.supervisor.model import AgentView, LivePrompt
-from paw.supervisor.pump import SWEEP_DUTY, EventPump
+from paw.supervisor.pump import EventPump
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -254,9 +255,9 @@ def serve(
                 if not sent:
                     send((kind, snapshot, touched))
                 if pump is not None and snapshot.tmux_ok:
-                    pump.only(frozenset(v.event_key for v in snapshot.agents if v.event_key))
-                if kind == "pushed":
-                    cost = min(snapshot.cpu_s, time.monotonic() - started) * SWEEP_DUTY
+                    pump.only(agent_panes(snapshot))
+                if kind == "pushed":  # the feed's duty cycle, on this sweep's own CPU
+                    cost = duty_rest(snapshot.cpu_s, time.monotonic() - started)
                     with inbox.cond:
                         inbox.rest_until = time.monotonic() + cost
                 long_lived.install()  # (once)

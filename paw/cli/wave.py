@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import json
 import os
 import sys
 import time
@@ -26,10 +25,11 @@ from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
 from paw.cli.common import add_json_flag, find_repo_root
+from paw.cli.result import RAW, JsonLayout, Result, json_of, lines_of
 from paw.errors import PawError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     from paw.adapters.state import StateStore
     from paw.core.config import PawConfig
@@ -230,7 +230,7 @@ class RunnerLock:
 # -- handlers ----------------------------------------------------------------------------------
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace) -> Result:
     """Validate a wave file; list every problem."""
     from paw.core.problems import covered, format_problem, in_order
 
@@ -241,17 +241,20 @@ def cmd_check(args: argparse.Namespace) -> int:
             found + [p for p in _repo_problems(path, data, args.repo) if not covered(p.loc, found)]
         )
     problems = [format_problem(p) for p in found]
+    code = 2 if problems else 0
     if args.json:
         out: dict[str, object] = {"file": str(path), "problems": problems}
         if problems:
             out["error"] = error_object(problems[0], hint=f"{len(problems)} problems", code=2)
-        _print(out)
-    elif problems:
-        print("\n".join(problems))
-    elif wave is not None:
+        return _json(out, code=code)
+    if problems:
+        return lines_of("\n".join(problems), code=code)
+    if wave is not None:
         rules = len(wave.rules)
-        print(f"{path.name}: ok — wave {wave.name!r}, {len(wave.tasks)} tasks, {rules} rules")
-    return 2 if problems else 0
+        return lines_of(
+            f"{path.name}: ok — wave {wave.name!r}, {len(wave.tasks)} tasks, {rules} rules"
+        )
+    return lines_of()
 
 
 def _repo_problems(path: Path, data: bytes, repo: str | None) -> list[Problem]:
@@ -321,7 +324,7 @@ def _ref_issues(raw: dict[str, object], root: str) -> list[tuple[Loc, str]]:
     ]
 
 
-def cmd_run(args: argparse.Namespace) -> int:
+def cmd_run(args: argparse.Namespace) -> Result:
     """Start a wave from its file (or continue it, if it was started from the same file)."""
     path = Path(args.file).resolve()
     wave, sha, texts = load_wave(path)
@@ -330,7 +333,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _run(args, path, wave, sha, texts)
 
 
-def cmd_resume(args: argparse.Namespace) -> int:
+def cmd_resume(args: argparse.Namespace) -> Result:
     """Continue a wave whose runner stopped or was killed."""
     _root, docs = _repo_and_docs(args)
     name = _wave_name(docs, args.name)
@@ -345,11 +348,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
             state.ended_at = None
             docs.write(name, state.model_dump(mode="json"))
         elif args.json:
-            _print({"wave": name, "status": state.status})
-            return 0
+            return _json({"wave": name, "status": state.status})
         else:
-            print(f"wave {name} has ended ({state.status}); `paw wave report {name}`")
-            return 0
+            return lines_of(f"wave {name} has ended ({state.status}); `paw wave report {name}`")
     if args.detach:
         return _detach(args, name, [sys.executable, "-m", "paw", "wave", "resume", name])
     return _run(args, path, wave, sha, texts)
@@ -357,7 +358,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def _run(
     args: argparse.Namespace, path: Path, wave: WaveFile, sha: str, texts: dict[str, str]
-) -> int:
+) -> Result:
     from paw.adapters.checks import run_check
     from paw.adapters.notify import ChannelNotifier, terminal_bell_stream
     from paw.cli.compose import build_supervisor, socket_file
@@ -393,7 +394,7 @@ def _run(
         state = runner.run(time.sleep, _progress(args.quiet or args.json))
     finally:
         notifier.close()
-        for error in notifier.errors:
+        for error in notifier.errors:  # (as they come: the run may also end by raising)
             print(f"paw: notify: {error}", file=sys.stderr)
         sup.close()
         lock.release()
@@ -407,10 +408,8 @@ def _run(
                 hint=f"paw wave report {wave.name}",
                 code=code,
             )
-        _print(result)
-    else:
-        print(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`")
-    return code
+        return _json(result, code=code)
+    return lines_of(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`", code=code)
 
 
 def _progress(quiet: bool) -> Callable[[WaveState], None]:
@@ -443,7 +442,7 @@ def _summary(state: WaveState) -> str:
     return f"{state.name}: " + "; ".join(parts)
 
 
-def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> int:
+def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> Result:
     from paw.cli.compose import SOCKET_ENV, build_supervisor, socket_file
 
     sup = build_supervisor(args.repo)
@@ -455,13 +454,13 @@ def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> int:
     env = {SOCKET_ENV: path} if path else {}
     pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, env, {})
     if args.json:
-        _print({"wave": name, "detached": True, "pane": pane.pane_id})
-    else:
-        print(f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)")
-    return 0
+        return _json({"wave": name, "detached": True, "pane": pane.pane_id})
+    return lines_of(
+        f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)"
+    )
 
 
-def cmd_status(args: argparse.Namespace) -> int:
+def cmd_status(args: argparse.Namespace) -> Result:
     """Where each task of a wave is."""
     _root, docs = _repo_and_docs(args)
     name = _wave_name(docs, args.name)
@@ -470,18 +469,15 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         data = state.model_dump(mode="json")
         data["runner_alive"] = runner
-        print(json.dumps(data, indent=2))
-        return 0
-    print(
+        return _json(data)
+    return lines_of(
         f"wave {name}: {state.status}"
-        + ("" if runner or state.status != "running" else " (no runner: `paw wave resume`)")
+        + ("" if runner or state.status != "running" else " (no runner: `paw wave resume`)"),
+        *(f"  {line}" for line in _summary(state).split(": ", 1)[1].split("; ")),
     )
-    for line in _summary(state).split(": ", 1)[1].split("; "):
-        print(f"  {line}")
-    return 0
 
 
-def cmd_report(args: argparse.Namespace) -> int:
+def cmd_report(args: argparse.Namespace) -> Result:
     """The wave's report: Markdown, or JSON."""
     from paw.adapters.audit import JsonlAuditLog
     from paw.cli.compose import STATE_DIR
@@ -496,15 +492,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     landing = _landing(docs, name)
     if landing is not None:
         data["landing"] = landing
-    print(
-        json.dumps(data, indent=2) if args.json else report_markdown(data),
-        end="\n" if args.json else "",
-    )
-    if landing is not None and not args.json:
+    if args.json:
+        return _json(data)
+    text = report_markdown(data)
+    if landing is not None:
         from paw.core.land import landing_markdown
 
-        print("\n" + landing_markdown(landing), end="")
-    return 0
+        text += "\n" + landing_markdown(landing)
+    return Result(lines=((RAW, text),))
 
 
 def _landing(docs: StateStore, name: str) -> dict[str, object] | None:
@@ -522,30 +517,30 @@ def _landing(docs: StateStore, name: str) -> dict[str, object] | None:
     return landing_data(land, wave, time.time())
 
 
-def cmd_stop(args: argparse.Namespace) -> int:
+def cmd_stop(args: argparse.Namespace) -> Result:
     """Ask the runner to end after its current sweep; the agents keep running."""
     _root, docs = _repo_and_docs(args)
     name = _wave_name(docs, args.name)
     docs.write(f"{name}{STOP_SUFFIX}", {"stop": True})
     if RunnerLock(docs, name).held_by_other():
         if args.json:
-            _print({"wave": name, "runner_alive": True, "status": "stopping"})
-        else:
-            print(f"wave {name}: the runner stops after its current sweep (agents keep running)")
-        return 0
+            return _json({"wave": name, "runner_alive": True, "status": "stopping"})
+        return lines_of(
+            f"wave {name}: the runner stops after its current sweep (agents keep running)"
+        )
     state = _state(docs, name)
     if state.status == "running":
         state.status, state.ended_at = "stopped", time.time()
         docs.write(name, state.model_dump(mode="json"))
     if args.json:
-        _print({"wave": name, "runner_alive": False, "status": state.status})
-    else:
-        print(f"wave {name}: {state.status} (no runner was running; agents keep running)")
-    return 0
+        return _json({"wave": name, "runner_alive": False, "status": state.status})
+    return lines_of(f"wave {name}: {state.status} (no runner was running; agents keep running)")
 
 
-def _print(data: dict[str, object]) -> None:
-    print(json.dumps(data, indent=2))
+def _json(data: Mapping[str, object], *, code: int = 0) -> Result:
+    """A wave command's JSON object (indented, non-ASCII escaped: the layout its readers
+    were given)."""
+    return json_of(data, code=code, layout=JsonLayout.ASCII)
 
 
 # -- parser ------------------------------------------------------------------------------------

@@ -212,6 +212,10 @@ class Fleet:
             prompts += part.prompts
         return Snapshot(snap.taken_at, tuple(agents), tuple(prompts), snap.tmux_ok, snap.error)
 
+    def hosts(self) -> tuple[str, ...]:
+        """The hosts beside this machine."""
+        return tuple(self.remotes)
+
     def unreachable(self) -> dict[str, str]:
         """Hosts unreachable at the last sweep, with the reason."""
         return {name: r.error for name, r in self.remotes.items() if r.error is not None}

@@ -167,11 +167,15 @@ class Supervisor:
         base: str | None = None,
         *,
         startup_timeout_s: float | None = None,
+        host: str | None = None,
         resume: bool = False,
     ) -> tuple[AgentView, Startup]:
         """:meth:`spawn`, plus how the agent came up (ready, or waiting for you with what its
         screen shows). Raises PawError when it died on start or stayed busy starting with a
-        task to type. ``resume``: in the agent's existing worktree (see ``spawn.spawn``)."""
+        task to type. ``resume``: in the agent's existing worktree (see ``spawn.spawn``).
+        ``host``: None or ``local`` (this machine is the only one)."""
+        if host not in (None, "local"):
+            raise PawError(f"no host named {host!r} (add one with `paw host add`)")
         cleanup.resume_interrupted(self.ctx)  # a spawn of this name that died is undone first
         record = spawn.spawn(self.ctx, name, kind, task, base, resume=resume)
         startup = spawn.start_up(self.ctx, record, startup_timeout_s)
@@ -233,6 +237,14 @@ class Supervisor:
     def stats(self) -> dict[str, dict[str, int]]:
         """Per-agent and overall counts from the audit log."""
         return compute_stats(self.ctx.audit.read())
+
+    def hosts(self) -> tuple[str, ...]:
+        """No hosts: this machine only (a :class:`~paw.supervisor.fleet.Fleet` has them)."""
+        return ()
+
+    def unreachable(self) -> dict[str, str]:
+        """No host to be out of reach."""
+        return {}
 
     def proof(self, name: str) -> dict[str, object]:
         """Why agent ``name``'s process is proven to run now, or is not: the pane's process

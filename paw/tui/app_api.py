@@ -14,9 +14,13 @@ if TYPE_CHECKING:
 class AppApi(Protocol):
     """The supervisor, the one-operation lock, the agent kinds and the app's services."""
 
-    supervisor: SupervisorApi
     action_lock: threading.Lock
     kinds: tuple[str, ...]
+
+    @property
+    def supervisor(self) -> SupervisorApi:
+        """The supervisor the app runs over (a placeholder until it is connected)."""
+        ...
 
     def request_poll(self) -> None:
         """Sweep now, or right after the sweep in flight."""

@@ -11,7 +11,7 @@ returns. Until then every supervisor operation is refused with a clear message b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn, Protocol
+from typing import TYPE_CHECKING, NoReturn
 
 from paw.core.detect.registry import agent_kinds
 from paw.errors import PawError
@@ -20,40 +20,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.core.wave_view import WaveReading
+    from paw.supervisor.feed import Pushes
     from paw.supervisor.model import AgentView, Decision, Snapshot, SupervisorApi
 
 DEFAULT_KINDS = agent_kinds()
 STARTING = "paw is still connecting to tmux; try again in a moment"
-
-
-class Pushes(Protocol):
-    """Pictures a sweeper process pushes on its own pane events (``paw.cli.sweep_child``):
-    with them the TUI runs no event client and no event pump of its own."""
-
-    def follow(
-        self,
-        on_picture: Callable[[Snapshot, frozenset[str]], None],
-        on_failure: Callable[[PawError], None],
-    ) -> bool:
-        """Start the pushes (False: they cannot start)."""
-        ...
-
-    @property
-    def following(self) -> bool:
-        """The pushes were started and the sweeper still runs."""
-        ...
-
-    def events_live(self) -> bool:
-        """Following, and the sweeper's pane events arrive."""
-        ...
-
-    def handled(self) -> None:
-        """The TUI handled a picture: the next push may come."""
-        ...
-
-    def drain_touched(self) -> set[str]:
-        """The panes the answers to sweep requests said drew since the last call."""
-        ...
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,21 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
+from paw.supervisor.details import AgentDetails
+
+__all__ = [
+    "ActionFailed",
+    "AgentDetails",
+    "DecisionMade",
+    "DecisionRequest",
+    "DetailsRead",
+    "PanesPolled",
+    "PollFailed",
+]
+
 if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading
     from paw.supervisor.model import Decision, Snapshot
-
-
-@dataclass(frozen=True, slots=True)
-class AgentDetails:
-    """What the side panels show for the selected agent."""
-
-    agent: str
-    preview_ansi: str
-    diff: str | None  # None: not refreshed this sweep (keep the previous diff)
 
 
 @dataclass(frozen=True, slots=True)

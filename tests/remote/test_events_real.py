@@ -50,7 +50,7 @@ def _host_terminal(fleet: Fleet) -> RemoteTerminal:
 
 def _swept_and_live(app: PawApp, terminal: RemoteTerminal) -> bool:
     """The host's events arrive and the TUI's first sweep (its only timer sweep) is done."""
-    return terminal.events_live() and app._sweeps >= 1 and not app._poll_in_flight
+    return terminal.events_live() and app.feed.sweeps >= 1 and not app.feed.in_flight
 
 
 def _prompting_kind(site: Site, drawn: Path, prompts: int) -> str:

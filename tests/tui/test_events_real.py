@@ -138,7 +138,7 @@ async def test_idle_panes_are_not_captured(git_repo: Path, server: Server) -> No
             # over, no sweep runs and nothing is captured (the poll timer runs every 0.2 s)
             captured = -1
             for _ in range(int(budget(30) / 0.5)):
-                if terminal.panes_captured == captured and not app._poll_in_flight:
+                if terminal.panes_captured == captured and not app.feed.in_flight:
                     break
                 captured = terminal.panes_captured
                 await pilot.pause(0.5)

@@ -101,8 +101,8 @@ async def test_ages_move_every_second_between_sweeps() -> None:
     fake.poll_once = counted  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app._live = lambda: True  # pane events arrive: sweeps follow them, not the timer
-        app._last_sweep = time.monotonic()
+        app.feed._live = lambda: True  # pane events arrive: sweeps follow them, not the timer
+        app.feed._last_sweep = time.monotonic()
         app.set_interval(0.1, app._tick)
         swept = len(polls)
         queue = app.main.query_one(PromptQueue)

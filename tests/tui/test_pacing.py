@@ -57,7 +57,7 @@ async def test_the_rest_after_a_sweep_is_its_cpu_not_its_wall_time(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.main.query("AgentList")  # the picture was shown
-        rest = app.last_rest / SWEEP_DUTY
+        rest = app.feed.last_rest / SWEEP_DUTY
         assert low <= rest <= high, (mode, rest)
 
 
@@ -70,15 +70,15 @@ async def test_a_picture_older_than_one_shown_is_dropped() -> None:
     older = dataclasses.replace(newer, taken_at=newer.taken_at - 1.0, prompts=())
     assert newer.prompts
     async with app.run_test() as pilot:
-        app._took(newer, None, None)
+        app.feed._took(newer, None, None)
         await settle(pilot)
-        app._took(older, None, None)
+        app.feed._took(older, None, None)
         await settle(pilot)
         shown = app.main.snapshot
         assert shown is not None
         assert shown.taken_at == newer.taken_at
         assert shown.prompts == newer.prompts
-        app._took(dataclasses.replace(newer, prompts=()), None, None)  # the same time: shown
+        app.feed._took(dataclasses.replace(newer, prompts=()), None, None)  # the same time: shown
         await settle(pilot)
         assert app.main.snapshot is not None
         assert app.main.snapshot.prompts == ()

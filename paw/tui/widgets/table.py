@@ -15,10 +15,11 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 from paw.core.printable import printable_line
+from paw.tui.widgets import table_caches as caches
 from paw.tui.widgets.static import text_key
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
     from typing import Self
 
     from textual.geometry import Region, Size
@@ -121,7 +122,7 @@ class KeyedTable(DataTable[Cell]):
         keep = self.selected_key
         old = self._rows
         changed = False
-        count = self._update_count
+        count = caches.update_count(self)
         for index in range(len(new), len(old)):  # fewer rows: drop the last ones
             self.remove_row(str(index))
             changed = True
@@ -145,7 +146,8 @@ class KeyedTable(DataTable[Cell]):
             self._update_rows(updates)
             changed = True
         self._rows = new
-        if len(new) != len(old) and self._update_count == count + abs(len(new) - len(old)):
+        added_or_removed = abs(len(new) - len(old))
+        if added_or_removed and caches.update_count(self) == count + added_or_removed:
             self._keep_renders(count, range(min(len(old), len(new)), max(len(old), len(new))))
         if changed or self._too_wide:  # (a column waiting to narrow is looked at again)
             self._fit_columns(new)
@@ -192,7 +194,7 @@ class KeyedTable(DataTable[Cell]):
             hover_location.row == index,
             self.show_cursor,
             self._show_hover_cursor,
-            self._update_count,
+            caches.update_count(self),
             self._pseudo_class_state,
             self.size.width,
             tuple(column.get_render_width(self) for column in self.ordered_columns),
@@ -325,10 +327,9 @@ class KeyedTable(DataTable[Cell]):
         for index, changes in updates:
             row_key, _ = self.coordinate_to_cell_key(Coordinate(index, 0))
             keys[index] = row_key
-            row = self._data[row_key]
             for column, cell in changes:
-                row[columns[column]] = _literal(cell)
-        self._forget_renders(keys)
+                caches.set_cell(self, row_key, columns[column], _literal(cell))
+        caches.forget_rows(self, keys)
         for index in keys:
             self.refresh_row(index)
 
@@ -338,38 +339,9 @@ class KeyedTable(DataTable[Cell]):
         each, which drops every cached render of the table (a prompt coming or going redrew
         the whole queue); the count goes back to ``count`` and only what can show the rows at
         ``indices`` is forgotten (the line offsets, kept per count, are computed again)."""
-        self._update_count = count
-        self._offset_cache.clear()
-        self._ordered_row_cache.clear()
-        self._forget_renders({index: str(index) for index in indices})
+        caches.rows_added_or_removed_at_end(self, count)
+        caches.forget_rows(self, {index: str(index) for index in indices})
         self.refresh()
-
-    def _forget_renders(self, rows: Mapping[int, object]) -> None:
-        """Drop every cached render the rows (index -> row key) can be in: their cells, lines
-        and renderables, and the lines of no row (past the end)."""
-        if not rows:
-            return
-        row_keys = set(rows.values())
-        # (LRUCache has keys() but no __iter__)
-        renderables = self._row_renderable_cache
-        for r_key in [k for k in renderables.keys() if k[1] in rows]:  # noqa: SIM118
-            renderables.discard(r_key)
-        cells = self._cell_render_cache
-        for c_key in [k for k in cells.keys() if k[0] in row_keys]:  # noqa: SIM118
-            cells.discard(c_key)
-        rendered = self._row_render_cache
-        for w_key in [k for k in rendered.keys() if k[0] in row_keys]:  # noqa: SIM118
-            rendered.discard(w_key)
-        lines = self._line_cache
-        row_keys.add(None)
-        for l_key in [k for k in lines.keys() if self._line_row(k[0]) in row_keys]:  # noqa: SIM118
-            lines.discard(l_key)
-
-    def _line_row(self, y: int) -> object:
-        try:
-            return self._get_offsets(y)[0]
-        except LookupError:
-            return None
 
     def _fit_columns(self, rows: list[Row]) -> None:
         """Make each column as wide as its widest cell (DataTable's own ``update_width``
@@ -396,8 +368,7 @@ class KeyedTable(DataTable[Cell]):
             column.content_width = width
             resized = True
         if resized:  # every row's cached render has the old widths: drop them all
-            self._update_count += 1
-            self._require_update_dimensions = True
+            caches.resized(self)
             self.refresh()
 
 

@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from paw.core.occurrence import DELIVERY_UNKNOWN
 from paw.errors import PawError
 from paw.supervisor.approve import unknown_reason
 from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
-from paw.supervisor.records import DELIVERY_UNKNOWN, load_agents, load_prompts
+from paw.supervisor.records import load_agents, load_prompts
 
 if TYPE_CHECKING:
     from paw.supervisor.context import Context

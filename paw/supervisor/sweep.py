@@ -10,28 +10,37 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from paw.core.agents import profile_for, still_starting
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
+from paw.core.occurrence import (
+    DELIVERY_UNKNOWN,
+    WATCHED,
+    Effects,
+    Event,
+    Gone,
+    NoteEnded,
+    NoteSeen,
+    ProcIdentity,
+    PromptRecord,
+    Seen,
+    SeenAgain,
+    in_flight,
+    retained,
+    step,
+    takes_decision,
+)
 from paw.errors import PawError
 from paw.supervisor.context import StatMark
 from paw.supervisor.model import (
     AgentStatus,
     AgentView,
     LivePrompt,
-    Outcome,
     Snapshot,
     WorktreeStat,
 )
 from paw.supervisor.observe import Observation, Problem, detect_text, locate_all, observe
 from paw.supervisor.records import (
-    ANSWERED,
-    DELIVERY_UNKNOWN,
-    ENDED,
-    OPEN,
     PROMPTS_LOCK,
     REMOVING,
-    SENDING,
     SPAWNING,
-    ProcIdentity,
-    PromptRecord,
     load_agents,
     load_prompts,
     save_prompts,
@@ -46,8 +55,6 @@ if TYPE_CHECKING:
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
 
-KEEP_GONE_S = 3600.0  # how long a prompt no longer shown stays in .paw/prompts.json
-KEEP_GONE_MAX = 200
 # Worktree counts cost git processes (3 per worktree), so a sweep recounts a worktree only
 # when something that can change them changed: its status mark (index, HEAD, branch and base
 # refs, the directory's own mtime: ``Vcs.status_mark``, a few stat() calls, no process) or its
@@ -88,9 +95,6 @@ TTL_REFRESH_PER_SWEEP = 8
 # their trees read every sweep, a quarter of a sweep at 200 agents. A pane whose program ends
 # or is replaced shows as dead or with another pid at once; nothing is sent on this either.
 PROOF_REUSE_S = 1.0
-# Keys handed to a host's link that dropped may still be on their way to the screen: a prompt
-# still shown is taken for "not delivered" only once it has been this long since the drop.
-UNKNOWN_SETTLE_S = 3.0
 _SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
 
 
@@ -361,26 +365,22 @@ def _live_prompts(
             found = _occurrence(obs, table, now)
             if found is None:
                 continue
-            record, new = found
-            if not new and not ctx.show_prompts:
+            record, effects = found
+            if not effects and not ctx.show_prompts:
                 shown.append((obs, record, None))
                 continue
             verdict = verdict_for(ctx, obs.agent, obs.detection)
-            if new:
+            if effects:  # a new occurrence
                 table[record.id] = record
-                _record_seen(ctx, record, verdict)
+                carry_out(ctx, record, effects, verdict)
             shown.append((obs, record, verdict))
         live = {record.id for _, record, _ in shown}
         _close_ended(ctx, table, observations, live, now)
         if partial:  # occurrences of agents this sweep did not look at stay as they are
             observed = {obs.agent.name for obs in observations}
             live |= {k for k, r in table.items() if r.agent not in observed}
-        kept = _retained(table, live, now)
-        sending = {r.agent: r.action or "decision" for r in table.values() if r.state == SENDING}
-        sending |= {
-            r.agent: DELIVERY_UNKNOWN for r in table.values() if r.state == DELIVERY_UNKNOWN
-        }
-        snapshot = picture(_offered(ctx, table, shown), sending)
+        kept = retained(table, live, now)
+        snapshot = picture(_offered(ctx, table, shown), in_flight(table))
         if kept != seen:
             if publish is not None:
                 publish(snapshot)
@@ -399,7 +399,7 @@ def _offered(
     last, ctx.offered = ctx.offered, {}
     for obs, record, judged in shown if ctx.show_prompts else ():
         prompt = obs.detection.prompt
-        if table[record.id].state != OPEN or prompt is None or obs.pane is None:
+        if not takes_decision(table[record.id]) or prompt is None or obs.pane is None:
             continue  # a decision in flight: not offered again
         if judged is None:
             continue  # (never: a context that shows prompts judges each)
@@ -415,22 +415,12 @@ def _offered(
     return tuple(out)
 
 
-def _retained(
-    table: dict[str, PromptRecord], live: set[str], now: float
-) -> dict[str, PromptRecord]:
-    """Live occurrences plus recent closed ones, so deciding on a closed id says why not."""
-    recent = {k: r for k, r in table.items() if k not in live and now - r.first_seen < KEEP_GONE_S}
-    newest = sorted(recent.values(), key=lambda r: -r.first_seen)[:KEEP_GONE_MAX]
-    keep = {r.id for r in newest} | live
-    return {k: r for k, r in table.items() if k in keep}
-
-
 def _occurrence(
     obs: Observation, table: dict[str, PromptRecord], now: float
-) -> tuple[PromptRecord, bool] | None:
-    """The occurrence of the prompt ``obs`` shows: the open (or in-flight) one of the same
-    prompt, pane, server and agent process; else a new one (True) with a new id. A prompt
-    asked again after an answer, or by a restarted agent, is a new occurrence."""
+) -> tuple[PromptRecord, Effects] | None:
+    """The occurrence of the prompt ``obs`` shows: the watched one of the same prompt, pane,
+    server and agent process (no effects); else a new one, seen now (its effects), with a new
+    id. A prompt asked again after an answer, or by a restarted agent, is a new occurrence."""
     prompt = obs.detection.prompt
     if obs.detection.state is not DetectionState.PROMPT or prompt is None:
         return None
@@ -439,7 +429,7 @@ def _occurrence(
     proc = ProcIdentity(pid=obs.proc.pid, create_time=obs.proc.create_time, exe=obs.proc.exe)
     for record in table.values():
         if (
-            record.state in (OPEN, SENDING, DELIVERY_UNKNOWN)
+            record.state in WATCHED
             and record.agent == obs.agent.name
             and record.pane_id == obs.pane.pane_id
             and record.server == obs.pane.server
@@ -447,25 +437,19 @@ def _occurrence(
             and record.proc.pid == proc.pid
             and abs(record.proc.create_time - proc.create_time) < _SLACK
         ):
-            return record, False
+            return record, ()
     while True:
         oid = occurrence_id(obs.pane.pane_id, prompt.fingerprint, secrets.token_hex(8))
         if oid not in table:
             break
-    record = PromptRecord(
-        id=oid,
-        agent=obs.agent.name,
-        kind=obs.agent.kind,
-        pane_id=obs.pane.pane_id,
-        fingerprint=prompt.fingerprint,
-        prompt_kind=prompt.kind.value,
-        subject=prompt.subject,
-        question=prompt.question,
-        first_seen=now,
-        proc=proc,
-        server=obs.pane.server,
-    )
-    return record, True
+    seen = Seen(
+        id=oid, agent=obs.agent.name, kind=obs.agent.kind, pane_id=obs.pane.pane_id,
+        fingerprint=prompt.fingerprint, prompt_kind=prompt.kind.value, subject=prompt.subject,
+        question=prompt.question, proc=proc, server=obs.pane.server,
+    )  # fmt: skip
+    new, effects = step(None, seen, now)
+    assert new is not None  # noqa: S101 - Seen always starts one
+    return new, effects
 
 
 def _close_ended(
@@ -475,98 +459,50 @@ def _close_ended(
     live: set[str],
     now: float,
 ) -> None:
-    """Occurrences of observed agents that are no longer shown: an open one ended while paw
-    sent nothing (audited as ended outside paw, with whether a client was attached); one
+    """Step the watched occurrences of observed agents with what this sweep saw (still shown,
+    or gone) and carry out what the machine says: an open one gone ended outside paw; one
     whose sending paw process died is reconciled (its outcome recorded, never "approved"), and
-    so is one whose keys went into a host's link that dropped (see :func:`_reconcile_unknown`)."""
+    so is one whose keys went into a host's link that dropped (see :mod:`paw.core.occurrence`)."""
     seen_by = {o.agent.name: o for o in observations}
     for record in list(table.values()):
         obs = seen_by.get(record.agent)
-        if obs is None or record.state not in (OPEN, SENDING, DELIVERY_UNKNOWN):
+        if obs is None or record.state not in WATCHED:
             continue
-        if record.state == DELIVERY_UNKNOWN:
-            settled = _reconcile_unknown(ctx, record, obs, live=record.id in live, now=now)
-            if settled is not None:
-                table[record.id] = settled
-            continue
-        if record.state == SENDING:
-            reconciled = _reconcile(ctx, record, live=record.id in live, now=now)
-            if reconciled is not None:
-                table[record.id] = reconciled
-            continue
+        sender = record.sender
+        running = sender is not None and _running(ctx, sender)
+        readable = obs.problem is not Problem.SERVER_GONE
+        event: Event
         if record.id in live:
-            continue
-        attached = obs.pane.attached > 0 if obs.pane is not None else False
-        ctx.note(
-            "prompt-ended", outside=True, client_attached=attached,
-            reason="the prompt went away while paw sent nothing",
-            **_ids(record),
-        )  # fmt: skip
-        table[record.id] = record.model_copy(update={"state": ENDED, "closed_at": now})
+            event = SeenAgain(sender_running=running, host_readable=readable)
+        else:
+            attached = obs.pane.attached > 0 if obs.pane is not None else False
+            event = Gone(running, readable, agent_alive=obs.alive, client_attached=attached)
+        after, effects = step(record, event, now)
+        if after is not record:
+            table[record.id] = after
+        carry_out(ctx, record, effects)
 
 
-def _reconcile(
-    ctx: Context, record: PromptRecord, *, live: bool, now: float
-) -> PromptRecord | None:
-    """A decision recorded by a paw process that died before recording its outcome.
-
-    Still shown: nothing reached the agent (as far as the screen tells), the outcome is
-    ``not-sent`` and the occurrence is open again for a new decision. Gone: the keys may have
-    gone out, the outcome is ``interrupted``. Neither counts as approved."""
-    sender = record.sender
-    if sender is not None and _running(ctx, sender):
-        return None  # still deciding
-    if live:
-        ctx.record(
-            "outcome", action=record.action, outcome=Outcome.NOT_SENT.value,
-            reason="paw stopped before sending; the prompt is still shown", **_ids(record),
-        )  # fmt: skip
-        return record.model_copy(update={"state": OPEN, "sender": None, "action": None})
-    ctx.record(
-        "outcome", action=record.action, outcome=Outcome.INTERRUPTED.value,
-        reason="paw stopped while sending; the prompt is gone, keys may have reached it",
-        **_ids(record),
-    )  # fmt: skip
-    return record.model_copy(update={"state": ANSWERED, "closed_at": now, "sender": None})
-
-
-def _reconcile_unknown(
-    ctx: Context, record: PromptRecord, obs: Observation, *, live: bool, now: float
-) -> PromptRecord | None:
-    """Keys handed to the link to the agent's host, which dropped before the host answered,
-    read from the host's screen now that a sweep reaches it again.
-
-    The same prompt still shown :data:`UNKNOWN_SETTLE_S` after the drop: the keys did not
-    reach it (``not-delivered``); the occurrence is open again for a human's decision. The
-    prompt gone while its agent runs: ``sent``, confirmed on reconnect (counted as the
-    decision). The agent gone too: ``interrupted`` (counted as nothing). Its tmux server
-    unreadable, or too soon: still unknown."""
-    if obs.problem is Problem.SERVER_GONE:
-        return None
-    if live:
-        if now - (record.closed_at or 0.0) < UNKNOWN_SETTLE_S:
-            return None
-        ctx.record(
-            "outcome", action=record.action, outcome=Outcome.NOT_DELIVERED.value,
-            reason="not delivered: on reconnect the host's screen still shows the prompt; "
-            "it is open for a decision again",
-            **_ids(record),
-        )  # fmt: skip
-        update = {"state": OPEN, "sender": None, "action": None, "closed_at": None}
-        return record.model_copy(update={**update, "decided_by": None})
-    if obs.alive:
-        ctx.record(
-            "outcome", action=record.action, outcome=Outcome.SENT.value, confirmed="reconnect",
-            reason="sent (confirmed on reconnect): the prompt is gone from the host's screen",
-            **_ids(record),
-        )  # fmt: skip
-    else:
-        ctx.record(
-            "outcome", action=record.action, outcome=Outcome.INTERRUPTED.value,
-            reason="on reconnect the agent is gone; the keys may have reached it",
-            **_ids(record),
-        )  # fmt: skip
-    return record.model_copy(update={"state": ANSWERED, "closed_at": now, "sender": None})
+def carry_out(
+    ctx: Context, record: PromptRecord, effects: Effects, verdict: Verdict | None = None
+) -> None:
+    """Write the audit records the occurrence machine asks for (``record``: the occurrence as
+    the event found it; ``verdict``: the guard's, for a new occurrence)."""
+    for effect in effects:
+        if isinstance(effect, NoteSeen):
+            if verdict is not None:
+                _record_seen(ctx, record, verdict)
+        elif isinstance(effect, NoteEnded):
+            ctx.note(
+                "prompt-ended", outside=True, client_attached=effect.client_attached,
+                reason=effect.reason, **_ids(record),
+            )  # fmt: skip
+        else:
+            extra = {"confirmed": effect.confirmed} if effect.confirmed is not None else {}
+            ctx.record(
+                "outcome", action=effect.action, outcome=effect.outcome, **extra,
+                reason=effect.reason, **_ids(record),
+            )  # fmt: skip
 
 
 def _running(ctx: Context, identity: ProcIdentity) -> bool:

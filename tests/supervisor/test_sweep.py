@@ -170,8 +170,9 @@ def captures_of(rig: Rig) -> list[list[str]]:
 def test_a_sweep_of_one_agent_captures_it_alone_and_keeps_the_others_prompts() -> None:
     """A spawn's result and `paw send` sweep their one agent: the others are neither captured
     nor judged, and their open prompt occurrences stay as they are (same ids, still open)."""
+    from paw.core.occurrence import OPEN
     from paw.supervisor import sweep
-    from paw.supervisor.records import OPEN, load_prompts
+    from paw.supervisor.records import load_prompts
 
     rig = make_rig()
     asking = spawn_demo(rig, "asking", demo_screen("shell", "ls"))

@@ -267,7 +267,7 @@ def _carry_out(
         ctx.terminal.send_keys(record.pane_id, plan.keys)
     except DeliveryUnknown as err:
         # Neither sent nor refused: the keys may be on the agent's screen. Nothing is sent to
-        # this occurrence until a sweep of the host reconciles it (see sweep._reconcile_unknown).
+        # this occurrence until a sweep of the host reconciles it (see paw.core.occurrence).
         reason = (
             f"{err.message}; paw reconciles from the host's screen once it answers again and "
             "sends nothing to this prompt meanwhile"

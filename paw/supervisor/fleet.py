@@ -153,9 +153,9 @@ class Fleet:
                 if name != LOCAL:
                     self._sources[name] = source
         # a worktree count that ends on a worker asks for the sweep that shows it
-        self.local.ctx.on_counted = lambda: listener(None)
+        self.local.listen_counts(lambda: listener(None))
         for name, remote in self.remotes.items():
-            remote.supervisor.ctx.on_counted = partial(self._keyed(name, listener), None)
+            remote.supervisor.listen_counts(partial(self._keyed(name, listener), None))
         return bool(self._watched)
 
     def _keyed(self, host: str, listener: PaneListener) -> PaneListener:
@@ -180,6 +180,11 @@ class Fleet:
     def ctx(self) -> Context:
         """This machine's context (configuration, audit log, repository)."""
         return self.local.ctx
+
+    def listen_counts(self, listener: Callable[[], None] | None) -> None:
+        """This machine's :meth:`Supervisor.listen_counts` (:meth:`watch` tells each
+        machine's to its listener)."""
+        self.local.listen_counts(listener)
 
     @property
     def session(self) -> str:

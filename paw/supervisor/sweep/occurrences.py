@@ -71,7 +71,7 @@ def live_prompts(
     paw process may sweep at the same time; they agree on one occurrence id), and, per agent,
     of the decision another paw process is sending right now ("approve" or "deny").
     ``partial``: the observations are some agents' only; the others' occurrences are kept
-    untouched. ``publish``: see :func:`poll_once`.
+    untouched. ``publish``: see :func:`~paw.supervisor.sweep.poll_once`.
 
     A context that shows no prompt (``show_prompts`` off: `paw ls`) still records and audits
     every occurrence, with its verdict when new, but returns none, so the guard judges only

@@ -293,7 +293,7 @@ def test_a_long_running_sweeper_counts_worktrees_beside_its_sweeps() -> None:
     worktree = rig.sup.agent("alice").worktree
     ctx = with_settings(rig.sup, count_in_background=True)
     asked = threading.Event()
-    ctx.memory.on_counted = asked.set
+    rig.sup.listen_counts(asked.set)
     release = threading.Event()
     counted = rig.vcs.status_counts
     calls: list[str] = []
@@ -336,7 +336,7 @@ def test_a_long_running_sweepers_sweep_reads_no_status_mark() -> None:
     rig.sup.poll_once()  # the first count (never made: always on the workers)
     assert retry_until(lambda: "alice" not in ctx.memory.counting, budget(10), raises=False)
     asked: list[float] = []
-    ctx.memory.on_counted = lambda: asked.append(time.monotonic())
+    rig.sup.listen_counts(lambda: asked.append(time.monotonic()))
     release = threading.Event()
     read_on: list[str] = []
     marked = rig.vcs.status_mark
@@ -394,7 +394,7 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
     sweep()
     assert len(counted) == 20  # never counted: all of them, once
     asked: list[int] = []
-    ctx.memory.on_counted = lambda: asked.append(1)
+    rig.sup.listen_counts(lambda: asked.append(1))
     counted.clear()
     rig.now[0] += STAT_TTL_S + 1  # every count is due, every mark is to be read again
     sweep()

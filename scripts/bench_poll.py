@@ -154,7 +154,7 @@ def report(supervisor: Supervisor, runs: int, agents: int) -> None:
     print(f"  process-table reads per poll (process_iter + children): {sorted(set(scans))}")
     stale = []
     for _ in range(3):
-        marks = supervisor.ctx.stat_marks
+        marks = supervisor.ctx.memory.stat_marks
         marks.update({name: dataclasses.replace(m, time=0.0) for name, m in marks.items()})
         before_git = counters.git
         start = time.perf_counter()

@@ -140,7 +140,7 @@ class GitCli:
         HEAD itself and the working tree matches it, so there are no lines to count either.
         """
         # Counting never rewrites the index: an agent's own git command would find it locked,
-        # and the rewrite would move the worktree's status_mark (see paw/supervisor/sweep.py).
+        # and the rewrite would move the worktree's status_mark (see supervisor/sweep/counts.py).
         # So no optional locks for status, and diff-index (plumbing) rather than `git diff`,
         # which refreshes the index whatever GIT_OPTIONAL_LOCKS says.
         status = self._git(worktree, *_STATUS, env=_QUIET).stdout

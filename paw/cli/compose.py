@@ -27,11 +27,12 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.cli import UsageError, common
 from paw.core.config import PawConfig
 from paw.errors import PawError, SensitiveFilesError
-from paw.supervisor.context import Actor
+from paw.supervisor.context import Actor, SweepSettings
 from paw.supervisor.service import Supervisor, default_shell_evaluator
 
 if TYPE_CHECKING:
     from paw.adapters.ssh import SshTransport
+    from paw.core.ports import ChannelHub
     from paw.supervisor.fleet import Fleet, HostRecord, Remote
 
 
@@ -113,10 +114,10 @@ def build_fleet(
     counts (`paw prompts`). ``prompts=False``: sweeps return no live prompt and judge only
     prompts never seen before, for commands that show none (`paw ls`). ``root`` and
     ``early``: see :func:`build_supervisor`."""
-    local = build_supervisor(repo_dir, socket_name, control=control, root=root, early=early)
-    local.ctx.count_worktrees = counts
-    local.ctx.show_prompts = prompts
-    local.ctx.one_shot = not control  # a command's few sweeps, not a TUI's or a runner's
+    local = build_supervisor(
+        repo_dir, socket_name, control=control, root=root, early=early, counts=counts,
+        prompts=prompts, one_shot=not control,  # a command's few sweeps, not a TUI's or a runner's
+    )  # fmt: skip
     if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
         return local  # no host was ever added: nothing of this module's hosts is even imported
     from paw.supervisor.fleet import Fleet, load_hosts
@@ -124,10 +125,10 @@ def build_fleet(
     hosts = load_hosts(local.ctx.state)
     if not hosts:
         return local
-    remotes = {name: build_remote(local, host, control=control) for name, host in hosts.items()}
-    for remote in remotes.values():
-        remote.supervisor.ctx.count_worktrees = counts
-        remote.supervisor.ctx.show_prompts = prompts
+    remotes = {
+        name: build_remote(local, host, control=control, counts=counts, prompts=prompts)
+        for name, host in hosts.items()
+    }
     return Fleet(local, remotes)
 
 
@@ -169,9 +170,17 @@ def transport_for(host: HostRecord) -> SshTransport:
     )
 
 
-def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) -> Remote:
+def build_remote(
+    local: Supervisor,
+    host: HostRecord,
+    *,
+    control: bool = False,
+    counts: bool = True,
+    prompts: bool = True,
+) -> Remote:
     """A supervisor for ``host``: tmux, git and ps over ssh, its records in
-    ``.paw/hosts/NAME/``, decisions in the local audit log."""
+    ``.paw/hosts/NAME/``, decisions in the local audit log. ``counts``, ``prompts``: see
+    :func:`build_fleet`."""
     from paw.adapters.remote import PsInspector, RemoteGit, RemoteTerminal
     from paw.supervisor.fleet import Remote
 
@@ -192,13 +201,17 @@ def build_remote(local: Supervisor, host: HostRecord, *, control: bool = False) 
         actor=ctx.actor,
         sleep=ctx.sleep,
         fault=ctx.fault,
+        host=host.name,
+        own_procs=ctx.procs,
+        settings=SweepSettings(
+            count_worktrees=counts,
+            show_prompts=prompts,
+            count_in_background=control,  # counts over ssh never hold a long-running sweep
+            count_setup=lower_thread_priority if control else None,
+        ),
     )
-    supervisor.ctx.host = host.name
-    supervisor.ctx.own_procs = ctx.procs
     if control:
         terminal.watch_session(supervisor.session)
-        supervisor.ctx.count_in_background = True  # counts over ssh never hold a sweep
-        supervisor.ctx.count_setup = lower_thread_priority
     return Remote(host, SshLink(transport), supervisor)
 
 
@@ -212,6 +225,15 @@ def socket_file(sup: Supervisor) -> str | None:
     return terminal.socket_file() if isinstance(terminal, TmuxTerminal) else None
 
 
+def _channels(config: PawConfig, state_dir: Path) -> ChannelHub | None:
+    """The agents' structured prompt channels (None: off in the config)."""
+    if not config.channels.enabled:
+        return None
+    from paw.adapters.channels.hub import FileChannelHub
+
+    return FileChannelHub(state_dir, sys.executable)
+
+
 def build_supervisor(
     repo_dir: str | None = None,
     socket_name: str | None = None,
@@ -219,6 +241,9 @@ def build_supervisor(
     control: bool = False,
     root: str | None = None,
     early: EarlyStatuses | None = None,
+    counts: bool = True,
+    prompts: bool = True,
+    one_shot: bool = False,
 ) -> Supervisor:
     """A Supervisor over real tmux, git, psutil and ``.paw/`` for the repo containing
     ``repo_dir``. The tmux socket is ``socket_name``, else ``$PAW_TMUX_SOCKET``, else
@@ -232,7 +257,8 @@ def build_supervisor(
 
     ``root``: the repository's main worktree, already found (by :func:`find_repo_root`) for
     ``repo_dir``. ``early``: worktree statuses a command started ahead of its first sweep
-    (see :class:`~paw.adapters.git.EarlyStatuses`)."""
+    (see :class:`~paw.adapters.git.EarlyStatuses`). ``counts``, ``prompts``, ``one_shot``: how
+    its sweeps work (:class:`~paw.supervisor.context.SweepSettings`)."""
     root = root or find_repo_root(repo_dir)
     config = load_config(Path(root) / CONFIG_NAME, root)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name
@@ -260,17 +286,19 @@ def build_supervisor(
         which=shutil.which,
         fault=crash_points(os.environ),
         shell=default_shell_evaluator(resolve_path),  # writes follow symlinks on this machine
+        settings=SweepSettings(
+            observe_ttl=OBSERVE_TTL_S if control else 0.0,
+            count_worktrees=counts,
+            one_shot=one_shot,
+            count_in_background=control,
+            count_setup=lower_thread_priority if control else None,
+            show_prompts=prompts,
+        ),
+        resolve_path=resolve_path,  # edit/write prompts follow symlinks
+        channels=_channels(config, state_dir),
     )
-    supervisor.ctx.resolve_path = resolve_path  # edit/write prompts follow symlinks
-    if config.channels.enabled:
-        from paw.adapters.channels.hub import FileChannelHub
-
-        supervisor.ctx.channels = FileChannelHub(state_dir, sys.executable)
     if control:
         terminal.watch_session(supervisor.session)
-        supervisor.ctx.observe_ttl = OBSERVE_TTL_S
-        supervisor.ctx.count_in_background = True
-        supervisor.ctx.count_setup = lower_thread_priority
         # the guard is imported when a sweep first judges a prompt; a long-running sweeper
         # pays for it here, so its first prompt is not shown a tenth of a second later
         for module in ("paw.core.approval", "paw.guard"):

@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 send(("counted",))
 
-        supervisor.ctx.on_counted = counted
+        supervisor.listen_counts(counted)
         send(("ready",))
         serve(supervisor, requests, send, pump=pump if live else None, live=live, inbox=inbox)
     except (BrokenPipeError, OSError):

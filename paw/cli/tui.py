@@ -220,7 +220,7 @@ def _watch_with_counts(
     """``watch(listener)``, and a worktree count that ends on a worker (the TUI counts beside
     its sweeps, or the sweeper beside its own) asks ``listener`` for the sweep that shows it
     (a Fleet does both itself)."""
-    supervisor.ctx.on_counted = partial(listener, None)
+    supervisor.listen_counts(partial(listener, None))
     if sweeper is not None:
         sweeper.on_counted = partial(listener, None)
     return watch(listener)

@@ -446,13 +446,12 @@ def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> Result:
     from paw.cli.compose import SOCKET_ENV, build_supervisor, socket_file
 
     sup = build_supervisor(args.repo)
-    sup.ctx.terminal.ensure_session(sup.session, sup.ctx.repo_root)
     # The runner's pane is started like an agent's, with a TMUX_TMPDIR of its own: a socket
     # *name* would then lead it to another server (its agents invisible to `paw ls`, and left
     # running there). It gets the path of the very socket this command talks to.
     path = socket_file(sup)
     env = {SOCKET_ENV: path} if path else {}
-    pane = sup.ctx.terminal.new_pane(sup.session, sup.ctx.repo_root, argv, env, {})
+    pane = sup.open_pane(argv, env)
     if args.json:
         return _json({"wave": name, "detached": True, "pane": pane.pane_id})
     return lines_of(

@@ -27,28 +27,32 @@ from paw.core.approval import (
     verify_live,
 )
 from paw.core.models import Action, DetectionState, Finding, PromptKind, Verdict
+from paw.core.occurrence import (
+    ANSWERED,
+    DELIVERY_UNKNOWN,
+    ENDED,
+    SENDING,
+    Decided,
+    Delivery,
+    Event,
+    KeysSent,
+    ProcIdentity,
+    Verified,
+    step,
+)
 from paw.errors import DeliveryUnknown, PawError
 from paw.supervisor.channels import channel_pending, route
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
-from paw.supervisor.records import (
-    ANSWERED,
-    DELIVERY_UNKNOWN,
-    ENDED,
-    PROMPTS_LOCK,
-    SENDING,
-    ProcIdentity,
-    load_agents,
-    load_prompts,
-    save_prompts,
-)
-from paw.supervisor.sweep import poll_once, verdict_for
+from paw.supervisor.records import PROMPTS_LOCK, load_agents, load_prompts, save_prompts
+from paw.supervisor.sweep import carry_out, poll_once, verdict_for
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
     from paw.core.models import Prompt
+    from paw.core.occurrence import PromptRecord
     from paw.supervisor.context import Context
-    from paw.supervisor.records import AgentRecord, PromptRecord
+    from paw.supervisor.records import AgentRecord
 
 # Wall clock: how long an answered prompt may take to clear. While paw waits, the occurrence
 # is SENDING and sweeps take the prompt still on screen for it; once ANSWERED, a prompt
@@ -264,14 +268,14 @@ def _carry_out(
         )  # fmt: skip
     # This occurrence is decided now, whatever happens next: a second decision (racing, or
     # after the agent asks again) never sends for it; a crash leaves SENDING for the sweep.
-    _set_state(ctx, record.id, SENDING, action=action, sender=_self(ctx))
+    _apply(ctx, record.id, Decided(action, _self(ctx), ctx.actor.user))
     ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
     ctx.fault(f"{action}:recorded")
     try:
         ctx.terminal.send_keys(record.pane_id, plan.keys)
     except DeliveryUnknown as err:
         # Neither sent nor refused: the keys may be on the agent's screen. Nothing is sent to
-        # this occurrence until a sweep of the host reconciles it (see sweep._reconcile_unknown).
+        # this occurrence until a sweep of the host reconciles it (see paw.core.occurrence).
         reason = (
             f"{err.message}; paw reconciles from the host's screen once it answers again and "
             "sends nothing to this prompt meanwhile"
@@ -280,38 +284,35 @@ def _carry_out(
             "outcome", action=action, outcome=Outcome.DELIVERY_UNKNOWN.value, reason=reason,
             **record.audit_ids(),
         )  # fmt: skip
-        _set_state(ctx, record.id, DELIVERY_UNKNOWN, action=action, sender=None)
+        _apply(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.UNKNOWN))
         return Decision(Outcome.DELIVERY_UNKNOWN, record.id, reason, verdict, plan.keys)
     except PawError as err:
         ctx.record(
             "outcome", action=action, outcome="send-failed", error=err.message, **record.audit_ids()
         )
-        _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
+        _apply(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.FAILED))
         raise
     ctx.fault(f"{action}:sent")
     outcome = _verify(ctx, record)
     ctx.record("outcome", action=action, outcome=outcome.value, **record.audit_ids())
-    _set_state(ctx, record.id, ANSWERED, action=action, sender=None)
+    _apply(ctx, record.id, Verified(action, ctx.actor.user))
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
 
 
-def _set_state(
-    ctx: Context, prompt_id: str, state: str, *, action: str, sender: ProcIdentity | None
-) -> None:
-    """Persist the occurrence's state (re-read under the prompts lock: sweeps write too)."""
+def _apply(ctx: Context, prompt_id: str, event: Event) -> None:
+    """Step the occurrence as it is now (re-read under the prompts lock: sweeps write too)
+    through :func:`paw.core.occurrence.step`, persist it (durably: a decision, which the keys
+    wait for) and carry out its effects."""
     with ctx.state.lock(PROMPTS_LOCK):
         prompts = load_prompts(ctx.state)
         current = prompts.get(prompt_id)
         if current is None:
             return
-        closed_at = ctx.clock() if state in (ANSWERED, DELIVERY_UNKNOWN) else None
-        prompts[prompt_id] = current.model_copy(
-            update={
-                "state": state, "action": action, "sender": sender, "closed_at": closed_at,
-                "decided_by": ctx.actor.user,
-            }
-        )  # fmt: skip
-        save_prompts(ctx.state, prompts)
+        after, effects = step(current, event, ctx.clock())
+        if after is not current:
+            prompts[prompt_id] = after
+            save_prompts(ctx.state, prompts)
+        carry_out(ctx, current, effects)
 
 
 def _self(ctx: Context) -> ProcIdentity | None:

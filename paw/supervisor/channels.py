@@ -27,23 +27,17 @@ from paw.core.approval import Facts, evaluate_subject, verify_live
 from paw.core.channels.fuse import Fused, Fusion, fuse
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.models import Action, Detection, DetectionState
+from paw.core.occurrence import Decided, Delivery, KeysSent, ProcIdentity, Verified
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
-from paw.supervisor.records import (
-    ANSWERED,
-    PROMPTS_LOCK,
-    SENDING,
-    ProcIdentity,
-    load_prompts,
-    save_prompts,
-)
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
     from paw.core.models import Prompt, Verdict
+    from paw.core.occurrence import PromptRecord
     from paw.core.ports import ChannelPort
     from paw.supervisor.context import Context
-    from paw.supervisor.records import AgentRecord, PromptRecord
+    from paw.supervisor.records import AgentRecord
 
 CHANNEL_NOTE = "channel"  # the prefix of the notes overlay adds (``channel: agree <id>``)
 # Wall clock: how long paw waits for the hook to hand its answer to the agent.
@@ -225,7 +219,7 @@ def _send(
     verdict: Verdict | None,
 ) -> Decision:
     fields = _fields(record, request_id, verdict)
-    _set_state(ctx, record.id, SENDING, action, sender=_self(ctx))
+    _apply(ctx, record.id, Decided(action, _self(ctx), ctx.actor.user))
     # Record, then act: the decision is on disk before the answer file exists.
     ctx.record(action, decision="send", path="channel", answer=answer.value, **fields)
     ctx.fault(f"{action}:channel-recorded")
@@ -234,7 +228,7 @@ def _send(
     except PawError as err:
         ctx.record("outcome", action=action, outcome="not-sent", path="channel",
                    error=err.message, **fields)  # fmt: skip
-        _set_state(ctx, record.id, ANSWERED, action)
+        _apply(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.FAILED))
         return Decision(Outcome.REFUSED, record.id, f"{err.message}; nothing sent", verdict)
     ctx.fault(f"{action}:channel-sent")
 
@@ -246,7 +240,7 @@ def _send(
     outcome = Outcome.SENT if state is ChannelState.RESOLVED else Outcome.SENT_UNCONFIRMED
     ctx.record("outcome", action=action, outcome=outcome.value, path="channel",
                channel_state=state.value if state else "pending", **fields)  # fmt: skip
-    _set_state(ctx, record.id, ANSWERED, action)
+    _apply(ctx, record.id, Verified(action, ctx.actor.user))
     verb = "approved" if answer is ChannelAnswer.ALLOW else "denied"
     return Decision(outcome, record.id, f"{verb} through the agent's channel", verdict)
 
@@ -275,17 +269,8 @@ def _self(ctx: Context) -> ProcIdentity | None:
     return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
 
 
-def _set_state(
-    ctx: Context, prompt_id: str, state: str, action: str, sender: ProcIdentity | None = None
-) -> None:
-    with ctx.state.lock(PROMPTS_LOCK):
-        prompts = load_prompts(ctx.state)
-        current = prompts.get(prompt_id)
-        if current is None:
-            return
-        closed_at = ctx.clock() if state == ANSWERED else None
-        prompts[prompt_id] = current.model_copy(
-            update={"state": state, "action": action, "sender": sender, "closed_at": closed_at,
-                    "decided_by": ctx.actor.user}
-        )  # fmt: skip
-        save_prompts(ctx.state, prompts)
+def _apply(ctx: Context, prompt_id: str, event: Decided | KeysSent | Verified) -> None:
+    """Step the occurrence through the one machine (see :func:`paw.supervisor.approve._apply`)."""
+    from paw.supervisor.approve import _apply as apply_event
+
+    apply_event(ctx, prompt_id, event)

@@ -278,7 +278,7 @@ def resume_interrupted(ctx: Context) -> list[str]:
     failures are audited and left for ``paw rm NAME``, never raised."""
     done: list[str] = []
     for agent in load_agents(ctx.state).values():
-        if agent.pending not in (SPAWNING, REMOVING) or agent.name in ctx.resume_failed:
+        if agent.pending not in (SPAWNING, REMOVING) or agent.name in ctx.memory.resume_failed:
             continue  # (one failed attempt per process: a sweep loop must not retry forever)
         with ctx.state.try_lock(op_lock(agent.name)) as free:
             if not free:
@@ -289,7 +289,7 @@ def resume_interrupted(ctx: Context) -> list[str]:
             try:
                 done.append(_resume(ctx, current))
             except PawError as err:
-                ctx.resume_failed.add(agent.name)
+                ctx.memory.resume_failed.add(agent.name)
                 ctx.record("resume-failed", agent=agent.name, op=agent.pending, error=err.message)
     return done
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -12,12 +11,13 @@ from paw.core.agents import AgentProfile, profile_for, unknown_kind_hint
 from paw.core.names import default_session_name, repo_hash
 from paw.core.ports import RefInfo, Vcs
 from paw.errors import PawError
+from paw.supervisor.memory import SweepMemory
 
 if TYPE_CHECKING:
     from paw.core.approval import ShellEvaluator
     from paw.core.config import PawConfig
     from paw.core.models import Detection
-    from paw.core.ports import AuditLog, ChannelHub, ProcessInspector, StatusCounts, Terminal
+    from paw.core.ports import AuditLog, ChannelHub, ProcessInspector, Terminal
     from paw.supervisor.records import StateStore
 
 Detector = Callable[[str, str], "Detection"]
@@ -109,17 +109,6 @@ class BranchVcs(Vcs, Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class StatMark:
-    """A worktree count's circumstances: when it was tried, the worktree's status mark and its
-    pane's screen (a hash) taken just before, and whether it succeeded."""
-
-    time: float
-    mark: tuple[object, ...] | None
-    screen: int | None
-    ok: bool
-
-
-@dataclass(frozen=True, slots=True)
 class Actor:
     """Who is deciding: recorded with every audit record."""
 
@@ -127,9 +116,25 @@ class Actor:
     tty: str | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class SweepSettings:
+    """How one process's sweeps work, chosen by the composition (``paw.cli.compose``) when it
+    builds the Supervisor; see docs/performance.md for the measurements behind each."""
+
+    # Reuse an agent's observation for up to this many seconds while its record, pane (id,
+    # pid, liveness, server) and screen are unchanged (0: every sweep resolves every agent).
+    observe_ttl: float = 0.0
+    count_worktrees: bool = True  # count worktrees (git) in sweeps; off: no git process at all
+    one_shot: bool = False  # a command's few sweeps: the first reads no status mark
+    count_in_background: bool = False  # count on worker threads: a sweep never waits for git
+    count_setup: Callable[[], None] | None = None  # run first on each count worker
+    show_prompts: bool = True  # return live prompts (off: judge only prompts never seen)
+
+
+@dataclass(frozen=True, slots=True)
 class Context:
-    """Ports, settings and the caches of one Supervisor (no state lives only here)."""
+    """The ports and settings of one Supervisor (frozen), and the memory its sweeps own
+    (:class:`~paw.supervisor.memory.SweepMemory`; no state lives only there)."""
 
     config: PawConfig
     repo_root: str
@@ -155,46 +160,8 @@ class Context:
     # write prompts are judged by it. None: paths are judged as written (remote hosts, tests)
     resolve_path: Callable[[str], str | None] | None = None
     own_procs: ProcessInspector | None = None  # this machine's processes (None: ``procs``)
-    stat_cache: dict[str, tuple[float, StatusCounts]] = field(default_factory=dict)
-    stat_marks: dict[str, StatMark] = field(default_factory=dict)  # per agent: its last count
-    # per agent: (when its worktree's status mark was last read, that mark, the screen's sign)
-    mark_reads: dict[str, tuple[float, tuple[object, ...] | None, int | None]] = field(
-        default_factory=dict
-    )
-    status_since: dict[str, tuple[str, float]] = field(default_factory=dict)
-    # Long-running sweepers (the TUI) reuse an agent's observation for up to this many seconds
-    # while its record, pane (id, pid, liveness, server) and screen are unchanged: only the
-    # agents whose screen changed are resolved and detected again. 0: every sweep does all.
-    # Approval never uses it (it re-proves everything itself).
-    observe_ttl: float = 0.0
-    # Count worktrees (git status per agent) in sweeps. Off for callers that show no counts
-    # (`paw prompts`): their sweep then starts no git process at all.
-    count_worktrees: bool = True
-    # A one-shot command's context (`paw ls`): its first sweep reads no status mark, the
-    # circumstances later sweeps compare against; a later sweep then recounts what is due.
-    one_shot: bool = False
-    # Long-running sweepers (the TUI, a wave runner) count worktrees on worker threads: a
-    # sweep never waits for git (a count took 20-80 ms of a new prompt's way to the screen);
-    # a count shows from the sweep after it ends, which ``on_counted`` (when set) asks for.
-    count_in_background: bool = False
-    # Run first on each of those count workers (paw lowers their priority: nobody waits for
-    # them, and a sweep beside them should not wait for the cores their git processes hold).
-    count_setup: Callable[[], None] | None = None
-    on_counted: Callable[[], None] | None = None
-    counting: set[str] = field(default_factory=set)  # agents whose count runs right now
-    counter: ThreadPoolExecutor | None = None  # the workers of background counts
-    # Sweeps return the live prompts, each with the guard's verdict. Off for a command that
-    # shows none (`paw ls`): only prompts never seen before are judged (for the audit), and
-    # the snapshot lists no prompt.
-    show_prompts: bool = True
-    observed: dict[str, tuple[float, object, object]] = field(default_factory=dict)
-    resume_failed: set[str] = field(default_factory=set)  # agents whose resumption failed once
-    # per agent: the last view built and what it was built from (the same observation object,
-    # operation, time in status and worktree counts give the same view: see sweep._view)
-    views: dict[str, tuple[object, ...]] = field(default_factory=dict)
-    # per occurrence id: the last live prompt offered (an equal one offered again is that
-    # very object, which the sweeper sends by number: see paw.cli.sweep_child)
-    offered: dict[str, object] = field(default_factory=dict)
+    settings: SweepSettings = field(default_factory=SweepSettings)
+    memory: SweepMemory = field(default_factory=SweepMemory)
     # Agents' structured prompt channels (None: the screen path alone, as before issue 32).
     channels: ChannelHub | None = None
 

@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from paw.core.occurrence import DELIVERY_UNKNOWN
 from paw.errors import PawError
 from paw.supervisor.approve import unknown_reason
 from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
-from paw.supervisor.records import DELIVERY_UNKNOWN, load_agents, load_prompts
+from paw.supervisor.records import load_agents, load_prompts
 
 if TYPE_CHECKING:
     from paw.supervisor.context import Context
@@ -152,9 +153,9 @@ class Fleet:
                 if name != LOCAL:
                     self._sources[name] = source
         # a worktree count that ends on a worker asks for the sweep that shows it
-        self.local.ctx.on_counted = lambda: listener(None)
+        self.local.listen_counts(lambda: listener(None))
         for name, remote in self.remotes.items():
-            remote.supervisor.ctx.on_counted = partial(self._keyed(name, listener), None)
+            remote.supervisor.listen_counts(partial(self._keyed(name, listener), None))
         return bool(self._watched)
 
     def _keyed(self, host: str, listener: PaneListener) -> PaneListener:
@@ -179,6 +180,11 @@ class Fleet:
     def ctx(self) -> Context:
         """This machine's context (configuration, audit log, repository)."""
         return self.local.ctx
+
+    def listen_counts(self, listener: Callable[[], None] | None) -> None:
+        """This machine's :meth:`Supervisor.listen_counts` (:meth:`watch` tells each
+        machine's to its listener)."""
+        self.local.listen_counts(listener)
 
     @property
     def session(self) -> str:

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from paw.core.agents import AgentProfile
+    from paw.core.occurrence import ProcIdentity
     from paw.core.ports import PaneInfo, ProcInfo
     from paw.supervisor.context import Context
-    from paw.supervisor.records import AgentRecord, ProcIdentity
+    from paw.supervisor.records import AgentRecord
 
 
 class Problem(StrEnum):

@@ -1,5 +1,7 @@
 """What paw persists in ``.paw/``: agent records and prompts seen (pydantic: a trust boundary).
 
+A prompt occurrence's record and its life are :mod:`paw.core.occurrence`'s; it is stored here.
+
 Everything else (panes, processes, screens, worktree counts) is rebuilt from tmux and git on
 every sweep, so any paw process sees the same picture and killing paw loses nothing.
 """
@@ -13,6 +15,7 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from paw.core.occurrence import ProcIdentity, PromptRecord
 from paw.errors import PawError
 
 _T = TypeVar("_T")
@@ -22,14 +25,6 @@ PROMPTS_DOC = "prompts"
 PROMPTS_LOCK = "prompts"  # held while a paw process reads-and-rewrites prompts.json
 AGENTS_LOCK = AGENTS_DOC  # held while agents.json is read and rewritten
 
-# States of one prompt occurrence.
-OPEN = "open"  # shown, undecided
-SENDING = "sending"  # a decision to send was recorded; the keys are going (or paw died)
-ANSWERED = "answered"  # paw sent keys for it (or may have: see the audit's outcome)
-ENDED = "ended"  # it went away while paw sent nothing
-# the keys were handed to the link to the agent's host and it dropped before the host answered:
-# nothing is sent to this occurrence until a sweep of the host reconciles it from the screen
-DELIVERY_UNKNOWN = "delivery-unknown"
 SPAWNING = "spawning"  # AgentRecord.pending: an intent written before `git worktree add`
 REMOVING = "removing"  # AgentRecord.pending: an intent written before anything is removed
 
@@ -81,14 +76,6 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-class ProcIdentity(_Record):
-    """One process, identified across pid reuse by its start time."""
-
-    pid: int
-    create_time: float
-    exe: str = ""  # the executable, when known (a process that exec'd another is not the same)
-
-
 class AgentRecord(_Record):
     """One supervised agent."""
 
@@ -114,41 +101,7 @@ class AgentRecord(_Record):
     resumed: bool = False
 
 
-class PromptRecord(_Record):
-    """A live prompt as first seen: the proof ``approve`` checks again before sending."""
-
-    id: str
-    agent: str
-    kind: str
-    pane_id: str
-    fingerprint: str
-    prompt_kind: str
-    subject: str | None
-    question: str
-    first_seen: float
-    proc: ProcIdentity
-    # One occurrence of a prompt: "open" while shown and undecided, "answered" once paw sent
-    # keys for it, "ended" once it went away without paw sending anything, "delivery-unknown"
-    # while nobody can tell whether keys handed to a host's dropped link reached it.
-    state: str = OPEN
-    server: str = ""
-    closed_at: float | None = None
-    action: str | None = None  # approve/deny, while SENDING and after
-    sender: ProcIdentity | None = None  # the paw process sending, while SENDING
-    decided_by: str | None = None  # the user whose decision it was
-
-    def audit_ids(self) -> dict[str, object]:
-        """The fields every audit record about this occurrence carries."""
-        return {
-            "agent": self.agent,
-            "kind": self.kind,
-            "pane": self.pane_id,
-            "prompt_id": self.id,
-            "fingerprint": self.fingerprint,
-        }
-
-
-_R = TypeVar("_R", bound=_Record)
+_R = TypeVar("_R", bound=BaseModel)
 
 
 def load_agents(state: StateStore) -> dict[str, AgentRecord]:

@@ -7,20 +7,23 @@ in ``.paw/prompts.json``, decisions in ``.paw/audit.jsonl``, everything else in 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
 from paw.supervisor import cleanup, spawn, sweep
-from paw.supervisor.context import Actor, Context
+from paw.supervisor.context import Actor, Context, SweepSettings
 from paw.supervisor.keyboard import type_text
 from paw.supervisor.observe import explain, locate, pane_for
 from paw.supervisor.stats import compute_stats
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from paw.core.approval import ShellEvaluator
     from paw.core.config import GuardConfig, PawConfig
     from paw.core.models import Verdict
-    from paw.core.ports import AuditLog, ProcessInspector, Terminal
+    from paw.core.ports import AuditLog, ChannelHub, PaneInfo, ProcessInspector, Terminal
     from paw.supervisor.context import BranchVcs, Detector, GitDetails
     from paw.supervisor.model import AgentView, Decision, Snapshot
     from paw.supervisor.records import AgentRecord, StateStore
@@ -49,8 +52,15 @@ class Supervisor:
         git_details: GitDetails | None = None,
         which: Callable[[str], str | None] | None = None,
         fault: Callable[[str], None] | None = None,
+        host: str | None = None,
+        own_procs: ProcessInspector | None = None,
+        settings: SweepSettings | None = None,
+        resolve_path: Callable[[str], str | None] | None = None,
+        channels: ChannelHub | None = None,
     ) -> None:
-        """Wire the ports; nothing runs until a method is called."""
+        """Wire the ports; nothing runs until a method is called. ``host``: the host the
+        agents run on (``procs`` reads it; ``own_procs`` this machine); ``settings``: how the
+        sweeps work."""
         self.ctx = Context(
             config=config,
             repo_root=repo_root,
@@ -68,6 +78,11 @@ class Supervisor:
             git_details=git_details,
             which=which,
             fault=fault or (lambda _step: None),
+            host=host,
+            own_procs=own_procs,
+            settings=settings or SweepSettings(),
+            resolve_path=resolve_path,
+            channels=channels,
         )
         # Where :meth:`poll_once` sweeps instead of here (the TUI's sweeper process): the
         # picture, or None when it cannot give one (this process then sweeps itself).
@@ -77,6 +92,17 @@ class Supervisor:
     def session(self) -> str:
         """paw's tmux session for this repository."""
         return self.ctx.session
+
+    def listen_counts(self, listener: Callable[[], None] | None) -> None:
+        """Tell ``listener`` when a worktree count made beside the sweeps changed what an
+        agent's view shows (the sweep after it shows it)."""
+        self.ctx.memory.on_counted = listener
+
+    def open_pane(self, argv: Sequence[str], env: Mapping[str, str]) -> PaneInfo:
+        """Start ``argv`` in a new untagged pane of paw's session (made when missing), in the
+        repository's root: a process of paw's own (a detached wave runner), not an agent."""
+        self.ctx.terminal.ensure_session(self.session, self.ctx.repo_root)
+        return self.ctx.terminal.new_pane(self.session, self.ctx.repo_root, argv, env, {})
 
     # -- SupervisorApi -------------------------------------------------------------------------
 
@@ -102,12 +128,15 @@ class Supervisor:
         always: bool = False,
         confirmed: bool = False,
         override: str | None = None,
+        actor: Actor | None = None,
     ) -> Decision:
-        """Re-verify, record, then send the approve keys of a live prompt."""
+        """Re-verify, record, then send the approve keys of a live prompt. ``actor``: who
+        decides, when not this supervisor's actor (a wave's rule, on its user's behalf)."""
         from paw.supervisor import approve as approve_mod  # with the guard: not for `paw ls`
 
+        ctx = self.ctx if actor is None else replace(self.ctx, actor=actor)
         return approve_mod.approve(
-            self.ctx, prompt_id, always=always, confirmed=confirmed, override=override
+            ctx, prompt_id, always=always, confirmed=confirmed, override=override
         )
 
     def deny(self, prompt_id: str) -> Decision:
@@ -229,7 +258,7 @@ class Supervisor:
     def close(self) -> None:
         """Release the terminal's long-lived connections (tmux and the agents keep running)
         and stop starting worktree counts (one running finishes on its own)."""
-        counter, self.ctx.counter = self.ctx.counter, None
+        counter, self.ctx.memory.counter = self.ctx.memory.counter, None
         if counter is not None:
             counter.shutdown(wait=False, cancel_futures=True)
         self.ctx.terminal.close()

@@ -15,6 +15,7 @@ from paw.core.agents import (
     profile_for,
 )
 from paw.core.names import name_problem
+from paw.core.occurrence import ProcIdentity
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch, dead_status
 from paw.errors import PawError, TypingRefused
 from paw.supervisor.channels import wire_channel
@@ -26,7 +27,6 @@ from paw.supervisor.records import (
     GIT_LOCK,
     SPAWNING,
     AgentRecord,
-    ProcIdentity,
     add_new_agent,
     forget_agent,
     load_agents,

@@ -305,14 +305,12 @@ class WaveRunner:
             rule_subject=rule.subject, file=self.file, sha256=self.sha256, reason=by,
         )  # fmt: skip
         actor = self.ctx.actor
-        self.ctx.actor = Actor(user=f"{actor.user} ({by})", tty=actor.tty)
         try:
-            decision = self.sup.approve(effect.prompt_id)
+            by_rule = Actor(user=f"{actor.user} ({by})", tty=actor.tty)
+            decision = self.sup.approve(effect.prompt_id, actor=by_rule)
         except PawError as err:
             decision = None
             reason = err.message
-        finally:
-            self.ctx.actor = actor
         if decision is not None and decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
             prompt.answered = f"approved by rule {effect.rule}"
             prompt.answered_at = now

@@ -156,7 +156,8 @@ def test_a_writer_reads_its_own_text_back_without_parsing_and_anyone_elses_parse
 def test_saved_prompts_load_back_as_the_same_records_and_as_written(tmp_path: Path) -> None:
     """A sweep's ``save_prompts`` then ``load_prompts`` gives back the records it saved
     (no parse), and the document on disk is what a parse of those records' dumps is."""
-    from paw.supervisor.records import ProcIdentity, PromptRecord, load_prompts, save_prompts
+    from paw.core.occurrence import ENDED, ProcIdentity, PromptRecord
+    from paw.supervisor.records import load_prompts, save_prompts
 
     proc = ProcIdentity(pid=7, create_time=1.5, exe="/bin/agent")
     records = {
@@ -180,7 +181,7 @@ def test_saved_prompts_load_back_as_the_same_records_and_as_written(tmp_path: Pa
     assert all(loaded[k] is records[k] for k in records)
     fresh = load_prompts(StateStore(tmp_path / ".paw"))  # another process parses the file
     assert fresh == records
-    changed = {**records, "p1": records["p1"].model_copy(update={"state": "ended"})}
+    changed = {**records, "p1": records["p1"].model_copy(update={"state": ENDED})}
     save_prompts(store, changed)
     assert load_prompts(StateStore(tmp_path / ".paw"))["p1"].state == "ended"
 

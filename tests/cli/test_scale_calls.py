@@ -161,10 +161,10 @@ def test_a_one_shot_context_reads_no_mark_and_recounts_on_its_next_sweep(
     add_agents(repo, server, tmp_path, ["a00", "a01"])
     sup = build_fleet(str(repo))
     assert isinstance(sup, Supervisor)
-    assert sup.ctx.one_shot
+    assert sup.ctx.settings.one_shot
     first = {v.name: v.stat.uncommitted for v in sup.poll_once().agents}
     assert first == {"a00": 0, "a01": 0}
-    assert sup.ctx.mark_reads == {}
+    assert sup.ctx.memory.mark_reads == {}
     (tmp_path / "wt" / "a01" / "README.md").write_text("edited by hand\n", encoding="utf-8")
     second = {v.name: v.stat.uncommitted for v in sup.poll_once().agents}
     assert second == {"a00": 0, "a01": 1}

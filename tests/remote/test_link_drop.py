@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
 HOST = "via"
 EXIT_DELIVERY_UNKNOWN = 6
-DELIVERY_UNKNOWN = "delivery-unknown"  # the occurrence state (records.DELIVERY_UNKNOWN)
+DELIVERY_UNKNOWN = "delivery-unknown"  # the occurrence state (paw.core.occurrence.DELIVERY_UNKNOWN)
 
 
 class Via:

@@ -14,7 +14,8 @@ import pytest
 
 from paw.adapters import proc
 from paw.supervisor.model import AgentView, Outcome
-from paw.supervisor.sweep import MARK_EVERY_S, STAT_OUTPUT_S, STAT_TTL_S
+from paw.supervisor.sweep.counts import MARK_EVERY_S, STAT_OUTPUT_S, STAT_TTL_S
+from tests.support.supervision import with_ports
 from tests.tui.real_world import capture, make_supervisor, wait_for, wait_for_prompts
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def rig(git_repo: Path, server: Server, monkeypatch: pytest.MonkeyPatch) -> Rig:
     socket = server.socket_name or ""
     sup = make_supervisor(git_repo, socket)
     now = [time.time()]
-    sup.ctx.clock = lambda: now[0]
+    with_ports(sup, clock=lambda: now[0])
     found = Rig(sup, socket, now)
     real_run = proc.run
 

@@ -8,7 +8,7 @@ from typing import Any
 from paw.supervisor.fleet import HOST_REFRESH_S, Fleet, HostRecord, Remote
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat, pane_key
 from tests.support.fakes import FakeTerminal
-from tests.support.supervision import demo_screen, make_rig, spawn_demo
+from tests.support.supervision import demo_screen, make_rig, spawn_demo, with_ports
 
 
 class EventTerminal(FakeTerminal):
@@ -43,8 +43,10 @@ class NoLink:
 def _fleet(*, host_watches: bool = True) -> tuple[Fleet, EventTerminal, EventTerminal]:
     here, there = make_rig(), make_rig()
     local, remote = EventTerminal(), EventTerminal(can_watch=host_watches)
-    here.sup.ctx.terminal = here.terminal = local
-    there.sup.ctx.terminal = there.terminal = remote
+    here.terminal = local
+    there.terminal = remote
+    with_ports(here.sup, terminal=local)
+    with_ports(there.sup, terminal=remote)
     spawn_demo(there, "r1", demo_screen("shell", "ls"))
     record = HostRecord(name="box", url="ssh://me@box", repo="/src/app")
     return Fleet(here.sup, {"box": Remote(record, NoLink(), there.sup)}), local, remote
@@ -73,7 +75,7 @@ def _count_host_sweeps(fleet: Fleet) -> list[int]:
 def _later(fleet: Fleet, seconds: float) -> None:
     """Move this machine's clock on."""
     now = fleet.local.ctx.clock() + seconds
-    fleet.local.ctx.clock = lambda: now
+    with_ports(fleet.local, clock=lambda: now)
 
 
 def test_every_machines_events_reach_one_listener_host_panes_by_key() -> None:

@@ -8,10 +8,11 @@ from dataclasses import replace
 import pytest
 
 from paw.core.config import PawConfig
+from paw.core.occurrence import SENDING, ProcIdentity
 from paw.core.ports import ProcInfo
 from paw.errors import PawError
 from paw.supervisor.model import AgentStatus, Outcome
-from paw.supervisor.records import PROMPTS_DOC, ProcIdentity, load_agents, load_prompts
+from paw.supervisor.records import PROMPTS_DOC, load_agents, load_prompts
 from paw.supervisor.stats import compute_stats
 from tests.support.supervision import IDLE_SCREEN, demo_proc, demo_screen, make_rig, spawn_demo
 
@@ -86,7 +87,7 @@ def test_a_prompt_gone_without_paw_is_ended_outside_and_a_dead_sender_is_reconci
     prompts = load_prompts(rig.state)
     dead = ProcIdentity(pid=999_999, create_time=1.0)
     prompts[live.id] = prompts[live.id].model_copy(
-        update={"state": "sending", "action": "approve", "sender": dead}
+        update={"state": SENDING, "action": "approve", "sender": dead}
     )
     rig.state.write(PROMPTS_DOC, {"prompts": [p.model_dump() for p in prompts.values()]})
     assert [p.id for p in rig.sup.poll_once().prompts] == [live.id]  # reconciled, open again

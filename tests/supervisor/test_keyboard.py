@@ -18,6 +18,7 @@ from tests.support.supervision import (
     demo_screen,
     make_rig,
     spawn_demo,
+    with_ports,
 )
 
 TEXT = "fix the flaky test in the parser module"
@@ -68,7 +69,7 @@ def typing_rig(
         sleeps.append(seconds)
         rig.now[0] += seconds
 
-    rig.sup.ctx.sleep = sleep
+    with_ports(rig.sup, sleep=sleep)
     return rig, pane, events
 
 
@@ -175,7 +176,7 @@ def test_an_agent_restarted_in_its_pane_before_the_enter_gets_no_enter() -> None
             rig.procs.trees_by_root[pid] = [demo_proc(pid, create_time=999.0)]
         settle(seconds)
 
-    rig.sup.ctx.sleep = sleep
+    with_ports(rig.sup, sleep=sleep)
     with pytest.raises(TypingRefused) as refused:
         rig.sup.send("alice", "hello")
     assert (refused.value.reason, refused.value.typed) == ("not-running", True)

@@ -22,6 +22,7 @@ from tests.support.supervision import (
     make_rig,
     shell_proc,
     spawn_demo,
+    with_ports,
 )
 
 
@@ -156,7 +157,7 @@ def test_spawn_refuses_an_agent_program_not_on_path() -> None:
         looked.append(program)
         return None
 
-    rig.sup.ctx.which = which
+    with_ports(rig.sup, which=which)
     with pytest.raises(PawError, match="scripted: /usr/bin/python3 is not installed") as caught:
         rig.sup.spawn("alice", "scripted", None)
     assert "paw doctor" in str(caught.value.hint)
@@ -167,7 +168,7 @@ def test_spawn_refuses_an_agent_program_not_on_path() -> None:
 def test_spawn_does_not_check_a_program_relative_to_the_worktree() -> None:
     config = PawConfig.model_validate({"agents": {"local": {"command": ["./bin/agent"]}}})
     rig = make_rig(config)
-    rig.sup.ctx.which = lambda program: None
+    with_ports(rig.sup, which=lambda program: None)
     view = rig.sup.spawn("alice", "local", None)
     assert view.pane_id is not None
 
@@ -238,7 +239,7 @@ def test_keys_go_only_to_a_prompt_shown_for_a_second_and_the_proof_follows_the_w
         steps.append(("keys", rig.now[0]))
         _answer_clears(terminal, pane_id, keys)
 
-    rig.sup.ctx.sleep = sleep
+    with_ports(rig.sup, sleep=sleep)
     spawn_demo(rig, "alice", demo_screen("shell", "ls"))
     rig.terminal.on_keys = answer
     prompt_id = _one_prompt(rig)  # first seen now

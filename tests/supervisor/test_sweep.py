@@ -13,7 +13,7 @@ from libtmux.test.retry import retry_until
 from paw.core.models import Action, Finding, Verdict
 from paw.core.ports import StatusCounts
 from paw.supervisor.model import AgentStatus
-from paw.supervisor.sweep import HOST_STAT_TTL_S, STAT_REFRESH_PER_SWEEP, STAT_TTL_S
+from paw.supervisor.sweep.counts import HOST_STAT_TTL_S, STAT_REFRESH_PER_SWEEP, STAT_TTL_S
 from tests.support.budget import budget
 from tests.support.supervision import (
     IDLE_SCREEN,
@@ -23,6 +23,8 @@ from tests.support.supervision import (
     make_rig,
     spawn_demo,
     table_shell_guard,
+    with_ports,
+    with_settings,
 )
 
 
@@ -99,11 +101,11 @@ def test_poll_once_refreshes_few_stale_worktree_counts_per_sweep(
         return real(worktree, base)
 
     monkeypatch.setattr(rig.vcs, "status_counts", counting)
-    rig.sup.ctx.stat_cache.clear()
+    rig.sup.ctx.memory.stat_cache.clear()
     rig.sup.poll_once()
     assert len(counted) == 20  # never counted: all of them, once
     rig.vcs.counts[f"{REPO}-paw/a19"] = StatusCounts(4, 0, 0, 0, 0)
-    marks = rig.sup.ctx.stat_marks
+    marks = rig.sup.ctx.memory.stat_marks
     marks["a19"] = replace(marks["a19"], time=rig.now[0] - 100)
     counted.clear()
     rig.now[0] += STAT_TTL_S + 1
@@ -133,7 +135,7 @@ def test_first_poll_counts_every_worktree_side_by_side(monkeypatch: pytest.Monke
         return real(worktree, base)
 
     monkeypatch.setattr(rig.vcs, "status_counts", counting)
-    rig.sup.ctx.stat_cache.clear()
+    rig.sup.ctx.memory.stat_cache.clear()
     snapshot = rig.sup.poll_once()
     assert {v.name: v.stat.uncommitted for v in snapshot.agents} == {
         f"a{i:02d}": i for i in range(12)
@@ -170,8 +172,9 @@ def captures_of(rig: Rig) -> list[list[str]]:
 def test_a_sweep_of_one_agent_captures_it_alone_and_keeps_the_others_prompts() -> None:
     """A spawn's result and `paw send` sweep their one agent: the others are neither captured
     nor judged, and their open prompt occurrences stay as they are (same ids, still open)."""
+    from paw.core.occurrence import OPEN
     from paw.supervisor import sweep
-    from paw.supervisor.records import OPEN, load_prompts
+    from paw.supervisor.records import load_prompts
 
     rig = make_rig()
     asking = spawn_demo(rig, "asking", demo_screen("shell", "ls"))
@@ -232,8 +235,8 @@ def test_a_context_that_shows_no_prompt_judges_only_new_ones_and_lists_none() ->
         judged.append(command)
         return table_shell_guard(command, cwd, config)
 
-    rig.sup.ctx.shell = counting
-    rig.sup.ctx.show_prompts = False
+    with_ports(rig.sup, shell=counting)
+    with_settings(rig.sup, show_prompts=False)
     bob = rig.sup.agent("bob").pane_id or ""
     rig.terminal.panes[bob].screen = demo_screen("shell", "git push")
     snapshot = rig.sup.poll_once()
@@ -248,7 +251,7 @@ def test_a_context_that_shows_no_prompt_judges_only_new_ones_and_lists_none() ->
         audited["verdict"]
         == Verdict.from_findings((Finding("git.push", Action.CONFIRM, "pushes"),)).to_dict()
     )
-    rig.sup.ctx.show_prompts = True
+    with_settings(rig.sup, show_prompts=True)
     shown = {p.agent: p for p in rig.sup.poll_once().prompts}
     assert shown["alice"].id == seen.id
     assert shown["alice"].verdict.action is Action.BLOCK
@@ -288,10 +291,9 @@ def test_a_long_running_sweeper_counts_worktrees_beside_its_sweeps() -> None:
     rig = make_rig()
     spawn_demo(rig, "alice", IDLE_SCREEN)
     worktree = rig.sup.agent("alice").worktree
-    ctx = rig.sup.ctx
-    ctx.count_in_background = True
+    ctx = with_settings(rig.sup, count_in_background=True)
     asked = threading.Event()
-    ctx.on_counted = asked.set
+    rig.sup.listen_counts(asked.set)
     release = threading.Event()
     counted = rig.vcs.status_counts
     calls: list[str] = []
@@ -313,7 +315,7 @@ def test_a_long_running_sweeper_counts_worktrees_beside_its_sweeps() -> None:
     assert retry_until(lambda: len(calls) == 1, budget(10), raises=False)
     release.set()
     assert asked.wait(budget(30))  # the worker asked for a sweep
-    assert retry_until(lambda: "alice" not in ctx.counting, budget(10), raises=False)
+    assert retry_until(lambda: "alice" not in ctx.memory.counting, budget(10), raises=False)
     [after] = rig.sup.poll_once().agents
     assert after.stat.uncommitted == 2
     assert calls == [worktree]
@@ -325,17 +327,16 @@ def test_a_long_running_sweepers_sweep_reads_no_status_mark() -> None:
     count workers: a sweep that carries a burst of prompts does not wait for a score of stat()
     calls per agent. A mark found changed there still leads to a count, and the sweep after it
     shows the new count; a mark found unchanged counts nothing and asks for no sweep."""
-    from paw.supervisor.sweep import MARK_EVERY_S
+    from paw.supervisor.sweep.counts import MARK_EVERY_S
 
     rig = make_rig()
     spawn_demo(rig, "alice", IDLE_SCREEN)
     worktree = rig.sup.agent("alice").worktree
-    ctx = rig.sup.ctx
-    ctx.count_in_background = True
+    ctx = with_settings(rig.sup, count_in_background=True)
     rig.sup.poll_once()  # the first count (never made: always on the workers)
-    assert retry_until(lambda: "alice" not in ctx.counting, budget(10), raises=False)
+    assert retry_until(lambda: "alice" not in ctx.memory.counting, budget(10), raises=False)
     asked: list[float] = []
-    ctx.on_counted = lambda: asked.append(time.monotonic())
+    rig.sup.listen_counts(lambda: asked.append(time.monotonic()))
     release = threading.Event()
     read_on: list[str] = []
     marked = rig.vcs.status_mark
@@ -354,7 +355,7 @@ def test_a_long_running_sweepers_sweep_reads_no_status_mark() -> None:
     assert retry_until(lambda: len(read_on) == 1, budget(10), raises=False)
     assert read_on[0].startswith("paw-count")  # read beside the sweep
     release.set()
-    assert retry_until(lambda: "alice" not in ctx.counting, budget(10), raises=False)
+    assert retry_until(lambda: "alice" not in ctx.memory.counting, budget(10), raises=False)
     assert asked == []  # unchanged: nothing counted, no sweep asked for
     rig.vcs.counts[worktree] = StatusCounts(4, 0, 0, 0, 0)  # git would stamp a new mark
     rig.now[0] += MARK_EVERY_S + 1
@@ -376,8 +377,7 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
     rig = make_rig()
     for i in range(20):
         spawn_demo(rig, f"a{i:02d}", IDLE_SCREEN)
-    ctx = rig.sup.ctx
-    ctx.count_in_background = True
+    ctx = with_settings(rig.sup, count_in_background=True)
     counted: list[str] = []
     real = rig.vcs.status_counts
 
@@ -387,14 +387,14 @@ def test_a_long_running_sweeper_recounts_few_stale_worktrees_per_sweep(
 
     def sweep() -> None:
         rig.sup.poll_once()
-        assert retry_until(lambda: not ctx.counting, budget(10), raises=False)
+        assert retry_until(lambda: not ctx.memory.counting, budget(10), raises=False)
 
     monkeypatch.setattr(rig.vcs, "status_counts", counting)
-    ctx.stat_cache.clear()
+    ctx.memory.stat_cache.clear()
     sweep()
     assert len(counted) == 20  # never counted: all of them, once
     asked: list[int] = []
-    ctx.on_counted = lambda: asked.append(1)
+    rig.sup.listen_counts(lambda: asked.append(1))
     counted.clear()
     rig.now[0] += STAT_TTL_S + 1  # every count is due, every mark is to be read again
     sweep()
@@ -417,7 +417,7 @@ def test_a_quiet_worktree_is_recounted_after_its_safety_net(
     every minute); a host's worktree has no status mark, so its net stays HOST_STAT_TTL_S."""
     rig = make_rig()
     spawn_demo(rig, "alice", IDLE_SCREEN)
-    rig.sup.ctx.host = host
+    with_ports(rig.sup, host=host)
     counted: list[str] = []
     real = rig.vcs.status_counts
 

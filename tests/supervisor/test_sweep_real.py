@@ -14,6 +14,7 @@ from paw.adapters.tmux import TmuxTerminal
 from paw.adapters.tmux_control import ControlClient
 from paw.cli.compose import build_supervisor
 from paw.supervisor.model import AgentStatus, Outcome
+from tests.support.supervision import with_ports
 from tests.tui.real_world import make_supervisor, wait_for, wait_for_prompts
 
 if TYPE_CHECKING:
@@ -144,18 +145,18 @@ def test_unchanged_agents_are_not_resolved_again_within_the_observe_ttl(
 ) -> None:
     make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
     supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
-    assert supervisor.ctx.observe_ttl > 0
+    assert supervisor.ctx.settings.observe_ttl > 0
     supervisor.spawn("a0", "demo-safe", None)
     supervisor.spawn("a1", "demo-safe", None)
     wait_for(lambda: len(supervisor.poll_once().prompts) == 2)
     supervisor.poll_once()
     roots = tree_reads(supervisor, monkeypatch)
     now = [supervisor.ctx.clock()]
-    supervisor.ctx.clock = lambda: now[0]
+    with_ports(supervisor, clock=lambda: now[0])
     snapshot = supervisor.poll_once()
     assert len(snapshot.prompts) == 2
     assert roots == []  # both screens unchanged: nothing resolved, the prompts still shown
-    now[0] += supervisor.ctx.observe_ttl
+    now[0] += supervisor.ctx.settings.observe_ttl
     assert len(supervisor.poll_once().prompts) == 2
     assert len(roots) == 1
     assert len(roots[0]) == 2  # the TTL is over: both resolved again
@@ -167,7 +168,7 @@ def test_agents_due_again_together_are_resolved_a_few_a_sweep_oldest_first(
 ) -> None:
     """Agents observed in one sweep come due in one sweep: a sweep resolves at most
     TTL_REFRESH_PER_SWEEP of them (here 1), the oldest first, and the rest in later sweeps."""
-    from paw.supervisor import sweep
+    from paw.supervisor.sweep import survey
 
     make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
     supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
@@ -175,13 +176,13 @@ def test_agents_due_again_together_are_resolved_a_few_a_sweep_oldest_first(
     supervisor.spawn("a1", "demo-safe", None)
     wait_for(lambda: len(supervisor.poll_once().prompts) == 2)
     now = [supervisor.ctx.clock()]
-    supervisor.ctx.clock = lambda: now[0]
+    with_ports(supervisor, clock=lambda: now[0])
     snapshot = supervisor.poll_once()  # both observed at the same time
     panes = {p.pane_id: p.pane_pid for p in supervisor.ctx.terminal.list_panes(None)}
     pid = {v.name: panes[v.pane_id or ""] for v in snapshot.agents}
-    monkeypatch.setattr(sweep, "TTL_REFRESH_PER_SWEEP", 1)
+    monkeypatch.setattr(survey, "TTL_REFRESH_PER_SWEEP", 1)
     roots = tree_reads(supervisor, monkeypatch)
-    ttl = supervisor.ctx.observe_ttl
+    ttl = supervisor.ctx.settings.observe_ttl
     for advance, resolved in ((ttl, "a0"), (0.1, "a1"), (ttl - 0.1, "a0"), (0.1, "a1")):
         now[0] += advance
         roots.clear()
@@ -200,11 +201,11 @@ def test_a_long_running_sweeper_counts_worktrees_at_a_lower_priority(
     import threading
 
     from paw.adapters.procs import lower_thread_priority
-    from paw.supervisor import sweep
+    from paw.supervisor.sweep import counts
 
     make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml
     supervisor = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
-    assert supervisor.ctx.count_setup is lower_thread_priority
+    assert supervisor.ctx.settings.count_setup is lower_thread_priority
     supervisor.spawn("a0", "demo-safe", None)
     counted: list[tuple[str, int]] = []
     real_counts = supervisor.ctx.vcs.status_counts
@@ -215,16 +216,16 @@ def test_a_long_running_sweeper_counts_worktrees_at_a_lower_priority(
         return real_counts(*args)
 
     monkeypatch.setattr(supervisor.ctx.vcs, "status_counts", status_counts)
-    supervisor.ctx.stat_marks.clear()
-    supervisor.ctx.stat_cache.clear()
+    supervisor.ctx.memory.stat_marks.clear()
+    supervisor.ctx.memory.stat_cache.clear()
     own = os.getpriority(os.PRIO_PROCESS, 0)
     try:
         assert wait_for(lambda: (supervisor.poll_once(), counted)[1] != [], 30, 0.1)
         [(name, nice)] = counted[:1]
         assert name.startswith("paw-count")
         assert nice == min(19, own + 10)
-        assert supervisor.ctx.counter is not None
-        assert supervisor.ctx.counter._max_workers == sweep.BESIDE_WORKERS
+        assert supervisor.ctx.memory.counter is not None
+        assert supervisor.ctx.memory.counter._max_workers == counts.BESIDE_WORKERS
         assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
     finally:
         supervisor.close()
@@ -238,7 +239,7 @@ def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_seco
     ended is resolved at once (never shown on an old proof)."""
     import json
 
-    from paw.supervisor import sweep
+    from paw.supervisor.sweep import survey
 
     steps = ("{python}", "-m", "paw.demo.agent", "busy 120")
     (git_repo / "paw.toml").write_text(
@@ -263,13 +264,13 @@ def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_seco
 
     assert wait_for(lambda: status() is AgentStatus.BUSY)
     now = [supervisor.ctx.clock()]
-    supervisor.ctx.clock = lambda: now[0]
+    with_ports(supervisor, clock=lambda: now[0])
     roots = tree_reads(supervisor, monkeypatch)
     screens: list[str | None] = []
 
     def new_screen() -> bool:  # the spinner drew since the last sweep
         supervisor.poll_once()
-        text = supervisor.ctx.observed["s0"][2]
+        text = supervisor.ctx.memory.observed["s0"][2]
         assert text is None or isinstance(text, str)
         changed = bool(screens) and text != screens[-1]
         screens.append(text)
@@ -280,7 +281,7 @@ def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_seco
     assert wait_for(new_screen, 30, 0.15)
     assert roots == []  # a new screen, detected on the process proven before
     assert status() is AgentStatus.BUSY
-    now[0] += sweep.PROOF_REUSE_S
+    now[0] += survey.PROOF_REUSE_S
     screens.clear()
     assert wait_for(new_screen, 30, 0.15)
     assert roots != []  # the proof is a second old: the tree is read again
@@ -290,7 +291,7 @@ def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_seco
 
     from paw.supervisor.observe import Observation
 
-    obs = supervisor.ctx.observed["s0"][1]
+    obs = supervisor.ctx.memory.observed["s0"][1]
     assert isinstance(obs, Observation)
     assert obs.proc is not None
     proc_pid = obs.proc.pid

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from paw.core.config import PawConfig
 from paw.core.models import Action, Finding, Verdict
 from paw.core.ports import ProcInfo
 from paw.demo.agent import Step, render_box
+from paw.supervisor.context import Context
 from paw.supervisor.service import Supervisor
 from tests.support.fakes import FakeProcesses, FakeTerminal, FakeVcs, MemoryAudit, MemoryState
 
@@ -85,3 +87,15 @@ def spawn_demo(rig: Rig, name: str, screen: str) -> str:
     assert view.pane_id is not None
     assert rig.terminal.panes[view.pane_id].info.pane_pid == pid
     return view.pane_id
+
+
+def with_ports(sup: Supervisor, **changes: Any) -> Context:
+    """Give ``sup`` other ports (a test's clock, sleep, terminal…); the memory stays."""
+    sup.ctx = replace(sup.ctx, **changes)
+    return sup.ctx
+
+
+def with_settings(sup: Supervisor, **changes: Any) -> Context:
+    """Give ``sup`` other sweep settings (paw's composition chooses them when it builds a
+    supervisor; a test changes them on the way)."""
+    return with_ports(sup, settings=replace(sup.ctx.settings, **changes))

@@ -234,9 +234,9 @@ async def test_a_commit_in_a_quiet_worktree_is_counted_beside_the_sweeps_and_sho
     """The TUI counts worktrees on workers: a commit in a quiet agent's worktree moves its
     status mark, a safety-less sweep starts the count, and the count's end asks for the
     sweep that shows it (nothing else would sweep: the pane stays quiet)."""
-    from paw.supervisor import sweep
+    from paw.supervisor.sweep import counts
 
-    monkeypatch.setattr(sweep, "MARK_EVERY_S", 0.0)  # every sweep reads the status marks
+    monkeypatch.setattr(counts, "MARK_EVERY_S", 0.0)  # every sweep reads the status marks
     supervisor = supervisor_for(git_repo, server)
     supervisor.spawn("quiet", "asks", None)
     recorder = Recorder(supervisor)
@@ -244,7 +244,7 @@ async def test_a_commit_in_a_quiet_worktree_is_counted_beside_the_sweeps_and_sho
     try:
         async with app.run_test(size=SIZE) as pilot:
             await start_events(pilot, app, supervisor)
-            assert supervisor.ctx.count_in_background
+            assert supervisor.ctx.settings.count_in_background
             assert await until(pilot, lambda: shows_prompt(recorder, "quiet"), 30)
 
             def ahead() -> int:

@@ -74,7 +74,7 @@ def one_agent_swept_elsewhere(repo: Path, server: Server) -> tuple[Supervisor, S
     supervisor = tui_supervisor(repo, server)
     supervisor.spawn("one", "asks", None)
     child = started(supervisor, repo)
-    supervisor.ctx.observed.clear()
+    supervisor.ctx.memory.observed.clear()
     return supervisor, child
 
 
@@ -112,7 +112,7 @@ def test_the_sweepers_prompt_is_approved_by_the_tui_process(git_repo: Path, serv
         assert wait_for(asks), seen
         snapshot = seen[0]
         assert child.alive
-        assert supervisor.ctx.observed == {}  # the TUI's process never swept
+        assert supervisor.ctx.memory.observed == {}  # the TUI's process never swept
         (prompt,) = snapshot.prompts
         assert prompt.prompt.subject == "ls -la"
         assert [a.name for a in snapshot.agents] == ["one"]
@@ -132,13 +132,13 @@ def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server:
     supervisor, child = one_agent_swept_elsewhere(git_repo, server)
     try:
         assert supervisor.poll_once().agents
-        assert supervisor.ctx.observed == {}
+        assert supervisor.ctx.memory.observed == {}
         os.kill(child.pid, signal.SIGKILL)
         assert wait_for(lambda: not child.alive)
         assert child.why_gone == "it exited"
         snapshot = supervisor.poll_once()  # here now
         assert [a.name for a in snapshot.agents] == ["one"]
-        assert "one" in supervisor.ctx.observed
+        assert "one" in supervisor.ctx.memory.observed
     finally:
         child.close()
 
@@ -152,7 +152,7 @@ def test_tmux_gone_and_back_is_shown_as_a_sweep_here_would_show_it(
         server.kill()
         snapshot = supervisor.poll_once()
         assert child.alive  # the sweeper's picture, not one made here
-        assert supervisor.ctx.observed == {}
+        assert supervisor.ctx.memory.observed == {}
         assert not snapshot.tmux_ok
         assert snapshot.error
         assert [a.status.value for a in snapshot.agents] == ["lost"]  # never "exited"
@@ -297,7 +297,7 @@ def test_a_sweep_gives_its_picture_early_while_it_still_holds_the_prompts_lock(
     supervisor.spawn("one", "asks", None)
     assert wait_for(lambda: bool(supervisor.poll_once().prompts))
     save_prompts(supervisor.ctx.state, {})  # the prompt is new to the next sweep
-    supervisor.ctx.observed.clear()
+    supervisor.ctx.memory.observed.clear()
     early: list[tuple[Snapshot, int, bool]] = []
 
     def give(snapshot: Snapshot) -> None:

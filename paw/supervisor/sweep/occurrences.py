@@ -1,0 +1,255 @@
+"""The prompt occurrences of one sweep: each shown prompt matched to its occurrence (or a new
+one), every watched occurrence stepped through :func:`paw.core.occurrence.step`, its effects
+carried out, and the table persisted under the prompts lock."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from paw.core.fingerprint import occurrence_id
+from paw.core.models import DetectionState
+from paw.core.occurrence import (
+    WATCHED,
+    Effects,
+    Event,
+    Gone,
+    NoteEnded,
+    NoteSeen,
+    ProcIdentity,
+    PromptRecord,
+    Seen,
+    SeenAgain,
+    in_flight,
+    retained,
+    step,
+    takes_decision,
+)
+from paw.supervisor.model import LivePrompt
+from paw.supervisor.observe import Observation, Problem
+from paw.supervisor.records import PROMPTS_LOCK, load_prompts, save_prompts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.core.models import Detection, Verdict
+    from paw.supervisor.context import Context
+    from paw.supervisor.model import Snapshot
+    from paw.supervisor.records import AgentRecord
+
+_SLACK = 0.01  # seconds: psutil start times are floats from /proc ticks
+
+
+def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdict:
+    """The guard's verdict on the detected prompt's subject in ``agent``'s worktree."""
+    prompt = detection.prompt
+    if prompt is None:
+        msg = "verdict_for needs a detection with a prompt"
+        raise ValueError(msg)
+    from paw.core.approval import evaluate_subject  # the guard: imported when first needed
+
+    return evaluate_subject(
+        prompt,
+        notes=detection.notes,
+        worktree=agent.worktree,
+        config=ctx.config.guard,
+        mcp_allowed=ctx.config.mcp_allowed,
+        shell=ctx.shell,
+    )
+
+
+def live_prompts(
+    ctx: Context,
+    observations: list[Observation],
+    now: float,
+    picture: Callable[[tuple[LivePrompt, ...], dict[str, str]], Snapshot],
+    *,
+    partial: bool = False,
+    publish: Callable[[Snapshot], None] | None = None,
+) -> Snapshot:
+    """The ``picture`` of the live prompt occurrences, persisted under the prompts lock (any
+    paw process may sweep at the same time; they agree on one occurrence id), and, per agent,
+    of the decision another paw process is sending right now ("approve" or "deny").
+    ``partial``: the observations are some agents' only; the others' occurrences are kept
+    untouched. ``publish``: see :func:`~paw.supervisor.sweep.poll_once`.
+
+    A context that shows no prompt (``show_prompts`` off: `paw ls`) still records and audits
+    every occurrence, with its verdict when new, but returns none, so the guard judges only
+    prompts never seen before."""
+    with ctx.state.lock(PROMPTS_LOCK):
+        seen = load_prompts(ctx.state)
+        table = dict(seen)
+        shown: list[tuple[Observation, PromptRecord, Verdict | None]] = []
+        for obs in observations:
+            found = _occurrence(obs, table, now)
+            if found is None:
+                continue
+            record, effects = found
+            if not effects and not ctx.settings.show_prompts:
+                shown.append((obs, record, None))
+                continue
+            verdict = verdict_for(ctx, obs.agent, obs.detection)
+            if effects:  # a new occurrence
+                table[record.id] = record
+                carry_out(ctx, record, effects, verdict)
+            shown.append((obs, record, verdict))
+        live = {record.id for _, record, _ in shown}
+        _close_ended(ctx, table, observations, live, now)
+        if partial:  # occurrences of agents this sweep did not look at stay as they are
+            observed = {obs.agent.name for obs in observations}
+            live |= {k for k, r in table.items() if r.agent not in observed}
+        kept = retained(table, live, now)
+        snapshot = picture(_offered(ctx, table, shown), in_flight(table))
+        if kept != seen:
+            if publish is not None:
+                publish(snapshot)
+            save_prompts(ctx.state, kept, durable=False)  # a picture, not a decision
+    return snapshot
+
+
+def _offered(
+    ctx: Context,
+    table: dict[str, PromptRecord],
+    shown: list[tuple[Observation, PromptRecord, Verdict | None]],
+) -> tuple[LivePrompt, ...]:
+    """The occurrences shown that wait for a decision (none with a decision in flight). One
+    offered by the sweep before and the same now is that sweep's very object."""
+    out: list[LivePrompt] = []
+    last, ctx.memory.offered = ctx.memory.offered, {}
+    for obs, record, judged in shown if ctx.settings.show_prompts else ():
+        prompt = obs.detection.prompt
+        if not takes_decision(table[record.id]) or prompt is None or obs.pane is None:
+            continue  # a decision in flight: not offered again
+        if judged is None:
+            continue  # (never: a context that shows prompts judges each)
+        live = LivePrompt(
+            record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, judged,
+            record.first_seen,
+        )  # fmt: skip
+        before = last.get(record.id)
+        if isinstance(before, LivePrompt) and before == live:
+            live = before
+        ctx.memory.offered[record.id] = live
+        out.append(live)
+    return tuple(out)
+
+
+def _occurrence(
+    obs: Observation, table: dict[str, PromptRecord], now: float
+) -> tuple[PromptRecord, Effects] | None:
+    """The occurrence of the prompt ``obs`` shows: the watched one of the same prompt, pane,
+    server and agent process (no effects); else a new one, seen now (its effects), with a new
+    id. A prompt asked again after an answer, or by a restarted agent, is a new occurrence."""
+    prompt = obs.detection.prompt
+    if obs.detection.state is not DetectionState.PROMPT or prompt is None:
+        return None
+    if obs.pane is None or obs.proc is None:
+        return None
+    proc = ProcIdentity(pid=obs.proc.pid, create_time=obs.proc.create_time, exe=obs.proc.exe)
+    for record in table.values():
+        if (
+            record.state in WATCHED
+            and record.agent == obs.agent.name
+            and record.pane_id == obs.pane.pane_id
+            and record.server == obs.pane.server
+            and record.fingerprint == prompt.fingerprint
+            and record.proc.pid == proc.pid
+            and abs(record.proc.create_time - proc.create_time) < _SLACK
+        ):
+            return record, ()
+    while True:
+        oid = occurrence_id(obs.pane.pane_id, prompt.fingerprint, secrets.token_hex(8))
+        if oid not in table:
+            break
+    seen = Seen(
+        id=oid, agent=obs.agent.name, kind=obs.agent.kind, pane_id=obs.pane.pane_id,
+        fingerprint=prompt.fingerprint, prompt_kind=prompt.kind.value, subject=prompt.subject,
+        question=prompt.question, proc=proc, server=obs.pane.server,
+    )  # fmt: skip
+    new, effects = step(None, seen, now)
+    assert new is not None  # noqa: S101 - Seen always starts one
+    return new, effects
+
+
+def _close_ended(
+    ctx: Context,
+    table: dict[str, PromptRecord],
+    observations: list[Observation],
+    live: set[str],
+    now: float,
+) -> None:
+    """Step the watched occurrences of observed agents with what this sweep saw (still shown,
+    or gone) and carry out what the machine says: an open one gone ended outside paw; one
+    whose sending paw process died is reconciled (its outcome recorded, never "approved"), and
+    so is one whose keys went into a host's link that dropped (see :mod:`paw.core.occurrence`)."""
+    seen_by = {o.agent.name: o for o in observations}
+    for record in list(table.values()):
+        obs = seen_by.get(record.agent)
+        if obs is None or record.state not in WATCHED:
+            continue
+        sender = record.sender
+        running = sender is not None and _running(ctx, sender)
+        readable = obs.problem is not Problem.SERVER_GONE
+        event: Event
+        if record.id in live:
+            event = SeenAgain(sender_running=running, host_readable=readable)
+        else:
+            attached = obs.pane.attached > 0 if obs.pane is not None else False
+            event = Gone(running, readable, agent_alive=obs.alive, client_attached=attached)
+        after, effects = step(record, event, now)
+        if after is not record:
+            table[record.id] = after
+        carry_out(ctx, record, effects)
+
+
+def carry_out(
+    ctx: Context, record: PromptRecord, effects: Effects, verdict: Verdict | None = None
+) -> None:
+    """Write the audit records the occurrence machine asks for (``record``: the occurrence as
+    the event found it; ``verdict``: the guard's, for a new occurrence)."""
+    for effect in effects:
+        if isinstance(effect, NoteSeen):
+            if verdict is not None:
+                _record_seen(ctx, record, verdict)
+        elif isinstance(effect, NoteEnded):
+            ctx.note(
+                "prompt-ended", outside=True, client_attached=effect.client_attached,
+                reason=effect.reason, **_ids(record),
+            )  # fmt: skip
+        else:
+            extra = {"confirmed": effect.confirmed} if effect.confirmed is not None else {}
+            ctx.record(
+                "outcome", action=effect.action, outcome=effect.outcome, **extra,
+                reason=effect.reason, **_ids(record),
+            )  # fmt: skip
+
+
+def _running(ctx: Context, identity: ProcIdentity) -> bool:
+    tree = ctx.local_procs.tree(identity.pid)[:1]  # the sender: a paw process, here
+    return bool(tree) and abs(tree[0].create_time - identity.create_time) < _SLACK
+
+
+def _ids(record: PromptRecord) -> dict[str, object]:
+    return {
+        "agent": record.agent,
+        "kind": record.kind,
+        "pane": record.pane_id,
+        "prompt_id": record.id,
+        "fingerprint": record.fingerprint,
+    }
+
+
+def _record_seen(ctx: Context, record: PromptRecord, verdict: Verdict) -> None:
+    ctx.note(
+        "prompt-seen",
+        agent=record.agent,
+        kind=record.kind,
+        pane=record.pane_id,
+        prompt_id=record.id,
+        fingerprint=record.fingerprint,
+        prompt_kind=record.prompt_kind,
+        subject=record.subject,
+        question=record.question,
+        pid=record.proc.pid,
+        verdict=verdict.to_dict(),
+    )

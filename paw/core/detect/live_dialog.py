@@ -21,6 +21,7 @@ the screen's margin), where it may be a quote as much as a dialog: never ``idle`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from paw.core.detect.options import Option, find_marked, find_numbered
 WINDOW = 24  # rows from the bottom a dialog may take
 HINT_ROWS = 4  # the last non-blank rows a dialog's key hint may sit in
 MIN_OPTIONS = 2
-CHROME_ROWS = 6  # rows of hints, notes and footer a dialog may draw under its options
+CHROME_ROWS = 4  # rows of hints, notes and footer a dialog may draw under its options
 
 # The key hint of a dialog (not of a busy spinner: "esc to interrupt" is not one).
 HINT = re.compile(
@@ -92,7 +93,10 @@ def find_live_dialog(
         if input_below(options[-1].line + options[-1].rows):
             return None
         top = _top(lines, first, start)
-        return _dialog(lines, top, end, first, "an option list", options)
+        found = _dialog(lines, top, end, first, "an option list", options)
+        if _text_after(lines, options[-1].line + options[-1].rows, end):
+            return dataclasses.replace(found, nested=True)  # text after it: maybe not last
+        return found
     if hint_row >= 0 and _only_chrome(lines, hint_row + 1, end) and not input_below(hint_row + 1):
         top = _top(lines, hint_row, start)
         return _dialog(lines, top, end, hint_row, "a dialog's key hint", ())
@@ -138,6 +142,16 @@ def _options(
     return []
 
 
+def _text_after(lines: Sequence[str], begin: int, end: int) -> bool:
+    """Rows of plain text (not a hint, not inside a box) below a dialog's options."""
+    for line in lines[begin:end]:
+        body = strip_border(line).strip()
+        if body and strip_border(line) == line.rstrip() and not is_rule(body):
+            if not _is_hint(line) and not is_box_edge(line):
+                return True
+    return False
+
+
 def _only_chrome(lines: Sequence[str], begin: int, end: int) -> bool:
     """Below a dialog's options or hint: blank rows, rules, box edges, rows inside its box, a
     hint, a few footer rows drawn in from the margin. A row of other text at the margin (a
@@ -145,6 +159,8 @@ def _only_chrome(lines: Sequence[str], begin: int, end: int) -> bool:
     content = 0
     for line in lines[begin:end]:
         body = strip_border(line).strip()
+        if is_box_edge(line) and line.strip()[0] in "╭┌┏╔":
+            return False  # another box starts below: new output, the options are not last
         if not body or is_rule(body) or is_box_edge(line):
             continue
         content += 1

@@ -146,9 +146,9 @@ def _text_after(lines: Sequence[str], begin: int, end: int) -> bool:
     """Rows of plain text (not a hint, not inside a box) below a dialog's options."""
     for line in lines[begin:end]:
         body = strip_border(line).strip()
-        if body and strip_border(line) == line.rstrip() and not is_rule(body):
-            if not _is_hint(line) and not is_box_edge(line):
-                return True
+        plain = body and strip_border(line) == line.rstrip() and not is_rule(body)
+        if plain and not _is_hint(line) and not is_box_edge(line):
+            return True
     return False
 
 

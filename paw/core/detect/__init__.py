@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from paw.core.detect.dialogs import mark_dialog
 from paw.core.detect.live_dialog import find_live_dialog
-from paw.core.detect.prompts import make_prompt
+from paw.core.detect.prompts import incomplete_notes, make_prompt
 from paw.core.detect.registry import InputReader, agent_kinds, load_detector, load_input_reader
 from paw.core.detect.screen import parse_screen
 from paw.core.models import Detection, DetectionState, PromptKind
@@ -35,8 +35,11 @@ def detect(screen: str, agent: str) -> Detection:
     if found.state in (DetectionState.IDLE, DetectionState.BUSY):
         return _unless_dialog(screen, agent, found)
     prompt = mark_dialog(found.prompt) if found.prompt is not None else None
-    if found.agent != agent or prompt is not found.prompt:
-        return Detection(state=found.state, agent=agent, prompt=prompt, notes=found.notes)
+    extra = incomplete_notes(prompt) if prompt is not None else ()
+    extra = tuple(note for note in extra if note not in found.notes)
+    if found.agent != agent or prompt is not found.prompt or extra:
+        notes = found.notes + extra
+        return Detection(state=found.state, agent=agent, prompt=prompt, notes=notes)
     return found
 
 

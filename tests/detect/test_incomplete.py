@@ -1,0 +1,77 @@
+"""Part of a command is never judged as the whole (issue 33).
+
+A subject an agent shortened on screen (an ellipsis ends one of its lines: Continue cuts long
+commands that way) is listed with a note that says it is incomplete, and the guard's verdict on
+it is never better than ``confirm`` (a standing rule, which needs ``allow``, never matches it).
+Built from every agent's real shell prompt: its command, shortened the way agents shorten it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
+from paw.core.config import GuardConfig
+from paw.core.detect import detect
+from paw.core.guard.shell import evaluate_command
+from paw.core.models import Action, DetectionState, Prompt, PromptKind
+from tests.detect.corpus import Case, load_cases, load_live_cases
+
+
+def _judge(prompt: Prompt, notes: tuple[str, ...]) -> tuple[Action, tuple[str, ...]]:
+    verdict = evaluate_subject(
+        prompt,
+        worktree="/w",
+        config=GuardConfig(),
+        mcp_allowed=(),
+        shell=evaluate_command,
+        notes=notes,
+    )
+    return verdict.action, verdict.rules
+
+
+def test_incomplete_subject_is_never_better_than_confirm() -> None:
+    prompt = Prompt(PromptKind.SHELL, "ls -la", "Run ls?", ("y",), ("Escape",), "f1")
+    assert _judge(prompt, ())[0] is Action.ALLOW
+    action, rules = _judge(prompt, (INCOMPLETE_NOTE_PREFIX + ": 5 lines not shown",))
+    assert action is Action.CONFIRM
+    assert "approve.incomplete-subject" in rules
+
+
+def _one_line_shell(case: Case) -> bool:
+    subject = case.meta.get("subject")
+    found = detect(case.text(), case.agent)
+    return (
+        case.meta["state"] == "permission_prompt"
+        and case.meta.get("prompt_kind") == "shell"
+        and isinstance(subject, str)
+        and "\n" not in subject
+        and len(subject) > 8
+        and any(subject in line for line in case.text().split("\n"))
+        and found.state is DetectionState.PROMPT
+    )
+
+
+SHELLS = [c for c in [*load_cases(), *load_live_cases()] if _one_line_shell(c)]
+
+
+def test_shell_prompts_of_many_agents_are_present() -> None:
+    assert len({c.agent for c in SHELLS}) >= 5
+
+
+@pytest.mark.parametrize("case", SHELLS, ids=[c.test_id for c in SHELLS])
+def test_command_shortened_with_an_ellipsis_is_marked_incomplete(case: Case) -> None:
+    subject = case.meta["subject"]
+    shortened = (subject[: len(subject) // 2] + "…").ljust(len(subject))  # a box keeps its edge
+    lines = [line.replace(subject, shortened) for line in case.text().split("\n")]
+    found = detect("\n".join(lines), case.agent)
+    if found.state is not DetectionState.PROMPT:
+        assert found.state is DetectionState.UNKNOWN, found
+        return
+    assert found.prompt is not None
+    if found.prompt.subject is None:
+        return  # listed without a subject: the guard confirms (approve.no-subject)
+    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes), found
+    action, rules = _judge(found.prompt, found.notes)
+    assert action is not Action.ALLOW
+    assert "approve.incomplete-subject" in rules

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.adapters import config_store, proc
+from paw.adapters.agent_version import read_version
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
@@ -273,6 +274,7 @@ def build_supervisor(
         git_details=git_details_for(config),
         which=shutil.which,
         fault=crash_points(os.environ),
+        agent_version=read_version,
     )
     if control:
         terminal.watch_session(supervisor.session)

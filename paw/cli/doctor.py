@@ -86,11 +86,11 @@ def _in_cache(binary: str) -> str | None:
     return None
 
 
-def _version_of(path: str, *args: str) -> str | None:
+def _version_of(path: str) -> str | None:
     from paw.adapters.proc import run
 
     try:
-        done = run([path, *args, "--version"], timeout=30, check=False)
+        done = run([path, "--version"], timeout=30, check=False)
     except OSError:
         return None
     except Exception:  # noqa: BLE001 - a hanging or crashing CLI is reported, not raised
@@ -138,10 +138,10 @@ def _configured_row(spec: AgentSpec, command: tuple[str, ...]) -> CheckRow:
     where = f"`{' '.join(command)}` ([agents.{spec.kind}] command in paw.toml)"
     if path is None or not (Path(path).is_file() and os.access(path, os.X_OK)):
         return CheckRow(spec.kind, WARN, f"not found: {where}; `paw spawn` cannot start it")
-    # an interpreter (node, python) runs the agent's script: ask the script for its version
-    name = Path(program).name
-    interpreted = len(argv) > 1 and any(name.startswith(i) for i in spec.interpreters)
-    version = _version_of(*(argv[:2] if interpreted else argv[:1]))
+    from paw.adapters.agent_version import read_version
+
+    # an interpreter (node, python) runs the agent's script: the script is asked
+    version = read_version(argv, spec.interpreters)
     if version != spec.version:
         return CheckRow(
             spec.kind,

@@ -271,6 +271,8 @@ def cmd_ls(args: argparse.Namespace) -> int:
             print(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
         elif v.operation is not None:
             print(f"{v.name} {v.note}")
+        if v.version_note:
+            print(f"{v.name} {v.version_note}")
     if not snap.tmux_ok:
         print(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}", file=sys.stderr)
         return EXIT_ERROR

@@ -6,7 +6,7 @@ in ``.paw/prompts.json``, decisions in ``.paw/audit.jsonl``, everything else in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
@@ -49,6 +49,7 @@ class Supervisor:
         git_details: GitDetails | None = None,
         which: Callable[[str], str | None] | None = None,
         fault: Callable[[str], None] | None = None,
+        agent_version: Callable[[Sequence[str], Sequence[str]], str | None] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called."""
         self.ctx = Context(
@@ -68,6 +69,7 @@ class Supervisor:
             git_details=git_details,
             which=which,
             fault=fault or (lambda _step: None),
+            agent_version=agent_version,
         )
         # Where :meth:`poll_once` sweeps instead of here (the TUI's sweeper process): the
         # picture, or None when it cannot give one (this process then sweeps itself).

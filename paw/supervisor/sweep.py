@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from paw.core.agents import profile_for, still_starting
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
+from paw.core.verified import version_drift
 from paw.errors import PawError
 from paw.supervisor.context import StatMark
 from paw.supervisor.model import (
@@ -686,11 +687,22 @@ def _view(ctx: Context, obs: Observation, now: float, sending: str | None = None
         task=agent.task,
         note=_OPERATION_NOTES.get(operation or "") or _note(obs, status),
         operation=operation,
+        version_note=_version_note(agent),
     )
     if last is not None and last[-1] == view:
         view = last[-1]  # the same view as the last sweep's: the very object (sent by number)
     ctx.views[agent.name] = (*basis, view)
     return view
+
+
+def _version_note(agent: AgentRecord) -> str | None:
+    """What :func:`paw.core.verified.version_drift` says of the version read at spawn."""
+    if not agent.version:
+        return None
+    from paw.core.detect.registry import spec_for  # cached: imported once per kind
+
+    spec = spec_for(agent.kind)
+    return version_drift(agent.kind, agent.version, spec.version if spec else None)
 
 
 _OPERATION_NOTES = {

@@ -47,6 +47,10 @@ YES_NO = re.compile(
     r"(?:\(y/n\)|\[y/n\]|\(yes/no\)|\[yes/no\]|\(y\)es/\(n\)o.*?)\s*(?:\[[^\]]*\])?\s*[:?]?$",
     re.IGNORECASE,
 )
+_NUMBER = re.compile(r"\d[.)]\s")  # a numbered option's number
+_POINTERS = frozenset("❯›➤")  # the selection pointers of unnumbered pickers (options.py)
+# What every structure above shows somewhere (a cheap test before the closer look).
+_CUE = re.compile(r"[❯›➤]|\d[.)]\s|esc|enter|press|↑|y/n|yes/no|\(y\)", re.IGNORECASE)
 _ANY_HINT = re.compile(r"\b(?:esc|escape|enter|ctrl[+-]\w+)\s+to\s+\w+", re.IGNORECASE)
 _QUESTION = re.compile(r"\?\s*(?:\(|\[|$)")
 # A hint of a working spinner drawn beside a dialog's hint words ("(esc to cancel, 5s)").
@@ -85,6 +89,8 @@ def find_live_dialog(
     if not end:
         return None
     start = max(0, end - WINDOW)
+    if _CUE.search("\n".join(lines[start:end])) is None:
+        return None  # no pointer, no number, no hint, no yes/no: nothing to look at closer
     tail = [i for i in range(start, end) if lines[i].strip()][-HINT_ROWS:]
     hint_row = next((i for i in reversed(tail) if _is_hint(lines[i])), -1)
     options = _options(lines, start, end, width, hinted=hint_row >= 0)
@@ -129,12 +135,17 @@ def _is_hint(line: str) -> bool:
 def _options(
     lines: Sequence[str], start: int, end: int, width: int, *, hinted: bool
 ) -> list[Option]:
-    numbered = find_numbered(lines, end, start)
+    numbered: list[Option] = []
+    if any(_NUMBER.search(lines[i]) for i in range(start, end)):
+        numbered = find_numbered(lines, end, start)
     if len(numbered) >= MIN_OPTIONS and (hinted or any(o.selected for o in numbered)):
         last = numbered[-1]
         if _only_chrome(lines, last.line + last.rows, end):
             return numbered
-    filled = [i for i in range(start, end) if lines[i].strip()][-CHROME_ROWS - 1 :]
+    pointers = [i for i in range(start, end) if _POINTERS.intersection(lines[i])]
+    if not pointers:
+        return []
+    filled = [i for i in range(pointers[-1] + 1, end) if lines[i].strip()][-CHROME_ROWS - 1 :]
     for cut in [end, *reversed(filled)]:  # a picker, then up to CHROME_ROWS rows of footer
         marked = find_marked(lines, cut, start, width)
         if len(marked) >= MIN_OPTIONS and len({o.label for o in marked}) == len(marked):

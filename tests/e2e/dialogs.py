@@ -18,6 +18,7 @@ import uuid
 from pathlib import Path
 from typing import NamedTuple
 
+from paw.core.detect.registry import spec_for
 from tests.e2e import driver
 from tests.e2e.agents import AGENT_IDS
 from tests.support.budget import budget
@@ -62,8 +63,10 @@ def _record(agent: str, opener: Opener, cols: int, rows: int) -> str:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "screen.txt").write_text(screen, encoding="utf-8")
         (folder / "screen.ansi").write_text(ansi, encoding="utf-8")
+        spec = spec_for(agent)
         meta = {
             "agent": agent,
+            "agent_version": spec.version if spec else None,
             "cols": cols,
             "rows": rows,
             "state": "dialog",

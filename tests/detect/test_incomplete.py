@@ -15,7 +15,7 @@ from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, DetectionState, Prompt, PromptKind
-from tests.detect.corpus import Case, load_cases, load_live_cases
+from tests.detect.corpus import FIXTURES, Case, load_cases, load_live_cases
 
 
 def _judge(prompt: Prompt, notes: tuple[str, ...]) -> tuple[Action, tuple[str, ...]]:
@@ -71,6 +71,35 @@ def test_command_shortened_with_an_ellipsis_is_marked_incomplete(case: Case) -> 
     assert found.prompt is not None
     if found.prompt.subject is None:
         return  # listed without a subject: the guard confirms (approve.no-subject)
+    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes), found
+    action, rules = _judge(found.prompt, found.notes)
+    assert action is not Action.ALLOW
+    assert "approve.incomplete-subject" in rules
+
+
+INCOMPLETE = load_cases(FIXTURES / "incomplete", "incomplete/")
+
+
+def test_incomplete_captures_are_present() -> None:
+    assert INCOMPLETE
+    assert all(c.meta["incomplete"] for c in INCOMPLETE)
+
+
+@pytest.mark.parametrize("case", INCOMPLETE, ids=[c.test_id for c in INCOMPLETE])
+@pytest.mark.parametrize("variant", ["txt", "ansi"])
+def test_command_shown_in_part_is_listed_as_incomplete_and_confirms(
+    case: Case, variant: str
+) -> None:
+    """Cline draws 2 of a command's 7 lines, no mark for the rest: listed with what it shows,
+    said to be incomplete, and the verdict is never better than confirm."""
+    found = detect(case.text(variant), case.agent)
+    if found.state is DetectionState.UNKNOWN:
+        return
+    assert found.state is DetectionState.PROMPT, found
+    assert found.prompt is not None
+    assert found.prompt.subject is not None
+    shown = found.prompt.subject.split("\n")
+    assert shown == case.meta["command"].split("\n")[: len(shown)]  # what it shows, in order
     assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes), found
     action, rules = _judge(found.prompt, found.notes)
     assert action is not Action.ALLOW

@@ -80,9 +80,22 @@ def test_command_shortened_with_an_ellipsis_is_marked_incomplete(case: Case) -> 
 INCOMPLETE = load_cases(FIXTURES / "incomplete", "incomplete/")
 
 
-def test_incomplete_captures_are_present() -> None:
-    assert INCOMPLETE
-    assert all(c.meta["incomplete"] for c in INCOMPLETE)
+WHOLE = [c for c in INCOMPLETE if not c.meta["incomplete"]]
+INCOMPLETE = [c for c in INCOMPLETE if c.meta["incomplete"]]
+
+
+def test_multiline_captures_are_present() -> None:
+    assert len({c.agent for c in INCOMPLETE}) >= 2
+    assert len({c.agent for c in WHOLE}) >= 5
+
+
+@pytest.mark.parametrize("case", WHOLE, ids=[c.test_id for c in WHOLE])
+def test_multiline_command_drawn_whole_is_read_whole(case: Case) -> None:
+    """The agents that draw all seven lines: the subject is the command, nothing said missing."""
+    found = detect(case.text(), case.agent)
+    assert found.prompt is not None, found
+    assert found.prompt.subject == case.meta["command"]
+    assert not any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
 
 
 @pytest.mark.parametrize("case", INCOMPLETE, ids=[c.test_id for c in INCOMPLETE])
@@ -98,8 +111,10 @@ def test_command_shown_in_part_is_listed_as_incomplete_and_confirms(
     assert found.state is DetectionState.PROMPT, found
     assert found.prompt is not None
     assert found.prompt.subject is not None
-    shown = found.prompt.subject.split("\n")
-    assert shown == case.meta["command"].split("\n")[: len(shown)]  # what it shows, in order
+    shown = [line.strip().rstrip(".…") for line in found.prompt.subject.split("\n")]
+    command = case.meta["command"].split("\n")
+    assert all(c.startswith(s) for s, c in zip(shown, command, strict=False)), shown  # in order
+    assert len(shown) < len(command)
     assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes), found
     action, rules = _judge(found.prompt, found.notes)
     assert action is not Action.ALLOW

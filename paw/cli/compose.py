@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.adapters import config_store
+from paw.adapters.agent_version import read_version
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.faults import crash_points
@@ -296,6 +297,7 @@ def build_supervisor(
         ),
         resolve_path=resolve_path,  # edit/write prompts follow symlinks
         channels=_channels(config, state_dir),
+        agent_version=read_version,
     )
     if control:
         terminal.watch_session(supervisor.session)

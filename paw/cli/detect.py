@@ -16,7 +16,7 @@ from pathlib import Path
 
 from paw.cli import UsageError
 from paw.cli.result import JsonLayout, Result, lines_of
-from paw.core.detect import AGENTS, detect
+from paw.core.detect import AGENTS, detect, is_unrecognised_dialog
 from paw.core.detect.registry import all_specs
 from paw.core.models import Detection, DetectionState
 from paw.errors import PawError
@@ -94,7 +94,9 @@ def guess(text: str) -> Detection:
     prompts = [d for d in found if d.state is DetectionState.PROMPT]
     claimed = {d.agent for d in prompts}
     forks = {s.kind for s in all_specs() if s.fork_of in claimed}
-    prompts.sort(key=lambda d: d.agent in forks)  # a fork drawing the same dialog yields
+    # a detector's own prompt before a dialog told from the screen's structure alone; a fork
+    # drawing the same dialog yields
+    prompts.sort(key=lambda d: (is_unrecognised_dialog(d), d.agent in forks))
     notes: tuple[str, ...] = ("agent guessed: no --agent given",)
     if prompts:
         best = prompts[0]

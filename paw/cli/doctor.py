@@ -1,9 +1,10 @@
 """`paw doctor`: is this machine ready for paw, are the installed agents the verified ones, and
 does each installed agent have credentials to start with.
 
-Agents are found the way `paw spawn` finds them: on PATH (``shutil.which``), nothing else. A copy
-only in the cache ``scripts/install-agents`` fills is reported as "not on PATH", with the folder to
-add, because spawn could not start it either.
+Agents are found the way `paw spawn` finds them: the ``command`` of an ``[agents.<kind>]`` table in
+the nearest paw.toml when it sets one (its program, asked for its version), else on PATH
+(``shutil.which``), nothing else. A copy only in the cache ``scripts/install-agents`` fills is
+reported as "not on PATH", with the folder to add, because spawn could not start it either.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ what it checks:
   tmux, git    on PATH, and their versions (missing: fail)
   paw          where this paw runs from; its TUI stylesheet and the bash grammar its guard
                parses with load (missing: fail, reinstall paw)
-  AGENT        on PATH as `paw spawn` looks it up, its version against the version paw's
+  AGENT        the command `paw spawn` runs: [agents.AGENT] command in the nearest paw.toml,
+               else the agent's program on PATH; its version against the version paw's
                prompt detection was verified with; a copy only in the install cache
                ($PAW_AGENTS_HOME, default ~/.cache/paw-agents) is "not on PATH"
   AGENT login  a credentials file or an API-key variable the agent reads (listed in the row);
@@ -112,7 +114,48 @@ def _tmux_version(path: str) -> str | None:
     return done.stdout.strip() or None
 
 
-def _agent_row(spec: AgentSpec) -> CheckRow:
+def configured_commands(start: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The ``command`` of each ``[agents.<kind>]`` table in the nearest paw.toml (what `paw
+    spawn` runs instead of the built-in command); {} without a readable paw.toml."""
+    from paw.adapters.config_store import load_config
+    from paw.cli.common import find_config
+
+    path = find_config(start)
+    if path is None:
+        return {}
+    config, _problems = load_config(path, missing_ok=True)
+    if config is None:
+        return {}
+    return {kind: p.command for kind, p in config.agents.items() if p.command}
+
+
+def _configured_row(spec: AgentSpec, command: tuple[str, ...]) -> CheckRow:
+    """The agent as paw.toml says `paw spawn` starts it: its program, then its version."""
+    from paw.core.agentspec import PYTHON_PLACEHOLDER
+
+    argv = [sys.executable if part == PYTHON_PLACEHOLDER else part for part in command]
+    program = argv[0]
+    path = program if "/" in program else shutil.which(program)
+    where = f"`{' '.join(command)}` ([agents.{spec.kind}] command in paw.toml)"
+    if path is None or not (Path(path).is_file() and os.access(path, os.X_OK)):
+        return CheckRow(spec.kind, WARN, f"not found: {where}; `paw spawn` cannot start it")
+    from paw.adapters.agent_version import read_version
+
+    # an interpreter (node, python) runs the agent's script: the script is asked
+    version = read_version(argv, spec.interpreters)
+    if version != spec.version:
+        return CheckRow(
+            spec.kind,
+            WARN,
+            f"version {version or 'unknown'} of {where} differs from the verified "
+            f"{spec.version}: prompt detection may miss or misread its dialogs",
+        )
+    return CheckRow(spec.kind, OK, f"{version} (verified): {where}")
+
+
+def _agent_row(spec: AgentSpec, command: tuple[str, ...] | None = None) -> CheckRow:
+    if command:
+        return _configured_row(spec, command)
     agent, verified, binary = spec.kind, spec.version, spec.binary
     path = shutil.which(binary)  # exactly how `paw spawn` resolves the program
     if path is None:
@@ -203,10 +246,11 @@ def collect() -> list[CheckRow]:
     rows = [_tool_row("tmux", "apt-get install tmux"), _tool_row("git", "apt-get install git")]
     rows.append(CheckRow("python", OK, sys.version.split()[0]))
     rows.append(install_row())
+    commands = configured_commands()
     for spec in all_specs():
         if spec.install is None:  # ships with paw
             continue
-        row = _agent_row(spec)
+        row = _agent_row(spec, commands.get(spec.kind))
         rows.append(row)
         if row.status == OK or "differs" in row.detail:
             rows.append(sign_in_row(spec.kind))

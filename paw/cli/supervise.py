@@ -252,6 +252,8 @@ def cmd_ls(args: argparse.Namespace) -> Result:
             said.out(f"{v.name} {v.note}; answer it in the pane: paw attach {v.name}")
         elif v.operation is not None:
             said.out(f"{v.name} {v.note}")
+        if v.version_note:
+            said.out(f"{v.name} {v.version_note}")
     if not snap.tmux_ok:
         said.err(f"paw: {_tmux_gone(snap)}\nhint: {TMUX_HINT}")
         return said.result(EXIT_ERROR)

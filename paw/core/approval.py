@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from paw.core.always import AlwaysScope, read_always_scope
-from paw.core.detect.prompts import WRAP_NOTE
+from paw.core.detect.prompts import INCOMPLETE_NOTE_PREFIX, WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.guard.shell import find_git_write
 from paw.core.guard.shell.gitwrites import GIT_WRITES, GitWrite
@@ -33,6 +33,7 @@ supervisor injects it so approvals honour ``guard.allowed_dirs`` exactly as ``pa
 
 __all__ = [
     "GIT_WRITES",
+    "INCOMPLETE_NOTE_PREFIX",
     "WRAP_NOTE_PREFIX",
     "Facts",
     "GitWrite",
@@ -129,9 +130,16 @@ def evaluate_subject(
     """The guard's verdict on what approving ``prompt`` would let the agent do.
 
     ``notes`` are the detector's notes: a shell command whose screen lines were joined as
-    wrapping may hide a line break, so it is never better than ``confirm``.
+    wrapping may hide a line break, and a subject a detector says is incomplete (cut, scrolled,
+    shortened with an ellipsis) is not what approving runs: either is never better than
+    ``confirm`` (and a standing rule, which needs ``allow``, never matches it).
     """
     verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell, resolve)
+    cut = next((n for n in notes if n.startswith(INCOMPLETE_NOTE_PREFIX)), None)
+    if cut is not None:
+        reason = f"{cut}: paw judges only what it sees, and it is not the whole"
+        extra = Finding("approve.incomplete-subject", Action.CONFIRM, reason)
+        verdict = Verdict.from_findings((*verdict.findings, extra))
     if prompt.kind in _WRAPPABLE and any(n.startswith(WRAP_NOTE_PREFIX) for n in notes):
         field = "command" if prompt.kind is PromptKind.SHELL else "path or URL"
         reason = f"the {field} wrapped on screen; paw cannot tell wrapping from a line break"

@@ -33,3 +33,21 @@ def parse_version(text: str) -> str | None:
     """
     found = _VERSION.search(text)
     return found.group(0) if found else None
+
+
+def version_drift(kind: str, version: str | None, verified: str | None) -> str | None:
+    """The one sentence that says ``kind`` runs another version than the verified one, or None
+    (the same version, or nothing to compare: never asked, or no verified version).
+
+    >>> version_drift("codex", "0.170.9", "0.171.0")  # doctest: +ELLIPSIS
+    'runs codex 0.170.9, not the verified 0.171.0: ...'
+    >>> version_drift("codex", "0.171.0", "0.171.0") is None
+    True
+    """
+    if version is None or verified is None or version == verified:
+        return None
+    shown = f"{kind} {version}" if version else f"{kind} of an unknown version"
+    return (
+        f"runs {shown}, not the verified {verified}: paw may miss or misread its prompts "
+        "and dialogs; watch its pane (`paw doctor` checks it)"
+    )

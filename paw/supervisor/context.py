@@ -151,6 +151,9 @@ class Context:
     sleep: Callable[[float], None] = lambda _s: None
     git_details: GitDetails | None = None
     which: Callable[[str], str | None] | None = None  # finds a program on PATH (None: no check)
+    # (argv, interpreters) -> the version the agent's program prints (None: no check, e.g. on
+    # a host: the program runs there)
+    agent_version: Callable[[Sequence[str], Sequence[str]], str | None] | None = None
     fault: Callable[[str], None] = lambda _step: None  # test-only crash points (see faults)
     # (screen, detector id) -> what the agent's input line holds ("" empty, None unreadable);
     # None: paw's own readers (``paw.core.detect.read_input``)

@@ -76,6 +76,9 @@ class AgentView:
     # over a host's link that dropped: their delivery is unknown); None when there is none
     operation: str | None = None
     host: str | None = None  # the machine it runs on, when paw drives hosts (`paw host add`)
+    # the agent runs a version other than the one paw's detection was verified with (said once
+    # per agent where its prompts could otherwise be missed silently); None when they agree
+    version_note: str | None = None
 
     @property
     def event_key(self) -> str | None:

@@ -99,6 +99,8 @@ class AgentRecord(_Record):
     # spawned with --resume in a worktree that existed before it (restored from an archive):
     # a failed or interrupted spawn forgets the record and never takes back that worktree
     resumed: bool = False
+    # the version its program printed at spawn ("" when it printed none; None: not asked)
+    version: str | None = None
 
 
 _R = TypeVar("_R", bound=BaseModel)

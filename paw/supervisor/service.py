@@ -6,7 +6,7 @@ in ``.paw/prompts.json``, decisions in ``.paw/audit.jsonl``, everything else in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,7 @@ class Supervisor:
         settings: SweepSettings | None = None,
         resolve_path: Callable[[str], str | None] | None = None,
         channels: ChannelHub | None = None,
+        agent_version: Callable[[Sequence[str], Sequence[str]], str | None] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called. ``host``: the host the
         agents run on (``procs`` reads it; ``own_procs`` this machine); ``settings``: how the
@@ -83,6 +84,7 @@ class Supervisor:
             settings=settings or SweepSettings(),
             resolve_path=resolve_path,
             channels=channels,
+            agent_version=agent_version,
         )
         # Where :meth:`poll_once` sweeps instead of here (the TUI's sweeper process): the
         # picture, or None when it cannot give one (this process then sweeps itself).

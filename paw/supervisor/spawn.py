@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import secrets
 import shlex
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from paw.core.agents import (
 from paw.core.names import name_problem
 from paw.core.occurrence import ProcIdentity
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch, dead_status
+from paw.core.verified import version_drift
 from paw.errors import PawError, TypingRefused
 from paw.supervisor.channels import wire_channel
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
@@ -32,6 +34,7 @@ from paw.supervisor.records import (
     load_agents,
     op_lock,
     store_agent,
+    update_agents,
 )
 from paw.supervisor.waiting import poll
 
@@ -259,7 +262,7 @@ def start_up(ctx: Context, record: AgentRecord, timeout_s: float | None = None) 
             )
         if typed and pane is not None:
             _type_task(ctx, record, launch.typed_task)
-    notes = _process_note(ctx, record, pane)
+    notes = _process_note(ctx, record, pane) + _version_note(ctx, record)
     return Startup(outcome, typed, round(waited, 2), notes)
 
 
@@ -329,6 +332,25 @@ def _likely_cause(record: AgentRecord, argv: Sequence[str], status: int | None) 
         f"committed files: commit it, or give its absolute path in [agents.{record.kind}] "
         "command in paw.toml); "
     )
+
+
+def _version_note(ctx: Context, record: AgentRecord) -> tuple[str, ...]:
+    """A note when the agent's program is not the version paw's detection was verified with
+    (its dialogs may then be missed or misread); the version read is kept on its record, for
+    `paw ls` and the TUI to say so too."""
+    from paw.core.detect.registry import spec_for
+
+    spec = spec_for(record.kind)
+    if ctx.agent_version is None or spec is None or spec.version is None:
+        return ()
+    argv = plan_launch(ctx.profile(record.kind), None, ctx.python).argv
+    names = {spec.binary, *spec.executables, *spec.interpreters}
+    if not argv or not any(posixpath.basename(argv[0]).startswith(n) for n in names):
+        return ()  # a wrapper of its own: asking it for --version may start it (doctor can)
+    version = ctx.agent_version(argv, spec.interpreters) or ""
+    update_agents(ctx.state, {record.name: {"version": version}})
+    note = version_drift(record.kind, version or None, spec.version)
+    return (f"{record.name} {note}",) if note else ()
 
 
 def _process_note(ctx: Context, record: AgentRecord, pane: PaneInfo | None) -> tuple[str, ...]:

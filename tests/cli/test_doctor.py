@@ -140,3 +140,38 @@ def test_doctor_fails_an_install_missing_its_package_data(
     assert row["status"] == "fail"
     assert row["detail"].startswith("tui/gone.tcss missing from ")
     assert "paw" in data["error"]["message"]
+
+
+def test_doctor_checks_the_command_paw_toml_configures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33: with `[agents.claude-code] command = [".../claude"]` and nothing on PATH,
+    doctor checks what `paw spawn` runs (its version), never "not installed"."""
+    monkeypatch.setenv("PAW_AGENTS_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    old = tmp_path / "pinned" / "2.1.310"
+    _fake_cli(old, "claude", "2.1.310 (Claude Code)")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "paw.toml").write_text(
+        f'[agents.claude-code]\ncommand = ["{old / "claude"}"]\n\n'
+        '[agents.codex]\ncommand = ["/nowhere/codex"]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(project)
+    rows = _doctor(capsys)
+    claude = rows["claude-code"]
+    assert claude["status"] == "warn"
+    assert "version 2.1.310" in claude["detail"]
+    assert "differs from the verified" in claude["detail"]
+    assert "paw.toml" in claude["detail"]
+    assert "not installed" not in claude["detail"]
+    assert rows["codex"]["status"] == "warn"
+    assert "not found: `/nowhere/codex`" in rows["codex"]["detail"]
+    # the same command at the verified version is ok
+    from paw.core.detect.registry import spec_for
+
+    spec = spec_for("claude-code")
+    assert spec is not None
+    _fake_cli(old, "claude", f"{spec.version} (Claude Code)")
+    assert _doctor(capsys)["claude-code"]["status"] == "ok"

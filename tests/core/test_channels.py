@@ -9,7 +9,7 @@ import pytest
 from paw.core.channels import claude
 from paw.core.channels.fuse import Fusion, fuse, is_rendering
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
-from paw.core.detect.prompts import WRAP_NOTE
+from paw.core.detect.prompts import WRAP_NOTE, incomplete_note
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 SECRET = b"s" * 32
@@ -157,6 +157,18 @@ def test_agree_judges_the_channels_exact_input_without_the_wrap_note() -> None:
     assert fused.keys_allowed
     assert fused.channel_allowed
     assert fused.rules_allowed
+
+
+def test_agree_on_a_cut_subject_judges_the_exact_input_without_the_incomplete_note() -> None:
+    cut = LONG[:40] + "…"
+    note = incomplete_note("the agent shortened it with an ellipsis")
+    fused = fuse(_screen(cut, notes=(note,)), [_req(LONG)])
+    assert fused.fusion is Fusion.AGREE
+    assert fused.judged is not None
+    assert fused.judged.subject == LONG
+    assert fused.judged_notes == ()
+    alone = fuse(_screen(cut, notes=(note,)), [])  # no channel: the screen's note stays
+    assert alone.judged_notes == (note,)
 
 
 def test_channel_only_never_allows_keys() -> None:

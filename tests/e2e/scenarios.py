@@ -49,6 +49,9 @@ class Action(NamedTuple):
 
 
 # ``<kind>`` is approved in the tests, ``<kind>_deny`` denied: separate files, separate effects.
+MULTILINE_COMMAND = "\n".join(
+    [f"echo line-{n} >> paw-multiline.txt" for n in range(1, 7)] + ["touch paw-multiline-done.txt"]
+)
 SCENARIOS: dict[str, Action | None] = {
     "shell": Action("shell", command=SHELL_COMMAND),
     "shell_deny": Action("shell", command="touch paw-shell-denied.txt"),
@@ -57,6 +60,8 @@ SCENARIOS: dict[str, Action | None] = {
     "write": Action("write", path=WRITE_FILE, content=WRITE_CONTENT),
     "write_deny": Action("write", path="paw-denied.txt", content=WRITE_CONTENT),
     "quote": None,
+    # a command of seven lines: agents that show only its first lines must say so
+    "shell_multiline": Action("shell", command=MULTILINE_COMMAND),
 }
 
 

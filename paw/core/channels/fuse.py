@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from paw.core.channels.request import ChannelRequest, ChannelState
-from paw.core.detect.prompts import WRAP_NOTE
+from paw.core.detect.prompts import INCOMPLETE_NOTE_PREFIX, WRAP_NOTE
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 
@@ -97,10 +97,12 @@ class Fused:
     @property
     def judged_notes(self) -> tuple[str, ...]:
         """The detector's notes the guard should see: a channel's exact input was not joined
-        from screen rows, so the wrap note no longer applies to it."""
+        from screen rows nor cut by the agent's drawing, so the wrap and incomplete-subject
+        notes no longer apply to it."""
         notes = self.detection.notes
         if self.fusion in (Fusion.AGREE, Fusion.CHANNEL_ONLY):
-            return tuple(n for n in notes if not n.startswith(_WRAP_PREFIX))
+            drop = (_WRAP_PREFIX, INCOMPLETE_NOTE_PREFIX)
+            return tuple(n for n in notes if not n.startswith(drop))
         return notes
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from paw.core.detect.options import Option
 from paw.core.models import Prompt, PromptKind
 
 _DIALOG_RE = re.compile(
@@ -29,8 +30,18 @@ _DIALOG_RE = re.compile(
 
 
 def is_dialog(prompt: Prompt) -> bool:
-    """True when ``prompt`` (kind ``other``) is a dialog rather than a tool permission."""
-    return prompt.kind is PromptKind.OTHER and _DIALOG_RE.search(prompt.question) is not None
+    """True when ``prompt`` (kind ``other``) is a dialog rather than a tool permission: its
+    question names a dialog's subject, or it is a picker (options, none of them a yes, an
+    allow or a proceed: an editor, a model, a setting), whatever its words."""
+    if prompt.kind is not PromptKind.OTHER:
+        return False
+    if _DIALOG_RE.search(prompt.question) is not None:
+        return True
+    return bool(prompt.options) and not any(_is_yes(label) for label in prompt.options)
+
+
+def _is_yes(label: str) -> bool:
+    return Option(label=label, number=None, selected=False, line=0).is_positive
 
 
 def mark_dialog(prompt: Prompt) -> Prompt:

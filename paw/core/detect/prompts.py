@@ -145,3 +145,26 @@ def wrap_notes(prompt: Prompt, lines: Sequence[str]) -> tuple[str, ...]:
     if all(part.strip() in haystack for part in prompt.subject.split("\n")):
         return ()
     return (WRAP_NOTE,)
+
+
+INCOMPLETE_NOTE_PREFIX = "subject incomplete"
+"""The start of a detector's note that the prompt's subject is not whole on screen."""
+# An agent's own mark of a shortened text at the end of a line: "…" or "...".
+_ELLIPSIS_END = re.compile(r"(?:…|\.\.\.)\s*$", re.MULTILINE)
+_INCOMPLETE_KINDS = (*_READ_SUBJECTS, PromptKind.MCP)
+
+
+def incomplete_note(what: str) -> str:
+    """The note that a prompt's subject is not whole: ``what`` says what is missing."""
+    return f"{INCOMPLETE_NOTE_PREFIX}: {what}"
+
+
+def incomplete_notes(prompt: Prompt) -> tuple[str, ...]:
+    """A note when the subject ends a line with an ellipsis (an agent shortened it: Continue
+    cuts long commands with "…"): what is on screen is not all the agent will run, and the
+    guard must not judge it as the whole (never better than ``confirm``)."""
+    if prompt.kind not in _INCOMPLETE_KINDS or not prompt.subject:
+        return ()
+    if _ELLIPSIS_END.search(prompt.subject) is None:
+        return ()
+    return (incomplete_note("the agent shortened it on screen (an ellipsis ends a line)"),)

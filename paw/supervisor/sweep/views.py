@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.models import DetectionState
 from paw.core.occurrence import DELIVERY_UNKNOWN
+from paw.core.verified import version_drift
 from paw.supervisor.model import AgentStatus, AgentView
 from paw.supervisor.observe import Observation, Problem
 from paw.supervisor.records import REMOVING, SPAWNING
@@ -103,6 +104,7 @@ def agent_view(ctx: Context, obs: Observation, now: float, sending: str | None =
         task=agent.task,
         note=_OPERATION_NOTES.get(operation or "") or _note(obs, status),
         operation=operation,
+        version_note=_version_note(agent),
     )
     if last is not None and last[5] == view:
         view = last[5]  # the same view as the last sweep's: the very object (sent by number)
@@ -128,3 +130,13 @@ def _note(obs: Observation, status: AgentStatus) -> str | None:
     if status is AgentStatus.WAITING and prompt is not None:
         return f"waits on a {prompt.kind.value} dialog: {prompt.question}"
     return None
+
+
+def _version_note(agent: AgentRecord) -> str | None:
+    """What :func:`paw.core.verified.version_drift` says of the version read at spawn."""
+    if not agent.version:
+        return None
+    from paw.core.detect.registry import spec_for  # cached: imported once per kind
+
+    spec = spec_for(agent.kind)
+    return version_drift(agent.kind, agent.version, spec.version if spec else None)

@@ -148,6 +148,13 @@ def render_prompt_card(
         return text
     if prompt is None:
         return render_no_prompt(agent, waiting)
+    text = _render_prompt(prompt)
+    if agent is not None and agent.name == prompt.agent and agent.version_note:
+        text.append(f"\n{agent.name} {agent.version_note}", style="yellow")
+    return text
+
+
+def _render_prompt(prompt: LivePrompt) -> Text:
     action = prompt.verdict.action
     text = Text()
     text.append(f"{prompt.agent}", style="bold")
@@ -191,6 +198,8 @@ def render_no_prompt(agent: AgentView | None, waiting: Sequence[LivePrompt]) -> 
         text.append(
             f" {_DOING.get(agent.status, 'is ' + agent.status.value)}; no prompt to answer."
         )
+        if agent.version_note:  # where a prompt paw cannot read would otherwise go unsaid
+            text.append(f"\n{agent.name} {agent.version_note}", style="yellow")
     others = sort_prompts(p for p in waiting if agent is None or p.agent != agent.name)
     if not others:
         if agent is None:

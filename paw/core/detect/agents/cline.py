@@ -29,6 +29,7 @@ from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    incomplete_note,
     make_prompt,
     prompt_found,
     unknown,
@@ -87,10 +88,20 @@ def detect_screen(text: str) -> Detection:
     live = _live_region(screen)
     prompt = _permission(screen, live) or _question(live) or _start_up(screen)
     if prompt is not None:
-        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+        notes = wrap_notes(prompt, screen.lines) + _omitted_lines(prompt)
+        return prompt_found(AGENT, prompt, *notes)
     if any(BUSY.search(line) or SPINNER.match(line) for line in _above_input(screen)):
         return unless_narrow(SPEC, screen, busy(AGENT))
     return unless_narrow(SPEC, screen, idle(AGENT))
+
+
+def _omitted_lines(prompt: Prompt) -> tuple[str, ...]:
+    """Cline shows the first lines of a multi-line command and leaves out the rest without a
+    mark (seen live: 2 of 7 lines at 80x24): a command of more than one line is never known
+    to be whole."""
+    if prompt.kind is PromptKind.SHELL and prompt.subject and "\n" in prompt.subject:
+        return (incomplete_note("Cline may leave out further lines of a multi-line command"),)
+    return ()
 
 
 def _live_region(screen: Screen) -> list[str]:
@@ -183,12 +194,12 @@ def _subject(kind: PromptKind, tool: str, details: list[str], width: int) -> str
         commands: list[str] = []
         block: list[str] = []
         for line in content:
-            if line.startswith("$ "):
+            if line.lstrip().startswith("$ "):  # Cline draws the rest at its margin
                 if block:
                     commands.append(unwrap(block, width - 4 if width else 0))
-                block = [line[2:]]
+                block = [line.lstrip()[2:]]
             elif block and line.strip():
-                block.append(line)
+                block.append(line.strip())
         if block:
             commands.append(unwrap(block, width - 4 if width else 0))
         return "\n".join(commands) or None

@@ -22,13 +22,14 @@ from __future__ import annotations
 import re
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
-from paw.core.detect.boxes import box_above_status, dedent, is_box_edge, unwrap
+from paw.core.detect.boxes import box_above_status, dedent, is_box_edge, strip_border, unwrap
 from paw.core.detect.inputs import between_rules, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE, RIGHT
 from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    incomplete_note,
     make_prompt,
     prompt_found,
     unknown,
@@ -88,7 +89,8 @@ def detect_screen(text: str) -> Detection:
         return unknown(AGENT, "the dialog's top is cut off the pane")
     prompt = _permission(screen, box) or _question(box) or _start_up(screen)
     if prompt is not None:
-        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+        notes = wrap_notes(prompt, screen.lines) + _scrolled(screen, top, len(box), prompt)
+        return prompt_found(AGENT, prompt, *notes)
     # The working line sits right above the box, or above the input (rule, ``>``, rule, status).
     above = [line for line in screen.lines[max(0, top - 10) : top] if line.strip()]
     if any(BUSY.search(line) for line in above[-3 if box else -8 :]):
@@ -98,6 +100,17 @@ def detect_screen(text: str) -> Detection:
 
 def _unscroll(line: str) -> str:
     return SCROLLBAR.sub("", line)
+
+
+def _scrolled(screen: Screen, top: int, rows: int, prompt: Prompt) -> tuple[str, ...]:
+    """A note when Vibe's box draws a scrollbar (its content is taller than the box: lines of
+    the subject are hidden) beside a prompt that has a subject to judge."""
+    if prompt.subject is None or prompt.kind is PromptKind.OTHER:
+        return ()
+    drawn = screen.lines[max(0, top + 1) : max(0, top + 1) + rows]
+    if any(SCROLLBAR.search(strip_border(line, depth=1)) for line in drawn):
+        return (incomplete_note("it scrolls inside Vibe's box (a scrollbar): lines are hidden"),)
+    return ()
 
 
 def _permission(screen: Screen, box: list[str]) -> Prompt | None:
@@ -120,12 +133,16 @@ def _permission(screen: Screen, box: list[str]) -> Prompt | None:
         return None
     tool = title["tool"]
     kind = _kind(tool)
-    body = content[title_row + 1 : choices_start]
+    heading, row = content[title_row].strip(), title_row
+    while heading.count("(") > heading.count(")") and row + 1 < choices_start:
+        row += 1  # the title wrapped inside its parenthesis: its rest is no part of the body
+        heading = f"{heading} {content[row].strip()}"
+    body = content[row + 1 : choices_start]
     subject = _subject(kind, tool, body, screen.pane_width)
     return make_prompt(
         kind,
         subject,
-        content[title_row].strip(),
+        heading,
         approve=("1",),
         deny=(ESCAPE,),
         options=options,

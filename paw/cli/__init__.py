@@ -65,7 +65,7 @@ class PawArgumentParser(argparse.ArgumentParser):
 # tests/cli/test_commands.py checks the map against what each module registers.
 COMMAND_MODULES = {
     "check": "check", "detect": "detect", "archive": "archive", "doctor": "doctor",
-    "wave": "wave", "host": "hosts", "tui": "tui", "demo": "tui",
+    "wave": "wave", "host": "hosts", "tui": "tui", "demo": "tui", "serve": "serve",
     **dict.fromkeys(
         ("init", "config", "spawn", "ls", "attach", "send", "stop", "rm", "adopt", "prompts",
          "approve", "deny", "log", "stats"),
@@ -86,9 +86,9 @@ def _command_modules(*, tui_only: bool = False, command: str | None = None) -> l
 
     if tui_only:
         return [tui]
-    from paw.cli import archive, check, detect, doctor, hosts, supervise, wave
+    from paw.cli import archive, check, detect, doctor, hosts, serve, supervise, wave
 
-    return [check, detect, supervise, archive, tui, doctor, wave, hosts]
+    return [check, detect, supervise, archive, tui, doctor, wave, hosts, serve]
 
 
 def build_parser(*, tui_only: bool = False, command: str | None = None) -> argparse.ArgumentParser:

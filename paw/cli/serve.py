@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from paw.supervisor.service import Supervisor
 
 TOKEN_DOC = "web-token"  # noqa: S105 - a file name: .paw/web-token.json holds the SHA-256 only
+LINK_KEY_DOC = "web-link-key"
 DEFAULT_PORT = 8765
 
 
@@ -58,6 +59,20 @@ def load_token(state: StateStore, *, rotate: bool) -> tuple[str, str | None]:
     return digest, token
 
 
+def load_link_key(state: StateStore, *, rotate: bool) -> str:
+    """The key that signs one-occurrence links, made on first use (and on ``rotate``: every
+    link made before stops working). Kept in ``.paw/web-link-key.json``, never printed."""
+    from paw.web.links import new_key
+
+    doc = state.read(LINK_KEY_DOC)
+    key = doc.get("key") if doc else None
+    if isinstance(key, str) and not rotate:
+        return key
+    key = new_key()
+    state.write(LINK_KEY_DOC, {"key": key, "created": time.time()})
+    return key
+
+
 def _socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -79,6 +94,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     sup = build_fleet(args.repo)
     digest, token = load_token(sup.ctx.state, rotate=args.rotate_token)
+    link_key = load_link_key(sup.ctx.state, rotate=args.rotate_token)
     sock = _socket(args.host, args.port)
     port = sock.getsockname()[1]
     scheme = "https" if args.cert else "http"
@@ -91,12 +107,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"paw serve: {base} (sign in with the URL printed when the token was made; "
               "`paw serve --rotate-token` makes a new one)")  # fmt: skip
     sys.stdout.flush()
-    _run(sup, sock, args, digest)
+    _run(sup, sock, args, digest, link_key)
     return 0
 
 
 def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
-         digest: str) -> None:  # fmt: skip
+         digest: str, link_key: str) -> None:  # fmt: skip
     import uvicorn
 
     from paw.web.app import WebSettings, create_app
@@ -110,7 +126,7 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
         )
         hosts = frozenset(f"{n}:{port}" for n in names)
     settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=bool(args.cert),
-                           allowed_hosts=hosts)  # fmt: skip
+                           allowed_hosts=hosts, link_key=link_key)  # fmt: skip
     app = create_app(Source(sup, time.time), settings)
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, ssl_certfile=args.cert,

@@ -10,6 +10,7 @@ dialog only a human can answer is offered nothing.
 
 from __future__ import annotations
 
+import hmac
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -24,6 +25,7 @@ from paw.core.models import Action
 from paw.supervisor.model import Outcome
 from paw.web import render
 from paw.web.auth import FailedTries, Session, Sessions, csrf_matches, token_id, token_matches
+from paw.web.links import LinkClaim, link_csrf, link_id, read_link
 from paw.web.source import Asker
 
 if TYPE_CHECKING:
@@ -59,6 +61,7 @@ class WebSettings:
     tls: bool = False  # the cookie is Secure
     allowed_hosts: frozenset[str] | None = None  # Host headers accepted (None: any)
     clock: Callable[[], float] = time.time
+    link_key: str | None = None  # signs one-occurrence links (None: links are refused)
     sessions: Sessions = field(default_factory=Sessions)
     failed: FailedTries = field(default_factory=FailedTries)
 
@@ -71,6 +74,7 @@ def create_app(source: Source, settings: WebSettings) -> ASGIApp:
         Route("/login", web.login),
         Route("/board", web.board),
         Route("/decide", web.decide, methods=["POST"]),
+        Route("/link/{token}", web.link, methods=["GET", "POST"]),
         Route("/static/app.css", lambda _r: Response(render.CSS, media_type="text/css")),
         Route("/static/app.js", lambda _r: Response(render.JS, media_type="text/javascript")),
     ]
@@ -188,6 +192,69 @@ class _Web:
             return _page("Sent", decision.reason, 200, status=decision.outcome.value)
         return _page("Not sent", decision.reason, 409, status=decision.outcome.value)
 
+    # -- one-occurrence links --------------------------------------------------------------------
+
+    async def link(self, request: Request) -> Response:
+        now, client = self.s.clock(), self._client(request)
+        if self.s.failed.blocked(client, now):
+            return _page("Too many tries", "too many wrong links: wait a minute", 429, home=False)
+        key = self.s.link_key or ""
+        claim = read_link(key, request.path_params["token"], now) if key else "links are off"
+        if not isinstance(claim, str) and claim.repo != self.s.repo:
+            claim = "a link of another repository"
+        if isinstance(claim, str):
+            self.s.failed.failed(client, now)
+            return _page("Not a valid link", claim, 404, home=False)
+        if request.method == "POST" and _cross_site(request):
+            return _page("Refused", "a request from another site: nothing done", 403, home=False)
+        if await run_in_threadpool(self.source.link_used, claim.nonce):
+            return _page("Link used", "this link was used already: nothing offered", 410,
+                         home=False)  # fmt: skip
+        live = await run_in_threadpool(self._live, claim.prompt_id)
+        if live is None or not _same(live, claim):
+            return _page("Nothing to decide", "the prompt of this link changed, ended or was "
+                         "answered: nothing offered", 410, home=False)  # fmt: skip
+        target, csrf = request.url.path, link_csrf(key, claim)
+        if request.method == "GET":  # a link never acts on GET
+            return HTMLResponse(render.render_link(live, now, csrf, target))
+        return await self._decide_by_link(request, claim, live, csrf, target)
+
+    async def _decide_by_link(
+        self, request: Request, claim: LinkClaim, live: LivePrompt, csrf: str, target: str
+    ) -> Response:
+        body = await request.body()
+        form = {k: v[0] for k, v in parse_qs(body[:FORM_MAX].decode("utf-8", "replace")).items()}
+        if not hmac.compare_digest(form.get("csrf", ""), csrf):
+            return _page("Refused", "the form is not this link's: open the link again", 403,
+                         home=False)  # fmt: skip
+        action, confirmed = form.get("action", ""), form.get("confirmed") == "1"
+        if action not in ("approve", "deny") or form.get("prompt") != claim.prompt_id:
+            return _page("Refused", "not a decision on this link's prompt", 400, home=False)
+        if live.prompt.needs_human:
+            return _page("Needs the terminal", "a dialog only a human can answer: answer it "
+                         f"in the pane (paw attach {live.agent})", 409, home=False)  # fmt: skip
+        if action == "approve" and live.verdict.action is Action.BLOCK:
+            return _page("Needs the terminal", "blocked by the guard: not approvable from the "
+                         "web", 409, home=False)  # fmt: skip
+        asker = Asker(self._client(request), link_id(claim),
+                      request.headers.get("user-agent", "")[:USER_AGENT_MAX])  # fmt: skip
+        first_step = action == "approve" and live.verdict.action is not Action.ALLOW
+        if not (first_step and not confirmed) and not await run_in_threadpool(
+            self.source.use_link, claim.nonce, claim.expires
+        ):
+            return _page("Link used", "this link was used already: nothing done", 410,
+                         home=False)  # fmt: skip
+        decision = await run_in_threadpool(
+            self.source.decide, action, claim.prompt_id, asker, confirmed=confirmed
+        )
+        if decision.outcome is Outcome.NEEDS_CONFIRMATION:
+            subject = live.prompt.subject or live.prompt.question
+            return HTMLResponse(render.render_confirm(decision, csrf, subject, target))
+        if decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
+            return _page("Sent", decision.reason, 200, status=decision.outcome.value, home=False)
+        return _page("Not sent", decision.reason, 409, status=decision.outcome.value,
+                     home=False)  # fmt: skip
+
     def _live(self, prompt_id: str) -> LivePrompt | None:
         board = self.source.read_board()
         return next((p for p in board.snapshot.prompts if p.id == prompt_id), None)
@@ -206,8 +273,18 @@ def _cross_site(request: Request) -> bool:
     )
 
 
-def _page(title: str, text: str, code: int, *, status: str = "") -> Response:
-    return HTMLResponse(render.render_result(title, text, status=status), status_code=code)
+def _same(live: LivePrompt, claim: LinkClaim) -> bool:
+    """True while the prompt is the very occurrence the link was signed for."""
+    return (
+        live.agent == claim.agent
+        and live.prompt.fingerprint == claim.fingerprint
+        and live.verdict.action.value == claim.verdict
+    )
+
+
+def _page(title: str, text: str, code: int, *, status: str = "", home: bool = True) -> Response:
+    page = render.render_result(title, text, status=status, home=home)
+    return HTMLResponse(page, status_code=code)
 
 
 def _signed_out() -> Response:

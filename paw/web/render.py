@@ -120,7 +120,9 @@ def _age(seconds: float) -> str:
     return f"{s}s" if s < 120 else f"{s // 60}m" if s < 7200 else f"{s // 3600}h"
 
 
-def _prompt_card(p: LivePrompt, now: float, task: str | None, csrf: str) -> str:
+def _prompt_card(
+    p: LivePrompt, now: float, task: str | None, csrf: str, target: str = "/decide"
+) -> str:
     action = p.verdict.action
     subject = p.prompt.subject if p.prompt.subject is not None else p.prompt.question
     reasons = "".join(f"<li>{inert(r)}</li>" for r in p.verdict.reasons)
@@ -133,52 +135,64 @@ def _prompt_card(p: LivePrompt, now: float, task: str | None, csrf: str) -> str:
         f"<pre class=subject>{inert(subject)}</pre>"
         + (f"<ul class=reasons>{reasons}</ul>" if reasons else "")
     )
-    return head + _actions(p, csrf) + "</div>"
+    return head + _actions(p, csrf, target) + "</div>"
 
 
 def _form(csrf: str, prompt_id: str, action: str, label: str, css: str = "", *,
-          confirmed: bool = False) -> str:  # fmt: skip
+          confirmed: bool = False, target: str = "/decide") -> str:  # fmt: skip
     extra = "<input type=hidden name=confirmed value=1>" if confirmed else ""
     klass = f" class={css}" if css else ""
     return (
-        f"<form method=post action=/decide><input type=hidden name=csrf value='{inert(csrf)}'>"
+        f"<form method=post action='{inert(target)}'>"
+        f"<input type=hidden name=csrf value='{inert(csrf)}'>"
         f"<input type=hidden name=prompt value='{inert(prompt_id)}'>"
         f"<input type=hidden name=action value={action}>{extra}"
         f"<button{klass} name=go value={action}>{label}</button></form>"
     )
 
 
-def _actions(p: LivePrompt, csrf: str) -> str:
+def _actions(p: LivePrompt, csrf: str, target: str) -> str:
     if p.prompt.needs_human:
         return (f"<p class=note>A dialog only a human can answer: answer it in the pane "
                 f"(<code>paw attach {inert(p.agent)}</code>).</p>")  # fmt: skip
-    deny = _form(csrf, p.id, "deny", "Deny")
+    deny = _form(csrf, p.id, "deny", "Deny", target=target)
     action = p.verdict.action
     if action is Action.ALLOW:
-        return _form(csrf, p.id, "approve", "Approve", "go") + deny
+        return _form(csrf, p.id, "approve", "Approve", "go", target=target) + deny
     if action is Action.CONFIRM:
-        return _form(csrf, p.id, "approve", "Approve…", "warn") + deny
+        return _form(csrf, p.id, "approve", "Approve…", "warn", target=target) + deny
     return (
         f"<p class=note>Blocked by the guard: not approvable from the web. Needs the terminal "
         f"(<code>paw approve {inert(p.id)} --override REASON</code>).</p>" + deny
     )
 
 
-def render_confirm(d: Decision, csrf: str, subject: str) -> str:
+def render_confirm(d: Decision, csrf: str, subject: str, target: str = "/decide") -> str:
     """The second step of a ``confirm`` verdict: the warning, then one explicit button."""
+    back = "" if target != "/decide" else "<p><a href='/'>Back, decide nothing</a></p>"
     body = (
         f"<h1>Confirm</h1><div class=card><p><b>{inert(d.reason)}</b></p>"
         f"<pre class=subject>{inert(subject)}</pre>"
         f"<pre class=warning>{inert(d.confirmation or '')}</pre>"
-        + _form(csrf, d.prompt_id, "approve", "Yes, approve it", "warn", confirmed=True)
-        + _form(csrf, d.prompt_id, "deny", "Deny")
-        + "<p><a href='/'>Back, decide nothing</a></p></div>"
+        + _form(
+            csrf, d.prompt_id, "approve", "Yes, approve it", "warn", confirmed=True, target=target
+        )
+        + _form(csrf, d.prompt_id, "deny", "Deny", target=target)
+        + back
+        + "</div>"
     )
     return page("paw: confirm", body)
 
 
-def render_result(title: str, text: str, *, status: str = "") -> str:
+def render_link(p: LivePrompt, now: float, csrf: str, target: str) -> str:
+    """The page a one-occurrence link opens: that one prompt as it is now, nothing else."""
+    body = f"<h1>paw · one prompt</h1>{_prompt_card(p, now, None, csrf, target)}"
+    return page("paw: prompt", body)
+
+
+def render_result(title: str, text: str, *, status: str = "", home: bool = True) -> str:
     """A one-message page (a decision's outcome, a refusal)."""
     out = f" <span class=meta>({inert(status)})</span>" if status else ""
     body = f"<h1>{html.escape(title)}</h1><p id=result>{inert(text)}{out}</p>"
-    return page(f"paw: {title}", body + "<p><a href='/'>Back to the list</a></p>")
+    back = "<p><a href='/'>Back to the list</a></p>" if home else ""
+    return page(f"paw: {title}", body + back)

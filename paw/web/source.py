@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from paw.supervisor.model import Decision, Snapshot
 
 READ_TTL_S = 0.5  # pages open together share one sweep this young
+LINKS_DOC = "web-links"  # .paw/web-links.json: ids of links already used (until they expire)
+LINKS_LOCK = "web-links"
 
 
 class Supervised(Protocol):
@@ -101,3 +103,26 @@ class Source:
             if action == "approve":
                 return self.sup.approve(prompt_id, confirmed=confirmed)
             return self.sup.deny(prompt_id)
+
+    def use_link(self, nonce: str, expires: float) -> bool:
+        """Mark the link ``nonce`` used, on disk (every paw process and a restart see it);
+        False when it was used already. Expired ids are dropped (their links are refused
+        by their expiry anyway)."""
+        state = self.sup.ctx.state
+        with state.lock(LINKS_LOCK):
+            doc = state.read(LINKS_DOC) or {}
+            used = doc.get("used")
+            seen = dict(used) if isinstance(used, dict) else {}
+            if nonce in seen:
+                return False
+            now = self.clock()
+            seen = {k: v for k, v in seen.items() if isinstance(v, (int, float)) and v > now}
+            seen[nonce] = expires
+            state.write(LINKS_DOC, {"used": seen})
+            return True
+
+    def link_used(self, nonce: str) -> bool:
+        """True when the link ``nonce`` was used already."""
+        doc = self.sup.ctx.state.read(LINKS_DOC) or {}
+        used = doc.get("used")
+        return isinstance(used, dict) and nonce in used

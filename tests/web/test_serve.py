@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,12 +24,17 @@ import pytest
 from libtmux.test.retry import retry_until
 
 from paw.cli import main
+from paw.cli.common import find_repo_root
+from paw.cli.compose import build_supervisor
+from paw.web.links import make_link
 from tests.support.budget import budget
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from libtmux.server import Server
+
+    from paw.supervisor.model import LivePrompt
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
@@ -325,3 +331,95 @@ def test_the_token_is_kept_hashed_and_rotates(repo: Path) -> None:
     assert new_token is not None
     assert new_token != token
     assert new_digest != digest
+
+
+# -- one-occurrence links ---------------------------------------------------------------------
+
+
+def _live(repo: Path, needle: str) -> LivePrompt:
+    sup = build_supervisor(str(repo))
+    found: list[LivePrompt] = []
+
+    def shows() -> bool:
+        found[:] = [p for p in sup.poll_once().prompts if needle in (p.prompt.subject or "")]
+        return bool(found)
+
+    assert retry_until(shows, budget(90), raises=False), f"no prompt about {needle!r}"
+    return found[0]
+
+
+def _link(repo: Path, p: LivePrompt, *, now: float | None = None, **changes: str) -> str:
+    from paw.adapters.state import StateStore
+    from paw.cli.serve import load_link_key
+
+    key = load_link_key(StateStore(repo / ".paw"), rotate=False)  # the server made it
+    token = make_link(
+        key, repo=find_repo_root(str(repo)), agent=p.agent, prompt_id=p.id,
+        fingerprint=changes.get("fingerprint", p.prompt.fingerprint),
+        verdict=p.verdict.action.value, now=now or time.time(),
+    )  # fmt: skip
+    return f"/link/{token}"
+
+
+def _link_form(web: Web, link: str) -> dict[str, str]:
+    status, headers, text = web.request("GET", link)
+    assert status == 200, text
+    assert "set-cookie" not in headers  # a link signs nobody in
+    found = re.search(r"name=csrf value='([^']+)'", text)
+    assert found
+    return {"csrf": found.group(1)}
+
+
+def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
+    allow = _live(web.repo, "touch one.txt")
+    link = _link(web.repo, allow)
+    status, _, text = web.request("GET", link)  # opening it shows the prompt, acts on nothing
+    assert status == 200
+    assert "touch one.txt" in text
+    assert "value=approve>Approve</button>" in text
+    assert _sends(web.repo, allow.id) == []
+    assert web.request("GET", "/")[0] == 401  # the link grants nothing else
+    assert web.request("GET", "/board")[0] == 401
+    # a link signed for another occurrence (fingerprint), an expired one, a forged one
+    status, _, text = web.request("GET", _link(web.repo, allow, fingerprint="0" * 16))
+    assert status == 410
+    assert "changed, ended or was answered" in text
+    assert "<form" not in text
+    status, _, text = web.request("GET", _link(web.repo, allow, now=time.time() - 3600))
+    assert status == 404
+    assert "expired" in text
+    forged = link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB")
+    assert web.request("GET", forged)[0] == 404
+    # a cross-site POST, a POST without the link's CSRF token, a POST about another prompt
+    form = _link_form(web, link)
+    approve = {**form, "prompt": allow.id, "action": "approve"}
+    evil = {"Origin": "http://evil.example"}
+    assert web.request("POST", link, urlencode(approve), evil)[0] == 403
+    assert web.request("POST", link, urlencode({**approve, "csrf": "x"}))[0] == 403
+    assert web.request("POST", link, urlencode({**approve, "prompt": "0000000000"}))[0] == 400
+    assert _sends(web.repo, allow.id) == []
+    # the decision: once
+    status, _, text = web.request("POST", link, urlencode(approve))
+    assert status == 200, text
+    assert "Sent" in text
+    assert len(_sends(web.repo, allow.id)) == 1
+    asked = [r for r in _audit(web.repo) if r.get("event") == "web-request"]
+    assert str(asked[-1]["token_id"]).startswith("link:")
+    assert asked[-1]["client"] == "127.0.0.1"
+    status, _, text = web.request("POST", link, urlencode(approve))
+    assert status == 410
+    assert "used already" in text
+    assert web.request("GET", link)[0] == 410
+    assert len(_sends(web.repo, allow.id)) == 1
+
+    # confirm by link: the first press only shows the warning (the link stays usable)
+    push = _live(web.repo, "git push")
+    link = _link(web.repo, push)
+    approve = {**_link_form(web, link), "prompt": push.id, "action": "approve"}
+    status, _, text = web.request("POST", link, urlencode(approve))
+    assert status == 200
+    assert "Yes, approve it" in text
+    assert _sends(web.repo, push.id) == []
+    status, _, text = web.request("POST", link, urlencode({**approve, "confirmed": "1"}))
+    assert status == 200, text
+    assert len(_sends(web.repo, push.id)) == 1

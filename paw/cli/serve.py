@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 TOKEN_DOC = "web-token"  # noqa: S105 - a file name: .paw/web-token.json holds the SHA-256 only
 LINK_KEY_DOC = "web-link-key"
 DEFAULT_PORT = 8765
+GRACE_S = 3  # on SIGTERM/Ctrl-C: open connections (a page's keep-alive) get this long
 
 
 def is_loopback(host: str) -> bool:
@@ -131,6 +132,7 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, ssl_certfile=args.cert,
         ssl_keyfile=args.key, proxy_headers=args.trusted_proxy, server_header=False,
+        timeout_graceful_shutdown=GRACE_S,
     )  # fmt: skip
     uvicorn.Server(config).run(sockets=[sock])
 
@@ -141,11 +143,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "serve",
         help="serve a web page of agents and prompts (decide from a phone)",
         description=(
-            "Serve a page of this repository's agents and live prompts, with the guard's verdict, "
-            "where a signed-in browser approves or denies through paw's one approval path. "
-            "Binds 127.0.0.1 unless told otherwise; another address needs TLS (--cert/--key) "
-            "or --trusted-proxy. The access token is made at first start and printed once "
-            "in the URL; only its hash is kept in .paw/."
+            "Serve a page of this repository's agents and live prompts, with the guard's\n"
+            "verdict, where a signed-in browser approves or denies through paw's one\n"
+            "approval path (allow: one press; confirm: a second step; block and dialogs:\n"
+            "the terminal). Binds 127.0.0.1 unless told otherwise; another address needs\n"
+            "TLS (--cert/--key) or --trusted-proxy. The access token is made at first\n"
+            "start and printed once in the URL; only its hash is kept in .paw/."
         ),
         epilog=(
             "examples:\n  paw serve\n  paw serve --port 9000 --rotate-token\n"
@@ -170,6 +173,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--rotate-token",
         action="store_true",
-        help="make a new access token (the old one and its sessions stop working)",
+        help="make a new access token and link key (the old token, its sessions and every "
+        "link made before stop working)",
     )
     p.set_defaults(func=cmd_serve)

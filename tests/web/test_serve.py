@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import ssl
 import subprocess
 import sys
 import time
@@ -143,12 +144,17 @@ def web(repo: Path) -> Iterator[Web]:
     try:
         yield Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), repo)
     finally:
-        proc.terminate()  # the process this fixture started, by its handle
-        try:
-            proc.wait(timeout=budget(30))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """End the `paw serve` a test started (by its handle): SIGTERM, then SIGKILL."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=budget(30))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _wait_prompt(web: Web, needle: str) -> str:
@@ -423,3 +429,31 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     status, _, text = web.request("POST", link, urlencode({**approve, "confirmed": "1"}))
     assert status == 200, text
     assert len(_sends(web.repo, push.id)) == 1
+
+
+def test_over_tls_the_cookie_is_secure(repo: Path, tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    proc, url = _serve(repo, "--cert", str(cert), "--key", str(key))
+    parts = urlsplit(url)
+    assert parts.scheme == "https"
+    assert parts.port is not None
+    context = ssl.create_default_context(cafile=str(cert))
+    conn = http.client.HTTPSConnection("127.0.0.1", parts.port, context=context,
+                                       timeout=budget(60))  # fmt: skip
+    try:
+        conn.request("GET", f"/login?{parts.query}")
+        response = conn.getresponse()
+        assert response.status == 303
+        cookie = (response.getheader("set-cookie") or "").lower()
+        assert "secure" in cookie
+        assert "httponly" in cookie
+        assert "samesite=strict" in cookie
+    finally:
+        conn.close()
+        _stop(proc)

@@ -283,6 +283,11 @@ def test_strangers_get_nothing(web: Web) -> None:
     assert "content-security-policy" in headers
     web.cookie = headers["set-cookie"].split(";", 1)[0]
     prompt = _wait_prompt(web, "touch one.txt")
+    # the part of the page its script refreshes: the same listing, without the document
+    status, _, board = web.request("GET", "/board")
+    assert status == 200
+    assert "touch one.txt" in board
+    assert "<html" not in board
     # a cross-site POST (the browser names the other origin) is refused with a valid CSRF token
     status, _ = web.decide(prompt, "approve", headers={"Origin": "http://evil.example"})
     assert status == 403

@@ -462,3 +462,16 @@ def test_over_tls_the_cookie_is_secure(repo: Path, tmp_path: Path) -> None:
     finally:
         conn.close()
         _stop(proc)
+
+
+def test_which_binds_need_tls() -> None:
+    from paw.cli import UsageError
+    from paw.cli.serve import check_bind
+
+    for host in ("127.0.0.1", "127.0.0.2", "::1", "localhost"):
+        check_bind(host, cert=None, key=None, trusted_proxy=False)
+    for host in (ANY, "::", "192.168.1.10", "box.example"):  # a name may resolve anywhere
+        with pytest.raises(UsageError, match="without TLS"):
+            check_bind(host, cert=None, key=None, trusted_proxy=False)
+        check_bind(host, cert="c.pem", key="k.pem", trusted_proxy=False)
+        check_bind(host, cert=None, key=None, trusted_proxy=True)

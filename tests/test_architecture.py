@@ -27,6 +27,7 @@ IMPORT_CASES = [
     ImportCase("core-detect", "paw.core.detect", HEAVY),
     ImportCase("detect-facade", "paw.detect", HEAVY),
     ImportCase("cli-root", "paw.cli", HEAVY),
+    ImportCase("web", "paw.web.app", HEAVY),  # the page never pays for Textual or tmux
 ]
 
 

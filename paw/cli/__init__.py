@@ -66,7 +66,7 @@ class PawArgumentParser(argparse.ArgumentParser):
 # tests/cli/test_commands.py checks the map against what each module registers.
 COMMAND_MODULES = {
     "check": "check", "detect": "detect", "archive": "archive", "doctor": "doctor",
-    "wave": "wave", "host": "hosts", "tui": "tui", "demo": "demo",
+    "wave": "wave", "host": "hosts", "tui": "tui", "demo": "demo", "serve": "serve",
     **dict.fromkeys(
         ("init", "config", "spawn", "ls", "attach", "send", "stop", "rm", "adopt", "prompts",
          "approve", "deny", "log", "stats"),
@@ -87,9 +87,9 @@ def _command_modules(*, tui_only: bool = False, command: str | None = None) -> l
 
     if tui_only:
         return [tui]
-    from paw.cli import archive, check, demo, detect, doctor, hosts, supervise, wave
+    from paw.cli import archive, check, demo, detect, doctor, hosts, serve, supervise, wave
 
-    return [check, detect, supervise, archive, tui, demo, doctor, wave, hosts]
+    return [check, detect, supervise, archive, tui, demo, doctor, wave, hosts, serve]
 
 
 def build_parser(*, tui_only: bool = False, command: str | None = None) -> argparse.ArgumentParser:

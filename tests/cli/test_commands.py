@@ -121,7 +121,7 @@ def test_every_acting_and_reporting_command_has_json() -> None:
     commands = subcommands()
     without = sorted(n for n, p in commands.items() if not _has_json(p))
     # interactive ones only: they take over the terminal
-    assert without == ["attach", "demo", "tui"]
+    assert without == ["attach", "demo", "serve", "tui"]
     assert all(_has_json(commands[n]) for n in ACTING)
 
 

@@ -1,0 +1,179 @@
+"""`paw serve`: the web page over this repository's supervisor (docs/web.md)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from paw.cli import UsageError
+
+if TYPE_CHECKING:
+    from paw.supervisor.fleet import Fleet
+    from paw.supervisor.records import StateStore
+    from paw.supervisor.service import Supervisor
+
+TOKEN_DOC = "web-token"  # noqa: S105 - a file name: .paw/web-token.json holds the SHA-256 only
+LINK_KEY_DOC = "web-link-key"
+DEFAULT_PORT = 8765
+GRACE_S = 3  # on SIGTERM/Ctrl-C: open connections (a page's keep-alive) get this long
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address only this machine reaches (``localhost`` counts)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: it may resolve anywhere
+
+
+def check_bind(host: str, *, cert: str | None, key: str | None, trusted_proxy: bool) -> None:
+    """Refuse (UsageError, exit 2) a bind others can reach without TLS or a proxy that has it."""
+    if (cert is None) != (key is None):
+        raise UsageError("--cert and --key go together", hint="give both, or neither")
+    if is_loopback(host) or cert is not None or trusted_proxy:
+        return
+    raise UsageError(
+        f"refusing to serve on {host} without TLS: others could read the token and the page",
+        hint="give --cert FILE --key FILE, or --trusted-proxy when a proxy or tunnel in front "
+        "terminates TLS; or keep 127.0.0.1 and use `ssh -L` (docs/web.md)",
+    )
+
+
+def load_token(state: StateStore, *, rotate: bool) -> tuple[str, str | None]:
+    """The stored token hash, and the token itself when it was just made (first start or
+    ``rotate``); otherwise None (only its hash is kept)."""
+    from paw.web.auth import hash_token, new_token
+
+    doc = state.read(TOKEN_DOC)
+    stored = doc.get("sha256") if doc else None
+    if isinstance(stored, str) and not rotate:
+        return stored, None
+    token = new_token()
+    digest = hash_token(token)
+    state.write(TOKEN_DOC, {"sha256": digest, "created": time.time()})
+    return digest, token
+
+
+def load_link_key(state: StateStore, *, rotate: bool) -> str:
+    """The key that signs one-occurrence links, made on first use (and on ``rotate``: every
+    link made before stops working). Kept in ``.paw/web-link-key.json``, never printed."""
+    from paw.web.links import new_key
+
+    doc = state.read(LINK_KEY_DOC)
+    key = doc.get("key") if doc else None
+    if isinstance(key, str) and not rotate:
+        return key
+    key = new_key()
+    state.write(LINK_KEY_DOC, {"key": key, "created": time.time()})
+    return key
+
+
+def _socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror}",
+                         hint="pick another --port (0: any free one)") from err  # fmt: skip
+    sock.listen(64)
+    return sock
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the page of agents and prompts (and decisions) over HTTP(S)."""
+    check_bind(args.host, cert=args.cert, key=args.key, trusted_proxy=args.trusted_proxy)
+    from paw.cli.compose import build_fleet
+
+    sup = build_fleet(args.repo)
+    digest, token = load_token(sup.ctx.state, rotate=args.rotate_token)
+    link_key = load_link_key(sup.ctx.state, rotate=args.rotate_token)
+    sock = _socket(args.host, args.port)
+    port = sock.getsockname()[1]
+    scheme = "https" if args.cert else "http"
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    base = f"{scheme}://{shown}:{port}/"
+    if token is not None:
+        print(f"paw serve: {base}login?token={token}")
+        print("  (the token is shown once: only its hash is kept; --rotate-token makes a new one)")
+    else:
+        print(f"paw serve: {base} (sign in with the URL printed when the token was made; "
+              "`paw serve --rotate-token` makes a new one)")  # fmt: skip
+    sys.stdout.flush()
+    _run(sup, sock, args, digest, link_key)
+    return 0
+
+
+def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
+         digest: str, link_key: str) -> None:  # fmt: skip
+    import uvicorn
+
+    from paw.web.app import WebSettings, create_app
+    from paw.web.source import Source
+
+    port = sock.getsockname()[1]
+    hosts = None
+    if is_loopback(args.host):
+        names = (
+            ("127.0.0.1", "localhost", "[::1]") if args.host != "::1" else ("[::1]", "localhost")
+        )
+        hosts = frozenset(f"{n}:{port}" for n in names)
+    settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=bool(args.cert),
+                           allowed_hosts=hosts, link_key=link_key)  # fmt: skip
+    app = create_app(Source(sup, time.time), settings)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, ssl_certfile=args.cert,
+        ssl_keyfile=args.key, proxy_headers=args.trusted_proxy, server_header=False,
+        timeout_graceful_shutdown=GRACE_S,
+    )  # fmt: skip
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `paw serve`."""
+    p = sub.add_parser(
+        "serve",
+        help="serve a web page of agents and prompts (decide from a phone)",
+        description=(
+            "Serve a page of this repository's agents and live prompts, with the guard's\n"
+            "verdict, where a signed-in browser approves or denies through paw's one\n"
+            "approval path (allow: one press; confirm: a second step; block and dialogs:\n"
+            "the terminal). Binds 127.0.0.1 unless told otherwise; another address needs\n"
+            "TLS (--cert/--key) or --trusted-proxy. The access token is made at first\n"
+            "start and printed once in the URL; only its hash is kept in .paw/."
+        ),
+        epilog=(
+            "examples:\n  paw serve\n  paw serve --port 9000 --rotate-token\n"
+            "  paw serve --host 0.0.0.0 --cert cert.pem --key key.pem\n"
+            "  ssh -L 8765:127.0.0.1:8765 HOST   # then open the printed URL here (docs/web.md)"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"port (default: {DEFAULT_PORT}; 0: any free one)")  # fmt: skip
+    p.add_argument("--cert", metavar="FILE", help="TLS certificate (PEM)")
+    p.add_argument("--key", metavar="FILE", help="TLS private key (PEM)")
+    p.add_argument(
+        "--trusted-proxy",
+        action="store_true",
+        help="a proxy or tunnel in front terminates TLS (and sets X-Forwarded-For)",
+    )
+    p.add_argument(
+        "--rotate-token",
+        action="store_true",
+        help="make a new access token and link key (the old token, its sessions and every "
+        "link made before stop working)",
+    )
+    p.set_defaults(func=cmd_serve)

@@ -1,0 +1,198 @@
+"""The page's HTML: server-rendered, readable without JavaScript, no outside resource.
+
+Every text paw did not write (agent names, kinds, subjects, questions, reasons, tasks, hosts,
+paths, a decision's reason) goes through :func:`inert`: control, bidi and zero-width characters
+shown as escapes (:func:`paw.core.printable.printable`), then HTML-escaped, so a subject
+carrying ``<script>``, markup or an OSC sequence is shown as text and never acts.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from paw.core.models import Action
+from paw.core.printable import printable
+
+if TYPE_CHECKING:
+    from paw.supervisor.model import AgentView, Decision, LivePrompt
+    from paw.web.source import Board
+
+CSS = """
+:root{color-scheme:light dark;--bad:#c62828;--warn:#b26a00;--ok:#2e7d32;--line:#8884}
+*{box-sizing:border-box}
+body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem}
+h1{font-size:1.2rem;margin:.2rem 0 .6rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}
+table{border-collapse:collapse;width:100%;font-size:.9rem}
+td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
+.wrap{overflow-x:auto}
+.card{border:1px solid var(--line);border-radius:.5rem;padding:.6rem;margin:.5rem 0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0;padding:.4rem;
+    background:#8881;border-radius:.3rem;font-size:.9rem}
+.v{font-weight:600;text-transform:uppercase;font-size:.8rem;padding:.1rem .4rem;
+   border-radius:.3rem;color:#fff}
+.v-allow{background:var(--ok)}.v-confirm{background:var(--warn)}.v-block{background:var(--bad)}
+.meta{opacity:.8;font-size:.85rem}
+form{display:inline}
+button{font:inherit;padding:.5rem 1rem;margin:.3rem .4rem .1rem 0;border-radius:.4rem;
+       border:1px solid var(--line);min-height:2.6rem}
+button.go{background:var(--ok);color:#fff}button.warn{background:var(--warn);color:#fff}
+.note{font-style:italic}
+"""
+
+JS = """
+(function(){
+  var board=document.getElementById('board');if(!board)return;
+  function tick(){
+    fetch('/board',{credentials:'same-origin',cache:'no-store'}).then(function(r){
+      if(r.status===401){location.reload();return null}return r.ok?r.text():null
+    }).then(function(t){if(t!==null&&t!==board.innerHTML)board.innerHTML=t})
+      .catch(function(){}).then(function(){setTimeout(tick,1500)});
+  }
+  setTimeout(tick,1500);
+})();
+"""
+
+
+def inert(text: object) -> str:
+    """``text`` (not written by paw) made safe to place in HTML, as text or in an attribute."""
+    return html.escape(printable(str(text)), quote=True)
+
+
+def page(title: str, body: str, *, script: bool = False) -> str:
+    """A whole HTML document (its style and script are paw's own files)."""
+    js = '<script src="/static/app.js" defer></script>' if script else ""
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
+        f"<meta name=referrer content=no-referrer><title>{html.escape(title)}</title>"
+        f'<link rel=stylesheet href="/static/app.css">{js}</head><body>{body}</body></html>'
+    )
+
+
+def render_home(board: Board, csrf: str, repo: str) -> str:
+    """The main page: agents and prompts (and the script that refreshes them)."""
+    body = f"<h1>paw · {inert(repo)}</h1><div id=board>{render_board(board, csrf)}</div>"
+    return page("paw", body, script=True)
+
+
+def render_board(board: Board, csrf: str) -> str:
+    """The part of the page the script refreshes."""
+    snap = board.snapshot
+    parts: list[str] = []
+    if not snap.tmux_ok:
+        parts.append(f"<p class=note>{inert(snap.error or 'tmux cannot be reached')}; "
+                     "the agents' state is unknown</p>")  # fmt: skip
+    for host, why in board.unreachable.items():
+        parts.append(f"<p class=note>host {inert(host)} unreachable ({inert(why)})</p>")
+    tasks = {a.name: a.task for a in snap.agents}
+    parts.append(f"<h2>Prompts ({len(snap.prompts)})</h2>")
+    if not snap.prompts:
+        parts.append("<p>No live prompt.</p>")
+    parts += [_prompt_card(p, snap.taken_at, tasks.get(p.agent), csrf) for p in snap.prompts]
+    parts.append(f"<h2>Agents ({len(snap.agents)})</h2>")
+    parts.append(_agents_table(snap.agents) if snap.agents else "<p>No agent.</p>")
+    return "".join(parts)
+
+
+def _agents_table(agents: tuple[AgentView, ...]) -> str:
+    head = (
+        "<div class=wrap><table><tr><th>Agent</th><th>Kind</th><th>Status</th>"
+        "<th>Branch</th><th title='uncommitted / untracked / ahead / behind'>Counts</th></tr>"
+    )
+    rows = [head]
+    for a in agents:
+        s = a.stat
+        counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
+        host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
+        note = f"<div class=meta>{inert(a.note)}</div>" if a.note else ""
+        rows.append(
+            f"<tr><td>{inert(a.name)}{host}</td><td>{inert(a.kind)}</td>"
+            f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
+            f"<td>{counts}</td></tr>"
+        )
+    rows.append("</table></div>")
+    return "".join(rows)
+
+
+def _age(seconds: float) -> str:
+    s = max(0, int(seconds))
+    return f"{s}s" if s < 120 else f"{s // 60}m" if s < 7200 else f"{s // 3600}h"
+
+
+def _prompt_card(
+    p: LivePrompt, now: float, task: str | None, csrf: str, target: str = "/decide"
+) -> str:
+    action = p.verdict.action
+    subject = p.prompt.subject if p.prompt.subject is not None else p.prompt.question
+    reasons = "".join(f"<li>{inert(r)}</li>" for r in p.verdict.reasons)
+    task_line = f"<div class=meta>task: {inert(task)}</div>" if task else ""
+    head = (
+        f"<div class=card id='p-{inert(p.id)}'><div><span class='v v-{action.value}'>"
+        f"{action.value}</span> <b>{inert(p.prompt.kind.value)}</b> · {inert(p.agent)} "
+        f"<span class=meta>({inert(p.kind)}) · {_age(now - p.first_seen)} · id {inert(p.id)}"
+        f"</span></div>{task_line}<div class=meta>{inert(p.prompt.question)}</div>"
+        f"<pre class=subject>{inert(subject)}</pre>"
+        + (f"<ul class=reasons>{reasons}</ul>" if reasons else "")
+    )
+    return head + _actions(p, csrf, target) + "</div>"
+
+
+def _form(csrf: str, prompt_id: str, action: str, label: str, css: str = "", *,
+          confirmed: bool = False, target: str = "/decide") -> str:  # fmt: skip
+    extra = "<input type=hidden name=confirmed value=1>" if confirmed else ""
+    klass = f" class={css}" if css else ""
+    return (
+        f"<form method=post action='{inert(target)}'>"
+        f"<input type=hidden name=csrf value='{inert(csrf)}'>"
+        f"<input type=hidden name=prompt value='{inert(prompt_id)}'>"
+        f"<input type=hidden name=action value={action}>{extra}"
+        f"<button{klass} name=go value={action}>{label}</button></form>"
+    )
+
+
+def _actions(p: LivePrompt, csrf: str, target: str) -> str:
+    if p.prompt.needs_human:
+        return (f"<p class=note>A dialog only a human can answer: answer it in the pane "
+                f"(<code>paw attach {inert(p.agent)}</code>).</p>")  # fmt: skip
+    deny = _form(csrf, p.id, "deny", "Deny", target=target)
+    action = p.verdict.action
+    if action is Action.ALLOW:
+        return _form(csrf, p.id, "approve", "Approve", "go", target=target) + deny
+    if action is Action.CONFIRM:
+        return _form(csrf, p.id, "approve", "Approve…", "warn", target=target) + deny
+    return (
+        f"<p class=note>Blocked by the guard: not approvable from the web. Needs the terminal "
+        f"(<code>paw approve {inert(p.id)} --override REASON</code>).</p>" + deny
+    )
+
+
+def render_confirm(d: Decision, csrf: str, subject: str, target: str = "/decide") -> str:
+    """The second step of a ``confirm`` verdict: the warning, then one explicit button."""
+    back = "" if target != "/decide" else "<p><a href='/'>Back, decide nothing</a></p>"
+    body = (
+        f"<h1>Confirm</h1><div class=card><p><b>{inert(d.reason)}</b></p>"
+        f"<pre class=subject>{inert(subject)}</pre>"
+        f"<pre class=warning>{inert(d.confirmation or '')}</pre>"
+        + _form(
+            csrf, d.prompt_id, "approve", "Yes, approve it", "warn", confirmed=True, target=target
+        )
+        + _form(csrf, d.prompt_id, "deny", "Deny", target=target)
+        + back
+        + "</div>"
+    )
+    return page("paw: confirm", body)
+
+
+def render_link(p: LivePrompt, now: float, csrf: str, target: str) -> str:
+    """The page a one-occurrence link opens: that one prompt as it is now, nothing else."""
+    body = f"<h1>paw · one prompt</h1>{_prompt_card(p, now, None, csrf, target)}"
+    return page("paw: prompt", body)
+
+
+def render_result(title: str, text: str, *, status: str = "", home: bool = True) -> str:
+    """A one-message page (a decision's outcome, a refusal)."""
+    out = f" <span class=meta>({inert(status)})</span>" if status else ""
+    body = f"<h1>{html.escape(title)}</h1><p id=result>{inert(text)}{out}</p>"
+    back = "<p><a href='/'>Back to the list</a></p>" if home else ""
+    return page(f"paw: {title}", body + back)

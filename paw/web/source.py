@@ -1,0 +1,128 @@
+"""Where the page reads the supervisor, and where it decides: one lock, one small seam.
+
+:func:`read_board` is the only place the page reads the picture: the same ``poll_once`` that
+`paw ls --json` and `paw prompts --json` call (no live update of its own). When the supervisor's
+Textual-free feed lands (``paw.supervisor.feed``), it replaces this function's body and the
+page keeps its shape. :func:`decide` is the only place the page acts: the same ``approve`` and
+``deny`` `paw approve` / `paw deny` call (proof before send, the record on disk before the keys,
+one decision per occurrence), preceded by a record of who asked from where.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.supervisor.context import Context
+    from paw.supervisor.model import Decision, Snapshot
+
+READ_TTL_S = 0.5  # pages open together share one sweep this young
+LINKS_DOC = "web-links"  # .paw/web-links.json: ids of links already used (until they expire)
+LINKS_LOCK = "web-links"
+
+
+class Supervised(Protocol):
+    """What the page needs of a Supervisor or a Fleet."""
+
+    @property
+    def ctx(self) -> Context:
+        """Its context (settings, the audit log)."""
+        ...
+
+    def poll_once(self) -> Snapshot:
+        """Sweep once."""
+        ...
+
+    def approve(
+        self, prompt_id: str, *, always: bool = False, confirmed: bool = False,
+        override: str | None = None,
+    ) -> Decision:  # fmt: skip
+        """The one approval path."""
+        ...
+
+    def deny(self, prompt_id: str) -> Decision:
+        """The one denial path."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What the page shows."""
+
+    snapshot: Snapshot
+    unreachable: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who asked for a decision over the web (recorded before the decision)."""
+
+    client: str  # the client's address as the server saw it
+    token_id: str  # the access token (or link) the session came from
+    user_agent: str
+
+
+class Source:
+    """The supervisor behind the page. Every call is serialised: a Supervisor's caches are not
+    shared between threads, and the approval path takes its own cross-process lock anyway."""
+
+    def __init__(self, sup: Supervised, clock: Callable[[], float]) -> None:
+        """Read and decide through ``sup``."""
+        self.sup = sup
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._last: Board | None = None
+        self._last_at = 0.0
+
+    def read_board(self) -> Board:
+        """The current picture (a sweep at most :data:`READ_TTL_S` old)."""
+        with self._lock:
+            now = self.clock()
+            if self._last is None or now - self._last_at >= READ_TTL_S:
+                snapshot = self.sup.poll_once()
+                unreachable = getattr(self.sup, "unreachable", None)
+                down: dict[str, str] = unreachable() if callable(unreachable) else {}
+                self._last, self._last_at = Board(snapshot, down), now
+            return self._last
+
+    def decide(
+        self, action: str, prompt_id: str, asker: Asker, *, confirmed: bool = False
+    ) -> Decision:
+        """Record who asks, then approve (never with an override: a typed override of a
+        ``block`` is a terminal act) or deny ``prompt_id`` through the one path."""
+        with self._lock:
+            self.sup.ctx.record(
+                "web-request", action=action, prompt_id=prompt_id, confirmed=confirmed,
+                client=asker.client, token_id=asker.token_id, user_agent=asker.user_agent,
+            )  # fmt: skip
+            self._last = None  # the next read sweeps again
+            if action == "approve":
+                return self.sup.approve(prompt_id, confirmed=confirmed)
+            return self.sup.deny(prompt_id)
+
+    def use_link(self, nonce: str, expires: float) -> bool:
+        """Mark the link ``nonce`` used, on disk (every paw process and a restart see it);
+        False when it was used already. Expired ids are dropped (their links are refused
+        by their expiry anyway)."""
+        state = self.sup.ctx.state
+        with state.lock(LINKS_LOCK):
+            doc = state.read(LINKS_DOC) or {}
+            used = doc.get("used")
+            seen = dict(used) if isinstance(used, dict) else {}
+            if nonce in seen:
+                return False
+            now = self.clock()
+            seen = {k: v for k, v in seen.items() if isinstance(v, (int, float)) and v > now}
+            seen[nonce] = expires
+            state.write(LINKS_DOC, {"used": seen})
+            return True
+
+    def link_used(self, nonce: str) -> bool:
+        """True when the link ``nonce`` was used already."""
+        doc = self.sup.ctx.state.read(LINKS_DOC) or {}
+        used = doc.get("used")
+        return isinstance(used, dict) and nonce in used

@@ -1,0 +1,477 @@
+"""`paw serve` end to end: real HTTP against the real server (a `paw serve` process on
+127.0.0.1), over a real supervisor on a private tmux server with a scripted agent.
+
+The agent asks, one after the other: an ``allow`` (touch), a ``confirm`` (git push), a ``block``
+(rm -rf /), a subject carrying markup and bidi characters, and a folder-trust dialog. The page
+lists each; allow goes in one press, confirm only after its second step, block and the dialog
+offer no approve, and every decision is audited with who asked from where.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import ssl
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from libtmux.test.retry import retry_until
+
+from paw.cli import main
+from paw.cli.common import find_repo_root
+from paw.cli.compose import build_supervisor
+from paw.web.links import make_link
+from tests.support.budget import budget
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from libtmux.server import Server
+
+    from paw.supervisor.model import LivePrompt
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+HOSTILE = "echo <script>alert(1)</script><b>bold</b> \u202eexe.txt\u2066z\u2069\u00ad"
+STEPS = (
+    "shell touch one.txt",
+    "shell git push origin main",
+    "shell rm -rf /",
+    f"shell {HOSTILE}",
+    "trust .",
+)
+UA = "paw-test-browser/1.0"
+ANY = "0.0.0.0"  # noqa: S104 - the address paw must refuse to bind without TLS
+
+
+@dataclass
+class Web:
+    """A running `paw serve` and a browser's cookie jar (one session)."""
+
+    proc: subprocess.Popen[str]
+    host: str
+    port: int
+    token: str
+    repo: Path
+    cookie: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def request(
+        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], str]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=budget(60))
+        sent = {"User-Agent": UA, "Host": f"{self.host}:{self.port}"}
+        if self.cookie:
+            sent["Cookie"] = self.cookie
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        sent.update(headers or {})
+        try:
+            conn.request(method, path, body=body, headers=sent)
+            response = conn.getresponse()
+            got = {k.lower(): v for k, v in response.getheaders()}
+            return response.status, got, response.read().decode("utf-8")
+        finally:
+            conn.close()
+
+    def login(self) -> None:
+        status, headers, _ = self.request("GET", f"/login?token={self.token}")
+        assert status == 303, status
+        self.cookie = headers["set-cookie"].split(";", 1)[0]
+
+    def page(self) -> str:
+        status, _, text = self.request("GET", "/")
+        assert status == 200, text
+        return text
+
+    def decide(self, prompt: str, action: str, *, confirmed: bool = False,
+               headers: dict[str, str] | None = None) -> tuple[int, str]:  # fmt: skip
+        form = {"csrf": self.csrf(), "prompt": prompt, "action": action}
+        if confirmed:
+            form["confirmed"] = "1"
+        status, _, text = self.request("POST", "/decide", urlencode(form), headers)
+        return status, text
+
+    def csrf(self) -> str:
+        """This session's CSRF token, read from a form of the page (the last one seen when
+        the page offers no form now)."""
+        found = re.search(r"name=csrf value='([^']+)'", self.page())
+        if found:
+            self.headers["csrf"] = found.group(1)
+        assert "csrf" in self.headers, "no CSRF token on the page"
+        return self.headers["csrf"]
+
+
+@pytest.fixture
+def repo(git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose paw uses the plugin's private tmux server."""
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    script = tmp_path / "steps.txt"
+    script.write_text("\n".join(STEPS) + "\n", encoding="utf-8")
+    command = json.dumps(["{python}", "-m", "paw.demo.agent", "--script", str(script)])
+    (git_repo / "paw.toml").write_text(f"[agents.scripted]\ncommand = {command}\n", "utf-8")
+    return git_repo
+
+
+def _serve(repo: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paw", "serve", "--port", "0", *extra],
+        cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the server prints its URL before it serves
+    assert line.startswith("paw serve: "), line + (proc.stderr.read() if proc.stderr else "")
+    return proc, line.split(" ", 2)[2].split()[0]
+
+
+@pytest.fixture
+def web(repo: Path) -> Iterator[Web]:
+    """`paw serve` on 127.0.0.1 (a free port), with the agent spawned and asking."""
+    assert main(["spawn", "a1", "--agent", "scripted"]) == 0
+    proc, url = _serve(repo)
+    parts = urlsplit(url)
+    assert parts.hostname == "127.0.0.1"
+    assert parts.port is not None
+    try:
+        yield Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), repo)
+    finally:
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """End the `paw serve` a test started (by its handle): SIGTERM, then SIGKILL."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=budget(30))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _wait_prompt(web: Web, needle: str) -> str:
+    """The id of the prompt whose card shows ``needle`` (waits until the page lists it)."""
+    found: list[str] = []
+
+    def shows() -> bool:
+        for card in web.page().split("<div class=card id='p-")[1:]:
+            if needle in card:
+                found[:] = [card.split("'", 1)[0]]
+                return True
+        return False
+
+    assert retry_until(shows, budget(90), raises=False), f"the page never listed {needle!r}"
+    return found[0]
+
+
+def _card(web: Web, prompt: str) -> str:
+    page = web.page()
+    start = page.index(f"<div class=card id='p-{prompt}'")
+    return (
+        page[start : page.index("<div class=card", start + 1)]
+        if page.count("<div class=card", start + 1)
+        else page[start:]
+    )
+
+
+def _audit(repo: Path) -> list[dict[str, object]]:
+    lines = (repo / ".paw" / "audit.jsonl").read_text("utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def _sends(repo: Path, prompt: str) -> list[dict[str, object]]:
+    return [r for r in _audit(repo) if r.get("prompt_id") == prompt and r.get("decision") == "send"]
+
+
+def test_the_page_lists_and_decides_through_the_one_approval_path(web: Web) -> None:
+    web.login()
+    # allow: listed with its verdict, kind, agent and subject; one press sends it
+    allow = _wait_prompt(web, "touch one.txt")
+    card = _card(web, allow)
+    assert "v-allow" in card
+    assert "a1" in card
+    assert ">shell<" in card
+    assert "value=approve>Approve</button>" in card
+    status, text = web.decide(allow, "approve")
+    assert status == 200, text
+    assert "Sent" in text
+    (sent,) = _sends(web.repo, allow)
+    assert sent["event"] == "approve"
+    asked = [r for r in _audit(web.repo) if r.get("event") == "web-request"]
+    assert asked[-1]["prompt_id"] == allow
+    assert asked[-1]["client"] == "127.0.0.1"
+    assert asked[-1]["user_agent"] == UA
+    assert asked[-1]["token_id"]
+    # the request record is on disk before the decision's own records
+    records = _audit(web.repo)
+    assert records.index(asked[-1]) < records.index(sent)
+
+    # confirm: the first press shows the warning and sends nothing; the second step sends
+    push = _wait_prompt(web, "git push origin main")
+    assert "v-confirm" in _card(web, push)
+    status, text = web.decide(push, "approve")
+    assert status == 200
+    assert "Yes, approve it" in text
+    assert "name=confirmed value=1" in text
+    assert _sends(web.repo, push) == []
+    status, text = web.decide(push, "approve", confirmed=True)
+    assert status == 200, text
+    assert "Sent" in text
+    assert len(_sends(web.repo, push)) == 1
+
+    # block: no approve offered; an approve POSTed anyway sends nothing; deny works
+    block = _wait_prompt(web, "rm -rf /")
+    card = _card(web, block)
+    assert "v-block" in card
+    assert "value=approve" not in card
+    assert "Needs the terminal" in card
+    status, text = web.decide(block, "approve")
+    assert status == 409
+    assert "not approvable from the web" in text
+    status, text = web.decide(block, "approve", confirmed=True)
+    assert status == 409
+    assert _sends(web.repo, block) == []
+    status, text = web.decide(block, "deny")
+    assert status == 200, text
+    assert "Sent" in text
+    (denied,) = _sends(web.repo, block)
+    assert denied["event"] == "deny"
+
+    # a subject with markup and bidi characters is shown inert
+    hostile = _wait_prompt(web, "exe.txt")
+    card = _card(web, hostile)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt;" in card
+    assert "\\u202eexe.txt\\u2066z\\u2069" in card
+    page = web.page()
+    assert "<script>alert" not in page
+    assert "<b>bold" not in page
+    for char in ("\u202e", "\u2066", "\u2069", "\u00ad", "\x1b"):
+        assert char not in page
+    assert web.decide(hostile, "deny")[0] == 200
+
+    # a dialog only a human can answer: said so, nothing offered, a POST refused
+    trust = _wait_prompt(web, "only a human")
+    card = _card(web, trust)
+    assert "<form" not in card
+    for action in ("approve", "deny"):
+        status, text = web.decide(trust, action)
+        assert status == 409
+        assert "only a human" in text
+    assert _sends(web.repo, trust) == []
+
+
+def test_strangers_get_nothing(web: Web) -> None:
+    # no cookie: the page and the decision are refused
+    assert web.request("GET", "/")[0] == 401
+    assert web.request("GET", "/board")[0] == 401
+    # the right token: a session cookie, HttpOnly and SameSite=Strict (not Secure over http)
+    status, headers, _ = web.request("GET", f"/login?token={web.token}")
+    assert status == 303
+    cookie = headers["set-cookie"].lower()
+    assert "httponly" in cookie
+    assert "samesite=strict" in cookie
+    assert "max-age=" in cookie
+    assert "secure" not in cookie
+    assert "content-security-policy" in headers
+    web.cookie = headers["set-cookie"].split(";", 1)[0]
+    prompt = _wait_prompt(web, "touch one.txt")
+    # the part of the page its script refreshes: the same listing, without the document
+    status, _, board = web.request("GET", "/board")
+    assert status == 200
+    assert "touch one.txt" in board
+    assert "<html" not in board
+    # a cross-site POST (the browser names the other origin) is refused with a valid CSRF token
+    status, _ = web.decide(prompt, "approve", headers={"Origin": "http://evil.example"})
+    assert status == 403
+    status, _ = web.decide(prompt, "approve", headers={"Sec-Fetch-Site": "cross-site"})
+    assert status == 403
+    # a POST without this session's CSRF token is refused
+    form = urlencode({"csrf": "guess", "prompt": prompt, "action": "approve"})
+    assert web.request("POST", "/decide", form)[0] == 403
+    # GET never acts
+    assert web.request("GET", f"/decide?prompt={prompt}&action=approve")[0] == 405
+    # another Host (DNS rebinding) is refused
+    assert web.request("GET", "/", headers={"Host": "evil.example"})[0] == 421
+    assert _sends(web.repo, prompt) == []
+    # wrong tokens: refused, then rate limited, even the right token for a while
+    jar, web.cookie = web.cookie, None
+    codes = [web.request("GET", f"/login?token=wrong{i}")[0] for i in range(6)]
+    assert codes == [401] * 5 + [429], codes
+    assert web.request("GET", f"/login?token={web.token}")[0] == 429
+    web.cookie = jar  # a signed-in browser keeps working
+    assert web.decide(prompt, "approve")[0] == 200
+    assert len(_sends(web.repo, prompt)) == 1
+
+
+def test_a_bind_others_can_reach_needs_tls_or_a_trusted_proxy(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--host", ANY, "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert [line for line in err.splitlines() if line.startswith("paw: ")] == [
+        "paw: refusing to serve on 0.0.0.0 without TLS: others could read the token and the page"
+    ]
+    assert "Traceback" not in err
+    assert main(["serve", "--host", ANY, "--cert", "c.pem"]) == 2
+    assert "--cert and --key go together" in capsys.readouterr().err
+    assert not (repo / ".paw" / "web-token.json").exists()  # refused before anything was made
+
+
+def test_the_token_is_kept_hashed_and_rotates(repo: Path) -> None:
+    from paw.adapters.state import StateStore
+    from paw.cli.serve import load_token
+    from paw.web.auth import hash_token
+
+    state = StateStore(repo / ".paw")
+    digest, token = load_token(state, rotate=False)
+    assert token is not None
+    assert digest == hash_token(token)
+    stored = (repo / ".paw" / "web-token.json").read_text("utf-8")
+    assert token not in stored
+    assert digest in stored
+    assert load_token(state, rotate=False) == (digest, None)  # not shown again
+    new_digest, new_token = load_token(state, rotate=True)
+    assert new_token is not None
+    assert new_token != token
+    assert new_digest != digest
+
+
+# -- one-occurrence links ---------------------------------------------------------------------
+
+
+def _live(repo: Path, needle: str) -> LivePrompt:
+    sup = build_supervisor(str(repo))
+    found: list[LivePrompt] = []
+
+    def shows() -> bool:
+        found[:] = [p for p in sup.poll_once().prompts if needle in (p.prompt.subject or "")]
+        return bool(found)
+
+    assert retry_until(shows, budget(90), raises=False), f"no prompt about {needle!r}"
+    return found[0]
+
+
+def _link(repo: Path, p: LivePrompt, *, now: float | None = None, **changes: str) -> str:
+    from paw.adapters.state import StateStore
+    from paw.cli.serve import load_link_key
+
+    key = load_link_key(StateStore(repo / ".paw"), rotate=False)  # the server made it
+    token = make_link(
+        key, repo=find_repo_root(str(repo)), agent=p.agent, prompt_id=p.id,
+        fingerprint=changes.get("fingerprint", p.prompt.fingerprint),
+        verdict=p.verdict.action.value, now=now or time.time(),
+    )  # fmt: skip
+    return f"/link/{token}"
+
+
+def _link_form(web: Web, link: str) -> dict[str, str]:
+    status, headers, text = web.request("GET", link)
+    assert status == 200, text
+    assert "set-cookie" not in headers  # a link signs nobody in
+    found = re.search(r"name=csrf value='([^']+)'", text)
+    assert found
+    return {"csrf": found.group(1)}
+
+
+def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
+    allow = _live(web.repo, "touch one.txt")
+    link = _link(web.repo, allow)
+    status, _, text = web.request("GET", link)  # opening it shows the prompt, acts on nothing
+    assert status == 200
+    assert "touch one.txt" in text
+    assert "value=approve>Approve</button>" in text
+    assert _sends(web.repo, allow.id) == []
+    assert web.request("GET", "/")[0] == 401  # the link grants nothing else
+    assert web.request("GET", "/board")[0] == 401
+    # a link signed for another occurrence (fingerprint), an expired one, a forged one
+    status, _, text = web.request("GET", _link(web.repo, allow, fingerprint="0" * 16))
+    assert status == 410
+    assert "changed, ended or was answered" in text
+    assert "<form" not in text
+    status, _, text = web.request("GET", _link(web.repo, allow, now=time.time() - 3600))
+    assert status == 404
+    assert "expired" in text
+    forged = link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB")
+    assert web.request("GET", forged)[0] == 404
+    # a cross-site POST, a POST without the link's CSRF token, a POST about another prompt
+    form = _link_form(web, link)
+    approve = {**form, "prompt": allow.id, "action": "approve"}
+    evil = {"Origin": "http://evil.example"}
+    assert web.request("POST", link, urlencode(approve), evil)[0] == 403
+    assert web.request("POST", link, urlencode({**approve, "csrf": "x"}))[0] == 403
+    assert web.request("POST", link, urlencode({**approve, "prompt": "0000000000"}))[0] == 400
+    assert _sends(web.repo, allow.id) == []
+    # the decision: once
+    status, _, text = web.request("POST", link, urlencode(approve))
+    assert status == 200, text
+    assert "Sent" in text
+    assert len(_sends(web.repo, allow.id)) == 1
+    asked = [r for r in _audit(web.repo) if r.get("event") == "web-request"]
+    assert str(asked[-1]["token_id"]).startswith("link:")
+    assert asked[-1]["client"] == "127.0.0.1"
+    status, _, text = web.request("POST", link, urlencode(approve))
+    assert status == 410
+    assert "used already" in text
+    assert web.request("GET", link)[0] == 410
+    assert len(_sends(web.repo, allow.id)) == 1
+
+    # confirm by link: the first press only shows the warning (the link stays usable)
+    push = _live(web.repo, "git push")
+    link = _link(web.repo, push)
+    approve = {**_link_form(web, link), "prompt": push.id, "action": "approve"}
+    status, _, text = web.request("POST", link, urlencode(approve))
+    assert status == 200
+    assert "Yes, approve it" in text
+    assert _sends(web.repo, push.id) == []
+    status, _, text = web.request("POST", link, urlencode({**approve, "confirmed": "1"}))
+    assert status == 200, text
+    assert len(_sends(web.repo, push.id)) == 1
+
+
+def test_over_tls_the_cookie_is_secure(repo: Path, tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    proc, url = _serve(repo, "--cert", str(cert), "--key", str(key))
+    parts = urlsplit(url)
+    assert parts.scheme == "https"
+    assert parts.port is not None
+    context = ssl.create_default_context(cafile=str(cert))
+    conn = http.client.HTTPSConnection("127.0.0.1", parts.port, context=context,
+                                       timeout=budget(60))  # fmt: skip
+    try:
+        conn.request("GET", f"/login?{parts.query}")
+        response = conn.getresponse()
+        assert response.status == 303
+        cookie = (response.getheader("set-cookie") or "").lower()
+        assert "secure" in cookie
+        assert "httponly" in cookie
+        assert "samesite=strict" in cookie
+    finally:
+        conn.close()
+        _stop(proc)
+
+
+def test_which_binds_need_tls() -> None:
+    from paw.cli import UsageError
+    from paw.cli.serve import check_bind
+
+    for host in ("127.0.0.1", "127.0.0.2", "::1", "localhost"):
+        check_bind(host, cert=None, key=None, trusted_proxy=False)
+    for host in (ANY, "::", "192.168.1.10", "box.example"):  # a name may resolve anywhere
+        with pytest.raises(UsageError, match="without TLS"):
+            check_bind(host, cert=None, key=None, trusted_proxy=False)
+        check_bind(host, cert="c.pem", key="k.pem", trusted_proxy=False)
+        check_bind(host, cert=None, key=None, trusted_proxy=True)

@@ -214,6 +214,7 @@ class Book:
         self.open: dict[str, ChannelRequest] = {}
         self.closed: dict[str, ChannelState] = {}
         self.answered: set[str] = set()  # answered by paw, the reply event not seen yet
+        self.replies: dict[str, str] = {}  # the reply the server says it took, per closed id
 
     def ask(self, request: ChannelRequest) -> None:
         """A request the server reports pending."""
@@ -229,8 +230,9 @@ class Book:
             self.open[rid] = _conflicted(known)
 
     def reply(self, replied: Replied) -> None:
-        """The server says the request is answered."""
+        """The server says the request is answered (and how)."""
         self.close(replied.request_id, ChannelState.RESOLVED)
+        self.replies[replied.request_id] = replied.reply
 
     def close(self, request_id: str, state: ChannelState) -> None:
         """The request is no longer open."""
@@ -238,7 +240,9 @@ class Book:
         self.answered.discard(request_id)
         self.closed[request_id] = state
         while len(self.closed) > MAX_CLOSED:
-            del self.closed[next(iter(self.closed))]
+            oldest = next(iter(self.closed))
+            del self.closed[oldest]
+            self.replies.pop(oldest, None)
 
     def sync(self, listed: Sequence[ChannelRequest]) -> None:
         """The server's list of pending requests, read right after (re)subscribing."""

@@ -171,6 +171,7 @@ def test_a_request_is_pending_until_its_reply() -> None:
     assert book.pending() == []
     assert book.state(request.request_id) is ChannelState.RESOLVED
     assert book.refusal(request.request_id) == "not-pending"
+    assert book.replies[request.request_id] == "once"
 
 
 def test_a_replayed_request_is_never_reopened() -> None:

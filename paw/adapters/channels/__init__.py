@@ -1,0 +1,1 @@
+"""Agents' structured channels: the side effects (servers, hook files) behind each channel."""

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from paw.adapters.channels.opencode import OpencodeChannel, OpencodeServer, wire_opencode
+from paw.adapters.procs import PsutilInspector
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.core.models import PromptKind
 from paw.errors import ChannelRefused
@@ -78,6 +79,10 @@ def _post(server: OpencodeServer, path: str, body: object, *, auth: bool = True)
         conn.close()
 
 
+def _in_tree(pid: int, root: int) -> bool:
+    return any(p.pid == pid for p in PsutilInspector().tree(root))
+
+
 def _wait_request(channel: OpencodeChannel, run: Run) -> ChannelRequest:
     found = channel.wait_pending(WAIT)
     assert found, f"no request through the channel; screen:\n{run.pane.capture()}"
@@ -95,9 +100,13 @@ def test_the_channel_carries_the_exact_input_and_answers_the_request(
 ) -> None:
     del installed_agents
     run, server = _start(agent, tmp_path / "state")
-    channel = OpencodeChannel(server)
+    pane_pid = int(run.pane.info()["pane_pid"])
+    channel = OpencodeChannel(server, is_agent=lambda pid: _in_tree(pid, pane_pid))
     try:
         wait_ready(run)
+        # The agent itself listens on paw's port.
+        run.pane.wait_for(lambda _: bool(channel.listener_pids()), WAIT, "the agent's server")
+        assert all(_in_tree(pid, pane_pid) for pid in channel.listener_pids())
         channel.start()
         assert channel.wait_connected(WAIT)
         assert channel.pending() == []

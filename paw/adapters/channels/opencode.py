@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import psutil
+
 from paw.core.channels.opencode import REPLIES, Book, Replied, parse_event, parse_pending
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.errors import ChannelRefused, DeliveryUnknown, PawError
@@ -153,8 +155,13 @@ class OpencodeChannel:
         *,
         timeout: float = 10.0,
         clock: Callable[[], float] = time.time,
+        is_agent: Callable[[int], bool] | None = None,
     ) -> None:
+        """``is_agent(pid)``: whether a process is the agent's own (in its pane's process tree).
+        Given, the stream is trusted only while every process listening on the port is the
+        agent's: a process that took the port after the agent exited serves nothing to paw."""
         self.server = server
+        self._is_agent = is_agent
         self.timeout = timeout  # for the list and the reply requests
         self._clock = clock
         self._book = Book()
@@ -305,7 +312,7 @@ class OpencodeChannel:
                 return
             conn.request("GET", "/event", headers=self._headers("text/event-stream"))
             response = conn.getresponse()
-            if response.status != 200:
+            if response.status != 200 or not self._owned():
                 return
             # Subscribed: whatever happens from now is in the stream; what happened before is
             # in the list. Read the list, then the stream (resends are idempotent).
@@ -327,6 +334,27 @@ class OpencodeChannel:
         finally:
             self._sock = None
             conn.close()
+
+    def listener_pids(self) -> frozenset[int]:
+        """The processes listening on the server's port on 127.0.0.1 (empty when unknown)."""
+        try:
+            conns = psutil.net_connections(kind="tcp")
+        except (psutil.Error, OSError):
+            return frozenset()
+        return frozenset(
+            c.pid
+            for c in conns
+            if c.pid
+            and c.status == psutil.CONN_LISTEN
+            and c.laddr
+            and c.laddr.port == self.server.port
+        )
+
+    def _owned(self) -> bool:
+        if self._is_agent is None:
+            return True
+        pids = self.listener_pids()
+        return bool(pids) and all(self._is_agent(pid) for pid in pids)
 
     def _apply(self, data: str) -> None:
         try:

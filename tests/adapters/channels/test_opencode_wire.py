@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import stat
 import threading
@@ -279,3 +280,20 @@ def test_a_dropped_stream_vouches_for_nothing_until_it_is_back(replay: Replay) -
         assert [r.request_id for r in channel.pending()] == [props["id"]]
     finally:
         channel.close()
+
+
+def test_a_port_held_by_another_process_serves_nothing(replay: Replay) -> None:
+    replay.pending.append(replay.asked["properties"])
+    channel = OpencodeChannel(_server(replay.port))
+    assert channel.listener_pids() == {os.getpid()}  # the replay listens in this process
+    strangers = OpencodeChannel(_server(replay.port), is_agent=lambda pid: pid != os.getpid())
+    owned = OpencodeChannel(_server(replay.port), is_agent=lambda pid: pid == os.getpid())
+    strangers.start()
+    owned.start()
+    try:
+        assert owned.wait_connected(WAIT)
+        assert not strangers.wait_connected(budget(1.0))
+        assert strangers.pending() == []
+    finally:
+        strangers.close()
+        owned.close()

@@ -3,8 +3,9 @@ pane at 80x24 against the stub model, wired by ``wire_opencode`` (its own port o
 a per-spawn password). The request arrives with the exact input (a command that wraps on the
 screen arrives whole); an answer through the channel allows or denies it, the TUI's dialog
 closes and the agent moves on; a wrong, stale or forged id answers nothing, from this paw
-process or another one; without the password the server answers nothing. No key is sent to a
-dialog: the only keys typed are the scenario's message.
+process or another one; without the password the server answers nothing; a request a human
+answers at the pane is seen resolved and answered no more. paw's channel sends no key: the only
+keys are the scenario's messages and, last, the human's Enter.
 
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
 """
@@ -156,6 +157,21 @@ def test_the_channel_carries_the_exact_input_and_answers_the_request(
         finally:
             other.close()
         assert _post(server, f"/permission/{request.request_id}/reply", {"reply": "reject"}) == 404
+
+        # A human answers at the pane: the channel sees it resolved and answers it no more.
+        send_scenario(run, "shell")
+        by_hand = _wait_request(channel, run)
+        run.pane.wait_for(lambda s: DIALOG in s, WAIT, "the dialog on screen")
+        run.pane.send_keys("Enter")  # the human's key, not paw's
+        assert channel.wait_state(by_hand.request_id, ChannelState.RESOLVED, WAIT)
+        assert channel.reply_of(by_hand.request_id) == "once"
+        with pytest.raises(ChannelRefused) as answered:
+            channel.answer(by_hand.request_id, ChannelAnswer.DENY)
+        assert answered.value.reason == "not-pending"
+        run.pane.wait_for(
+            lambda _: (run.ws.repo / "paw-shell.txt").exists(), WAIT, "the command to run"
+        )
+        run.pane.wait_for(lambda s: "esc interrupt" not in s, WAIT, "the agent to be idle")
 
         # Deny: the agent takes the rejection and moves on; nothing ran.
         send_scenario(run, "shell_deny")

@@ -61,3 +61,15 @@ class TypingRefused(PawError):  # noqa: N818 - a refusal is an outcome users rea
         super().__init__(message, hint=hint)
         self.reason = reason
         self.typed = typed
+
+
+class ChannelRefused(PawError):  # noqa: N818 - a refusal is an outcome users read, not a bug
+    """paw refused to answer through an agent's structured channel; nothing was sent.
+
+    ``reason`` is a stable code: ``channel-down``, ``not-pending`` (the agent does not hold
+    that request open: a wrong, stale or forged id), ``already-answered``,
+    ``conflicting-claims``, ``unsupported-answer``."""
+
+    def __init__(self, message: str, *, reason: str, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.reason = reason

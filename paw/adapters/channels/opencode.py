@@ -1,0 +1,417 @@
+"""opencode's (and Kilo Code's) server beside its TUI, as a channel: wiring at spawn, an event
+reader, answers bound to the request.
+
+``wire_opencode`` gives the spawn its private server: ``--port`` (a free port on 127.0.0.1
+that paw picked), ``--hostname 127.0.0.1`` and ``--no-mdns`` (flags win over any ``server``
+table in the user's global config), and a per-spawn password in the environment
+(``OPENCODE_SERVER_PASSWORD`` / ``KILO_SERVER_PASSWORD``; the server then answers 401 to any
+request without it). Nothing is written to the user's settings or to the worktree; the port and
+password are kept in paw's state directory (mode 0600) so a later paw process can reconnect.
+
+``OpencodeChannel`` keeps one background thread per agent on ``GET /event`` (server-sent
+events) and re-reads ``GET /permission`` each time the stream (re)connects; ``pending()`` and
+``state()`` read memory only. ``answer()`` posts ``/permission/{id}/reply`` for a request the
+server listed and has not closed; the server itself answers 404 to an id it does not hold open
+(verified live: a wrong id, an answered id), so an answer reaches only a request the agent
+holds open.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import http.client
+import json
+import os
+import re
+import secrets
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import psutil
+
+from paw.core.channels.opencode import REPLIES, Book, Replied, parse_event, parse_pending
+from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
+from paw.errors import ChannelRefused, DeliveryUnknown, PawError
+
+HOST = "127.0.0.1"
+
+# Per agent kind: the environment variables of the server's credential, its default user name.
+_FLAVOURS: dict[str, tuple[str, str, str]] = {
+    "opencode": ("OPENCODE_SERVER_PASSWORD", "OPENCODE_SERVER_USERNAME", "opencode"),
+    "kilocode": ("KILO_SERVER_PASSWORD", "KILO_SERVER_USERNAME", "kilo"),
+}
+KINDS = tuple(_FLAVOURS)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+@dataclass(frozen=True, slots=True)
+class OpencodeServer:
+    """Where one spawn's server listens and the credential paw gave it."""
+
+    agent: str  # paw's agent name
+    kind: str  # "opencode" | "kilocode"
+    host: str
+    port: int
+    username: str
+    password: str
+
+    def authorization(self) -> str:
+        """The ``Authorization`` header value."""
+        token = base64.b64encode(f"{self.username}:{self.password}".encode()).decode()
+        return f"Basic {token}"
+
+
+def wire_opencode(
+    agent_name: str, state_dir: Path, *, kind: str = "opencode"
+) -> tuple[list[str], dict[str, str], OpencodeServer]:
+    """The flags and environment that give this spawn its private server, and where it will be.
+
+    The port is free on 127.0.0.1 when picked (another process could take it before the agent
+    binds it: the agent then fails to start its server and the channel stays down, so the screen
+    path is used as without a channel). Saved under ``state_dir/channels/`` (0600)."""
+    if kind not in _FLAVOURS:
+        raise PawError(f"no opencode-style server for agent kind {kind!r}")
+    if not _NAME.match(agent_name):
+        raise PawError(f"invalid agent name for a channel: {agent_name!r}")
+    password_var, user_var, username = _FLAVOURS[kind]
+    server = OpencodeServer(
+        agent=agent_name,
+        kind=kind,
+        host=HOST,
+        port=_free_port(),
+        username=username,
+        password=secrets.token_urlsafe(32),
+    )
+    _save(server, state_dir)
+    argv = ["--port", str(server.port), "--hostname", HOST, "--no-mdns"]
+    env = {password_var: server.password, user_var: username}
+    return argv, env, server
+
+
+def load_opencode_server(agent_name: str, state_dir: Path) -> OpencodeServer | None:
+    """The server ``wire_opencode`` recorded for ``agent_name``; ``None`` when none is (or the
+    record is unreadable: then the agent runs on the screen path)."""
+    if not _NAME.match(agent_name):
+        return None
+    try:
+        data = json.loads(_record(agent_name, state_dir).read_text(encoding="utf-8"))
+        server = OpencodeServer(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+    if server.agent != agent_name or server.kind not in _FLAVOURS or server.host != HOST:
+        return None
+    return server
+
+
+def forget_opencode_server(agent_name: str, state_dir: Path) -> None:
+    """Remove the record (the agent is gone)."""
+    if _NAME.match(agent_name):
+        _record(agent_name, state_dir).unlink(missing_ok=True)
+
+
+def _record(agent_name: str, state_dir: Path) -> Path:
+    return state_dir / "channels" / f"{agent_name}.opencode.json"
+
+
+def _save(server: OpencodeServer, state_dir: Path) -> None:
+    path = _record(server.agent, state_dir)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp: mode 0600
+            json.dump(asdict(server), handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+class OpencodeChannel:
+    """One agent's opencode server as a channel (``ChannelPort``): ``pending``, ``answer``,
+    ``state``. ``start()`` runs the event reader; ``close()`` stops it."""
+
+    # The server sends a heartbeat every few seconds; a stream silent this long is dead.
+    READ_TIMEOUT = 30.0
+    RETRY = 0.5  # seconds between reconnection attempts (doubling, at most RETRY_MAX)
+    RETRY_MAX = 5.0
+
+    def __init__(
+        self,
+        server: OpencodeServer,
+        *,
+        timeout: float = 10.0,
+        clock: Callable[[], float] = time.time,
+        is_agent: Callable[[int], bool] | None = None,
+    ) -> None:
+        """``is_agent(pid)``: whether a process is the agent's own (in its pane's process tree).
+        Given, the stream is trusted only while every process listening on the port is the
+        agent's: a process that took the port after the agent exited serves nothing to paw."""
+        self.server = server
+        self._is_agent = is_agent
+        self.timeout = timeout  # for the list and the reply requests
+        self._clock = clock
+        self._book = Book()
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._sock: socket.socket | None = None  # the event stream's socket, to cut it
+        self._thread: threading.Thread | None = None
+
+    # --- ChannelPort ----------------------------------------------------------------------
+
+    def pending(self) -> list[ChannelRequest]:
+        """The requests the agent holds open (from memory: no request, no subprocess)."""
+        with self._lock:
+            return self._book.pending()
+
+    def state(self, request_id: str) -> ChannelState:
+        """Where ``request_id`` stands, as the server last said."""
+        with self._lock:
+            return self._book.state(request_id)
+
+    def answer(self, request_id: str, answer: ChannelAnswer) -> None:
+        """Send ``answer`` bound to ``request_id``.
+
+        Refused (``ChannelRefused``, nothing sent) when the stream is down, the server does not
+        hold the request open, paw answered it already, its claims conflict, or the answer is
+        one this channel does not carry. A 404 from the server (it no longer holds the id) is
+        a refusal too. No reply at all from the server: ``DeliveryUnknown`` (never resent)."""
+        if answer is ChannelAnswer.ALWAYS:
+            raise ChannelRefused(
+                "opencode's 'always' is not verified on the pinned version: not sent",
+                reason="unsupported-answer",
+            )
+        with self._lock:
+            why = self._book.refusal(request_id)
+            if why is not None:
+                raise ChannelRefused(_REFUSALS[why].format(id=request_id), reason=why)
+            self._book.answered.add(request_id)  # never twice, whatever follows
+        body = json.dumps({"reply": REPLIES[answer]})
+        try:
+            status, text = self._request("POST", f"/permission/{request_id}/reply", body)
+        except (OSError, http.client.HTTPException) as err:
+            raise DeliveryUnknown(
+                f"the answer to {request_id} went to the agent's server and no reply came "
+                f"back ({err})",
+                hint="paw does not resend it; check the agent's pane",
+            ) from err
+        if status == 404:
+            with self._lock:
+                self._book.close(request_id, ChannelState.RESOLVED)
+            raise ChannelRefused(
+                f"the agent no longer holds request {request_id} open: nothing was answered",
+                reason="not-pending",
+            )
+        if status != 200 or text.strip() != "true":
+            raise DeliveryUnknown(
+                f"the agent's server answered {status} to the reply for {request_id}",
+                hint="paw does not resend it; check the agent's pane",
+            )
+
+    def reply_of(self, request_id: str) -> str | None:
+        """The reply the server says the agent took (``once``, ``always``, ``reject``), once
+        its ``permission.replied`` arrived; ``None`` before, or when it was never seen."""
+        with self._lock:
+            return self._book.replies.get(request_id)
+
+    # --- waiting (for callers that confirm an answer took) ----------------------------------
+
+    def wait_state(self, request_id: str, wanted: ChannelState, timeout: float) -> bool:
+        """Wait until ``state(request_id)`` is ``wanted``; False when ``timeout`` passed."""
+        end = time.monotonic() + timeout
+        with self._changed:
+            while self._book.state(request_id) is not wanted:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    def wait_pending(self, timeout: float) -> list[ChannelRequest]:
+        """Wait until something is pending; the list (empty when ``timeout`` passed)."""
+        end = time.monotonic() + timeout
+        with self._changed:
+            while not self._book.pending():
+                left = end - time.monotonic()
+                if left <= 0:
+                    return []
+                self._changed.wait(left)
+            return self._book.pending()
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait until the stream is up and the pending list read; False after ``timeout``."""
+        end = time.monotonic() + timeout
+        with self._changed:
+            while not self._book.synced:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    @property
+    def connected(self) -> bool:
+        """The event stream is up and the pending list was read since it (re)connected."""
+        with self._lock:
+            return self._book.synced
+
+    # --- the reader ---------------------------------------------------------------------------
+
+    def start(self) -> OpencodeChannel:
+        """Start the background event reader (a daemon thread)."""
+        if self._thread is None:
+            name = f"paw-channel-{self.server.agent}"
+            self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the reader; the channel then lists nothing."""
+        self._stop.set()
+        sock = self._sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        if self._thread is not None:
+            self._thread.join(self.READ_TIMEOUT)
+        self._lose()
+
+    def _run(self) -> None:
+        delay = self.RETRY
+        while not self._stop.is_set():
+            try:
+                for _ in self._stream():
+                    delay = self.RETRY  # a working stream resets the back-off
+            except (OSError, http.client.HTTPException, ValueError):
+                pass
+            self._lose()
+            if self._stop.wait(delay):
+                return
+            delay = min(delay * 2, self.RETRY_MAX)
+
+    def _stream(self) -> Iterator[None]:
+        conn = http.client.HTTPConnection(self.server.host, self.server.port, self.READ_TIMEOUT)
+        try:
+            conn.connect()
+            self._sock = conn.sock  # getresponse() drops conn.sock for a stream without length
+            if self._stop.is_set():
+                return
+            conn.request("GET", "/event", headers=self._headers("text/event-stream"))
+            response = conn.getresponse()
+            if response.status != 200 or not self._owned():
+                return
+            # Subscribed: whatever happens from now is in the stream; what happened before is
+            # in the list. Read the list, then the stream (resends are idempotent).
+            status, text = self._request("GET", "/permission")
+            listed = parse_pending(
+                json.loads(text) if status == 200 else None,
+                agent=self.server.agent,
+                now=self._clock(),
+            )
+            if listed is None:
+                return
+            with self._changed:
+                self._book.sync(listed)
+                self._changed.notify_all()
+            yield None
+            for data in _sse_data(response):
+                self._apply(data)
+                yield None
+        finally:
+            self._sock = None
+            conn.close()
+
+    def listener_pids(self) -> frozenset[int]:
+        """The processes listening on the server's port on 127.0.0.1 (empty when unknown)."""
+        try:
+            conns = psutil.net_connections(kind="tcp")
+        except (psutil.Error, OSError):
+            return frozenset()
+        return frozenset(
+            c.pid
+            for c in conns
+            if c.pid
+            and c.status == psutil.CONN_LISTEN
+            and c.laddr
+            and c.laddr.port == self.server.port
+        )
+
+    def _owned(self) -> bool:
+        if self._is_agent is None:
+            return True
+        pids = self.listener_pids()
+        return bool(pids) and all(self._is_agent(pid) for pid in pids)
+
+    def _apply(self, data: str) -> None:
+        try:
+            event = json.loads(data)
+        except ValueError:
+            return
+        parsed = parse_event(event, agent=self.server.agent, now=self._clock())
+        if parsed is None:
+            return
+        with self._changed:
+            if isinstance(parsed, Replied):
+                self._book.reply(parsed)
+            else:
+                self._book.ask(parsed)
+            self._changed.notify_all()
+
+    def _lose(self) -> None:
+        with self._changed:
+            self._book.lose()
+            self._changed.notify_all()
+
+    def _headers(self, accept: str) -> dict[str, str]:
+        return {"Authorization": self.server.authorization(), "Accept": accept}
+
+    def _request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
+        conn = http.client.HTTPConnection(self.server.host, self.server.port, self.timeout)
+        try:
+            headers = self._headers("application/json")
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            return response.status, response.read(1 << 20).decode("utf-8", "replace")
+        finally:
+            conn.close()
+
+
+_REFUSALS = {
+    "channel-down": "the agent's server is not connected: request {id} cannot be answered now",
+    "not-pending": "the agent does not hold request {id} open: nothing was answered",
+    "already-answered": "request {id} was answered already: not answered twice",
+    "conflicting-claims": "the agent's server sent two different claims for {id}: not answered",
+}
+
+
+def _sse_data(response: http.client.HTTPResponse) -> Iterator[str]:
+    """The ``data`` of each server-sent event (lines joined), as they arrive."""
+    lines: list[str] = []
+    while True:
+        raw = response.readline(1 << 20)
+        if not raw:
+            return
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        if not line:
+            if lines:
+                yield "\n".join(lines)
+                lines = []
+            continue
+        if line.startswith("data:"):
+            lines.append(line[5:].removeprefix(" "))

@@ -1,0 +1,299 @@
+"""wire_opencode: each spawn's private server (a port paw picked on 127.0.0.1, a per-spawn
+password), recorded in paw's state directory only; and the reader against a local server that
+replays the events captured from the pinned opencode (the live test drives the real one:
+tests/e2e/test_channel_opencode_live.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import stat
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paw.adapters.channels.opencode import (
+    OpencodeChannel,
+    OpencodeServer,
+    forget_opencode_server,
+    load_opencode_server,
+    wire_opencode,
+)
+from paw.core.channels.request import ChannelAnswer, ChannelState
+from paw.errors import ChannelRefused, PawError
+from tests.support.budget import budget
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "channels" / "opencode"
+WAIT = budget(20.0)
+
+
+@pytest.mark.parametrize(
+    ("kind", "password_var", "user"),
+    [
+        ("opencode", "OPENCODE_SERVER_PASSWORD", "opencode"),
+        ("kilocode", "KILO_SERVER_PASSWORD", "kilo"),
+    ],
+)
+def test_wiring_is_private_to_the_spawn(
+    tmp_path: Path, kind: str, password_var: str, user: str
+) -> None:
+    argv, env, server = wire_opencode("agent-1", tmp_path / "state", kind=kind)
+    assert argv == ["--port", str(server.port), "--hostname", "127.0.0.1", "--no-mdns"]
+    assert env[password_var] == server.password
+    assert len(server.password) >= 40
+    assert server.username == user
+    assert server.host == "127.0.0.1"
+    with socket.socket() as sock:  # the port is free for the agent to take
+        sock.bind(("127.0.0.1", server.port))
+    record = tmp_path / "state" / "channels" / "agent-1.opencode.json"
+    assert stat.S_IMODE(record.stat().st_mode) == 0o600
+    assert load_opencode_server("agent-1", tmp_path / "state") == server
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == [record.name]
+    other = wire_opencode("agent-2", tmp_path / "state", kind=kind)[2]
+    assert other.password != server.password
+    forget_opencode_server("agent-1", tmp_path / "state")
+    assert load_opencode_server("agent-1", tmp_path / "state") is None
+
+
+def test_bad_names_and_records_wire_nothing(tmp_path: Path) -> None:
+    with pytest.raises(PawError):
+        wire_opencode("../x", tmp_path)
+    with pytest.raises(PawError):
+        wire_opencode("a", tmp_path, kind="claude-code")
+    (tmp_path / "channels").mkdir()
+    (tmp_path / "channels" / "a.opencode.json").write_text("{not json", encoding="utf-8")
+    assert load_opencode_server("a", tmp_path) is None
+    (tmp_path / "channels" / "b.opencode.json").write_text(
+        json.dumps(
+            {
+                "agent": "c",
+                "kind": "opencode",
+                "host": "127.0.0.1",
+                "port": 1,
+                "username": "u",
+                "password": "p",
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert load_opencode_server("b", tmp_path) is None  # a record for another agent
+
+
+# --- the reader, against a local server replaying captured events ----------------------------
+
+
+class Replay:
+    """A local stand-in for opencode's server: the captured events, its 401 and 404 rules."""
+
+    def __init__(self, password: str) -> None:
+        self.password = password
+        events = json.loads((FIXTURES / "opencode-shell-events.json").read_text("utf-8"))
+        self.asked = next(e for e in events if e["type"] == "permission.asked")
+        self.pending: list[dict[str, Any]] = []
+        self.streams: list[Any] = []
+        self.replies: list[tuple[str, dict[str, Any]]] = []
+        self.down = threading.Event()  # while set, /event answers 503
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def port(self) -> int:
+        return int(self.server.server_address[1])
+
+    def emit(self, event: dict[str, Any]) -> None:
+        data = f"data: {json.dumps(event)}\n\n".encode()
+        with self.lock:
+            for sock in list(self.streams):
+                try:
+                    sock.sendall(data)
+                except OSError:
+                    self.streams.remove(sock)
+
+    def drop_streams(self) -> None:
+        with self.lock:
+            for sock in self.streams:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+            self.streams.clear()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        replay = self
+        import base64
+
+        good = "Basic " + base64.b64encode(f"opencode:{self.password}".encode()).decode()
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                del args
+
+            def _send(self, status: int, body: str) -> None:
+                raw = body.encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def do_GET(self) -> None:
+                if self.headers.get("Authorization") != good:
+                    return self._send(401, "")
+                if self.path == "/permission":
+                    with replay.lock:
+                        return self._send(200, json.dumps(replay.pending))
+                if self.path == "/event" and replay.down.is_set():
+                    return self._send(503, "")
+                if self.path == "/event":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    self.wfile.write(b'data: {"type":"server.connected","properties":{}}\n\n')
+                    self.wfile.flush()
+                    with replay.lock:
+                        replay.streams.append(self.connection)
+                    self.close_connection = False
+                    threading.Event().wait(60)  # hold the stream open
+                    return None
+                return self._send(404, "")
+
+            def do_POST(self) -> None:
+                if self.headers.get("Authorization") != good:
+                    return self._send(401, "")
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                rid = self.path.split("/")[2]
+                with replay.lock:
+                    held = [p for p in replay.pending if p["id"] == rid]
+                    if not held:
+                        return self._send(404, '{"_tag":"PermissionNotFoundError"}')
+                    replay.pending.remove(held[0])
+                    replay.replies.append((rid, body))
+                return self._send(200, "true")
+
+        return Handler
+
+    def close(self) -> None:
+        self.drop_streams()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def replay() -> Iterator[Replay]:
+    server = Replay("s3cret")
+    yield server
+    server.close()
+
+
+def _server(port: int, password: str = "s3cret") -> OpencodeServer:  # noqa: S107 - a test server
+    return OpencodeServer("a1", "opencode", "127.0.0.1", port, "opencode", password)
+
+
+def test_a_request_pending_before_paw_connected_is_listed(replay: Replay) -> None:
+    replay.pending.append(replay.asked["properties"])
+    channel = OpencodeChannel(_server(replay.port)).start()
+    try:
+        assert channel.wait_connected(WAIT)
+        (request,) = channel.pending()
+        assert request.subject == "touch paw-shell.txt"
+    finally:
+        channel.close()
+
+
+def test_without_the_password_nothing_is_listed(replay: Replay) -> None:
+    replay.pending.append(replay.asked["properties"])
+    channel = OpencodeChannel(_server(replay.port, "wrong")).start()
+    try:
+        assert not channel.wait_connected(budget(2.0))
+        assert channel.pending() == []
+        with pytest.raises(ChannelRefused) as refused:
+            channel.answer(replay.asked["properties"]["id"], ChannelAnswer.ALLOW)
+        assert refused.value.reason == "channel-down"
+        assert replay.replies == []
+    finally:
+        channel.close()
+
+
+def test_an_answer_goes_once_bound_to_the_request(replay: Replay) -> None:
+    channel = OpencodeChannel(_server(replay.port)).start()
+    try:
+        assert channel.wait_connected(WAIT)
+        props = replay.asked["properties"]
+        replay.pending.append(props)
+        replay.emit(replay.asked)
+        assert channel.wait_pending(WAIT)
+        with pytest.raises(ChannelRefused):
+            channel.answer("per_forged", ChannelAnswer.ALLOW)
+        with pytest.raises(ChannelRefused):
+            channel.answer(props["id"], ChannelAnswer.ALWAYS)  # not verified: never sent
+        channel.answer(props["id"], ChannelAnswer.DENY)
+        assert channel.pending() == []
+        with pytest.raises(ChannelRefused) as twice:
+            channel.answer(props["id"], ChannelAnswer.ALLOW)
+        assert twice.value.reason == "already-answered"
+        assert replay.replies == [(props["id"], {"reply": "reject"})]
+        replay.emit(
+            {
+                "type": "permission.replied",
+                "properties": {
+                    "sessionID": props["sessionID"],
+                    "requestID": props["id"],
+                    "reply": "reject",
+                },
+            }
+        )
+        assert channel.wait_state(props["id"], ChannelState.RESOLVED, WAIT)
+        assert channel.reply_of(props["id"]) == "reject"
+        replay.emit(replay.asked)  # a replay of the old event reopens nothing
+        assert channel.pending() == []
+    finally:
+        channel.close()
+
+
+def test_a_dropped_stream_vouches_for_nothing_until_it_is_back(replay: Replay) -> None:
+    channel = OpencodeChannel(_server(replay.port))
+    channel.RETRY = 0.05
+    channel.start()
+    try:
+        assert channel.wait_connected(WAIT)
+        props = replay.asked["properties"]
+        replay.pending.append(props)
+        replay.emit(replay.asked)
+        assert channel.wait_pending(WAIT)
+        replay.down.set()
+        replay.drop_streams()
+        assert channel.wait_state(props["id"], ChannelState.TIMED_OUT, WAIT)
+        assert channel.pending() == []
+        with pytest.raises(ChannelRefused) as down:
+            channel.answer(props["id"], ChannelAnswer.ALLOW)
+        assert down.value.reason == "channel-down"
+        replay.down.clear()
+        assert channel.wait_connected(WAIT)  # reconnected: the list says it is still open
+        assert channel.wait_state(props["id"], ChannelState.PENDING, WAIT)
+        assert [r.request_id for r in channel.pending()] == [props["id"]]
+    finally:
+        channel.close()
+
+
+def test_a_port_held_by_another_process_serves_nothing(replay: Replay) -> None:
+    replay.pending.append(replay.asked["properties"])
+    channel = OpencodeChannel(_server(replay.port))
+    assert channel.listener_pids() == {os.getpid()}  # the replay listens in this process
+    strangers = OpencodeChannel(_server(replay.port), is_agent=lambda pid: pid != os.getpid())
+    owned = OpencodeChannel(_server(replay.port), is_agent=lambda pid: pid == os.getpid())
+    strangers.start()
+    owned.start()
+    try:
+        assert owned.wait_connected(WAIT)
+        assert not strangers.wait_connected(budget(1.0))
+        assert strangers.pending() == []
+    finally:
+        strangers.close()
+        owned.close()

@@ -30,7 +30,7 @@ from typing import Any
 import psutil
 
 from paw.adapters import proc
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli.compose import build_supervisor
 from paw.cli.demo import render_demo_config
 from paw.supervisor.service import Supervisor

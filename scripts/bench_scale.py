@@ -149,7 +149,7 @@ def spawn_all(supervisor: Supervisor, agents: int) -> tuple[list[str], dict[str,
 
 def sweep_ratio(socket: str, supervisor: Supervisor) -> tuple[float, float]:
     """(control-mode survey ms, naive libtmux loop ms) over every agent pane."""
-    from paw.adapters.tmux import TmuxTerminal
+    from paw.adapters.tmux.terminal import TmuxTerminal
 
     panes = [a.pane_id for a in _agents(supervisor) if a.pane_id]
     terminal = TmuxTerminal(socket_name=socket, control=True)
@@ -235,8 +235,8 @@ def latencies(
     capture), at the latest every ``CAPTURE_EVERY_S``. A latency is the capture's return
     minus the agent's stamp: an upper bound, a capture's round trip (about a millisecond)
     above the frame that showed the row."""
-    from paw.adapters.tmux_control import ControlClient
-    from paw.adapters.tmux_events import PaneEvents
+    from paw.adapters.tmux.control import ControlClient
+    from paw.adapters.tmux.events import PaneEvents
 
     offset = stamp.stat().st_size if stamp.exists() else 0
     pending: dict[tuple[str, str], float] = {}

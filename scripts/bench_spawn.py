@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from paw.adapters.git import GitCli
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.git.runner import GitCli
+from paw.adapters.tmux.terminal import TmuxTerminal
 
 SESSION = "pawbench-spawn"
 IDENTITY = {

@@ -39,7 +39,7 @@ from typing import Any
 import libtmux
 
 from paw.adapters import proc
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux.terminal import TmuxTerminal
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREEN = ROOT / "tests/fixtures/corpus/claude-code/shell_short_120x40/screen.txt"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from paw.adapters.git import GitCli
+from paw.adapters.git.runner import GitCli
 from paw.core.config import PawConfig, WorktreesConfig
 from paw.core.problems import (
     Loc,

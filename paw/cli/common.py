@@ -48,7 +48,7 @@ def find_repo_root(start: str | None = None) -> str:
 
     Outside a repository (or for a missing ``-C`` directory) a one-line error, never git's own
     message. Light on imports: the TUI calls it before its first frame."""
-    from paw.adapters.git import GitCli
+    from paw.adapters.git.runner import GitCli
     from paw.cli import UsageError
     from paw.errors import GitError, PawError
 

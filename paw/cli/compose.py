@@ -19,12 +19,12 @@ from paw.adapters import config_store
 from paw.adapters.agent_version import read_version
 from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
-from paw.adapters.faults import crash_points
-from paw.adapters.git import EarlyStatuses, GitCli
+from paw.adapters.crash_switch import crash_points
+from paw.adapters.git.runner import EarlyStatuses, GitCli
 from paw.adapters.paths import resolve_path
-from paw.adapters.procs import PsutilInspector, lower_thread_priority
+from paw.adapters.pstree import PsutilInspector, lower_thread_priority
 from paw.adapters.state import StateStore
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli import UsageError, common
 from paw.core.config import PawConfig
 from paw.errors import PawError, SensitiveFilesError
@@ -32,7 +32,7 @@ from paw.supervisor.context import Actor, SweepSettings
 from paw.supervisor.service import Supervisor, default_shell_evaluator
 
 if TYPE_CHECKING:
-    from paw.adapters.ssh import SshTransport
+    from paw.adapters.remote.ssh import SshTransport
     from paw.core.ports import ChannelHub
     from paw.supervisor.fleet import Fleet, HostRecord, Remote
 
@@ -142,7 +142,7 @@ class SshLink:
 
     def connect(self) -> None:
         """Start the master unless it answers; PawError naming why the host is unreachable."""
-        from paw.adapters.ssh import SshError
+        from paw.adapters.remote.ssh import SshError
 
         try:
             self.transport.connect()
@@ -160,7 +160,7 @@ class SshLink:
 
 def transport_for(host: HostRecord) -> SshTransport:
     """The ssh transport of ``host``."""
-    from paw.adapters.ssh import SshTransport, parse_target
+    from paw.adapters.remote.ssh import SshTransport, parse_target
 
     return SshTransport(
         parse_target(host.url),
@@ -182,7 +182,9 @@ def build_remote(
     """A supervisor for ``host``: tmux, git and ps over ssh, its records in
     ``.paw/hosts/NAME/``, decisions in the local audit log. ``counts``, ``prompts``: see
     :func:`build_fleet`."""
-    from paw.adapters.remote import PsInspector, RemoteGit, RemoteTerminal
+    from paw.adapters.remote.git import RemoteGit
+    from paw.adapters.remote.ps import PsInspector
+    from paw.adapters.remote.terminal import RemoteTerminal
     from paw.supervisor.fleet import Remote
 
     ctx = local.ctx
@@ -258,8 +260,8 @@ def build_supervisor(
 
     ``root``: the repository's main worktree, already found (by :func:`find_repo_root`) for
     ``repo_dir``. ``early``: worktree statuses a command started ahead of its first sweep
-    (see :class:`~paw.adapters.git.EarlyStatuses`). ``counts``, ``prompts``, ``one_shot``: how
-    its sweeps work (:class:`~paw.supervisor.context.SweepSettings`)."""
+    (see :class:`~paw.adapters.git.runner.EarlyStatuses`). ``counts``, ``prompts``,
+    ``one_shot``: how its sweeps work (:class:`~paw.supervisor.context.SweepSettings`)."""
     root = root or find_repo_root(repo_dir)
     config = load_config(Path(root) / CONFIG_NAME, root)
     socket = socket_name or os.environ.get(SOCKET_ENV) or config.tmux.socket_name

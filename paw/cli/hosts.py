@@ -28,7 +28,7 @@ def _probe(host: HostRecord, *, fresh: bool = False) -> tuple[float, str]:
     ``fresh``: end a master already at this entry's socket first (one left by an earlier
     entry of that name, say), so the connection proven is one this entry made itself."""
     from paw.adapters import proc
-    from paw.adapters.ssh import SshError
+    from paw.adapters.remote.ssh import SshError
     from paw.cli.compose import transport_for
 
     transport = transport_for(host)
@@ -66,7 +66,7 @@ PROBE = (
 
 def cmd_host_add(args: argparse.Namespace) -> Result:
     """Add a host: agents can then run there (`paw spawn NAME --host HOST`)."""
-    from paw.adapters.ssh import host_name_problem, parse_target
+    from paw.adapters.remote.ssh import host_name_problem, parse_target
     from paw.supervisor.fleet import HostRecord, load_hosts, save_hosts
 
     problem = host_name_problem(args.name)

@@ -84,7 +84,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def cmd_land(args: argparse.Namespace) -> Result:
     """Land the wave's done tasks (see :data:`DESCRIPTION`)."""
     from paw.adapters.checks import run_check
-    from paw.adapters.land_git import LandGitCli
+    from paw.adapters.git.land import LandGitCli
     from paw.adapters.notify import ChannelNotifier
     from paw.cli.compose import build_supervisor
     from paw.cli.wave import RunnerLock, _repo_and_docs, _state, _wave_name, load_wave

@@ -47,9 +47,9 @@ def _supervisor(args: argparse.Namespace, *, counts: bool = True) -> Operations:
 def _counting_supervisor(args: argparse.Namespace) -> Iterator[Operations]:
     """:func:`_supervisor` for a command whose first sweep counts every worktree and shows
     no prompt (`paw ls`): the agents' `git status` start before paw.toml's models and the
-    rest of the supervisor are even imported (:class:`~paw.adapters.git.EarlyStatuses`),
+    rest of the supervisor are even imported (:class:`~paw.adapters.git.runner.EarlyStatuses`),
     and run meanwhile; prompts already seen are not judged again (see ``build_fleet``)."""
-    from paw.adapters.git import EarlyStatuses
+    from paw.adapters.git.runner import EarlyStatuses
     from paw.cli.common import find_repo_root
 
     root = find_repo_root(args.repo)

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         with lock:
             writer.write(message)
 
-    from paw.adapters.tmux import TmuxTerminal
+    from paw.adapters.tmux.terminal import TmuxTerminal
     from paw.cli.compose import build_fleet
     from paw.supervisor.service import Supervisor
 

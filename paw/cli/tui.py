@@ -145,7 +145,7 @@ def start_sweeper(
     import os
     from pathlib import Path
 
-    from paw.adapters.tmux import TmuxTerminal
+    from paw.adapters.tmux.terminal import TmuxTerminal
     from paw.cli.compose import STATE_DIR
     from paw.cli.sweep_child import SweepChild, sweeper_argv
     from paw.supervisor.service import Supervisor
@@ -176,7 +176,7 @@ def connection_for(
     import shutil
     from pathlib import Path
 
-    from paw.adapters.tmux import TmuxTerminal
+    from paw.adapters.tmux.terminal import TmuxTerminal
     from paw.adapters.wave_watch import WaveWatcher
     from paw.cli.compose import STATE_DIR
     from paw.core.agents import usable_kinds_first

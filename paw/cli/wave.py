@@ -311,7 +311,7 @@ def _kind_issues(raw: dict[str, object], config: PawConfig) -> list[tuple[Loc, s
 
 def _ref_issues(raw: dict[str, object], root: str) -> list[tuple[Loc, str]]:
     """Each base ref written in the file must name a commit of the repository."""
-    from paw.adapters.git import GitCli
+    from paw.adapters.git.runner import GitCli
 
     git = GitCli(line_counts=False)
     return [

@@ -62,7 +62,7 @@ LAND_STEPS = (
 
 
 class LandGit(Protocol):
-    """The git the lander needs (paw.adapters.land_git.LandGitCli)."""
+    """The git the lander needs (paw.adapters.git.land.LandGitCli)."""
 
     def resolve(self, repo: str, rev: str) -> str | None:
         """The commit ``rev`` names, or None."""

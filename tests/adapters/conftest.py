@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from paw.adapters import proc
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux.terminal import TmuxTerminal
 
 if TYPE_CHECKING:
     from libtmux.server import Server

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from paw.adapters.git import EarlyStatuses, GitCli
-from paw.adapters.git_parse import parse_left_right, parse_shortstat, parse_status_z
+from paw.adapters.git.parse import parse_left_right, parse_shortstat, parse_status_z
+from paw.adapters.git.runner import EarlyStatuses, GitCli
 from paw.core.ports import StatusCounts
 from tests.adapters.conftest import run_git
 

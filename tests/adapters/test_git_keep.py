@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paw.adapters.git import GitCli
+from paw.adapters.git.runner import GitCli
 from paw.core.config import DEFAULT_DISPOSABLE
 from tests.adapters.conftest import run_git
 

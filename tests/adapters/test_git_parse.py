@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
-from paw.adapters.git_parse import (
+from paw.adapters.git.parse import (
     parse_left_right,
     parse_shortstat,
     parse_status_z,

@@ -11,7 +11,7 @@ import pytest
 from libtmux.test.retry import retry_until
 
 from paw.adapters import proc
-from paw.adapters.procs import PsutilInspector
+from paw.adapters.pstree import PsutilInspector
 from tests.support.budget import budget
 
 

@@ -12,8 +12,8 @@ import psutil
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters import procs
-from paw.adapters.procs import PsutilInspector
+from paw.adapters import pstree
+from paw.adapters.pstree import PsutilInspector
 from tests.support.budget import budget
 
 # a parent with a child that has a grandchild, plus a second direct child
@@ -51,7 +51,7 @@ def test_procs_trees_match_psutil_children_from_one_table_pass(
     inspector = PsutilInspector()
     retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     passes: list[object] = []
-    real_map, real_walk = procs._children_map, procs._walk_children
+    real_map, real_walk = pstree._children_map, pstree._walk_children
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         passes.append(args)
@@ -61,8 +61,8 @@ def test_procs_trees_match_psutil_children_from_one_table_pass(
         passes.append(args)
         return real_walk(*args, **kwargs)
 
-    monkeypatch.setattr(procs, "_children_map", counting)
-    monkeypatch.setattr(procs, "_walk_children", walking)
+    monkeypatch.setattr(pstree, "_children_map", counting)
+    monkeypatch.setattr(pstree, "_walk_children", walking)
     trees = inspector.trees([*families, families[0]])
     # a few trees: walked down from their roots (one walk), else one pass over the table
     assert len(passes) == 1 or (len(passes) == 2 and passes[0] and real_walk(families) is None)
@@ -92,7 +92,7 @@ def test_procs_trees_walked_or_from_the_table_are_the_same(
     inspector = PsutilInspector()
     retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     walked = inspector.trees(families)
-    monkeypatch.setattr(procs, "FEW_ROOTS", 0)
+    monkeypatch.setattr(pstree, "FEW_ROOTS", 0)
     table = inspector.trees(families)
     assert walked == table
 
@@ -103,7 +103,7 @@ def test_procs_children_from_proc_match_psutil(families: list[int]) -> None:
     inspector = PsutilInspector()
     retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     try:
-        fast = procs._proc_children()
+        fast = pstree._proc_children()
     except OSError:
         pytest.skip("no /proc on this platform: the psutil path is the only one")
     for pid in families:
@@ -134,7 +134,7 @@ def test_a_lowered_thread_and_what_it_starts_run_nicer_and_the_rest_does_not() -
     start inherits it; the process's other threads keep theirs."""
     import threading
 
-    from paw.adapters.procs import BACKGROUND_NICE, lower_thread_priority
+    from paw.adapters.pstree import BACKGROUND_NICE, lower_thread_priority
 
     before = os.getpriority(os.PRIO_PROCESS, 0)
     seen: dict[str, int] = {}

@@ -10,7 +10,7 @@ import pytest
 from libtmux.server import Server
 from libtmux.test.retry import retry_until
 
-from paw.adapters.tmux import TAG_KEYS, TmuxTerminal
+from paw.adapters.tmux.terminal import TAG_KEYS, TmuxTerminal
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
 from tests.support.budget import budget

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from paw.adapters.tmux_format import COMMAND_BUDGET, argv_bytes, split_by_budget, sweep_argv
-from paw.adapters.tmux_sweep import listing_format, separator
+from paw.adapters.tmux.format import COMMAND_BUDGET, argv_bytes, split_by_budget, sweep_argv
+from paw.adapters.tmux.sweep import listing_format, separator
 
 TOKEN = "f" * 32
 

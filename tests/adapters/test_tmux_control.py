@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters.tmux import TmuxTerminal
-from paw.adapters.tmux_control import ControlError, control_script, parse_control_sweep
+from paw.adapters.tmux.control import ControlError, control_script, parse_control_sweep
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
 from tests.support.budget import budget

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters.tmux import TmuxTerminal
-from paw.adapters.tmux_delta import CaptureCache, PaneState
+from paw.adapters.tmux.delta import CaptureCache, PaneState
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.core.ports import PaneCapture
 from tests.adapters.conftest import SESSION
 from tests.support.budget import budget

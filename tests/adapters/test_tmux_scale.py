@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters import tmux_format
-from paw.adapters.tmux import TmuxTerminal
-from paw.adapters.tmux_format import argv_bytes
+from paw.adapters.tmux import format as tmux_format
+from paw.adapters.tmux.format import argv_bytes
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
 from tests.support.budget import budget

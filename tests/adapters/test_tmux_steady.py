@@ -13,8 +13,8 @@ import pytest
 from libtmux.test.retry import retry_until
 
 from paw.adapters import proc
-from paw.adapters.tmux import TmuxTerminal
-from paw.adapters.tmux_control import ControlClient
+from paw.adapters.tmux.control import ControlClient
+from paw.adapters.tmux.terminal import TmuxTerminal
 from tests.adapters.conftest import SESSION
 from tests.support.budget import budget
 

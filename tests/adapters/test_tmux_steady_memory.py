@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from paw.adapters.tmux_delta import PaneState, SteadyMemory
-from paw.adapters.tmux_sweep import listing_format, parse_listing_states
+from paw.adapters.tmux.delta import PaneState, SteadyMemory
+from paw.adapters.tmux.sweep import listing_format, parse_listing_states
 from paw.core.ports import PaneCapture
 
 QUIET = PaneState(pid=10, width=80, height=24, dead=False, activity=1000)

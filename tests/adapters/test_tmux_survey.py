@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.errors import TmuxError
 from tests.adapters.conftest import SESSION
 from tests.support.budget import budget
@@ -96,7 +96,7 @@ def test_a_listing_line_parsed_before_gives_the_same_pane_and_a_changed_one_a_ne
     """Sweeps list every pane with a new separator each time; a pane whose fields did not change
     is the very object of the last listing (a sweep then sees at once that nothing changed), and
     any field that changed gives a new pane with the new value."""
-    from paw.adapters import tmux_format
+    from paw.adapters.tmux import format as tmux_format
 
     def listing(sep: str, dead: str = "0", tag: str = "ann") -> str:
         return sep.join(["%3", "7", "s", "80", "24", dead, "sh", "9.1", "1", tag, ""])

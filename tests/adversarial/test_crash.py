@@ -1,6 +1,6 @@
 """Fault injection (scenario 7): paw killed with SIGKILL at every named step of spawn and
 rm --force; the next paw command finishes or undoes the operation, and no commit or file is
-lost. The switch is ``PAW_TEST_CRASH_AT=<step>`` (paw.adapters.faults)."""
+lost. The switch is ``PAW_TEST_CRASH_AT=<step>`` (paw.adapters.crash_switch)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from paw.supervisor.faults import RM_STEPS, SPAWN_STEPS
+from paw.supervisor.crash_steps import RM_STEPS, SPAWN_STEPS
 from tests.adversarial.conftest import KILLED
 
 if TYPE_CHECKING:

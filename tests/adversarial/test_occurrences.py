@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from paw.adapters.faults import CRASH_ENV
+from paw.adapters.crash_switch import CRASH_ENV
 from tests.adversarial.ident_support import (
     PAW,
     Env,

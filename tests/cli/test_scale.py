@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters import tmux_format
+from paw.adapters.tmux import format as tmux_format
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from paw.adapters.git import STATUS_SHELLS, GitCli
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.git.runner import STATUS_SHELLS, GitCli
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.supervisor.records import AgentRecord
@@ -180,7 +180,7 @@ def test_ls_starts_the_statuses_of_its_agents_before_building_the_supervisor(
     """`paw ls` starts its agents' `git status` first (EarlyStatuses, from agents.json read
     without the records' models), before paw.toml is read; its sweep takes them. An adopted
     agent and one being spawned are not counted, so not started either."""
-    import paw.adapters.git as git_module
+    import paw.adapters.git.runner as git_module
     from paw.cli import compose
     from paw.cli.supervise import _counted_worktrees
     from paw.supervisor.records import SPAWNING, load_agents, save_agents

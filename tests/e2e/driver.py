@@ -13,7 +13,7 @@ import sys
 import time
 from typing import NamedTuple
 
-from paw.adapters.procs import PsutilInspector
+from paw.adapters.pstree import PsutilInspector
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane
 from tests.e2e.stub_model import StubModel

@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from paw.adapters.procs import PsutilInspector
+from paw.adapters.pstree import PsutilInspector
 from paw.cli.demo import kill_tmux_server
 from tests.e2e import agents
 from tests.e2e.pane import POLL, Pane

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from paw.adapters.channels.opencode import OpencodeChannel, OpencodeServer, wire_opencode
-from paw.adapters.procs import PsutilInspector
+from paw.adapters.pstree import PsutilInspector
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.core.models import PromptKind
 from paw.errors import ChannelRefused

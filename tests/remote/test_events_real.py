@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from paw.adapters.remote import RemoteTerminal
+from paw.adapters.remote.terminal import RemoteTerminal
 from paw.cli.compose import build_fleet
 from paw.cli.tui import connection_for
 from paw.supervisor.fleet import Fleet

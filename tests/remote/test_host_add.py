@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from paw.adapters.ssh import SshTransport, control_name, parse_target
+from paw.adapters.remote.ssh import SshTransport, control_name, parse_target
 from paw.cli import main
 from tests.support.sshd import Sshd
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paw.adapters.remote_events import HostEvents
-from paw.adapters.ssh import SshTransport, parse_target
+from paw.adapters.remote.events import HostEvents
+from paw.adapters.remote.ssh import SshTransport, parse_target
 from tests.support.sshd import free_port
 
 

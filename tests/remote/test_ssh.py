@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from paw.adapters.remote import parse_ps
-from paw.adapters.ssh import (
+from paw.adapters.remote.ps import parse_ps
+from paw.adapters.remote.ssh import (
     ChannelRefused,
     ShellChannel,
     SshError,

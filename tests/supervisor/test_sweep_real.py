@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from paw.adapters import proc, procs
-from paw.adapters.tmux import TmuxTerminal
-from paw.adapters.tmux_control import ControlClient
+from paw.adapters import proc, pstree
+from paw.adapters.tmux.control import ControlClient
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli.compose import build_supervisor
 from paw.supervisor.model import AgentStatus, Outcome
 from tests.support.supervision import with_ports
@@ -36,7 +36,7 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
     supervisor.poll_once()  # worktree counts are cached from here on
     tmux: list[tuple[str, ...]] = []
     passes: list[object] = []
-    real_run, real_map, real_walk = proc.run, procs._children_map, procs._walk_children
+    real_run, real_map, real_walk = proc.run, pstree._children_map, pstree._walk_children
 
     def counting_run(argv: Any, **kwargs: Any) -> proc.Completed:
         if argv[0] == "tmux":
@@ -53,8 +53,8 @@ def test_poll_once_real_is_one_tmux_process_and_one_table_pass(
         passes.append(args)  # a few trees are walked down from their roots instead
         return real_walk(*args, **kwargs)
 
-    monkeypatch.setattr(procs, "_children_map", counting_iter)
-    monkeypatch.setattr(procs, "_walk_children", counting_walk)
+    monkeypatch.setattr(pstree, "_children_map", counting_iter)
+    monkeypatch.setattr(pstree, "_walk_children", counting_walk)
     snapshot = supervisor.poll_once()
     assert (len(tmux), len(passes)) == (1, 1)
     assert len(snapshot.prompts) == AGENTS
@@ -200,7 +200,7 @@ def test_a_long_running_sweeper_counts_worktrees_at_a_lower_priority(
     import os
     import threading
 
-    from paw.adapters.procs import lower_thread_priority
+    from paw.adapters.pstree import lower_thread_priority
     from paw.supervisor.sweep import counts
 
     make_supervisor(git_repo, server.socket_name or "")  # writes the demo paw.toml

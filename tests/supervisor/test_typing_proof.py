@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.adapters.faults import CRASH_ENV
+from paw.adapters.crash_switch import CRASH_ENV
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.errors import TypingRefused

@@ -18,7 +18,7 @@ import pytest
 from libtmux.server import Server
 from textual.pilot import Pilot
 
-from paw.adapters.tmux import TmuxTerminal
+from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli.compose import build_supervisor
 from paw.cli.tui import connection_for
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot

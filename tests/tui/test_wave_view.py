@@ -21,7 +21,7 @@ from paw.tui.screens.block import BlockDialog
 from paw.tui.screens.confirm import ConfirmDialog
 from paw.tui.screens.main import MainScreen
 from paw.tui.widgets.agent_list import AgentList
-from paw.tui.widgets.wave_view import RESUME_HINT, WaveTable
+from paw.tui.widgets.wave_panel import RESUME_HINT, WaveTable
 from tests.support.budget import budget
 from tests.tui.conftest import screen_text, settle
 from tests.tui.real_world import audit_records, capture, wait_for

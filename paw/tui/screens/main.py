@@ -45,7 +45,7 @@ from paw.tui.widgets.static import AFTER_FRAME_S
 if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading, WaveRow
     from paw.supervisor.model import AgentView, LivePrompt, Snapshot
-    from paw.tui.widgets.wave_view import WaveHeader, WaveTable
+    from paw.tui.widgets.wave_panel import WaveHeader, WaveTable
 
 MAIN_BINDINGS: list[BindingType] = [
     Binding("a", "approve", "Approve", tooltip="Approve the selected prompt once"),
@@ -275,7 +275,7 @@ class MainScreen(AgentActions, Screen[None]):
     async def _mount_wave(self) -> None:
         """Mount the wave view's widgets (their modules are imported only where a wave has
         run, after the first frame: the TUI's start-up does not pay for them)."""
-        from paw.tui.widgets.wave_view import WaveHeader, WaveTable
+        from paw.tui.widgets.wave_panel import WaveHeader, WaveTable
 
         await self.query_one("#wave").mount(WaveHeader(id="wave-head"), WaveTable(id="wave-table"))
         self._show_wave()
@@ -449,7 +449,7 @@ class MainScreen(AgentActions, Screen[None]):
         card = self.query_one(PromptCard)
         if self.wave_shown and prompt is None:
             now = self.snapshot.taken_at if self.snapshot is not None else 0.0
-            from paw.tui.widgets.wave_view import render_task_card
+            from paw.tui.widgets.wave_panel import render_task_card
 
             card.show(render_task_card(self.wave_row, now, parked_shown=False))
         else:

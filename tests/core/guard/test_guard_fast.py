@@ -12,7 +12,7 @@ import pytest
 from paw.core.guard import shell
 from paw.core.guard.shell import dispatch, evaluate_command
 from paw.core.guard.shell.commands import SimpleCommand
-from paw.core.guard.shell.context import Context
+from paw.core.guard.shell.evaluation import Context
 from paw.core.guard.shell.rules import files
 from paw.core.models import Action
 from tests.core.guard.test_shell_parse import _corpus_commands

@@ -16,8 +16,8 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import Redirect, SimpleCommand
-from paw.core.guard.shell.context import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.dispatch import clear_name_cache, evaluate_simple
+from paw.core.guard.shell.evaluation import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.gitwrites import GitWrite
 from paw.core.guard.shell.parse import (
     MAX_SCRIPT_CHARS,

@@ -40,7 +40,7 @@ from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 MAX_UNWRAP = 8

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import HERE_STRING, Redirect, SimpleCommand
-from paw.core.guard.shell.context import MAX_NODES
+from paw.core.guard.shell.evaluation import MAX_NODES
 from paw.core.guard.shell.rules.stdin import literal_output
 from paw.core.guard.shell.rules.terminals import terminal_output
 from paw.core.guard.shell.words import (
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from tree_sitter import Node
 
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
 
 MAX_NESTING = 150
 MAX_LOOP_UNROLL = 8

@@ -7,6 +7,6 @@ from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
 
 Check: TypeAlias = "Callable[[SimpleCommand, Context], None]"

@@ -11,7 +11,7 @@ from paw.core.guard.shell.rules.git import is_exec_key
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 _GUARD_VAR_RE = re.compile(

@@ -8,7 +8,7 @@ from paw.core.guard.shell.rules.targets import is_dangerous_dir
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 _RUNS = frozenset({"run", "create", "exec"})

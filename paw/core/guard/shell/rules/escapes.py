@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.evaluation import CwdKind
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 # `.shell CMD`/`.system CMD` (sqlite3, duckdb), `\! CMD` (psql, mysql), `system CMD` (mysql).

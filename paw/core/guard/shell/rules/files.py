@@ -16,7 +16,7 @@ from paw.core.guard.shell.words import SUBST, UNKNOWN
 if TYPE_CHECKING:
     from paw.core.config import GuardConfig
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 _DEVICE_RE = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|md|dm-|loop|sr)")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from paw.core.guard.shell.pushargs import IMPLICIT, parse_push
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
 
 
 def _shown(dest: str) -> str:

@@ -18,7 +18,7 @@ from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, has_unknown
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 SHELLS = frozenset(

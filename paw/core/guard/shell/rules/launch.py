@@ -15,7 +15,7 @@ from paw.core.guard.shell.rules.files import check_outside_write, check_write_ta
 from paw.core.guard.shell.words import LAST_JOB, Word, has_unknown
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 RULE = "shell.program-option"

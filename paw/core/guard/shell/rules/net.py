@@ -13,7 +13,7 @@ from paw.core.guard.shell.rules.secretpaths import is_secret_path
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 FETCHERS = frozenset(

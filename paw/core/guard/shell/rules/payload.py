@@ -6,7 +6,7 @@ import fnmatch
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
-from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.evaluation import CwdKind
 from paw.core.guard.shell.rules.files import check_outside_write, check_write_target
 from paw.core.guard.shell.rules.interp import (
     check_dynamic_body,
@@ -19,7 +19,7 @@ from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.words import IFS_SPLIT, UNKNOWN, Word, has_unknown
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 _FIND_FILTERS = frozenset(

@@ -12,7 +12,7 @@ from paw.core.models import Action
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 _OCTAL_RE = re.compile(r"^[0-7]{1,4}$")

@@ -30,7 +30,7 @@ from paw.core.guard.shell.words import SENTINELS
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 DESTROY = frozenset(

@@ -12,7 +12,7 @@ from paw.core.guard.shell.rules.targets import in_cwd
 from paw.core.guard.shell.words import has_unknown
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
 
 _SECRET_RE = re.compile(
     r"(^|/)(\.ssh|\.gnupg|\.aws|\.aws/credentials|\.aws/config|\.ssh/id_[^/]*|\.ssh/.*key|\.netrc|\.npmrc|\.pypirc"

@@ -12,7 +12,7 @@ from paw.core.guard.shell.rules.secretpaths import home_secret
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 RULE = "shell.secret-read"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 _SETTINGS_RE = re.compile(

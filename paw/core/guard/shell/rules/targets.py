@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from paw.core.guard.shell.context import CwdKind
+from paw.core.guard.shell.evaluation import CwdKind
 from paw.core.guard.shell.words import GUARDED, SENTINELS, SUBST, UNKNOWN
 from paw.core.models import Action
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
 
 SYSTEM_TOP = frozenset(
     {

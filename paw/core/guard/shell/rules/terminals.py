@@ -23,7 +23,7 @@ from paw.core.models import Action
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.commands import SimpleCommand
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
     from paw.core.guard.shell.rules import Check
 
 WRITE = "shell.terminal-write"

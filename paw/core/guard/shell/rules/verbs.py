@@ -17,7 +17,7 @@ from paw.core.guard.shell.rules import escapes
 from paw.core.guard.shell.words import Word
 
 if TYPE_CHECKING:
-    from paw.core.guard.shell.context import Context
+    from paw.core.guard.shell.evaluation import Context
 
 _DOCKER = frozenset(
     {"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert",

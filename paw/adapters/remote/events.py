@@ -1,6 +1,6 @@
 """Pane events from a host: tmux's own control mode, over the host's multiplexed ssh connection.
 
-The same event client as on this machine (:mod:`paw.adapters.tmux_events`), started as
+The same event client as on this machine (:mod:`paw.adapters.tmux.events`), started as
 ``ssh <mux options> -- tmux -u -L SOCKET -C attach-session -t =SESSION -f
 ignore-size,pause-after=2``: ssh runs the tmux client on the host and paw reads its
 notifications here (``%output``/``%extended-output`` mark a pane dirty, ``%window-add``,
@@ -19,8 +19,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from paw.adapters.ssh import SshError, SshTransport
-from paw.adapters.tmux_events import PaneEvents
+from paw.adapters.remote.ssh import SshError, SshTransport
+from paw.adapters.tmux.events import PaneEvents
 
 #: waits before a host's event client is started again (a host that cannot be reached is tried
 #: at most every 10 s; each try may take up to ssh's ConnectTimeout)

@@ -1,6 +1,6 @@
 """Pure helpers of the tmux adapter: command building and output parsing (no I/O).
 
-Kept beside :mod:`paw.adapters.tmux` the way libtmux keeps ``neo.parse_output`` beside
+Kept beside :mod:`paw.adapters.tmux.terminal` the way libtmux keeps ``neo.parse_output`` beside
 ``fetch_objs``, so the parsing can be tested on strings.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from paw.adapters.tmux_delta import STATE_FIELDS
+from paw.adapters.tmux.delta import STATE_FIELDS
 from paw.core.ports import PaneCapture, PaneInfo
 
 #: paw's pane tags: tmux user options ``@<key>`` set on every pane paw starts.
@@ -110,7 +110,7 @@ def sweep_argv(
     pane_ids: Sequence[str], token: str, *, ansi: bool = False, listing: str | None = None
 ) -> list[str]:
     """The tmux arguments of one sweep: list every pane (with the state fields of
-    :mod:`paw.adapters.tmux_delta`, or the ``listing`` format after ``<token>I``), then a
+    :mod:`paw.adapters.tmux.delta`, or the ``listing`` format after ``<token>I``), then a
     marker and a capture per pane.
 
     >>> sweep_argv(["%1"], "T")[4:]  # doctest: +NORMALIZE_WHITESPACE

@@ -23,8 +23,8 @@ import uuid
 from collections.abc import Sequence
 
 from paw.adapters import proc
-from paw.adapters.tmux_delta import STATE_FIELDS
-from paw.adapters.tmux_format import is_pane_id
+from paw.adapters.tmux.delta import STATE_FIELDS
+from paw.adapters.tmux.format import is_pane_id
 from paw.core.ports import PaneCapture
 
 _READ_CHUNK = 1 << 16

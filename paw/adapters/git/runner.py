@@ -1,7 +1,7 @@
 """git as paw's :class:`~paw.core.ports.Vcs`: worktrees, status, snapshots, diffs.
 
 Every git failure surfaces as :class:`paw.errors.GitError`. Parsers live in
-:mod:`paw.adapters.git_parse` and are re-exported here.
+:mod:`paw.adapters.git.parse` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from paw.adapters import proc
-from paw.adapters.git_parse import (
+from paw.adapters.git.parse import (
     Worktree,
     is_hex_oid,
     parse_branch_oid,

@@ -1,6 +1,6 @@
 """Pane events from tmux: a control-mode client (``tmux -C``) with output on, read on a thread.
 
-The sweep client (:mod:`paw.adapters.tmux_control`) attaches with ``no-output``; this one
+The sweep client (:mod:`paw.adapters.tmux.control`) attaches with ``no-output``; this one
 attaches to the same session with ``ignore-size,pause-after=N`` and only listens:
 
 * ``%output %N …`` / ``%extended-output %N …``: pane ``%N`` drew something. The bytes are
@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from paw.adapters import proc
-from paw.adapters.tmux_format import is_pane_id
+from paw.adapters.tmux.format import is_pane_id
 
 PAUSE_AFTER_S = 2  # tmux pauses a pane's output to this client when it is this far behind
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # waits before restarting a client that exited

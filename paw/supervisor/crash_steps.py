@@ -1,5 +1,5 @@
 """The named steps of paw's multi-step operations, where the test-only crash switch
-(``PAW_TEST_CRASH_AT``, see :mod:`paw.adapters.faults`) can kill paw.
+(``PAW_TEST_CRASH_AT``, see :mod:`paw.adapters.crash_switch`) can kill paw.
 
 Each operation writes an intent record before its first step, so a crash at any step leaves
 something the next paw command finishes or undoes. Add a step here and call

@@ -7,9 +7,9 @@ import threading
 import time
 from collections.abc import Sequence
 
-from paw.adapters import tmux_sweep
-from paw.adapters.tmux_control import ControlClient, ControlError
-from paw.adapters.tmux_delta import PaneState
+from paw.adapters.tmux import sweep as tmux_sweep
+from paw.adapters.tmux.control import ControlClient, ControlError
+from paw.adapters.tmux.delta import PaneState
 from paw.core.ports import PaneCapture, Survey
 
 RETRY_S = 5.0  # after a control client failure, sweep with processes for a while
@@ -59,7 +59,7 @@ class ControlLink:
     def survey(
         self, pane_ids: Sequence[str], *, ansi: bool, states: bool
     ) -> tuple[Survey, dict[str, PaneState]] | None:
-        """:func:`paw.adapters.tmux_sweep.survey_control`; None when the client cannot answer."""
+        """:func:`paw.adapters.tmux.sweep.survey_control`; None when the client cannot answer."""
         client = self.client()
         if client is None:
             return None

@@ -2,7 +2,7 @@
 captures the requested panes (chained commands split by a random per-sweep marker), or a
 control-mode client does the same without a process. tmux refuses a command longer than
 16 KiB, so a chain holds as many panes as fit in ``COMMAND_BUDGET`` bytes (about 110, see
-:mod:`paw.adapters.tmux_format`): more panes take one more process per chunk, never one per
+:mod:`paw.adapters.tmux.format`): more panes take one more process per chunk, never one per
 pane.
 
 tmux aborts a chain at its first failing command (a pane that vanished), so every chain
@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from paw.adapters.proc import Completed, last_line
-from paw.adapters.tmux_control import ControlClient, parse_control_sweep
-from paw.adapters.tmux_delta import PaneState, parse_pane_states
-from paw.adapters.tmux_format import (
+from paw.adapters.tmux.control import ControlClient, parse_control_sweep
+from paw.adapters.tmux.delta import PaneState, parse_pane_states
+from paw.adapters.tmux.format import (
     TAG_KEYS,
     is_pane_id,
     pane_format,
@@ -149,7 +149,7 @@ def survey_control(
     incomplete and the caller should use a process.
 
     Raises:
-        paw.adapters.tmux_control.ControlError: the client is gone or its output is garbled.
+        paw.adapters.tmux.control.ControlError: the client is gone or its output is garbled.
     """
     sep = f"|{uuid.uuid4().hex[:12]}|"  # printable: it sits in a quoted control-mode command
     token = uuid.uuid4().hex

@@ -18,11 +18,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.adapters import proc, tmux_sweep
+from paw.adapters import proc
 from paw.adapters.proc import last_line
-from paw.adapters.tmux_delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
-from paw.adapters.tmux_events import Listener, Mark, PaneEvents
-from paw.adapters.tmux_format import (
+from paw.adapters.tmux import sweep as tmux_sweep
+from paw.adapters.tmux.delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
+from paw.adapters.tmux.events import Listener, Mark, PaneEvents
+from paw.adapters.tmux.format import (
     TAG_KEYS,
     escape_arg,
     is_pane_id,
@@ -30,8 +31,8 @@ from paw.adapters.tmux_format import (
     parse_pane_list,
     server_gone,
 )
-from paw.adapters.tmux_link import ControlLink
-from paw.adapters.tmux_sweep import separator
+from paw.adapters.tmux.link import ControlLink
+from paw.adapters.tmux.sweep import separator
 from paw.core.ports import PaneCapture, PaneInfo, Survey
 from paw.errors import TmuxError
 
@@ -85,7 +86,7 @@ class TmuxTerminal:
             control: sweep through a persistent control-mode client attached to the session
                 of :meth:`watch_session` (else the first one :meth:`ensure_session` is given;
                 no process per sweep); falls back to one tmux process per sweep whenever
-                the client is unavailable (see :mod:`paw.adapters.tmux_link`).
+                the client is unavailable (see :mod:`paw.adapters.tmux.link`).
         """
         self.socket_name = socket_name
         self.socket_path = socket_path
@@ -132,7 +133,7 @@ class TmuxTerminal:
 
     def watch(self, listener: Listener) -> bool:
         """Report pane output and structure changes of the watched session to ``listener``
-        (see :mod:`paw.adapters.tmux_events`; called on a reader thread with a pane id, or
+        (see :mod:`paw.adapters.tmux.events`; called on a reader thread with a pane id, or
         None for a structure change, a (re)connect or a lost server). From then on a steady
         survey recaptures only panes that had an event since their last capture, while the
         event client is attached (else it falls back to the output-time rule).
@@ -287,12 +288,12 @@ class TmuxTerminal:
     def survey(self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True) -> Survey:
         """List every pane of the server (with paw's tags) and capture ``pane_ids``: one tmux
         process, plus one per further chunk of about 110 panes (see
-        :func:`paw.adapters.tmux_sweep.survey`), or with ``control`` one round trip of the
+        :func:`paw.adapters.tmux.sweep.survey`), or with ``control`` one round trip of the
         control-mode client. A gone pane has ``text=None``.
 
         With ``fresh=False`` (the steady survey of routine polls) the listing is still taken
         every time, but a pane that printed nothing since its last capture and kept its
-        process, size and liveness reuses that capture (see :mod:`paw.adapters.tmux_delta`);
+        process, size and liveness reuses that capture (see :mod:`paw.adapters.tmux.delta`);
         only panes that changed are captured. Re-verification before sending keys must use
         a fresh capture.
 
@@ -422,7 +423,7 @@ class TmuxTerminal:
         are unknown, not gone).
 
         With ``fresh=False`` a pane whose window printed nothing since its last capture (and
-        kept its process, size and liveness; see :mod:`paw.adapters.tmux_delta`) reuses that
+        kept its process, size and liveness; see :mod:`paw.adapters.tmux.delta`) reuses that
         capture, and only the others are captured: one more process. Re-verification before
         sending keys must use the default ``fresh=True``.
         """

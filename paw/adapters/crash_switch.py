@@ -2,7 +2,7 @@
 (SIGKILL, as ``kill -9`` would) when it reaches a named step of a multi-step operation.
 
 The steps are named ``<operation>:<step>`` (``spawn:worktree``, ``rm:snapshot``); the list is
-in :data:`paw.supervisor.faults.STEPS`. Adversarial tests use it to prove that after a crash at
+in :data:`paw.supervisor.crash_steps.STEPS`. Adversarial tests use it to prove that after a crash at
 any step the next paw command finishes or undoes the operation and nothing is lost. Unset (the
 normal case), every crash point is a no-op.
 """

@@ -37,7 +37,7 @@ KEYS = (
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``tui`` and ``demo``."""
+    """Register ``tui`` (``paw demo`` registers itself: paw.cli.demo)."""
     p = sub.add_parser(
         "tui",
         help="open the TUI (also what `paw` alone does)",

@@ -206,6 +206,8 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
     assert j("wave", "status")[1]["status"] == "failed"
     assert j("wave", "report")[1]["tasks"][0]["outcome"].startswith("could not start")
     assert j("wave", "resume")[1]["status"] == "failed"
+    code, landed = j("wave", "land")  # no task finished: nothing to land, said in the object
+    assert (code, landed["wave"], landed["tasks"], landed["base_commits"]) == (0, "w", [], [])
     assert j("wave", "stop")[1]["status"] == "failed"
     far = ("far", "ssh://nobody@127.0.0.1:1", "--repo", "/srv/x", "--no-check")
     code, added = j("host", "add", *far)

@@ -212,7 +212,7 @@ def test_tui_parser_imports_no_other_command() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('paw.cli.')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['paw.cli.demo', 'paw.cli.tui']"
+    assert done.stdout.strip() == "['paw.cli.tui']"
 
 
 async def test_quitting_while_connecting_releases_the_connection() -> None:

@@ -55,6 +55,8 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
         config=ctx.config.guard,
         mcp_allowed=ctx.config.mcp_allowed,
         shell=ctx.shell,
+        # Symlinks are followed on this machine only: a remote worktree is judged as written.
+        resolve=ctx.resolve_path if ctx.host is None else None,
     )
 
 

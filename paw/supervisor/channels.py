@@ -28,6 +28,7 @@ from paw.core.channels.fuse import Fused, Fusion, fuse
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.models import Action, Detection, DetectionState
 from paw.core.occurrence import Decided, Delivery, KeysSent, ProcIdentity, Verified
+from paw.core.ports import Wired
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.waiting import poll
@@ -45,17 +46,28 @@ TAKEN_TIMEOUT_S = 10.0
 TAKEN_INTERVAL_S = 0.02
 
 
-def wire_channel(ctx: Context, record: AgentRecord, argv: Sequence[str]) -> tuple[str, ...]:
-    """The launch argv with the agent's channel wired for this spawn (its token), or as it is
-    when paw wires no channel for it; a channel that cannot be wired is recorded and left off
-    (the agent then works exactly as without one)."""
+def wire_channel(ctx: Context, record: AgentRecord, argv: Sequence[str]) -> Wired:
+    """The launch argv (and the environment it adds) with the agent's channel wired for this
+    spawn (its token), or as it is when paw wires no channel for it; a channel that cannot be
+    wired is recorded and left off (the agent then works exactly as without one)."""
     if ctx.channels is None or not record.token:
-        return tuple(argv)
+        return Wired(tuple(argv))
     try:
         return ctx.channels.wire(record.name, record.kind, record.token, argv)
     except (OSError, PawError) as err:
         ctx.record("channel", agent=record.name, state="off", reason=f"cannot wire it: {err}")
-        return tuple(argv)
+        return Wired(tuple(argv))
+
+
+def release_channel(ctx: Context, name: str) -> None:
+    """The agent ``name`` is gone: its channel is closed and its wiring forgotten (a failure
+    to forget is recorded; the next spawn of that name wires anew)."""
+    if ctx.channels is None:
+        return
+    try:
+        ctx.channels.release(name)
+    except (OSError, PawError) as err:
+        ctx.record("channel", agent=name, state="off", reason=f"cannot release it: {err}")
 
 
 def port_for(ctx: Context, agent: AgentRecord) -> ChannelPort | None:

@@ -172,9 +172,11 @@ def route(
     tag = next((n for n in notes if n.startswith(f"{CHANNEL_NOTE}: ")), "")
     if not tag or tag.startswith(f"{CHANNEL_NOTE}: silent"):
         return None  # no channel, or it said nothing: keys, as before
-    refusal = verify_live(facts)
-    if refusal is not None:
-        return None  # the key path refuses it with its own words
+    if verify_live(facts) is not None:
+        same = bridged(facts, tag)
+        if same is None or verify_live(same) is not None:
+            return None  # the key path refuses it with its own words
+        facts = same
     if tag.startswith(f"{CHANNEL_NOTE}: disagree"):
         why = (
             "the agent's channel and its screen disagree on what this prompt would do "
@@ -210,6 +212,21 @@ def route(
             return Decision(outcome, record.id, why, verdict)
         answer = ChannelAnswer.ALLOW
     return _send(ctx, action, record, port, request_id, answer, verdict)
+
+
+def bridged(facts: Facts, tag: str) -> Facts | None:
+    """``facts`` proven against the fresh capture when the prompt was listed from the channel
+    alone and the screen now draws it, agreeing, for the very same request (opencode's and
+    Kilo's server tell paw before their TUI draws the dialog): one request, bound by its id,
+    not a changed prompt. None otherwise (the proof stands as it is)."""
+    fresh = facts.fresh.prompt if facts.fresh is not None else None
+    if fresh is None or not tag.startswith(f"{CHANNEL_NOTE}: {Fusion.AGREE.value} "):
+        return None
+    request_id = tag.split()[-1]
+    listed = facts.fingerprint
+    if not (listed.startswith("channel:") and listed.endswith(f":{request_id}")):
+        return None
+    return replace(facts, fingerprint=fresh.fingerprint)
 
 
 def _held(verdict: Verdict, *, confirmed: bool, override: str | None) -> tuple[Outcome, str] | None:

@@ -247,16 +247,30 @@ class ChannelPort(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Wired:
+    """A launch with its channel wired: the argv, and what to add to the agent's environment
+    (a per-spawn credential the channel needs; empty for most)."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
 class ChannelHub(Protocol):
     """Wires agents' channels at spawn and opens the port of a spawned agent's channel."""
 
-    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> tuple[str, ...]:
-        """The launch argv with the channel wired for this spawn only (a settings file paw
-        writes in its own state dir, never the user's or the worktree's), or ``argv`` as it
-        is when ``kind`` (or that command) has no channel paw can wire."""
+    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
+        """The launch argv (and environment additions) with the channel wired for this spawn
+        only (a settings file paw writes in its own state dir, a port and a password paw
+        picked; never the user's settings or the worktree's), or ``argv`` as it is and no
+        environment when ``kind`` (or that command) has no channel paw can wire."""
         ...
 
     def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
         """The channel of the spawn ``spawn`` of ``agent`` (its launched process
         ``agent_pid``), or None when it was not wired (the screen path alone applies)."""
+        ...
+
+    def release(self, agent: str) -> None:
+        """``agent`` is gone: close its open channel and forget what its wiring recorded."""
         ...

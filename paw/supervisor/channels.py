@@ -28,6 +28,7 @@ from paw.core.channels.fuse import Fused, Fusion, fuse
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.models import Action, Detection, DetectionState
 from paw.core.occurrence import Decided, Delivery, KeysSent, ProcIdentity, Verified
+from paw.core.ports import Wired
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.waiting import poll
@@ -45,17 +46,28 @@ TAKEN_TIMEOUT_S = 10.0
 TAKEN_INTERVAL_S = 0.02
 
 
-def wire_channel(ctx: Context, record: AgentRecord, argv: Sequence[str]) -> tuple[str, ...]:
-    """The launch argv with the agent's channel wired for this spawn (its token), or as it is
-    when paw wires no channel for it; a channel that cannot be wired is recorded and left off
-    (the agent then works exactly as without one)."""
+def wire_channel(ctx: Context, record: AgentRecord, argv: Sequence[str]) -> Wired:
+    """The launch argv (and the environment it adds) with the agent's channel wired for this
+    spawn (its token), or as it is when paw wires no channel for it; a channel that cannot be
+    wired is recorded and left off (the agent then works exactly as without one)."""
     if ctx.channels is None or not record.token:
-        return tuple(argv)
+        return Wired(tuple(argv))
     try:
         return ctx.channels.wire(record.name, record.kind, record.token, argv)
     except (OSError, PawError) as err:
         ctx.record("channel", agent=record.name, state="off", reason=f"cannot wire it: {err}")
-        return tuple(argv)
+        return Wired(tuple(argv))
+
+
+def release_channel(ctx: Context, name: str) -> None:
+    """The agent ``name`` is gone: its channel is closed and its wiring forgotten (a failure
+    to forget is recorded; the next spawn of that name wires anew)."""
+    if ctx.channels is None:
+        return
+    try:
+        ctx.channels.release(name)
+    except (OSError, PawError) as err:
+        ctx.record("channel", agent=name, state="off", reason=f"cannot release it: {err}")
 
 
 def port_for(ctx: Context, agent: AgentRecord) -> ChannelPort | None:
@@ -160,9 +172,11 @@ def route(
     tag = next((n for n in notes if n.startswith(f"{CHANNEL_NOTE}: ")), "")
     if not tag or tag.startswith(f"{CHANNEL_NOTE}: silent"):
         return None  # no channel, or it said nothing: keys, as before
-    refusal = verify_live(facts)
-    if refusal is not None:
-        return None  # the key path refuses it with its own words
+    if verify_live(facts) is not None:
+        same = bridged(facts, tag)
+        if same is None or verify_live(same) is not None:
+            return None  # the key path refuses it with its own words
+        facts = same
     if tag.startswith(f"{CHANNEL_NOTE}: disagree"):
         why = (
             "the agent's channel and its screen disagree on what this prompt would do "
@@ -198,6 +212,21 @@ def route(
             return Decision(outcome, record.id, why, verdict)
         answer = ChannelAnswer.ALLOW
     return _send(ctx, action, record, port, request_id, answer, verdict)
+
+
+def bridged(facts: Facts, tag: str) -> Facts | None:
+    """``facts`` proven against the fresh capture when the prompt was listed from the channel
+    alone and the screen now draws it, agreeing, for the very same request (opencode's and
+    Kilo's server tell paw before their TUI draws the dialog): one request, bound by its id,
+    not a changed prompt. None otherwise (the proof stands as it is)."""
+    fresh = facts.fresh.prompt if facts.fresh is not None else None
+    if fresh is None or not tag.startswith(f"{CHANNEL_NOTE}: {Fusion.AGREE.value} "):
+        return None
+    request_id = tag.split()[-1]
+    listed = facts.fingerprint
+    if not (listed.startswith("channel:") and listed.endswith(f":{request_id}")):
+        return None
+    return replace(facts, fingerprint=fresh.fingerprint)
 
 
 def _held(verdict: Verdict, *, confirmed: bool, override: str | None) -> tuple[Outcome, str] | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
+from paw.supervisor.channels import release_channel
 from paw.supervisor.observe import agent_process, pane_for
 from paw.supervisor.records import (
     GIT_LOCK,
@@ -175,6 +176,7 @@ def _release(ctx: Context, agent: AgentRecord) -> str:
     ctx.record("release", agent=agent.name, pane=where, killed=False,
                reason="adopted: the pane was started outside paw and keeps running")  # fmt: skip
     forget_agent(ctx.state, agent.name)
+    release_channel(ctx, agent.name)
     if pane is None:
         return f"stopped supervising {agent.name} (adopted; its pane is already gone)"
     return (
@@ -222,6 +224,7 @@ def _remove_steps(ctx: Context, agent: AgentRecord, *, force: bool, resumed: boo
         ctx.vcs.delete_branch(ctx.repo_root, agent.branch, force=True)
     ctx.fault("rm:branch")
     forget_agent(ctx.state, name)
+    release_channel(ctx, name)
     ctx.record(
         "remove", agent=name, branch=agent.branch, archive_ref=ref, commit=commit,
         resumed=resumed,

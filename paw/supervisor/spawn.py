@@ -107,10 +107,10 @@ def spawn(
         ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
                    resumed=resume)  # fmt: skip
         ctx.fault("spawn:worktree")
-        argv = wire_channel(ctx, record, launch.argv)
+        wired = wire_channel(ctx, record, launch.argv)
         try:
             pane = ctx.terminal.new_pane(
-                ctx.session, worktree, argv, launch.env,
+                ctx.session, worktree, wired.argv, {**launch.env, **wired.env},
                 {TAG_AGENT: name, TAG_KIND: kind, TAG_REPO: ctx.repo_id,
                  TAG_TOKEN: record.token or ""},
             )  # fmt: skip

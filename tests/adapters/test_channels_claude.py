@@ -17,6 +17,7 @@ import pytest
 from paw.adapters.channels.claude import ClaudeHookChannel, ClaudeWiring, wire_claude
 from paw.adapters.channels.hub import FileChannelHub
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
+from paw.core.ports import Wired
 from paw.errors import PawError
 from tests.support.budget import budget
 
@@ -91,7 +92,7 @@ def _one(port: ClaudeHookChannel) -> ChannelRequest:
 def test_wiring_stays_in_paws_state_dir_and_is_private(tmp_path: Path) -> None:
     argv = ("/opt/bin/claude", "--", "task")
     hub = FileChannelHub(tmp_path, sys.executable)
-    wired = hub.wire("alice", "claude-code", "tok1", argv)
+    wired = hub.wire("alice", "claude-code", "tok1", argv).argv
     settings = tmp_path / "channels" / "alice" / "tok1" / "settings.json"
     assert wired == ("/opt/bin/claude", "--settings", str(settings), "--", "task")
     assert (settings.stat().st_mode & 0o777) == 0o600
@@ -99,8 +100,8 @@ def test_wiring_stays_in_paws_state_dir_and_is_private(tmp_path: Path) -> None:
     command = json.loads(settings.read_text())["hooks"]["PermissionRequest"][0]["hooks"][0]
     assert " -I -m paw.channel_hook " in command["command"]  # the worktree cannot shadow paw
     # other agents and custom commands are launched as they are
-    assert hub.wire("bob", "codex", "t", ("codex",)) == ("codex",)
-    assert hub.wire("bob", "claude-code", "t", ("my-wrapper",)) == ("my-wrapper",)
+    assert hub.wire("bob", "codex", "t", ("codex",)) == Wired(("codex",))
+    assert hub.wire("bob", "claude-code", "t", ("my-wrapper",)) == Wired(("my-wrapper",))
     assert hub.port("bob", "claude-code", "t", 1) is None  # never wired: no channel
     assert hub.port("alice", "claude-code", "tok1", os.getpid()) is not None
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from paw.core.approval import Facts, verify_live
 from paw.core.channels.fuse import fuse
 from paw.core.channels.request import ChannelRequest, ChannelState
 from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
-from paw.supervisor.channels import apply_fusion
+from paw.supervisor.channels import apply_fusion, bridged
 
 WRAP = WRAP_NOTE.split(":", 1)[0] + ": joined"
 EXACT = "touch a.txt && echo " + "word " * 20
@@ -55,3 +56,31 @@ def test_answered_reads_busy_and_screen_only_is_marked() -> None:
     assert (answered.state, answered.prompt) == (DetectionState.BUSY, None)
     silent = apply_fusion(fuse(_screen(EXACT), []))
     assert silent.notes[-1] == "channel: silent (the channel said nothing)"
+
+
+def _listed_from_channel_alone() -> str:
+    """The fingerprint a sweep listed before the screen drew the dialog (channel-only)."""
+    listed = apply_fusion(fuse(Detection(DetectionState.IDLE, "opencode"), [_req()]))
+    assert listed.prompt is not None
+    return listed.prompt.fingerprint
+
+
+def test_a_prompt_listed_from_the_channel_alone_is_proven_once_the_screen_agrees() -> None:
+    """opencode's server tells paw before its TUI draws the dialog: the prompt is listed from
+    the channel, then the screen agrees with the same request. One request (its id), not a
+    changed prompt; another request, or a screen-listed prompt, keeps the proof as it is."""
+    agreed = apply_fusion(fuse(_screen(EXACT), [_req()]))
+    tag = agreed.notes[-1]
+    facts = Facts(_listed_from_channel_alone(), True, True, agreed)
+    assert verify_live(facts) is not None  # the fingerprints differ
+    same = bridged(facts, tag)
+    assert same is not None
+    assert verify_live(same) is None
+    assert bridged(facts, tag.replace("r1", "r2")) is None  # another request
+    assert bridged(Facts("fp0", True, True, agreed), tag) is None  # listed from the screen
+    disagreed = apply_fusion(fuse(_screen("ls -la"), [_req()]))
+    assert bridged(Facts(facts.fingerprint, True, True, disagreed), disagreed.notes[-1]) is None
+    gone = Facts(facts.fingerprint, True, False, agreed)  # the agent process changed
+    still = bridged(gone, tag)
+    assert still is not None
+    assert verify_live(still) is not None

@@ -1,10 +1,20 @@
-"""The channels paw can wire, by agent kind: :class:`~paw.core.ports.ChannelHub`."""
+"""The channels paw can wire, by agent kind: :class:`~paw.core.ports.ChannelHub`.
+
+- Claude Code: its ``PermissionRequest`` hook, a settings file per spawn
+  (:mod:`paw.adapters.channels.claude`).
+- opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
+  per spawn (:mod:`paw.adapters.channels.opencode`). The channel's reader is started once per
+  agent in a paw process and reused by every sweep; it trusts the stream only while every
+  process listening on the port is in the agent's process tree.
+"""
 
 from __future__ import annotations
 
 import json
 import posixpath
+import socket
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from paw.adapters.channels.claude import (
@@ -13,30 +23,89 @@ from paw.adapters.channels.claude import (
     channel_dir,
     wire_claude,
 )
-from paw.core.ports import ChannelPort
+from paw.adapters.channels.opencode import (
+    OpencodeChannel,
+    OpencodeServer,
+    forget_opencode_server,
+    load_opencode_server,
+    wire_opencode,
+)
+from paw.adapters.pstree import PsutilInspector
+from paw.core.ports import ChannelPort, Wired
 
 CLAUDE_KIND = "claude-code"
+# The agent kinds with an opencode-style server, and the programs paw knows take its flags (a
+# custom command, a wrapper whose flags paw does not know, is launched as it is).
+SERVER_PROGRAMS: dict[str, frozenset[str]] = {
+    "opencode": frozenset({"opencode"}),
+    "kilocode": frozenset({"kilo", "kilocode"}),
+}
+# Wall clock: how long opening a server's channel waits for its stream and pending list when
+# something listens on the port (a one-shot `paw prompts` or `paw approve` must see what the
+# agent holds open, not an empty list that the screen alone would then answer by keys).
+CONNECT_WAIT_S = 5.0
+PROBE_TIMEOUT_S = 0.5
+
+
+@dataclass(slots=True)
+class _Open:
+    """A server channel this process started: the spawn and process it is bound to."""
+
+    kind: str
+    spawn: str
+    agent_pid: int
+    channel: OpencodeChannel
 
 
 class FileChannelHub:
-    """Channels whose records live in paw's state dir (Claude Code's hook)."""
+    """Channels wired from paw's state dir: Claude Code's hook, opencode's and Kilo Code's
+    server."""
 
     def __init__(self, state_root: str | Path, python: str) -> None:
         self.root = Path(state_root)
         self.python = python
         self._ports: dict[tuple[str, str], ClaudeHookChannel] = {}
+        self._servers: dict[str, _Open] = {}
+        self._procs = PsutilInspector()
 
-    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> tuple[str, ...]:
-        """``claude`` gets ``--settings FILE`` right after its program name; a custom command
-        (a wrapper whose flags paw does not know) is launched as it is."""
-        if kind != CLAUDE_KIND or not argv or posixpath.basename(argv[0]) != "claude":
-            return tuple(argv)
-        wiring = wire_claude(self.root, agent, spawn, self.python)
-        return (argv[0], *wiring.argv, *argv[1:])
+    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
+        """``claude`` gets ``--settings FILE`` right after its program name; ``opencode`` and
+        ``kilo`` get ``--port N --hostname 127.0.0.1 --no-mdns`` there and the server's
+        password in their environment; a custom command is launched as it is."""
+        program = posixpath.basename(argv[0]) if argv else ""
+        if kind == CLAUDE_KIND and program == "claude":
+            wiring = wire_claude(self.root, agent, spawn, self.python)
+            return Wired((argv[0], *wiring.argv, *argv[1:]))
+        if program in SERVER_PROGRAMS.get(kind, ()):
+            flags, env, _server = wire_opencode(agent, self.root, kind=kind)
+            return Wired((argv[0], *flags, *argv[1:]), env)
+        return Wired(tuple(argv))
 
     def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
-        """The spawn's channel when its settings were written (it was wired), else None."""
-        if kind != CLAUDE_KIND or not spawn:
+        """The spawn's channel when it was wired, else None."""
+        if kind == CLAUDE_KIND:
+            return self._claude_port(agent, spawn, agent_pid)
+        if kind in SERVER_PROGRAMS:
+            return self._server_port(agent, kind, spawn, agent_pid)
+        return None
+
+    def release(self, agent: str) -> None:
+        """Stop the agent's server channel (if this process opened one) and forget its port
+        and password."""
+        opened = self._servers.pop(agent, None)
+        if opened is not None:
+            opened.channel.close()
+        forget_opencode_server(agent, self.root)
+        for key in [k for k in self._ports if k[0] == agent]:
+            del self._ports[key]
+
+    def close(self) -> None:
+        """Stop every server channel this process opened (the records stay)."""
+        for agent in list(self._servers):
+            self._servers.pop(agent).channel.close()
+
+    def _claude_port(self, agent: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
+        if not spawn:
             return None
         cached = self._ports.get((agent, spawn))
         if cached is not None and cached.agent_pid == agent_pid:
@@ -51,6 +120,42 @@ class FileChannelHub:
         port = ClaudeHookChannel(wiring, agent_pid)
         self._ports[(agent, spawn)] = port
         return port
+
+    def _server_port(
+        self, agent: str, kind: str, spawn: str, agent_pid: int | None
+    ) -> ChannelPort | None:
+        """One reader per agent, started at the first look and reused by later sweeps; a new
+        spawn or a new agent process (a restart) gets a new one bound to it."""
+        if not spawn or agent_pid is None:
+            return None
+        opened = self._servers.get(agent)
+        if opened is not None:
+            if (opened.kind, opened.spawn, opened.agent_pid) == (kind, spawn, agent_pid):
+                return opened.channel
+            del self._servers[agent]
+            opened.channel.close()
+        server = load_opencode_server(agent, self.root)
+        if server is None or server.kind != kind:
+            return None
+
+        def is_agent(pid: int) -> bool:
+            return any(p.pid == pid for p in self._procs.tree(agent_pid))
+
+        channel = OpencodeChannel(server, is_agent=is_agent).start()
+        self._servers[agent] = _Open(kind, spawn, agent_pid, channel)
+        if _listening(server):
+            channel.wait_connected(CONNECT_WAIT_S)
+        return channel
+
+
+def _listening(server: OpencodeServer) -> bool:
+    """Whether something accepts connections on the server's port (when nothing does, the agent
+    is not up or gone: the channel is not waited for, the screen path applies)."""
+    try:
+        with socket.create_connection((server.host, server.port), PROBE_TIMEOUT_S):
+            return True
+    except OSError:
+        return False
 
 
 def read_wiring(directory: Path, agent: str, spawn: str) -> ClaudeWiring | None:

@@ -30,7 +30,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import psutil
@@ -40,6 +40,9 @@ from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelStat
 from paw.errors import ChannelRefused, DeliveryUnknown, PawError
 
 HOST = "127.0.0.1"
+# How long a request paw answered stays listed (state RESOLVED) after the answer: the agent may
+# still be drawing its dialog, and keys must never answer it a second time (as Claude's hook).
+ANSWERED_GRACE_S = 3.0
 
 # Per agent kind: the environment variables of the server's credential, its default user name.
 _FLAVOURS: dict[str, tuple[str, str, str]] = {
@@ -170,13 +173,19 @@ class OpencodeChannel:
         self._stop = threading.Event()
         self._sock: socket.socket | None = None  # the event stream's socket, to cut it
         self._thread: threading.Thread | None = None
+        self._taken: dict[str, tuple[ChannelRequest, float]] = {}  # paw's answers, and when
 
     # --- ChannelPort ----------------------------------------------------------------------
 
     def pending(self) -> list[ChannelRequest]:
-        """The requests the agent holds open (from memory: no request, no subprocess)."""
+        """The requests the agent holds open (from memory: no request, no subprocess); those
+        paw answered stay listed, RESOLVED, for ``ANSWERED_GRACE_S`` after the answer."""
+        now = self._clock()
         with self._lock:
-            return self._book.pending()
+            for rid in [r for r, (_, at) in self._taken.items() if now - at >= ANSWERED_GRACE_S]:
+                del self._taken[rid]
+            taken = [replace(r, state=ChannelState.RESOLVED) for r, _ in self._taken.values()]
+            return [*self._book.pending(), *taken]
 
     def state(self, request_id: str) -> ChannelState:
         """Where ``request_id`` stands, as the server last said."""
@@ -200,6 +209,7 @@ class OpencodeChannel:
             if why is not None:
                 raise ChannelRefused(_REFUSALS[why].format(id=request_id), reason=why)
             self._book.answered.add(request_id)  # never twice, whatever follows
+            self._taken[request_id] = (self._book.open[request_id], self._clock())
         body = json.dumps({"reply": REPLIES[answer]})
         try:
             status, text = self._request("POST", f"/permission/{request_id}/reply", body)
@@ -212,6 +222,7 @@ class OpencodeChannel:
         if status == 404:
             with self._lock:
                 self._book.close(request_id, ChannelState.RESOLVED)
+                self._taken.pop(request_id, None)  # nothing answered: nothing to cover
             raise ChannelRefused(
                 f"the agent no longer holds request {request_id} open: nothing was answered",
                 reason="not-pending",

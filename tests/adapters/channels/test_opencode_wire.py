@@ -19,13 +19,16 @@ from typing import Any
 import pytest
 
 from paw.adapters.channels.opencode import (
+    ANSWERED_GRACE_S,
     OpencodeChannel,
     OpencodeServer,
     forget_opencode_server,
     load_opencode_server,
     wire_opencode,
 )
+from paw.core.channels.fuse import Fusion, fuse
 from paw.core.channels.request import ChannelAnswer, ChannelState
+from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 from paw.errors import ChannelRefused, PawError
 from tests.support.budget import budget
 
@@ -234,7 +237,8 @@ def test_an_answer_goes_once_bound_to_the_request(replay: Replay) -> None:
         with pytest.raises(ChannelRefused):
             channel.answer(props["id"], ChannelAnswer.ALWAYS)  # not verified: never sent
         channel.answer(props["id"], ChannelAnswer.DENY)
-        assert channel.pending() == []
+        # answered: listed RESOLVED a while (the dialog may still be drawn), never PENDING
+        assert [r.state for r in channel.pending()] == [ChannelState.RESOLVED]
         with pytest.raises(ChannelRefused) as twice:
             channel.answer(props["id"], ChannelAnswer.ALLOW)
         assert twice.value.reason == "already-answered"
@@ -252,7 +256,7 @@ def test_an_answer_goes_once_bound_to_the_request(replay: Replay) -> None:
         assert channel.wait_state(props["id"], ChannelState.RESOLVED, WAIT)
         assert channel.reply_of(props["id"]) == "reject"
         replay.emit(replay.asked)  # a replay of the old event reopens nothing
-        assert channel.pending() == []
+        assert not [r for r in channel.pending() if r.state is not ChannelState.RESOLVED]
     finally:
         channel.close()
 
@@ -297,3 +301,41 @@ def test_a_port_held_by_another_process_serves_nothing(replay: Replay) -> None:
     finally:
         strangers.close()
         owned.close()
+
+
+def test_a_request_paw_answered_reads_answered_while_its_dialog_may_still_show(
+    replay: Replay,
+) -> None:
+    """Fused with a screen still drawing the dialog, a request paw answered is ANSWERED (busy:
+    nothing to answer again, by keys or otherwise) for a grace period, then gone."""
+    now = [1000.0]
+    channel = OpencodeChannel(_server(replay.port), clock=lambda: now[0]).start()
+    try:
+        assert channel.wait_connected(WAIT)
+        props = replay.asked["properties"]
+        replay.pending.append(props)
+        replay.emit(replay.asked)
+        assert channel.wait_pending(WAIT)
+        prompt = Prompt(PromptKind.SHELL, "touch paw-shell.txt", "Permission required",
+                        ("Enter",), ("Escape",), "fp")  # fmt: skip
+        screen = Detection(DetectionState.PROMPT, "opencode", prompt)
+        assert fuse(screen, channel.pending()).fusion is Fusion.AGREE
+        channel.answer(props["id"], ChannelAnswer.ALLOW)
+        assert fuse(screen, channel.pending()).fusion is Fusion.ANSWERED
+        replay.emit(
+            {
+                "type": "permission.replied",
+                "properties": {
+                    "sessionID": props["sessionID"],
+                    "requestID": props["id"],
+                    "reply": "once",
+                },
+            }
+        )
+        assert channel.wait_state(props["id"], ChannelState.RESOLVED, WAIT)
+        now[0] += ANSWERED_GRACE_S - 0.5
+        assert fuse(screen, channel.pending()).fusion is Fusion.ANSWERED
+        now[0] += 1.0
+        assert channel.pending() == []
+    finally:
+        channel.close()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from paw.core.channels.fuse import Fusion, fuse
 from paw.core.channels.opencode import (
     MAX_PENDING,
     Book,
@@ -18,6 +19,7 @@ from paw.core.channels.opencode import (
     parse_pending,
 )
 from paw.core.channels.request import ChannelRequest, ChannelState
+from paw.core.detect import detect
 from paw.core.models import PromptKind
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "channels" / "opencode"
@@ -238,3 +240,34 @@ def test_a_flood_of_requests_is_bounded() -> None:
     for n in range(MAX_PENDING + 50):
         book.ask(replace(request, request_id=f"per_{n}"))
     assert len(book.pending()) == MAX_PENDING
+
+
+SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens-live"
+
+
+@pytest.mark.parametrize(
+    ("agent", "fixture"),
+    [
+        ("opencode", "opencode-edit-deny-events.json"),
+        ("kilocode", "kilocode-edit-events.json"),
+    ],
+)
+def test_an_edit_shown_relative_to_the_worktree_agrees_with_the_absolute_filepath(
+    agent: str, fixture: str
+) -> None:
+    """opencode's edit subject is the absolute ``metadata.filepath``; its dialog shows the path
+    relative to the worktree (``→ Edit README.md``): the same file, so the two agree and the
+    guard judges the absolute path."""
+    screen = (SCREENS / agent / "edit_80x24" / "screen.txt").read_text(encoding="utf-8")
+    detection = detect(screen, agent)
+    assert detection.prompt is not None
+    assert detection.prompt.subject == "README.md"
+    request = request_of(fixture)
+    fused = fuse(detection, [request])
+    assert fused.fusion is Fusion.AGREE, fused.reason
+    assert fused.judged is not None
+    assert fused.judged.subject == "/home/user/project/README.md"
+    # another file of that name elsewhere, or another name: not a rendering of it
+    for other in ("/home/user/project/docs/READMEXmd", "/home/user/project/OTHER.md"):
+        moved = fuse(detection, [replace(request, subject=other)])
+        assert moved.fusion is Fusion.DISAGREE

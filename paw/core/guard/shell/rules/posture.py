@@ -135,6 +135,10 @@ def is_known(name: str, cmd: SimpleCommand, ctx: Context, ruled: bool) -> bool:
         return True
     if ctx.config is not None and name in ctx.config.known_programs:
         return True
+    from paw.core.guard.shell.rules.agents import agent_clis  # the specs, loaded once
+
+    if name in agent_clis():  # a coding agent: its launch flags are read by the agents rules
+        return True
     if cmd.wrappers and cmd.wrappers[-1].endswith(" -m"):
         # `python -m pkg.cli`: Python code as `python script.py` is (its verbs are still read);
         # a module that is a tool with rules (`twine`, `pip`) was judged as that tool

@@ -9,6 +9,7 @@ import pytest
 from paw.core.channels import claude
 from paw.core.channels.fuse import Fusion, fuse, is_rendering
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
+from paw.core.detect import UNKNOWN_DIALOG_NOTE
 from paw.core.detect.prompts import WRAP_NOTE, incomplete_note
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
@@ -157,6 +158,21 @@ def test_agree_judges_the_channels_exact_input_without_the_wrap_note() -> None:
     assert fused.keys_allowed
     assert fused.channel_allowed
     assert fused.rules_allowed
+
+
+def test_a_dialog_the_detector_cannot_read_is_channel_only() -> None:
+    """An unrecognised dialog at the live position (paw.core.detect.live_dialog) is a screen
+    paw cannot read: the channel's request is listed, answerable through the channel only."""
+    dialog = Prompt(PromptKind.OTHER, None, "a dialog", (), (), "fp", dialog=True)
+    note = UNKNOWN_DIALOG_NOTE.format("a list of choices with a pointer")
+    screen = Detection(DetectionState.PROMPT, "claude-code", dialog, (note,))
+    fused = fuse(screen, [_req(LONG)])
+    assert fused.fusion is Fusion.CHANNEL_ONLY
+    assert fused.judged is not None
+    assert fused.judged.subject == LONG
+    assert not fused.keys_allowed
+    assert fused.channel_allowed
+    assert fuse(screen, []).fusion is Fusion.SCREEN_ONLY  # no channel: the dialog waits
 
 
 def test_agree_on_a_cut_subject_judges_the_exact_input_without_the_incomplete_note() -> None:

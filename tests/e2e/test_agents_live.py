@@ -231,6 +231,12 @@ def _meta(
 def run_case(case: LiveCase) -> None:
     """One agent at one size, start to finish (raises ``pytest.fail``'s exception on failure)."""
     run = paw_run.start(case.agent, case.cols, case.rows)
+    # The screen's own round: what paw reads off each agent's pane and the keys it types. The
+    # structured channels (Claude's hook, opencode's and Kilo's server) have live tests of their
+    # own (tests/e2e/test_channel_*_live.py); here they are off, so every agent is answered by
+    # keys and the captured screens record the keys that worked.
+    toml = run.ws.repo / "paw.toml"
+    toml.write_text(toml.read_text("utf-8") + "\n[channels]\nenabled = false\n", "utf-8")
     shots: dict[str, Any] = {}
     try:
         with diagnose.on_failure(run, case.test_id, paw_run.AGENT_NAME):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from paw.core.channels.request import ChannelRequest, ChannelState
+from paw.core.detect import is_unrecognised_dialog
 from paw.core.detect.prompts import INCOMPLETE_NOTE_PREFIX, WRAP_NOTE
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
@@ -134,6 +135,9 @@ def fuse(detection: Detection, requests: Sequence[ChannelRequest]) -> Fused:
     req = pending[0]
     if prompt is None:
         return Fused(Fusion.CHANNEL_ONLY, detection, req, "the screen shows no readable prompt")
+    if is_unrecognised_dialog(detection):  # a dialog the agent's detector cannot read
+        why = "the screen shows a dialog paw cannot read"
+        return Fused(Fusion.CHANNEL_ONLY, detection, req, why)
     why = disagreement(req, prompt)
     if why:
         return Fused(Fusion.DISAGREE, detection, req, why)

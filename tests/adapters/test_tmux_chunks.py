@@ -13,7 +13,9 @@ TOKEN = "f" * 32
 
 
 @pytest.mark.parametrize("ansi", [False, True])
-@pytest.mark.parametrize("listing", [None, listing_format(separator(), states=True)])
+@pytest.mark.parametrize(
+    "listing", [None, listing_format(separator(), states=True)], ids=["no-listing", "listing"]
+)
 @pytest.mark.parametrize("count", [0, 1, 50, 300, 1000])
 def test_sweep_chunks_fit_the_budget_in_order(ansi: bool, listing: str | None, count: int) -> None:
     panes = [f"%{i * 37}" for i in range(count)]

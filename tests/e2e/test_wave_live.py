@@ -119,6 +119,15 @@ def test_wave_live_prompt_parked_notified_approved_elsewhere_done(installed_agen
             1,
             0,
         )
+        # what the agent cost, read from Claude Code's own session files: the stub reports
+        # 12 tokens in and 8 out per response, like the real API's usage block
+        cost = row["cost"]
+        assert cost["source"] == "Claude Code's session files", cost
+        assert cost["tokens"]["requests"] >= 2, cost
+        assert cost["tokens"]["input"] == 12 * cost["tokens"]["requests"], cost
+        assert cost["tokens"]["output"] == 8 * cost["tokens"]["requests"], cost
+        assert cost["usd"] is None  # Claude Code states no price
+        assert cost["waiting_human_s"] > 0, cost
         titles = receiver.titles()
         assert sum("needs a human" in t for t in titles) == 1
         assert receiver.wait(lambda ms: any("answered" in str(m["title"]) for m in ms), BUDGET_S)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
+from paw.cli.land_pr import with_pull_requests
 from paw.cli.result import Lines, Result, json_of
 from paw.errors import PawError
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from paw.adapters.notify import ChannelNotifier
     from paw.adapters.state import StateStore
     from paw.core.land import LandState
+    from paw.supervisor.land import Lander
+    from paw.supervisor.land_pr import PrOutcome
 
 EXIT_NOT_ALL_LANDED = 1
 
@@ -73,6 +76,11 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="then push the base to its remote (never forced; a protected branch only when a "
         "standing rule of the wave file names the push)",
     )  # fmt: skip
+    p.add_argument(
+        "--pr", action="store_true",
+        help="then push each landed task's branch and open one pull request per task with "
+        "`gh pr create` (also `[land] pull_requests = true`); never forced",
+    )  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument(
         "-C", dest="repo", metavar="DIR", help="run as if in DIR (any directory of the repository)"
@@ -122,6 +130,7 @@ def cmd_land(args: argparse.Namespace) -> Result:
         )  # fmt: skip
         data = landing_data(lander.state, wave, time.time())
         pushed: tuple[bool, str] | None = lander.push() if args.push else None
+        prs = _pull_requests(lander) if args.pr or wave.land.pull_requests else None
     finally:
         if notifier is not None:
             notifier.close()
@@ -129,7 +138,8 @@ def cmd_land(args: argparse.Namespace) -> Result:
                 print(f"paw: notify: {error}", file=sys.stderr)
         sup.close()
         lock.release()
-    return _result(args, name, data, done=isinstance(decision, Finished), pushed=pushed)
+    result = _result(args, name, data, done=isinstance(decision, Finished), pushed=pushed)
+    return result if prs is None else with_pull_requests(args, result, prs)
 
 
 def _result(
@@ -167,6 +177,13 @@ def _result(
         else:
             said.err(f"paw: {pushed[1]}")
     return said.result(code)
+
+
+def _pull_requests(lander: Lander) -> PrOutcome:
+    from paw.adapters.git.pr import GhCli
+    from paw.supervisor.land_pr import open_pull_requests
+
+    return open_pull_requests(lander, GhCli())
 
 
 def _reporter(

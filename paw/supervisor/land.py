@@ -276,6 +276,10 @@ class Lander:
             seen[t.name] = AgentSeen(head, status)
         return seen
 
+    def branch_of(self, agent: str) -> str:
+        """The branch of the task agent ``agent`` (its record's, else the one paw names)."""
+        return self._branch(agent)
+
     def _branch(self, agent: str) -> str:
         record = load_agents(self.ctx.state).get(agent)
         return record.branch if record is not None else self.ctx.branch_for(agent)

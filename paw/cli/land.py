@@ -33,7 +33,8 @@ pass. The base never moves any other way (no force, no rewrite), and the task's 
 left as its agent made it.
 
 A conflict or a check that fails on top of the base goes back to the task's agent as a
-follow-up (typed only into an idle, empty input, like every text paw types), up to the task's
+follow-up (typed only into an idle, empty input, like every text paw types; an agent that is
+gone is first started again on the task's branch, in its worktree), up to the task's
 `retries`; paw waits for a new commit on its branch and tries again. After that the task is
 parked for you, with the conflicting files or the check's last lines (`paw wave report`).
 Tasks that do not depend on a parked task keep landing.
@@ -49,10 +50,13 @@ examples:
   paw wave land --push          (then push the base: never forced; a protected branch
                                  such as main only with a standing rule of the wave file:
                                  [[rules]] kind = "shell", subject = "git push origin main")
+  paw wave land --pr            (then one pull request per landed task: its branch pushed,
+                                 `gh pr create`; no gh or no remote is said once)
   paw wave report night         (gains a "Landing" section: per task, the base's commits)
 
-Exit codes: 0 every done task landed (and pushed, with --push), 1 some task is parked,
-blocked or sent back (or --push did not push),
+Exit codes: 0 every done task landed (and pushed, with --push; its pull request opened, with
+--pr), 1 some task is parked, blocked or sent back (or --push did not push, or a pull request
+was not opened),
 2 a usage error (no such wave, a bad wave file)."""
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 RESPAWN_STEPS = (
     "land:respawn",  # the respawn is counted and pending; nothing done
     "land:respawn-forgotten",  # the gone agent's record is forgotten; no new agent yet
+    "land:respawned",  # the new agent is up; the journal does not say so yet
 )  # proven by tests/supervisor/test_land_respawn_real.py (kill -9 at each)
 
 
@@ -83,6 +84,7 @@ def _start_again(lander: Lander, t: TaskLanding) -> None:
             forget_agent(ctx.state, name)
     ctx.fault("land:respawn-forgotten")
     lander.sup.spawn_agent(name, kind, None, resume=True)
+    ctx.fault("land:respawned")
 
 
 def finish_cut_respawns(lander: Lander, seen: Mapping[str, AgentSeen], now: float) -> bool:

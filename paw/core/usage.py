@@ -163,7 +163,7 @@ def parse_codex_rollout(lines: Iterable[str]) -> Usage | None:
         if payload.get("type") != "token_count" or not isinstance(info, dict):
             continue
         total = info.get("total_token_usage")
-        if isinstance(total, dict):
+        if isinstance(total, dict) and total != last:  # the same total told again: no response
             last = total
             requests += 1
     if last is None:

@@ -91,6 +91,7 @@ def test_usage_codex_takes_the_last_running_total() -> None:
         _codex_total(1),
         json.dumps({"type": "event_msg", "payload": {"type": "token_count", "info": None}}),
         _codex_total(3),
+        _codex_total(3),  # the same total told again (a turn's end): no new response
         "garbage",
     ]
     assert codex_session_cwd(meta) == WT

@@ -97,3 +97,21 @@ def test_kill_9_at_each_respawn_step_then_land_again(
     again = land(git_repo, server.socket_name, "--json")
 
     _assert_landed_by_a_new_agent(git_repo, again)
+
+
+def test_a_worktree_on_another_branch_is_never_respawned_the_task_is_parked(
+    git_repo: Path, server: Server, tmp_path: Path
+) -> None:
+    assert server.socket_name is not None
+    tree_b = _setup(git_repo, server.socket_name, tmp_path, server)
+    git(tree_b, "switch", "-q", "-c", "elsewhere")
+
+    done = land(git_repo, server.socket_name, "--json")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = {row["task"]: row for row in json.loads(done.stdout)["tasks"]}
+    assert rows["b"]["status"] == "parked"
+    assert "none could start" in rows["b"]["why"]
+    assert "has elsewhere, not paw/night-b" in rows["b"]["why"]
+    spawns = [r for r in _audit(git_repo) if r.get("event") == "spawn"]
+    assert [s.get("resumed") for s in spawns] == [False]  # no agent started on it

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
+from paw.cli.land_pr import with_pull_requests
 from paw.cli.result import Lines, Result, json_of
 from paw.errors import PawError
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from paw.adapters.notify import ChannelNotifier
     from paw.adapters.state import StateStore
     from paw.core.land import LandState
+    from paw.supervisor.land import Lander
+    from paw.supervisor.land_pr import PrOutcome
 
 EXIT_NOT_ALL_LANDED = 1
 
@@ -30,7 +33,8 @@ pass. The base never moves any other way (no force, no rewrite), and the task's 
 left as its agent made it.
 
 A conflict or a check that fails on top of the base goes back to the task's agent as a
-follow-up (typed only into an idle, empty input, like every text paw types), up to the task's
+follow-up (typed only into an idle, empty input, like every text paw types; an agent that is
+gone is first started again on the task's branch, in its worktree), up to the task's
 `retries`; paw waits for a new commit on its branch and tries again. After that the task is
 parked for you, with the conflicting files or the check's last lines (`paw wave report`).
 Tasks that do not depend on a parked task keep landing.
@@ -46,10 +50,13 @@ examples:
   paw wave land --push          (then push the base: never forced; a protected branch
                                  such as main only with a standing rule of the wave file:
                                  [[rules]] kind = "shell", subject = "git push origin main")
+  paw wave land --pr            (then one pull request per landed task: its branch pushed,
+                                 `gh pr create`; no gh or no remote is said once)
   paw wave report night         (gains a "Landing" section: per task, the base's commits)
 
-Exit codes: 0 every done task landed (and pushed, with --push), 1 some task is parked,
-blocked or sent back (or --push did not push),
+Exit codes: 0 every done task landed (and pushed, with --push; its pull request opened, with
+--pr), 1 some task is parked, blocked or sent back (or --push did not push, or a pull request
+was not opened),
 2 a usage error (no such wave, a bad wave file)."""
 
 
@@ -72,6 +79,11 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--push", action="store_true",
         help="then push the base to its remote (never forced; a protected branch only when a "
         "standing rule of the wave file names the push)",
+    )  # fmt: skip
+    p.add_argument(
+        "--pr", action="store_true",
+        help="then push each landed task's branch and open one pull request per task with "
+        "`gh pr create` (also `[land] pull_requests = true`); never forced",
     )  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument(
@@ -122,6 +134,7 @@ def cmd_land(args: argparse.Namespace) -> Result:
         )  # fmt: skip
         data = landing_data(lander.state, wave, time.time())
         pushed: tuple[bool, str] | None = lander.push() if args.push else None
+        prs = _pull_requests(lander) if args.pr or wave.land.pull_requests else None
     finally:
         if notifier is not None:
             notifier.close()
@@ -129,7 +142,8 @@ def cmd_land(args: argparse.Namespace) -> Result:
                 print(f"paw: notify: {error}", file=sys.stderr)
         sup.close()
         lock.release()
-    return _result(args, name, data, done=isinstance(decision, Finished), pushed=pushed)
+    result = _result(args, name, data, done=isinstance(decision, Finished), pushed=pushed)
+    return result if prs is None else with_pull_requests(args, result, prs)
 
 
 def _result(
@@ -167,6 +181,13 @@ def _result(
         else:
             said.err(f"paw: {pushed[1]}")
     return said.result(code)
+
+
+def _pull_requests(lander: Lander) -> PrOutcome:
+    from paw.adapters.git.pr import GhCli
+    from paw.supervisor.land_pr import open_pull_requests
+
+    return open_pull_requests(lander, GhCli())
 
 
 def _reporter(

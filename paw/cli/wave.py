@@ -480,6 +480,8 @@ def cmd_report(args: argparse.Namespace) -> Result:
     """The wave's report: Markdown, or JSON."""
     from paw.adapters.audit import JsonlAuditLog
     from paw.cli.compose import STATE_DIR
+    from paw.cli.cost import task_usage
+    from paw.core.cost import add_costs, cost_markdown
     from paw.core.wave_report import report_markdown
     from paw.supervisor.wave import wave_report
 
@@ -488,12 +490,13 @@ def cmd_report(args: argparse.Namespace) -> Result:
     state = _state(docs, name)
     audit = JsonlAuditLog(Path(root) / STATE_DIR / "audit.jsonl").read()
     data = wave_report(state, audit, time.time())
+    add_costs(data, state, task_usage(root, state), time.time())
     landing = _landing(docs, name)
     if landing is not None:
         data["landing"] = landing
     if args.json:
         return _json(data)
-    text = report_markdown(data)
+    text = report_markdown(data) + "\n" + cost_markdown(data)
     if landing is not None:
         from paw.core.land import landing_markdown
 

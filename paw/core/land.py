@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from paw.core.detect.screen import strip_ansi
+from paw.core.land_respawn import Respawn, may_respawn
 from paw.core.printable import printable_line
 from paw.core.wave import Phase, rule_matches
 from paw.core.wave_report import Message
@@ -95,6 +96,9 @@ class TaskLanding(_State):
     commits: list[str] = Field(default_factory=list)  # what the base gained (oldest first)
     base_before: str | None = None
     base_after: str | None = None
+    respawns: int = 0  # new agents on its branch, its agent gone (paw.core.land_respawn)
+    respawn_pending: bool = False  # a respawn counted, its agent not up yet
+    respawn_kind: str | None = None  # the gone agent's kind (its record is forgotten first)
 
 
 class LandState(_State):
@@ -194,7 +198,7 @@ class Finished:
     blocked: dict[str, str] = field(default_factory=dict)
 
 
-Decision = Land | SendBack | Wait | Finished
+Decision = Land | SendBack | Respawn | Wait | Finished
 GONE = frozenset({"exited", "gone", "lost", "server-restarted", "replaced"})
 
 
@@ -202,13 +206,13 @@ def decide(wave: WaveFile, land: LandState, seen: Mapping[str, AgentSeen], now: 
     """The lander's next step (may update ``land``: sent-back tasks that came back or timed
     out). Sent-back tasks first (their follow-up, their return), then the first queued task
     whose dependencies have all landed."""
+    respawn = _gone(wave, land, seen, now)
+    if respawn is not None:
+        return respawn
     for t in land.tasks:
         if t.status is not LandStatus.SENT_BACK:
             continue
         agent = seen.get(t.name, AgentSeen(None, "gone"))
-        if agent.status in GONE or agent.head is None:
-            _park(land, t, f"sent back ({t.problem}), but its agent is gone", now)
-            continue
         if t.followup_text is not None:
             if agent.status == "idle":
                 return SendBack(t.name, t.followup_text)
@@ -231,6 +235,23 @@ def decide(wave: WaveFile, land: LandState, seen: Mapping[str, AgentSeen], now: 
     if waiting:
         return Wait(waiting)
     return Finished({n: w for n, w in blocked.items() if _status(land, n) is LandStatus.QUEUED})
+
+
+def _gone(
+    wave: WaveFile, land: LandState, seen: Mapping[str, AgentSeen], now: float
+) -> Respawn | None:
+    """Sent-back tasks whose agent or branch is gone: the first whose agent may be replaced
+    by a new one on its branch (:mod:`paw.core.land_respawn`); the others are parked."""
+    for t in land.tasks:
+        agent = seen.get(t.name, AgentSeen(None, "gone"))
+        if t.status is not LandStatus.SENT_BACK:
+            continue
+        if agent.head is not None and may_respawn(t, agent.status, wave.task(t.name).retries):
+            return Respawn(t.name)
+        if agent.status in GONE or agent.head is None:
+            gone = "agent is gone" if agent.head is not None else "branch is gone"
+            _park(land, t, f"sent back ({t.problem}), but its {gone}", now)
+    return None
 
 
 def _landed(land: LandState, name: str) -> bool:

@@ -25,6 +25,12 @@ class LandSettings(BaseModel):
     """How long a task sent back to its agent (a conflict, a check failing after the rebase)
     may take to come back with a new commit before it is parked for a human."""
 
+    pull_requests: bool = False
+    """After landing, push each landed task's branch to the remote (never forced) and open one
+    pull request per task onto ``into`` with ``gh pr create`` (as ``paw wave land --pr``). A
+    protected task branch is pushed only when a standing rule names that push. Where ``gh`` or
+    a remote is missing, paw says so once."""
+
     @field_validator("into")
     @classmethod
     def _check_into(cls, value: str | None) -> str | None:

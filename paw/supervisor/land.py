@@ -39,8 +39,10 @@ from paw.core.land import (
     redo,
     scratch_name,
 )
+from paw.core.land_respawn import Respawn
 from paw.core.wave import CheckResult, WaveState
 from paw.errors import PawError
+from paw.supervisor.land_respawn import finish_cut_respawns, respawn
 from paw.supervisor.records import load_agents
 
 if TYPE_CHECKING:
@@ -205,11 +207,15 @@ class Lander:
             if enqueue(self.state, queue_order(self.wave, wave_state), agents, now):
                 self.save()
             before = len(self.state.events)
-            decision = decide(self.wave, self.state, self._observe(), now)
+            seen = self._observe()
+            finish_cut_respawns(self, seen, now)
+            decision = decide(self.wave, self.state, seen, now)
             if len(self.state.events) != before:
                 self.save()
             if isinstance(decision, Land):
                 self._land(decision.task)
+            elif isinstance(decision, Respawn):
+                respawn(self, decision.task)  # its follow-up is typed once the agent is up
             elif isinstance(decision, SendBack):
                 if not self._send_back(decision):  # refused: it waits for a later look
                     if not wait:
@@ -269,6 +275,10 @@ class Lander:
                 status = "exited" if view.alive is False else view.status.value
             seen[t.name] = AgentSeen(head, status)
         return seen
+
+    def branch_of(self, agent: str) -> str:
+        """The branch of the task agent ``agent`` (its record's, else the one paw names)."""
+        return self._branch(agent)
 
     def _branch(self, agent: str) -> str:
         record = load_agents(self.ctx.state).get(agent)

@@ -28,6 +28,7 @@ from paw.core.land import (
     queue_order,
     recover,
 )
+from paw.core.land_respawn import Respawn, respawn_counted, respawn_text, respawned
 from paw.core.wave import Phase, WaveFile, initial_state
 
 
@@ -132,14 +133,55 @@ def test_a_refused_follow_up_is_not_counted_and_times_out_to_parked() -> None:
     assert "never typed" in (t.why or "")
 
 
-def test_an_agent_gone_parks_the_task_sent_back() -> None:
+def test_an_agent_gone_is_respawned_once_then_the_task_is_parked() -> None:
     wave = _wave()
     _order, land = _queue(wave, {"a": 1.0})
     begin(land, "a", "/s", "base", "h1", 1.0)
     after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
-    decide(wave, land, {"a": AgentSeen("h1", "exited")}, 3.0)
+    t = land.tasks[0]
+    followup = t.followup_text
+    assert decide(wave, land, {"a": AgentSeen("h1", "exited")}, 3.0) == Respawn("a")
+    assert respawn_counted(t, 3.0)
+    # killed during the respawn: done again, not counted again
+    assert decide(wave, land, {"a": AgentSeen("h1", "gone")}, 4.0) == Respawn("a")
+    assert not respawn_counted(t, 4.0)
+    respawned(t, "main", "rebase")
+    assert (t.respawns, t.respawn_pending, t.followup_text) == (1, False, followup)
+    # the follow-up typed, then the new agent is gone too: parked (retries = 1)
+    followup_counted(land, "a", 5.0)
+    assert isinstance(decide(wave, land, {"a": AgentSeen("h1", "exited")}, 6.0), Finished)
+    assert t.status is LandStatus.PARKED
+    assert "agent is gone" in (t.why or "")
+
+
+def test_a_respawned_agent_gets_the_follow_up_again_and_it_is_not_counted_twice() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    t = followup_counted(land, "a", 3.0)  # typed to the agent that then went away
+    assert (t.followups, t.followup_text) == (1, None)
+    respawn_counted(t, 4.0)
+    respawned(t, "main", "rebase")
+    assert t.followups == 0
+    assert t.followup_text == respawn_text(t, "main", "rebase")
+    assert "conflicts with main (rebase): x" in t.followup_text
+    assert "\n" not in t.followup_text
+
+
+def test_a_gone_branch_or_a_replaced_agent_parks_at_once() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    decide(wave, land, {"a": AgentSeen(None, "exited")}, 3.0)
     assert land.tasks[0].status is LandStatus.PARKED
-    assert "agent is gone" in (land.tasks[0].why or "")
+    assert "branch is gone" in (land.tasks[0].why or "")
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    decide(wave, land, {"a": AgentSeen("h1", "replaced")}, 3.0)
+    assert land.tasks[0].status is LandStatus.PARKED
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
-"""A small wave with a real agent CLI (claude-code against the stub model): the task's shell
-prompt is parked, a notification arrives at a local receiver, a human approves it from another
-process with `paw approve`, the check passes and the wave is done."""
+"""A small wave with a real agent CLI (Claude Code, then Codex, against the stub model): the
+task's shell prompt is parked, a notification arrives at a local receiver, a human approves it
+from another process with `paw approve`, the check passes and the wave is done; the report
+counts the agent's usage from the agent's own files."""
 
 from __future__ import annotations
 
@@ -24,16 +25,16 @@ from tests.support.receiver import Receiver
 # meets the wait that names what it waited for, not pytest-timeout's kill.
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
 
-AGENT = "claude-code"
+AGENTS = ("claude-code", "codex")  # the CLIs whose usage files paw reads
 WAVE = "w"
 TASK = "e2e"
 BUDGET_S = budget(120.0)
 CLI_S = budget(90.0)  # one `paw` command
 
 
-def _wave_file(url: str) -> str:
+def _wave_file(url: str, agent: str) -> str:
     return f"""name = "{WAVE}"
-agent = "{AGENT}"
+agent = "{agent}"
 poll_s = 0.5
 idle_poll_s = 1.0
 stuck_after_s = 600
@@ -49,18 +50,24 @@ check = "test -f {SHELL_FILE}"
 """
 
 
-def test_wave_live_prompt_parked_notified_approved_elsewhere_done(installed_agents: Path) -> None:
+SOURCES = {"claude-code": "Claude Code's session files", "codex": "Codex's session logs"}
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_wave_live_prompt_parked_notified_approved_elsewhere_done(
+    installed_agents: Path, agent: str
+) -> None:
     del installed_agents
-    ws = agents.make_workspace(AGENT)
+    ws = agents.make_workspace(agent)
     worktree = ws.root / "wt" / f"{WAVE}-{TASK}"
     stub = StubModel(str(worktree)).start()
     socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
     receiver = Receiver()
     runner: subprocess.Popen[str] | None = None
     try:
-        agent_env = agents.SPECS[AGENT].setup(ws._replace(repo=worktree), stub.url)
+        agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
         (ws.repo / "paw.toml").write_text(
-            paw_run._paw_toml(AGENT, ws.root / "wt", agent_env), "utf-8"
+            paw_run._paw_toml(agent, ws.root / "wt", agent_env), "utf-8"
         )
         env = paw_run.base_env(ws, socket)
         tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
@@ -80,7 +87,7 @@ def test_wave_live_prompt_parked_notified_approved_elsewhere_done(installed_agen
             check=True,
         )
         wave = ws.root / "wave.toml"
-        wave.write_text(_wave_file(receiver.url), encoding="utf-8")
+        wave.write_text(_wave_file(receiver.url, agent), encoding="utf-8")
         runner = subprocess.Popen(
             [sys.executable, "-m", "paw", "wave", "run", str(wave), "--quiet", "--json"],
             cwd=ws.repo, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -119,6 +126,15 @@ def test_wave_live_prompt_parked_notified_approved_elsewhere_done(installed_agen
             1,
             0,
         )
+        # what the agent cost, read from the agent's own files: the stub reports 12 tokens in
+        # and 8 out per response, like the real APIs' usage blocks
+        cost = row["cost"]
+        assert cost["source"] == SOURCES[agent], cost
+        assert cost["tokens"]["requests"] >= 2, cost
+        assert cost["tokens"]["input"] == 12 * cost["tokens"]["requests"], cost
+        assert cost["tokens"]["output"] == 8 * cost["tokens"]["requests"], cost
+        assert cost["usd"] is None  # neither CLI states a price
+        assert cost["waiting_human_s"] > 0, cost
         titles = receiver.titles()
         assert sum("needs a human" in t for t in titles) == 1
         assert receiver.wait(lambda ms: any("answered" in str(m["title"]) for m in ms), BUDGET_S)

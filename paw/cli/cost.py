@@ -1,0 +1,56 @@
+"""What each task's agent cost: composes the usage readers for ``paw wave report``."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paw.errors import PawError
+
+if TYPE_CHECKING:
+    from paw.core.config import PawConfig
+    from paw.core.usage import UsageReading
+    from paw.core.wave import WaveState
+
+
+def _config(root: str) -> PawConfig | None:
+    from paw.cli.compose import CONFIG_NAME, load_config
+
+    try:
+        return load_config(Path(root) / CONFIG_NAME, root)
+    except PawError:
+        return None  # a broken paw.toml: the defaults (the report still comes)
+
+
+def task_usage(root: str, state: WaveState) -> dict[str, UsageReading]:
+    """Each started task's usage, read where its agent records it (see paw.core.usage)."""
+    from paw.adapters.state import StateStore
+    from paw.adapters.usage import read_usage
+    from paw.cli.compose import STATE_DIR
+    from paw.core.agents import profile_for
+    from paw.core.config import PawConfig
+    from paw.supervisor.records import load_agents
+
+    config = _config(root) or PawConfig()
+    records = load_agents(StateStore(Path(root) / STATE_DIR))
+    readings: dict[str, UsageReading] = {}
+    for task in state.tasks:
+        if task.started_at is None:
+            continue
+        kind = task.kind or "unknown"
+        profile = profile_for(config, kind)
+        record = records.get(task.agent)
+        worktree = record.worktree if record is not None else _worktree(config, root, task.agent)
+        env = {**os.environ, **(profile.env if profile is not None else {})}
+        detector = profile.detector_id if profile is not None else kind
+        readings[task.name] = read_usage(detector, worktree, env, task.started_at)
+    return readings
+
+
+def _worktree(config: PawConfig, root: str, agent: str) -> str:
+    """Where the agent's worktree was (its record is gone after ``paw rm``)."""
+    repo = posixpath.basename(root.rstrip("/"))
+    folder = config.worktrees.root.replace("{repo}", repo)
+    return posixpath.normpath(posixpath.join(root, folder, agent))

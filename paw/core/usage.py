@@ -1,0 +1,178 @@
+"""What an agent used, read from the agent's own records (pure parsers).
+
+paw never guesses a price: tokens are counted where the agent writes them down, and a cost in
+dollars only where the agent itself states one. What each pinned CLI records (verified on the
+pinned versions, see docs/waves.md#what-each-agent-cost):
+
+- Claude Code writes one JSON line per API response block to
+  ``<config dir>/projects/<cwd with every non-alphanumeric character as ->/<session>.jsonl``:
+  ``type = "assistant"`` lines carry ``message.usage`` (``input_tokens``,
+  ``output_tokens``, ``cache_creation_input_tokens``, ``cache_read_input_tokens``), the
+  ``cwd`` and a ``requestRef`` shared by the blocks of one response (counted once). It states
+  no price (older versions wrote ``costUSD``: summed when every counted response has it).
+- Codex writes ``<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl``: a ``session_meta`` line
+  with the ``cwd``, then ``event_msg`` lines of ``type = "token_count"`` whose
+  ``info.total_token_usage`` is the session's running total (``input_tokens`` includes
+  ``cached_input_tokens``). It states no price.
+
+Every other agent: paw does not read its usage, and says "unknown".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens (and a cost, where the agent states one) of one agent."""
+
+    input_tokens: int = 0  # fresh input (not read from a cache)
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    requests: int = 0  # model responses counted
+    cost_usd: float | None = None  # only what the agent itself wrote down
+
+    @property
+    def total_tokens(self) -> int:
+        """Every token counted."""
+        return (
+            self.input_tokens
+            + self.output_tokens
+            + self.cache_read_tokens
+            + self.cache_write_tokens
+        )
+
+    def __add__(self, other: Usage) -> Usage:
+        cost = (
+            None
+            if self.cost_usd is None or other.cost_usd is None
+            else self.cost_usd + other.cost_usd
+        )
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.requests + other.requests,
+            cost,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReading:
+    """What paw could tell of an agent's usage: the usage and where it was read, or why not."""
+
+    usage: Usage | None
+    source: str | None = None  # "Claude Code's session files", …
+    unknown: str | None = None  # why the usage is unknown (with usage None)
+
+
+# The agents whose usage paw reads (their built-in kind): the source named in the report.
+SOURCES = {
+    "claude-code": "Claude Code's session files",
+    "codex": "Codex's session logs",
+}
+
+
+def claude_project_dir(cwd: str) -> str:
+    """The folder name Claude Code keeps a working directory's sessions under."""
+    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
+
+
+def is_within(path: str, root: str) -> bool:
+    """True when ``path`` is ``root`` or inside it (plain path text, no file system)."""
+    root = root.rstrip("/")
+    return path == root or path.startswith(root + "/")
+
+
+def _records(lines: Iterable[str]) -> Iterable[dict[str, object]]:
+    for line in lines:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue  # a line being written, or not JSON: skipped
+        if isinstance(data, dict):
+            yield data
+
+
+def _count(data: object, key: str) -> int:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def parse_claude_session(lines: Iterable[str], worktree: str) -> Usage | None:
+    """The usage of one Claude Code session file, counting only responses given in
+    ``worktree`` (or below it); None when it holds none."""
+    seen: set[str] = set()
+    total: Usage | None = None
+    for record in _records(lines):
+        if record.get("type") != "assistant" or not is_within(str(record.get("cwd")), worktree):
+            continue
+        message = record.get("message")
+        usage = message.get("usage") if isinstance(message, dict) else None
+        if not isinstance(message, dict) or not isinstance(usage, dict):
+            continue
+        key = record.get("requestRef") or (
+            f"{message.get('id')}:{record.get('requestId')}"
+            if record.get("requestId")
+            else record.get("uuid")
+        )
+        if key is None or str(key) in seen:
+            continue  # another block of a response already counted
+        seen.add(str(key))
+        cost = record.get("costUSD")
+        one = Usage(
+            input_tokens=_count(usage, "input_tokens"),
+            output_tokens=_count(usage, "output_tokens"),
+            cache_read_tokens=_count(usage, "cache_read_input_tokens"),
+            cache_write_tokens=_count(usage, "cache_creation_input_tokens"),
+            requests=1,
+            cost_usd=float(cost) if isinstance(cost, int | float) and cost >= 0 else None,
+        )
+        total = one if total is None else total + one
+    return total
+
+
+def codex_session_cwd(first_line: str) -> str | None:
+    """The working directory a Codex session log names on its first line."""
+    for record in _records([first_line]):
+        payload = record.get("payload")
+        if record.get("type") == "session_meta" and isinstance(payload, dict):
+            cwd = payload.get("cwd")
+            return cwd if isinstance(cwd, str) else None
+    return None
+
+
+def parse_codex_rollout(lines: Iterable[str]) -> Usage | None:
+    """The usage of one Codex session log: its last running total; None when it has none."""
+    last: dict[str, object] | None = None
+    requests = 0
+    for record in _records(lines):
+        payload = record.get("payload")
+        if record.get("type") != "event_msg" or not isinstance(payload, dict):
+            continue
+        info = payload.get("info")
+        if payload.get("type") != "token_count" or not isinstance(info, dict):
+            continue
+        total = info.get("total_token_usage")
+        if isinstance(total, dict) and total != last:  # the same total told again: no response
+            last = total
+            requests += 1
+    if last is None:
+        return None
+    cached = _count(last, "cached_input_tokens")
+    return Usage(
+        input_tokens=max(0, _count(last, "input_tokens") - cached),
+        output_tokens=_count(last, "output_tokens"),
+        cache_read_tokens=cached,
+        cache_write_tokens=_count(last, "cache_write_input_tokens"),
+        requests=requests,
+    )

@@ -39,7 +39,7 @@ from paw.core.land import (
     redo,
     scratch_name,
 )
-from paw.core.wave import CheckResult, WaveState
+from paw.core.wave import CheckRunner, WaveState
 from paw.errors import PawError
 from paw.supervisor.records import load_agents
 
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
 
-CheckRunner = Callable[[str, str, float], CheckResult]  # (command, worktree, timeout) -> result
 LAND_STEPS = (
     "land:begun",  # the attempt is recorded; no scratch worktree yet
     "land:scratch",  # the scratch worktree exists at the base

@@ -30,7 +30,7 @@ from paw.core.wave.schema import (
     file_digest,
     wave_issues,
 )
-from paw.core.wave.seen import CheckResult, SeenPrompt, TaskView
+from paw.core.wave.seen import CheckResult, CheckRunner, SeenPrompt, TaskView
 from paw.core.wave.state import (
     FINAL,
     CheckRun,
@@ -70,6 +70,7 @@ __all__ = [
     "ApproveByRule",
     "CheckResult",
     "CheckRun",
+    "CheckRunner",
     "Effect",
     "FollowUp",
     "Notify",

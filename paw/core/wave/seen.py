@@ -3,6 +3,7 @@ prompts with the guard's verdict, a check's result."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from paw.core.models import Action
@@ -15,6 +16,9 @@ class CheckResult:
     exit_code: int
     output: str
     duration_s: float
+
+
+CheckRunner = Callable[[str, str, float], CheckResult]  # (command, worktree, timeout) -> result
 
 
 # -- what the runner sees ----------------------------------------------------------------------

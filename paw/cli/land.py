@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
@@ -99,16 +98,12 @@ def cmd_land(args: argparse.Namespace) -> Result:
     from paw.adapters.git.land import LandGitCli
     from paw.adapters.notify import ChannelNotifier
     from paw.cli.compose import build_supervisor
-    from paw.cli.wave import RunnerLock, _repo_and_docs, _state, _wave_name, load_wave
+    from paw.cli.wave.files import load_wave
+    from paw.cli.wave.store import RunnerLock, read_state, started_wave
     from paw.core.land import Finished, landing_data
     from paw.supervisor.land import Lander
 
-    _root, docs = _repo_and_docs(args)
-    name = _wave_name(docs, args.name)
-    state = _state(docs, name)
-    path = Path(state.file)
-    if not path.is_file():
-        raise UsageError(f"the wave file {state.file} is gone; restore it to land the wave")
+    docs, name, _state, path = started_wave(args, "land the wave")
     wave, _sha, _texts = load_wave(path)
     if wave.name != name:
         raise UsageError(f"{path.name} is now the file of wave {wave.name!r}, not {name!r}")
@@ -120,12 +115,12 @@ def cmd_land(args: argparse.Namespace) -> Result:
     try:
         notifier = ChannelNotifier(wave.notify or sup.ctx.config.notify)
         lander = Lander(
-            sup, wave, lambda: _state(docs, name), store=docs, git=LandGitCli(),
+            sup, wave, lambda: read_state(docs, name), store=docs, git=LandGitCli(),
             run_check=run_check, on_change=_reporter(args, notifier, sup.ctx.repo_root),
         )  # fmt: skip
 
         def running() -> bool:  # the wave's runner is alive: land its tasks as they finish
-            alive = _state(docs, name).status == "running"
+            alive = read_state(docs, name).status == "running"
             return alive and RunnerLock(docs, name).held_by_other()
 
         decision = lander.run(

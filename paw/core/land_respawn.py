@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from paw.core.printable import printable_line
 
 if TYPE_CHECKING:
-    from paw.core.land import TaskLanding
+    from paw.core.land.journal import TaskLanding
 
 # The agent statuses after which a new agent may take over the branch: it exited, its record
 # is gone, or its tmux server went away. ("replaced": a process paw did not start runs in

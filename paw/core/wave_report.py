@@ -56,7 +56,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _message(
+def compose_message(
     event: str,
     wave: str,
     task: str | None,
@@ -65,6 +65,8 @@ def _message(
     lines: list[str],
     repo: str = "",
 ) -> Message:
+    """One message of a wave (or its landing): ``repo`` named in the title and the body, the
+    outgoing text redacted, the level its event has."""
     if repo:  # which checkout, for someone reading it away from the terminal
         name = repo.rstrip("/").rsplit("/", 1)[-1] or repo
         title = title.replace(f"paw wave {wave}:", f"paw wave {wave} ({name}):", 1)
@@ -114,7 +116,7 @@ def prompt_message(
             *lines[:5],
             f"answered after {_age((prompt.answered_at or now) - prompt.first_seen)}",
         ]
-    return _message(event, wave, task.name, prompt.id, title, lines, repo)
+    return compose_message(event, wave, task.name, prompt.id, title, lines, repo)
 
 
 def digest_message(
@@ -129,7 +131,7 @@ def digest_message(
             f"- {line}" if i == 0 else f"  {line}"
             for i, line in enumerate(prompt_lines(task, prompt, now))
         ]
-    return _message("digest", wave, None, None, title, lines, repo)
+    return compose_message("digest", wave, None, None, title, lines, repo)
 
 
 def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: str = "") -> Message:
@@ -146,7 +148,7 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
             ),
             f"look at it: paw attach {task.agent}",
         ]
-        return _message(event, wave, task.name, None, title, lines, repo)
+        return compose_message(event, wave, task.name, None, title, lines, repo)
     if event == "dialog":
         title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
         lines = [
@@ -154,7 +156,7 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
             f"task: {task.name}",
             f"answer it in the agent's pane: paw attach {task.agent}",
         ]
-        return _message(event, wave, task.name, None, title, lines, repo)
+        return compose_message(event, wave, task.name, None, title, lines, repo)
     if event in ("stuck", "stuck-reminder"):
         since = now - (task.last_change or now)
         title = f"paw wave {wave}: {task.name} is stuck"
@@ -167,13 +169,13 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
                 f"`paw attach {task.agent}`, or `paw send {task.agent} TEXT`"
             ),
         ]
-        return _message(event, wave, task.name, None, title, lines, repo)
+        return compose_message(event, wave, task.name, None, title, lines, repo)
     title = f"paw wave {wave}: {task.name} {task.phase.value}: {task.outcome or ''}".rstrip()
     lines = [f"agent: {task.agent}", f"task: {task.name}", f"outcome: {task.outcome}"]
     if task.checks:
         last = task.checks[-1]
         lines += [f"check: exit {last.exit_code}", last.tail[-800:]]
-    return _message(event, wave, task.name, None, title, lines, repo)
+    return compose_message(event, wave, task.name, None, title, lines, repo)
 
 
 def wave_message(event: str, state: WaveState, *, repo: str = "") -> Message:
@@ -182,7 +184,7 @@ def wave_message(event: str, state: WaveState, *, repo: str = "") -> Message:
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     title = f"paw wave {state.name}: {event.replace('wave-', '')} ({summary})"
     lines = [f"wave: {state.name}", f"tasks: {summary}", "report: paw wave report " + state.name]
-    return _message(event, state.name, None, None, title, lines, repo)
+    return compose_message(event, state.name, None, None, title, lines, repo)
 
 
 def _counts(state: WaveState) -> dict[str, int]:

@@ -40,7 +40,7 @@ from paw.core.land import (
     scratch_name,
 )
 from paw.core.land_respawn import Respawn
-from paw.core.wave import CheckResult, WaveState
+from paw.core.wave import CheckRunner, WaveState
 from paw.errors import PawError
 from paw.supervisor.land_respawn import finish_cut_respawns, respawn
 from paw.supervisor.records import load_agents
@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
 
-CheckRunner = Callable[[str, str, float], CheckResult]  # (command, worktree, timeout) -> result
 LAND_STEPS = (
     "land:begun",  # the attempt is recorded; no scratch worktree yet
     "land:scratch",  # the scratch worktree exists at the base

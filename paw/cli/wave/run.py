@@ -1,0 +1,122 @@
+"""`paw wave run` and `paw wave resume`: the runner in the foreground, or detached into a pane
+of paw's tmux session."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paw.cli import UsageError, error_object
+from paw.cli.result import Result, lines_of
+from paw.cli.wave.files import load_wave
+from paw.cli.wave.show import progress, wave_json
+from paw.cli.wave.store import STOP_SUFFIX, RunnerLock, repo_and_docs, started_wave
+from paw.errors import PawError
+
+if TYPE_CHECKING:
+    from paw.core.wave import WaveFile
+
+EXIT_WAVE_FAILED = 1
+
+
+def cmd_run(args: argparse.Namespace) -> Result:
+    """Start a wave from its file (or continue it, if it was started from the same file)."""
+    path = Path(args.file).resolve()
+    wave, sha, texts = load_wave(path)
+    if args.detach:
+        return _detach(args, wave.name, [sys.executable, "-m", "paw", "wave", "run", str(path)])
+    return _run(args, path, wave, sha, texts)
+
+
+def cmd_resume(args: argparse.Namespace) -> Result:
+    """Continue a wave whose runner stopped or was killed."""
+    docs, name, state, path = started_wave(args, "resume")
+    wave, sha, texts = load_wave(path)
+    if state.status != "running":
+        if state.status == "stopped":
+            state.status = "running"
+            state.ended_at = None
+            docs.write(name, state.model_dump(mode="json"))
+        elif args.json:
+            return wave_json({"wave": name, "status": state.status})
+        else:
+            return lines_of(f"wave {name} has ended ({state.status}); `paw wave report {name}`")
+    if args.detach:
+        return _detach(args, name, [sys.executable, "-m", "paw", "wave", "resume", name])
+    return _run(args, path, wave, sha, texts)
+
+
+def _run(
+    args: argparse.Namespace, path: Path, wave: WaveFile, sha: str, texts: dict[str, str]
+) -> Result:
+    from paw.adapters.checks import run_check
+    from paw.adapters.notify import ChannelNotifier, terminal_bell_stream
+    from paw.cli.compose import build_supervisor, socket_file
+    from paw.supervisor.wave import WaveRunner
+
+    _root, docs = repo_and_docs(args)
+    lock = RunnerLock(docs, wave.name)
+    if not lock.acquire():
+        raise PawError(
+            f"wave {wave.name!r} already has a runner",
+            hint=f"`paw wave status {wave.name}`; `paw wave stop {wave.name}` ends it",
+        )
+    sup = build_supervisor(args.repo, control=True)
+    docs.write(f"{wave.name}{STOP_SUFFIX}", {"stop": False})
+    settings = wave.notify or sup.ctx.config.notify
+    try:
+        notifier = ChannelNotifier(
+            settings,
+            tmux_socket=socket_file(sup),
+            tmux_session=sup.session,
+            bell_stream=terminal_bell_stream(),
+        )
+    except PawError as err:  # a URL apprise cannot parse: one line, exit 2, nothing started
+        sup.close()
+        lock.release()
+        source = path.name if wave.notify else "paw.toml"
+        raise UsageError(f"{source}: {err.message}", hint=err.hint) from err
+    try:
+        runner = WaveRunner(
+            sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,
+            notifier=notifier, run_check=run_check, notify_fallback=sup.ctx.config.notify,
+        )  # fmt: skip
+        state = runner.run(time.sleep, progress(args.quiet or args.json))
+    finally:
+        notifier.close()
+        for error in notifier.errors:  # (as they come: the run may also end by raising)
+            print(f"paw: notify: {error}", file=sys.stderr)
+        sup.close()
+        lock.release()
+    code = 0 if state.status in ("done", "stopped") else EXIT_WAVE_FAILED
+    if args.json:
+        result: dict[str, object] = {"wave": wave.name, "status": state.status}
+        if code:
+            failed = [t.name for t in state.tasks if t.phase.value == "failed"]
+            result["error"] = error_object(
+                f"wave {wave.name} {state.status}: {', '.join(failed)} failed",
+                hint=f"paw wave report {wave.name}",
+                code=code,
+            )
+        return wave_json(result, code=code)
+    return lines_of(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`", code=code)
+
+
+def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> Result:
+    from paw.cli.compose import SOCKET_ENV, build_supervisor, socket_file
+
+    sup = build_supervisor(args.repo)
+    # The runner's pane is started like an agent's, with a TMUX_TMPDIR of its own: a socket
+    # *name* would then lead it to another server (its agents invisible to `paw ls`, and left
+    # running there). It gets the path of the very socket this command talks to.
+    path = socket_file(sup)
+    env = {SOCKET_ENV: path} if path else {}
+    pane = sup.open_pane(argv, env)
+    if args.json:
+        return wave_json({"wave": name, "detached": True, "pane": pane.pane_id})
+    return lines_of(
+        f"wave {name}: runner started in tmux pane {pane.pane_id} (`paw wave status {name}`)"
+    )

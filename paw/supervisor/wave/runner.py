@@ -1,0 +1,404 @@
+"""The wave runner: runs a wave's tasks over the Supervisor, unattended, escalating to humans.
+
+Every step is written to ``.paw/waves/<name>.json`` (and, for anything that reaches an agent, to
+the audit) BEFORE it is carried out, so a runner killed at any moment and resumed never starts a
+task twice, approves twice or sends a follow-up twice: at worst a step recorded but not carried
+out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only observes and acts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from paw.core.output_tail import tail
+from paw.core.wave import (
+    ApproveByRule,
+    CheckResult,
+    CheckRun,
+    CheckRunner,
+    FollowUp,
+    Notify,
+    Phase,
+    RunCheck,
+    TaskView,
+    WaveState,
+    after_check,
+    describe,
+    followup_refused,
+    initial_state,
+    notify_settings,
+    ready_to_start,
+    step_checking,
+    step_task,
+    wave_finished,
+    wave_over_budget,
+)
+from paw.core.wave_report import wave_message
+from paw.errors import PawError
+from paw.supervisor.context import Actor
+from paw.supervisor.model import Outcome
+from paw.supervisor.records import load_agents
+from paw.supervisor.spawn import spawn as spawn_agent
+from paw.supervisor.spawn import start_up
+from paw.supervisor.wave.outbox import Outbox
+from paw.supervisor.wave.report import wave_report
+from paw.supervisor.wave.resume import settle_rule_approvals, settle_starting
+from paw.supervisor.wave.views import screen_hashes
+from paw.supervisor.wave.views import task_view as task_view_of
+
+if TYPE_CHECKING:
+    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
+    from paw.supervisor.model import AgentView, Snapshot
+    from paw.supervisor.records import StateStore
+    from paw.supervisor.service import Supervisor
+    from paw.supervisor.wave.outbox import Notifier
+
+
+STOP_SUFFIX = ".stop"  # `paw wave stop` writes {"stop": true} to <wave>.stop.json
+
+
+class WaveRunner:
+    """Run one wave: call :meth:`tick` until it returns True (or :meth:`run`)."""
+
+    STARTS_PER_SWEEP = 4  # more tasks start on the next sweeps: prompts are not left unseen
+
+    def __init__(
+        self,
+        sup: Supervisor,
+        wave: WaveFile,
+        *,
+        file: str,
+        sha256: str,
+        texts: dict[str, str],
+        store: StateStore,
+        notifier: Notifier,
+        run_check: CheckRunner,
+        notify_fallback: NotifySettings | None = None,
+    ) -> None:
+        """``texts`` holds each task's text (task files already read); ``store`` keeps
+        ``<wave name>.json`` documents."""
+        self.sup = sup
+        self.ctx = sup.ctx
+        self.wave = wave
+        self.file = file
+        self.sha256 = sha256
+        self.texts = texts
+        self.store = store
+        self.notifier = notifier
+        self.run_check = run_check
+        self.settings = notify_settings(wave, notify_fallback)
+        self.outbox = Outbox(self.ctx, store, wave.name, notifier, self.settings, self.save)
+        self.state = self._load_or_start()
+        self._outbox_checked = False  # messages a dead runner left undelivered: first tick
+        # Checks run beside the sweeps (a test suite may take minutes): task -> the thread's
+        # result box (empty until it ends), the view the check started from, its start time.
+        self._checks: dict[str, tuple[list[CheckResult], TaskView, float]] = {}
+        self.changed = False  # did the last tick change anything?
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def _load_or_start(self) -> WaveState:
+        data = self.store.read(self.wave.name)
+        if data is not None:
+            state = WaveState.model_validate(data)
+            if state.sha256 != self.sha256:
+                raise PawError(
+                    f"wave {self.wave.name!r} was started from another version of its file "
+                    f"(sha256 {state.sha256[:12]}, now {self.sha256[:12]})",
+                    hint="restore the file, or give the wave a new name",
+                )
+            describe(self.wave, state)
+            for task in state.tasks:  # a check of a runner that ended is not running
+                task.checking_since = None
+            self.outbox.load_marks()
+            return state
+        state = initial_state(self.wave, self.file, self.sha256, self.ctx.clock())
+        self.ctx.record("wave-start", wave=self.wave.name, file=self.file, sha256=self.sha256)
+        self.store.write(self.wave.name, state.model_dump(mode="json"))
+        return state
+
+    def save(self) -> None:
+        """Write the state (atomically, fsync'd)."""
+        self.changed = True
+        self.outbox.drop_delivered_texts(self.state)
+        self.store.write(self.wave.name, self.state.model_dump(mode="json"))
+
+    def _put(self, task: TaskState) -> None:
+        self.state.tasks = [task if t.name == task.name else t for t in self.state.tasks]
+
+    def _stop_requested(self) -> bool:
+        data = self.store.read(f"{self.wave.name}{STOP_SUFFIX}") or {}
+        return bool(data.get("stop"))
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def run(
+        self, sleep: Callable[[float], None], on_tick: Callable[[WaveState], None] | None = None
+    ) -> WaveState:
+        """Tick every ``poll_s`` until the wave finishes or a stop is requested."""
+        while True:
+            finished = self.tick()
+            if on_tick is not None:
+                on_tick(self.state)
+            if finished:
+                return self.state
+            busy = self.changed or self.checking()
+            sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
+
+    def tick(self) -> bool:
+        """One sweep: observe, decide, act (recording first). True when the wave has ended."""
+        self.changed = False
+        if self.state.status != "running":
+            return True
+        if not self._outbox_checked:  # what a dead runner left undelivered leaves first
+            self._outbox_checked = True
+            self.outbox.resend_undelivered(self.state)
+        if self._stop_requested():
+            return self._end("stopped", "wave-stopped")
+        snap = self.sup.poll_once()
+        if not snap.tmux_ok:
+            return False  # tmux unreachable: decide nothing on a blind sweep
+        now = self.ctx.clock()
+        settle_starting(self)
+        notes: list[Notify] = settle_rule_approvals(self, now)
+        notes += self._collect_checks(now)
+        views = {v.name: v for v in snap.agents}
+        hashes = screen_hashes(self.ctx.terminal, self.state.tasks, views)
+        for task in list(self.state.tasks):
+            if task.phase is not Phase.RUNNING:
+                continue
+            view = views.get(task.agent)
+            notes += self._step(task, view, snap, hashes, now)
+        self.outbox.notify(self.state, notes, now)  # what the sweep found leaves first
+        self.outbox.notify(self.state, self._start_ready(now), now)
+        self.outbox.update_badge(self.waiting())
+        if wave_finished(self.state):
+            failed = any(t.phase is Phase.FAILED for t in self.state.tasks)
+            return self._end(
+                "failed" if failed else "done", "wave-failed" if failed else "wave-done"
+            )
+        return False
+
+    def _end(self, status: str, event: str) -> bool:
+        self.state.status = status
+        self.state.ended_at = self.ctx.clock()
+        self.ctx.record("wave-end", wave=self.wave.name, status=status)
+        self.save()
+        self.outbox.send(self.state, [wave_message(event, self.state, repo=self.ctx.repo_root)])
+        self.outbox.update_badge(0)
+        return True
+
+    def _step(
+        self,
+        task: TaskState,
+        view: AgentView | None,
+        snap: Snapshot,
+        screens: dict[str, str],
+        now: float,
+    ) -> list[Notify]:
+        spec = self.wave.task(task.name)
+        task_view = task_view_of(task, view, snap, screens)
+        if task.name in self._checks:  # its check runs: only its prompts are parked meanwhile
+            step = step_checking(self.wave, task, task_view, now)
+        else:
+            step = step_task(self.wave, spec, task, task_view, now)
+        if step.task != task:
+            self._put(step.task)
+            self.save()  # prompts routed, stuck flag, outcome: before any effect
+        notes: list[Notify] = []
+        for effect in step.effects:
+            notes += self._apply(effect, task_view, now)
+        return notes
+
+    def _apply(self, effect: Effect, view: TaskView, now: float) -> list[Notify]:
+        if isinstance(effect, Notify):
+            return [effect]
+        if isinstance(effect, ApproveByRule):
+            return self.approve_by_rule(effect, now)
+        if isinstance(effect, RunCheck):
+            return self._check(effect.task, view, now)
+        if isinstance(effect, FollowUp):
+            return self._follow_up(effect, view, now)
+        return self._spawn(effect.task, now)
+
+    def approve_by_rule(self, effect: ApproveByRule, now: float) -> list[Notify]:
+        """Approve a prompt through the normal approval path, citing the standing rule (recorded
+        first: never tried twice); refused, a human decides."""
+        task = self.state.task(effect.task)
+        prompt = task.prompt(effect.prompt_id)
+        if prompt is None or prompt.approving:
+            return []
+        prompt.approving = True
+        self.save()
+        rule = self.wave.rules[effect.rule - 1]
+        by = f"approved by rule {effect.rule} of {self.file} ({self.sha256})"
+        self.ctx.record(
+            "wave-rule-approve", wave=self.wave.name, task=task.name, agent=task.agent,
+            prompt_id=effect.prompt_id, rule=effect.rule, rule_kind=rule.kind,
+            rule_subject=rule.subject, file=self.file, sha256=self.sha256, reason=by,
+        )  # fmt: skip
+        actor = self.ctx.actor
+        try:
+            by_rule = Actor(user=f"{actor.user} ({by})", tty=actor.tty)
+            decision = self.sup.approve(effect.prompt_id, actor=by_rule)
+        except PawError as err:
+            decision = None
+            reason = err.message
+        if decision is not None and decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
+            prompt.answered = f"approved by rule {effect.rule}"
+            prompt.answered_at = now
+            self.save()
+            return []
+        # Refused (the prompt changed or went away, the guard said otherwise): a human decides.
+        prompt.route = "human"
+        prompt.why = f"rule {effect.rule} matched but paw did not approve: " + (
+            decision.reason if decision is not None else reason
+        )
+        self.save()
+        return [Notify("parked", task.name, prompt.id)] if prompt.live else []
+
+    def _check(self, name: str, view: TaskView, now: float) -> list[Notify]:
+        """Start the task's check in the background; :meth:`_collect_checks` takes its result."""
+        spec = self.wave.task(name)
+        if spec.check is None or name in self._checks:
+            return []
+        self.ctx.record("wave-check", wave=self.wave.name, task=name, command=spec.check)
+        box: list[CheckResult] = []
+        command, timeout = spec.check, self.wave.check_timeout_s
+
+        def work() -> None:
+            try:
+                box.append(self.run_check(command, view.worktree, timeout))
+            except Exception as err:  # noqa: BLE001 - a check that cannot run fails, loudly
+                box.append(CheckResult(127, f"paw could not run the check: {err}", 0.0))
+
+        self._checks[name] = (box, view, now)
+        self.state.task(name).checking_since = now
+        self.save()  # readers (the TUI) show the task as checking
+        threading.Thread(target=work, name=f"paw-check-{name}", daemon=True).start()
+        return []
+
+    def _collect_checks(self, now: float) -> list[Notify]:
+        notes: list[Notify] = []
+        for name, (box, view, started) in list(self._checks.items()):
+            if not box:
+                continue
+            del self._checks[name]
+            result = box[0]
+            run = CheckRun(
+                at=started, exit_code=result.exit_code, tail=tail(result.output),
+                duration_s=round(result.duration_s, 2),
+            )  # fmt: skip
+            self.ctx.record(
+                "wave-check-result", wave=self.wave.name, task=name, exit_code=run.exit_code,
+                tail=run.tail,
+            )  # fmt: skip
+            updated, effects = after_check(self.wave.task(name), self.state.task(name), run, now)
+            updated.checking_since = None
+            self._put(updated)
+            self.save()
+            for effect in effects:
+                notes += self._apply(effect, view, now)
+        return notes
+
+    def checking(self) -> bool:
+        """True while a check runs."""
+        return bool(self._checks)
+
+    def _follow_up(self, effect: FollowUp, view: TaskView, now: float) -> list[Notify]:
+        """Type a failed check's follow-up (the agent was idle at the last sweep; the send
+        proves it again right before typing). Refused: not sent, not counted, it waits."""
+        task = self.state.task(effect.task)
+        if task.followup_text is None:
+            return []
+        task.followups += 1
+        task.followup_text = None
+        task.followup_screen = view.screen
+        task.seen_working = False
+        self.save()  # counted before typing: a crash never sends it twice
+        self.ctx.record(
+            "wave-followup", wave=self.wave.name, task=task.name, agent=task.agent,
+            number=task.followups, text=effect.text,
+        )  # fmt: skip
+        try:
+            self.sup.send(task.agent, effect.text)
+        except PawError as err:
+            self.ctx.record(
+                "wave-followup-refused", wave=self.wave.name, task=task.name, agent=task.agent,
+                number=task.followups, error=err.message,
+            )  # fmt: skip
+            step = followup_refused(task, effect.text, err.message, now)
+            self._put(step.task)
+            self.save()
+            return [e for e in step.effects if isinstance(e, Notify)]
+        task.followup_why, task.followup_notified = None, None
+        self.save()
+        return []
+
+    # -- starting tasks --------------------------------------------------------------------
+
+    def _start_ready(self, now: float) -> list[Notify]:
+        notes: list[Notify] = []
+        if wave_over_budget(self.wave, self.state, now) and not self.state.over_budget:
+            self.state.over_budget = True
+            self.save()
+            self.ctx.record("wave-over-budget", wave=self.wave.name)
+            notes.append(Notify("wave-over-budget", None))
+        start, never = ready_to_start(self.wave, self.state, now)
+        for name, why in never:
+            task = self.state.task(name)
+            task.phase, task.outcome, task.ended_at = Phase.FAILED, why, now
+            self.save()
+            notes.append(Notify("task-failed", name))
+        for name in start[: self.STARTS_PER_SWEEP]:
+            notes += self._spawn(name, now)
+        return notes
+
+    def _spawn(self, name: str, now: float) -> list[Notify]:
+        task = self.state.task(name)
+        spec = self.wave.task(name)
+        task.phase, task.started_at = Phase.STARTING, now
+        self.save()  # recorded before anything is created
+        kind = spec.agent or self.wave.agent
+        self.ctx.record(
+            "wave-task-start", wave=self.wave.name, task=name, agent=task.agent, kind=kind
+        )
+        waiting = False
+        try:
+            record = spawn_agent(
+                self.ctx, task.agent, kind, self.texts.get(name), spec.base or self.wave.base
+            )
+            task.phase = Phase.RUNNING  # the agent exists: never started again
+            self.save()
+            startup = start_up(self.ctx, record)
+            waiting = startup.task_typed is False
+        except PawError as err:
+            if task.agent in load_agents(self.ctx.state):
+                # It started, then died on start (the next sweep fails it: exited), or its
+                # typed task could not be typed (a human types it: escalated as a dialog).
+                task.phase = Phase.RUNNING
+                task.outcome = err.message
+                waiting = "not typed" in err.message
+            else:
+                task.phase, task.outcome, task.ended_at = (
+                    Phase.FAILED,
+                    f"could not start: {err.message}",
+                    now,
+                )
+            self.save()
+            if task.phase is Phase.FAILED:
+                return [Notify("task-failed", name)]
+        task.phase = Phase.RUNNING
+        task.last_change = now
+        self.save()
+        return [Notify("dialog", name)] if waiting else []
+
+    def waiting(self) -> int:
+        """Prompts parked for a human right now."""
+        return sum(1 for t in self.state.tasks for p in t.prompts if p.live and p.route == "human")
+
+    def report(self) -> dict[str, object]:
+        """The report data (see :func:`paw.core.wave_report.report_data`)."""
+        return wave_report(self.state, self.ctx.audit.read(), self.ctx.clock())

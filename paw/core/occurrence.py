@@ -16,6 +16,23 @@ record (:class:`PromptRecord`, persisted in ``.paw/prompts.json``) goes through:
     DELIVERY_UNKNOWN ─ SeenAgain, settled ──────▶ OPEN            not-delivered
     DELIVERY_UNKNOWN ─ Gone, host readable ─────▶ ANSWERED        sent (reconnect) / interrupted
 
+The agent's structured channel (issue 32) moves it too. A channel event names the request; one
+a sweep read for another request than the occurrence is bound to changes nothing (a forged or
+stale request answers nothing)::
+
+    OPEN ──── ChannelRequested ─────────────────▶ OPEN            bound: request id, exact input
+    ENDED ─── ChannelRequested ─────────────────▶ ENDED           bound (approve's fresh proof)
+    OPEN ──── ChannelResolved (a sweep saw it) ─▶ ENDED           answered outside paw: noted
+    SENDING ─ ChannelResolved (sender's word) ──▶ ANSWERED        the agent took paw's answer
+    SENDING ─ ChannelResolved, sender not running ▶ ANSWERED      sent (confirmed by the channel)
+    SENDING ─ ChannelTimedOut / ChannelWithdrawn (sender's word) ▶ ANSWERED   decided once
+    OPEN ──── ChannelTimedOut / ChannelWithdrawn (seen) ▶ OPEN    unbound: the screen's alone
+
+A decision in flight keeps the request it was bound to (ChannelRequested changes a SENDING or
+DELIVERY_UNKNOWN occurrence no more); the sender's word (``action`` given: the paw process that
+answered through the channel says what became of it) closes any state as :class:`Verified`
+does; closed occurrences take nothing else from the channel.
+
 ANSWERED and ENDED are closed: kept a while (:func:`retained`) so that a decision on a closed
 id says why not, then forgotten. An event that does not apply to a state leaves the record as
 it is, with no effect (``tests/core/test_occurrence.py`` holds the row of every pair).
@@ -31,8 +48,7 @@ returned unchanged is the very object given): :class:`NoteSeen`, :class:`NoteEnd
 non-durable write; approve steps the record current under the prompts lock and writes it
 durably, recording its own decision and outcome lines (they carry what only the sender knows).
 
-Adding events (the structured prompt channels: channel requested, channel resolved, channel
-timed out, answered through the channel) takes: a frozen dataclass below beside the others, a
+Adding events takes: a frozen dataclass below beside the others, a
 member of :data:`Event`, a ``case`` in :func:`step` (mypy's ``assert_never`` fails until there
 is one), and their rows for every state in the table of ``tests/core/test_occurrence.py``
 (its completeness test fails until each (state, event) pair has one). New states, if any, are
@@ -112,6 +128,12 @@ class PromptRecord(_Record):
     action: str | None = None  # approve/deny, while SENDING and after
     sender: ProcIdentity | None = None  # the paw process sending, while SENDING
     decided_by: str | None = None  # the user whose decision it was
+    # The agent's channel (issue 32): the request this occurrence is bound to, the fusion it
+    # was last seen with ("agree", "channel-only", "disagree"; "screen" unbound) and the
+    # channel's exact input.
+    channel_request: str | None = None
+    source: str = "screen"
+    channel_subject: str | None = None
 
     def audit_ids(self) -> dict[str, object]:
         """The fields every audit record about this occurrence carries."""
@@ -198,7 +220,51 @@ class Verified:
     user: str
 
 
-Event = Seen | SeenAgain | Gone | Decided | KeysSent | Verified
+@dataclass(frozen=True, slots=True)
+class ChannelRequested:
+    """The agent's channel holds ``request_id`` open for this occurrence with its exact input
+    (a sweep, or approve's proof capture, read it fused with the screen as ``source``)."""
+
+    request_id: str
+    source: str  # the fusion: agree / channel-only / disagree
+    subject: str | None  # the channel's exact input
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelResolved:
+    """The agent took an answer to the request: paw's through the channel (the sender's word:
+    ``action`` and ``user``), or, as a sweep reads the channel (``action`` None), an answer
+    paw gave and whose sender is to be reconciled, or one given outside paw."""
+
+    request_id: str
+    action: str | None = None
+    user: str = ""
+    sender_running: bool = False  # (action None) the paw process recorded as sending runs
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelTimedOut:
+    """The channel gave up waiting on the request (the agent may draw its dialog; an answer
+    through the channel no longer reaches it). The sender's word (``action``): its answer was
+    not taken in time."""
+
+    request_id: str
+    action: str | None = None
+    user: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelWithdrawn:
+    """The request is no longer held open (answered at the pane or by another process, or the
+    agent dropped it). The sender's word (``action``): the channel refused its answer."""
+
+    request_id: str
+    action: str | None = None
+    user: str = ""
+
+
+ChannelEvent = ChannelRequested | ChannelResolved | ChannelTimedOut | ChannelWithdrawn
+Event = Seen | SeenAgain | Gone | Decided | KeysSent | Verified | ChannelEvent
 """Everything that moves an occurrence. New events join here (see the module docstring)."""
 
 
@@ -264,6 +330,10 @@ def step(
             return _keys_sent(record, event, now)
         case Verified():
             return _closed(record, ANSWERED, event.action, event.user, now), ()
+        case ChannelRequested():
+            return _requested(record, event), ()
+        case ChannelResolved() | ChannelTimedOut() | ChannelWithdrawn():
+            return _channel_closed(record, event, now)
         case _:
             assert_never(event)
 
@@ -330,6 +400,51 @@ def _keys_sent(record: PromptRecord, event: KeysSent, now: float) -> tuple[Promp
         return record, ()  # SENDING until verified
     state = DELIVERY_UNKNOWN if event.delivery is Delivery.UNKNOWN else ANSWERED
     return _closed(record, state, event.action, event.user, now), ()
+
+
+def _requested(record: PromptRecord, event: ChannelRequested) -> PromptRecord:
+    """An occurrence a decision may start from (OPEN; ENDED, by approve's fresh proof) is
+    bound to the request it shows; a decision in flight keeps its own, an answered one takes
+    nothing."""
+    if record.state not in (OPEN, ENDED):
+        return record
+    update = {
+        "channel_request": event.request_id,
+        "source": event.source,
+        "channel_subject": event.subject,
+    }
+    if all(getattr(record, k) == v for k, v in update.items()):
+        return record
+    return record.model_copy(update=update)
+
+
+_UNBOUND = {"channel_request": None, "source": "screen", "channel_subject": None}
+ANSWERED_OUTSIDE = "the agent's channel says the request was answered outside paw"
+TAKEN_AFTER_STOP = (
+    "paw stopped after answering through the agent's channel; the channel says the agent took it"
+)
+
+
+def _channel_closed(
+    record: PromptRecord,
+    event: ChannelResolved | ChannelTimedOut | ChannelWithdrawn,
+    now: float,
+) -> tuple[PromptRecord, Effects]:
+    if event.action is not None:  # the sender's word: the decision is carried out, once
+        return _closed(record, ANSWERED, event.action, event.user, now), ()
+    if event.request_id != record.channel_request:
+        return record, ()  # another request (forged, stale, or another spawn's) answers nothing
+    if isinstance(event, ChannelResolved):
+        if record.state == OPEN:
+            ended = record.model_copy(update={"state": ENDED, "closed_at": now})
+            return ended, (NoteEnded(client_attached=False, reason=ANSWERED_OUTSIDE),)
+        if record.state == SENDING and not event.sender_running:
+            effect = RecordOutcome(record.action, SENT, TAKEN_AFTER_STOP, confirmed="channel")
+            return _answered(record, now), (effect,)
+        return record, ()
+    if record.state == OPEN:  # timed out or withdrawn: the dialog, if drawn, is the screen's
+        return record.model_copy(update=_UNBOUND), ()
+    return record, ()
 
 
 def _closed(

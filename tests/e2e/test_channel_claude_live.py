@@ -93,6 +93,10 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
     screen = run.pane.capture()
     assert LONG_COMMAND not in screen.replace("\n", "")  # it wraps on screen
     assert prompt["subject"] == LONG_COMMAND  # the channel's exact input
+    assert (prompt["source"], prompt["channel_subject"]) == ("agree", LONG_COMMAND)
+    assert prompt["channel_request"]
+    listed = paw_run.paw(run, "prompts")
+    assert listed.stdout.splitlines()[1].split()[4] == "both", listed.stdout  # FROM
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
@@ -125,6 +129,7 @@ def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.Paw
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert not (run.ws.repo / ".paw" / "channels").exists()  # nothing wired
+    assert (prompt["source"], prompt["channel_request"]) == ("screen", None)
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
@@ -202,6 +207,17 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     assert len(answers) == 1
     assert all(s.get("path") == "channel" for s in _sends(run))
     assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
+    if step == "approve:channel-sent":
+        # the sweep after the crash reconciles the occurrence once: the channel says the agent
+        # took paw's answer (sent, confirmed by the channel) or, past the channel's grace, the
+        # prompt is gone (interrupted); never "not sent", never open again
+        outcomes = [
+            r for r in _audit(run) if r.get("event") == "outcome" and r["prompt_id"] == prompt["id"]
+        ]
+        assert len(outcomes) == 1, outcomes
+        assert (outcomes[0]["outcome"], outcomes[0].get("confirmed")) in (
+            ("sent", "channel"), ("interrupted", None),
+        ), outcomes  # fmt: skip
 
 
 BLOCKED = "rm -rf ~/projects"
@@ -241,6 +257,16 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     assert shown["subject"] is None
     assert shown["verdict"] != "allow"
     assert BLOCKED in shown["question"]
+    # where it came from, with both subjects: what the channel asks and what the screen draws
+    assert (shown["source"], shown["channel_subject"]) == ("disagree", BLOCKED)
+    assert shown["screen_subject"] is not None
+    assert SHOWN in shown["screen_subject"]
+    assert BLOCKED not in shown["screen_subject"]
+    table = paw_run.paw(run, "prompts").stdout
+    assert table.splitlines()[1].split()[4] == "DISAGREE", table
+    said = next(line for line in table.splitlines() if "disagree" in line)
+    assert BLOCKED in said
+    assert SHOWN in said
     refused = paw_run.decide(run, "approve", shown["id"])
     assert refused["outcome"] == "refused", refused
     assert "disagree" in refused["reason"]
@@ -260,6 +286,7 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert (prompt["subject"], prompt["verdict"]) == (scenarios.SHELL_COMMAND, "allow")
+    assert (prompt["source"], prompt["screen_subject"]) == ("channel-only", None)
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []

@@ -64,6 +64,11 @@ def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+def _occurrences(run: paw_run.PawRun) -> dict[str, dict[str, Any]]:
+    stored = json.loads((run.ws.repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
+    return {r["id"]: r for r in stored["prompts"]}
+
+
 def _sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
     return [r for r in _audit(run) if r.get("decision") == "send"]
 
@@ -107,6 +112,12 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
     sends = _sends(run)
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
+    # the occurrence machine bound the occurrence to the request and closed it by the channel
+    stored = _occurrences(run)[prompt["id"]]
+    assert (stored["state"], stored["channel_request"], stored["source"]) == (
+        "answered", prompt["channel_request"], "agree",
+    )  # fmt: skip
+    assert stored["channel_subject"] == LONG_COMMAND
     # the dialog was answered once: nothing more is listed, nothing typed into the input
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     assert run.stub.results_for("shell_long")
@@ -218,6 +229,7 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
         assert (outcomes[0]["outcome"], outcomes[0].get("confirmed")) in (
             ("sent", "channel"), ("interrupted", None),
         ), outcomes  # fmt: skip
+        assert _occurrences(run)[prompt["id"]]["state"] == "answered"
 
 
 BLOCKED = "rm -rf ~/projects"

@@ -1,0 +1,233 @@
+"""The channel's events in the occurrence machine, and where a prompt came from, on real tmux
+with the scripted demo agent and the real CLI (issue 32). The agent's channel is a scripted
+port (what a channel reports is the port's contract, tested per channel elsewhere): the sweep
+binds the occurrence to the request, ``paw prompts`` says the source with both subjects, an
+answer goes through the channel, and a paw stopped right after handing the answer over is
+reconciled from the channel as sent, never as "not sent" or open again."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from libtmux.test.retry import retry_until
+
+from paw.cli import compose, main
+from paw.cli.compose import build_supervisor
+from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
+from paw.core.models import PromptKind
+from paw.core.ports import ChannelPort, Wired
+from paw.supervisor.model import LivePrompt
+from tests.support.budget import budget
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
+
+    from paw.core.config import PawConfig
+    from paw.supervisor.service import Supervisor
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+SUBJECT = "touch one.txt"
+
+
+class ScriptedPort:
+    """One agent's channel as the test scripts it: the requests it reports, the answers."""
+
+    def __init__(self) -> None:
+        self.requests: list[ChannelRequest] = []
+        self.answers: list[tuple[str, ChannelAnswer]] = []
+
+    def pending(self) -> list[ChannelRequest]:
+        return list(self.requests)
+
+    def answer(self, request_id: str, answer: ChannelAnswer) -> None:
+        self.answers.append((request_id, answer))
+        self.requests = [
+            dataclasses.replace(r, state=ChannelState.RESOLVED) if r.request_id == request_id
+            else r
+            for r in self.requests
+        ]  # fmt: skip
+
+    def state(self, request_id: str) -> ChannelState:
+        found = [r.state for r in self.requests if r.request_id == request_id]
+        return found[0] if found else ChannelState.RESOLVED
+
+
+class ScriptedHub:
+    """Wires nothing into the launch; every spawned agent's channel is ``port``."""
+
+    def __init__(self, port: ScriptedPort) -> None:
+        self.the_port = port
+
+    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
+        del agent, kind, spawn
+        return Wired(tuple(argv))
+
+    def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort:
+        del agent, kind, spawn, agent_pid
+        return self.the_port
+
+    def release(self, agent: str) -> None:
+        del agent
+
+
+@pytest.fixture
+def port(
+    git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> ScriptedPort:
+    """A repository whose paw uses the plugin's private tmux server and the scripted channel;
+    the scripted agent asks ``touch one.txt`` and waits."""
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    script = tmp_path / "steps.txt"
+    script.write_text(f"shell {SUBJECT}\n", encoding="utf-8")
+    command = json.dumps(["{python}", "-m", "paw.demo.agent", "--script", str(script)])
+    (git_repo / "paw.toml").write_text(f"[agents.scripted]\ncommand = {command}\n", "utf-8")
+    scripted = ScriptedPort()
+
+    def channels(config: PawConfig, state_dir: Path) -> ScriptedHub:
+        del config, state_dir
+        return ScriptedHub(scripted)
+
+    monkeypatch.setattr(compose, "_channels", channels)
+    return scripted
+
+
+def _request(request_id: str = "r1", subject: str = SUBJECT) -> ChannelRequest:
+    return ChannelRequest(
+        agent="alice", source="scripted", request_id=request_id, tool="Bash",
+        kind=PromptKind.SHELL, subject=subject, can_answer=True,
+    )  # fmt: skip
+
+
+def _paw(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(list(args))
+    return code, capsys.readouterr().out
+
+
+def _listed(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    code, out = _paw(capsys, "prompts", "--json")
+    assert code == 0, out
+    listed: list[dict[str, Any]] = json.loads(out)["prompts"]
+    return listed
+
+
+def _wait_prompt(sup: Supervisor) -> LivePrompt:
+    found: list[LivePrompt] = []
+
+    def shows() -> bool:
+        found[:] = [p for p in sup.poll_once().prompts if p.prompt.subject == SUBJECT]
+        return bool(found)
+
+    assert retry_until(shows, budget(90), raises=False), f"no prompt about {SUBJECT!r}"
+    return found[0]
+
+
+def _occurrence(repo: Path, prompt_id: str) -> dict[str, Any]:
+    stored = json.loads((repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
+    found: dict[str, Any] = next(r for r in stored["prompts"] if r["id"] == prompt_id)
+    return found
+
+
+def _audit(repo: Path) -> list[dict[str, Any]]:
+    text = (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_the_source_is_listed_and_the_occurrence_bound_to_its_request(
+    port: ScriptedPort, git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    first = _wait_prompt(build_supervisor(str(git_repo)))
+    [screen] = _listed(capsys)  # the channel said nothing yet: screen-only, marked
+    assert (screen["id"], screen["source"], screen["screen_subject"]) == (
+        first.id, "screen-only", SUBJECT,
+    )  # fmt: skip
+    port.requests = [_request()]
+    [agree] = _listed(capsys)
+    assert (agree["id"], agree["source"], agree["channel_request"]) == (first.id, "agree", "r1")
+    assert agree["channel_subject"] == SUBJECT
+    stored = _occurrence(git_repo, first.id)
+    assert (stored["channel_request"], stored["source"]) == ("r1", "agree")
+    code, table = _paw(capsys, "prompts")
+    assert code == 0, table
+    assert table.splitlines()[1].split()[4] == "both", table
+    # the channel now claims another input than the screen draws
+    port.requests = [_request("r2", "rm -rf ~/projects")]
+    [disagree] = _listed(capsys)
+    assert (disagree["source"], disagree["channel_subject"], disagree["screen_subject"]) == (
+        "disagree", "rm -rf ~/projects", SUBJECT,
+    )  # fmt: skip
+    assert disagree["subject"] is None
+    code, table = _paw(capsys, "prompts")
+    assert code == 0, table
+    assert table.splitlines()[1].split()[4] == "DISAGREE", table
+    both = next(line for line in table.splitlines() if "disagree" in line)
+    assert "rm -rf ~/projects" in both
+    assert SUBJECT in both
+
+
+def test_an_answer_through_the_channel_closes_the_occurrence_by_the_channel(
+    port: ScriptedPort, git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    first = _wait_prompt(build_supervisor(str(git_repo)))
+    port.requests = [_request()]
+    code, out = _paw(capsys, "approve", first.id, "--json")
+    decided = json.loads(out)
+    assert (code, decided["outcome"], decided["keys"]) == (0, "sent", []), decided
+    assert port.answers == [("r1", ChannelAnswer.ALLOW)]
+    stored = _occurrence(git_repo, first.id)
+    assert (stored["state"], stored["channel_request"], stored["action"]) == (
+        "answered", "r1", "approve",
+    )  # fmt: skip
+    # the dialog still drawn (no key went) reads as the agent taking the answer: nothing listed
+    assert _listed(capsys) == []
+
+
+def test_paw_stopped_after_answering_through_the_channel_is_reconciled_as_sent(
+    port: ScriptedPort, git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """paw stops at ``approve:channel-sent`` (the answer handed to the channel, no outcome):
+    the next sweep reads the request resolved and records the outcome once, sent, confirmed by
+    the channel; never "not sent" with the prompt open again (the scripted agent's dialog stays
+    drawn: no key went to it)."""
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    sup = build_supervisor(str(git_repo))
+    first = _wait_prompt(sup)
+    port.requests = [_request()]
+
+    class StoppedError(Exception):
+        pass
+
+    def stop_at(step: str) -> None:
+        if step == "approve:channel-sent":
+            raise StoppedError
+
+    sup.ctx = dataclasses.replace(sup.ctx, fault=stop_at)
+    with pytest.raises(StoppedError):
+        sup.approve(first.id, confirmed=True)
+    assert port.answers == [("r1", ChannelAnswer.ALLOW)]
+    # the process that was sending is gone (as after kill -9)
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    doc = json.loads((git_repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
+    for record in doc["prompts"]:
+        if record["id"] == first.id:
+            assert record["state"] == "sending"
+            record["sender"] = {"pid": int(done.stdout), "create_time": 1.0, "exe": ""}
+    (git_repo / ".paw" / "prompts.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert _listed(capsys) == []
+    assert _listed(capsys) == []  # a second sweep records nothing more
+    outcomes = [r for r in _audit(git_repo) if r.get("event") == "outcome"]
+    assert [(r["outcome"], r.get("confirmed")) for r in outcomes] == [("sent", "channel")]
+    assert _occurrence(git_repo, first.id)["state"] == "answered"
+    assert [r.get("path") for r in _audit(git_repo) if r.get("decision") == "send"] == ["channel"]

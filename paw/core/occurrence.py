@@ -48,8 +48,9 @@ returned unchanged is the very object given): :class:`NoteSeen`, :class:`NoteEnd
 non-durable write; approve steps the record current under the prompts lock and writes it
 durably, recording its own decision and outcome lines (they carry what only the sender knows).
 
-Adding events takes: a frozen dataclass below beside the others, a
-member of :data:`Event`, a ``case`` in :func:`step` (mypy's ``assert_never`` fails until there
+The events and effects are values of :mod:`paw.core.occurrence_events` (re-exported here).
+Adding an event takes: a frozen dataclass there beside the others, a member of its
+:data:`Event`, a ``case`` in :func:`step` (mypy's ``assert_never`` fails until there
 is one), and their rows for every state in the table of ``tests/core/test_occurrence.py``
 (its completeness test fails until each (state, event) pair has one). New states, if any, are
 members of :class:`OccurrenceState` (their values are what ``prompts.json`` stores).
@@ -57,11 +58,32 @@ members of :class:`OccurrenceState` (their values are what ``prompts.json`` stor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, assert_never, overload
 
 from pydantic import BaseModel, ConfigDict
+
+from paw.core.occurrence_events import (
+    ChannelEvent,
+    ChannelRequested,
+    ChannelResolved,
+    ChannelTimedOut,
+    ChannelWithdrawn,
+    Decided,
+    Delivery,
+    Effect,
+    Effects,
+    Event,
+    Gone,
+    KeysSent,
+    NoteEnded,
+    NoteSeen,
+    ProcIdentity,
+    RecordOutcome,
+    Seen,
+    SeenAgain,
+    Verified,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -98,14 +120,6 @@ WATCHED = frozenset({OPEN, SENDING, DELIVERY_UNKNOWN})
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class ProcIdentity(_Record):
-    """One process, identified across pid reuse by its start time."""
-
-    pid: int
-    create_time: float
-    exe: str = ""  # the executable, when known (a process that exec'd another is not the same)
 
 
 class PromptRecord(_Record):
@@ -145,157 +159,6 @@ class PromptRecord(_Record):
             "fingerprint": self.fingerprint,
         }
 
-
-# -- events ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A sweep sees a prompt no watched occurrence matches: a new occurrence (its id chosen
-    by the caller, unique in the table)."""
-
-    id: str
-    agent: str
-    kind: str
-    pane_id: str
-    fingerprint: str
-    prompt_kind: str
-    subject: str | None
-    question: str
-    proc: ProcIdentity
-    server: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeenAgain:
-    """A sweep of the occurrence's agent still shows it."""
-
-    sender_running: bool = False  # the paw process recorded as sending still runs
-    host_readable: bool = True  # the agent's tmux server answered the sweep
-
-
-@dataclass(frozen=True, slots=True)
-class Gone:
-    """A sweep of the occurrence's agent no longer shows it."""
-
-    sender_running: bool = False
-    host_readable: bool = True
-    agent_alive: bool = True  # the agent's process still runs
-    client_attached: bool = False  # a terminal is attached to the agent's pane
-
-
-@dataclass(frozen=True, slots=True)
-class Decided:
-    """A human's decision to send keys, proven and guarded, recorded before they go."""
-
-    action: str  # approve / deny
-    sender: ProcIdentity | None  # the paw process that sends
-    user: str
-
-
-class Delivery(StrEnum):
-    """What became of keys handed to the terminal."""
-
-    SENT = "sent"  # the terminal took them (verification follows)
-    FAILED = "failed"  # the terminal failed: they may or may not have reached the agent
-    UNKNOWN = "unknown"  # handed to a host's link that dropped before the host answered
-
-
-@dataclass(frozen=True, slots=True)
-class KeysSent:
-    """The decided keys were handed to the terminal (the sender's word: whatever a sweep
-    concluded meanwhile, the occurrence had keys sent)."""
-
-    action: str
-    user: str
-    delivery: Delivery = Delivery.SENT
-
-
-@dataclass(frozen=True, slots=True)
-class Verified:
-    """The sender watched the screen after the keys (cleared, or still shown: either way
-    the occurrence is answered)."""
-
-    action: str
-    user: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelRequested:
-    """The agent's channel holds ``request_id`` open for this occurrence with its exact input
-    (a sweep, or approve's proof capture, read it fused with the screen as ``source``)."""
-
-    request_id: str
-    source: str  # the fusion: agree / channel-only / disagree
-    subject: str | None  # the channel's exact input
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelResolved:
-    """The agent took an answer to the request: paw's through the channel (the sender's word:
-    ``action`` and ``user``), or, as a sweep reads the channel (``action`` None), an answer
-    paw gave and whose sender is to be reconciled, or one given outside paw."""
-
-    request_id: str
-    action: str | None = None
-    user: str = ""
-    sender_running: bool = False  # (action None) the paw process recorded as sending runs
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelTimedOut:
-    """The channel gave up waiting on the request (the agent may draw its dialog; an answer
-    through the channel no longer reaches it). The sender's word (``action``): its answer was
-    not taken in time."""
-
-    request_id: str
-    action: str | None = None
-    user: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelWithdrawn:
-    """The request is no longer held open (answered at the pane or by another process, or the
-    agent dropped it). The sender's word (``action``): the channel refused its answer."""
-
-    request_id: str
-    action: str | None = None
-    user: str = ""
-
-
-ChannelEvent = ChannelRequested | ChannelResolved | ChannelTimedOut | ChannelWithdrawn
-Event = Seen | SeenAgain | Gone | Decided | KeysSent | Verified | ChannelEvent
-"""Everything that moves an occurrence. New events join here (see the module docstring)."""
-
-
-# -- effects -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NoteSeen:
-    """Audit "prompt-seen" (with the guard's verdict, which the caller has), not fsync'd."""
-
-
-@dataclass(frozen=True, slots=True)
-class NoteEnded:
-    """Audit "prompt-ended" outside paw, not fsync'd."""
-
-    client_attached: bool
-    reason: str = "the prompt went away while paw sent nothing"
-
-
-@dataclass(frozen=True, slots=True)
-class RecordOutcome:
-    """Audit the outcome of an earlier decision (fsync'd): ``action`` is that decision's."""
-
-    action: str | None
-    outcome: str  # a paw.supervisor.model.Outcome value
-    reason: str
-    confirmed: str | None = None
-
-
-Effect = NoteSeen | NoteEnded | RecordOutcome
-Effects = tuple[Effect, ...]
 
 NOT_SENT = "not-sent"
 INTERRUPTED = "interrupted"
@@ -484,3 +347,47 @@ def retained(
     newest = sorted(recent.values(), key=lambda r: -r.first_seen)[:KEEP_GONE_MAX]
     keep = {r.id for r in newest} | live
     return {k: r for k, r in table.items() if k in keep}
+
+
+__all__ = [  # the machine, its record, and the events and effects it re-exports
+    "ANSWERED",
+    "ANSWERED_OUTSIDE",
+    "DELIVERY_UNKNOWN",
+    "ENDED",
+    "INTERRUPTED",
+    "KEEP_GONE_MAX",
+    "KEEP_GONE_S",
+    "NOT_DELIVERED",
+    "NOT_SENT",
+    "OPEN",
+    "SENDING",
+    "SENT",
+    "TAKEN_AFTER_STOP",
+    "UNKNOWN_SETTLE_S",
+    "WATCHED",
+    "ChannelEvent",
+    "ChannelRequested",
+    "ChannelResolved",
+    "ChannelTimedOut",
+    "ChannelWithdrawn",
+    "Decided",
+    "Delivery",
+    "Effect",
+    "Effects",
+    "Event",
+    "Gone",
+    "KeysSent",
+    "NoteEnded",
+    "NoteSeen",
+    "OccurrenceState",
+    "ProcIdentity",
+    "PromptRecord",
+    "RecordOutcome",
+    "Seen",
+    "SeenAgain",
+    "Verified",
+    "in_flight",
+    "retained",
+    "step",
+    "takes_decision",
+]

@@ -11,71 +11,27 @@ import dataclasses
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from libtmux.test.retry import retry_until
 
-from paw.cli import compose, main
+from paw.cli import main
 from paw.cli.compose import build_supervisor
-from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
-from paw.core.models import PromptKind
-from paw.core.ports import ChannelPort, Wired
+from paw.core.channels.request import ChannelAnswer, ChannelRequest
 from paw.supervisor.model import LivePrompt
 from tests.support.budget import budget
+from tests.support.scripted_channel import ScriptedPort, shell_request, use_scripted_channel
 
 if TYPE_CHECKING:
     from libtmux.server import Server
 
-    from paw.core.config import PawConfig
     from paw.supervisor.service import Supervisor
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
 SUBJECT = "touch one.txt"
-
-
-class ScriptedPort:
-    """One agent's channel as the test scripts it: the requests it reports, the answers."""
-
-    def __init__(self) -> None:
-        self.requests: list[ChannelRequest] = []
-        self.answers: list[tuple[str, ChannelAnswer]] = []
-
-    def pending(self) -> list[ChannelRequest]:
-        return list(self.requests)
-
-    def answer(self, request_id: str, answer: ChannelAnswer) -> None:
-        self.answers.append((request_id, answer))
-        self.requests = [
-            dataclasses.replace(r, state=ChannelState.RESOLVED) if r.request_id == request_id
-            else r
-            for r in self.requests
-        ]  # fmt: skip
-
-    def state(self, request_id: str) -> ChannelState:
-        found = [r.state for r in self.requests if r.request_id == request_id]
-        return found[0] if found else ChannelState.RESOLVED
-
-
-class ScriptedHub:
-    """Wires nothing into the launch; every spawned agent's channel is ``port``."""
-
-    def __init__(self, port: ScriptedPort) -> None:
-        self.the_port = port
-
-    def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
-        del agent, kind, spawn
-        return Wired(tuple(argv))
-
-    def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort:
-        del agent, kind, spawn, agent_pid
-        return self.the_port
-
-    def release(self, agent: str) -> None:
-        del agent
 
 
 @pytest.fixture
@@ -91,21 +47,11 @@ def port(
     script.write_text(f"shell {SUBJECT}\n", encoding="utf-8")
     command = json.dumps(["{python}", "-m", "paw.demo.agent", "--script", str(script)])
     (git_repo / "paw.toml").write_text(f"[agents.scripted]\ncommand = {command}\n", "utf-8")
-    scripted = ScriptedPort()
-
-    def channels(config: PawConfig, state_dir: Path) -> ScriptedHub:
-        del config, state_dir
-        return ScriptedHub(scripted)
-
-    monkeypatch.setattr(compose, "_channels", channels)
-    return scripted
+    return use_scripted_channel(monkeypatch)
 
 
 def _request(request_id: str = "r1", subject: str = SUBJECT) -> ChannelRequest:
-    return ChannelRequest(
-        agent="alice", source="scripted", request_id=request_id, tool="Bash",
-        kind=PromptKind.SHELL, subject=subject, can_answer=True,
-    )  # fmt: skip
+    return shell_request("alice", subject, request_id)
 
 
 def _paw(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

@@ -271,14 +271,14 @@ def _requested(record: PromptRecord, event: ChannelRequested) -> PromptRecord:
     nothing."""
     if record.state not in (OPEN, ENDED):
         return record
-    update = {
-        "channel_request": event.request_id,
-        "source": event.source,
-        "channel_subject": event.subject,
-    }
-    if all(getattr(record, k) == v for k, v in update.items()):
-        return record
-    return record.model_copy(update=update)
+    if (
+        record.channel_request == event.request_id
+        and record.source == event.source
+        and record.channel_subject == event.subject
+    ):
+        return record  # (every sweep of a bound occurrence: the common case, kept cheap)
+    update = {"channel_request": event.request_id, "source": event.source}
+    return record.model_copy(update={**update, "channel_subject": event.subject})
 
 
 _UNBOUND = {"channel_request": None, "source": "screen", "channel_subject": None}

@@ -106,6 +106,14 @@ def test_the_source_is_listed_and_the_occurrence_bound_to_its_request(
     code, table = _paw(capsys, "prompts")
     assert code == 0, table
     assert table.splitlines()[1].split()[4] == "both", table
+    # the channel withdraws its request: the same occurrence, its dialog the screen's alone
+    port.requests = []
+    [silent] = _listed(capsys)
+    assert (silent["id"], silent["source"]) == (first.id, "screen-only")
+    stored = _occurrence(git_repo, first.id)
+    assert (stored["state"], stored["channel_request"], stored["source"]) == (
+        "open", None, "screen",
+    )  # fmt: skip
     # the channel now claims another input than the screen draws
     port.requests = [_request("r2", "rm -rf ~/projects")]
     [disagree] = _listed(capsys)
@@ -119,6 +127,7 @@ def test_the_source_is_listed_and_the_occurrence_bound_to_its_request(
     both = next(line for line in table.splitlines() if "disagree" in line)
     assert "rm -rf ~/projects" in both
     assert SUBJECT in both
+    assert _occurrence(git_repo, disagree["id"])["channel_request"] == "r2"
 
 
 def test_an_answer_through_the_channel_closes_the_occurrence_by_the_channel(

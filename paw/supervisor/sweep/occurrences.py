@@ -14,6 +14,7 @@ from paw.core.occurrence import (
     WATCHED,
     ChannelRequested,
     ChannelResolved,
+    ChannelWithdrawn,
     Effects,
     Event,
     Gone,
@@ -207,12 +208,16 @@ def _events(
     record: PromptRecord, obs: Observation, live: set[str], *, running: bool, readable: bool
 ) -> list[Event]:
     """What this sweep saw of a watched occurrence: still shown (and the channel's request it
-    shows, if any), the channel saying the agent took the answer to its request, or gone."""
+    shows, if any, or that the channel no longer holds the one it was bound to), the channel
+    saying the agent took the answer to its request, or gone."""
     source = obs.detection.source
     if record.id in live:
         events: list[Event] = [SeenAgain(sender_running=running, host_readable=readable)]
         if source.request_id is not None and source.name in _REQUESTED:
             events.append(ChannelRequested(source.request_id, source.name, source.channel_subject))
+        elif record.channel_request is not None and source.name == Fusion.SCREEN_ONLY.value:
+            # the channel, read fine, no longer holds the request: the dialog is the screen's
+            events.append(ChannelWithdrawn(record.channel_request))
         return events
     if (
         record.channel_request is not None

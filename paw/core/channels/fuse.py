@@ -108,9 +108,9 @@ class Fused:
 
     @property
     def source(self) -> PromptSource:
-        """Where the prompt came from, as ``paw prompts``, the TUI and the audit say it: the
-        fusion's name, the request id, and both subjects (the channel's exact input, the
-        screen's drawing; a disagreement shows both)."""
+        """Where the prompt came from, as ``paw prompts`` and the TUI say it, and as the
+        occurrence is bound: the fusion's name, the request id, and both subjects (the
+        channel's exact input, the screen's drawing; a disagreement shows both)."""
         req, prompt = self.request, self.detection.prompt
         shown = (
             prompt.subject

@@ -148,6 +148,31 @@ def test_an_answer_through_the_channel_closes_the_occurrence_by_the_channel(
     assert _listed(capsys) == []
 
 
+class StoppedError(Exception):
+    """paw stopped at a crash point (the test's stand-in for kill -9 in-process)."""
+
+
+def _stop_at(sup: Supervisor, step: str, prompt_id: str, repo: Path) -> None:
+    """Approve ``prompt_id`` and stop at ``step``; the sending process is then gone, as after
+    kill -9 (its recorded identity is one of a process that has exited)."""
+
+    def stop(at: str) -> None:
+        if at == step:
+            raise StoppedError
+
+    sup.ctx = dataclasses.replace(sup.ctx, fault=stop)
+    with pytest.raises(StoppedError):
+        sup.approve(prompt_id, confirmed=True)
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    doc = json.loads((repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
+    for record in doc["prompts"]:
+        if record["id"] == prompt_id:
+            assert (record["state"], record["channel_request"]) == ("sending", "r1")
+            record["sender"] = {"pid": int(done.stdout), "create_time": 1.0, "exe": ""}
+    (repo / ".paw" / "prompts.json").write_text(json.dumps(doc), encoding="utf-8")
+
+
 def test_paw_stopped_after_answering_through_the_channel_is_reconciled_as_sent(
     port: ScriptedPort, git_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -159,30 +184,34 @@ def test_paw_stopped_after_answering_through_the_channel_is_reconciled_as_sent(
     sup = build_supervisor(str(git_repo))
     first = _wait_prompt(sup)
     port.requests = [_request()]
-
-    class StoppedError(Exception):
-        pass
-
-    def stop_at(step: str) -> None:
-        if step == "approve:channel-sent":
-            raise StoppedError
-
-    sup.ctx = dataclasses.replace(sup.ctx, fault=stop_at)
-    with pytest.raises(StoppedError):
-        sup.approve(first.id, confirmed=True)
+    _stop_at(sup, "approve:channel-sent", first.id, git_repo)
     assert port.answers == [("r1", ChannelAnswer.ALLOW)]
-    # the process that was sending is gone (as after kill -9)
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)  # fmt: skip
-    doc = json.loads((git_repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
-    for record in doc["prompts"]:
-        if record["id"] == first.id:
-            assert record["state"] == "sending"
-            record["sender"] = {"pid": int(done.stdout), "create_time": 1.0, "exe": ""}
-    (git_repo / ".paw" / "prompts.json").write_text(json.dumps(doc), encoding="utf-8")
     assert _listed(capsys) == []
     assert _listed(capsys) == []  # a second sweep records nothing more
     outcomes = [r for r in _audit(git_repo) if r.get("event") == "outcome"]
     assert [(r["outcome"], r.get("confirmed")) for r in outcomes] == [("sent", "channel")]
     assert _occurrence(git_repo, first.id)["state"] == "answered"
     assert [r.get("path") for r in _audit(git_repo) if r.get("decision") == "send"] == ["channel"]
+
+
+def test_paw_stopped_after_recording_the_channel_decision_reopens_it_and_answers_once(
+    port: ScriptedPort, git_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """paw stops at ``approve:channel-recorded`` (decided and bound in one durable write, no
+    answer handed over): the next sweep finds the request still pending and the prompt shown,
+    records "not sent" and offers the same occurrence again; a second approval answers the
+    request once, through the channel."""
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    sup = build_supervisor(str(git_repo))
+    first = _wait_prompt(sup)
+    port.requests = [_request()]
+    _stop_at(sup, "approve:channel-recorded", first.id, git_repo)
+    assert port.answers == []
+    [again] = _listed(capsys)
+    assert (again["id"], again["source"]) == (first.id, "agree")
+    outcomes = [r["outcome"] for r in _audit(git_repo) if r.get("event") == "outcome"]
+    assert outcomes == ["not-sent"]
+    code, out = _paw(capsys, "approve", first.id, "--json")
+    assert (code, json.loads(out)["outcome"], json.loads(out)["keys"]) == (0, "sent", []), out
+    assert port.answers == [("r1", ChannelAnswer.ALLOW)]
+    assert _occurrence(git_repo, first.id)["state"] == "answered"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from paw.cli import EXIT_ERROR, EXIT_USAGE, UsageError, error_object
 from paw.cli.result import Lines, Result, json_of, lines_of
+from paw.core.channels.fuse import source_label, source_text
 from paw.core.detect.registry import agent_kinds
 from paw.core.names import name_problem
 from paw.errors import PawError
@@ -405,6 +406,7 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
         "prompt_kind": p.prompt.kind.value, "subject": p.prompt.subject,
         "question": p.prompt.question, "age_s": round(now - p.first_seen, 1),
         "waiting": p.prompt.needs_human,
+        **p.source.to_dict(),
         **p.verdict.to_dict(),
     }  # fmt: skip
 
@@ -427,15 +429,17 @@ def cmd_prompts(args: argparse.Namespace) -> Result:
     if not items:
         said.out("no live prompts")
         return said.result(EXIT_ERROR if down else 0)
-    rows = [("ID", "AGENT", "PROMPT", "VERDICT", "AGE", "SUBJECT")]
+    rows = [("ID", "AGENT", "PROMPT", "VERDICT", "FROM", "AGE", "SUBJECT")]
     rows += [
-        (str(i["id"]), str(i["agent"]), str(i["prompt_kind"]), str(i["verdict"]),
+        (p.id, p.agent, p.prompt.kind.value, p.verdict.action.value, source_label(p.source),
          f"{i['age_s']}s", str(i["subject"] or i["question"]))
-        for i in items
+        for p, i in zip(snap.prompts, items, strict=True)
     ]  # fmt: skip
     for line in _table(rows):
         said.out(line)
-    for i in items:
+    for p, i in zip(snap.prompts, items, strict=True):
+        if p.source.name not in ("screen", "agree"):  # (FROM says these two)
+            said.out(f"{p.id}: {source_text(p.source)}")
         reasons = i["reasons"] if isinstance(i["reasons"], list) else []
         if i["waiting"]:
             said.out(f"{i['id']}: a dialog, not a tool permission: answer it in the pane "

@@ -135,6 +135,34 @@ class Prompt:
 
 
 @dataclass(frozen=True, slots=True)
+class PromptSource:
+    """Where a prompt came from (issue 32): the screen alone (``screen``: the agent has no
+    channel), or the fusion of the agent's channel with its screen, named by
+    :class:`paw.core.channels.fuse.Fusion` (``agree``, ``channel-only``, ``screen-only``,
+    ``disagree``). A disagreement carries both subjects: the channel's exact input and what
+    the screen draws."""
+
+    name: str = "screen"
+    request_id: str | None = None  # the channel's request id (agree, channel-only, disagree)
+    channel_subject: str | None = None  # the channel's exact input
+    screen_subject: str | None = None  # the subject the screen draws
+    reason: str = ""  # why they disagree, or what the fusion rests on
+
+    def to_dict(self) -> dict[str, object]:
+        """The fields ``paw prompts --json`` adds to each prompt."""
+        return {
+            "source": self.name,
+            "channel_request": self.request_id,
+            "channel_subject": self.channel_subject,
+            "screen_subject": self.screen_subject,
+            "source_reason": self.reason or None,
+        }
+
+
+SCREEN_SOURCE = PromptSource()
+
+
+@dataclass(frozen=True, slots=True)
 class Detection:
     """The detector's answer for one screen."""
 
@@ -142,3 +170,4 @@ class Detection:
     agent: str
     prompt: Prompt | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    source: PromptSource = SCREEN_SOURCE  # where its prompt came from (set by the channel's fusion)

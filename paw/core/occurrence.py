@@ -16,6 +16,23 @@ record (:class:`PromptRecord`, persisted in ``.paw/prompts.json``) goes through:
     DELIVERY_UNKNOWN ─ SeenAgain, settled ──────▶ OPEN            not-delivered
     DELIVERY_UNKNOWN ─ Gone, host readable ─────▶ ANSWERED        sent (reconnect) / interrupted
 
+The agent's structured channel (issue 32) moves it too. A channel event names the request; one
+a sweep read for another request than the occurrence is bound to changes nothing (a forged or
+stale request answers nothing)::
+
+    OPEN ──── ChannelRequested ─────────────────▶ OPEN            bound: request id, exact input
+    ENDED ─── ChannelRequested ─────────────────▶ ENDED           bound (approve's fresh proof)
+    OPEN ──── ChannelResolved (a sweep saw it) ─▶ ENDED           answered outside paw: noted
+    SENDING ─ ChannelResolved (sender's word) ──▶ ANSWERED        the agent took paw's answer
+    SENDING ─ ChannelResolved, sender not running ▶ ANSWERED      sent (confirmed by the channel)
+    SENDING ─ ChannelTimedOut / ChannelWithdrawn (sender's word) ▶ ANSWERED   decided once
+    OPEN ──── ChannelTimedOut / ChannelWithdrawn (seen) ▶ OPEN    unbound: the screen's alone
+
+A decision in flight keeps the request it was bound to (ChannelRequested changes a SENDING or
+DELIVERY_UNKNOWN occurrence no more); the sender's word (``action`` given: the paw process that
+answered through the channel says what became of it) closes any state as :class:`Verified`
+does; closed occurrences take nothing else from the channel.
+
 ANSWERED and ENDED are closed: kept a while (:func:`retained`) so that a decision on a closed
 id says why not, then forgotten. An event that does not apply to a state leaves the record as
 it is, with no effect (``tests/core/test_occurrence.py`` holds the row of every pair).
@@ -31,9 +48,9 @@ returned unchanged is the very object given): :class:`NoteSeen`, :class:`NoteEnd
 non-durable write; approve steps the record current under the prompts lock and writes it
 durably, recording its own decision and outcome lines (they carry what only the sender knows).
 
-Adding events (the structured prompt channels: channel requested, channel resolved, channel
-timed out, answered through the channel) takes: a frozen dataclass below beside the others, a
-member of :data:`Event`, a ``case`` in :func:`step` (mypy's ``assert_never`` fails until there
+The events and effects are values of :mod:`paw.core.occurrence_events` (re-exported here).
+Adding an event takes: a frozen dataclass there beside the others, a member of its
+:data:`Event`, a ``case`` in :func:`step` (mypy's ``assert_never`` fails until there
 is one), and their rows for every state in the table of ``tests/core/test_occurrence.py``
 (its completeness test fails until each (state, event) pair has one). New states, if any, are
 members of :class:`OccurrenceState` (their values are what ``prompts.json`` stores).
@@ -41,11 +58,32 @@ members of :class:`OccurrenceState` (their values are what ``prompts.json`` stor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, assert_never, overload
 
 from pydantic import BaseModel, ConfigDict
+
+from paw.core.occurrence_events import (
+    ChannelEvent,
+    ChannelRequested,
+    ChannelResolved,
+    ChannelTimedOut,
+    ChannelWithdrawn,
+    Decided,
+    Delivery,
+    Effect,
+    Effects,
+    Event,
+    Gone,
+    KeysSent,
+    NoteEnded,
+    NoteSeen,
+    ProcIdentity,
+    RecordOutcome,
+    Seen,
+    SeenAgain,
+    Verified,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -84,14 +122,6 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-class ProcIdentity(_Record):
-    """One process, identified across pid reuse by its start time."""
-
-    pid: int
-    create_time: float
-    exe: str = ""  # the executable, when known (a process that exec'd another is not the same)
-
-
 class PromptRecord(_Record):
     """A live prompt as first seen: the proof ``approve`` checks again before sending, and
     where this occurrence is in its life."""
@@ -112,6 +142,12 @@ class PromptRecord(_Record):
     action: str | None = None  # approve/deny, while SENDING and after
     sender: ProcIdentity | None = None  # the paw process sending, while SENDING
     decided_by: str | None = None  # the user whose decision it was
+    # The agent's channel (issue 32): the request this occurrence is bound to, the fusion it
+    # was last seen with ("agree", "channel-only", "disagree"; "screen" unbound) and the
+    # channel's exact input.
+    channel_request: str | None = None
+    source: str = "screen"
+    channel_subject: str | None = None
 
     def audit_ids(self) -> dict[str, object]:
         """The fields every audit record about this occurrence carries."""
@@ -123,113 +159,6 @@ class PromptRecord(_Record):
             "fingerprint": self.fingerprint,
         }
 
-
-# -- events ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A sweep sees a prompt no watched occurrence matches: a new occurrence (its id chosen
-    by the caller, unique in the table)."""
-
-    id: str
-    agent: str
-    kind: str
-    pane_id: str
-    fingerprint: str
-    prompt_kind: str
-    subject: str | None
-    question: str
-    proc: ProcIdentity
-    server: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeenAgain:
-    """A sweep of the occurrence's agent still shows it."""
-
-    sender_running: bool = False  # the paw process recorded as sending still runs
-    host_readable: bool = True  # the agent's tmux server answered the sweep
-
-
-@dataclass(frozen=True, slots=True)
-class Gone:
-    """A sweep of the occurrence's agent no longer shows it."""
-
-    sender_running: bool = False
-    host_readable: bool = True
-    agent_alive: bool = True  # the agent's process still runs
-    client_attached: bool = False  # a terminal is attached to the agent's pane
-
-
-@dataclass(frozen=True, slots=True)
-class Decided:
-    """A human's decision to send keys, proven and guarded, recorded before they go."""
-
-    action: str  # approve / deny
-    sender: ProcIdentity | None  # the paw process that sends
-    user: str
-
-
-class Delivery(StrEnum):
-    """What became of keys handed to the terminal."""
-
-    SENT = "sent"  # the terminal took them (verification follows)
-    FAILED = "failed"  # the terminal failed: they may or may not have reached the agent
-    UNKNOWN = "unknown"  # handed to a host's link that dropped before the host answered
-
-
-@dataclass(frozen=True, slots=True)
-class KeysSent:
-    """The decided keys were handed to the terminal (the sender's word: whatever a sweep
-    concluded meanwhile, the occurrence had keys sent)."""
-
-    action: str
-    user: str
-    delivery: Delivery = Delivery.SENT
-
-
-@dataclass(frozen=True, slots=True)
-class Verified:
-    """The sender watched the screen after the keys (cleared, or still shown: either way
-    the occurrence is answered)."""
-
-    action: str
-    user: str
-
-
-Event = Seen | SeenAgain | Gone | Decided | KeysSent | Verified
-"""Everything that moves an occurrence. New events join here (see the module docstring)."""
-
-
-# -- effects -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NoteSeen:
-    """Audit "prompt-seen" (with the guard's verdict, which the caller has), not fsync'd."""
-
-
-@dataclass(frozen=True, slots=True)
-class NoteEnded:
-    """Audit "prompt-ended" outside paw, not fsync'd."""
-
-    client_attached: bool
-    reason: str = "the prompt went away while paw sent nothing"
-
-
-@dataclass(frozen=True, slots=True)
-class RecordOutcome:
-    """Audit the outcome of an earlier decision (fsync'd): ``action`` is that decision's."""
-
-    action: str | None
-    outcome: str  # a paw.supervisor.model.Outcome value
-    reason: str
-    confirmed: str | None = None
-
-
-Effect = NoteSeen | NoteEnded | RecordOutcome
-Effects = tuple[Effect, ...]
 
 NOT_SENT = "not-sent"
 INTERRUPTED = "interrupted"
@@ -264,6 +193,10 @@ def step(
             return _keys_sent(record, event, now)
         case Verified():
             return _closed(record, ANSWERED, event.action, event.user, now), ()
+        case ChannelRequested():
+            return _requested(record, event), ()
+        case ChannelResolved() | ChannelTimedOut() | ChannelWithdrawn():
+            return _channel_closed(record, event, now)
         case _:
             assert_never(event)
 
@@ -332,6 +265,51 @@ def _keys_sent(record: PromptRecord, event: KeysSent, now: float) -> tuple[Promp
     return _closed(record, state, event.action, event.user, now), ()
 
 
+def _requested(record: PromptRecord, event: ChannelRequested) -> PromptRecord:
+    """An occurrence a decision may start from (OPEN; ENDED, by approve's fresh proof) is
+    bound to the request it shows; a decision in flight keeps its own, an answered one takes
+    nothing."""
+    if record.state not in (OPEN, ENDED):
+        return record
+    if (
+        record.channel_request == event.request_id
+        and record.source == event.source
+        and record.channel_subject == event.subject
+    ):
+        return record  # (every sweep of a bound occurrence: the common case, kept cheap)
+    update = {"channel_request": event.request_id, "source": event.source}
+    return record.model_copy(update={**update, "channel_subject": event.subject})
+
+
+_UNBOUND = {"channel_request": None, "source": "screen", "channel_subject": None}
+ANSWERED_OUTSIDE = "the agent's channel says the request was answered outside paw"
+TAKEN_AFTER_STOP = (
+    "paw stopped after answering through the agent's channel; the channel says the agent took it"
+)
+
+
+def _channel_closed(
+    record: PromptRecord,
+    event: ChannelResolved | ChannelTimedOut | ChannelWithdrawn,
+    now: float,
+) -> tuple[PromptRecord, Effects]:
+    if event.action is not None:  # the sender's word: the decision is carried out, once
+        return _closed(record, ANSWERED, event.action, event.user, now), ()
+    if event.request_id != record.channel_request:
+        return record, ()  # another request (forged, stale, or another spawn's) answers nothing
+    if isinstance(event, ChannelResolved):
+        if record.state == OPEN:
+            ended = record.model_copy(update={"state": ENDED, "closed_at": now})
+            return ended, (NoteEnded(client_attached=False, reason=ANSWERED_OUTSIDE),)
+        if record.state == SENDING and not event.sender_running:
+            effect = RecordOutcome(record.action, SENT, TAKEN_AFTER_STOP, confirmed="channel")
+            return _answered(record, now), (effect,)
+        return record, ()
+    if record.state == OPEN:  # timed out or withdrawn: the dialog, if drawn, is the screen's
+        return record.model_copy(update=_UNBOUND), ()
+    return record, ()
+
+
 def _closed(
     record: PromptRecord, state: OccurrenceState, action: str, user: str, now: float
 ) -> PromptRecord:
@@ -369,3 +347,47 @@ def retained(
     newest = sorted(recent.values(), key=lambda r: -r.first_seen)[:KEEP_GONE_MAX]
     keep = {r.id for r in newest} | live
     return {k: r for k, r in table.items() if k in keep}
+
+
+__all__ = [  # the machine, its record, and the events and effects it re-exports
+    "ANSWERED",
+    "ANSWERED_OUTSIDE",
+    "DELIVERY_UNKNOWN",
+    "ENDED",
+    "INTERRUPTED",
+    "KEEP_GONE_MAX",
+    "KEEP_GONE_S",
+    "NOT_DELIVERED",
+    "NOT_SENT",
+    "OPEN",
+    "SENDING",
+    "SENT",
+    "TAKEN_AFTER_STOP",
+    "UNKNOWN_SETTLE_S",
+    "WATCHED",
+    "ChannelEvent",
+    "ChannelRequested",
+    "ChannelResolved",
+    "ChannelTimedOut",
+    "ChannelWithdrawn",
+    "Decided",
+    "Delivery",
+    "Effect",
+    "Effects",
+    "Event",
+    "Gone",
+    "KeysSent",
+    "NoteEnded",
+    "NoteSeen",
+    "OccurrenceState",
+    "ProcIdentity",
+    "PromptRecord",
+    "RecordOutcome",
+    "Seen",
+    "SeenAgain",
+    "Verified",
+    "in_flight",
+    "retained",
+    "step",
+    "takes_decision",
+]

@@ -34,6 +34,7 @@ from paw.core.occurrence import (
     SENDING,
     Decided,
     Delivery,
+    Effects,
     Event,
     KeysSent,
     ProcIdentity,
@@ -299,20 +300,25 @@ def _carry_out(
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
 
 
-def _apply(ctx: Context, prompt_id: str, event: Event) -> None:
+def _apply(ctx: Context, prompt_id: str, *events: Event) -> None:
     """Step the occurrence as it is now (re-read under the prompts lock: sweeps write too)
-    through :func:`paw.core.occurrence.step`, persist it (durably: a decision, which the keys
-    wait for) and carry out its effects."""
+    through :func:`paw.core.occurrence.step`, once per event in order, persist it in one
+    durable write (a decision, which the keys wait for) and carry out the effects."""
     with ctx.state.lock(PROMPTS_LOCK):
         prompts = load_prompts(ctx.state)
-        current = prompts.get(prompt_id)
+        before = current = prompts.get(prompt_id)
         if current is None:
             return
-        after, effects = step(current, event, ctx.clock())
-        if after is not current:
-            prompts[prompt_id] = after
+        done: list[tuple[PromptRecord, Effects]] = []
+        for event in events:
+            after, effects = step(current, event, ctx.clock())
+            done.append((current, effects))
+            current = after
+        if current is not before:
+            prompts[prompt_id] = current
             save_prompts(ctx.state, prompts)
-        carry_out(ctx, current, effects)
+        for found, effects in done:
+            carry_out(ctx, found, effects)
 
 
 def _self(ctx: Context) -> ProcIdentity | None:

@@ -27,7 +27,15 @@ from paw.core.approval import Facts, evaluate_subject, verify_live
 from paw.core.channels.fuse import Fused, Fusion, fuse
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.models import Action, Detection, DetectionState
-from paw.core.occurrence import Decided, Delivery, KeysSent, ProcIdentity, Verified
+from paw.core.occurrence import (
+    ChannelRequested,
+    ChannelResolved,
+    ChannelTimedOut,
+    ChannelWithdrawn,
+    Decided,
+    ProcIdentity,
+    Verified,
+)
 from paw.core.ports import Wired
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
@@ -35,7 +43,7 @@ from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
     from paw.core.models import Prompt, Verdict
-    from paw.core.occurrence import PromptRecord
+    from paw.core.occurrence import Event, PromptRecord
     from paw.core.ports import ChannelPort
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
@@ -99,7 +107,12 @@ def overlay(ctx: Context, agent: AgentRecord, detection: Detection) -> Detection
 
 
 def apply_fusion(fused: Fused) -> Detection:
-    """The detection a fusion yields (pure; see the module's docstring)."""
+    """The detection a fusion yields (pure; see the module's docstring), with its
+    :attr:`~paw.core.models.Detection.source`."""
+    return replace(_fused_detection(fused), source=fused.source)
+
+
+def _fused_detection(fused: Fused) -> Detection:
     det, req = fused.detection, fused.request
     if fused.fusion is Fusion.SCREEN_ONLY:
         return replace(
@@ -211,7 +224,13 @@ def route(
             ctx.record(action, decision=outcome.value, reason=why, path="channel", **fields)
             return Decision(outcome, record.id, why, verdict)
         answer = ChannelAnswer.ALLOW
-    return _send(ctx, action, record, port, request_id, answer, verdict)
+    source = fresh.source if fresh is not None else None
+    bound = ChannelRequested(
+        request_id,
+        source.name if source is not None else Fusion.AGREE.value,
+        source.channel_subject if source is not None else None,
+    )
+    return _send(ctx, action, record, port, bound, answer, verdict)
 
 
 def bridged(facts: Facts, tag: str) -> Facts | None:
@@ -243,12 +262,15 @@ def _send(
     action: str,
     record: PromptRecord,
     port: ChannelPort,
-    request_id: str,
+    bound: ChannelRequested,
     answer: ChannelAnswer,
     verdict: Verdict | None,
 ) -> Decision:
+    request_id = bound.request_id
     fields = _fields(record, request_id, verdict)
-    _apply(ctx, record.id, Decided(action, _self(ctx), ctx.actor.user))
+    user = ctx.actor.user
+    # The occurrence is bound to the request it answers and decided in one durable write.
+    _apply(ctx, record.id, bound, Decided(action, _self(ctx), user))
     # Record, then act: the decision is on disk before the answer file exists.
     ctx.record(action, decision="send", path="channel", answer=answer.value, **fields)
     ctx.fault(f"{action}:channel-recorded")
@@ -257,7 +279,7 @@ def _send(
     except PawError as err:
         ctx.record("outcome", action=action, outcome="not-sent", path="channel",
                    error=err.message, **fields)  # fmt: skip
-        _apply(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.FAILED))
+        _apply(ctx, record.id, ChannelWithdrawn(request_id, action, user))
         return Decision(Outcome.REFUSED, record.id, f"{err.message}; nothing sent", verdict)
     ctx.fault(f"{action}:channel-sent")
 
@@ -269,7 +291,14 @@ def _send(
     outcome = Outcome.SENT if state is ChannelState.RESOLVED else Outcome.SENT_UNCONFIRMED
     ctx.record("outcome", action=action, outcome=outcome.value, path="channel",
                channel_state=state.value if state else "pending", **fields)  # fmt: skip
-    _apply(ctx, record.id, Verified(action, ctx.actor.user))
+    closing: Event
+    if state is ChannelState.RESOLVED:
+        closing = ChannelResolved(request_id, action, user)
+    elif state is ChannelState.TIMED_OUT:
+        closing = ChannelTimedOut(request_id, action, user)
+    else:  # still pending when paw stopped waiting: decided once, as a key's unconfirmed send
+        closing = Verified(action, user)
+    _apply(ctx, record.id, closing)
     verb = "approved" if answer is ChannelAnswer.ALLOW else "denied"
     return Decision(outcome, record.id, f"{verb} through the agent's channel", verdict)
 
@@ -298,8 +327,8 @@ def _self(ctx: Context) -> ProcIdentity | None:
     return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
 
 
-def _apply(ctx: Context, prompt_id: str, event: Decided | KeysSent | Verified) -> None:
+def _apply(ctx: Context, prompt_id: str, *events: Event) -> None:
     """Step the occurrence through the one machine (see :func:`paw.supervisor.approve._apply`)."""
-    from paw.supervisor.approve import _apply as apply_event
+    from paw.supervisor.approve import _apply as apply_events
 
-    apply_event(ctx, prompt_id, event)
+    apply_events(ctx, prompt_id, *events)

@@ -34,7 +34,9 @@ CHANNEL_STEPS = (
     "approve:channel-sent",  # the answer is written for the hook; no outcome recorded
     "deny:channel-recorded",
     "deny:channel-sent",
-)  # proven by tests/e2e/test_channel_claude_live.py (approve) against the real Claude Code
+)  # proven by tests/e2e/test_channel_claude_live.py (approve) against the real Claude Code;
+# the reconciliation after "channel-sent" (sent, confirmed by the channel) deterministically by
+# tests/supervisor/test_channel_occurrence_real.py
 SEND_STEPS = (
     "send:recorded",  # the send is recorded; nothing typed
     "send:typed",  # the text is in the agent's input; no Enter (the next send finds it there)

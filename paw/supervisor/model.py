@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from paw.core.models import DetectionState, Prompt, Verdict
+from paw.core.models import SCREEN_SOURCE, DetectionState, Prompt, PromptSource, Verdict
 
 LOCAL_HOST = "local"  # the host name of this machine's agents when paw also drives hosts
 
@@ -97,6 +97,7 @@ class LivePrompt:
     prompt: Prompt
     verdict: Verdict
     first_seen: float  # epoch seconds
+    source: PromptSource = SCREEN_SOURCE  # the screen, the agent's channel, or both (issue 32)
 
 
 @dataclass(frozen=True, slots=True)

@@ -357,8 +357,22 @@ def test_send_says_what_it_did_and_tables_have_headers(
     prompt = wait_prompt(repo, "touch one.txt")
     code, out, _ = run(capsys, "prompts")
     assert code == 0
-    assert out.splitlines()[0].split() == ["ID", "AGENT", "PROMPT", "VERDICT", "AGE", "SUBJECT"]
-    assert out.splitlines()[1].split()[:4] == [prompt.id, "alice", "shell", "allow"]
+    assert out.splitlines()[0].split() == [
+        "ID",
+        "AGENT",
+        "PROMPT",
+        "VERDICT",
+        "FROM",
+        "AGE",
+        "SUBJECT",
+    ]
+    assert out.splitlines()[1].split()[:5] == [prompt.id, "alice", "shell", "allow", "screen"]
+    code, data = run_json(capsys, "prompts")  # a scripted agent has no channel: the screen's
+    listed = data["prompts"][0]
+    assert (listed["source"], listed["channel_request"], listed["channel_subject"]) == (
+        "screen", None, None,
+    )  # fmt: skip
+    assert listed["screen_subject"] is None  # (only a fusion names what each source says)
     assert run(capsys, "approve", prompt.id)[0] == 0
     second = wait_prompt(repo, "touch two.txt")
     assert run(capsys, "deny", second.id)[0] == 0

@@ -11,11 +11,17 @@ import pytest
 from paw.core import occurrence
 from paw.core.occurrence import (
     ANSWERED,
+    ANSWERED_OUTSIDE,
     DELIVERY_UNKNOWN,
     ENDED,
     OPEN,
     SENDING,
+    TAKEN_AFTER_STOP,
     UNKNOWN_SETTLE_S,
+    ChannelRequested,
+    ChannelResolved,
+    ChannelTimedOut,
+    ChannelWithdrawn,
     Decided,
     Delivery,
     Effect,
@@ -187,6 +193,97 @@ ROWS = [
     Row("ended-verified", ENDED, VERIFIED, ANSWERED, expect=CLOSED_BY_BOB),
 ]  # fmt: skip
 
+# -- the agent's channel (issue 32): "seen" events are a sweep's reading of the channel; the
+# sender's word ("by bob") is the paw process that answered through it saying what became of it
+REQUESTED = ChannelRequested("r1", "agree", "ls -la")
+BOUND: Mapping[str, object] = {"channel_request": "r1", "source": "agree",
+                               "channel_subject": "ls -la"}  # fmt: skip
+UNBOUND: Mapping[str, object] = {"channel_request": None, "source": "screen",
+                                 "channel_subject": None}  # fmt: skip
+RESOLVED_SEEN = ChannelResolved("r1")
+RESOLVED_BY_BOB = ChannelResolved("r1", "approve", "bob")
+RESOLVED_OTHER = ChannelResolved("r2")  # a request this occurrence is not bound to
+TIMED_OUT_SEEN = ChannelTimedOut("r1")
+TIMED_OUT_BY_BOB = ChannelTimedOut("r1", "approve", "bob")
+WITHDRAWN_SEEN = ChannelWithdrawn("r1")
+WITHDRAWN_BY_BOB = ChannelWithdrawn("r1", "approve", "bob")
+OUTSIDE = NoteEnded(client_attached=False, reason=ANSWERED_OUTSIDE)
+
+CHANNEL_ROWS = [
+    # -- no occurrence yet: the channel starts none (a sweep's Seen does, fused)
+    Row("new-channel-requested", None, REQUESTED, None),
+    Row("new-channel-resolved", None, RESOLVED_SEEN, None),
+    Row("new-channel-timed-out", None, TIMED_OUT_SEEN, None),
+    Row("new-channel-withdrawn", None, WITHDRAWN_BY_BOB, None),
+    # -- OPEN: bound to the request it shows; answered outside paw ends it
+    Row("open-channel-requested", OPEN, REQUESTED, OPEN, expect=BOUND),
+    Row("open-channel-requested-again", OPEN, REQUESTED, OPEN, update=BOUND, expect=BOUND),
+    Row("open-channel-requested-another", OPEN, ChannelRequested("r2", "disagree", "rm -rf ~"),
+        OPEN, update=BOUND, expect={"channel_request": "r2", "source": "disagree",
+                                    "channel_subject": "rm -rf ~"}),
+    Row("open-channel-resolved-outside", OPEN, RESOLVED_SEEN, ENDED, (OUTSIDE,), update=BOUND,
+        expect={"closed_at": NOW, **BOUND}),
+    Row("open-channel-resolved-another-request", OPEN, RESOLVED_OTHER, OPEN, update=BOUND),
+    Row("open-channel-resolved-unbound", OPEN, RESOLVED_SEEN, OPEN),
+    Row("open-channel-resolved-by-sender", OPEN, RESOLVED_BY_BOB, ANSWERED, update=BOUND,
+        expect=CLOSED_BY_BOB),
+    Row("open-channel-timed-out", OPEN, TIMED_OUT_SEEN, OPEN, update=BOUND, expect=UNBOUND),
+    Row("open-channel-timed-out-another-request", OPEN, ChannelTimedOut("r2"), OPEN,
+        update=BOUND, expect=BOUND),
+    Row("open-channel-timed-out-by-sender", OPEN, TIMED_OUT_BY_BOB, ANSWERED,
+        expect=CLOSED_BY_BOB),
+    Row("open-channel-withdrawn", OPEN, WITHDRAWN_SEEN, OPEN, update=BOUND, expect=UNBOUND),
+    Row("open-channel-withdrawn-by-sender", OPEN, WITHDRAWN_BY_BOB, ANSWERED,
+        expect=CLOSED_BY_BOB),
+    # -- SENDING: keeps its request; the sender's word closes it; a crash is reconciled
+    Row("sending-channel-requested", SENDING, ChannelRequested("r2", "agree", "x"), SENDING,
+        update=BOUND, expect=BOUND),
+    Row("sending-channel-resolved-by-sender", SENDING, RESOLVED_BY_BOB, ANSWERED, update=BOUND,
+        expect={**CLOSED_BY_BOB, **BOUND}),
+    Row("sending-channel-resolved-sender-runs", SENDING, ChannelResolved("r1", sender_running=True),
+        SENDING, update=BOUND),
+    Row("sending-channel-resolved-after-crash", SENDING, RESOLVED_SEEN, ANSWERED,
+        (outcome("approve", Outcome.SENT, TAKEN_AFTER_STOP, confirmed="channel"),),
+        update=BOUND, expect={"action": "approve", "sender": None, "closed_at": NOW,
+                              "decided_by": "ann"}),
+    Row("sending-channel-resolved-another-request", SENDING, RESOLVED_OTHER, SENDING,
+        update=BOUND),
+    Row("sending-channel-timed-out", SENDING, TIMED_OUT_SEEN, SENDING, update=BOUND),
+    Row("sending-channel-timed-out-by-sender", SENDING, TIMED_OUT_BY_BOB, ANSWERED,
+        update=BOUND, expect=CLOSED_BY_BOB),
+    Row("sending-channel-withdrawn", SENDING, WITHDRAWN_SEEN, SENDING, update=BOUND),
+    Row("sending-channel-withdrawn-by-sender", SENDING, WITHDRAWN_BY_BOB, ANSWERED,
+        update=BOUND, expect=CLOSED_BY_BOB),
+    # -- DELIVERY_UNKNOWN: keys went; only the screen reconciles it, or the sender's word
+    Row("unknown-channel-requested", DELIVERY_UNKNOWN, REQUESTED, DELIVERY_UNKNOWN,
+        expect=UNBOUND),
+    Row("unknown-channel-resolved", DELIVERY_UNKNOWN, RESOLVED_SEEN, DELIVERY_UNKNOWN,
+        update=BOUND),
+    Row("unknown-channel-resolved-by-sender", DELIVERY_UNKNOWN, RESOLVED_BY_BOB, ANSWERED,
+        expect=CLOSED_BY_BOB),
+    Row("unknown-channel-timed-out", DELIVERY_UNKNOWN, TIMED_OUT_SEEN, DELIVERY_UNKNOWN,
+        update=BOUND),
+    Row("unknown-channel-withdrawn", DELIVERY_UNKNOWN, WITHDRAWN_SEEN, DELIVERY_UNKNOWN,
+        update=BOUND),
+    Row("unknown-channel-withdrawn-by-sender", DELIVERY_UNKNOWN, WITHDRAWN_BY_BOB, ANSWERED,
+        expect=CLOSED_BY_BOB),
+    # -- ANSWERED: closed; only the sender's word (as Verified) restates it
+    Row("answered-channel-requested", ANSWERED, REQUESTED, ANSWERED, expect=UNBOUND),
+    Row("answered-channel-resolved", ANSWERED, RESOLVED_SEEN, ANSWERED, update=BOUND),
+    Row("answered-channel-resolved-by-sender", ANSWERED, RESOLVED_BY_BOB, ANSWERED,
+        update=BOUND, expect=CLOSED_BY_BOB),
+    Row("answered-channel-timed-out", ANSWERED, TIMED_OUT_SEEN, ANSWERED, update=BOUND),
+    Row("answered-channel-withdrawn", ANSWERED, WITHDRAWN_SEEN, ANSWERED, update=BOUND),
+    # -- ENDED: bound by approve's fresh proof (a decision may start from it), else closed
+    Row("ended-channel-requested", ENDED, REQUESTED, ENDED, expect=BOUND),
+    Row("ended-channel-resolved", ENDED, RESOLVED_SEEN, ENDED, update=BOUND),
+    Row("ended-channel-resolved-by-sender", ENDED, RESOLVED_BY_BOB, ANSWERED, update=BOUND,
+        expect=CLOSED_BY_BOB),
+    Row("ended-channel-timed-out", ENDED, TIMED_OUT_SEEN, ENDED, update=BOUND),
+    Row("ended-channel-withdrawn", ENDED, WITHDRAWN_SEEN, ENDED, update=BOUND),
+]  # fmt: skip
+ROWS += CHANNEL_ROWS
+
 
 @pytest.mark.parametrize(Row._fields, ROWS, ids=[r.test_id for r in ROWS])
 def test_occurrence_step(
@@ -259,3 +356,43 @@ def test_occurrence_retained_keeps_live_and_recent_closed() -> None:
     live = record(OPEN, id="live", first_seen=NOW - occurrence.KEEP_GONE_S - 1)
     table = {"old": old, "new": new, "live": live}
     assert set(retained(table, {"live"}, NOW)) == {"new", "live"}
+
+
+def _started() -> PromptRecord:
+    rec, _ = step(None, SEEN, NOW)
+    assert rec is not None
+    return rec
+
+
+def test_occurrence_channel_life_answered_through_the_channel() -> None:
+    """Seen (from the screen) → the channel's request lands → decided → the agent took it."""
+    rec = _started()
+    rec, _ = step(rec, SeenAgain(), NOW + 1)
+    rec, _ = step(rec, REQUESTED, NOW + 1)
+    assert (rec.state, rec.channel_request, rec.source) == (OPEN, "r1", "agree")
+    rec, _ = step(rec, DECIDE, NOW + 2)
+    # a sweep meanwhile: the channel says the agent took it, the sender still runs
+    same, done = step(rec, ChannelResolved("r1", sender_running=True), NOW + 2)
+    assert (same, done) == (rec, ())
+    rec, done = step(rec, RESOLVED_BY_BOB, NOW + 3)
+    assert (rec.state, rec.action, rec.decided_by, done) == (ANSWERED, "approve", "bob", ())
+
+
+def test_occurrence_channel_kill_9_after_the_answer_is_reconciled_as_sent() -> None:
+    """paw killed after handing the answer to the channel: the next sweep reads the request
+    resolved and records the outcome once, confirmed by the channel, never "not sent"."""
+    rec = _started()
+    rec, _ = step(rec, REQUESTED, NOW)
+    rec, _ = step(rec, Decided("approve", ME, "bob"), NOW + 1)
+    rec, done = step(rec, RESOLVED_SEEN, NOW + 2)
+    assert rec.state is ANSWERED
+    assert done == (outcome("approve", Outcome.SENT, TAKEN_AFTER_STOP, confirmed="channel"),)
+    again, more = step(rec, RESOLVED_SEEN, NOW + 3)  # a second sweep: recorded once
+    assert (again, more) == (rec, ())
+
+
+def test_occurrence_a_forged_or_stale_request_answers_nothing() -> None:
+    """A sweep's reading for a request the occurrence is not bound to changes nothing."""
+    rec = record(OPEN, **BOUND)
+    for event in (RESOLVED_OTHER, ChannelTimedOut("r2"), ChannelWithdrawn("r2")):
+        assert step(rec, event, NOW) == (rec, ())

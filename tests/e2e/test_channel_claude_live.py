@@ -64,6 +64,11 @@ def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+def _occurrences(run: paw_run.PawRun) -> dict[str, dict[str, Any]]:
+    stored = json.loads((run.ws.repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
+    return {r["id"]: r for r in stored["prompts"]}
+
+
 def _sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
     return [r for r in _audit(run) if r.get("decision") == "send"]
 
@@ -93,6 +98,10 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
     screen = run.pane.capture()
     assert LONG_COMMAND not in screen.replace("\n", "")  # it wraps on screen
     assert prompt["subject"] == LONG_COMMAND  # the channel's exact input
+    assert (prompt["source"], prompt["channel_subject"]) == ("agree", LONG_COMMAND)
+    assert prompt["channel_request"]
+    listed = paw_run.paw(run, "prompts")
+    assert listed.stdout.splitlines()[1].split()[4] == "both", listed.stdout  # FROM
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
@@ -103,6 +112,12 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
     sends = _sends(run)
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
+    # the occurrence machine bound the occurrence to the request and closed it by the channel
+    stored = _occurrences(run)[prompt["id"]]
+    assert (stored["state"], stored["channel_request"], stored["source"]) == (
+        "answered", prompt["channel_request"], "agree",
+    )  # fmt: skip
+    assert stored["channel_subject"] == LONG_COMMAND
     # the dialog was answered once: nothing more is listed, nothing typed into the input
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     assert run.stub.results_for("shell_long")
@@ -125,6 +140,7 @@ def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.Paw
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert not (run.ws.repo / ".paw" / "channels").exists()  # nothing wired
+    assert (prompt["source"], prompt["channel_request"]) == ("screen", None)
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
@@ -202,6 +218,18 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     assert len(answers) == 1
     assert all(s.get("path") == "channel" for s in _sends(run))
     assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
+    if step == "approve:channel-sent":
+        # the sweep after the crash reconciles the occurrence once: the channel says the agent
+        # took paw's answer (sent, confirmed by the channel) or, past the channel's grace, the
+        # prompt is gone (interrupted); never "not sent", never open again
+        outcomes = [
+            r for r in _audit(run) if r.get("event") == "outcome" and r["prompt_id"] == prompt["id"]
+        ]
+        assert len(outcomes) == 1, outcomes
+        assert (outcomes[0]["outcome"], outcomes[0].get("confirmed")) in (
+            ("sent", "channel"), ("interrupted", None),
+        ), outcomes  # fmt: skip
+        assert _occurrences(run)[prompt["id"]]["state"] == "answered"
 
 
 BLOCKED = "rm -rf ~/projects"
@@ -241,6 +269,16 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     assert shown["subject"] is None
     assert shown["verdict"] != "allow"
     assert BLOCKED in shown["question"]
+    # where it came from, with both subjects: what the channel asks and what the screen draws
+    assert (shown["source"], shown["channel_subject"]) == ("disagree", BLOCKED)
+    assert shown["screen_subject"] is not None
+    assert SHOWN in shown["screen_subject"]
+    assert BLOCKED not in shown["screen_subject"]
+    table = paw_run.paw(run, "prompts").stdout
+    assert table.splitlines()[1].split()[4] == "DISAGREE", table
+    said = next(line for line in table.splitlines() if "disagree" in line)
+    assert BLOCKED in said
+    assert SHOWN in said
     refused = paw_run.decide(run, "approve", shown["id"])
     assert refused["outcome"] == "refused", refused
     assert "disagree" in refused["reason"]
@@ -260,6 +298,7 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert (prompt["subject"], prompt["verdict"]) == (scenarios.SHELL_COMMAND, "allow")
+    assert (prompt["source"], prompt["screen_subject"]) == ("channel-only", None)
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []

@@ -78,6 +78,9 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     assert prompt["prompt_kind"] == "shell", prompt
     assert prompt["subject"] == LONG_COMMAND, prompt  # the channel's exact input
     assert prompt["verdict"] == "allow", prompt  # a wrapped field no longer forces confirm
+    # listed from the server before or after the TUI drew its dialog, never from the screen alone
+    assert prompt["source"] in ("agree", "channel-only"), prompt
+    assert prompt["channel_subject"] == LONG_COMMAND, prompt
     assert not (run.worktree / LONG_FILE).exists()
 
     decision = paw_run.decide(run, "approve", prompt["id"])
@@ -91,6 +94,7 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
     assert str(sends[0]["channel_request"]).startswith("per_")
+    assert sends[0]["channel_request"] == prompt["channel_request"]
     outcomes = [r for r in audit if r.get("event") == "outcome"]
     assert [(o.get("path"), o.get("outcome")) for o in outcomes] == [("channel", "sent")]
     # answered once: nothing more is listed

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paw.core.approval import Facts, verify_live
-from paw.core.channels.fuse import fuse
+from paw.core.channels.fuse import fuse, source_label, source_text
 from paw.core.channels.request import ChannelRequest, ChannelState
 from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
@@ -84,3 +84,23 @@ def test_a_prompt_listed_from_the_channel_alone_is_proven_once_the_screen_agrees
     still = bridged(gone, tag)
     assert still is not None
     assert verify_live(still) is not None
+
+
+def test_every_fusion_says_where_its_prompt_came_from() -> None:
+    """The detection a fusion yields carries its source for ``paw prompts`` and the TUI: the
+    fusion's name, the request id and both subjects (issue 32)."""
+    agree = apply_fusion(fuse(_screen(EXACT[:60] + "\n" + EXACT[60:]), [_req()])).source
+    assert (agree.name, agree.request_id, agree.channel_subject) == ("agree", "r1", EXACT)
+    disagree = apply_fusion(fuse(_screen("ls -la"), [_req("rm -rf ~")])).source
+    assert (disagree.name, disagree.channel_subject, disagree.screen_subject) == (
+        "disagree", "rm -rf ~", "ls -la",
+    )  # fmt: skip
+    assert "rm -rf ~" in source_text(disagree)
+    assert "ls -la" in source_text(disagree)
+    assert source_label(disagree) == "DISAGREE"
+    only = apply_fusion(fuse(Detection(DetectionState.UNKNOWN, "claude-code"), [_req()])).source
+    assert (only.name, only.channel_subject, only.screen_subject) == ("channel-only", EXACT, None)
+    silent = apply_fusion(fuse(_screen("ls"), [])).source
+    assert (silent.name, silent.request_id, silent.screen_subject) == ("screen-only", None, "ls")
+    assert _screen("ls").source.name == "screen"  # no channel: as before
+    assert source_text(_screen("ls").source) == ""

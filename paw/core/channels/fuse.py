@@ -27,7 +27,7 @@ from enum import StrEnum
 from paw.core.channels.request import ChannelRequest, ChannelState
 from paw.core.detect import is_unrecognised_dialog
 from paw.core.detect.prompts import INCOMPLETE_NOTE_PREFIX, WRAP_NOTE
-from paw.core.models import Detection, DetectionState, Prompt, PromptKind
+from paw.core.models import Detection, DetectionState, Prompt, PromptKind, PromptSource
 
 
 class Fusion(StrEnum):
@@ -105,6 +105,62 @@ class Fused:
             drop = (_WRAP_PREFIX, INCOMPLETE_NOTE_PREFIX)
             return tuple(n for n in notes if not n.startswith(drop))
         return notes
+
+    @property
+    def source(self) -> PromptSource:
+        """Where the prompt came from, as ``paw prompts`` and the TUI say it, and as the
+        occurrence is bound: the fusion's name, the request id, and both subjects (the
+        channel's exact input, the screen's drawing; a disagreement shows both)."""
+        req, prompt = self.request, self.detection.prompt
+        shown = (
+            prompt.subject
+            if prompt is not None and self.fusion is not Fusion.CHANNEL_ONLY
+            else None
+        )
+        return PromptSource(
+            name=self.fusion.value,
+            request_id=req.request_id if req is not None else None,
+            channel_subject=req.subject if req is not None else None,
+            screen_subject=shown,
+            reason=self.reason,
+        )
+
+
+# How the plain table and the TUI name a prompt's source, compactly.
+SOURCE_LABELS = {
+    "screen": "screen",
+    Fusion.AGREE.value: "both",
+    Fusion.CHANNEL_ONLY.value: "channel",
+    Fusion.SCREEN_ONLY.value: "screen-only",
+    Fusion.DISAGREE.value: "DISAGREE",
+}
+
+
+def source_label(source: PromptSource) -> str:
+    """The compact name of ``source`` (``both``: the channel and the screen agree)."""
+    return SOURCE_LABELS.get(source.name, source.name)
+
+
+def source_text(source: PromptSource) -> str:
+    """One line saying where the prompt came from ('' for the screen of an agent with no
+    channel: as before channels); a disagreement names both subjects."""
+    rid = f" (request {source.request_id})" if source.request_id else ""
+    if source.name == Fusion.AGREE.value:
+        return f"from the agent's channel{rid}, and the screen agrees"
+    if source.name == Fusion.CHANNEL_ONLY.value:
+        return (
+            f"from the agent's channel only{rid}: the screen shows no prompt paw can read; "
+            "answered through the channel, never by keys"
+        )
+    if source.name == Fusion.SCREEN_ONLY.value:
+        return "from the screen only: the agent's channel said nothing"
+    if source.name == Fusion.DISAGREE.value:
+        return (
+            f"the channel and the screen disagree{rid}: the channel asks "
+            f"{source.channel_subject!r}, the screen shows {source.screen_subject!r}"
+            + (f" ({source.reason})" if source.reason else "")
+        )
+    return ""
 
 
 _WRAP_PREFIX = WRAP_NOTE.split(":", 1)[0]

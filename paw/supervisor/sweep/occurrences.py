@@ -7,10 +7,14 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
+from paw.core.channels.fuse import Fusion
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
 from paw.core.occurrence import (
     WATCHED,
+    ChannelRequested,
+    ChannelResolved,
+    ChannelWithdrawn,
     Effects,
     Event,
     Gone,
@@ -126,7 +130,7 @@ def _offered(
             continue  # (never: a context that shows prompts judges each)
         live = LivePrompt(
             record.id, obs.agent.name, obs.agent.kind, obs.pane.pane_id, prompt, judged,
-            record.first_seen,
+            record.first_seen, obs.detection.source,
         )  # fmt: skip
         before = last.get(record.id)
         if isinstance(before, LivePrompt) and before == live:
@@ -192,16 +196,40 @@ def _close_ended(
         sender = record.sender
         running = sender is not None and _running(ctx, sender)
         readable = obs.problem is not Problem.SERVER_GONE
-        event: Event
-        if record.id in live:
-            event = SeenAgain(sender_running=running, host_readable=readable)
-        else:
-            attached = obs.pane.attached > 0 if obs.pane is not None else False
-            event = Gone(running, readable, agent_alive=obs.alive, client_attached=attached)
-        after, effects = step(record, event, now)
-        if after is not record:
-            table[record.id] = after
-        carry_out(ctx, record, effects)
+        for event in _events(record, obs, live, running=running, readable=readable):
+            current = table[record.id]
+            after, effects = step(current, event, now)
+            if after is not current:
+                table[record.id] = after
+            carry_out(ctx, current, effects)
+
+
+def _events(
+    record: PromptRecord, obs: Observation, live: set[str], *, running: bool, readable: bool
+) -> list[Event]:
+    """What this sweep saw of a watched occurrence: still shown (and the channel's request it
+    shows, if any, or that the channel no longer holds the one it was bound to), the channel
+    saying the agent took the answer to its request, or gone."""
+    source = obs.detection.source
+    if record.id in live:
+        events: list[Event] = [SeenAgain(sender_running=running, host_readable=readable)]
+        if source.request_id is not None and source.name in _REQUESTED:
+            events.append(ChannelRequested(source.request_id, source.name, source.channel_subject))
+        elif record.channel_request is not None and source.name == Fusion.SCREEN_ONLY.value:
+            # the channel, read fine, no longer holds the request: the dialog is the screen's
+            events.append(ChannelWithdrawn(record.channel_request))
+        return events
+    if (
+        record.channel_request is not None
+        and source.name == Fusion.ANSWERED.value
+        and source.request_id == record.channel_request
+    ):
+        return [ChannelResolved(record.channel_request, sender_running=running)]
+    attached = obs.pane.attached > 0 if obs.pane is not None else False
+    return [Gone(running, readable, agent_alive=obs.alive, client_attached=attached)]
+
+
+_REQUESTED = frozenset({Fusion.AGREE.value, Fusion.CHANNEL_ONLY.value, Fusion.DISAGREE.value})
 
 
 def carry_out(

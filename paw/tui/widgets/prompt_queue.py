@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from paw.core.channels.fuse import Fusion, source_label, source_text
 from paw.core.printable import printable
 from paw.supervisor.model import AgentStatus
 from paw.tui.format import VERDICT_STYLE, format_duration, format_verdict, shorten, sort_prompts
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
+    from paw.core.models import PromptSource
     from paw.supervisor.model import AgentView, LivePrompt
 
 
@@ -41,9 +43,7 @@ class PromptQueue(KeyedTable):
         to share the table's width, so no column runs past its right edge."""
         self._prompts, self._now = tuple(prompts), now
         ordered = sort_prompts(prompts)
-        cells = [
-            (p.agent, p.prompt.kind.value, format_duration(now - p.first_seen)) for p in ordered
-        ]
+        cells = [(p.agent, _kind(p), format_duration(now - p.first_seen)) for p in ordered]
         subject_width, verdict_width = self.text_widths(cells)
         rows: list[Row] = [
             (
@@ -78,6 +78,13 @@ class PromptQueue(KeyedTable):
         """Cut the texts to the new width."""
         if self._prompts:
             self.show_prompts(self._prompts, self._now)
+
+
+def _kind(prompt: LivePrompt) -> str:
+    """The kind cell: what the prompt asks for and, for an agent with a channel, where it came
+    from (``shell·both``: the channel and the screen agree; ``shell·DISAGREE``)."""
+    kind = prompt.prompt.kind.value
+    return kind if prompt.source.name == "screen" else f"{kind}·{source_label(prompt.source)}"
 
 
 class PromptCard(QuietStatic):
@@ -162,6 +169,7 @@ def _render_prompt(prompt: LivePrompt) -> Text:
     if prompt.prompt.subject:
         text.append(f"{prompt.prompt.kind.value}: ", style="dim")
         text.append(f"{printable(prompt.prompt.subject)}\n", style="bold")
+    _render_source(text, prompt.source)
     text.append(action.value, style=VERDICT_STYLE[action])
     rules = ", ".join(prompt.verdict.rules)
     if rules:
@@ -175,6 +183,22 @@ def _render_prompt(prompt: LivePrompt) -> Text:
             style="italic",
         )
     return text
+
+
+def _render_source(text: Text, source: PromptSource) -> None:
+    """Where the prompt came from (nothing for an agent without a channel: as before); a
+    disagreement names both subjects, each on its own line."""
+    said = source_text(source)
+    if not said:
+        return
+    if source.name != Fusion.DISAGREE.value:
+        text.append(f"{printable(said)}\n", style="dim")
+        return
+    why = f" ({source.reason})" if source.reason else ""
+    text.append(f"The agent's channel and its screen disagree{printable(why)}:\n", style="bold red")
+    for label, subject in (("channel", source.channel_subject), ("screen", source.screen_subject)):
+        text.append(f"  {label}: ", style="dim")
+        text.append(f"{printable(subject) if subject is not None else '(nothing)'}\n", style="bold")
 
 
 _DOING = {

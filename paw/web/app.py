@@ -47,7 +47,7 @@ HEADERS = {
     ),
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # never sent to another site; Origin stays real
     "Cache-Control": "no-store",
 }
 
@@ -261,9 +261,15 @@ class _Web:
 
 
 def _cross_site(request: Request) -> bool:
-    """True when the browser says the POST comes from another site than this page."""
-    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-        return True
+    """True when the browser says the POST comes from another site than this page.
+
+    ``Sec-Fetch-Site`` decides when the browser sends it (every current one does): the page's
+    own forms are ``same-origin``. Without it, ``Origin`` must name this very host. The page's
+    referrer policy is ``same-origin``: under ``no-referrer`` a browser sends ``Origin: null``
+    for its own form posts (as Chromium does), indistinguishable from a sandboxed stranger."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")
     origin = request.headers.get("origin")
     if origin is None:
         return False  # no browser sends a cross-site POST without Origin; CSRF still applies

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 CSS = """
 :root{color-scheme:light dark;--bad:#c62828;--warn:#b26a00;--ok:#2e7d32;--line:#8884}
 *{box-sizing:border-box}
-body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem}
+body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem;
+     overflow-wrap:anywhere}
 h1{font-size:1.2rem;margin:.2rem 0 .6rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
@@ -65,7 +66,7 @@ def page(title: str, body: str, *, script: bool = False) -> str:
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<meta name=referrer content=no-referrer><title>{html.escape(title)}</title>"
+        f"<meta name=referrer content=same-origin><title>{html.escape(title)}</title>"
         f'<link rel=stylesheet href="/static/app.css">{js}</head><body>{body}</body></html>'
     )
 

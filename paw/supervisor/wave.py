@@ -49,13 +49,14 @@ from paw.core.wave_report import (
 )
 from paw.errors import PawError
 from paw.supervisor.context import Actor
+from paw.supervisor.links import occurrence_link
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.supervisor.records import load_agents
 from paw.supervisor.spawn import spawn as spawn_agent
 from paw.supervisor.spawn import start_up
 
 if TYPE_CHECKING:
-    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
+    from paw.core.wave import Effect, NotifySettings, PromptState, TaskState, WaveFile
     from paw.supervisor.model import AgentView, Snapshot
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
@@ -122,6 +123,7 @@ class WaveRunner:
         self.state = self._load_or_start()
         self._outbox_checked = False  # messages a dead runner left undelivered: first tick
         self._badge: int | None = None
+        self._fingerprints: dict[str, str] = {}  # live prompt id -> fingerprint (the last sweep)
         # Checks run beside the sweeps (a test suite may take minutes): task -> the thread's
         # result box (empty until it ends), the view the check started from, its start time.
         self._checks: dict[str, tuple[list[CheckResult], TaskView, float]] = {}
@@ -204,6 +206,7 @@ class WaveRunner:
         snap = self.sup.poll_once()
         if not snap.tmux_ok:
             return False  # tmux unreachable: decide nothing on a blind sweep
+        self._fingerprints = {p.id: p.prompt.fingerprint for p in snap.prompts}
         now = self.ctx.clock()
         self._settle_starting()
         notes: list[Notify] = self._settle_rule_approvals(now)
@@ -532,7 +535,10 @@ class WaveRunner:
                     prompt.notified_at = now
                     items.append((task, prompt))
             if items:
-                outbox.append(digest_message(self.wave.name, items, now, repo=self.ctx.repo_root))
+                links = {p.id: url for t, p in items if (url := self._link(t, p, now))}
+                outbox.append(digest_message(
+                    self.wave.name, items, now, repo=self.ctx.repo_root, links=links
+                ))  # fmt: skip
         for note in notes:
             if digest and note in parked:
                 continue
@@ -561,13 +567,27 @@ class WaveRunner:
             elif note.event == "reminder":
                 prompt.reminders += 1
                 prompt.last_reminded = now
+            link = self._link(task, prompt, now) if note.event != "answered" else None
             return prompt_message(
-                note.event, self.wave.name, task, prompt, now, repo=self.ctx.repo_root
+                note.event, self.wave.name, task, prompt, now, repo=self.ctx.repo_root, link=link
             )
         if note.event in ("stuck", "stuck-reminder"):
             task.stuck_notified = now
             task.stuck_count += 1 if note.event == "stuck" else 0
         return task_message(note.event, self.wave.name, task, now, repo=self.ctx.repo_root)
+
+    def _link(self, task: TaskState, prompt: PromptState, now: float) -> str | None:
+        """The one-occurrence link of a live prompt (``[serve] public_url``), or None."""
+        fingerprint = self._fingerprints.get(prompt.id)
+        if fingerprint is None or not prompt.live:
+            return None  # not on the last sweep: a link to it would only say it ended
+        try:
+            return occurrence_link(
+                self.ctx, agent=task.agent, prompt_id=prompt.id, fingerprint=fingerprint,
+                verdict=prompt.verdict, now=now,
+            )  # fmt: skip
+        except (PawError, OSError):
+            return None  # the key cannot be kept: the message goes without a link
 
     def _send(self, messages: list[Message]) -> None:
         """The outbox: every message is recorded "to send" in the state (one save), then

@@ -28,11 +28,11 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
+from paw.core.links import LinkClaim, link_csrf, link_id, read_link
 from paw.core.models import Action
 from paw.supervisor.model import Outcome
 from paw.web import render
 from paw.web.auth import FailedTries, Session, Sessions, csrf_matches, token_id, token_matches
-from paw.web.links import LinkClaim, link_csrf, link_id, read_link
 from paw.web.source import Asker
 
 if TYPE_CHECKING:

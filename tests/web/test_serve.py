@@ -27,7 +27,7 @@ from libtmux.test.retry import retry_until
 from paw.cli import main
 from paw.cli.common import find_repo_root
 from paw.cli.compose import build_supervisor
-from paw.web.links import make_link
+from paw.core.links import make_link
 from tests.support.budget import budget
 
 if TYPE_CHECKING:
@@ -433,7 +433,7 @@ def _live(repo: Path, needle: str) -> LivePrompt:
 
 def _link(repo: Path, p: LivePrompt, *, now: float | None = None, **changes: str) -> str:
     from paw.adapters.state import StateStore
-    from paw.cli.serve import load_link_key
+    from paw.supervisor.links import load_link_key
 
     key = load_link_key(StateStore(repo / ".paw"), rotate=False)  # the server made it
     token = make_link(

@@ -25,7 +25,7 @@ CSS = """
 :root{color-scheme:light dark;--bad:#c62828;--warn:#b26a00;--ok:#2e7d32;--line:#8884}
 *{box-sizing:border-box}
 body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem;
-     overflow-wrap:anywhere}
+     overflow-wrap:break-word}
 h1{font-size:1.2rem;margin:.2rem 0 .6rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
@@ -42,6 +42,7 @@ button{font:inherit;padding:.5rem 1rem;margin:.3rem .4rem .1rem 0;border-radius:
        border:1px solid var(--line);min-height:2.6rem}
 button.go{background:var(--ok);color:#fff}button.warn{background:var(--warn);color:#fff}
 .note{font-style:italic}
+.audit td:first-child{white-space:nowrap}
 """
 
 JS = """

@@ -106,6 +106,7 @@ class Source:
         self._last_at = 0.0
         self._pane: tuple[str, float, str] | None = None  # agent, when read, text
         self._diff: tuple[str, float, tuple[FileStat, ...]] | None = None
+        self._audit: tuple[float, tuple[dict[str, object], ...]] | None = None
 
     def read_details(self, agent: str) -> AgentDetails | None:
         """``agent``'s recent pane text and diff stat (None: no such agent, or gone)."""
@@ -130,11 +131,17 @@ class Source:
             return AgentDetails(agent, self._pane[2], self._diff[2])
 
     def read_audit(self) -> tuple[dict[str, object], ...]:
-        """The last :data:`AUDIT_ROWS` audit records (unreadable: none)."""
-        try:
-            return tuple(self.sup.audit_tail(AUDIT_ROWS))
-        except (PawError, OSError, ValueError):
-            return ()
+        """The last :data:`AUDIT_ROWS` audit records (unreadable: none), read at most every
+        :data:`READ_TTL_S` whatever the number of open pages."""
+        with self._lock:
+            now = self.clock()
+            if self._audit is None or now - self._audit[0] >= READ_TTL_S:
+                try:
+                    rows = tuple(self.sup.audit_tail(AUDIT_ROWS))
+                except (PawError, OSError, ValueError):
+                    rows = ()
+                self._audit = (now, rows)
+            return self._audit[1]
 
     def read_board(self) -> Board:
         """The current picture (a sweep at most :data:`READ_TTL_S` old)."""
@@ -157,7 +164,7 @@ class Source:
                 "web-request", action=action, prompt_id=prompt_id, confirmed=confirmed,
                 client=asker.client, token_id=asker.token_id, user_agent=asker.user_agent,
             )  # fmt: skip
-            self._last = None  # the next read sweeps again
+            self._last = self._audit = None  # the next read sweeps again
             if action == "approve":
                 return self.sup.approve(prompt_id, confirmed=confirmed)
             return self.sup.deny(prompt_id)

@@ -8,7 +8,8 @@ characters. On a phone's viewport (390x844) the page lists the allow with its ki
 subject, verdict and reasons, approves it with one press and the agent takes it; the confirm's
 first press only shows the warning, the second step sends. On a desktop's viewport the block
 arrives while the page is open, by the server's events (no reload), and offers no approve; with
-the events blocked, the short poll brings the last prompt, shown inert.
+the events blocked, the short poll brings the last prompt, shown inert; its one-occurrence link
+opened in the browser shows that prompt alone, denies it, and is then used up.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.support.budget import budget
-from tests.web.test_serve import HOSTILE, _live, _serve, _stop
+from tests.web.test_serve import HOSTILE, _link, _live, _serve, _stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -271,6 +272,23 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         assert live == "poll", live
         assert browser.execute_script("return document.scripts.length") == 1  # paw's own
         assert not card.find_elements("css selector", "pre.subject b")
-        assert _buttons(card) == ["Approve…", "Deny"] or _buttons(card) == ["Deny"]
+        hostile = _live(repo, "exe.txt")
+        offered = {"allow": ["Approve", "Deny"], "confirm": ["Approve…", "Deny"], "block": ["Deny"]}
+        assert _buttons(card) == offered[hostile.verdict.action.value]
+
+        # its one-occurrence link, opened in the browser: that prompt only; a deny, then used up
+        link = base.rstrip("/") + _link(repo, hostile)
+        browser.get(link)
+        _until(browser, "the link's page", lambda d: _card(d, shown))
+        page = browser.find_element("tag name", "body")
+        assert "Agents (" not in str(page.get_attribute("textContent"))  # no list
+        card = _wait_card(browser, shown)
+        _press(browser, card, "Deny")
+        _until(browser, "the result", lambda d: "Sent" in _text(d))
+        _until(browser, "the agent taking the deny", lambda _d: len(_answers(tmp_path)) == 4)
+        assert _answers(tmp_path)[-1] == "deny"
+        browser.get(link)
+        _until(browser, "the used link's page", lambda d: "Link used" in _text(d))
+        assert not browser.find_elements("tag name", "button")
     finally:
         _stop(proc)

@@ -25,6 +25,7 @@ from paw.core.config import (
     PatternSet,
     PawConfig,
     ProcessMatch,
+    ServeConfig,
     TmuxConfig,
     WorktreesConfig,
 )
@@ -50,6 +51,7 @@ _EXAMPLES: Mapping[str, object] = {
     "tmux.socket_name": "paw",
     "guard.allowed_dirs": ["~/src"],
     "notify.command": ["my-notifier", "--quiet"],
+    "serve.public_url": "https://build-box.example.ts.net",
 }
 
 _AGENT_EXAMPLE: Mapping[str, object] = {
@@ -161,6 +163,7 @@ def render_default_config() -> str:
         *_comment(PawConfig.model_fields["notify"].description or ""),
         _table("notify", NotifySettings, config.notify),
         _table("channels", ChannelsConfig, config.channels),
+        _table("serve", ServeConfig, config.serve),
         _agents_example(),
     ]
     return "\n".join(parts)

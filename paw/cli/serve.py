@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from paw.supervisor.service import Supervisor
 
 TOKEN_DOC = "web-token"  # noqa: S105 - a file name: .paw/web-token.json holds the SHA-256 only
-LINK_KEY_DOC = "web-link-key"
 DEFAULT_PORT = 8765
 GRACE_S = 3  # on SIGTERM/Ctrl-C: open connections (a page's keep-alive) get this long
 
@@ -60,20 +59,6 @@ def load_token(state: StateStore, *, rotate: bool) -> tuple[str, str | None]:
     return digest, token
 
 
-def load_link_key(state: StateStore, *, rotate: bool) -> str:
-    """The key that signs one-occurrence links, made on first use (and on ``rotate``: every
-    link made before stops working). Kept in ``.paw/web-link-key.json``, never printed."""
-    from paw.web.links import new_key
-
-    doc = state.read(LINK_KEY_DOC)
-    key = doc.get("key") if doc else None
-    if isinstance(key, str) and not rotate:
-        return key
-    key = new_key()
-    state.write(LINK_KEY_DOC, {"key": key, "created": time.time()})
-    return key
-
-
 def _socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -92,6 +77,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the page of agents and prompts (and decisions) over HTTP(S)."""
     check_bind(args.host, cert=args.cert, key=args.key, trusted_proxy=args.trusted_proxy)
     from paw.cli.compose import build_fleet
+    from paw.supervisor.links import load_link_key
 
     sup = build_fleet(args.repo)
     digest, token = load_token(sup.ctx.state, rotate=args.rotate_token)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -199,6 +201,43 @@ class ChannelsConfig(_Strict):
     request; the screen stays the cross-check. ``false``: the screen path alone."""
 
 
+class ServeConfig(_Strict):
+    """The ``[serve]`` table: ``paw serve`` as notifications reach it (docs/web.md)."""
+
+    public_url: str | None = None
+    """Where ``paw serve`` is reached from the people notified (``https://host.tailnet.ts.net``;
+    ``http://`` only for a loopback address, as through ``ssh -L``). When set, each escalation
+    of a prompt carries a link to that one occurrence (signed, expiring, used once)."""
+
+    link_ttl_s: float = Field(default=1800.0, gt=0, allow_inf_nan=False)
+    """Seconds a notification's link stays valid; after that it is refused (default-deny)."""
+
+    @field_validator("public_url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
+            raise ValueError("not an http(s) URL with a host")
+        if parts.query or parts.fragment:
+            raise ValueError("a base URL: no query or fragment")
+        if parts.scheme == "http" and not _loopback(parts.hostname):
+            raise ValueError(
+                "http:// only for a loopback address: the link is a credential (use https://)"
+            )
+        return value.rstrip("/")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class PawConfig(_Strict):
     """The whole of paw.toml."""
 
@@ -223,3 +262,6 @@ class PawConfig(_Strict):
 
     channels: ChannelsConfig = Field(default_factory=ChannelsConfig)
     """Agents' structured prompt channels (``[channels]``; see docs/agents.md)."""
+
+    serve: ServeConfig = Field(default_factory=ServeConfig)
+    """``paw serve`` as notifications reach it (``[serve]``; see docs/web.md)."""

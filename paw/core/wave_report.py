@@ -64,9 +64,11 @@ def compose_message(
     title: str,
     lines: list[str],
     repo: str = "",
+    links: Sequence[str] = (),
 ) -> Message:
     """One message of a wave (or its landing): ``repo`` named in the title and the body, the
-    outgoing text redacted, the level its event has."""
+    outgoing text redacted, the level its event has; ``links`` (one-occurrence links: a
+    credential paw made, not text to redact) are added after the redaction, unchanged."""
     if repo:  # which checkout, for someone reading it away from the terminal
         name = repo.rstrip("/").rsplit("/", 1)[-1] or repo
         title = title.replace(f"paw wave {wave}:", f"paw wave {wave} ({name}):", 1)
@@ -77,6 +79,9 @@ def compose_message(
     changed = t_changed or b_changed
     if changed:
         out_body = f"{out_body}\n{REDACTION_NOTE}"
+    if links:
+        body = "\n".join([body, *links])
+        out_body = "\n".join([out_body, *links])
     level = LEVELS.get(event, "info")
     return Message(event, wave, task, prompt_id, title, body, out_title, out_body, changed, level)
 
@@ -101,9 +106,11 @@ def prompt_lines(task: TaskState, prompt: PromptState, now: float) -> list[str]:
 
 
 def prompt_message(
-    event: str, wave: str, task: TaskState, prompt: PromptState, now: float, *, repo: str = ""
-) -> Message:
-    """A parked prompt, a reminder about it, or the news that it was answered."""
+    event: str, wave: str, task: TaskState, prompt: PromptState, now: float, *, repo: str = "",
+    link: str | None = None,
+) -> Message:  # fmt: skip
+    """A parked prompt, a reminder about it, or the news that it was answered; ``link``: the
+    `paw serve` page of this one occurrence (``[serve] public_url``)."""
     head = {
         "parked": "needs a human",
         "reminder": f"still waiting ({_age(now - prompt.first_seen)})",
@@ -116,13 +123,16 @@ def prompt_message(
             *lines[:5],
             f"answered after {_age((prompt.answered_at or now) - prompt.first_seen)}",
         ]
-    return compose_message(event, wave, task.name, prompt.id, title, lines, repo)
+    links = [f"open: {link}"] if link and event != "answered" else []
+    return compose_message(event, wave, task.name, prompt.id, title, lines, repo, links)
 
 
 def digest_message(
-    wave: str, items: Sequence[tuple[TaskState, PromptState]], now: float, *, repo: str = ""
-) -> Message:
-    """Many prompts at once: one message listing them all."""
+    wave: str, items: Sequence[tuple[TaskState, PromptState]], now: float, *, repo: str = "",
+    links: Mapping[str, str] | None = None,
+) -> Message:  # fmt: skip
+    """Many prompts at once: one message listing them all (``links``: prompt id -> its
+    one-occurrence link)."""
     need = "needs" if len(items) == 1 else "need"
     title = f"paw wave {wave}: {plural(len(items), 'prompt')} {need} a human"
     lines: list[str] = []
@@ -131,7 +141,9 @@ def digest_message(
             f"- {line}" if i == 0 else f"  {line}"
             for i, line in enumerate(prompt_lines(task, prompt, now))
         ]
-    return compose_message("digest", wave, None, None, title, lines, repo)
+    found = links or {}
+    opens = [f"open {t.name}: {found[p.id]}" for t, p in items if p.id in found]
+    return compose_message("digest", wave, None, None, title, lines, repo, opens)
 
 
 def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: str = "") -> Message:

@@ -16,30 +16,41 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 
+from paw.core.links import LinkClaim, link_csrf, link_id, read_link
 from paw.core.models import Action
 from paw.supervisor.model import Outcome
 from paw.web import render
 from paw.web.auth import FailedTries, Session, Sessions, csrf_matches, token_id, token_matches
-from paw.web.links import LinkClaim, link_csrf, link_id, read_link
 from paw.web.source import Asker
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import AsyncIterator, Callable
 
     from starlette.requests import Request
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
     from paw.supervisor.model import LivePrompt
-    from paw.web.source import Source
+    from paw.web.source import Board, Source
 
 COOKIE = "paw_session"
 USER_AGENT_MAX = 300
 FORM_MAX = 4096
+NAME_MAX = 200  # a selected agent's name, as asked
+SSE_TICK_S = 0.25  # an open page's stream looks for a change this often (sweeps are shared)
+SSE_KEEPALIVE_S = 15.0  # a comment line this often keeps proxies from closing a quiet stream
+SSE_RETRY_MS = 3000  # the browser reconnects after this long when the stream drops
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -47,7 +58,7 @@ HEADERS = {
     ),
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # never sent to another site; Origin stays real
     "Cache-Control": "no-store",
 }
 
@@ -73,6 +84,7 @@ def create_app(source: Source, settings: WebSettings) -> ASGIApp:
         Route("/", web.home),
         Route("/login", web.login),
         Route("/board", web.board),
+        Route("/events", web.events),
         Route("/decide", web.decide, methods=["POST"]),
         Route("/link/{token}", web.link, methods=["GET", "POST"]),
         Route("/static/app.css", lambda _r: Response(render.CSS, media_type="text/css")),
@@ -143,15 +155,48 @@ class _Web:
         session = self._session(request)
         if session is None:
             return _signed_out()
-        board = await run_in_threadpool(self.source.read_board)
-        return HTMLResponse(render.render_home(board, session.csrf, self.s.repo))
+        board, extra = await run_in_threadpool(self._read, _selected(request))
+        return HTMLResponse(render.render_home(board, session.csrf, self.s.repo, extra))
 
     async def board(self, request: Request) -> Response:
         session = self._session(request)
         if session is None:
             return _signed_out()
-        board = await run_in_threadpool(self.source.read_board)
-        return HTMLResponse(render.render_board(board, session.csrf))
+        board, extra = await run_in_threadpool(self._read, _selected(request))
+        return HTMLResponse(render.render_board(board, session.csrf, extra))
+
+    async def events(self, request: Request) -> Response:
+        """The list as server-sent events: the whole part again whenever it changed (the
+        page falls back to the short poll of ``/board`` when this stream cannot be had)."""
+        session = self._session(request)
+        if session is None:
+            return _signed_out()
+        selected = _selected(request)
+
+        async def stream() -> AsyncIterator[str]:
+            yield f"retry: {SSE_RETRY_MS}\n\n"
+            last, quiet = "", 0.0
+            while True:
+                if self.s.sessions.get(session.key, self.s.clock()) is None:
+                    yield "event: signed-out\ndata: \n\n"
+                    return
+                board, extra = await run_in_threadpool(self._read, selected)
+                text = render.render_board(board, session.csrf, extra)
+                if text != last:
+                    yield _event("board", text)
+                    last, quiet = text, 0.0
+                elif quiet >= SSE_KEEPALIVE_S:
+                    yield ": keep-alive\n\n"
+                    quiet = 0.0
+                await anyio.sleep(SSE_TICK_S)
+                quiet += SSE_TICK_S
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    def _read(self, selected: str | None) -> tuple[Board, render.Extra]:
+        board = self.source.read_board()
+        details = self.source.read_details(selected) if selected is not None else None
+        return board, render.Extra(selected, details, self.source.read_audit())
 
     # -- deciding ------------------------------------------------------------------------------
 
@@ -260,10 +305,28 @@ class _Web:
         return next((p for p in board.snapshot.prompts if p.id == prompt_id), None)
 
 
+def _selected(request: Request) -> str | None:
+    """The agent the page asked to see (``?agent=NAME``), or None."""
+    name = request.query_params.get("agent", "")[:NAME_MAX]
+    return name or None
+
+
+def _event(name: str, text: str) -> str:
+    """One server-sent event (each line of ``text`` a ``data:`` line)."""
+    data = "".join(f"data: {line}\n" for line in text.split("\n"))
+    return f"event: {name}\n{data}\n"
+
+
 def _cross_site(request: Request) -> bool:
-    """True when the browser says the POST comes from another site than this page."""
-    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-        return True
+    """True when the browser says the POST comes from another site than this page.
+
+    ``Sec-Fetch-Site`` decides when the browser sends it (every current one does): the page's
+    own forms are ``same-origin``. Without it, ``Origin`` must name this very host. The page's
+    referrer policy is ``same-origin``: under ``no-referrer`` a browser sends ``Origin: null``
+    for its own form posts (as Chromium does), indistinguishable from a sandboxed stranger."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")
     origin = request.headers.get("origin")
     if origin is None:
         return False  # no browser sends a cross-site POST without Origin; CSRF still applies

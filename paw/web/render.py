@@ -9,19 +9,23 @@ carrying ``<script>``, markup or an OSC sequence is shown as text and never acts
 from __future__ import annotations
 
 import html
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from paw.core.models import Action
 from paw.core.printable import printable
 
 if TYPE_CHECKING:
     from paw.supervisor.model import AgentView, Decision, LivePrompt
-    from paw.web.source import Board
+    from paw.web.source import AgentDetails, Board
 
 CSS = """
 :root{color-scheme:light dark;--bad:#c62828;--warn:#b26a00;--ok:#2e7d32;--line:#8884}
 *{box-sizing:border-box}
-body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem}
+body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem;
+     overflow-wrap:break-word}
 h1{font-size:1.2rem;margin:.2rem 0 .6rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
@@ -38,18 +42,37 @@ button{font:inherit;padding:.5rem 1rem;margin:.3rem .4rem .1rem 0;border-radius:
        border:1px solid var(--line);min-height:2.6rem}
 button.go{background:var(--ok);color:#fff}button.warn{background:var(--warn);color:#fff}
 .note{font-style:italic}
+.audit td:first-child{white-space:nowrap}
 """
 
 JS = """
 (function(){
   var board=document.getElementById('board');if(!board)return;
+  var q=location.search,polling=false;
+  function tag(n){return n.cloneNode(false).outerHTML}
+  function morph(a,b){
+    if(a.nodeType!==b.nodeType||a.nodeName!==b.nodeName||(a.nodeType===1&&tag(a)!==tag(b))){
+      a.parentNode.replaceChild(b.cloneNode(true),a);return}
+    if(a.nodeType!==1){if(a.nodeValue!==b.nodeValue)a.nodeValue=b.nodeValue;return}
+    kids(a,b)}
+  function kids(a,b){
+    var x=a.childNodes,y=b.childNodes,i;
+    if(x.length!==y.length){a.innerHTML=b.innerHTML;return}
+    for(i=0;i<y.length;i++)morph(x[i],y[i])}
+  function show(t){
+    if(t===null)return;var d=document.createElement('div');d.innerHTML=t;kids(board,d)}
   function tick(){
-    fetch('/board',{credentials:'same-origin',cache:'no-store'}).then(function(r){
+    fetch('/board'+q,{credentials:'same-origin',cache:'no-store'}).then(function(r){
       if(r.status===401){location.reload();return null}return r.ok?r.text():null
-    }).then(function(t){if(t!==null&&t!==board.innerHTML)board.innerHTML=t})
-      .catch(function(){}).then(function(){setTimeout(tick,1500)});
+    }).then(show).catch(function(){}).then(function(){setTimeout(tick,1500)});
   }
-  setTimeout(tick,1500);
+  function poll(){if(polling)return;polling=true;board.dataset.live='poll';setTimeout(tick,1500)}
+  if(!window.EventSource){poll();return}
+  var es=new EventSource('/events'+q),got=false;
+  es.addEventListener('board',function(e){got=true;board.dataset.live='events';show(e.data)});
+  es.addEventListener('signed-out',function(){es.close();location.reload()});
+  es.onerror=poll;  /* the stream retries on its own; the poll covers the gap */
+  setTimeout(function(){if(!got)poll()},5000);  /* a proxy that holds the stream back */
 })();
 """
 
@@ -65,19 +88,30 @@ def page(title: str, body: str, *, script: bool = False) -> str:
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<meta name=referrer content=no-referrer><title>{html.escape(title)}</title>"
+        f"<meta name=referrer content=same-origin><title>{html.escape(title)}</title>"
         f'<link rel=stylesheet href="/static/app.css">{js}</head><body>{body}</body></html>'
     )
 
 
-def render_home(board: Board, csrf: str, repo: str) -> str:
+def render_home(board: Board, csrf: str, repo: str, extra: Extra | None = None) -> str:
     """The main page: agents and prompts (and the script that refreshes them)."""
-    body = f"<h1>paw · {inert(repo)}</h1><div id=board>{render_board(board, csrf)}</div>"
+    inner = render_board(board, csrf, extra)
+    body = f"<h1>paw · {inert(repo)}</h1><div id=board>{inner}</div>"
     return page("paw", body, script=True)
 
 
-def render_board(board: Board, csrf: str) -> str:
-    """The part of the page the script refreshes."""
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """What the list shows beside agents and prompts: the selected agent, the audit tail."""
+
+    selected: str | None = None
+    details: AgentDetails | None = None
+    audit: tuple[dict[str, object], ...] = ()
+
+
+def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
+    """The part of the page the script refreshes (the server-sent events carry it whole)."""
+    extra = extra or Extra()
     snap = board.snapshot
     parts: list[str] = []
     if not snap.tmux_ok:
@@ -92,7 +126,49 @@ def render_board(board: Board, csrf: str) -> str:
     parts += [_prompt_card(p, snap.taken_at, tasks.get(p.agent), csrf) for p in snap.prompts]
     parts.append(f"<h2>Agents ({len(snap.agents)})</h2>")
     parts.append(_agents_table(snap.agents) if snap.agents else "<p>No agent.</p>")
+    if extra.selected is not None:
+        parts.append(_details(extra.selected, extra.details))
+    parts.append(_audit(extra.audit))
     return "".join(parts)
+
+
+def _details(agent: str, details: AgentDetails | None) -> str:
+    head = f"<h2 id=details>{inert(agent)}</h2>"
+    if details is None:
+        return head + "<p class=note>no such agent now (removed, or its host unreachable)</p>"
+    rows = [
+        f"<tr><td>{inert(f.path)}</td><td>"
+        + ("binary" if f.binary else f"+{f.added} -{f.removed}")
+        + "</td></tr>"
+        for f in details.files
+    ]
+    stat = (
+        f"<div class=wrap><table class=diffstat>{''.join(rows)}</table></div>"
+        if rows
+        else "<p>No change against its base.</p>"
+    )
+    return (
+        f"{head}<p class=meta>its pane now (text the agent drew: shown inert)</p>"
+        f"<pre class=pane>{inert(details.pane)}</pre><h3>Diff stat</h3>{stat}"
+    )
+
+
+AUDIT_FIELDS = ("agent", "prompt_id", "action", "decision", "outcome", "reason", "client")
+
+
+def _audit(records: tuple[dict[str, object], ...]) -> str:
+    if not records:
+        return ""
+    rows = []
+    for r in reversed(records):
+        at = r.get("ts") or r.get("time")
+        when = time.strftime("%H:%M:%S", time.localtime(at)) if isinstance(at, (int, float)) else ""
+        fields = " ".join(f"{k}={r[k]}" for k in AUDIT_FIELDS if r.get(k) not in (None, ""))
+        rows.append(
+            f"<tr><td>{when}</td><td>{inert(r.get('event', '?'))}</td><td>{inert(fields)}</td></tr>"
+        )
+    table = f"<div class=wrap><table class=audit>{''.join(rows)}</table></div>"
+    return f"<h2>Audit (last {len(records)})</h2>{table}"
 
 
 def _agents_table(agents: tuple[AgentView, ...]) -> str:
@@ -106,8 +182,10 @@ def _agents_table(agents: tuple[AgentView, ...]) -> str:
         counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
         host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
         note = f"<div class=meta>{inert(a.note)}</div>" if a.note else ""
+        link = f"/?agent={quote(a.name, safe='')}#details"
         rows.append(
-            f"<tr><td>{inert(a.name)}{host}</td><td>{inert(a.kind)}</td>"
+            f"<tr><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
+            f"<td>{inert(a.kind)}</td>"
             f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
             f"<td>{counts}</td></tr>"
         )

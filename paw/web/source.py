@@ -14,6 +14,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from paw.errors import PawError
+from paw.web.details import FileStat, diff_stat, pane_tail
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -21,6 +24,9 @@ if TYPE_CHECKING:
     from paw.supervisor.model import Decision, Snapshot
 
 READ_TTL_S = 0.5  # pages open together share one sweep this young
+PANE_TTL_S = 1.0  # the selected agent's pane is read again after this long
+DIFF_TTL_S = 5.0  # and its diff (a git call over the whole worktree)
+AUDIT_ROWS = 12  # the audit tail on the page
 LINKS_DOC = "web-links"  # .paw/web-links.json: ids of links already used (until they expire)
 LINKS_LOCK = "web-links"
 
@@ -48,6 +54,18 @@ class Supervised(Protocol):
         """The one denial path."""
         ...
 
+    def capture_ansi(self, agent: str) -> str:
+        """The agent's pane (colours as tmux keeps them)."""
+        ...
+
+    def diff(self, agent: str) -> str:
+        """``git diff`` of the agent's worktree against its base."""
+        ...
+
+    def audit_tail(self, n: int) -> list[dict[str, object]]:
+        """The last ``n`` audit records."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -55,6 +73,15 @@ class Board:
 
     snapshot: Snapshot
     unreachable: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDetails:
+    """The selected agent's recent pane text (untrusted) and diff stat."""
+
+    agent: str
+    pane: str
+    files: tuple[FileStat, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +104,44 @@ class Source:
         self._lock = threading.Lock()
         self._last: Board | None = None
         self._last_at = 0.0
+        self._pane: tuple[str, float, str] | None = None  # agent, when read, text
+        self._diff: tuple[str, float, tuple[FileStat, ...]] | None = None
+        self._audit: tuple[float, tuple[dict[str, object], ...]] | None = None
+
+    def read_details(self, agent: str) -> AgentDetails | None:
+        """``agent``'s recent pane text and diff stat (None: no such agent, or gone)."""
+        with self._lock:
+            now = self.clock()
+            try:
+                if (
+                    self._pane is None
+                    or self._pane[0] != agent
+                    or now - self._pane[1] >= PANE_TTL_S
+                ):
+                    self._pane = (agent, now, pane_tail(self.sup.capture_ansi(agent)))
+                if (
+                    self._diff is None
+                    or self._diff[0] != agent
+                    or now - self._diff[1] >= DIFF_TTL_S
+                ):
+                    self._diff = (agent, now, diff_stat(self.sup.diff(agent)))
+            except PawError:
+                self._pane = self._diff = None
+                return None
+            return AgentDetails(agent, self._pane[2], self._diff[2])
+
+    def read_audit(self) -> tuple[dict[str, object], ...]:
+        """The last :data:`AUDIT_ROWS` audit records (unreadable: none), read at most every
+        :data:`READ_TTL_S` whatever the number of open pages."""
+        with self._lock:
+            now = self.clock()
+            if self._audit is None or now - self._audit[0] >= READ_TTL_S:
+                try:
+                    rows = tuple(self.sup.audit_tail(AUDIT_ROWS))
+                except (PawError, OSError, ValueError):
+                    rows = ()
+                self._audit = (now, rows)
+            return self._audit[1]
 
     def read_board(self) -> Board:
         """The current picture (a sweep at most :data:`READ_TTL_S` old)."""
@@ -99,7 +164,7 @@ class Source:
                 "web-request", action=action, prompt_id=prompt_id, confirmed=confirmed,
                 client=asker.client, token_id=asker.token_id, user_agent=asker.user_agent,
             )  # fmt: skip
-            self._last = None  # the next read sweeps again
+            self._last = self._audit = None  # the next read sweeps again
             if action == "approve":
                 return self.sup.approve(prompt_id, confirmed=confirmed)
             return self.sup.deny(prompt_id)

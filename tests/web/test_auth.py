@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from paw.core.links import LinkClaim, make_link, new_key, read_link
 from paw.web.auth import FailedTries, Sessions, csrf_matches, hash_token, token_matches
-from paw.web.links import LinkClaim, make_link, new_key, read_link
 
 
 def test_a_session_ends_at_its_expiry() -> None:

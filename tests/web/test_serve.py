@@ -27,7 +27,7 @@ from libtmux.test.retry import retry_until
 from paw.cli import main
 from paw.cli.common import find_repo_root
 from paw.cli.compose import build_supervisor
-from paw.web.links import make_link
+from paw.core.links import make_link
 from tests.support.budget import budget
 
 if TYPE_CHECKING:
@@ -255,6 +255,18 @@ def test_the_page_lists_and_decides_through_the_one_approval_path(web: Web) -> N
     assert "<b>bold" not in page
     for char in ("\u202e", "\u2066", "\u2069", "\u00ad", "\x1b"):
         assert char not in page
+    # the agent's pane, selected: its text (untrusted) shown inert, its diff stat, the audit
+    status, _, page = web.request("GET", "/?agent=a1")
+    assert status == 200
+    pane = page.split("<pre class=pane>", 1)[1].split("</pre>", 1)[0]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pane
+    assert "\\u202eexe.txt" in pane
+    assert "\x1b" not in page
+    assert "\u202e" not in page
+    assert "<td>one.txt</td><td>+0 -0</td>" in page  # the allow's touch, untracked
+    audit = page.split("<table class=audit>", 1)[1]
+    assert ">web-request<" in audit
+    assert f"prompt_id={block}" in audit
     assert web.decide(hostile, "deny")[0] == 200
 
     # a dialog only a human can answer: said so, nothing offered, a POST refused
@@ -311,6 +323,66 @@ def test_strangers_get_nothing(web: Web) -> None:
     assert len(_sends(web.repo, prompt)) == 1
 
 
+class Stream:
+    """A browser's ``EventSource``: one open connection to a server-sent event stream."""
+
+    def __init__(self, web: Web, path: str) -> None:
+        self.conn = http.client.HTTPConnection(web.host, web.port, timeout=budget(60))
+        sent = {"User-Agent": UA, "Host": f"{web.host}:{web.port}", "Accept": "text/event-stream"}
+        if web.cookie:
+            sent["Cookie"] = web.cookie
+        self.conn.request("GET", path, headers=sent)
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = {k.lower(): v for k, v in self.response.getheaders()}
+
+    def until(self, needle: str) -> str:
+        """The next event (``name:data``) that carries ``needle``; fails when the stream ends
+        or stays without one for the budget."""
+        name, data = "", []
+        deadline = time.monotonic() + budget(90)
+        while time.monotonic() < deadline:
+            line = self.response.readline().decode("utf-8")
+            assert line, f"the stream ended before an event with {needle!r}"
+            line = line.rstrip("\n")
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                data.append(line[6:])
+            elif not line and name:
+                event = f"{name}:" + "\n".join(data)
+                if needle in event:
+                    return event
+                name, data = "", []
+        pytest.fail(f"no event with {needle!r} within {budget(90):.0f}s")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def test_the_list_is_streamed_as_server_sent_events(web: Web) -> None:
+    stranger = Stream(web, "/events")
+    assert stranger.status == 401  # signed out: no stream
+    stranger.close()
+    web.login()
+    allow = _wait_prompt(web, "touch one.txt")
+    stream = Stream(web, "/events?agent=a1")
+    try:
+        assert stream.status == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        first = stream.until("touch one.txt")
+        assert first.startswith("board:")
+        assert "<h2 id=details>a1</h2>" in first
+        assert "<html" not in first
+        # a change is pushed on the open stream: the next prompt after the decision
+        assert web.decide(allow, "approve")[0] == 200
+        pushed = stream.until("git push origin main")
+        assert pushed.startswith("board:")
+        assert "touch one.txt" not in pushed.split("<h2>Agents", 1)[0]
+    finally:
+        stream.close()
+
+
 def test_a_bind_others_can_reach_needs_tls_or_a_trusted_proxy(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -361,7 +433,7 @@ def _live(repo: Path, needle: str) -> LivePrompt:
 
 def _link(repo: Path, p: LivePrompt, *, now: float | None = None, **changes: str) -> str:
     from paw.adapters.state import StateStore
-    from paw.cli.serve import load_link_key
+    from paw.supervisor.links import load_link_key
 
     key = load_link_key(StateStore(repo / ".paw"), rotate=False)  # the server made it
     token = make_link(

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from paw.core.wave_recovery import answer_from_audit, undelivered
 from paw.core.wave_report import Message, digest_message, prompt_message, task_message, wave_message
+from paw.errors import PawError
+from paw.supervisor.links import occurrence_link
 
 if TYPE_CHECKING:
     from paw.core.notify_settings import NotifySettings
-    from paw.core.wave import Notify, WaveState
+    from paw.core.wave import Notify, PromptState, TaskState, WaveState
     from paw.supervisor.context import Context
     from paw.supervisor.records import StateStore
 
@@ -68,6 +70,7 @@ class Outbox:
         self._marks_lock = threading.Lock()  # the delivery thread marks, the runner reads
         self._marks: dict[str, dict[str, float]] = {"attempted": {}, "delivered": {}}
         self._badge: int | None = None
+        self.fingerprints: dict[str, str] = {}  # live prompt id -> fingerprint (the last sweep)
 
     def load_marks(self) -> None:
         """Read the marks a runner before this one left (on resume)."""
@@ -102,7 +105,8 @@ class Outbox:
                     prompt.notified_at = now
                     items.append((task, prompt))
             if items:
-                outbox.append(digest_message(self.wave, items, now, repo=self.repo))
+                links = {p.id: url for t, p in items if (url := self._link(t, p, now))}
+                outbox.append(digest_message(self.wave, items, now, repo=self.repo, links=links))
         for note in notes:
             if digest and note in parked:
                 continue
@@ -131,11 +135,27 @@ class Outbox:
             elif note.event == "reminder":
                 prompt.reminders += 1
                 prompt.last_reminded = now
-            return prompt_message(note.event, self.wave, task, prompt, now, repo=self.repo)
+            link = self._link(task, prompt, now) if note.event != "answered" else None
+            return prompt_message(
+                note.event, self.wave, task, prompt, now, repo=self.repo, link=link
+            )
         if note.event in ("stuck", "stuck-reminder"):
             task.stuck_notified = now
             task.stuck_count += 1 if note.event == "stuck" else 0
         return task_message(note.event, self.wave, task, now, repo=self.repo)
+
+    def _link(self, task: TaskState, prompt: PromptState, now: float) -> str | None:
+        """The one-occurrence link of a live prompt (``[serve] public_url``), or None."""
+        fingerprint = self.fingerprints.get(prompt.id)
+        if fingerprint is None or not prompt.live:
+            return None  # not on the last sweep: a link to it would only say it ended
+        try:
+            return occurrence_link(
+                self.ctx, agent=task.agent, prompt_id=prompt.id, fingerprint=fingerprint,
+                verdict=prompt.verdict, now=now,
+            )  # fmt: skip
+        except (PawError, OSError):
+            return None  # the key cannot be kept: the message goes without a link
 
     def send(self, state: WaveState, messages: list[Message]) -> None:
         """The outbox: every message is recorded "to send" in the state (one save), then

@@ -160,6 +160,7 @@ class WaveRunner:
         snap = self.sup.poll_once()
         if not snap.tmux_ok:
             return False  # tmux unreachable: decide nothing on a blind sweep
+        self.outbox.fingerprints = {p.id: p.prompt.fingerprint for p in snap.prompts}
         now = self.ctx.clock()
         settle_starting(self)
         notes: list[Notify] = settle_rule_approvals(self, now)

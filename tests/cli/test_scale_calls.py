@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from paw.adapters.git.runner import STATUS_SHELLS, GitCli
+from paw.adapters.git.runner import GitCli
+from paw.adapters.git.statuses import STATUS_SHELLS
 from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli import main
 from paw.cli.compose import build_supervisor

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from paw.cli import UsageError, error_object
 from paw.cli.listing import agent_json
 from paw.cli.repo_supervisor import supervisor_of
-from paw.cli.result import Lines, json_of, lines_of
+from paw.cli.result import ERR, Lines, json_of, lines_of, write_live
 from paw.core.names import name_problem
 from paw.errors import PawError
 
@@ -101,7 +101,7 @@ def cmd_attach(args: argparse.Namespace) -> int | Result:
             hint=f"run it in a terminal; `paw attach {args.name} --print` prints the tmux command",
         )
     if os.environ.get("TMUX") and "switch-client" not in argv:
-        print(NESTED_NOTE, file=sys.stderr)
+        write_live(NESTED_NOTE, ERR)
     _exec(argv)
     return 1  # only reached if exec returned
 

@@ -3,12 +3,11 @@ and its exit code and hint."""
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 from paw.cli import error_object
 from paw.cli.repo_supervisor import supervisor_of
-from paw.cli.result import Lines, json_of
+from paw.cli.result import Lines, Question, json_of
 from paw.supervisor.model import Outcome
 
 if TYPE_CHECKING:
@@ -35,22 +34,20 @@ def _decision_json(d: Decision) -> dict[str, object]:
     return data
 
 
-def _ask_yes(text: str) -> bool:
-    if not sys.stdin.isatty():
-        return False
-    print(text)
-    return input("approve? [y/N] ").strip().lower() in ("y", "yes")
-
-
 def cmd_approve(args: argparse.Namespace) -> Result:
     """Approve a live prompt (after re-verifying it)."""
     sup = supervisor_of(args, counts=False)
     options = {"always": args.always, "override": args.override}
     decision = sup.approve(args.id, confirmed=args.yes, **options)
-    needs = decision.outcome is Outcome.NEEDS_CONFIRMATION and not args.json
-    if needs and _ask_yes(decision.confirmation or decision.reason):
-        decision = sup.approve(args.id, confirmed=True, **options)
-    return _report(args, decision)
+    if decision.outcome is not Outcome.NEEDS_CONFIRMATION or args.json:
+        return _report(args, decision)
+    # at a terminal the renderer asks; a yes approves again, confirmed (re-verified anew)
+    question = Question(
+        text=decision.confirmation or decision.reason,
+        ask="approve? [y/N] ",
+        then=lambda: _report(args, sup.approve(args.id, confirmed=True, **options)),
+    )
+    return _report(args, decision, question=question)
 
 
 def cmd_deny(args: argparse.Namespace) -> Result:
@@ -83,7 +80,7 @@ def _hint(d: Decision) -> str | None:
     return hint.format(id=d.prompt_id or "ID") if hint else None
 
 
-def _report(args: argparse.Namespace, d: Decision) -> Result:
+def _report(args: argparse.Namespace, d: Decision, *, question: Question | None = None) -> Result:
     code = _EXIT[d.outcome]
     if args.json:
         return json_of(_decision_json(d), code=code)
@@ -101,4 +98,4 @@ def _report(args: argparse.Namespace, d: Decision) -> Result:
         hint = _hint(d)
         if hint:  # last, where the eye lands: what actually answers this (not a "YES" reply)
             said.err(f"hint: {hint}")
-    return said.result(code)
+    return said.result(code, question=question)

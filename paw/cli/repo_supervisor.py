@@ -28,7 +28,7 @@ def supervisor_of(args: argparse.Namespace, *, counts: bool = True) -> Operation
 def counting_supervisor(args: argparse.Namespace) -> Iterator[Operations]:
     """:func:`supervisor_of` for a command whose first sweep counts every worktree and shows
     no prompt (`paw ls`): the agents' `git status` start before paw.toml's models and the
-    rest of the supervisor are even imported (:class:`~paw.adapters.git.runner.EarlyStatuses`),
+    rest of the supervisor are even imported (:class:`~paw.adapters.git.statuses.EarlyStatuses`),
     and run meanwhile; prompts already seen are not judged again (see ``build_fleet``)."""
     from paw.adapters.git.runner import EarlyStatuses
     from paw.cli.common import find_repo_root

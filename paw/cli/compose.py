@@ -34,7 +34,8 @@ from paw.supervisor.service import Supervisor, default_shell_evaluator
 if TYPE_CHECKING:
     from paw.adapters.remote.ssh import SshTransport
     from paw.core.ports import ChannelHub
-    from paw.supervisor.fleet import Fleet, HostRecord, Remote
+    from paw.supervisor.fleet import Fleet
+    from paw.supervisor.fleet_hosts import HostRecord, Remote
 
 
 CONFIG_NAME = "paw.toml"
@@ -121,7 +122,8 @@ def build_fleet(
     )  # fmt: skip
     if not (Path(local.ctx.repo_root) / STATE_DIR / "hosts.json").exists():
         return local  # no host was ever added: nothing of this module's hosts is even imported
-    from paw.supervisor.fleet import Fleet, load_hosts
+    from paw.supervisor.fleet import Fleet
+    from paw.supervisor.fleet_hosts import load_hosts
 
     hosts = load_hosts(local.ctx.state)
     if not hosts:
@@ -134,7 +136,7 @@ def build_fleet(
 
 
 class SshLink:
-    """A host's connection (:class:`paw.supervisor.fleet.HostLink`) over an ssh master."""
+    """A host's connection (:class:`paw.supervisor.fleet_hosts.HostLink`) over an ssh master."""
 
     def __init__(self, transport: SshTransport) -> None:
         """Connect through ``transport``."""
@@ -185,7 +187,7 @@ def build_remote(
     from paw.adapters.remote.git import RemoteGit
     from paw.adapters.remote.ps import PsInspector
     from paw.adapters.remote.terminal import RemoteTerminal
-    from paw.supervisor.fleet import Remote
+    from paw.supervisor.fleet_hosts import Remote
 
     ctx = local.ctx
     transport = transport_for(host)

@@ -13,7 +13,7 @@ from paw.errors import PawError
 
 if TYPE_CHECKING:
     from paw.adapters.state import StateStore
-    from paw.supervisor.fleet import HostRecord
+    from paw.supervisor.fleet_hosts import HostRecord
 
 
 def _state(args: argparse.Namespace) -> StateStore:
@@ -67,7 +67,7 @@ PROBE = (
 def cmd_host_add(args: argparse.Namespace) -> Result:
     """Add a host: agents can then run there (`paw spawn NAME --host HOST`)."""
     from paw.adapters.remote.ssh import host_name_problem, parse_target
-    from paw.supervisor.fleet import HostRecord, load_hosts, save_hosts
+    from paw.supervisor.fleet_hosts import HostRecord, load_hosts, save_hosts
 
     problem = host_name_problem(args.name)
     if problem is not None:
@@ -109,7 +109,7 @@ def _abs(path: str | None) -> str | None:
 
 def cmd_host_ls(args: argparse.Namespace) -> Result:
     """List the hosts."""
-    from paw.supervisor.fleet import load_hosts
+    from paw.supervisor.fleet_hosts import load_hosts
 
     hosts = load_hosts(_state(args))
     if args.json:
@@ -127,7 +127,7 @@ def cmd_host_ls(args: argparse.Namespace) -> Result:
 def cmd_host_rm(args: argparse.Namespace) -> Result:
     """Forget a host (refused while paw supervises agents there)."""
     from paw.adapters.state import StateStore
-    from paw.supervisor.fleet import load_hosts, save_hosts
+    from paw.supervisor.fleet_hosts import load_hosts, save_hosts
     from paw.supervisor.records import load_agents
 
     state = _state(args)
@@ -153,7 +153,7 @@ def cmd_host_rm(args: argparse.Namespace) -> Result:
 
 def cmd_host_check(args: argparse.Namespace) -> Result:
     """Connect to a host and check its clone and tmux."""
-    from paw.supervisor.fleet import load_hosts
+    from paw.supervisor.fleet_hosts import load_hosts
 
     hosts = load_hosts(_state(args))
     host = hosts.get(args.name)

@@ -5,6 +5,12 @@ itself): the JSON object it prints under ``--json``, the lines it prints on stdo
 in order, and the exit code. :func:`render` is the one place that writes them. Errors raised as
 :class:`~paw.errors.PawError` still go through ``paw.cli.report_error``.
 
+Two kinds of output cannot wait for the end of a command, and go through here too: a
+:class:`Question` a result carries (`paw approve` asking a person at a terminal to confirm:
+:func:`render` asks it, and a yes renders the result the question leads to), and
+:func:`write_live` lines written as they happen (a wave's progress, the note `paw attach`
+writes before tmux takes the terminal).
+
 Three JSON layouts are pinned by tests and by what reads them: ``PRETTY`` (indented, non-ASCII
 as is, anything else as ``str``: every command's), ``LINE`` (one line: `paw check`, read line by
 line by hooks) and ``ASCII`` (indented, non-ASCII escaped: `paw detect` and `paw wave`).
@@ -19,7 +25,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
 OUT = "out"
 ERR = "err"
@@ -44,6 +50,17 @@ def json_text(data: object, layout: JsonLayout = JsonLayout.PRETTY) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """A yes/no question for a person at a terminal, asked before a result stands: ``text``
+    is shown, then ``ask`` waits for the answer; a yes renders ``then()`` instead. Never asked
+    when the input is not a terminal (the result stands as it is)."""
+
+    text: str
+    ask: str
+    then: Callable[[], Result]
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """One command's outcome: what ``--json`` prints, what text mode prints, the exit code."""
 
@@ -51,6 +68,7 @@ class Result:
     lines: Sequence[tuple[str, str]] = ()  # text mode: (OUT, ERR or RAW, text), in order
     code: int = 0
     layout: JsonLayout = JsonLayout.PRETTY
+    question: Question | None = None  # asked first, at a terminal (see Question)
 
 
 class Lines:
@@ -67,9 +85,9 @@ class Lines:
         """A line (or lines) for stderr."""
         self.lines.append((ERR, text))
 
-    def result(self, code: int = 0) -> Result:
-        """The text as a :class:`Result`."""
-        return Result(lines=tuple(self.lines), code=code)
+    def result(self, code: int = 0, *, question: Question | None = None) -> Result:
+        """The text as a :class:`Result` (``question``: see :class:`Question`)."""
+        return Result(lines=tuple(self.lines), code=code, question=question)
 
 
 def lines_of(*lines: str, code: int = 0) -> Result:
@@ -86,7 +104,14 @@ def json_of(
 
 def render(result: Result) -> int:
     """Write ``result``: its JSON object if it has one, then its lines; its exit code. (A
-    handler under ``--json`` gives the object and at most lines for stderr.)"""
+    handler under ``--json`` gives the object and at most lines for stderr.) A result with
+    a :class:`Question` asks it first when the input is a terminal: a yes renders what the
+    question leads to instead."""
+    question = result.question
+    if question is not None and sys.stdin.isatty():
+        print(question.text)
+        if input(question.ask).strip().lower() in ("y", "yes"):
+            return render(question.then())
     if result.data is not None:
         print(json_text(result.data, result.layout))
     for stream, line in result.lines:
@@ -95,3 +120,10 @@ def render(result: Result) -> int:
         else:
             print(line, file=sys.stderr if stream == ERR else sys.stdout)
     return result.code
+
+
+def write_live(text: str, stream: str = OUT) -> None:
+    """Write ``text`` now, flushed, to stdout (``OUT``) or stderr (``ERR``): output that
+    cannot wait for the command's result (a wave's progress lines, a note before `paw
+    attach` hands the terminal to tmux)."""
+    print(text, file=sys.stderr if stream == ERR else sys.stdout, flush=True)

@@ -21,101 +21,25 @@ import dataclasses
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import TYPE_CHECKING, Protocol
 
 from paw.core.occurrence import DELIVERY_UNKNOWN
 from paw.errors import PawError
 from paw.supervisor.approve import unknown_reason
+from paw.supervisor.fleet_hosts import EventSource, PaneListener, Remote
 from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
 from paw.supervisor.records import load_agents, load_prompts
 
 if TYPE_CHECKING:
     from paw.supervisor.context import Context
     from paw.supervisor.model import AgentView
-    from paw.supervisor.records import AgentRecord, StateStore
+    from paw.supervisor.records import AgentRecord
     from paw.supervisor.service import Supervisor
     from paw.supervisor.spawn import Startup
 
-HOSTS_DOC = "hosts"
 LOCAL = LOCAL_HOST
-PaneListener = Callable[[str | None], None]  # a pane's key, or None for a structure change
 HOST_REFRESH_S = 20.0  # with its events arriving, a host is swept at least this often anyway
-
-
-class HostRecord(BaseModel):
-    """One host paw drives over ssh (``paw host add``)."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    name: str
-    url: str  # ssh://[user@]host[:port]
-    repo: str  # the clone on the host agents' worktrees branch from
-    socket: str = "paw"  # the host's tmux server: `tmux -L SOCKET`
-    python: str = "python3"  # the host's interpreter for `{python}` agent commands
-    identity: str | None = None  # ssh -i FILE
-    ssh_config: str | None = None  # ssh -F FILE
-    options: tuple[str, ...] = ()  # ssh -o KEY=VALUE
-
-
-def load_hosts(state: StateStore) -> dict[str, HostRecord]:
-    """The hosts of ``.paw/hosts.json``, by name."""
-    data = state.read(HOSTS_DOC) or {}
-    items = data.get("hosts", [])
-    if not isinstance(items, list):
-        raise PawError(".paw/hosts.json is corrupt: 'hosts' is not a list")
-    try:
-        hosts = [HostRecord.model_validate(item) for item in items]
-    except ValidationError as err:
-        raise PawError(f".paw/hosts.json is corrupt: {err.errors()[0]['msg']}") from err
-    return {h.name: h for h in hosts}
-
-
-def save_hosts(state: StateStore, hosts: Mapping[str, HostRecord]) -> None:
-    """Replace ``.paw/hosts.json``."""
-    state.write(HOSTS_DOC, {"hosts": [h.model_dump(mode="json") for h in hosts.values()]})
-
-
-class HostLink(Protocol):
-    """The connection to one host."""
-
-    def connect(self) -> None:
-        """Make sure the connection is up; PawError (one line) when the host is unreachable."""
-        ...
-
-    def disconnect(self) -> None:
-        """Close the connection (the host's tmux and agents keep running)."""
-        ...
-
-    def close(self) -> None:
-        """Release what this process holds open on the host; the connection may persist."""
-        ...
-
-
-@runtime_checkable
-class EventSource(Protocol):
-    """A terminal that reports pane events (this machine's tmux, a host's tmux over ssh)."""
-
-    def watch(self, listener: PaneListener) -> bool:
-        """Report pane ids (None: structure) to ``listener``; False when it cannot."""
-        ...
-
-    def events_live(self) -> bool:
-        """True while events arrive."""
-        ...
-
-
-@dataclass(slots=True)
-class Remote:
-    """One host: its record, its connection and its supervisor."""
-
-    record: HostRecord
-    link: HostLink
-    supervisor: Supervisor
-    error: str | None = None  # why the host was unreachable at the last sweep
 
 
 class Fleet:

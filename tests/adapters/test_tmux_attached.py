@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from paw.adapters.tmux.terminal import _attached
+from paw.adapters.tmux.clients import with_attached as _attached
 from paw.core.ports import PaneInfo
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from paw.adapters.audit import JsonlAuditLog
-from paw.cli import main, supervise
+from paw.cli import agent_commands, main
 from paw.core.detect.registry import all_specs
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def test_attach_inside_another_tmux_says_which_keys_detach(
     (git_repo / "paw.toml").write_text(f"[agents.idle]\ncommand = {command}\n", encoding="utf-8")
     assert run(capsys, "-C", str(git_repo), "spawn", "a", "--agent", "idle")[0] == 0
     ran: list[list[str]] = []
-    monkeypatch.setattr(supervise, "_exec", ran.append)
+    monkeypatch.setattr(agent_commands, "_exec", ran.append)
     # without a terminal: paw's own line, never tmux's "open terminal failed"
     monkeypatch.setenv("TMUX", f"{tmp_path}/their-server,1234,0")
     code, _, err = run(capsys, "-C", str(git_repo), "attach", "a")

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from paw.adapters.git.runner import STATUS_SHELLS, GitCli
+from paw.adapters.git.runner import GitCli
+from paw.adapters.git.statuses import STATUS_SHELLS
 from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.cli import main
 from paw.cli.compose import build_supervisor
@@ -182,7 +183,7 @@ def test_ls_starts_the_statuses_of_its_agents_before_building_the_supervisor(
     agent and one being spawned are not counted, so not started either."""
     import paw.adapters.git.runner as git_module
     from paw.cli import compose
-    from paw.cli.supervise import _counted_worktrees
+    from paw.cli.repo_supervisor import counted_worktrees
     from paw.supervisor.records import SPAWNING, load_agents, save_agents
 
     add_agents(repo, server, tmp_path, ["a00", "a01", "a02", "a03"])
@@ -191,7 +192,7 @@ def test_ls_starts_the_statuses_of_its_agents_before_building_the_supervisor(
     agents["a02"] = agents["a02"].model_copy(update={"adopted": True})
     agents["a03"] = agents["a03"].model_copy(update={"pending": SPAWNING})
     save_agents(state, agents)
-    assert [Path(w).name for w in _counted_worktrees(str(repo))] == ["a00", "a01"]
+    assert [Path(w).name for w in counted_worktrees(str(repo))] == ["a00", "a01"]
     events: list[str] = []
 
     class Recording(git_module.EarlyStatuses):
@@ -220,4 +221,4 @@ def test_ls_starts_the_statuses_of_its_agents_before_building_the_supervisor(
         "deletions": 0, "counted": True,
     }  # fmt: skip
     (repo / ".paw" / "agents.json").write_text("{not json", encoding="utf-8")
-    assert _counted_worktrees(str(repo)) == []
+    assert counted_worktrees(str(repo)) == []

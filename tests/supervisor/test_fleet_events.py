@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from paw.supervisor.fleet import HOST_REFRESH_S, Fleet, HostRecord, Remote
+from paw.supervisor.fleet import HOST_REFRESH_S, Fleet
+from paw.supervisor.fleet_hosts import HostRecord, Remote
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat, pane_key
 from tests.support.fakes import FakeTerminal
 from tests.support.supervision import demo_screen, make_rig, spawn_demo, with_ports

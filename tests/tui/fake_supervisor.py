@@ -1,7 +1,10 @@
 """A SupervisorApi built from the screen corpus, for TUI tests and snapshots.
 
-It follows the supervisor's contract (confirm needs ``confirmed=True``, block needs an override
-reason, every sent key is recorded) so the TUI's flows can be exercised without tmux.
+Its approvals and denials are decided by the supervisor's own pure rules
+(:func:`paw.core.approval.plan_approval`, :func:`~paw.core.approval.plan_denial`) on a capture
+that still shows the prompt, and every sent key is recorded: the screens, snapshots and key
+routing are exercised without tmux, while the flows whose outcome those rules decide run over
+the real supervisor on real tmux (tests/tui/test_flows_real.py).
 """
 
 from __future__ import annotations
@@ -10,7 +13,16 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from paw.core.models import Action, Finding, Prompt, PromptKind, Verdict
+from paw.core.approval import Facts, Step, plan_approval, plan_denial
+from paw.core.models import (
+    Action,
+    Detection,
+    DetectionState,
+    Finding,
+    Prompt,
+    PromptKind,
+    Verdict,
+)
 from paw.errors import PawError, TmuxError
 from paw.supervisor.model import (
     AgentStatus,
@@ -21,6 +33,19 @@ from paw.supervisor.model import (
     Snapshot,
     WorktreeStat,
 )
+
+_OUTCOMES = {
+    Step.REFUSE: Outcome.REFUSED,
+    Step.NEEDS_CONFIRMATION: Outcome.NEEDS_CONFIRMATION,
+    Step.NEEDS_OVERRIDE: Outcome.NEEDS_OVERRIDE,
+}
+
+
+def _shown(live: LivePrompt) -> Facts:
+    """What the supervisor would find before sending: the same prompt, live in its pane."""
+    fresh = Detection(DetectionState.PROMPT, live.kind, live.prompt)
+    return Facts(live.prompt.fingerprint, pane_exists=True, agent_alive=True, fresh=fresh)
+
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 T0 = 1_800_000_000.0  # a fixed clock: every age on screen is measured against it
@@ -157,33 +182,34 @@ class FakeSupervisor:
         live = self.prompts.get(prompt_id)
         if live is None:
             return Decision(Outcome.REFUSED, prompt_id, "the prompt is no longer shown")
-        action = live.verdict.action
-        if action is Action.BLOCK and not override:
-            return Decision(Outcome.NEEDS_OVERRIDE, prompt_id, "blocked", verdict=live.verdict)
-        if action is Action.CONFIRM and not confirmed:
+        # the supervisor's own rules (paw.core.approval), over a capture that still shows it
+        plan = plan_approval(
+            _shown(live), live.verdict, always=always, confirmed=confirmed, override=override
+        )
+        if plan.step is Step.SEND:
+            return self._send(live, plan.keys, "approve", override)
+        outcome = _OUTCOMES[plan.step]
+        confirmation = None
+        if plan.step is Step.NEEDS_CONFIRMATION:
             # as the supervisor words a git push: its closing line is meant for a chat reply
-            text = (
+            # (the details come from git, which this fixture has none of)
+            confirmation = (
                 f"{live.prompt.subject}\n\nPending commits:\n  abc1234 fix the login form"
                 "\n\nReply YES to confirm."
+                if plan.always is None
+                else plan.always.explain()
             )
-            return Decision(
-                Outcome.NEEDS_CONFIRMATION, prompt_id, "confirm", live.verdict, confirmation=text
-            )
-        if always and not live.prompt.always_keys:
-            return Decision(Outcome.REFUSED, prompt_id, "the agent offers no always option")
-        keys = (
-            live.prompt.always_keys
-            if always and live.prompt.always_keys
-            else live.prompt.approve_keys
-        )
-        return self._send(live, keys, "approve", override)
+        return Decision(outcome, prompt_id, plan.reason, live.verdict, confirmation=confirmation)
 
     def deny(self, prompt_id: str) -> Decision:
         self.calls.append(("deny", prompt_id))
         live = self.prompts.get(prompt_id)
         if live is None:
             return Decision(Outcome.REFUSED, prompt_id, "the prompt is no longer shown")
-        return self._send(live, live.prompt.deny_keys, "deny", None)
+        plan = plan_denial(_shown(live))
+        if plan.step is not Step.SEND:
+            return Decision(Outcome.REFUSED, prompt_id, plan.reason)
+        return self._send(live, plan.keys, "deny", None)
 
     def _send(
         self, live: LivePrompt, keys: tuple[str, ...], event: str, override: str | None

@@ -1,20 +1,18 @@
-"""Pilot tests of the TUI's flows over the corpus-backed fake supervisor."""
+"""Pilot tests of the TUI's flows over the corpus-backed fake supervisor: selection, keys,
+forms, notifications. Every flow whose outcome the approval rules decide runs over the real
+supervisor on real tmux instead (tests/tui/test_flows_real.py)."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from paw.core.models import Action
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.tui.app import make_app
-from paw.tui.messages import DecisionMade
-from paw.tui.screens.block import BlockDialog
-from paw.tui.screens.confirm import ConfirmDialog
 from paw.tui.screens.forms import MessageDialog, SpawnDialog
 from paw.tui.screens.help import HelpScreen
 from paw.tui.screens.main import MainScreen
@@ -26,117 +24,6 @@ from tests.tui.fake_supervisor import FakeAgent, FakeSupervisor, scenario
 from tests.tui.snapshot_app import HOUR, make_snapshot_app
 
 SIZE = (120, 40)
-
-
-async def test_app_approve_sends_approve_keys_of_selected_prompt() -> None:
-    app, fake = make_snapshot_app("allow")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert fake.sent_keys == []
-        await pilot.press("a")
-        await settle(pilot)
-        assert fake.sent_keys == [("%1", ("y",))]
-        assert fake.audit[-1]["event"] == "approve"
-
-
-async def test_app_deny_sends_deny_keys() -> None:
-    app, fake = make_snapshot_app("allow")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        assert fake.sent_keys == [("%1", ("Escape",))]
-        assert fake.calls == [("deny", "1-shell_")]
-
-
-async def test_app_always_sends_always_keys_for_allowed_prompt() -> None:
-    app, fake = make_snapshot_app("allow")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("A")
-        await settle(pilot)
-        assert fake.sent_keys == [("%1", ("p",))]
-
-
-async def test_app_always_is_disabled_for_confirm_verdict() -> None:
-    fake = FakeSupervisor(
-        [
-            FakeAgent(
-                "t",
-                "codex",
-                "shell_always_option_120x40",
-                AgentStatus.PROMPT,
-                scenario("confirm").prompts.popitem()[1].verdict,
-            )
-        ]
-    )
-    app = make_app(fake, poll_interval=HOUR)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert app.main.check_action("always", ()) is False
-        await pilot.press("A")
-        await settle(pilot)
-        assert fake.sent_keys == []
-        assert fake.calls == []
-
-
-async def test_app_confirm_verdict_opens_dialog_before_anything_is_sent() -> None:
-    app, fake = make_snapshot_app("confirm")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        assert isinstance(app.screen, ConfirmDialog)
-        assert fake.sent_keys == []
-        await pilot.press("y")
-        await settle(pilot)
-        assert fake.sent_keys == [("%1", ("1",))]
-        assert fake.calls[-1] == ("approve", ("1-git_pu", False, True, None))
-
-
-async def test_app_confirm_dialog_cancel_sends_nothing() -> None:
-    app, fake = make_snapshot_app("confirm")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        await pilot.press("escape")
-        await settle(pilot)
-        assert isinstance(app.screen, MainScreen)
-        assert fake.sent_keys == []
-
-
-async def test_app_block_needs_typed_reason_to_override() -> None:
-    app, fake = make_snapshot_app("block")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        assert isinstance(app.screen, BlockDialog)
-        assert fake.calls == []  # a block is never sent to the supervisor without a reason
-        await pilot.press("enter")  # empty reason: stays blocked
-        await settle(pilot)
-        assert isinstance(app.screen, BlockDialog)
-        await pilot.press(*"cleanup of my own scratch dir", "enter")
-        await settle(pilot)
-        assert fake.calls == [
-            ("approve", ("1-shell_", False, False, "cleanup of my own scratch dir"))
-        ]
-        assert fake.sent_keys == [("%1", ("y",))]
-        assert fake.audit[-1]["override"] == "cleanup of my own scratch dir"
-
-
-async def test_app_block_dialog_escape_keeps_it_blocked() -> None:
-    app, fake = make_snapshot_app("block")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        await pilot.press(*"abcdef", "escape")
-        await settle(pilot)
-        assert isinstance(app.screen, MainScreen)
-        assert fake.calls == []
-        assert fake.sent_keys == []
 
 
 async def test_app_prompt_keys_disabled_without_prompt() -> None:
@@ -391,23 +278,6 @@ async def test_app_prompt_queue_focus_acts_on_queue_row() -> None:
         await pilot.press("tab", "down", "down", "d")
         await settle(pilot)
         assert fake.calls == [("deny", "4-shell_")]
-
-
-async def test_app_approve_posts_typed_decision_message() -> None:
-    app, _ = make_snapshot_app("confirm")
-    messages: list[Message] = []
-    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot)
-    # a message is seen once per node it bubbles through: keep each one once
-    decisions = list({id(m): m for m in messages if isinstance(m, DecisionMade)}.values())
-    assert [(d.request.confirmed, d.decision.outcome) for d in decisions] == [
-        (False, Outcome.NEEDS_CONFIRMATION),
-        (True, Outcome.SENT),
-    ]
 
 
 async def test_app_delivery_unknown_is_reported_as_such_never_as_nothing_sent() -> None:

@@ -1,7 +1,8 @@
 """Pilot tests of the TUI over the real supervisor, real tmux and the scripted demo agent.
 
 They assert on what reached the agent's pane (the agent prints the key it received) and on
-the audit log.
+the audit log. Every flow whose outcome the approval rules decide (allow, always, confirm,
+block, their dialogs and cancels) runs here, on the supervisor's own rules.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from textual.message import Message
 from textual.pilot import Pilot
 
+from paw.supervisor.model import Outcome
 from paw.tui.app import PawApp, make_app
+from paw.tui.messages import DecisionMade
 from paw.tui.screens.block import BlockDialog
 from paw.tui.screens.confirm import ConfirmDialog
 from paw.tui.screens.main import MainScreen
@@ -141,3 +145,98 @@ async def test_real_tmux_server_gone_shows_dialog_and_banner(
         await pilot.press("escape")
         assert await until(pilot, lambda: app.main.query_one("#error-banner").has_class("-visible"))
         assert app.main.selected_prompt is None  # nothing left to approve
+
+
+def decisions_of(repo: Path, prompt_id: str) -> list[object]:
+    """The decisions recorded for one prompt (approve and deny records), oldest first."""
+    return [
+        r.get("decision") for r in sent_events(repo, prompt_id) if r["event"] in ("approve", "deny")
+    ]
+
+
+def still_shown(supervisor: Supervisor, prompt: LivePrompt) -> bool:
+    """The agent still shows the same prompt (a fresh sweep): no key reached it."""
+    return [p.id for p in supervisor.poll_once().prompts] == [prompt.id]
+
+
+async def test_real_always_asks_first_then_sends_the_always_key(
+    git_repo: Path, server: Server
+) -> None:
+    """The agent's "always" option covers more than this command (every shell command of its
+    kind, later sessions too): the supervisor asks for a confirmation naming what it covers
+    before the key goes, even for an allowed command (a fake that sent it at once had drifted
+    from the supervisor's rule)."""
+    supervisor, prompt = spawn_one(git_repo, server, "safe")
+    socket = server.socket_name or ""
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("A")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert "received key" not in capture(socket, prompt.pane_id)  # nothing sent yet
+        await pilot.press("y")
+        reached = await until(pilot, lambda: "received key 'a'" in capture(socket, prompt.pane_id))
+    assert reached, capture(socket, prompt.pane_id)
+    assert decisions_of(git_repo, prompt.id) == ["needs-confirmation", "send"]
+    sends = [r for r in sent_events(git_repo, prompt.id) if r.get("decision") == "send"]
+    assert [r["keys"] for r in sends] == [["a"]]
+
+
+async def test_real_always_is_greyed_for_a_confirm_verdict(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "push")
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        assert app.main.check_action("always", ()) is False
+        await pilot.press("A")
+        await settle(pilot)
+    assert decisions_of(git_repo, prompt.id) == []  # not even asked of the supervisor
+    assert still_shown(supervisor, prompt)
+
+
+async def test_real_confirm_dialog_cancel_sends_nothing(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "push")
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("escape")
+        assert await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        await settle(pilot)
+    assert decisions_of(git_repo, prompt.id) == ["needs-confirmation"]
+    assert still_shown(supervisor, prompt)
+
+
+async def test_real_block_dialog_escape_keeps_it_blocked(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "danger")
+    app = app_for(supervisor)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, BlockDialog))
+        await pilot.press(*"a reason never given", "escape")
+        assert await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        await settle(pilot)
+    assert "send" not in decisions_of(git_repo, prompt.id)
+    assert still_shown(supervisor, prompt)
+
+
+async def test_real_approve_posts_typed_decision_messages(git_repo: Path, server: Server) -> None:
+    supervisor, prompt = spawn_one(git_repo, server, "push")
+    socket = server.socket_name or ""
+    app = app_for(supervisor)
+    messages: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await until(pilot, lambda: app.main.selected_prompt is not None)
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        reached = await until(pilot, lambda: "received key 'y'" in capture(socket, prompt.pane_id))
+        await settle(pilot)
+    assert reached, capture(socket, prompt.pane_id)
+    # a message is seen once per node it bubbles through: keep each one once
+    decisions = list({id(m): m for m in messages if isinstance(m, DecisionMade)}.values())
+    seen = [(d.request.confirmed, d.decision.outcome) for d in decisions]
+    assert seen[0] == (False, Outcome.NEEDS_CONFIRMATION)
+    assert seen[1:] in ([(True, Outcome.SENT)], [(True, Outcome.SENT_UNCONFIRMED)])

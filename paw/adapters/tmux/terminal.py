@@ -4,7 +4,10 @@ Structure (sessions, server life) goes through libtmux; the hot path is paw's ow
 captures every supervised pane with ONE tmux process (chained commands split by a random
 per-sweep marker; past about 110 panes, one process per chunk that fits tmux's 16 KiB
 command limit), and spawning a pane costs two. Every tmux failure surfaces as
-:class:`paw.errors.TmuxError`.
+:class:`paw.errors.TmuxError`. Its rooms: the captures (fresh, steady, event-driven:
+:mod:`paw.adapters.tmux.captures`), what a new pane starts with
+(:mod:`paw.adapters.tmux.launch`) and the attached count less paw's own clients
+(:mod:`paw.adapters.tmux.clients`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from paw.adapters import proc
 from paw.adapters.proc import last_line
-from paw.adapters.tmux import sweep as tmux_sweep
+from paw.adapters.tmux.captures import Captures
+from paw.adapters.tmux.clients import without_own_clients
 from paw.adapters.tmux.delta import STATE_FIELDS, PaneState, SteadyMemory, parse_pane_states
 from paw.adapters.tmux.events import Listener, Mark, PaneEvents
 from paw.adapters.tmux.format import (
@@ -31,6 +34,7 @@ from paw.adapters.tmux.format import (
     parse_pane_list,
     server_gone,
 )
+from paw.adapters.tmux.launch import PLACEHOLDER, agent_tmux_dir, check_tags, start_commands
 from paw.adapters.tmux.link import ControlLink
 from paw.adapters.tmux.sweep import separator
 from paw.core.ports import PaneCapture, PaneInfo, Survey
@@ -41,30 +45,10 @@ if TYPE_CHECKING:
 
 __all__ = ["TAG_KEYS", "TmuxTerminal"]  # TAG_KEYS lives in tmux_format; re-exported here
 
-# Holds a new pane while paw tags it, before the real command starts. Two or more arguments
-# make tmux exec the program directly instead of through the user's default-shell.
-_PLACEHOLDER = ("cat", "-u")
-_TIMEOUT = 15.0
-#: ``env`` arguments that start an agent without the variables naming paw's tmux server.
-AGENT_UNSET: tuple[str, ...] = ("-u", "TMUX", "-u", "TMUX_PANE")
-#: Variables that tell a program it runs in CI, with no person at a terminal. An agent in a
-#: paw pane has a terminal and a person behind paw, but inherits paw's environment: a wave
-#: started from a CI job or a scheduler would pass them on, and gemini-cli then takes itself
-#: for headless (``CI=true``) and exits at start-up in a folder it has not been told to trust.
-#: They are cleared unless the agent's own ``env`` sets them.
-HEADLESS_MARKERS: tuple[str, ...] = ("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS")
+_TIMEOUT = 15.0  # one tmux call (structure, keys, a fresh sweep)
 
 
-def agent_tmux_dir() -> str:
-    """The ``TMUX_TMPDIR`` agents get: a private directory of their own (created here), so a
-    plain ``tmux`` run by an agent finds neither paw's server nor the user's."""
-    base = Path(os.environ.get("TMUX_TMPDIR") or "/tmp")  # noqa: S108 - tmux's own default
-    path = base / f"paw-agents-{os.geteuid()}"
-    path.mkdir(mode=0o700, exist_ok=True)
-    return str(path)
-
-
-class TmuxTerminal:
+class TmuxTerminal(Captures):
     """A tmux server (private socket name, socket path, or the default server)."""
 
     def __init__(
@@ -216,22 +200,20 @@ class TmuxTerminal:
         it, sets its size and options, then respawns it with the real command, so the tags are
         in place before the agent runs, whatever it does.
         """
-        unknown = sorted(set(tags) - set(TAG_KEYS))
-        if unknown:
-            raise ValueError(f"unknown pane tags {unknown}; paw's tags are {list(TAG_KEYS)}")
-        if any("\n" in value for value in tags.values()):
-            raise ValueError("pane tag values must be single lines")
+        check_tags(tags)
         name = tags.get("paw_agent") or Path(argv[0]).name
         created = self._tmux(
             "new-window", "-d", "-t", f"={session}:", "-n", escape_arg(name),
-            "-P", "-F", "#{pane_id}", *_PLACEHOLDER,
+            "-P", "-F", "#{pane_id}", *PLACEHOLDER,
         )  # fmt: skip
         pane_id = _pane_target(created.stdout.strip())
         sep = separator()
         try:
-            done = self._tmux(
-                *self._start_argv(pane_id, cwd, argv, env, tags, size), pane_format(sep)
-            )
+            commands = start_commands(
+                pane_id, cwd, argv, env, tags, size,
+                remain_on_exit=self.remain_on_exit, tmpdir=self.agent_tmpdir(),
+            )  # fmt: skip
+            done = self._tmux(*commands, pane_format(sep))
         except TmuxError:
             self._tmux("kill-pane", "-t", pane_id, check=False)
             raise
@@ -239,36 +221,6 @@ class TmuxTerminal:
         if not listed:
             raise TmuxError(f"tmux: pane {pane_id} vanished while starting {argv[0]!r}")
         return listed[0]
-
-    def _start_argv(
-        self,
-        pane_id: str,
-        cwd: str,
-        argv: Sequence[str],
-        env: Mapping[str, str],
-        tags: Mapping[str, str],
-        size: tuple[int, int] | None,
-    ) -> list[str]:
-        out: list[str] = []
-        for key, value in tags.items():
-            out += ["set-option", "-p", "-t", pane_id, f"@{key}", escape_arg(value), ";"]
-        if self.remain_on_exit:
-            out += ["set-option", "-p", "-t", pane_id, "remain-on-exit", "on", ";"]
-        if size is not None:
-            out += ["resize-window", "-t", pane_id, "-x", str(size[0]), "-y", str(size[1]), ";"]
-        out += ["respawn-pane", "-k", "-t", pane_id, "-c", cwd]
-        for key, value in {**env, "TMUX_TMPDIR": self.agent_tmpdir()}.items():
-            out += ["-e", escape_arg(f"{key}={value}")]
-        # ``env … --`` makes the command two or more arguments: tmux then execs it directly, so
-        # no shell (fish, nushell…) reinterprets the agent's argv; env execs in place (same pid).
-        # The agent does not hold paw's server: tmux sets TMUX and TMUX_PANE in every pane, and
-        # with them any command the agent runs could send keys into another agent's pane; and
-        # TMUX_TMPDIR moves its default socket away from the user's (and paw's) servers. Nor
-        # does it take itself for a CI job (HEADLESS_MARKERS).
-        unset = [*AGENT_UNSET, *(f for v in HEADLESS_MARKERS if v not in env for f in ("-u", v))]
-        out += ["env", *unset, "--", *(escape_arg(arg) for arg in argv), ";"]
-        out += ["display-message", "-p", "-t", pane_id]  # the caller appends the format
-        return out
 
     def agent_tmpdir(self) -> str:
         """The ``TMUX_TMPDIR`` agents of this server get (see :func:`agent_tmux_dir`)."""
@@ -304,115 +256,19 @@ class TmuxTerminal:
             with self._steady_lock:
                 events = self._events
                 if events is not None and events.live():
-                    return self._without_own_client(self._survey_events(events, pane_ids, ansi))
-                return self._without_own_client(self._survey_steady(pane_ids, ansi=ansi))
+                    return self._without_own_clients(self._survey_events(events, pane_ids, ansi))
+                return self._without_own_clients(self._survey_steady(pane_ids, ansi=ansi))
         survey, _states = self._survey_call(pane_ids, ansi=ansi, states=False)
         self.last_captured = sum(c.text is not None for c in survey.captures)
-        return self._without_own_client(survey)
+        return self._without_own_clients(survey)
 
-    def _without_own_client(self, survey: Survey) -> Survey:
+    def _without_own_clients(self, survey: Survey) -> Survey:
         """``attached`` counts the clients of each pane's session other than paw's own
         control-mode client (the one this adapter runs)."""
         own = self._link.session if self.control else None
         mine = int(self._link.current is not None) + int(self.events_live())
         mine += self.clients_elsewhere
-        if own is None or not mine:
-            return survey
-        memo = self._less_attached
-        if len(memo) > 4 * len(survey.panes) + 64:
-            memo.clear()
-        panes = []
-        for pane in survey.panes:
-            if pane.session != own:
-                panes.append(pane)
-                continue
-            known = memo.get(pane.pane_id)
-            if known is None or known[0] is not pane or known[1] != mine:
-                known = (pane, mine, _attached(pane, max(0, pane.attached - mine)))
-                memo[pane.pane_id] = known
-            panes.append(known[2])  # (the same pane as last sweep's when its line was)
-        return Survey(panes=tuple(panes), captures=survey.captures)
-
-    def _survey_call(
-        self, pane_ids: Sequence[str], *, ansi: bool, states: bool
-    ) -> tuple[Survey, dict[str, PaneState]]:
-        self.panes_captured += len(pane_ids)
-        found = self._link.survey(pane_ids, ansi=ansi, states=states) if self.control else None
-        if found is None:
-            found = tmux_sweep.survey(self._tmux, pane_ids, ansi=ansi, states=states)
-        return found
-
-    def _survey_steady(self, pane_ids: Sequence[str], *, ansi: bool) -> Survey:
-        """One call lists every pane with its state and captures the panes that were busy
-        last time (or were never captured); of the others, a quiet one reuses its capture
-        and one that printed is captured by one more call. A guessed pane that came back
-        gone stays gone (it is never served from the cache)."""
-        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
-        guess = self._steady.guess(wanted, ansi=ansi, unknown=True)
-        started = time.time()
-        survey, states = self._survey_call(guess, ansi=ansi, states=True)
-        guessed = {c.pane_id: c for c in survey.captures if c.text is not None}
-        busy = self._steady.absorb(guessed, states, ansi=ansi, started=started)
-        asked = set(guess)
-        reused, todo = self._steady.reuse([p for p in wanted if p not in asked], states, ansi=ansi)
-        found = {**guessed, **reused, **self._capture_steady(todo, states, ansi=ansi)}
-        self._steady.recent = busy | set(todo)
-        self.last_captured = len(guess) + len(todo)
-        captures = tuple(found.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-        return Survey(panes=survey.panes, captures=captures)
-
-    def _survey_events(self, events: PaneEvents, pane_ids: Sequence[str], ansi: bool) -> Survey:
-        """The steady survey while pane events arrive: one call lists every pane with its
-        state and captures the panes that had an event since their last capture (or were
-        never captured); every other pane that kept its process, size and liveness reuses its
-        capture. A pane whose state changed anyway is captured by one more call."""
-        wanted = [pane for pane in dict.fromkeys(pane_ids) if is_pane_id(pane)]
-        marks = {pane: events.mark(pane) for pane in wanted}  # before anything is requested
-        cache = self._steady.cache
-        dirty = [
-            p
-            for p in wanted
-            if marks[p] is None
-            or self._event_marks.get((p, ansi)) != marks[p]
-            or not cache.has(p, ansi=ansi)
-        ]
-        started = time.time()
-        survey, states = self._survey_call(dirty, ansi=ansi, states=True)
-        cache.prune(set(states))
-        for key in [key for key in self._event_marks if key[0] not in states]:
-            del self._event_marks[key]
-        found = {c.pane_id: c for c in survey.captures if c.text is not None}
-        reused: dict[str, PaneCapture] = {}
-        todo: list[str] = []
-        for pane in wanted:
-            if pane in found or pane in dirty or pane not in states:
-                continue
-            kept = cache.unchanged(pane, states[pane], ansi=ansi)
-            if kept is None:
-                todo.append(pane)
-            else:
-                reused[pane] = kept
-        if todo:
-            marks.update({pane: events.mark(pane) for pane in todo})
-            found.update(self._sweep_fresh(todo, ansi=ansi))
-        self._steady.store(found, states, ansi=ansi, started=started)
-        for pane in found:
-            self._event_marks[(pane, ansi)] = marks.get(pane)
-        events.resume(found)
-        self.last_captured = len(dirty) + len(todo)
-        everything = {**reused, **found}
-        captures = tuple(everything.get(p) or PaneCapture(pane_id=p, text=None) for p in pane_ids)
-        return Survey(panes=survey.panes, captures=captures)
-
-    def _capture_steady(
-        self, todo: list[str], states: dict[str, PaneState], *, ansi: bool
-    ) -> dict[str, PaneCapture]:
-        if not todo:
-            return {}
-        started = time.time()
-        fresh = self._sweep_fresh(todo, ansi=ansi)
-        self._steady.store(fresh, states, ansi=ansi, started=started)
-        return fresh
+        return without_own_clients(survey, own, mine, self._less_attached)
 
     def sweep(
         self, pane_ids: Sequence[str], *, ansi: bool = False, fresh: bool = True
@@ -431,36 +287,6 @@ class TmuxTerminal:
         self.last_captured = len(wanted)
         found = self._sweep_fresh(wanted, ansi=ansi) if fresh else self._sweep_delta(wanted, ansi)
         return [found.get(pane, PaneCapture(pane_id=pane, text=None)) for pane in pane_ids]
-
-    def _sweep_fresh(self, wanted: list[str], *, ansi: bool) -> dict[str, PaneCapture]:
-        if not wanted:
-            return {}
-        self.panes_captured += len(wanted)
-        if self.control:
-            controlled = self._link.sweep(wanted, ansi=ansi)
-            if controlled is not None:
-                return {capture.pane_id: capture for capture in controlled}
-        return tmux_sweep.sweep(self._tmux, wanted, ansi=ansi)[0]
-
-    def _sweep_delta(self, wanted: list[str], ansi: bool) -> dict[str, PaneCapture]:
-        """Panes captured last time are captured again in the same process that lists every
-        pane's state (they are likely still busy); of the others, only those that printed
-        since their last capture are captured, by one more process."""
-        started = time.time()
-        if self.control and self._link.client() is not None:
-            guess: list[str] = []
-            guessed: dict[str, PaneCapture] = {}
-            states = self.pane_states()
-        else:
-            guess = self._steady.guess(wanted, ansi=ansi, unknown=False)
-            guessed, states = tmux_sweep.sweep(self._tmux, guess, ansi=ansi)
-        busy = self._steady.absorb(guessed, states, ansi=ansi, started=started)
-        asked = set(guess)
-        reused, todo = self._steady.reuse([p for p in wanted if p not in asked], states, ansi=ansi)
-        found = {**guessed, **reused, **self._capture_steady(todo, states, ansi=ansi)}
-        self._steady.recent = busy | set(todo)
-        self.last_captured = len(busy) + len(todo)
-        return found
 
     def pane_states(self) -> dict[str, PaneState]:
         """Every pane's process, size, liveness and last output time (one tmux call).
@@ -535,18 +361,6 @@ class TmuxTerminal:
         return proc.run_or_raise(
             [*self._base, *args], TmuxError, label=f"tmux {args[0]}", timeout=_TIMEOUT, check=check
         )
-
-
-def _attached(pane: PaneInfo, attached: int) -> PaneInfo:
-    """``pane`` with another ``attached`` count (the constructor: dataclasses.replace costs
-    several times more, and a sweep does this for every pane of paw's session)."""
-    if pane.attached == attached:
-        return pane
-    return PaneInfo(
-        pane_id=pane.pane_id, pane_pid=pane.pane_pid, session=pane.session, width=pane.width,
-        height=pane.height, dead=pane.dead, current_command=pane.current_command,
-        tags=pane.tags, server=pane.server, attached=attached,
-    )  # fmt: skip
 
 
 def require_tmux() -> None:

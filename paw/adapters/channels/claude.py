@@ -228,8 +228,11 @@ class ClaudeHookChannel:
         parent = _ppid(self._proc / str(pid))
         if parent is None:
             return f"process {pid} is gone"
-        runner = pid if _cmdline(self._proc / str(pid)) in self.wiring.execed else parent
-        if runner == parent and _cmdline(self._proc / str(parent)) not in self.wiring.runners:
+        if _cmdline(self._proc / str(parent)) in self.wiring.runners:
+            runner = parent
+        elif _cmdline(self._proc / str(pid)) in self.wiring.execed:
+            runner = pid  # the runner replaced itself by the hook: the agent is its parent
+        else:
             who = "Qwen" if self.wiring.source == qwen.SOURCE else "Claude"
             return f"process {pid} was not started by {who}'s hook runner"
         if self.agent_pid is not None and not self._is_agent(_ppid(self._proc / str(runner))):

@@ -16,7 +16,9 @@ from the channel alone (nothing on the screen to read), with the exact input:
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,3 +168,33 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
     ]  # fmt: skip
     assert len(forged) == 1
     assert not (directory / "ans" / forged[0].name).exists()
+
+
+def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answers(
+    run: paw_run.PawRun,
+) -> None:
+    """paw's hook ends without an answer (its wait ran out, or Qwen ended it): it prints
+    nothing, Qwen draws its own dialog, and paw lists and answers that with keys, as without a
+    channel."""
+    paw_run.spawn(run, "SCENARIO shell")
+    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert first["question"].endswith("(from the agent's channel)"), first
+    directory = _channel_dir(run)
+    (record,) = list((directory / "req").iterdir())
+    os.kill(json.loads(record.read_text(encoding="utf-8"))["hook_pid"], signal.SIGTERM)
+
+    def from_the_screen() -> dict[str, Any] | None:
+        listed = paw_run.prompts(run)
+        return listed[0] if listed and listed[0]["id"] != first["id"] else None
+
+    assert _wait(from_the_screen, PROMPT_TIMEOUT)
+    prompt = from_the_screen()
+    assert prompt is not None
+    assert DIALOG in run.pane.capture()
+    assert prompt["subject"] == scenarios.SHELL_COMMAND
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
+    assert decision["keys"] != []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert [s.get("path") for s in _sends(run)] == [None]
+    assert not list((directory / "ans").iterdir())

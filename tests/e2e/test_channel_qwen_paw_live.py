@@ -198,3 +198,28 @@ def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answer
     assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
     assert [s.get("path") for s in _sends(run)] == [None]
     assert not list((directory / "ans").iterdir())
+
+
+@pytest.mark.parametrize("step", ["approve:channel-recorded", "approve:channel-sent"])
+def test_kill_9_while_answering_through_the_channel_answers_once(
+    run: paw_run.PawRun, step: str
+) -> None:
+    """paw killed after recording (nothing written for the hook: the request is listed again
+    and a second approval answers it) or after writing the answer (the hook delivers it);
+    nothing is ever answered twice, by the channel or by keys."""
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    crashing = run._replace(env={**run.env, "PAW_TEST_CRASH_AT": step})
+    died = paw_run.paw(crashing, "approve", prompt["id"], "--yes", "--json")
+    assert died.returncode == -9, died
+    if step == "approve:channel-recorded":
+        again = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+        decision = paw_run.decide(run, "approve", again["id"])
+        assert decision["outcome"] == "sent", decision
+        assert decision["keys"] == []
+    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    assert len(list((_channel_dir(run) / "ans").iterdir())) == 1
+    assert all(s.get("path") == "channel" for s in _sends(run))
+    assert _wait(lambda: run.stub.results_for("shell"), EFFECT_TIMEOUT)
+    assert len(run.stub.results_for("shell")) == 1

@@ -1,17 +1,20 @@
-"""Claude Code's ``PermissionRequest`` hook channel: the wiring at spawn and the port paw reads.
+"""Claude Code's and Qwen Code's ``PermissionRequest`` hook channel: the wiring at spawn and the
+port paw reads (one shape for both; the wiring's ``source`` says whose hook it is).
 
 Layout of one spawn's channel directory (in paw's state dir, mode 0700, never the worktree):
 
 - ``secret``: 32 random bytes (0600); records and answers are signed with it;
-- ``settings.json``: what paw passes as ``claude --settings FILE`` (only the hook);
+- ``settings.json``: what paw passes as ``claude --settings FILE``, or names to Qwen with
+  ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` (only the hook);
 - ``req/<id>.json``: one record per request, written by the hook program (:mod:`paw.channel_hook`);
 - ``ans/<id>.json``: paw's decision, created exclusively (a second answer fails: never twice);
 - ``done/<id>.json``: the hook's outcome (answered, timed-out, ended).
 
 A record is listed only when it verifies (signature, agent, spawn, id = file name) *and* the
 process it names is alive, holds that very file open, and was started by Claude's hook runner:
-its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process. This
-is read from /proc, not from the record. See SECURITY.md for what this can and cannot prove.
+its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process (Qwen:
+see :meth:`ClaudeHookChannel._writer_problem`). This is read from /proc, not from the record.
+See SECURITY.md for what this can and cannot prove.
 """
 
 from __future__ import annotations

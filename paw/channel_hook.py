@@ -1,7 +1,9 @@
-"""paw's Claude Code ``PermissionRequest`` hook program (``python -m paw.channel_hook``).
+"""paw's ``PermissionRequest`` hook program (``python -m paw.channel_hook``) for Claude Code and
+Qwen Code.
 
 Claude runs it (``/bin/sh -c <command>``, the command paw wrote into the per-launch settings in
-its state dir) while its permission dialog is drawn, with the event as JSON on stdin. It:
+its state dir) while its permission dialog is drawn, with the event as JSON on stdin; Qwen runs
+it (``bash -c <command>``) *before* it draws its dialog, and draws none if the hook answers. It:
 
 1. mints a request id and writes the signed record ``req/<id>.json`` atomically (fsync'd) under
    the spawn's channel directory, and keeps the file open (the adapter checks this live process
@@ -10,8 +12,9 @@ its state dir) while its permission dialog is drawn, with the event as JSON on s
    hook timeout, then prints it for Claude and writes ``done/<id>.json``;
 3. without a decision (or on SIGTERM, or on any error) prints nothing: Claude keeps its dialog,
    and the screen path applies;
-4. stops waiting, printing nothing, once the agent's transcript shows the tool's result: the
-   request was answered elsewhere (a human at the pane), so paw lists it no longer.
+4. (Claude) stops waiting, printing nothing, once the agent's transcript shows the tool's
+   result: the request was answered elsewhere (a human at the pane), so paw lists it no longer.
+   Qwen draws no dialog while its hook runs: nothing can answer it elsewhere.
 
 Standard library and pure ``paw.core`` only; it must start fast and never fail loudly.
 """
@@ -30,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from paw.core.channels import claude
+from paw.core.channels import claude, qwen
 from paw.core.channels.request import ChannelAnswer
 
 POLL_S = 0.01
@@ -38,6 +41,9 @@ TRANSCRIPT_POLL_S = 0.25
 MOVED_ON = "moved-on"
 TRANSCRIPT_TAIL_BYTES = 1 << 20
 MAX_EVENT_BYTES = 1 << 20
+# The agents this program serves: its record's source and how long it waits by default.
+FLAVORS = {"claude": (claude.SOURCE, claude.WAIT_S), "qwen": (qwen.SOURCE, qwen.WAIT_S)}
+DENIED = "denied through paw"
 
 
 def _write_atomic(path: Path, data: object) -> None:
@@ -62,7 +68,7 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     raise _EndedError
 
 
-def run(directory: Path, agent: str, spawn: str, wait_s: float) -> int:
+def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "claude") -> int:
     """Record the event on stdin, wait for paw's decision, print it. Always exits 0."""
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)
@@ -74,20 +80,21 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float) -> int:
         if not isinstance(event, dict) or event.get("hook_event_name") != claude.HOOK_EVENT:
             return 0
         request_id = secrets.token_hex(8)
+        source = FLAVORS[flavor][0]
         record = claude.make_record(
-            secret=secret, agent=agent, spawn=spawn, request_id=request_id, event=event,
-            hook_pid=os.getpid(), written_at=time.time(),
+            secret=secret, source=source, agent=agent, spawn=spawn, request_id=request_id,
+            event=event, hook_pid=os.getpid(), written_at=time.time(),
         )  # fmt: skip
         path = directory / "req" / f"{request_id}.json"
         _write_atomic(path, record)
         with path.open("rb"):  # held open while waiting: the adapter's proof of a live writer
             outcome = "timed-out"
-            moved_on = _moved_on_check(event)
+            moved_on = _moved_on_check(event) if flavor == "claude" else _never
             answer = _wait(directory, secret, agent, spawn, request_id, wait_s, moved_on)
             if answer == MOVED_ON:
                 outcome = "resolved-elsewhere"
             elif isinstance(answer, ChannelAnswer):
-                sys.stdout.write(claude.render_decision(answer) + "\n")
+                sys.stdout.write(qwen.render_decision(answer, DENIED) + "\n")
                 sys.stdout.flush()
                 outcome = f"answered:{answer}"
     except _EndedError:
@@ -128,6 +135,10 @@ def _wait(
             doc, secret=secret, agent=agent, spawn=spawn, request_id=request_id
         )
     return None
+
+
+def _never() -> bool:
+    return False
 
 
 def _moved_on_check(event: dict[str, object]) -> Callable[[], bool]:
@@ -198,15 +209,18 @@ def _contents(line: bytes) -> list[dict[str, object]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S]``."""
+    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S [claude|qwen]]``."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) not in (3, 4):
+    if len(args) not in (3, 4, 5):
+        return 0
+    flavor = args[4] if len(args) == 5 else "claude"
+    if flavor not in FLAVORS:
         return 0
     try:
-        wait_s = float(args[3]) if len(args) == 4 else claude.WAIT_S
+        wait_s = float(args[3]) if len(args) >= 4 else FLAVORS[flavor][1]
     except ValueError:
         return 0
-    return run(Path(args[0]), args[1], args[2], wait_s)
+    return run(Path(args[0]), args[1], args[2], wait_s, flavor)
 
 
 if __name__ == "__main__":

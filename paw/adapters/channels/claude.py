@@ -1,17 +1,20 @@
-"""Claude Code's ``PermissionRequest`` hook channel: the wiring at spawn and the port paw reads.
+"""Claude Code's and Qwen Code's ``PermissionRequest`` hook channel: the wiring at spawn and the
+port paw reads (one shape for both; the wiring's ``source`` says whose hook it is).
 
 Layout of one spawn's channel directory (in paw's state dir, mode 0700, never the worktree):
 
 - ``secret``: 32 random bytes (0600); records and answers are signed with it;
-- ``settings.json``: what paw passes as ``claude --settings FILE`` (only the hook);
+- ``settings.json``: what paw passes as ``claude --settings FILE``, or names to Qwen with
+  ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` (only the hook);
 - ``req/<id>.json``: one record per request, written by the hook program (:mod:`paw.channel_hook`);
 - ``ans/<id>.json``: paw's decision, created exclusively (a second answer fails: never twice);
 - ``done/<id>.json``: the hook's outcome (answered, timed-out, ended).
 
 A record is listed only when it verifies (signature, agent, spawn, id = file name) *and* the
 process it names is alive, holds that very file open, and was started by Claude's hook runner:
-its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process. This
-is read from /proc, not from the record. See SECURITY.md for what this can and cannot prove.
+its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process (Qwen:
+see :meth:`ClaudeHookChannel._writer_problem`). This is read from /proc, not from the record.
+See SECURITY.md for what this can and cannot prove.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from paw.core.channels import claude
+from paw.core.channels import claude, qwen
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.errors import PawError
 
@@ -43,13 +46,52 @@ class ClaudeWiring:
     directory: Path
     agent: str
     spawn: str
-    command: str  # the hook command in the settings, exactly as Claude runs it via /bin/sh -c
+    command: str  # the hook command in the settings, exactly as the agent runs it (sh/bash -c)
     settings: Path
+    source: str = claude.SOURCE  # the hook's agent: claude.SOURCE or qwen.SOURCE
+
+    @property
+    def runners(self) -> frozenset[tuple[str, ...]]:
+        """The command lines of the agent's hook runner (the parent of paw's hook program):
+        Claude runs ``/bin/sh -c CMD``, Qwen ``bash -c CMD`` (bash from its PATH)."""
+        if self.source == qwen.SOURCE:
+            return frozenset((bash, "-c", self.command) for bash in _BASHES)
+        return frozenset({("/bin/sh", "-c", self.command)})
+
+    @property
+    def execed(self) -> frozenset[tuple[str, ...]]:
+        """The hook program's own command line when the runner replaced itself by it (bash runs
+        a one-command ``-c`` in place): Qwen's only."""
+        if self.source == qwen.SOURCE:
+            return frozenset({tuple(shlex.split(self.command))})
+        return frozenset()
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What the launch's environment gets (Qwen reads its per-launch settings from it)."""
+        if self.source == qwen.SOURCE:
+            return {QWEN_DEFAULTS_VAR: str(self.settings)}
+        return {}
 
     @property
     def argv(self) -> tuple[str, ...]:
-        """The flags that pass the settings to this launch of ``claude``."""
+        """The flags that pass the settings to this launch of ``claude`` (none for Qwen)."""
+        if self.source == qwen.SOURCE:
+            return ()
         return ("--settings", str(self.settings))
+
+
+# Qwen Code reads a settings file named by this variable as its lowest-precedence layer.
+QWEN_DEFAULTS_VAR = "QWEN_CODE_SYSTEM_DEFAULTS_PATH"
+_BASHES = ("bash", "/bin/bash", "/usr/bin/bash")
+# How many copies of itself an agent's program may start before its hooks' parent (Qwen 0.24.4:
+# two).
+_RELAUNCHES = 4
+# A record's source -> how its agent names its tools.
+_CLASSIFY: dict[str, claude.Classify] = {
+    claude.SOURCE: claude.classify_tool,
+    qwen.SOURCE: qwen.classify_tool,
+}
 
 
 def channel_dir(state_root: Path, agent: str, spawn: str) -> Path:
@@ -62,13 +104,7 @@ def wire_claude(
 ) -> ClaudeWiring:
     """Create the spawn's channel directory, secret and settings file (nothing else is touched:
     not the user's settings, not the worktree)."""
-    directory = channel_dir(state_root, agent, spawn)
-    for sub in ("req", "ans", "done"):
-        (directory / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
-    directory.chmod(0o700)
-    secret = directory / "secret"
-    if not secret.exists():
-        _create_exclusive(secret, secrets.token_bytes(32), mode=0o600)
+    directory = _prepare(state_root, agent, spawn)
     # -I: isolated, so the worktree the hook runs in (Claude's cwd) cannot shadow paw's modules.
     argv = [python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}"]
     command = shlex.join(argv)
@@ -78,8 +114,39 @@ def wire_claude(
     return ClaudeWiring(directory, agent, spawn, command, settings)
 
 
+def wire_qwen(
+    state_root: Path, agent: str, spawn: str, python: str, *, wait_s: float = qwen.WAIT_S
+) -> ClaudeWiring:
+    """As :func:`wire_claude`, for Qwen Code: the settings file is named to Qwen by
+    ``QWEN_CODE_SYSTEM_DEFAULTS_PATH`` in the launch's environment (its lowest-precedence
+    layer: the user's and the project's settings are read as always, and untouched)."""
+    directory = _prepare(state_root, agent, spawn)
+    argv = [
+        python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}",
+        "qwen",
+    ]  # fmt: skip
+    command = shlex.join(argv)
+    settings = directory / "settings.json"
+    text = json.dumps(qwen.render_settings(command)).encode("utf-8")
+    _replace_file(settings, text, mode=0o600)
+    return ClaudeWiring(directory, agent, spawn, command, settings, qwen.SOURCE)
+
+
+def _prepare(state_root: Path, agent: str, spawn: str) -> Path:
+    """The spawn's channel directory (0700) with its request, answer and outcome folders and
+    its secret (created once)."""
+    directory = channel_dir(state_root, agent, spawn)
+    for sub in ("req", "ans", "done"):
+        (directory / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+    directory.chmod(0o700)
+    secret = directory / "secret"
+    if not secret.exists():
+        _create_exclusive(secret, secrets.token_bytes(32), mode=0o600)
+    return directory
+
+
 class ClaudeHookChannel:
-    """The :class:`~paw.core.ports.ChannelPort` of one Claude Code spawn."""
+    """The :class:`~paw.core.ports.ChannelPort` of one Claude Code (or Qwen Code) spawn."""
 
     def __init__(
         self,
@@ -129,13 +196,17 @@ class ClaudeHookChannel:
         if done is not None:
             at = done.get("at") if isinstance(done, dict) else None
             recent = isinstance(at, (int, float)) and now - at < ANSWERED_GRACE_S
-            if not (answered and recent):
+            # (an answer written after the hook gave up never reached the agent: its dialog,
+            # drawn now, is the screen's to list)
+            given = isinstance(done, dict) and str(done.get("outcome", "")).startswith("answered")
+            if not (answered and recent and given):
                 return ""  # over: not listed, not refused
         doc = _read_json(path)
         seen = self._seen.setdefault(rid, now)
+        source = self.wiring.source
         request = claude.parse_record(
             doc, secret=self._secret, agent=self.wiring.agent, spawn=self.wiring.spawn,
-            request_id=rid, seen_at=seen,
+            request_id=rid, seen_at=seen, source=source, classify=_CLASSIFY[source],
         )  # fmt: skip
         if isinstance(request, str):
             return request
@@ -147,7 +218,12 @@ class ClaudeHookChannel:
         return replace(request, state=state)
 
     def _writer_problem(self, pid: int | None, path: Path) -> str:
-        """Why the process the record names is not Claude's hook holding it ('' if it is)."""
+        """Why the process the record names is not the agent's hook holding it ('' if it is).
+
+        Claude's hook runs as ``/bin/sh -c CMD``, a child of Claude's process. Qwen's as
+        ``bash -c CMD``, which bash replaces by paw's hook program itself (its command line is
+        then CMD's words), a child of Qwen's node process (a copy of itself that the launched
+        ``qwen`` started: see :meth:`_is_agent`)."""
         if pid is None:
             return "it names no writer"
         if not _holds(self._proc / str(pid), path):
@@ -155,11 +231,39 @@ class ClaudeHookChannel:
         parent = _ppid(self._proc / str(pid))
         if parent is None:
             return f"process {pid} is gone"
-        if _cmdline(self._proc / str(parent)) != ("/bin/sh", "-c", self.wiring.command):
-            return f"process {pid} was not started by Claude's hook runner"
-        if self.agent_pid is not None and _ppid(self._proc / str(parent)) != self.agent_pid:
+        if _cmdline(self._proc / str(parent)) in self.wiring.runners:
+            runner = parent
+        elif _cmdline(self._proc / str(pid)) in self.wiring.execed:
+            runner = pid  # the runner replaced itself by the hook: the agent is its parent
+        else:
+            who = "Qwen" if self.wiring.source == qwen.SOURCE else "Claude"
+            return f"process {pid} was not started by {who}'s hook runner"
+        if self.agent_pid is not None and not self._is_agent(_ppid(self._proc / str(runner))):
             return f"process {pid}'s hook runner is not the agent's (pid {self.agent_pid})"
         return ""
+
+    def _is_agent(self, pid: int | None) -> bool:
+        """Whether ``pid`` is the agent paw launched or (Qwen) a copy of itself it started: the
+        pinned ``qwen`` relaunches its node program twice, each a child of the last, running the
+        same executable; its hooks are children of the last one."""
+        if pid is None or self.agent_pid is None:
+            return False
+        if pid == self.agent_pid:
+            return True
+        if self.wiring.source != qwen.SOURCE:
+            return False
+        launched = _exe(self._proc / str(self.agent_pid))
+        current = pid
+        for _ in range(_RELAUNCHES):
+            if launched is None or _exe(self._proc / str(current)) != launched:
+                return False
+            parent = _ppid(self._proc / str(current))
+            if parent is None:
+                return False
+            if parent == self.agent_pid:
+                return True
+            current = parent
+        return False
 
     def answer(self, request_id: str, answer: ChannelAnswer) -> None:
         """Deliver ``answer`` to the hook holding ``request_id``, exactly once."""
@@ -229,6 +333,13 @@ def _ppid(proc: Path) -> int | None:
     try:
         return int(fields[1])
     except (IndexError, ValueError):
+        return None
+
+
+def _exe(proc: Path) -> str | None:
+    try:
+        return str((proc / "exe").readlink())
+    except OSError:
         return None
 
 

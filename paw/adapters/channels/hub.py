@@ -1,6 +1,7 @@
 """The channels paw can wire, by agent kind: :class:`~paw.core.ports.ChannelHub`.
 
-- Claude Code: its ``PermissionRequest`` hook, a settings file per spawn
+- Claude Code and Qwen Code: their ``PermissionRequest`` hook, a settings file per spawn
+  (``claude --settings FILE``; ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in Qwen's environment)
   (:mod:`paw.adapters.channels.claude`).
 - opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
   per spawn (:mod:`paw.adapters.channels.opencode`). The channel's reader is started once per
@@ -22,6 +23,7 @@ from paw.adapters.channels.claude import (
     ClaudeWiring,
     channel_dir,
     wire_claude,
+    wire_qwen,
 )
 from paw.adapters.channels.opencode import (
     OpencodeChannel,
@@ -31,9 +33,17 @@ from paw.adapters.channels.opencode import (
     wire_opencode,
 )
 from paw.adapters.pstree import PsutilInspector
+from paw.core.channels import claude, qwen
 from paw.core.ports import ChannelPort, Wired
 
 CLAUDE_KIND = "claude-code"
+QWEN_KIND = "qwen-code"
+# The agent kinds with a PermissionRequest hook paw wires: their program and their records'
+# source.
+HOOK_KINDS: dict[str, tuple[str, str]] = {
+    CLAUDE_KIND: ("claude", claude.SOURCE),
+    QWEN_KIND: ("qwen", qwen.SOURCE),
+}
 # The agent kinds with an opencode-style server, and the programs paw knows take its flags (a
 # custom command, a wrapper whose flags paw does not know, is launched as it is).
 SERVER_PROGRAMS: dict[str, frozenset[str]] = {
@@ -58,8 +68,8 @@ class _Open:
 
 
 class FileChannelHub:
-    """Channels wired from paw's state dir: Claude Code's hook, opencode's and Kilo Code's
-    server."""
+    """Channels wired from paw's state dir: Claude Code's and Qwen Code's hook, opencode's and
+    Kilo Code's server."""
 
     def __init__(self, state_root: str | Path, python: str) -> None:
         self.root = Path(state_root)
@@ -69,13 +79,17 @@ class FileChannelHub:
         self._procs = PsutilInspector()
 
     def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
-        """``claude`` gets ``--settings FILE`` right after its program name; ``opencode`` and
-        ``kilo`` get ``--port N --hostname 127.0.0.1 --no-mdns`` there and the server's
-        password in their environment; a custom command is launched as it is."""
+        """``claude`` gets ``--settings FILE`` right after its program name; ``qwen`` gets
+        ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in its environment; ``opencode`` and ``kilo``
+        get ``--port N --hostname 127.0.0.1 --no-mdns`` there and the server's password in
+        their environment; a custom command is launched as it is."""
         program = posixpath.basename(argv[0]) if argv else ""
         if kind == CLAUDE_KIND and program == "claude":
             wiring = wire_claude(self.root, agent, spawn, self.python)
             return Wired((argv[0], *wiring.argv, *argv[1:]))
+        if kind == QWEN_KIND and program == "qwen":
+            wiring = wire_qwen(self.root, agent, spawn, self.python)
+            return Wired(tuple(argv), wiring.env)
         if program in SERVER_PROGRAMS.get(kind, ()):
             flags, env, _server = wire_opencode(agent, self.root, kind=kind)
             return Wired((argv[0], *flags, *argv[1:]), env)
@@ -83,8 +97,8 @@ class FileChannelHub:
 
     def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
         """The spawn's channel when it was wired, else None."""
-        if kind == CLAUDE_KIND:
-            return self._claude_port(agent, spawn, agent_pid)
+        if kind in HOOK_KINDS:
+            return self._hook_port(agent, kind, spawn, agent_pid)
         if kind in SERVER_PROGRAMS:
             return self._server_port(agent, kind, spawn, agent_pid)
         return None
@@ -104,7 +118,9 @@ class FileChannelHub:
         for agent in list(self._servers):
             self._servers.pop(agent).channel.close()
 
-    def _claude_port(self, agent: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
+    def _hook_port(
+        self, agent: str, kind: str, spawn: str, agent_pid: int | None
+    ) -> ChannelPort | None:
         if not spawn:
             return None
         cached = self._ports.get((agent, spawn))
@@ -114,7 +130,7 @@ class FileChannelHub:
         settings = directory / "settings.json"
         if not settings.exists():
             return None
-        wiring = read_wiring(directory, agent, spawn)
+        wiring = read_wiring(directory, agent, spawn, HOOK_KINDS[kind][1])
         if wiring is None:
             return None
         port = ClaudeHookChannel(wiring, agent_pid)
@@ -158,7 +174,9 @@ def _listening(server: OpencodeServer) -> bool:
         return False
 
 
-def read_wiring(directory: Path, agent: str, spawn: str) -> ClaudeWiring | None:
+def read_wiring(
+    directory: Path, agent: str, spawn: str, source: str = claude.SOURCE
+) -> ClaudeWiring | None:
     """The wiring a spawn's settings file records (the exact hook command), or None."""
     try:
         settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
@@ -168,4 +186,4 @@ def read_wiring(directory: Path, agent: str, spawn: str) -> ClaudeWiring | None:
         return None
     if not isinstance(command, str):
         return None
-    return ClaudeWiring(directory, agent, spawn, command, directory / "settings.json")
+    return ClaudeWiring(directory, agent, spawn, command, directory / "settings.json", source)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from paw.core.channels.request import ChannelAnswer, ChannelRequest
 from paw.core.models import PromptKind
@@ -43,6 +43,9 @@ _TOOLS: dict[str, tuple[PromptKind, str]] = {
     "Write": (PromptKind.WRITE, "file_path"),
     "WebFetch": (PromptKind.FETCH, "url"),
 }
+
+# How a hook's agent names its tools: (tool, tool_input) -> paw's kind and the exact subject.
+Classify = Callable[[str, Mapping[str, object]], tuple[PromptKind, str | None]]
 
 # The fields of a record, in the order they are signed.
 _SIGNED = (
@@ -72,6 +75,7 @@ def sign(secret: bytes, fields: Mapping[str, object]) -> str:
 def make_record(
     *,
     secret: bytes,
+    source: str = SOURCE,
     agent: str,
     spawn: str,
     request_id: str,
@@ -83,7 +87,7 @@ def make_record(
     tool_input = event.get("tool_input")
     record: dict[str, object] = {
         "v": RECORD_VERSION,
-        "source": SOURCE,
+        "source": source,
         "agent": agent,
         "spawn": spawn,
         "id": request_id,
@@ -98,12 +102,22 @@ def make_record(
 
 
 def parse_record(
-    doc: object, *, secret: bytes, agent: str, spawn: str, request_id: str, seen_at: float
+    doc: object,
+    *,
+    secret: bytes,
+    agent: str,
+    spawn: str,
+    request_id: str,
+    seen_at: float,
+    source: str = SOURCE,
+    classify: Classify | None = None,
 ) -> ChannelRequest | str:
     """The request a record claims, or why it is refused (one line).
 
     Refused: not this version's shape, a MAC that does not verify with this spawn's secret,
-    another agent or spawn, an id that is not the record's file name (a copy)."""
+    another agent or spawn, an id that is not the record's file name (a copy), another hook's
+    record (``source``: a Qwen hook's record is not a Claude one). ``classify`` reads the
+    agent's own tool names (Claude's by default)."""
     if not isinstance(doc, dict) or doc.get("v") != RECORD_VERSION:
         return "not a paw channel record"
     mac = doc.get("mac")
@@ -113,14 +127,16 @@ def parse_record(
         return f"it names agent {doc.get('agent')!r}, spawn {doc.get('spawn')!r}"
     if doc.get("id") != request_id:
         return "its id is not its file's name (a copy)"
+    if doc.get("source") != source:
+        return f"it is a {doc.get('source')!r} record, not a {source!r} one"
     tool = doc.get("tool_name")
     tool_input = doc.get("tool_input")
     if not isinstance(tool, str) or not isinstance(tool_input, dict):
         return "it carries no tool"
-    kind, subject = classify_tool(tool, tool_input)
+    kind, subject = (classify or classify_tool)(tool, tool_input)
     return ChannelRequest(
         agent=agent,
-        source=SOURCE,
+        source=source,
         request_id=request_id,
         tool=tool,
         kind=kind,

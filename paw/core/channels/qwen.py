@@ -25,6 +25,15 @@ from paw.core.models import PromptKind
 SOURCE = "qwen-hook"
 EVENT = "PermissionRequest"
 
+# Qwen's hook timeout (seconds) paw writes into the per-launch settings, and how long paw's hook
+# waits for paw's decision: shorter, so the hook returns nothing and Qwen draws its own dialog
+# (the screen path applies) before Qwen ends the hook. While the hook waits Qwen draws *no*
+# dialog (it runs the hook first), so a human at the pane has nothing to answer: the wait is
+# kept short enough for them, long enough for a human deciding in paw. (Qwen reads a timeout of
+# 1000 or more as milliseconds: keep it below.)
+HOOK_TIMEOUT_S = 150
+WAIT_S = 120.0
+
 # Qwen's runtime tool id -> paw's kind and the argument holding the exact input.
 _TOOLS: dict[str, tuple[PromptKind, str]] = {
     "run_shell_command": (PromptKind.SHELL, "command"),
@@ -54,9 +63,7 @@ def parse_permission_request(
         return None
     if not isinstance(session, str) or not session or not request_id:
         return None
-    kind, field = _TOOLS.get(tool, (_other_kind(tool), ""))
-    value = tool_input.get(field) if field else None
-    subject = value if isinstance(value, str) and value else None
+    kind, subject = classify_tool(tool, tool_input)
     raw: dict[str, object] = {
         "session_id": session,
         "cwd": _text(payload.get("cwd")),
@@ -76,6 +83,20 @@ def parse_permission_request(
         can_answer=can_answer,
         seen_at=now,
     )
+
+
+def classify_tool(tool: str, tool_input: Mapping[str, object]) -> tuple[PromptKind, str | None]:
+    """paw's kind and the exact subject of one Qwen tool call (None: nothing to judge)."""
+    kind, field = _TOOLS.get(tool, (_other_kind(tool), ""))
+    value = tool_input.get(field) if field else None
+    return kind, value if isinstance(value, str) and value else None
+
+
+def render_settings(command: str) -> dict[str, object]:
+    """The per-launch settings paw names with ``QWEN_CODE_SYSTEM_DEFAULTS_PATH``: only the
+    PermissionRequest hook (Qwen runs it as ``bash -c <command>``)."""
+    hook = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
+    return {"hooks": {EVENT: [{"matcher": "", "hooks": [hook]}]}}
 
 
 def render_decision(answer: ChannelAnswer, message: str = "") -> str:

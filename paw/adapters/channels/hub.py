@@ -3,9 +3,11 @@
 - Claude Code: its ``PermissionRequest`` hook, a settings file per spawn
   (:mod:`paw.adapters.channels.claude`).
 - opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
-  per spawn (:mod:`paw.adapters.channels.opencode`). The channel's reader is started once per
-  agent in a paw process and reused by every sweep; it trusts the stream only while every
-  process listening on the port is in the agent's process tree.
+  per spawn (:mod:`paw.adapters.channels.opencode`). A long-running paw process (``streams``:
+  the TUI, the sweeper, a wave runner) starts one event-stream reader per agent, reused by
+  every sweep; any other paw process holds no stream and reads the server's pending list when
+  it looks (opencode warns over its TUI past ten streams at once). Either trusts the server
+  only while every process listening on the port is in the agent's process tree.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 import posixpath
 import socket
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +30,8 @@ from paw.adapters.channels.opencode import (
     OpencodeChannel,
     OpencodeServer,
     forget_opencode_server,
+    launch_argv,
+    listening_ports,
     load_opencode_server,
     wire_opencode,
 )
@@ -45,6 +50,9 @@ SERVER_PROGRAMS: dict[str, frozenset[str]] = {
 # agent holds open, not an empty list that the screen alone would then answer by keys).
 CONNECT_WAIT_S = 5.0
 PROBE_TIMEOUT_S = 0.5
+# Without streams: one read of the machine's listening sockets serves every agent's look in a
+# sweep (reading them costs tens of milliseconds), for this long.
+LISTENERS_TTL_S = 0.5
 
 
 @dataclass(slots=True)
@@ -61,24 +69,31 @@ class FileChannelHub:
     """Channels wired from paw's state dir: Claude Code's hook, opencode's and Kilo Code's
     server."""
 
-    def __init__(self, state_root: str | Path, python: str) -> None:
+    def __init__(self, state_root: str | Path, python: str, *, streams: bool = False) -> None:
+        """``streams``: this process is long-running (the TUI, the sweeper, a wave runner) and
+        keeps one event stream per opencode or Kilo agent; otherwise (one-shot commands) it
+        never opens one and reads each server's pending list when it looks."""
         self.root = Path(state_root)
         self.python = python
+        self.streams = streams
         self._ports: dict[tuple[str, str], ClaudeHookChannel] = {}
         self._servers: dict[str, _Open] = {}
         self._procs = PsutilInspector()
+        self._listening: tuple[float, dict[int, frozenset[int]]] | None = None
 
     def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
         """``claude`` gets ``--settings FILE`` right after its program name; ``opencode`` and
-        ``kilo`` get ``--port N --hostname 127.0.0.1 --no-mdns`` there and the server's
-        password in their environment; a custom command is launched as it is."""
+        ``kilo`` get ``--port N --hostname 127.0.0.1 --no-mdns`` there and are started through
+        a launcher that reads the server's password from a file (0600) into their environment,
+        so it is in no process's argv; a custom command is launched as it is."""
         program = posixpath.basename(argv[0]) if argv else ""
         if kind == CLAUDE_KIND and program == "claude":
             wiring = wire_claude(self.root, agent, spawn, self.python)
             return Wired((argv[0], *wiring.argv, *argv[1:]))
         if program in SERVER_PROGRAMS.get(kind, ()):
-            flags, env, _server = wire_opencode(agent, self.root, kind=kind)
-            return Wired((argv[0], *flags, *argv[1:]), env)
+            flags, env, server = wire_opencode(agent, self.root, kind=kind)
+            launch = launch_argv(server, self.root, [argv[0], *flags, *argv[1:]])
+            return Wired(tuple(launch), env)
         return Wired(tuple(argv))
 
     def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
@@ -124,8 +139,9 @@ class FileChannelHub:
     def _server_port(
         self, agent: str, kind: str, spawn: str, agent_pid: int | None
     ) -> ChannelPort | None:
-        """One reader per agent, started at the first look and reused by later sweeps; a new
-        spawn or a new agent process (a restart) gets a new one bound to it."""
+        """One reader per agent, made at the first look and reused by later sweeps; a new
+        spawn or a new agent process (a restart) gets a new one bound to it. With ``streams``
+        it holds the agent's event stream; without, it reads the list when looked at."""
         if not spawn or agent_pid is None:
             return None
         opened = self._servers.get(agent)
@@ -141,11 +157,27 @@ class FileChannelHub:
         def is_agent(pid: int) -> bool:
             return any(p.pid == pid for p in self._procs.tree(agent_pid))
 
+        if not self.streams:
+            channel = OpencodeChannel(
+                server, is_agent=is_agent, stream=False, listeners=self._listeners
+            )
+            self._servers[agent] = _Open(kind, spawn, agent_pid, channel)
+            return channel
         channel = OpencodeChannel(server, is_agent=is_agent).start()
         self._servers[agent] = _Open(kind, spawn, agent_pid, channel)
         if _listening(server):
             channel.wait_connected(CONNECT_WAIT_S)
         return channel
+
+    def _listeners(self, port: int) -> frozenset[int]:
+        """The processes listening on ``port``, from one read of the machine's listening
+        sockets shared by every agent's look for ``LISTENERS_TTL_S``."""
+        now = time.monotonic()
+        cached = self._listening
+        if cached is None or now - cached[0] >= LISTENERS_TTL_S:
+            cached = (now, listening_ports())
+            self._listening = cached
+        return cached[1].get(port, frozenset())
 
 
 def _listening(server: OpencodeServer) -> bool:

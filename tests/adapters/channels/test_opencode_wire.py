@@ -48,7 +48,7 @@ def test_wiring_is_private_to_the_spawn(
 ) -> None:
     argv, env, server = wire_opencode("agent-1", tmp_path / "state", kind=kind)
     assert argv == ["--port", str(server.port), "--hostname", "127.0.0.1", "--no-mdns"]
-    assert env[password_var] == server.password
+    assert password_var not in env  # given by the launcher, from a file (test_hub.py)
     assert len(server.password) >= 40
     assert server.username == user
     assert server.host == "127.0.0.1"
@@ -100,6 +100,7 @@ class Replay:
         self.asked = next(e for e in events if e["type"] == "permission.asked")
         self.pending: list[dict[str, Any]] = []
         self.streams: list[Any] = []
+        self.event_requests = 0  # GET /event requests made (streams opened), over its life
         self.replies: list[tuple[str, dict[str, Any]]] = []
         self.down = threading.Event()  # while set, /event answers 503
         self.lock = threading.Lock()
@@ -155,6 +156,8 @@ class Replay:
                 if self.path == "/event" and replay.down.is_set():
                     return self._send(503, "")
                 if self.path == "/event":
+                    with replay.lock:
+                        replay.event_requests += 1
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
                     self.end_headers()

@@ -5,14 +5,19 @@
 - opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
   per spawn (:mod:`paw.adapters.channels.opencode`). A long-running paw process (``streams``:
   the TUI, the sweeper, a wave runner) starts one event-stream reader per agent, reused by
-  every sweep; any other paw process holds no stream and reads the server's pending list when
-  it looks (opencode warns over its TUI past ten streams at once). Either trusts the server
-  only while every process listening on the port is in the agent's process tree.
+  every sweep, while it holds one of the agent's ``MAX_STREAMS`` stream slots (a ``flock`` on
+  ``.paw/channels/<agent>.stream-<k>.lock``, freed by the kernel when the process ends, even
+  by kill -9); any other paw process, and a long-running one finding every slot taken, holds
+  no stream and reads the server's pending list when it looks. opencode's server prints a
+  warning over its TUI past ten event streams at once. Either way the server is trusted only
+  while every process listening on the port is in the agent's process tree.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import posixpath
 import socket
 import time
@@ -53,6 +58,12 @@ PROBE_TIMEOUT_S = 0.5
 # Without streams: one read of the machine's listening sockets serves every agent's look in a
 # sweep (reading them costs tens of milliseconds), for this long.
 LISTENERS_TTL_S = 0.5
+# Event streams per agent across all of paw's processes on this machine (opencode's server
+# warns over its TUI past ten): the sweeper, a TUI and a wave runner or two each get one; a
+# further long-running process reads the list as one-shot commands do, and tries for a slot
+# again every SLOT_RETRY_S.
+MAX_STREAMS = 4
+SLOT_RETRY_S = 5.0
 
 
 @dataclass(slots=True)
@@ -63,6 +74,15 @@ class _Open:
     spawn: str
     agent_pid: int
     channel: OpencodeChannel
+    slot: int | None = None  # the fd holding a stream slot's lock (None: no stream)
+    tried: float = 0.0  # monotonic time a slot was last sought (none free then)
+
+    def close(self) -> None:
+        """Stop the channel, then free its stream slot."""
+        self.channel.close()
+        if self.slot is not None:
+            os.close(self.slot)  # the lock goes with the last descriptor
+            self.slot = None
 
 
 class FileChannelHub:
@@ -109,15 +129,17 @@ class FileChannelHub:
         and password."""
         opened = self._servers.pop(agent, None)
         if opened is not None:
-            opened.channel.close()
+            opened.close()
         forget_opencode_server(agent, self.root)
+        for k in range(MAX_STREAMS):
+            _slot_path(self.root, agent, k).unlink(missing_ok=True)
         for key in [k for k in self._ports if k[0] == agent]:
             del self._ports[key]
 
     def close(self) -> None:
         """Stop every server channel this process opened (the records stay)."""
         for agent in list(self._servers):
-            self._servers.pop(agent).channel.close()
+            self._servers.pop(agent).close()
 
     def _claude_port(self, agent: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
         if not spawn:
@@ -144,30 +166,68 @@ class FileChannelHub:
         it holds the agent's event stream; without, it reads the list when looked at."""
         if not spawn or agent_pid is None:
             return None
+        slot: int | None = None
         opened = self._servers.get(agent)
         if opened is not None:
             if (opened.kind, opened.spawn, opened.agent_pid) == (kind, spawn, agent_pid):
-                return opened.channel
+                if not self._may_stream(opened):
+                    return opened.channel
+                slot = self._take_slot(agent)
+                if slot is None:
+                    opened.tried = time.monotonic()
+                    return opened.channel
             del self._servers[agent]
-            opened.channel.close()
+            opened.close()
         server = load_opencode_server(agent, self.root)
         if server is None or server.kind != kind:
+            if slot is not None:
+                os.close(slot)
             return None
 
         def is_agent(pid: int) -> bool:
             return any(p.pid == pid for p in self._procs.tree(agent_pid))
 
-        if not self.streams:
+        if slot is None and self.streams:
+            slot = self._take_slot(agent)
+        if slot is None:
             channel = OpencodeChannel(
                 server, is_agent=is_agent, stream=False, listeners=self._listeners
             )
-            self._servers[agent] = _Open(kind, spawn, agent_pid, channel)
+            self._servers[agent] = _Open(kind, spawn, agent_pid, channel, None, time.monotonic())
             return channel
         channel = OpencodeChannel(server, is_agent=is_agent).start()
-        self._servers[agent] = _Open(kind, spawn, agent_pid, channel)
+        self._servers[agent] = _Open(kind, spawn, agent_pid, channel, slot)
         if _listening(server):
             channel.wait_connected(CONNECT_WAIT_S)
         return channel
+
+    def _may_stream(self, opened: _Open) -> bool:
+        """A long-running process reading the list (every slot was taken) may try again for
+        a stream (not while a request it answered is still listed as answered: the new reader
+        would not know it)."""
+        return (
+            self.streams
+            and opened.slot is None
+            and time.monotonic() - opened.tried >= SLOT_RETRY_S
+            and not opened.channel.answered_recently()
+        )
+
+    def _take_slot(self, agent: str) -> int | None:
+        """The fd of a free stream slot of ``agent``, locked (None: all taken, or no lock)."""
+        for k in range(MAX_STREAMS):
+            path = _slot_path(self.root, agent, k)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:
+                return None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            return fd
+        return None
 
     def _listeners(self, port: int) -> frozenset[int]:
         """The processes listening on ``port``, from one read of the machine's listening
@@ -178,6 +238,10 @@ class FileChannelHub:
             cached = (now, listening_ports())
             self._listening = cached
         return cached[1].get(port, frozenset())
+
+
+def _slot_path(root: Path, agent: str, k: int) -> Path:
+    return root / "channels" / f"{agent}.stream-{k}.lock"
 
 
 def _listening(server: OpencodeServer) -> bool:

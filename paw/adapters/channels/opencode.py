@@ -240,6 +240,12 @@ class OpencodeChannel:
             taken = [replace(r, state=ChannelState.RESOLVED) for r, _ in self._taken.values()]
             return [*self._book.pending(), *taken]
 
+    def answered_recently(self) -> bool:
+        """Whether a request paw answered here is still listed as answered (the grace)."""
+        now = self._clock()
+        with self._lock:
+            return any(now - at < ANSWERED_GRACE_S for _, at in self._taken.values())
+
     def state(self, request_id: str) -> ChannelState:
         """Where ``request_id`` stands, as the server last said (without a stream: now)."""
         self._look(fresh=True)

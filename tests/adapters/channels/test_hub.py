@@ -21,7 +21,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from paw.adapters.channels.hub import FileChannelHub
+from paw.adapters.channels import hub as hub_module
+from paw.adapters.channels.hub import MAX_STREAMS, FileChannelHub
 from paw.adapters.channels.opencode import LAUNCHER, OpencodeChannel, load_opencode_server
 from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.core.channels.request import ChannelAnswer, ChannelState
@@ -261,3 +262,41 @@ def test_the_password_is_in_no_process_argv_during_a_spawn(
     ).stdout  # fmt: skip
     assert LAUNCHER in shown
     assert server.password not in shown
+
+
+def test_long_running_processes_share_a_few_streams_per_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However many long-running paw processes look at one agent, at most MAX_STREAMS hold its
+    event stream (a flock per slot: separate descriptors conflict as separate processes do);
+    the others read the list, and take a slot once one is freed."""
+    monkeypatch.setattr(hub_module, "SLOT_RETRY_S", 0.0)
+    hubs = [FileChannelHub(tmp_path, sys.executable, streams=True) for _ in range(MAX_STREAMS + 2)]
+    hubs[0].wire("alice", "opencode", "tok1", ("opencode",))
+    server = load_opencode_server("alice", tmp_path)
+    assert server is not None
+    replay = Replay(server.password)
+    try:
+        _point_at(tmp_path, "alice", replay)
+        props = replay.asked["properties"]
+        replay.pending.append(props)
+        ports = [h.port("alice", "opencode", "tok1", os.getpid()) for h in hubs]
+        channels = [p for p in ports if isinstance(p, OpencodeChannel)]
+        assert len(channels) == len(hubs)
+        assert [c.stream for c in channels] == [True] * MAX_STREAMS + [False, False]
+        for channel in channels:  # every process lists the request, streaming or not
+            assert [r.request_id for r in channel.pending()] == [props["id"]]
+        assert replay.event_requests == MAX_STREAMS
+        hubs[0].close()  # a streaming process ends: its slot is free
+        again = hubs[-1].port("alice", "opencode", "tok1", os.getpid())
+        assert isinstance(again, OpencodeChannel)
+        assert again.stream
+        assert again.wait_connected(WAIT)
+        assert replay.event_requests == MAX_STREAMS + 1
+        # released: the slots' lock files go with the agent's record
+        hubs[1].release("alice")
+        assert not list((tmp_path / "channels").glob("alice.*"))
+    finally:
+        for hub in hubs:
+            hub.close()
+        replay.close()

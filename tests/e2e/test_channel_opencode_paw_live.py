@@ -139,7 +139,18 @@ def _server_has_its_password(run: paw_run.PawRun) -> None:
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
     root = psutil.Process(int(pid))
-    assert not [p for p in (root, *root.children(True)) if server.password in " ".join(p.cmdline())]
+    assert not [a for a in _argvs([root, *root.children(True)]) if server.password in a]
+
+
+def _argvs(procs: list[psutil.Process]) -> list[str]:
+    """Each process's argv, joined (a process gone or a zombie meanwhile has none)."""
+    out = []
+    for proc in procs:
+        try:
+            out.append(" ".join(proc.cmdline()))
+        except psutil.Error:
+            continue
+    return out
 
 
 def _history(run: paw_run.PawRun) -> str:

@@ -196,6 +196,9 @@ class OpencodeChannel:
     RETRY_MAX = 5.0
     LIST_TTL = 0.2  # without a stream: a sweep's looks at one agent share one list request
     LIST_INTERVAL = 0.05  # without a stream: how often the waits re-read the list
+    # Without a stream: a list request unanswered this long leaves the channel down (the screen
+    # path applies, as with a lost stream) instead of holding a command on a frozen agent.
+    LIST_TIMEOUT = 3.0
 
     def __init__(
         self,
@@ -431,7 +434,8 @@ class OpencodeChannel:
         listed: tuple[ChannelRequest, ...] | None = None
         if not self._stop.is_set() and self._owned():
             try:
-                status, text = self._request("GET", "/permission")
+                timeout = min(self.timeout, self.LIST_TIMEOUT)
+                status, text = self._request("GET", "/permission", timeout=timeout)
                 payload = json.loads(text) if status == 200 else None
             except (OSError, http.client.HTTPException, ValueError):
                 payload = None
@@ -490,8 +494,11 @@ class OpencodeChannel:
     def _headers(self, accept: str) -> dict[str, str]:
         return {"Authorization": self.server.authorization(), "Accept": accept}
 
-    def _request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
-        conn = http.client.HTTPConnection(self.server.host, self.server.port, self.timeout)
+    def _request(
+        self, method: str, path: str, body: str | None = None, *, timeout: float | None = None
+    ) -> tuple[int, str]:
+        wait = self.timeout if timeout is None else timeout
+        conn = http.client.HTTPConnection(self.server.host, self.server.port, wait)
         try:
             headers = self._headers("application/json")
             if body is not None:

@@ -11,6 +11,7 @@ import os
 import socket
 import stat
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -342,3 +343,23 @@ def test_a_request_paw_answered_reads_answered_while_its_dialog_may_still_show(
         assert channel.pending() == []
     finally:
         channel.close()
+
+
+def test_without_a_stream_a_frozen_server_holds_a_look_only_briefly() -> None:
+    """A server that accepts and never answers (a stopped agent): a one-shot look gives up after
+    LIST_TIMEOUT and the channel vouches for nothing (the screen path applies), instead of
+    holding `paw prompts` for the answer's whole timeout."""
+    with socket.socket() as frozen:
+        frozen.bind(("127.0.0.1", 0))
+        frozen.listen(8)  # the kernel accepts; nobody reads
+        answer_timeout = budget(20.0)  # an answer's request waits this long for its reply
+        port = frozen.getsockname()[1]
+        channel = OpencodeChannel(_server(port), stream=False, timeout=answer_timeout)
+        channel.LIST_TIMEOUT = 0.3
+        started = time.monotonic()
+        assert channel.pending() == []
+        assert not channel.connected
+        assert time.monotonic() - started < answer_timeout
+        with pytest.raises(ChannelRefused) as refused:
+            channel.answer("per_x", ChannelAnswer.ALLOW)
+        assert refused.value.reason == "channel-down"

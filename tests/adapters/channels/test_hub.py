@@ -302,3 +302,46 @@ def test_long_running_processes_share_a_few_streams_per_agent(
         for hub in hubs:
             hub.close()
         replay.close()
+
+
+def test_a_stream_slot_held_by_a_process_killed_9_is_free_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another paw process holds every slot of the agent and is killed -9: the kernel frees its
+    locks, and a long-running process reading the list takes a stream at its next look."""
+    monkeypatch.setattr(hub_module, "SLOT_RETRY_S", 0.0)
+    hub = FileChannelHub(tmp_path, sys.executable, streams=True)
+    hub.wire("alice", "opencode", "tok1", ("opencode",))
+    server = load_opencode_server("alice", tmp_path)
+    assert server is not None
+    replay = Replay(server.password)
+    holder_code = (
+        "import fcntl, os, sys, time\n"
+        "fds = [os.open(p, os.O_RDWR | os.O_CREAT, 0o600) for p in sys.argv[1:]]\n"
+        "[fcntl.flock(fd, fcntl.LOCK_EX) for fd in fds]\n"
+        "print('held', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    slots = [str(tmp_path / "channels" / f"alice.stream-{k}.lock") for k in range(MAX_STREAMS)]
+    holder = subprocess.Popen(
+        [sys.executable, "-c", holder_code, *slots], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
+        _point_at(tmp_path, "alice", replay)
+        first = hub.port("alice", "opencode", "tok1", os.getpid())
+        assert isinstance(first, OpencodeChannel)
+        assert not first.stream  # every slot taken
+        holder.kill()  # kill -9
+        holder.wait()
+        again = hub.port("alice", "opencode", "tok1", os.getpid())
+        assert isinstance(again, OpencodeChannel)
+        assert again.stream
+        assert again.wait_connected(WAIT)
+        assert replay.event_requests == 1
+    finally:
+        holder.kill()
+        holder.wait()
+        hub.close()
+        replay.close()

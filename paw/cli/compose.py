@@ -230,13 +230,14 @@ def socket_file(sup: Supervisor) -> str | None:
     return terminal.socket_file() if isinstance(terminal, TmuxTerminal) else None
 
 
-def _channels(config: PawConfig, state_dir: Path) -> ChannelHub | None:
-    """The agents' structured prompt channels (None: off in the config)."""
+def _channels(config: PawConfig, state_dir: Path, *, streams: bool) -> ChannelHub | None:
+    """The agents' structured prompt channels (None: off in the config). ``streams``: a
+    long-running process, which may hold one event stream per agent (see FileChannelHub)."""
     if not config.channels.enabled:
         return None
     from paw.adapters.channels.hub import FileChannelHub
 
-    return FileChannelHub(state_dir, sys.executable)
+    return FileChannelHub(state_dir, sys.executable, streams=streams)
 
 
 def build_supervisor(
@@ -300,7 +301,7 @@ def build_supervisor(
             show_prompts=prompts,
         ),
         resolve_path=resolve_path,  # edit/write prompts follow symlinks
-        channels=_channels(config, state_dir),
+        channels=_channels(config, state_dir, streams=control),
         agent_version=read_version,
     )
     if control:

@@ -32,6 +32,7 @@ from tests.e2e.stub_model import StubModel
 from tests.support.budget import budget
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
+PASSWORD_VARS = {"opencode": "OPENCODE_SERVER_PASSWORD", "kilocode": "KILO_SERVER_PASSWORD"}
 
 WAIT = budget(180.0)
 # Longer than two rows of an 80-column pane: the screen wraps it, the channel must not.
@@ -53,6 +54,9 @@ def _start(agent: str, state_dir: Path) -> tuple[Run, OpencodeServer]:
     ws = agents.make_workspace(agent)
     stub = StubModel(str(ws.repo)).start()
     flags, env, server = wire_opencode("chan1", state_dir, kind=agent)
+    # paw's spawn gives the password through its launcher (tests/adapters/channels/test_hub.py);
+    # this pane, started by the test itself, gets it in its environment
+    env = {**env, PASSWORD_VARS[agent]: server.password}
     argv = agents.launch_argv(agent, ws, stub.url)
     at = argv.index("-i") + 1
     argv[at:at] = [f"{k}={v}" for k, v in env.items()]

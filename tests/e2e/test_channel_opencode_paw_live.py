@@ -6,19 +6,28 @@ exact input (judged ``allow`` on it), ``paw approve`` answers it through the age
 to the request id (the audit says ``path: "channel"``; no key is sent), and the agent runs it.
 The lower-level live test of the server itself: tests/e2e/test_channel_opencode_live.py.
 
+Many one-shot paw commands at once (``paw prompts``, ``paw ls``) leave the agent's screen alone:
+none holds an event stream, so the server never passes Node's ten-listener warning, which it
+printed over its TUI when each held one (paw then rightly refused to type into it).
+
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
+from paw.adapters.channels.opencode import load_opencode_server
 from tests.e2e import paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action
@@ -29,6 +38,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
 PROMPT_TIMEOUT = budget(300.0)
 EFFECT_TIMEOUT = budget(90.0)
 LONG_FILE = "paw-long.txt"
+# One-shot paw commands at once (opencode warned past ten event streams): paw prompts, paw ls.
+STORM = ("prompts", "prompts", "prompts", "prompts", "ls") * 4
+# Node's warning as it lands on an 80x24 TUI: its first line scrolls off, its stack stays
+# (seen live with eleven streams: "type: "event", count: 11, at overflowWarning (node:events…").
+WARNING_MARKS = ("MaxListeners", "overflowWarning", "EventEmitter memory leak")
 # Harmless and long: wraps at 80 columns; the guard allows it (judged on the exact input).
 LONG_COMMAND = (
     f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
@@ -71,6 +85,7 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     records = list((run.ws.repo / ".paw" / "channels").glob("*.opencode.json"))
     assert [r.name for r in records] == [f"{paw_run.AGENT_NAME}.opencode.json"]
     assert not list(run.worktree.rglob("*.opencode.json"))
+    _server_has_its_password(run)
 
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     screen = run.pane.capture()
@@ -99,3 +114,97 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     assert [(o.get("path"), o.get("outcome")) for o in outcomes] == [("channel", "sent")]
     # answered once: nothing more is listed
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+
+
+def _server_has_its_password(run: paw_run.PawRun) -> None:
+    """The agent got the password through paw's launcher (no argv carries it): its server
+    refuses a request without it and answers one with it."""
+    server = load_opencode_server(paw_run.AGENT_NAME, run.ws.repo / ".paw")
+    assert server is not None
+
+    def status(headers: dict[str, str]) -> int:
+        deadline = time.monotonic() + PROMPT_TIMEOUT
+        while True:
+            conn = http.client.HTTPConnection(server.host, server.port, timeout=budget(10.0))
+            try:
+                conn.request("GET", "/permission", headers=headers)
+                return conn.getresponse().status
+            except OSError:
+                if time.monotonic() > deadline:  # (the server may not be up yet)
+                    raise
+                time.sleep(POLL)
+            finally:
+                conn.close()
+
+    assert status({}) == 401
+    assert status({"Authorization": server.authorization()}) == 200
+    pid = subprocess.run(
+        ["tmux", "-L", run.socket, "display-message", "-p", "-t", run.pane.target, "#{pane_pid}"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    root = psutil.Process(int(pid))
+    assert not [a for a in _argvs([root, *root.children(True)]) if server.password in a]
+
+
+def _argvs(procs: list[psutil.Process]) -> list[str]:
+    """Each process's argv, joined (a process gone or a zombie meanwhile has none)."""
+    out = []
+    for proc in procs:
+        try:
+            out.append(" ".join(proc.cmdline()))
+        except psutil.Error:
+            continue
+    return out
+
+
+def _history(run: paw_run.PawRun) -> str:
+    """The pane's whole history and screen (a warning scrolled away or drawn over stays)."""
+    return subprocess.run(
+        ["tmux", "-L", run.socket, "capture-pane", "-p", "-S", "-", "-t", run.pane.target],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+
+
+def test_many_one_shot_commands_at_once_leave_the_agents_screen_alone(
+    run: paw_run.PawRun,
+) -> None:
+    paw_run.spawn(run, "SCENARIO shell")
+    _server_has_its_password(run)
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert prompt["subject"] == scenarios.SHELL_COMMAND, prompt
+    verbs = list(STORM)
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", "paw", verb, "--json"],
+            cwd=run.ws.repo,
+            env=run.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for verb in verbs
+    ]
+    screens = []
+    deadline = time.monotonic() + paw_run.PAW_TIMEOUT
+    while any(p.poll() is None for p in started) and time.monotonic() < deadline:
+        screens.append(run.pane.capture())
+        time.sleep(POLL)
+    outputs = [p.communicate(timeout=paw_run.PAW_TIMEOUT) for p in started]
+    assert [p.returncode for p in started] == [0] * len(verbs), [err for _, err in outputs]
+    screens.append(_history(run))
+    warned = [s for s in screens if any(mark in s for mark in WARNING_MARKS)]
+    assert not warned, warned[0]
+    # every paw prompts listed the pending request, with its channel's input (its id may
+    # change once: listed from the channel before the TUI drew it, then with the screen)
+    for verb, (out, _) in zip(verbs, outputs, strict=True):
+        if verb == "prompts":
+            listed = json.loads(out)["prompts"]
+            assert [p["subject"] for p in listed] == [scenarios.SHELL_COMMAND], listed
+    # still listed and approvable, through the channel
+    again = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert again["subject"] == scenarios.SHELL_COMMAND, again
+    decision = paw_run.decide(run, "approve", again["id"])
+    assert decision["outcome"] == "sent", decision
+    assert decision["keys"] == []
+    assert _wait(lambda: run.stub.gated_results("shell"), EFFECT_TIMEOUT)
+    assert not [m for m in WARNING_MARKS if m in _history(run)]

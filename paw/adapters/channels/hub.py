@@ -4,16 +4,24 @@
   (``claude --settings FILE``; ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in Qwen's environment)
   (:mod:`paw.adapters.channels.claude`).
 - opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
-  per spawn (:mod:`paw.adapters.channels.opencode`). The channel's reader is started once per
-  agent in a paw process and reused by every sweep; it trusts the stream only while every
-  process listening on the port is in the agent's process tree.
+  per spawn (:mod:`paw.adapters.channels.opencode`). A long-running paw process (``streams``:
+  the TUI, the sweeper, a wave runner) starts one event-stream reader per agent, reused by
+  every sweep, while it holds one of the agent's ``MAX_STREAMS`` stream slots (a ``flock`` on
+  ``.paw/channels/<agent>.stream-<k>.lock``, freed by the kernel when the process ends, even
+  by kill -9); any other paw process, and a long-running one finding every slot taken, holds
+  no stream and reads the server's pending list when it looks. opencode's server prints a
+  warning over its TUI past ten event streams at once. Either way the server is trusted only
+  while every process listening on the port is in the agent's process tree.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import posixpath
 import socket
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +37,8 @@ from paw.adapters.channels.opencode import (
     OpencodeChannel,
     OpencodeServer,
     forget_opencode_server,
+    launch_argv,
+    listening_ports,
     load_opencode_server,
     wire_opencode,
 )
@@ -55,6 +65,15 @@ SERVER_PROGRAMS: dict[str, frozenset[str]] = {
 # agent holds open, not an empty list that the screen alone would then answer by keys).
 CONNECT_WAIT_S = 5.0
 PROBE_TIMEOUT_S = 0.5
+# Without streams: one read of the machine's listening sockets serves every agent's look in a
+# sweep (reading them costs tens of milliseconds), for this long.
+LISTENERS_TTL_S = 0.5
+# Event streams per agent across all of paw's processes on this machine (opencode's server
+# warns over its TUI past ten): the sweeper, a TUI and a wave runner or two each get one; a
+# further long-running process reads the list as one-shot commands do, and tries for a slot
+# again every SLOT_RETRY_S.
+MAX_STREAMS = 4
+SLOT_RETRY_S = 5.0
 
 
 @dataclass(slots=True)
@@ -65,24 +84,39 @@ class _Open:
     spawn: str
     agent_pid: int
     channel: OpencodeChannel
+    slot: int | None = None  # the fd holding a stream slot's lock (None: no stream)
+    tried: float = 0.0  # monotonic time a slot was last sought (none free then)
+
+    def close(self) -> None:
+        """Stop the channel, then free its stream slot."""
+        self.channel.close()
+        if self.slot is not None:
+            os.close(self.slot)  # the lock goes with the last descriptor
+            self.slot = None
 
 
 class FileChannelHub:
     """Channels wired from paw's state dir: Claude Code's and Qwen Code's hook, opencode's and
     Kilo Code's server."""
 
-    def __init__(self, state_root: str | Path, python: str) -> None:
+    def __init__(self, state_root: str | Path, python: str, *, streams: bool = False) -> None:
+        """``streams``: this process is long-running (the TUI, the sweeper, a wave runner) and
+        keeps one event stream per opencode or Kilo agent; otherwise (one-shot commands) it
+        never opens one and reads each server's pending list when it looks."""
         self.root = Path(state_root)
         self.python = python
+        self.streams = streams
         self._ports: dict[tuple[str, str], ClaudeHookChannel] = {}
         self._servers: dict[str, _Open] = {}
         self._procs = PsutilInspector()
+        self._listening: tuple[float, dict[int, frozenset[int]]] | None = None
 
     def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
         """``claude`` gets ``--settings FILE`` right after its program name; ``qwen`` gets
         ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in its environment; ``opencode`` and ``kilo``
-        get ``--port N --hostname 127.0.0.1 --no-mdns`` there and the server's password in
-        their environment; a custom command is launched as it is."""
+        get ``--port N --hostname 127.0.0.1 --no-mdns`` there and are started through a
+        launcher that reads the server's password from a file (0600) into their environment,
+        so it is in no process's argv; a custom command is launched as it is."""
         program = posixpath.basename(argv[0]) if argv else ""
         if kind == CLAUDE_KIND and program == "claude":
             wiring = wire_claude(self.root, agent, spawn, self.python)
@@ -91,8 +125,9 @@ class FileChannelHub:
             wiring = wire_qwen(self.root, agent, spawn, self.python)
             return Wired(tuple(argv), wiring.env)
         if program in SERVER_PROGRAMS.get(kind, ()):
-            flags, env, _server = wire_opencode(agent, self.root, kind=kind)
-            return Wired((argv[0], *flags, *argv[1:]), env)
+            flags, env, server = wire_opencode(agent, self.root, kind=kind)
+            launch = launch_argv(server, self.root, [argv[0], *flags, *argv[1:]])
+            return Wired(tuple(launch), env)
         return Wired(tuple(argv))
 
     def port(self, agent: str, kind: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
@@ -108,15 +143,17 @@ class FileChannelHub:
         and password."""
         opened = self._servers.pop(agent, None)
         if opened is not None:
-            opened.channel.close()
+            opened.close()
         forget_opencode_server(agent, self.root)
+        for k in range(MAX_STREAMS):
+            _slot_path(self.root, agent, k).unlink(missing_ok=True)
         for key in [k for k in self._ports if k[0] == agent]:
             del self._ports[key]
 
     def close(self) -> None:
         """Stop every server channel this process opened (the records stay)."""
         for agent in list(self._servers):
-            self._servers.pop(agent).channel.close()
+            self._servers.pop(agent).close()
 
     def _hook_port(
         self, agent: str, kind: str, spawn: str, agent_pid: int | None
@@ -140,28 +177,87 @@ class FileChannelHub:
     def _server_port(
         self, agent: str, kind: str, spawn: str, agent_pid: int | None
     ) -> ChannelPort | None:
-        """One reader per agent, started at the first look and reused by later sweeps; a new
-        spawn or a new agent process (a restart) gets a new one bound to it."""
+        """One reader per agent, made at the first look and reused by later sweeps; a new
+        spawn or a new agent process (a restart) gets a new one bound to it. With ``streams``
+        it holds the agent's event stream; without, it reads the list when looked at."""
         if not spawn or agent_pid is None:
             return None
+        slot: int | None = None
         opened = self._servers.get(agent)
         if opened is not None:
             if (opened.kind, opened.spawn, opened.agent_pid) == (kind, spawn, agent_pid):
-                return opened.channel
+                if not self._may_stream(opened):
+                    return opened.channel
+                slot = self._take_slot(agent)
+                if slot is None:
+                    opened.tried = time.monotonic()
+                    return opened.channel
             del self._servers[agent]
-            opened.channel.close()
+            opened.close()
         server = load_opencode_server(agent, self.root)
         if server is None or server.kind != kind:
+            if slot is not None:
+                os.close(slot)
             return None
 
         def is_agent(pid: int) -> bool:
             return any(p.pid == pid for p in self._procs.tree(agent_pid))
 
+        if slot is None and self.streams:
+            slot = self._take_slot(agent)
+        if slot is None:
+            channel = OpencodeChannel(
+                server, is_agent=is_agent, stream=False, listeners=self._listeners
+            )
+            self._servers[agent] = _Open(kind, spawn, agent_pid, channel, None, time.monotonic())
+            return channel
         channel = OpencodeChannel(server, is_agent=is_agent).start()
-        self._servers[agent] = _Open(kind, spawn, agent_pid, channel)
+        self._servers[agent] = _Open(kind, spawn, agent_pid, channel, slot)
         if _listening(server):
             channel.wait_connected(CONNECT_WAIT_S)
         return channel
+
+    def _may_stream(self, opened: _Open) -> bool:
+        """A long-running process reading the list (every slot was taken) may try again for
+        a stream (not while a request it answered is still listed as answered: the new reader
+        would not know it)."""
+        return (
+            self.streams
+            and opened.slot is None
+            and time.monotonic() - opened.tried >= SLOT_RETRY_S
+            and not opened.channel.answered_recently()
+        )
+
+    def _take_slot(self, agent: str) -> int | None:
+        """The fd of a free stream slot of ``agent``, locked (None: all taken, or no lock)."""
+        for k in range(MAX_STREAMS):
+            path = _slot_path(self.root, agent, k)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:
+                return None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            return fd
+        return None
+
+    def _listeners(self, port: int) -> frozenset[int]:
+        """The processes listening on ``port``, from one read of the machine's listening
+        sockets shared by every agent's look for ``LISTENERS_TTL_S``."""
+        now = time.monotonic()
+        cached = self._listening
+        if cached is None or now - cached[0] >= LISTENERS_TTL_S:
+            cached = (now, listening_ports())
+            self._listening = cached
+        return cached[1].get(port, frozenset())
+
+
+def _slot_path(root: Path, agent: str, k: int) -> Path:
+    return root / "channels" / f"{agent}.stream-{k}.lock"
 
 
 def _listening(server: OpencodeServer) -> bool:

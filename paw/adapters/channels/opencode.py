@@ -8,12 +8,22 @@ table in the user's global config), and a per-spawn password in the environment
 request without it). Nothing is written to the user's settings or to the worktree; the port and
 password are kept in paw's state directory (mode 0600) so a later paw process can reconnect.
 
-``OpencodeChannel`` keeps one background thread per agent on ``GET /event`` (server-sent
-events) and re-reads ``GET /permission`` each time the stream (re)connects; ``pending()`` and
-``state()`` read memory only. ``answer()`` posts ``/permission/{id}/reply`` for a request the
-server listed and has not closed; the server itself answers 404 to an id it does not hold open
-(verified live: a wrong id, an answered id), so an answer reaches only a request the agent
-holds open.
+The password never passes through a process's argv (``ps`` shows every user the argv of the
+tmux client that starts the pane): it is written to a file of its own in paw's state directory
+(mode 0600), and the pane starts ``/bin/sh -c LAUNCH paw-launch FILE PROGRAM ARGS…``, a few
+lines of shell that read it into the variable and ``exec`` the agent in place (same pid).
+
+``OpencodeChannel`` reads the server in one of two ways. Long-running paw processes (the TUI,
+the sweeper, a wave runner: ``stream=True``) keep one background thread per agent on
+``GET /event`` (server-sent events) and re-read ``GET /permission`` each time the stream
+(re)connects; ``pending()`` and ``state()`` read memory only. Every other paw process (``paw
+prompts``, ``paw approve``, ``paw ls``…) holds no stream: each look is one ``GET /permission``
+(the server's list of pending requests) on a connection closed at once. opencode's server adds
+a listener per open event stream, and past ten at once Node prints a
+``MaxListenersExceededWarning`` over the agent's TUI. ``answer()`` posts
+``/permission/{id}/reply`` for a request the server listed and has not closed; the server itself
+answers 404 to an id it does not hold open (verified live: a wrong id, an answered id), so an
+answer reaches only a request the agent holds open.
 """
 
 from __future__ import annotations
@@ -82,7 +92,7 @@ def wire_opencode(
         raise PawError(f"no opencode-style server for agent kind {kind!r}")
     if not _NAME.match(agent_name):
         raise PawError(f"invalid agent name for a channel: {agent_name!r}")
-    password_var, user_var, username = _FLAVOURS[kind]
+    _password_var, user_var, username = _FLAVOURS[kind]
     server = OpencodeServer(
         agent=agent_name,
         kind=kind,
@@ -93,8 +103,29 @@ def wire_opencode(
     )
     _save(server, state_dir)
     argv = ["--port", str(server.port), "--hostname", HOST, "--no-mdns"]
-    env = {password_var: server.password, user_var: username}
+    env = {user_var: username}
     return argv, env, server
+
+
+# The launcher the pane starts: reads the password from the file paw wrote (never an argument
+# of any process), puts it in the agent's environment and execs the agent in place. A file it
+# cannot read starts nothing (a server without its password would answer anyone on the host).
+_LAUNCH = (
+    '{{ IFS= read -r secret < "$1"; }} 2>/dev/null || {{ echo "paw: cannot read the channel '
+    'password file $1 (the agent was not started; spawn it again)" >&2; exit 1; }}; '
+    'export {var}="$secret"; unset secret; shift; exec "$@"'
+)
+LAUNCHER = "paw-launch"  # the launcher's $0 (what ps shows of it until the exec)
+
+
+def launch_argv(server: OpencodeServer, state_dir: Path, argv: list[str]) -> list[str]:
+    """``argv`` started through the launcher that gives it the server's password from a file
+    (mode 0600, next to the record) instead of from the pane's environment on tmux's command
+    line. The file stays until the agent is forgotten (a respawned pane reads it again)."""
+    path = _password_file(server.agent, state_dir)
+    _write_private(path, server.password + "\n")
+    var = _FLAVOURS[server.kind][0]
+    return ["/bin/sh", "-c", _LAUNCH.format(var=var), LAUNCHER, str(path), *argv]
 
 
 def load_opencode_server(agent_name: str, state_dir: Path) -> OpencodeServer | None:
@@ -116,19 +147,28 @@ def forget_opencode_server(agent_name: str, state_dir: Path) -> None:
     """Remove the record (the agent is gone)."""
     if _NAME.match(agent_name):
         _record(agent_name, state_dir).unlink(missing_ok=True)
+        _password_file(agent_name, state_dir).unlink(missing_ok=True)
 
 
 def _record(agent_name: str, state_dir: Path) -> Path:
     return state_dir / "channels" / f"{agent_name}.opencode.json"
 
 
+def _password_file(agent_name: str, state_dir: Path) -> Path:
+    return state_dir / "channels" / f"{agent_name}.opencode.password"
+
+
 def _save(server: OpencodeServer, state_dir: Path) -> None:
-    path = _record(server.agent, state_dir)
+    _write_private(_record(server.agent, state_dir), json.dumps(asdict(server)))
+
+
+def _write_private(path: Path, text: str) -> None:
+    """``text`` to ``path`` atomically, mode 0600 from its creation on."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp: mode 0600
-            json.dump(asdict(server), handle)
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         Path(tmp).replace(path)
@@ -145,12 +185,20 @@ def _free_port() -> int:
 
 class OpencodeChannel:
     """One agent's opencode server as a channel (``ChannelPort``): ``pending``, ``answer``,
-    ``state``. ``start()`` runs the event reader; ``close()`` stops it."""
+    ``state``. With ``stream=True``, ``start()`` runs the event reader and ``close()`` stops
+    it; with ``stream=False`` (one-shot commands) no stream is ever opened: each look is one
+    ``GET /permission``, at most one per ``LIST_TTL`` seconds except where an answer needs the
+    server's word now (before an answer, and while waiting for it to be taken)."""
 
     # The server sends a heartbeat every few seconds; a stream silent this long is dead.
     READ_TIMEOUT = 30.0
     RETRY = 0.5  # seconds between reconnection attempts (doubling, at most RETRY_MAX)
     RETRY_MAX = 5.0
+    LIST_TTL = 0.2  # without a stream: a sweep's looks at one agent share one list request
+    LIST_INTERVAL = 0.05  # without a stream: how often the waits re-read the list
+    # Without a stream: a list request unanswered this long leaves the channel down (the screen
+    # path applies, as with a lost stream) instead of holding a command on a frozen agent.
+    LIST_TIMEOUT = 3.0
 
     def __init__(
         self,
@@ -159,12 +207,19 @@ class OpencodeChannel:
         timeout: float = 10.0,
         clock: Callable[[], float] = time.time,
         is_agent: Callable[[int], bool] | None = None,
+        stream: bool = True,
+        listeners: Callable[[int], frozenset[int]] | None = None,
     ) -> None:
         """``is_agent(pid)``: whether a process is the agent's own (in its pane's process tree).
-        Given, the stream is trusted only while every process listening on the port is the
-        agent's: a process that took the port after the agent exited serves nothing to paw."""
+        Given, the server is trusted only while every process listening on the port is the
+        agent's (checked when the stream connects, or before every list request without one):
+        a process that took the port after the agent exited serves nothing to paw.
+        ``listeners(port)``: the processes listening on a port (default: read now)."""
         self.server = server
         self._is_agent = is_agent
+        self.stream = stream
+        self._listeners = listeners
+        self._listed_at: float | None = None  # monotonic time of the last list (no stream)
         self.timeout = timeout  # for the list and the reply requests
         self._clock = clock
         self._book = Book()
@@ -180,6 +235,7 @@ class OpencodeChannel:
     def pending(self) -> list[ChannelRequest]:
         """The requests the agent holds open (from memory: no request, no subprocess); those
         paw answered stay listed, RESOLVED, for ``ANSWERED_GRACE_S`` after the answer."""
+        self._look()
         now = self._clock()
         with self._lock:
             for rid in [r for r, (_, at) in self._taken.items() if now - at >= ANSWERED_GRACE_S]:
@@ -187,8 +243,15 @@ class OpencodeChannel:
             taken = [replace(r, state=ChannelState.RESOLVED) for r, _ in self._taken.values()]
             return [*self._book.pending(), *taken]
 
+    def answered_recently(self) -> bool:
+        """Whether a request paw answered here is still listed as answered (the grace)."""
+        now = self._clock()
+        with self._lock:
+            return any(now - at < ANSWERED_GRACE_S for _, at in self._taken.values())
+
     def state(self, request_id: str) -> ChannelState:
-        """Where ``request_id`` stands, as the server last said."""
+        """Where ``request_id`` stands, as the server last said (without a stream: now)."""
+        self._look(fresh=True)
         with self._lock:
             return self._book.state(request_id)
 
@@ -204,6 +267,7 @@ class OpencodeChannel:
                 "opencode's 'always' is not verified on the pinned version: not sent",
                 reason="unsupported-answer",
             )
+        self._look(fresh=True)
         with self._lock:
             why = self._book.refusal(request_id)
             if why is not None:
@@ -243,6 +307,8 @@ class OpencodeChannel:
 
     def wait_state(self, request_id: str, wanted: ChannelState, timeout: float) -> bool:
         """Wait until ``state(request_id)`` is ``wanted``; False when ``timeout`` passed."""
+        if not self.stream:
+            return self._poll(lambda: self._book.state(request_id) is wanted, timeout)
         end = time.monotonic() + timeout
         with self._changed:
             while self._book.state(request_id) is not wanted:
@@ -254,6 +320,10 @@ class OpencodeChannel:
 
     def wait_pending(self, timeout: float) -> list[ChannelRequest]:
         """Wait until something is pending; the list (empty when ``timeout`` passed)."""
+        if not self.stream:
+            self._poll(lambda: bool(self._book.pending()), timeout)
+            with self._lock:
+                return self._book.pending()
         end = time.monotonic() + timeout
         with self._changed:
             while not self._book.pending():
@@ -265,6 +335,8 @@ class OpencodeChannel:
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait until the stream is up and the pending list read; False after ``timeout``."""
+        if not self.stream:
+            return self._poll(lambda: self._book.synced, timeout)
         end = time.monotonic() + timeout
         with self._changed:
             while not self._book.synced:
@@ -276,15 +348,17 @@ class OpencodeChannel:
 
     @property
     def connected(self) -> bool:
-        """The event stream is up and the pending list was read since it (re)connected."""
+        """The event stream is up and the pending list was read since it (re)connected
+        (without a stream: the list was read, now or within ``LIST_TTL``)."""
+        self._look()
         with self._lock:
             return self._book.synced
 
     # --- the reader ---------------------------------------------------------------------------
 
     def start(self) -> OpencodeChannel:
-        """Start the background event reader (a daemon thread)."""
-        if self._thread is None:
+        """Start the background event reader (a daemon thread; none without a stream)."""
+        if self._thread is None and self.stream:
             name = f"paw-channel-{self.server.agent}"
             self._thread = threading.Thread(target=self._run, name=name, daemon=True)
             self._thread.start()
@@ -346,20 +420,50 @@ class OpencodeChannel:
             self._sock = None
             conn.close()
 
+    # --- without a stream: the list, read when looked at ---------------------------------------
+
+    def _look(self, *, fresh: bool = False) -> None:
+        """Without a stream: read the server's pending list unless it was read within
+        ``LIST_TTL`` (``fresh``: read it now). With one: nothing (the reader keeps it)."""
+        if self.stream:
+            return
+        now = time.monotonic()
+        if not fresh and self._listed_at is not None and now - self._listed_at < self.LIST_TTL:
+            return
+        self._listed_at = now
+        listed: tuple[ChannelRequest, ...] | None = None
+        if not self._stop.is_set() and self._owned():
+            try:
+                timeout = min(self.timeout, self.LIST_TIMEOUT)
+                status, text = self._request("GET", "/permission", timeout=timeout)
+                payload = json.loads(text) if status == 200 else None
+            except (OSError, http.client.HTTPException, ValueError):
+                payload = None
+            listed = parse_pending(payload, agent=self.server.agent, now=self._clock())
+        with self._changed:
+            if listed is None:
+                self._book.lose()  # nothing can be vouched for
+            else:
+                self._book.sync(listed)
+            self._changed.notify_all()
+
+    def _poll(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Without a stream: re-read the list until ``done()`` (under the lock) holds."""
+        end = time.monotonic() + timeout
+        while True:
+            self._look(fresh=True)
+            with self._lock:
+                if done():
+                    return True
+            left = end - time.monotonic()
+            if left <= 0 or self._stop.wait(min(self.LIST_INTERVAL, left)):
+                return False
+
     def listener_pids(self) -> frozenset[int]:
         """The processes listening on the server's port on 127.0.0.1 (empty when unknown)."""
-        try:
-            conns = psutil.net_connections(kind="tcp")
-        except (psutil.Error, OSError):
-            return frozenset()
-        return frozenset(
-            c.pid
-            for c in conns
-            if c.pid
-            and c.status == psutil.CONN_LISTEN
-            and c.laddr
-            and c.laddr.port == self.server.port
-        )
+        if self._listeners is not None:
+            return self._listeners(self.server.port)
+        return listening_pids(self.server.port)
 
     def _owned(self) -> bool:
         if self._is_agent is None:
@@ -390,8 +494,11 @@ class OpencodeChannel:
     def _headers(self, accept: str) -> dict[str, str]:
         return {"Authorization": self.server.authorization(), "Accept": accept}
 
-    def _request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
-        conn = http.client.HTTPConnection(self.server.host, self.server.port, self.timeout)
+    def _request(
+        self, method: str, path: str, body: str | None = None, *, timeout: float | None = None
+    ) -> tuple[int, str]:
+        wait = self.timeout if timeout is None else timeout
+        conn = http.client.HTTPConnection(self.server.host, self.server.port, wait)
         try:
             headers = self._headers("application/json")
             if body is not None:
@@ -401,6 +508,24 @@ class OpencodeChannel:
             return response.status, response.read(1 << 20).decode("utf-8", "replace")
         finally:
             conn.close()
+
+
+def listening_ports() -> dict[int, frozenset[int]]:
+    """Per TCP port, the processes listening on it on this machine (empty when unknown)."""
+    try:
+        conns = psutil.net_connections(kind="tcp")
+    except (psutil.Error, OSError):
+        return {}
+    found: dict[int, set[int]] = {}
+    for c in conns:
+        if c.pid and c.status == psutil.CONN_LISTEN and c.laddr:
+            found.setdefault(c.laddr.port, set()).add(c.pid)
+    return {port: frozenset(pids) for port, pids in found.items()}
+
+
+def listening_pids(port: int) -> frozenset[int]:
+    """The processes listening on ``port`` (empty when none or unknown)."""
+    return listening_ports().get(port, frozenset())
 
 
 _REFUSALS = {

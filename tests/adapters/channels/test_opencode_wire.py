@@ -11,6 +11,7 @@ import os
 import socket
 import stat
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -48,7 +49,7 @@ def test_wiring_is_private_to_the_spawn(
 ) -> None:
     argv, env, server = wire_opencode("agent-1", tmp_path / "state", kind=kind)
     assert argv == ["--port", str(server.port), "--hostname", "127.0.0.1", "--no-mdns"]
-    assert env[password_var] == server.password
+    assert password_var not in env  # given by the launcher, from a file (test_hub.py)
     assert len(server.password) >= 40
     assert server.username == user
     assert server.host == "127.0.0.1"
@@ -100,6 +101,7 @@ class Replay:
         self.asked = next(e for e in events if e["type"] == "permission.asked")
         self.pending: list[dict[str, Any]] = []
         self.streams: list[Any] = []
+        self.event_requests = 0  # GET /event requests made (streams opened), over its life
         self.replies: list[tuple[str, dict[str, Any]]] = []
         self.down = threading.Event()  # while set, /event answers 503
         self.lock = threading.Lock()
@@ -155,6 +157,8 @@ class Replay:
                 if self.path == "/event" and replay.down.is_set():
                     return self._send(503, "")
                 if self.path == "/event":
+                    with replay.lock:
+                        replay.event_requests += 1
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
                     self.end_headers()
@@ -339,3 +343,23 @@ def test_a_request_paw_answered_reads_answered_while_its_dialog_may_still_show(
         assert channel.pending() == []
     finally:
         channel.close()
+
+
+def test_without_a_stream_a_frozen_server_holds_a_look_only_briefly() -> None:
+    """A server that accepts and never answers (a stopped agent): a one-shot look gives up after
+    LIST_TIMEOUT and the channel vouches for nothing (the screen path applies), instead of
+    holding `paw prompts` for the answer's whole timeout."""
+    with socket.socket() as frozen:
+        frozen.bind(("127.0.0.1", 0))
+        frozen.listen(8)  # the kernel accepts; nobody reads
+        answer_timeout = budget(20.0)  # an answer's request waits this long for its reply
+        port = frozen.getsockname()[1]
+        channel = OpencodeChannel(_server(port), stream=False, timeout=answer_timeout)
+        channel.LIST_TIMEOUT = 0.3
+        started = time.monotonic()
+        assert channel.pending() == []
+        assert not channel.connected
+        assert time.monotonic() - started < answer_timeout
+        with pytest.raises(ChannelRefused) as refused:
+            channel.answer("per_x", ChannelAnswer.ALLOW)
+        assert refused.value.reason == "channel-down"

@@ -28,12 +28,8 @@ from paw.core.guard.shell.parse import (
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.files import clear_class_cache
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
-from paw.core.guard.shell.walk import (
-    _PRINT_WORDS,
-    Walker,
-    _printed_secret_variable,
-    _resplit,
-)
+from paw.core.guard.shell.splitting import PRINT_WORDS, printed_secret_variable, resplit
+from paw.core.guard.shell.walk import Walker
 from paw.core.guard.shell.words import GUARDED, UNKNOWN, Word, _var_value, expand_braces
 from paw.core.models import Action, Finding, Verdict
 
@@ -455,9 +451,9 @@ def _fast_command(
             for r in reds
         ]
         if "$" in raw:  # as the walk: split what expanded, and `echo $TOKEN` prints a secret
-            argv, _ = _resplit(argv, {})
-            if argv and argv[0].text in _PRINT_WORDS and not ctx.piped_out:
-                _printed_secret_variable(raw.encode("utf-8", "surrogatepass"), ctx)
+            argv, _ = resplit(argv, {})
+            if argv and argv[0].text in PRINT_WORDS and not ctx.piped_out:
+                printed_secret_variable(raw.encode("utf-8", "surrogatepass"), ctx)
     effective = evaluate_simple(SimpleCommand(argv, redirects, None, upstream), ctx)
     for sink in ctx.sinks:  # as the walk does: a substitution or pipeline stage
         sink.append(effective)  # sees what its nested script runs

@@ -566,5 +566,8 @@ RULE_CASES: tuple[RuleCase, ...] = (
 
 # Rule ids proven by a dedicated test rather than a table row (see test_shell_rules.py).
 # tested apart: a user pattern, an internal error, a symlink only a resolver can see
-# (tests/supervisor/test_write_symlinks.py)
-DEDICATED_RULES = frozenset({"shell.user-pattern", "shell.internal-error", "files.link-unresolved"})
+# (tests/supervisor/test_write_symlinks.py), another agent's worktree, which only a caller naming
+# the worktrees can show (tests/core/guard/test_other_worktrees.py)
+DEDICATED_RULES = frozenset(
+    {"shell.user-pattern", "shell.internal-error", "files.link-unresolved", "shell.other-worktree"}
+)

@@ -27,6 +27,7 @@ from paw.core.guard.shell.parse import (
 )
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.files import clear_class_cache
+from paw.core.guard.shell.rules.targets import _normalise as normalise
 from paw.core.guard.shell.rules.targets import is_dangerous_dir
 from paw.core.guard.shell.walk import Walker
 from paw.core.guard.shell.words import expand_braces
@@ -112,16 +113,24 @@ def _evaluate_in(ctx: Context, cmd: SimpleCommand) -> SimpleCommand:
 
 
 def _new_context(
-    cwd: str | None, config: GuardConfig | None, resolve: Resolver | None = None
+    cwd: str | None,
+    config: GuardConfig | None,
+    resolve: Resolver | None = None,
+    others: tuple[str, ...] = (),
 ) -> Context:
     patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
     ctx = Context(config, CwdKind.PROJECT, patterns)
     ctx.cwd = _cwd_kind(cwd, ctx)
     if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
-        ctx.cwd_path = cwd.rstrip("/")
+        ctx.cwd_path = ctx.project = cwd.rstrip("/")
         ctx.resolve = resolve
     elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
+    if others:
+        own = cwd.rstrip("/") if cwd else None
+        ctx.others = tuple(
+            p for p in (normalise(o).rstrip("/") for o in others if o.startswith("/")) if p != own
+        )
     ctx.run_script = partial(_run_script, ctx)
     ctx.run_command = partial(_evaluate_in, ctx)
     return ctx
@@ -136,10 +145,14 @@ class Analysis:
 
 
 def _judge(
-    command: str, cwd: str | None, config: GuardConfig | None, resolve: Resolver | None = None
+    command: str,
+    cwd: str | None,
+    config: GuardConfig | None,
+    resolve: Resolver | None = None,
+    others: tuple[str, ...] = (),
 ) -> tuple[Verdict, list[GitWrite]]:
     try:
-        ctx = _new_context(cwd, config, resolve)
+        ctx = _new_context(cwd, config, resolve, others)
         _run_script(ctx, command, "command")
     except RecursionError:
         found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
@@ -175,6 +188,8 @@ def evaluate_command(
     cwd: str | None = None,
     config: GuardConfig | None = None,
     resolve: Resolver | None = None,
+    *,
+    others: tuple[str, ...] = (),
 ) -> Verdict:
     """Judge a shell command an agent asks to run.
 
@@ -185,12 +200,15 @@ def evaluate_command(
         resolve: where an absolute path really leads (symlinks followed; None when it cannot
             be told), with ``cwd``: a write to a project file that is a link out of the project
             is judged where it lands. The caller does the I/O (``paw.adapters.paths``).
+        others: other agents' worktrees (absolute paths, named by the caller: the supervisor
+            knows its agents, the guard guesses none). A read, write, link or ``cd`` that lands
+            in one is ``block`` (rule ``shell.other-worktree``).
 
     Returns:
         The most severe verdict over every executed part, with one finding per rule that fired.
         Never raises; anything paw cannot judge is ``confirm``.
     """
-    return _judge(command, cwd, config, resolve)[0]
+    return _judge(command, cwd, config, resolve, others)[0]
 
 
 def find_git_write(command: str) -> GitWrite | None:

@@ -34,6 +34,7 @@ from paw.core.guard.shell.rules import (
     terminals,
     tools,
     verbs,
+    worktrees,
     writers,
 )
 from paw.core.guard.shell.rules.net import is_download
@@ -215,6 +216,8 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
     if name in verbs.GLOBAL_OPTIONS:  # `kubectl -n prod delete …`: the verb first
         cmd = verbs.verb_first(cmd)
+    if ctx.others:  # before `cd` moves the prefix: `cd ../bob` is judged from here
+        worktrees.check_operands(cmd, ctx)
     checks = _checks_for(name)
     before = len(ctx.findings)
     for check in checks:

@@ -12,6 +12,7 @@ from paw.core.guard.files import PathClass, _classify_memo, classify_path
 from paw.core.guard.shell.rules.targets import USER_DATA, in_cwd
 from paw.core.guard.shell.rules.targets import _normalise as normalise
 from paw.core.guard.shell.rules.terminals import check_terminal_target
+from paw.core.guard.shell.rules.worktrees import check_path
 from paw.core.guard.shell.words import SUBST, UNKNOWN
 
 if TYPE_CHECKING:
@@ -163,6 +164,8 @@ def check_write_target(
     delete: bool = False,
 ) -> None:
     """Judge one file a command writes, creates or deletes."""
+    if ctx.others and check_path(path, ctx, verb):  # another agent's worktree
+        return
     if _judged_apart(path, ctx, verb):
         return
     found = _project_path(path, ctx, verb, content)

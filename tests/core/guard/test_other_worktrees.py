@@ -34,6 +34,8 @@ BLOCKED = {
     "cd-up-then-rm": "cd .. && rm -rf bob",
     "git-C": "git -C ../bob commit -am x",
     "pushd": "pushd ../bob",
+    "glob-relative": "cat ../*/src/app.py",
+    "glob-absolute": f"rm -rf {ROOT}/b*",
 }
 
 ALLOWED_OR_NOT_THIS_RULE = {
@@ -44,6 +46,8 @@ ALLOWED_OR_NOT_THIS_RULE = {
     "echo-data": "echo ../bob/a.py",
     "worktree-root": "ls ..",
     "home-less": "cat ~/bob/a.py",
+    "glob-own": "cat src/*.py",
+    "glob-elsewhere": "ls /usr/share/*/x",
 }
 
 

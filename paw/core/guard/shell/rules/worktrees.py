@@ -10,6 +10,7 @@ rules (a path above the project is ``confirm`` there).
 
 from __future__ import annotations
 
+import fnmatch
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.rules.targets import _normalise as normalise
@@ -29,6 +30,15 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/")
 
 
+def _may_reach(pattern: str, root: str) -> bool:
+    """A glob (``../*/src``, ``/w/repo-paw/b*``) whose leading segments can name ``root``."""
+    parts = [p for p in pattern.split("/") if p]
+    roots = [p for p in root.split("/") if p]
+    if len(parts) < len(roots):
+        return False
+    return all(fnmatch.fnmatchcase(r, p) for p, r in zip(parts, roots, strict=False))
+
+
 def other_worktree(text: str, ctx: Context) -> str | None:
     """The other agent's worktree ``text`` lands in, or None (also when paw cannot place it)."""
     if not text or text.startswith("~") or UNKNOWN in text or SUBST in text:
@@ -40,7 +50,9 @@ def other_worktree(text: str, ctx: Context) -> str | None:
         seen = f"{ctx.project}/{seen}"
     where = normalise(seen)
     places = [where]
-    if ctx.resolve is not None and not any(c in where for c in "*?["):
+    if any(c in where for c in "*?["):
+        return next((o for o in ctx.others if _may_reach(where, o)), None)
+    if ctx.resolve is not None:
         real = ctx.resolve(where)
         if real is not None and real != where:
             places.append(real)

@@ -78,6 +78,9 @@ def test_the_own_worktree_among_others_is_still_the_own() -> None:
     """A caller that passes every agent's worktree (its own included) blocks none of its own."""
     verdict = evaluate_command("echo x > src/a.py", ALICE, others=(ALICE, *OTHERS))
     assert verdict.action is Action.ALLOW, verdict
+    for cwd in (f"{ALICE}/", f"{ROOT}/./alice"):  # the own one spelled another way
+        verdict = evaluate_command("echo x > src/a.py", cwd, others=(ALICE, *OTHERS))
+        assert verdict.action is Action.ALLOW, (cwd, verdict)
 
 
 def test_a_committed_link_into_a_sibling_worktree_is_followed(tmp_path: Path) -> None:

@@ -127,7 +127,7 @@ def _new_context(
     elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
     if others:
-        own = cwd.rstrip("/") if cwd else None
+        own = normalise(cwd).rstrip("/") if cwd else None
         ctx.others = tuple(
             p for p in (normalise(o).rstrip("/") for o in others if o.startswith("/")) if p != own
         )

@@ -29,7 +29,7 @@ from paw.cli import UsageError, common
 from paw.core.config import PawConfig
 from paw.errors import PawError, SensitiveFilesError
 from paw.supervisor.context import Actor, SweepSettings
-from paw.supervisor.service import Supervisor, default_shell_evaluator
+from paw.supervisor.service import Supervisor, agent_worktrees, default_shell_evaluator
 
 if TYPE_CHECKING:
     from paw.adapters.remote.ssh import SshTransport
@@ -291,7 +291,8 @@ def build_supervisor(
         git_details=git_details_for(config),
         which=shutil.which,
         fault=crash_points(os.environ),
-        shell=default_shell_evaluator(resolve_path),  # writes follow symlinks on this machine
+        # writes follow symlinks on this machine; other agents' worktrees are named to the guard
+        shell=default_shell_evaluator(resolve_path, agent_worktrees(state)),
         settings=SweepSettings(
             observe_ttl=OBSERVE_TTL_S if control else 0.0,
             count_worktrees=counts,

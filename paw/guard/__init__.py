@@ -84,6 +84,8 @@ def evaluate_command(
     cwd: str | os.PathLike[str] | None = None,
     config: GuardConfig | PawConfig | None = None,
     resolve: Callable[[str], str | None] | None = None,
+    *,
+    others: Iterable[str | os.PathLike[str]] = (),
 ) -> Verdict:
     """The guard's verdict on a shell command: ``allow``, ``confirm`` or ``block``.
 
@@ -97,6 +99,9 @@ def evaluate_command(
             when it cannot be told; ``paw.adapters.paths.resolve_path``): a write to a project
             file that links out of the project is judged where it lands, an unresolvable one
             is ``confirm``. Without it, paths are judged as written.
+        others: other agents' worktrees (absolute paths; the caller knows them, the guard
+            guesses none): a read, write, link or ``cd`` that lands in one is ``block`` (rule
+            ``shell.other-worktree``), followed through symlinks when ``resolve`` is given.
 
     Returns:
         A :class:`Verdict` with ``action``, human-readable ``reasons`` and stable ``rules`` ids.
@@ -104,7 +109,8 @@ def evaluate_command(
     """
     guard = _guard(config)
     cwd_text = os.fspath(cwd) if cwd is not None else None
-    verdict = _evaluate_shell(command, cwd_text, guard, resolve)
+    siblings = tuple(os.fspath(o) for o in others)
+    verdict = _evaluate_shell(command, cwd_text, guard, resolve, others=siblings)
     extra = _cwd_finding(cwd, guard.allowed_dirs if guard else None)
     if not extra:
         return verdict

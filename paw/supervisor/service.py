@@ -72,7 +72,7 @@ class Supervisor:
             state=state,
             clock=clock,
             detector=detector or default_detector(),
-            shell=shell or default_shell_evaluator(),
+            shell=shell or default_shell_evaluator(worktrees=agent_worktrees(state)),
             python=python,
             actor=actor or Actor(),
             sleep=sleep or (lambda _s: None),
@@ -310,16 +310,32 @@ def default_detector() -> Detector:
 
 def default_shell_evaluator(
     resolve: Callable[[str], str | None] | None = None,
+    worktrees: Callable[[], Sequence[str]] | None = None,
 ) -> ShellEvaluator:
     """The guard's one entry, ``paw.guard.evaluate_command`` (the same function ``paw check``
     calls: ``guard.allowed_dirs`` and every rule apply alike; never raises, unknown is confirm).
 
     The guard (its rules are many modules of patterns) is imported at the first command it
-    judges: a sweep that meets no prompt to judge (`paw ls`) never pays for it."""
+    judges: a sweep that meets no prompt to judge (`paw ls`) never pays for it. ``resolve``:
+    symlinks followed on this machine; ``worktrees``: every agent's worktree
+    (:func:`agent_worktrees`), so what lands in another agent's is block."""
 
     def evaluate(command: str, cwd: str, config: GuardConfig) -> Verdict:
         from paw.guard import evaluate_command
 
-        return evaluate_command(command, cwd, config, resolve)
+        others = tuple(worktrees()) if worktrees is not None else ()
+        return evaluate_command(command, cwd, config, resolve, others=others)
 
     return evaluate
+
+
+def agent_worktrees(state: StateStore) -> Callable[[], tuple[str, ...]]:
+    """Every agent's worktree as the state records it, read afresh at each judgement (an agent
+    spawned a moment ago counts): the guard blocks what lands in another agent's worktree and
+    leaves the one it judges for out itself (``evaluate_command(..., others=...)``)."""
+    from paw.supervisor.records import load_agents
+
+    def read() -> tuple[str, ...]:
+        return tuple(a.worktree for a in load_agents(state).values())
+
+    return read

@@ -134,3 +134,39 @@ def test_a_shell_write_through_a_link_to_a_start_up_file_or_unresolved() -> None
     looped = evaluate_command("echo x > loop.md", "/w/a", None, resolve)
     assert looped.action is Action.CONFIRM
     assert "files.link-unresolved" in looped.rules
+
+
+def test_the_supervisors_judge_knows_the_other_agents_worktrees(tmp_path: Path) -> None:
+    """The evaluator paw composes reads the agents' worktrees from the real state store: what a
+    command reads, writes, links or ``cd``s into in another agent's worktree is block; the same
+    command inside the agent's own worktree is not (issue 34, item 3)."""
+    from paw.adapters.state import StateStore
+    from paw.supervisor.records import AgentRecord, store_agent
+    from paw.supervisor.service import agent_worktrees, default_shell_evaluator
+
+    root = tmp_path / "repo-paw"
+    alice, bob = root / "alice", root / "bob"
+    for tree in (alice, bob):
+        (tree / "src").mkdir(parents=True)
+    (alice / "shared").symlink_to("../bob/src")
+    state = StateStore(tmp_path / "state")
+    shell = default_shell_evaluator(resolve_path, agent_worktrees(state))
+    command = "cat ../bob/src/a.py"
+    assert shell(command, str(alice), CONFIG).action is Action.CONFIRM  # no agents recorded yet
+    for name, tree in (("alice", alice), ("bob", bob)):
+        store_agent(
+            state,
+            AgentRecord(name=name, kind="claude", branch=f"paw/{name}", worktree=str(tree),
+                        base="main"),
+        )  # fmt: skip
+    for command in (
+        "cat ../bob/src/a.py",
+        f"echo x > {bob}/src/a.py",
+        "echo x > shared/a.py",
+        "cd ../bob && git status",
+    ):
+        verdict = shell(command, str(alice), CONFIG)
+        assert verdict.action is Action.BLOCK, (command, verdict)
+        assert "shell.other-worktree" in verdict.rules, (command, verdict)
+    assert shell("echo x > src/a.py", str(alice), CONFIG).action is Action.ALLOW
+    assert shell("cat ../alice/src/a.py", str(bob), CONFIG).action is Action.BLOCK  # either way

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from paw.core.guard import shell
-from paw.core.guard.shell import dispatch, evaluate_command
+from paw.core.guard.shell import dispatch, evaluate_command, fastjudge, fastpath
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.evaluation import Context
 from paw.core.guard.shell.rules import files
@@ -20,7 +20,7 @@ from tests.core.guard.test_shell_parse import _corpus_commands
 # On a Python whose `re` misreads possessive quantifiers the fast path is off (every command
 # goes to the parser): these tests compare a fast path that does not run there.
 pytestmark = pytest.mark.skipif(
-    not shell.FAST_PATH, reason="no fast path on this Python (gh-106052): the parser judges all"
+    not fastpath.FAST_PATH, reason="no fast path on this Python (gh-106052): the parser judges all"
 )
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "guard"
@@ -70,31 +70,31 @@ def test_pipelines_of_corpus_commands_judged_as_the_parser_judges_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The fast path's pipelines (upstream stages, writes into a pipe) decide as the walk."""
-    simple = [c for c in _corpus_commands() if shell._fast_parts(c) is not None]
+    simple = [c for c in _corpus_commands() if fastpath.fast_parts(c) is not None]
     rng = random.Random(5)  # noqa: S311 - reproducible test data, not secrets
     piped = [" | ".join(rng.sample(simple, rng.randint(2, 4))) for _ in range(1500)]
     piped += [f"{c} | sh" for c in simple] + [f"echo hi | {c} | cat" for c in simple]
-    fast = [c for c in piped if shell._fast_parts(c) is not None]
+    fast = [c for c in piped if fastpath.fast_parts(c) is not None]
     assert len(fast) > 500
     with_fast = [repr(evaluate_command(c)) for c in fast]
-    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    monkeypatch.setattr(shell, "fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in fast]
     assert with_fast == parsed
 
 
 def test_only_a_lone_pipeline_without_declaration_takes_the_fast_path() -> None:
-    assert shell._fast_parts("echo aGkK | base64 -d | sh") is not None
-    assert shell._fast_parts("ls | echo 'GITHUB_TOKEN'") is not None
+    assert fastpath.fast_parts("echo aGkK | base64 -d | sh") is not None
+    assert fastpath.fast_parts("ls | echo 'GITHUB_TOKEN'") is not None
     # The walk reads variable names in the raw text of a printing command, quoted or not: the
     # fast path hands that text along.
-    parts = shell._fast_parts("ls | echo '$GITHUB_TOKEN'")
+    parts = fastpath.fast_parts("ls | echo '$GITHUB_TOKEN'")
     assert parts is not None
     assert parts[0][1][2] == "echo '$GITHUB_TOKEN'"
     assert evaluate_command("ls | echo '$GITHUB_TOKEN'").rules == ("shell.secret-read",)
-    assert shell._fast_parts("a | b | c && d") is None  # tree-sitter nests this its own way
-    assert shell._fast_parts("export X=1 | sh") is None  # a declaration, not a command stage
+    assert fastpath.fast_parts("a | b | c && d") is None  # tree-sitter nests this its own way
+    assert fastpath.fast_parts("export X=1 | sh") is None  # a declaration, not a command stage
     for misparsed in ("echo hi | me@h", "a | b%c", "a | b?c", "a | 0_+:", "a | b =="):
-        assert shell._fast_parts(misparsed) is None, misparsed
+        assert fastpath.fast_parts(misparsed) is None, misparsed
 
 
 _VOCABULARY = (
@@ -128,10 +128,10 @@ def test_generated_pipelines_judged_as_the_parser_judges_them(
         )
         for _ in range(4000)
     ]
-    fast = [c for c in commands if shell._fast_parts(c) is not None]
+    fast = [c for c in commands if fastpath.fast_parts(c) is not None]
     assert len(fast) > 500
     with_fast = [repr(evaluate_command(c)) for c in fast]
-    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    monkeypatch.setattr(shell, "fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in fast]
     assert with_fast == parsed
 
@@ -156,12 +156,12 @@ def test_generated_find_exec_lists_judged_as_the_parser_judges_them(
             command += rng.choice((" && ", " || ", "; ", " | "))
             command += " ".join(rng.choices(_FIND_VOCABULARY, k=rng.randint(1, 7)))
         commands.append(command)
-    fast = [c for c in commands if shell._fast_parts(c) is not None]
+    fast = [c for c in commands if fastpath.fast_parts(c) is not None]
     assert len(fast) > 800
     assert any("{} +" in c for c in fast)
     assert any("\\;" in c for c in fast)
     with_fast = [repr(evaluate_command(c)) for c in fast]
-    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    monkeypatch.setattr(shell, "fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in fast]
     assert with_fast == parsed
 
@@ -252,7 +252,8 @@ def _judged(command: str, cwd: str | None) -> tuple[str, list[tuple[object, ...]
         return real(cmd, ctx)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(shell, "evaluate_simple", record)
+        patch.setattr(shell, "evaluate_simple", record)  # the walk's
+        patch.setattr(fastjudge, "evaluate_simple", record)  # the fast path's
         analysis = shell.analyse_command(command, cwd=cwd)
     return repr(analysis), seen
 
@@ -263,14 +264,14 @@ def test_rich_fast_path_hands_the_rules_what_the_walk_hands_them() -> None:
     verdicts are the same, with and without the fast path; nested scripts included."""
     # (The first fast path's forms, `_plain_parts`, are tested above; as they always did, they
     # take a declaration as a command and odd plain words tree-sitter-bash misreads.)
-    commands = [c for c in _rich_commands(21, 6000) if shell._fast_parts(c) is not None]
-    commands = [c for c in commands if shell._rich_parts(c) is not None]
+    commands = [c for c in _rich_commands(21, 6000) if fastpath.fast_parts(c) is not None]
+    commands = [c for c in commands if fastpath._rich_parts(c) is not None]
     assert len(commands) > 1000
     for needle in ("$", "> ", "2>&1", "\n", "&& ", '"$', "sh -c"):
         assert any(needle in c for c in commands), needle
     fast = {c: [_judged(c, cwd) for cwd in (None, "/")] for c in commands}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(shell, "_fast_parts", lambda text: None)
+        patch.setattr(shell, "fast_parts", lambda text: None)
         parsed = {c: [_judged(c, cwd) for cwd in (None, "/")] for c in commands}
     differ = [c for c in commands if fast[c] != parsed[c]]
     assert not differ, differ[:5]
@@ -299,7 +300,7 @@ def test_rich_fast_path_leaves_tree_sitter_quirks_to_the_parser() -> None:
         'echo "x"""$b9*',  # `$` alone, then a word `b9*`
         "a <== b",  # `==` read as a test
     ):
-        assert shell._fast_parts(quirk) is None, quirk
+        assert fastpath.fast_parts(quirk) is None, quirk
 
 
 def test_rich_fast_path_takes_the_slow_corpus_commands() -> None:
@@ -312,7 +313,7 @@ def test_rich_fast_path_takes_the_slow_corpus_commands() -> None:
         'rm -rf "${BUILD_DIR:?}"/*',
         "mkdir -p .kiro/steering && echo 'Use Go 1.23' > .kiro/steering/tech.md",
     ):
-        assert shell._fast_parts(command) is not None, command
+        assert fastpath.fast_parts(command) is not None, command
     verdict = evaluate_command("find $HOME -type f -exec sh -c 'rm -f \"$1\"' _ {} \\;")
     assert verdict.action is Action.BLOCK
     assert evaluate_command("shopt -s expand_aliases\nalias ll='rm -rf ~'\nll").rules == (
@@ -373,7 +374,7 @@ def test_words_without_odd_characters_are_read_alike_in_pipelines() -> None:
     failing = 0
     for _ in range(50_000):
         word = "".join(rng.choices(chars, k=rng.randint(1, 5)))
-        if shell._PIPE_WORD_RE.fullmatch(word) is None:
+        if fastpath._PIPE_WORD_RE.fullmatch(word) is None:
             failing += 1
-            assert shell._may_be_odd(f"x | {word}"), word
+            assert fastpath._may_be_odd(f"x | {word}"), word
     assert failing > 10_000

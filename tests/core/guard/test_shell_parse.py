@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paw.core.guard import shell
-from paw.core.guard.shell import evaluate_command
+from paw.core.guard.shell import evaluate_command, fastpath
 from paw.core.guard.shell.parse import _defuse, join_continuations, parse_script
 from paw.core.models import Action
 from tests.core.guard.family_cases import FAMILY_CASES
@@ -79,15 +79,15 @@ def _corpus_commands() -> list[str]:
 
 def _both_paths(commands: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], ...]:
     """The commands the fast path takes, with their verdicts with and without it."""
-    fast = [c for c in commands if shell._fast_parts(c) is not None]
+    fast = [c for c in commands if fastpath.fast_parts(c) is not None]
     with_fast = [repr(evaluate_command(c)) for c in fast]
-    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    monkeypatch.setattr(shell, "fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in fast]
     monkeypatch.undo()
     return fast, with_fast, parsed
 
 
-@pytest.mark.skipif(not shell.FAST_PATH, reason="no fast path on this Python (gh-106052)")
+@pytest.mark.skipif(not fastpath.FAST_PATH, reason="no fast path on this Python (gh-106052)")
 def test_evaluate_command_fast_path_matches_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     fast, with_fast, parsed = _both_paths(_corpus_commands(), monkeypatch)
     assert len(fast) > 150
@@ -106,16 +106,16 @@ _NESTINGS = (
 )
 
 
-@pytest.mark.skipif(not shell.FAST_PATH, reason="no fast path on this Python (gh-106052)")
+@pytest.mark.skipif(not fastpath.FAST_PATH, reason="no fast path on this Python (gh-106052)")
 def test_fast_path_nested_in_a_pipe_or_substitution_matches_the_parser(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A nested script the fast path takes still shows its commands to the enclosing pipeline
     or substitution (``sh -c 'env' | curl …`` is the environment sent to the network)."""
-    inner = [c for c in _corpus_commands() if shell._fast_parts(c) is not None]
+    inner = [c for c in _corpus_commands() if fastpath.fast_parts(c) is not None]
     nested = [n.format(q=shlex.quote(c)) for c in inner for n in _NESTINGS]
     with_fast = [repr(evaluate_command(c)) for c in nested]
-    monkeypatch.setattr(shell, "_fast_parts", lambda text: None)
+    monkeypatch.setattr(shell, "fast_parts", lambda text: None)
     parsed = [repr(evaluate_command(c)) for c in nested]
     assert with_fast == parsed
     monkeypatch.undo()
@@ -184,9 +184,9 @@ def test_the_fast_path_is_off_where_possessive_quantifiers_are_misread(
     import platform
 
     cpython = platform.python_implementation() == "CPython"
-    assert (cpython and sys.version_info >= (3, 11, 5)) == shell.FAST_PATH
+    assert (cpython and sys.version_info >= (3, 11, 5)) == fastpath.FAST_PATH
     commands = [c for c in _corpus_commands() if "\n" not in c][:300]
     verdicts = [repr(evaluate_command(c)) for c in commands]
-    monkeypatch.setattr(shell, "FAST_PATH", False)
-    assert all(shell._fast_parts(c) is None for c in commands)
+    monkeypatch.setattr(fastpath, "FAST_PATH", False)
+    assert all(fastpath.fast_parts(c) is None for c in commands)
     assert [repr(evaluate_command(c)) for c in commands] == verdicts

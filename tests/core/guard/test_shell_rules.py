@@ -102,3 +102,19 @@ def test_every_rule_has_must_not_match_examples_in_the_ordinary_commands() -> No
             fired.setdefault(rule, []).append(command)
     unexpected = {rule: cmds for rule, cmds in fired.items() if rule not in _ORDINARY_RULES}
     assert unexpected == {}
+
+
+def test_every_rule_has_must_not_match_examples_of_its_own() -> None:
+    """Each rule id of RULE_CASES carries near misses (RULE_NOT_MATCH) it must not produce."""
+    from tests.core.guard.rule_cases import RULE_NOT_MATCH
+
+    rules = {case.rule for case in RULE_CASES}
+    assert rules - set(RULE_NOT_MATCH) == set(), "rules without not_match examples"
+    assert set(RULE_NOT_MATCH) - rules == set(), "not_match examples of no rule"
+    fired = [
+        (rule, command)
+        for rule, commands in RULE_NOT_MATCH.items()
+        for command in commands
+        if rule in evaluate_command(command).rules
+    ]
+    assert fired == []

@@ -16,7 +16,6 @@ from paw.core.guard.shell.rules import (
     agents,
     containers,
     escapes,
-    files,
     forge,
     git,
     infra,
@@ -35,6 +34,8 @@ from paw.core.guard.shell.rules import (
     terminals,
     tools,
     verbs,
+    worktrees,
+    writers,
 )
 from paw.core.guard.shell.rules.net import is_download
 from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
@@ -50,7 +51,7 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
     table: dict[str, tuple[Check, ...]] = {}
     for module in (
         rm,
-        files,
+        writers,
         perms,
         agents,
         git,
@@ -199,13 +200,13 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     ``curl …``), which is what later pipeline stages see upstream.
     """
     if not cmd.argv:
-        files.check_redirects(cmd, ctx)
+        writers.check_redirects(cmd, ctx)
         return cmd
     first = cmd.argv[0]
     if not first.quoted and first.text in _KEYWORDS:
         cmd = _strip_keyword(cmd, ctx)
     if not cmd.argv or not _command_word(cmd, ctx):
-        files.check_redirects(cmd, ctx)
+        writers.check_redirects(cmd, ctx)
         return cmd
     cmd, judged = _unwrap_all(cmd, ctx)
     if judged:
@@ -215,13 +216,15 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
     if name in verbs.GLOBAL_OPTIONS:  # `kubectl -n prod delete …`: the verb first
         cmd = verbs.verb_first(cmd)
+    if ctx.others:  # before `cd` moves the prefix: `cd ../bob` is judged from here
+        worktrees.check_operands(cmd, ctx)
     checks = _checks_for(name)
     before = len(ctx.findings)
     for check in checks:
         check(cmd, ctx)
     posture.check(cmd, ctx, bool(checks), len(ctx.findings) > before)
     if cmd.redirects:
-        files.check_redirects(cmd, ctx)
+        writers.check_redirects(cmd, ctx)
     for check in _GLOBAL:
         check(cmd, ctx)
     return cmd
@@ -240,7 +243,7 @@ def _unwrap_all(cmd: SimpleCommand, ctx: Context) -> tuple[SimpleCommand, bool]:
             break
         _peel(cmd, unwrapped, ctx)
         if not unwrapped.argv:
-            files.check_redirects(cmd, ctx)
+            writers.check_redirects(cmd, ctx)
             return cmd, True
         cmd = cmd.with_argv(unwrapped.argv, unwrapped.wrapper)
         if not _command_word(cmd, ctx):

@@ -66,9 +66,11 @@ class Context:
         "functions",
         "git_writes",
         "nodes",
+        "others",
         "patterns",
         "piped_out",
         "production",
+        "project",
         "protected",
         "resolve",
         "run_command",
@@ -87,6 +89,10 @@ class Context:
         self.config = config
         self.cwd = cwd
         self.cwd_path: str | None = None  # the project directory, when given and not dangerous
+        self.project: str | None = None  # the same, kept after a `cd` (where the command started)
+        # Other agents' worktrees (absolute, normalised), named by the caller: what lands there
+        # is block (rules/worktrees.py). Empty: the guard knows of none.
+        self.others: tuple[str, ...] = ()
         # Where an absolute path really leads (symlinks followed; None: cannot tell), given by the
         # caller (an adapter): the guard does no I/O. None: paths are judged as written.
         self.resolve: Callable[[str], str | None] | None = None

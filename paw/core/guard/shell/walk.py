@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from paw.core.guard.shell.assignments import SUBST_RE, assign, declare
 from paw.core.guard.shell.commands import HERE_STRING, Redirect, SimpleCommand
 from paw.core.guard.shell.evaluation import MAX_NODES
+from paw.core.guard.shell.loops import has_background, is_endless, is_self_spawning
 from paw.core.guard.shell.rules.stdin import literal_output
 from paw.core.guard.shell.rules.terminals import terminal_output
+from paw.core.guard.shell.splitting import (
+    IFS_CHANGED,
+    PRINT_WORDS,
+    VAR_REF_RE,
+    ifs_command_word,
+    printed_secret_variable,
+    resplit,
+)
 from paw.core.guard.shell.words import (
-    IFS_SPLIT,
     SUBST,
     UNKNOWN,
     Word,
@@ -26,14 +34,10 @@ if TYPE_CHECKING:
 
     from paw.core.guard.shell.evaluation import Context
 
+
 MAX_NESTING = 150
 MAX_LOOP_UNROLL = 8
 
-_SUBST_RE = re.compile(rb"\$\(|`|<\(|>\(")
-# the words of a declaration judged as a command: its keyword, flags and names
-_DECLARATION_WORDS = frozenset(
-    {"export", "declare", "typeset", "local", "readonly", "word", "variable_name"}
-)
 _REDIRECT_TYPES = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
 _SKIP = frozenset({"comment", "|", "&&", "||", ";", "&", ";;", "\n"})
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
@@ -103,7 +107,7 @@ class Walker:
         for child in trailing:
             self._argument(child, reader, argv, subs)
         for assignment in prefix:
-            self._assignment(assignment, scoped=True)
+            assign(self, assignment, scoped=True)
         raw = node.text or b""
         if b"$" in raw:
             argv, subs = self._expanded(node, raw, argv, subs)
@@ -137,10 +141,10 @@ class Walker:
         ):
             argv.append(Word(raw[1:-1].decode("utf-8", "replace"), quoted=True))
             return
-        elif _SUBST_RE.search(raw):
+        elif SUBST_RE.search(raw):
             subs[len(argv)] = self.collect(node)
         if self.ctx.var_subs and b"$" in raw:
-            carried = self._carried(raw)
+            carried = self.carried(raw)
             if carried:
                 subs.setdefault(len(argv), []).extend(carried)
         word = reader.read(node)
@@ -162,11 +166,11 @@ class Walker:
         else:
             argv.append(word)
 
-    def _carried(self, raw: bytes) -> list[SimpleCommand]:
+    def carried(self, raw: bytes) -> list[SimpleCommand]:
         """The substitutions carried by the variables a word expands (``x=$(env)`` … ``"$x"``):
         the word carries them as if written in place, pipeline stages after it included."""
         carried: list[SimpleCommand] = []
-        for name in _VAR_REF_RE.findall(raw):
+        for name in VAR_REF_RE.findall(raw):
             carried.extend(self.ctx.var_subs.get(name.decode("ascii"), ()))
         for sink in self.ctx.sinks:
             sink.extend(carried)
@@ -190,10 +194,10 @@ class Walker:
     ) -> tuple[list[Word], dict[int, list[SimpleCommand]]]:
         """A command with expansions: split its words as bash does and judge what that hides."""
         if IFS_CHANGED in self.ctx.env:
-            _ifs_command_word(node, self.ctx)
-        argv, subs = _resplit(argv, subs)
-        if argv and argv[0].text in _PRINT_WORDS and not self.ctx.piped_out:
-            _printed_secret_variable(raw, self.ctx)
+            ifs_command_word(node, self.ctx)
+        argv, subs = resplit(argv, subs)
+        if argv and argv[0].text in PRINT_WORDS and not self.ctx.piped_out:
+            printed_secret_variable(raw, self.ctx)
         return argv, subs
 
     def _redirect(
@@ -207,7 +211,7 @@ class Walker:
         kind = node.type
         if kind == "herestring_redirect":
             for child in node.named_children:
-                self.here_subs = self._subst_in(child)
+                self.here_subs = self.subst_in(child)
                 return reader.read(child).text
             return stdin_text
         if kind == "heredoc_redirect":
@@ -224,7 +228,7 @@ class Walker:
                 extra.append(child)  # words after the target belong to the command
             elif child.type != "file_descriptor":
                 seen_target = True
-                inner = self._subst_in(child)
+                inner = self.subst_in(child)
                 target = reader.read(child)
                 if target.text == SUBST and len(inner) == 1:  # `> $(tty)`: the terminal
                     named = terminal_output(inner[0])
@@ -247,9 +251,9 @@ class Walker:
                 stdin_text = body
         return stdin_text
 
-    def _subst_in(self, node: Node) -> list[SimpleCommand]:
+    def subst_in(self, node: Node) -> list[SimpleCommand]:
         """Walk the substitutions in ``node``; the simple commands they ran."""
-        if not _SUBST_RE.search(node.text or b""):
+        if not SUBST_RE.search(node.text or b""):
             return []
         sink: list[SimpleCommand] = []
         self.ctx.sinks.append(sink)
@@ -322,68 +326,6 @@ class Walker:
                 self.ctx.piped_out = piped
             seen.extend(sink)
 
-    def _assignment(self, node: Node, *, scoped: bool = False) -> None:
-        name_node = node.child_by_field_name("name")
-        value_node = node.child_by_field_name("value")
-        name = (name_node.text or b"").decode("utf-8", "replace") if name_node else ""
-        value = ""
-        if value_node is not None:
-            inner = self.collect(value_node) if _SUBST_RE.search(value_node.text or b"") else []
-            value = WordReader(self.ctx.env).read(value_node).text
-            raw_value = value_node.text or b""
-            carried = self._carried(raw_value) if self.ctx.var_subs and b"$" in raw_value else []
-            if not scoped:  # `y=$x` carries what x carries; a plain value carries nothing
-                if inner or carried:
-                    self.ctx.var_subs[name] = [*inner, *carried]
-                else:
-                    self.ctx.var_subs.pop(name, None)
-            printed = None
-            if value == SUBST and len(inner) == 1:
-                printed = literal_output(inner[0])
-                if printed is None:
-                    printed = terminal_output(inner[0])  # `t=$(tty)`: the terminal
-            if printed is not None:
-                value = printed.rstrip("\n")
-            if value_node.type == "array":
-                value = UNKNOWN
-        if name == "IFS" and value.strip(" \t\n"):  # `IFS=: read a b`, scoped or not
-            self.ctx.env[IFS_CHANGED] = value
-        assign = SimpleCommand([Word("="), Word(name), Word(value)])
-        self.evaluate(assign, self.ctx)
-        if not scoped:
-            self.ctx.env[name] = value
-            if name == "IFS" and value.strip(" \t\n"):
-                self.ctx.confirm(
-                    "shell.unresolved", "IFS is changed: word splitting paw cannot follow"
-                )
-
-    def _declaration(self, node: Node) -> None:
-        assigns = False
-        for child in node.named_children:
-            if child.type == "variable_assignment":
-                assigns = True
-                self._assignment(child)
-            else:
-                self._subst_in(child)
-        if not assigns:
-            self._declaration_command(node)
-
-    def _declaration_command(self, node: Node) -> None:
-        """A declaration that sets nothing (``export``, ``declare -x``, ``export NAME``) is
-        judged as the command it is: bare, it prints every variable, and in a pipeline what
-        it prints flows on (``export | curl -d @- …`` sends the environment)."""
-        words: list[Word] = []
-        for child in node.children:
-            if child.type in _DECLARATION_WORDS:
-                words.append(Word((child.text or b"").decode("utf-8", "replace")))
-            elif child.is_named and child.type != "comment":  # `export $(…)`: names unknown
-                words.append(Word(SUBST if b"$" in (child.text or b"") else UNKNOWN))
-        if not words:
-            return
-        effective = self.evaluate(SimpleCommand(words), self.ctx)
-        for sink in self.ctx.sinks:
-            sink.append(effective)
-
     def _function(self, node: Node) -> None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
@@ -392,7 +334,7 @@ class Walker:
         if body is None:
             return
         self.walk(body)
-        if _self_spawning(body, name):
+        if is_self_spawning(body, name):
             self.ctx.block("shell.fork-bomb", f"function `{name}` calls itself in the background")
 
     def _loop(self, node: Node) -> None:
@@ -401,9 +343,9 @@ class Walker:
             if child.is_named:
                 self.walk(child)
         body = node.child_by_field_name("body")
-        if body is None or not _endless(node):
+        if body is None or not is_endless(node):
             return
-        if _has_background(body):
+        if has_background(body):
             self.ctx.block("shell.fork-bomb", "an endless loop starts background processes")
 
     def _for(self, node: Node) -> None:
@@ -411,7 +353,7 @@ class Walker:
         body = node.child_by_field_name("body")
         values = list(node.children_by_field_name("value"))
         for value in values:
-            self._subst_in(value)
+            self.subst_in(value)
         name = (var_node.text or b"").decode() if var_node else ""
         reader = WordReader(self.ctx.env)
         words = [w for v in values for w in expand_braces(reader.read(v).text)]
@@ -428,120 +370,6 @@ class Walker:
     def _error(self, node: Node) -> None:
         for child in node.children:
             self.walk(child)
-
-
-_BLANK_RE = re.compile(r"[ \t\n]")
-_PRINT_WORDS = frozenset({"echo", "printf", "print"})
-_VAR_REF_RE = re.compile(rb"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
-
-
-IFS_CHANGED = " IFS"  # a key no shell variable can have: IFS was set to a non-blank value
-
-
-def _ifs_command_word(node: Node, ctx: Context) -> None:
-    """``IFS=,; c=rm,-rf,/; $c`` or ``IFS=: read a b <<< …; $a $b``: after IFS is changed, a
-    command word that comes from an expansion is a word built by splitting (obfuscation)."""
-    name = node.child_by_field_name("name")
-    if name is not None and b"$" in (name.text or b""):
-        ctx.block("shell.ifs-words", "the command word is built by word splitting on a changed IFS")
-
-
-def _resplit(
-    argv: list[Word], subs: dict[int, list[SimpleCommand]]
-) -> tuple[list[Word], dict[int, list[SimpleCommand]]]:
-    """Words from expansions split as bash splits them: ``c='rm -rf /'; $c`` (an unquoted
-    command word with blanks) and ``rm${IFS}-rf${IFS}/`` (the default IFS)."""
-    first = argv[0] if argv else None
-    if first is not None and not first.quoted and first.is_static and _BLANK_RE.search(first.text):
-        argv = [Word(part) for part in first.text.split()] + argv[1:]
-        subs = {}
-    for word in argv:  # a loop, not any(): this runs for every command with a `$`
-        if IFS_SPLIT in word.text:
-            return _split_ifs(argv), {}
-    return argv, subs
-
-
-def _printed_secret_variable(raw: bytes, ctx: Context) -> None:
-    """``echo $GITHUB_TOKEN`` prints a credential into the agent's context."""
-    from paw.core.guard.shell.rules.secrets import secret_variable
-
-    for match in _VAR_REF_RE.finditer(raw):
-        name = match.group(1).decode("ascii", "replace")
-        if secret_variable(name) and name not in ctx.env:
-            ctx.block("shell.secret-read", f"`echo ${name}` prints a credential")
-            return
-
-
-def _split_ifs(argv: list[Word]) -> list[Word]:
-    """``rm${IFS}-rf${IFS}/`` is three words with the default IFS."""
-    out: list[Word] = []
-    for word in argv:
-        if IFS_SPLIT not in word.text:
-            out.append(word)
-            continue
-        out.extend(Word(part, word.quoted) for part in word.text.split(IFS_SPLIT) if part)
-    return out
-
-
-def _named_words(node: Node) -> list[str]:
-    return [(c.text or b"").decode("utf-8", "replace") for c in node.named_children]
-
-
-def _endless(node: Node) -> bool:
-    if node.type == "c_style_for_statement":
-        return node.child_by_field_name("condition") is None
-    cond = node.child_by_field_name("condition")
-    if cond is None:
-        return False
-    text = (cond.text or b"").decode("utf-8", "replace").strip().rstrip(";").strip()
-    if node.type == "until_statement" or (node.children and node.children[0].type == "until"):
-        return text in {"false", "! true", "! :"}
-    return text in {"true", ":", "[ 1 ]", "((1))", "(( 1 ))", "[[ 1 ]]", "/bin/true"}
-
-
-def _has_background(node: Node) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "&":
-            return True
-        if current.type in {"command_substitution", "function_definition", "string", "raw_string"}:
-            continue
-        stack.extend(current.children)
-    return False
-
-
-def _self_calls(node: Node, name: str) -> list[Node]:
-    found: list[Node] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "command":
-            head = current.child_by_field_name("name")
-            if head is not None and (head.text or b"").decode("utf-8", "replace") == name:
-                found.append(current)
-        stack.extend(current.children)
-    return found
-
-
-def _self_spawning(body: Node, name: str) -> bool:
-    """A self-call that is backgrounded or piped into another self-call (``:|:&``); ordinary
-    recursion (``$(fib $((n-1))) + $(fib $((n-2)))``) is not."""
-    calls = _self_calls(body, name)
-    for call in calls:
-        node: Node | None = call
-        while node is not None and node != body:
-            sibling = node.next_sibling
-            if sibling is not None and sibling.type == "&":
-                return True
-            if node.type == "pipeline" and sum(1 for c in calls if _inside(c, node)) >= 2:
-                return True
-            node = node.parent
-    return False
-
-
-def _inside(node: Node, ancestor: Node) -> bool:
-    return ancestor.start_byte <= node.start_byte and node.end_byte <= ancestor.end_byte
 
 
 _STATEMENT_ARGS = frozenset(
@@ -565,8 +393,8 @@ _HANDLERS: dict[str, Callable[[Walker, Node], object]] = {
     "command": Walker._command,
     "redirected_statement": Walker._redirected,
     "pipeline": Walker._pipeline,
-    "variable_assignment": Walker._assignment,
-    "declaration_command": Walker._declaration,
+    "variable_assignment": assign,
+    "declaration_command": declare,
     "function_definition": Walker._function,
     "for_statement": Walker._for,
     "while_statement": Walker._loop,

@@ -7,17 +7,21 @@ import ipaddress
 import socket
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from paw.cli import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.supervisor.feed import Feed
     from paw.supervisor.fleet import Fleet
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
 
 TOKEN_DOC = "web-token"  # noqa: S105 - a file name: .paw/web-token.json holds the SHA-256 only
 DEFAULT_PORT = 8765
+FALLBACK_POLL_S = 0.5  # without pane events (no control mode yet), the feed sweeps this often
 GRACE_S = 3  # on SIGTERM/Ctrl-C: open connections (a page's keep-alive) get this long
 
 
@@ -79,7 +83,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from paw.cli.compose import build_fleet
     from paw.supervisor.links import load_link_key
 
-    sup = build_fleet(args.repo)
+    sup = build_fleet(args.repo, control=True)  # a long-running process, like the TUI
     digest, token = load_token(sup.ctx.state, rotate=args.rotate_token)
     link_key = load_link_key(sup.ctx.state, rotate=args.rotate_token)
     sock = _socket(args.host, args.port)
@@ -114,13 +118,47 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
         hosts = frozenset(f"{n}:{port}" for n in names)
     settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=bool(args.cert),
                            allowed_hosts=hosts, link_key=link_key)  # fmt: skip
-    app = create_app(Source(sup, time.time), settings)
+    feed = start_feed(sup)
+    source = Source(sup, time.time, feed)
+    source.start()
+    app = create_app(source, settings)
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, ssl_certfile=args.cert,
         ssl_keyfile=args.key, proxy_headers=args.trusted_proxy, server_header=False,
         timeout_graceful_shutdown=GRACE_S,
     )  # fmt: skip
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        feed.stop()
+        sup.close()
+
+
+def start_feed(sup: Supervisor | Fleet) -> Feed:
+    """The feed the page reads, as the TUI's (:mod:`paw.supervisor.feed`): sweeps follow the
+    pane events of tmux control mode (every host's too, for a Fleet) and a worktree count that
+    ends; without events, every :data:`FALLBACK_POLL_S`. Sweeps run in this process (no
+    sweeper process: the page has no frame of its own to keep smooth)."""
+    from paw.adapters.tmux.terminal import TmuxTerminal
+    from paw.supervisor.feed import Feed
+
+    feed = Feed(sup, poll_interval=FALLBACK_POLL_S)
+    terminal = sup.ctx.terminal
+    watch: Callable[[Callable[[str | None], None]], bool] | None = None
+    live: Callable[[], bool] | None = None
+    fleet = bool(getattr(sup, "remotes", None))  # a Fleet watches every host, counts too
+    if isinstance(terminal, TmuxTerminal) and terminal.control:
+        source = cast("Fleet", sup) if fleet else terminal
+        watch, live = source.watch, source.events_live
+
+    def watched(listener: Callable[[str | None], None]) -> bool:
+        if not fleet:
+            sup.listen_counts(lambda: listener(None))
+        return watch(listener) if watch is not None else False
+
+    feed.use(sup, watch=watched if watch is not None else None, live=live)
+    feed.start_ticker()
+    return feed
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

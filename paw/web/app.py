@@ -212,7 +212,8 @@ class _Web:
     def _read(self, selected: str | None) -> tuple[Board, render.Extra]:
         board = self.source.read_board()
         details = self.source.read_details(selected) if selected is not None else None
-        return board, render.Extra(selected, details, self.source.read_audit())
+        audit = self.source.read_audit()
+        return board, render.Extra(selected, details, audit, now=self.s.clock())
 
     # -- deciding ------------------------------------------------------------------------------
 

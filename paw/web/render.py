@@ -112,6 +112,7 @@ class Extra:
     selected: str | None = None
     details: AgentDetails | None = None
     audit: tuple[dict[str, object], ...] = ()
+    now: float | None = None  # the ages' clock (None: the picture's time)
 
 
 def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
@@ -128,7 +129,8 @@ def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
     parts.append(f"<h2>Prompts ({len(snap.prompts)})</h2>")
     if not snap.prompts:
         parts.append("<p>No live prompt.</p>")
-    parts += [_prompt_card(p, snap.taken_at, tasks.get(p.agent), csrf) for p in snap.prompts]
+    now = extra.now if extra.now is not None else snap.taken_at  # (a picture may be old)
+    parts += [_prompt_card(p, now, tasks.get(p.agent), csrf) for p in snap.prompts]
     parts.append(f"<h2>Agents ({len(snap.agents)})</h2>")
     parts.append(_agents_table(snap.agents) if snap.agents else "<p>No agent.</p>")
     if extra.selected is not None:

@@ -103,3 +103,10 @@ def test_a_disagreement_shows_both_subjects_inert() -> None:
     assert "<script>" not in card
     assert "\u202e" not in card
     assert "\x1b" not in card
+
+
+def test_the_ages_move_on_the_pages_clock_between_pictures() -> None:
+    board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(_prompt(PromptSource()),)), {})
+    assert " · 1s · id " in render.render_board(board, "csrf")  # the picture's own time
+    later = render.render_board(board, "csrf", render.Extra(now=125.0))
+    assert " · 2m · id " in later  # a picture swept on pane events may be a minute old

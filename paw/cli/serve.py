@@ -63,6 +63,34 @@ def load_token(state: StateStore, *, rotate: bool) -> tuple[str, str | None]:
     return digest, token
 
 
+def announce(base: str, token: str | None, *, qr: bool) -> str:
+    """What `paw serve` prints before serving: the sign-in URL when the token was just made
+    (with ``qr``, also as a QR code a phone's camera opens), else where it serves."""
+    if token is None:
+        return (
+            f"paw serve: {base} (sign in with the URL printed when the token was made; "
+            "`paw serve --rotate-token` makes a new one)\n"
+        )
+    url = f"{base}login?token={token}"
+    lines = f"paw serve: {url}\n"
+    lines += "  (the token is shown once: only its hash is kept; --rotate-token makes a new one)\n"
+    if qr:
+        lines += qr_code(url) + "  (the same URL for a phone's camera; --no-qr leaves it out)\n"
+    return lines
+
+
+def qr_code(text: str) -> str:
+    """``text`` as a QR code in half-block characters (two module rows a line, the quiet zone
+    included), drawn here: nothing is fetched. segno (pure Python, no dependency) encodes."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(text, error="l", micro=False).terminal(out=out, compact=True)
+    return out.getvalue()
+
+
 def _socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -91,12 +119,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     scheme = "https" if args.cert else "http"
     shown = f"[{args.host}]" if ":" in args.host else args.host
     base = f"{scheme}://{shown}:{port}/"
-    if token is not None:
-        print(f"paw serve: {base}login?token={token}")
-        print("  (the token is shown once: only its hash is kept; --rotate-token makes a new one)")
-    else:
-        print(f"paw serve: {base} (sign in with the URL printed when the token was made; "
-              "`paw serve --rotate-token` makes a new one)")  # fmt: skip
+    qr = not args.no_qr and sys.stdout.isatty()  # (a log or a pipe gets the lines only)
+    print(announce(base, token, qr=qr), end="")
     sys.stdout.flush()
     _run(sup, sock, args, digest, link_key)
     return 0
@@ -193,6 +217,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--trusted-proxy",
         action="store_true",
         help="a proxy or tunnel in front terminates TLS (and sets X-Forwarded-For)",
+    )
+    p.add_argument(
+        "--no-qr",
+        action="store_true",
+        help="print no QR code of the sign-in URL (it is printed only to a terminal anyway)",
     )
     p.add_argument(
         "--rotate-token",

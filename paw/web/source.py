@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from paw.errors import PawError
-from paw.supervisor.feed import Picture
+from paw.supervisor.feed import Picture, SweepFailed
 from paw.web.details import FileStat, diff_stat, pane_tail
 
 if TYPE_CHECKING:
@@ -128,9 +128,12 @@ class Source:
 
     def _fed(self, event: FeedEvent) -> None:
         """The feed's thread: keep the latest picture and wake every open page's stream."""
-        if not isinstance(event, Picture):
+        if isinstance(event, SweepFailed):
+            self._picture = None  # never the last good picture as if current: sweep here
+        elif isinstance(event, Picture):
+            self._picture = event
+        else:
             return  # (the page reads its selected agent's details itself)
-        self._picture = event
         with self._waiters_lock:
             waiters = list(self._waiters.items())
         for changed, loop in waiters:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from paw.core.models import Action, Prompt, PromptKind, PromptSource, Verdict
+from paw.errors import TmuxError
 from paw.supervisor.feed import Feed, Picture
 from paw.supervisor.model import LivePrompt, Snapshot
 from paw.web import render
@@ -110,3 +111,18 @@ def test_the_ages_move_on_the_pages_clock_between_pictures() -> None:
     assert " · 1s · id " in render.render_board(board, "csrf")  # the picture's own time
     later = render.render_board(board, "csrf", render.Extra(now=125.0))
     assert " · 2m · id " in later  # a picture swept on pane events may be a minute old
+
+
+def test_a_failed_sweep_drops_the_last_picture_the_page_sweeps_itself() -> None:
+    source, feed, sweeps, jobs = _fed()
+    feed.request()
+    jobs.step()
+    polls = sweeps.polls
+    source.read_board()
+    assert sweeps.polls == polls  # the feed's picture
+    sweeps.raises = TmuxError("no server running")
+    feed.request()
+    jobs.step()  # the feed posts SweepFailed, no picture
+    sweeps.raises = None
+    source.read_board()
+    assert sweeps.polls == polls + 2  # not the old picture as if current: a sweep of its own

@@ -15,6 +15,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
+from urllib.parse import quote
 
 from paw.adapters import proc
 from paw.errors import ConfigError
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from paw.core.wave_report import Message
 
 HOOK_TIMEOUT_S = 30.0
+NTFY_SCHEMES = frozenset({"ntfy", "ntfys"})  # apprise services that offer action buttons
+NTFY_ACTIONS_MAX = 3  # ntfy shows at most three buttons
 BADGE_OPTION = "status-right"
 _STOP = object()
 
@@ -58,6 +61,11 @@ class ChannelNotifier:
         self.errors: list[str] = []
         self.sent: list[tuple[float, str]] = []  # (monotonic time handed to channels, event)
         self._apprise = _apprise(settings.urls) if settings.urls else None
+        # ntfy's URLs apart: a message with one-occurrence links goes to them with an "Open"
+        # button per link (a view action: it opens the page, it never decides)
+        self._ntfy = [u for u in settings.urls if _scheme(u).lower() in NTFY_SCHEMES]
+        others = [u for u in settings.urls if u not in self._ntfy]
+        self._others = _apprise(others) if others and self._ntfy else None
         self._queue: queue.Queue[object] = queue.Queue()
         self._thread = threading.Thread(target=self._work, name="paw-notify", daemon=True)
         self._thread.start()
@@ -113,10 +121,17 @@ class ChannelNotifier:
             self.bell_stream.write("\a")
             self.bell_stream.flush()
         if self._apprise is not None:
-            ok = self._apprise.notify(
-                title=message.outgoing_title, body=message.outgoing_body,
-                notify_type=message.level,  # a failure reads as one on the phone
-            )  # fmt: skip
+            targets = [self._apprise]
+            actions = open_actions(message.opens)
+            if actions and self._ntfy:
+                ntfy = _apprise([with_actions(u, actions) for u in self._ntfy])
+                targets = [ntfy] if self._others is None else [self._others, ntfy]
+            ok = True
+            for app in targets:  # every one, whatever the one before did
+                ok = bool(app.notify(
+                    title=message.outgoing_title, body=message.outgoing_body,
+                    notify_type=message.level,  # a failure reads as one on the phone
+                )) and ok  # fmt: skip
             if not ok:
                 self.errors.append(f"apprise could not deliver {message.event!r}")
         if self.settings.command:
@@ -148,6 +163,26 @@ class ChannelNotifier:
         else:
             argv = [*base, "set-option", "-u", *target, BADGE_OPTION]
         proc.run(argv, timeout=10, check=False)
+
+
+def open_actions(opens: Sequence[tuple[str, str]]) -> str:
+    """ntfy's ``actions`` for one-occurrence links: a ``view`` button per link (it opens the
+    page, which shows the prompt as it is now; a decision there is a separate POST), at most
+    :data:`NTFY_ACTIONS_MAX`. A label or link that would break the list (a comma, a semicolon)
+    gets no button: the link stays in the text."""
+    usable = [
+        (label, url)
+        for label, url in opens
+        if not any(c in label + url for c in ",;") and url.startswith(("https://", "http://"))
+    ]
+    return "; ".join(f"view, {label}, {url}" for label, url in usable[:NTFY_ACTIONS_MAX])
+
+
+def with_actions(url: str, actions: str) -> str:
+    """The ntfy ``url`` with ``actions`` (replacing any it had)."""
+    base, _, query = url.partition("?")
+    kept = [p for p in query.split("&") if p and not p.lower().startswith("actions=")]
+    return f"{base}?{'&'.join([*kept, 'actions=' + quote(actions, safe='')])}"
 
 
 def _apprise(urls: Sequence[str]) -> apprise.Apprise:

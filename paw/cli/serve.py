@@ -7,17 +7,21 @@ import ipaddress
 import socket
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from paw.cli import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw.supervisor.feed import Feed
     from paw.supervisor.fleet import Fleet
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
 
 TOKEN_DOC = "web-token"  # noqa: S105 - a file name: .paw/web-token.json holds the SHA-256 only
 DEFAULT_PORT = 8765
+FALLBACK_POLL_S = 0.5  # without pane events (no control mode yet), the feed sweeps this often
 GRACE_S = 3  # on SIGTERM/Ctrl-C: open connections (a page's keep-alive) get this long
 
 
@@ -59,6 +63,34 @@ def load_token(state: StateStore, *, rotate: bool) -> tuple[str, str | None]:
     return digest, token
 
 
+def announce(base: str, token: str | None, *, qr: bool) -> str:
+    """What `paw serve` prints before serving: the sign-in URL when the token was just made
+    (with ``qr``, also as a QR code a phone's camera opens), else where it serves."""
+    if token is None:
+        return (
+            f"paw serve: {base} (sign in with the URL printed when the token was made; "
+            "`paw serve --rotate-token` makes a new one)\n"
+        )
+    url = f"{base}login?token={token}"
+    lines = f"paw serve: {url}\n"
+    lines += "  (the token is shown once: only its hash is kept; --rotate-token makes a new one)\n"
+    if qr:
+        lines += qr_code(url) + "  (the same URL for a phone's camera; --no-qr leaves it out)\n"
+    return lines
+
+
+def qr_code(text: str) -> str:
+    """``text`` as a QR code in half-block characters (two module rows a line, the quiet zone
+    included), drawn here: nothing is fetched. segno (pure Python, no dependency) encodes."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(text, error="l", micro=False).terminal(out=out, compact=True)
+    return out.getvalue()
+
+
 def _socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -79,7 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from paw.cli.compose import build_fleet
     from paw.supervisor.links import load_link_key
 
-    sup = build_fleet(args.repo)
+    sup = build_fleet(args.repo, control=True)  # a long-running process, like the TUI
     digest, token = load_token(sup.ctx.state, rotate=args.rotate_token)
     link_key = load_link_key(sup.ctx.state, rotate=args.rotate_token)
     sock = _socket(args.host, args.port)
@@ -87,12 +119,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     scheme = "https" if args.cert else "http"
     shown = f"[{args.host}]" if ":" in args.host else args.host
     base = f"{scheme}://{shown}:{port}/"
-    if token is not None:
-        print(f"paw serve: {base}login?token={token}")
-        print("  (the token is shown once: only its hash is kept; --rotate-token makes a new one)")
-    else:
-        print(f"paw serve: {base} (sign in with the URL printed when the token was made; "
-              "`paw serve --rotate-token` makes a new one)")  # fmt: skip
+    qr = not args.no_qr and sys.stdout.isatty()  # (a log or a pipe gets the lines only)
+    print(announce(base, token, qr=qr), end="")
     sys.stdout.flush()
     _run(sup, sock, args, digest, link_key)
     return 0
@@ -114,13 +142,47 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
         hosts = frozenset(f"{n}:{port}" for n in names)
     settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=bool(args.cert),
                            allowed_hosts=hosts, link_key=link_key)  # fmt: skip
-    app = create_app(Source(sup, time.time), settings)
+    feed = start_feed(sup)
+    source = Source(sup, time.time, feed)
+    source.start()
+    app = create_app(source, settings)
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, ssl_certfile=args.cert,
         ssl_keyfile=args.key, proxy_headers=args.trusted_proxy, server_header=False,
         timeout_graceful_shutdown=GRACE_S,
     )  # fmt: skip
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        feed.stop()
+        sup.close()
+
+
+def start_feed(sup: Supervisor | Fleet) -> Feed:
+    """The feed the page reads, as the TUI's (:mod:`paw.supervisor.feed`): sweeps follow the
+    pane events of tmux control mode (every host's too, for a Fleet) and a worktree count that
+    ends; without events, every :data:`FALLBACK_POLL_S`. Sweeps run in this process (no
+    sweeper process: the page has no frame of its own to keep smooth)."""
+    from paw.adapters.tmux.terminal import TmuxTerminal
+    from paw.supervisor.feed import Feed
+
+    feed = Feed(sup, poll_interval=FALLBACK_POLL_S)
+    terminal = sup.ctx.terminal
+    watch: Callable[[Callable[[str | None], None]], bool] | None = None
+    live: Callable[[], bool] | None = None
+    fleet = bool(getattr(sup, "remotes", None))  # a Fleet watches every host, counts too
+    if isinstance(terminal, TmuxTerminal) and terminal.control:
+        source = cast("Fleet", sup) if fleet else terminal
+        watch, live = source.watch, source.events_live
+
+    def watched(listener: Callable[[str | None], None]) -> bool:
+        if not fleet:
+            sup.listen_counts(lambda: listener(None))
+        return watch(listener) if watch is not None else False
+
+    feed.use(sup, watch=watched if watch is not None else None, live=live)
+    feed.start_ticker()
+    return feed
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -155,6 +217,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--trusted-proxy",
         action="store_true",
         help="a proxy or tunnel in front terminates TLS (and sets X-Forwarded-For)",
+    )
+    p.add_argument(
+        "--no-qr",
+        action="store_true",
+        help="print no QR code of the sign-in URL (it is printed only to a terminal anyway)",
     )
     p.add_argument(
         "--rotate-token",

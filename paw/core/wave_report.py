@@ -28,6 +28,9 @@ class Message:
     outgoing_body: str  # secrets redacted, and says so when it did
     redacted: bool
     level: str = "info"  # apprise's notify type: info, success, warning or failure
+    # (label, one-occurrence link): a service with actions (ntfy) offers each as a button that
+    # opens the link's page; never one that decides
+    opens: tuple[tuple[str, str], ...] = ()
 
 
 # How much each event matters to someone reading a phone: a failure reads as one.
@@ -65,10 +68,12 @@ def compose_message(
     lines: list[str],
     repo: str = "",
     links: Sequence[str] = (),
+    opens: Sequence[tuple[str, str]] = (),
 ) -> Message:
     """One message of a wave (or its landing): ``repo`` named in the title and the body, the
     outgoing text redacted, the level its event has; ``links`` (one-occurrence links: a
-    credential paw made, not text to redact) are added after the redaction, unchanged."""
+    credential paw made, not text to redact) are added after the redaction, unchanged;
+    ``opens``: the same links as (label, URL) for a service's buttons."""
     if repo:  # which checkout, for someone reading it away from the terminal
         name = repo.rstrip("/").rsplit("/", 1)[-1] or repo
         title = title.replace(f"paw wave {wave}:", f"paw wave {wave} ({name}):", 1)
@@ -83,7 +88,8 @@ def compose_message(
         body = "\n".join([body, *links])
         out_body = "\n".join([out_body, *links])
     level = LEVELS.get(event, "info")
-    return Message(event, wave, task, prompt_id, title, body, out_title, out_body, changed, level)
+    return Message(event, wave, task, prompt_id, title, body, out_title, out_body, changed, level,
+                   tuple(opens))  # fmt: skip
 
 
 def prompt_lines(task: TaskState, prompt: PromptState, now: float) -> list[str]:
@@ -123,8 +129,9 @@ def prompt_message(
             *lines[:5],
             f"answered after {_age((prompt.answered_at or now) - prompt.first_seen)}",
         ]
-    links = [f"open: {link}"] if link and event != "answered" else []
-    return compose_message(event, wave, task.name, prompt.id, title, lines, repo, links)
+    opens = [("Open", link)] if link and event != "answered" else []
+    links = [f"open: {url}" for _, url in opens]
+    return compose_message(event, wave, task.name, prompt.id, title, lines, repo, links, opens)
 
 
 def digest_message(
@@ -142,8 +149,9 @@ def digest_message(
             for i, line in enumerate(prompt_lines(task, prompt, now))
         ]
     found = links or {}
-    opens = [f"open {t.name}: {found[p.id]}" for t, p in items if p.id in found]
-    return compose_message("digest", wave, None, None, title, lines, repo, opens)
+    opens = [(f"Open {t.name}", found[p.id]) for t, p in items if p.id in found]
+    said = [f"open {label.removeprefix('Open ')}: {url}" for label, url in opens]
+    return compose_message("digest", wave, None, None, title, lines, repo, said, opens)
 
 
 def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: str = "") -> Message:

@@ -48,7 +48,8 @@ COOKIE = "paw_session"
 USER_AGENT_MAX = 300
 FORM_MAX = 4096
 NAME_MAX = 200  # a selected agent's name, as asked
-SSE_TICK_S = 0.25  # an open page's stream looks for a change this often (sweeps are shared)
+SSE_TICK_S = 0.25  # without a feed, an open page's stream looks for a change this often
+SSE_FED_TICK_S = 1.0  # with one, new pictures wake it; this only for the audit tail and the pane
 SSE_KEEPALIVE_S = 15.0  # a comment line this often keeps proxies from closing a quiet stream
 SSE_RETRY_MS = 3000  # the browser reconnects after this long when the stream drops
 HEADERS = {
@@ -176,27 +177,43 @@ class _Web:
         async def stream() -> AsyncIterator[str]:
             yield f"retry: {SSE_RETRY_MS}\n\n"
             last, quiet = "", 0.0
-            while True:
-                if self.s.sessions.get(session.key, self.s.clock()) is None:
-                    yield "event: signed-out\ndata: \n\n"
-                    return
-                board, extra = await run_in_threadpool(self._read, selected)
-                text = render.render_board(board, session.csrf, extra)
-                if text != last:
-                    yield _event("board", text)
-                    last, quiet = text, 0.0
-                elif quiet >= SSE_KEEPALIVE_S:
-                    yield ": keep-alive\n\n"
-                    quiet = 0.0
-                await anyio.sleep(SSE_TICK_S)
-                quiet += SSE_TICK_S
+            # With the feed a new picture wakes the stream at once; the tick still brings the
+            # audit tail and the selected agent's pane, and sees a session end.
+            fed = self.source.feed is not None
+            tick = SSE_FED_TICK_S if fed else SSE_TICK_S
+            changed = self.source.changes() if fed else None
+            try:
+                while True:
+                    if self.s.sessions.get(session.key, self.s.clock()) is None:
+                        yield "event: signed-out\ndata: \n\n"
+                        return
+                    board, extra = await run_in_threadpool(self._read, selected)
+                    text = render.render_board(board, session.csrf, extra)
+                    if text != last:
+                        yield _event("board", text)
+                        last, quiet = text, 0.0
+                    elif quiet >= SSE_KEEPALIVE_S:
+                        yield ": keep-alive\n\n"
+                        quiet = 0.0
+                    started = time.monotonic()
+                    if changed is None:
+                        await anyio.sleep(tick)
+                    else:
+                        with anyio.move_on_after(tick):
+                            await changed.wait()
+                        changed.clear()
+                    quiet += time.monotonic() - started
+            finally:
+                if changed is not None:
+                    self.source.forget(changed)
 
         return StreamingResponse(stream(), media_type="text/event-stream")
 
     def _read(self, selected: str | None) -> tuple[Board, render.Extra]:
         board = self.source.read_board()
         details = self.source.read_details(selected) if selected is not None else None
-        return board, render.Extra(selected, details, self.source.read_audit())
+        audit = self.source.read_audit()
+        return board, render.Extra(selected, details, audit, now=self.s.clock())
 
     # -- deciding ------------------------------------------------------------------------------
 
@@ -301,7 +318,8 @@ class _Web:
                      home=False)  # fmt: skip
 
     def _live(self, prompt_id: str) -> LivePrompt | None:
-        board = self.source.read_board()
+        """The prompt as it is now (a sweep now: the page's last picture may be older)."""
+        board = self.source.read_board(fresh=True)
         return next((p for p in board.snapshot.prompts if p.id == prompt_id), None)
 
 

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from paw.core.channels.fuse import Fusion, source_label, source_text
 from paw.core.models import Action
 from paw.core.printable import printable
 
 if TYPE_CHECKING:
+    from paw.core.models import PromptSource
     from paw.supervisor.model import AgentView, Decision, LivePrompt
     from paw.web.source import AgentDetails, Board
 
@@ -42,6 +44,9 @@ button{font:inherit;padding:.5rem 1rem;margin:.3rem .4rem .1rem 0;border-radius:
        border:1px solid var(--line);min-height:2.6rem}
 button.go{background:var(--ok);color:#fff}button.warn{background:var(--warn);color:#fff}
 .note{font-style:italic}
+.src{font-size:.8rem;padding:0 .3rem;border:1px solid var(--line);border-radius:.3rem}
+.src-disagree{border-color:var(--bad);color:var(--bad);font-weight:600}
+.source.disagree{color:var(--bad)}
 .audit td:first-child{white-space:nowrap}
 """
 
@@ -107,6 +112,7 @@ class Extra:
     selected: str | None = None
     details: AgentDetails | None = None
     audit: tuple[dict[str, object], ...] = ()
+    now: float | None = None  # the ages' clock (None: the picture's time)
 
 
 def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
@@ -123,7 +129,8 @@ def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
     parts.append(f"<h2>Prompts ({len(snap.prompts)})</h2>")
     if not snap.prompts:
         parts.append("<p>No live prompt.</p>")
-    parts += [_prompt_card(p, snap.taken_at, tasks.get(p.agent), csrf) for p in snap.prompts]
+    now = extra.now if extra.now is not None else snap.taken_at  # (a picture may be old)
+    parts += [_prompt_card(p, now, tasks.get(p.agent), csrf) for p in snap.prompts]
     parts.append(f"<h2>Agents ({len(snap.agents)})</h2>")
     parts.append(_agents_table(snap.agents) if snap.agents else "<p>No agent.</p>")
     if extra.selected is not None:
@@ -207,13 +214,42 @@ def _prompt_card(
     task_line = f"<div class=meta>task: {inert(task)}</div>" if task else ""
     head = (
         f"<div class=card id='p-{inert(p.id)}'><div><span class='v v-{action.value}'>"
-        f"{action.value}</span> <b>{inert(p.prompt.kind.value)}</b> · {inert(p.agent)} "
+        f"{action.value}</span> <b>{inert(p.prompt.kind.value)}</b>{_source_tag(p.source)}"
+        f" · {inert(p.agent)} "
         f"<span class=meta>({inert(p.kind)}) · {_age(now - p.first_seen)} · id {inert(p.id)}"
         f"</span></div>{task_line}<div class=meta>{inert(p.prompt.question)}</div>"
-        f"<pre class=subject>{inert(subject)}</pre>"
+        f"<pre class=subject>{inert(subject)}</pre>{_source_said(p.source)}"
         + (f"<ul class=reasons>{reasons}</ul>" if reasons else "")
     )
     return head + _actions(p, csrf, target) + "</div>"
+
+
+def _source_tag(source: PromptSource) -> str:
+    """Where the prompt came from, compactly, as `paw prompts` names it (``both``,
+    ``channel``, ``screen-only``, ``DISAGREE``); nothing for an agent without a channel."""
+    if source.name == "screen":
+        return ""
+    css = "src src-disagree" if source.name == Fusion.DISAGREE.value else "src"
+    return f" <span class='{css}' title='source'>{inert(source_label(source))}</span>"
+
+
+def _source_said(source: PromptSource) -> str:
+    """The source in words (`paw prompts`' line); a disagreement names both subjects, each
+    shown whole and inert (both are text paw did not write)."""
+    said = source_text(source)
+    if not said:
+        return ""
+    if source.name != Fusion.DISAGREE.value:
+        return f"<div class='meta source'>{inert(said)}</div>"
+    why = f" ({source.reason})" if source.reason else ""
+    rid = f" (request {source.request_id})" if source.request_id else ""
+    return (
+        f"<div class='source disagree'><b>The agent's channel and its screen disagree{inert(rid)}"
+        f"{inert(why)}:</b><div class=meta>the channel asks</div>"
+        f"<pre class=channel-subject>{inert(source.channel_subject or '')}</pre>"
+        f"<div class=meta>the screen shows</div>"
+        f"<pre class=screen-subject>{inert(source.screen_subject or '')}</pre></div>"
+    )
 
 
 def _form(csrf: str, prompt_id: str, action: str, label: str, css: str = "", *,

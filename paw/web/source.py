@@ -1,26 +1,32 @@
 """Where the page reads the supervisor, and where it decides: one lock, one small seam.
 
-:func:`read_board` is the only place the page reads the picture: the same ``poll_once`` that
-`paw ls --json` and `paw prompts --json` call (no live update of its own). When the supervisor's
-Textual-free feed lands (``paw.supervisor.feed``), it replaces this function's body and the
-page keeps its shape. :func:`decide` is the only place the page acts: the same ``approve`` and
-``deny`` `paw approve` / `paw deny` call (proof before send, the record on disk before the keys,
-one decision per occurrence), preceded by a record of who asked from where.
+:meth:`Source.read_board` is the only place the page reads the picture. With a
+:class:`~paw.supervisor.feed.Feed` (what `paw serve` runs) it is the feed's latest picture, the
+same schedule of sweeps the TUI follows: pane events (tmux control mode) ask for a sweep as an
+agent draws, and every open page's stream is woken by the picture (:meth:`Source.changes`), so
+a new prompt reaches an open page within a sweep of its drawing. Without a feed (a test's
+plain supervisor) it sweeps with ``poll_once`` itself, at most every :data:`READ_TTL_S`.
+:meth:`Source.decide` is the only place the page acts: the same ``approve`` and ``deny``
+`paw approve` / `paw deny` call (proof before send, the record on disk before the keys, one
+decision per occurrence), preceded by a record of who asked from where.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from paw.errors import PawError
+from paw.supervisor.feed import Picture, SweepFailed
 from paw.web.details import FileStat, diff_stat, pane_tail
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw.supervisor.context import Context
+    from paw.supervisor.feed import Feed, FeedEvent
     from paw.supervisor.model import Decision, Snapshot
 
 READ_TTL_S = 0.5  # pages open together share one sweep this young
@@ -97,16 +103,57 @@ class Source:
     """The supervisor behind the page. Every call is serialised: a Supervisor's caches are not
     shared between threads, and the approval path takes its own cross-process lock anyway."""
 
-    def __init__(self, sup: Supervised, clock: Callable[[], float]) -> None:
-        """Read and decide through ``sup``."""
+    def __init__(
+        self, sup: Supervised, clock: Callable[[], float], feed: Feed | None = None
+    ) -> None:
+        """Read and decide through ``sup``; read its pictures from ``feed`` when given (it
+        sweeps ``sup``; :meth:`start` subscribes)."""
         self.sup = sup
         self.clock = clock
+        self.feed = feed
         self._lock = threading.Lock()
+        self._picture: Picture | None = None  # the feed's latest
+        self._waiters_lock = threading.Lock()
+        self._waiters: dict[asyncio.Event, asyncio.AbstractEventLoop] = {}
         self._last: Board | None = None
         self._last_at = 0.0
         self._pane: tuple[str, float, str] | None = None  # agent, when read, text
         self._diff: tuple[str, float, tuple[FileStat, ...]] | None = None
         self._audit: tuple[float, tuple[dict[str, object], ...]] | None = None
+
+    def start(self) -> None:
+        """Follow the feed's pictures (no feed: nothing to do)."""
+        if self.feed is not None:
+            self.feed.subscribe(self._fed)
+
+    def _fed(self, event: FeedEvent) -> None:
+        """The feed's thread: keep the latest picture and wake every open page's stream."""
+        if isinstance(event, SweepFailed):
+            self._picture = None  # never the last good picture as if current: sweep here
+        elif isinstance(event, Picture):
+            self._picture = event
+        else:
+            return  # (the page reads its selected agent's details itself)
+        with self._waiters_lock:
+            waiters = list(self._waiters.items())
+        for changed, loop in waiters:
+            try:
+                loop.call_soon_threadsafe(changed.set)
+            except RuntimeError:  # its loop is closed: the stream is gone
+                self.forget(changed)
+
+    def changes(self) -> asyncio.Event:
+        """An event set on the running loop whenever the feed posts a picture (an open
+        page's stream waits on it; :meth:`forget` it when the stream ends)."""
+        changed = asyncio.Event()
+        with self._waiters_lock:
+            self._waiters[changed] = asyncio.get_running_loop()
+        return changed
+
+    def forget(self, changed: asyncio.Event) -> None:
+        """No more wake-ups for ``changed`` (idempotent)."""
+        with self._waiters_lock:
+            self._waiters.pop(changed, None)
 
     def read_details(self, agent: str) -> AgentDetails | None:
         """``agent``'s recent pane text and diff stat (None: no such agent, or gone)."""
@@ -143,16 +190,28 @@ class Source:
                 self._audit = (now, rows)
             return self._audit[1]
 
-    def read_board(self) -> Board:
-        """The current picture (a sweep at most :data:`READ_TTL_S` old)."""
+    def read_board(self, *, fresh: bool = False) -> Board:
+        """The current picture: the feed's latest (before its first, a sweep of its own
+        under the feed's lock), or without a feed a sweep at most :data:`READ_TTL_S` old.
+        ``fresh``: a sweep now, whatever the feed holds (a decision or a link checks the
+        prompt as it is now, not as the last picture had it)."""
+        picture, feed = self._picture, self.feed
+        if feed is not None and picture is not None and not fresh:
+            return Board(picture.snapshot, self._unreachable())
         with self._lock:
             now = self.clock()
-            if self._last is None or now - self._last_at >= READ_TTL_S:
-                snapshot = self.sup.poll_once()
-                unreachable = getattr(self.sup, "unreachable", None)
-                down: dict[str, str] = unreachable() if callable(unreachable) else {}
-                self._last, self._last_at = Board(snapshot, down), now
+            if fresh or self._last is None or now - self._last_at >= READ_TTL_S:
+                if feed is not None:
+                    with feed.poll_lock:  # (the feed's sweeps are not shared between threads)
+                        snapshot = self.sup.poll_once()
+                else:
+                    snapshot = self.sup.poll_once()
+                self._last, self._last_at = Board(snapshot, self._unreachable()), now
             return self._last
+
+    def _unreachable(self) -> dict[str, str]:
+        unreachable = getattr(self.sup, "unreachable", None)
+        return unreachable() if callable(unreachable) else {}
 
     def decide(
         self, action: str, prompt_id: str, asker: Asker, *, confirmed: bool = False
@@ -165,9 +224,13 @@ class Source:
                 client=asker.client, token_id=asker.token_id, user_agent=asker.user_agent,
             )  # fmt: skip
             self._last = self._audit = None  # the next read sweeps again
-            if action == "approve":
-                return self.sup.approve(prompt_id, confirmed=confirmed)
-            return self.sup.deny(prompt_id)
+            try:
+                if action == "approve":
+                    return self.sup.approve(prompt_id, confirmed=confirmed)
+                return self.sup.deny(prompt_id)
+            finally:
+                if self.feed is not None:
+                    self.feed.request()  # the decided prompt leaves the open pages at once
 
     def use_link(self, nonce: str, expires: float) -> bool:
         """Mark the link ``nonce`` used, on disk (every paw process and a restart see it);

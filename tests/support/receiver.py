@@ -17,6 +17,7 @@ class Receiver:
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []  # each request's headers (lower-case names)
         self.arrived: list[float] = []
         self.lock = threading.Lock()
         self.gate = threading.Event()
@@ -29,6 +30,7 @@ class Receiver:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 with owner.lock:
                     owner.messages.append(body)
+                    owner.headers.append({k.lower(): v for k, v in self.headers.items()})
                     owner.arrived.append(time.monotonic())
                 owner.gate.wait(600)
                 try:

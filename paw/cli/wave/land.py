@@ -8,8 +8,8 @@ import time
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
-from paw.cli.land_pr import with_pull_requests
 from paw.cli.result import Lines, Result, json_of
+from paw.cli.wave.land_pr import with_pull_requests
 from paw.errors import PawError
 
 if TYPE_CHECKING:

@@ -1,7 +1,10 @@
-"""The main screen: agents, prompt queue, live pane, diff, audit tail, and every human action.
+"""The main screen: agents, prompt queue, live pane, diff, audit tail; a sweep's picture drawn
+and the selection every key acts on.
 
-Each action either opens a dialog or hands a request to a thread worker; the supervisor is only
-ever called from workers, never on the UI thread.
+Its rooms: :mod:`.keys` (bindings), :mod:`.panels` (filter, views, wave view, help),
+:mod:`.toasts` (new prompts announced) and :mod:`.actions` (every human action: each either
+opens a dialog or hands a request to a thread worker; the supervisor is only ever called from
+workers, never on the UI thread).
 """
 
 from __future__ import annotations

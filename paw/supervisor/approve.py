@@ -14,7 +14,6 @@ reconciles it from the screen (``not-delivered``, open again, or ``sent``).
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from paw.core.approval import (
@@ -34,19 +33,16 @@ from paw.core.occurrence import (
     SENDING,
     Decided,
     Delivery,
-    Effects,
-    Event,
     KeysSent,
-    ProcIdentity,
     Verified,
-    step,
 )
 from paw.errors import DeliveryUnknown, PawError
 from paw.supervisor.channels import channel_pending, route
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
-from paw.supervisor.records import PROMPTS_LOCK, load_agents, load_prompts, save_prompts
-from paw.supervisor.sweep import carry_out, poll_once, verdict_for
+from paw.supervisor.occurrence_steps import apply_events, this_paw
+from paw.supervisor.records import load_agents, load_prompts
+from paw.supervisor.sweep import poll_once, verdict_for
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
@@ -269,7 +265,7 @@ def _carry_out(
         )  # fmt: skip
     # This occurrence is decided now, whatever happens next: a second decision (racing, or
     # after the agent asks again) never sends for it; a crash leaves SENDING for the sweep.
-    _apply(ctx, record.id, Decided(action, _self(ctx), ctx.actor.user))
+    apply_events(ctx, record.id, Decided(action, this_paw(ctx), ctx.actor.user))
     ctx.record(action, decision="send", reason=plan.reason, keys=list(plan.keys), **fields)
     ctx.fault(f"{action}:recorded")
     try:
@@ -285,47 +281,19 @@ def _carry_out(
             "outcome", action=action, outcome=Outcome.DELIVERY_UNKNOWN.value, reason=reason,
             **record.audit_ids(),
         )  # fmt: skip
-        _apply(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.UNKNOWN))
+        apply_events(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.UNKNOWN))
         return Decision(Outcome.DELIVERY_UNKNOWN, record.id, reason, verdict, plan.keys)
     except PawError as err:
         ctx.record(
             "outcome", action=action, outcome="send-failed", error=err.message, **record.audit_ids()
         )
-        _apply(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.FAILED))
+        apply_events(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.FAILED))
         raise
     ctx.fault(f"{action}:sent")
     outcome = _verify(ctx, record)
     ctx.record("outcome", action=action, outcome=outcome.value, **record.audit_ids())
-    _apply(ctx, record.id, Verified(action, ctx.actor.user))
+    apply_events(ctx, record.id, Verified(action, ctx.actor.user))
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
-
-
-def _apply(ctx: Context, prompt_id: str, *events: Event) -> None:
-    """Step the occurrence as it is now (re-read under the prompts lock: sweeps write too)
-    through :func:`paw.core.occurrence.step`, once per event in order, persist it in one
-    durable write (a decision, which the keys wait for) and carry out the effects."""
-    with ctx.state.lock(PROMPTS_LOCK):
-        prompts = load_prompts(ctx.state)
-        before = current = prompts.get(prompt_id)
-        if current is None:
-            return
-        done: list[tuple[PromptRecord, Effects]] = []
-        for event in events:
-            after, effects = step(current, event, ctx.clock())
-            done.append((current, effects))
-            current = after
-        if current is not before:
-            prompts[prompt_id] = current
-            save_prompts(ctx.state, prompts)
-        for found, effects in done:
-            carry_out(ctx, found, effects)
-
-
-def _self(ctx: Context) -> ProcIdentity | None:
-    """This paw process (pid and start time): a sweep tells a decision in flight from one
-    whose process died."""
-    me = ctx.local_procs.tree(os.getpid())[:1]
-    return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
 
 
 def _verify(ctx: Context, record: PromptRecord) -> Outcome:

@@ -18,7 +18,6 @@ Two entry points, each one call from the existing paths:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -33,12 +32,12 @@ from paw.core.occurrence import (
     ChannelTimedOut,
     ChannelWithdrawn,
     Decided,
-    ProcIdentity,
     Verified,
 )
 from paw.core.ports import Wired
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
+from paw.supervisor.occurrence_steps import apply_events, this_paw
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
@@ -270,7 +269,7 @@ def _send(
     fields = _fields(record, request_id, verdict)
     user = ctx.actor.user
     # The occurrence is bound to the request it answers and decided in one durable write.
-    _apply(ctx, record.id, bound, Decided(action, _self(ctx), user))
+    apply_events(ctx, record.id, bound, Decided(action, this_paw(ctx), user))
     # Record, then act: the decision is on disk before the answer file exists.
     ctx.record(action, decision="send", path="channel", answer=answer.value, **fields)
     ctx.fault(f"{action}:channel-recorded")
@@ -279,7 +278,7 @@ def _send(
     except PawError as err:
         ctx.record("outcome", action=action, outcome="not-sent", path="channel",
                    error=err.message, **fields)  # fmt: skip
-        _apply(ctx, record.id, ChannelWithdrawn(request_id, action, user))
+        apply_events(ctx, record.id, ChannelWithdrawn(request_id, action, user))
         return Decision(Outcome.REFUSED, record.id, f"{err.message}; nothing sent", verdict)
     ctx.fault(f"{action}:channel-sent")
 
@@ -298,7 +297,7 @@ def _send(
         closing = ChannelTimedOut(request_id, action, user)
     else:  # still pending when paw stopped waiting: decided once, as a key's unconfirmed send
         closing = Verified(action, user)
-    _apply(ctx, record.id, closing)
+    apply_events(ctx, record.id, closing)
     verb = "approved" if answer is ChannelAnswer.ALLOW else "denied"
     return Decision(outcome, record.id, f"{verb} through the agent's channel", verdict)
 
@@ -319,16 +318,3 @@ def _fields(record: PromptRecord, request_id: str, verdict: Verdict | None) -> d
         "subject": record.subject,
         "verdict": verdict.to_dict() if verdict is not None else None,
     }
-
-
-def _self(ctx: Context) -> ProcIdentity | None:
-    """This paw process: a sweep tells a decision in flight from one whose process died."""
-    me = ctx.local_procs.tree(os.getpid())[:1]
-    return ProcIdentity(pid=me[0].pid, create_time=me[0].create_time) if me else None
-
-
-def _apply(ctx: Context, prompt_id: str, *events: Event) -> None:
-    """Step the occurrence through the one machine (see :func:`paw.supervisor.approve._apply`)."""
-    from paw.supervisor.approve import _apply as apply_events
-
-    apply_events(ctx, prompt_id, *events)

@@ -355,6 +355,12 @@ def test_every_change_is_one_message(git_repo: Path, server: Server) -> None:
         assert len(titles) == 4, titles  # a queued, b queued, a landed, b parked: once each
         assert sum("a landed: landed: 1 commit" in t for t in titles) == 1, titles
         assert sum("b parked: conflict on rebase in shared.txt" in t for t in titles) == 1
+        # ...and one progress line each on stdout, written as it happens (the renderer's
+        # live line), none on stderr
+        said = [ln for ln in done.stdout.splitlines() if ln.startswith("land night: ")]
+        assert len(said) == 4, done.stdout
+        assert any(ln.startswith("land night: a: landed") for ln in said), said
+        assert "land night: " not in done.stderr, done.stderr
     finally:
         receiver.close()
 

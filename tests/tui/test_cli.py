@@ -27,7 +27,7 @@ def test_cli_help_lists_command(command: str, capsys: pytest.CaptureFixture[str]
 
 def test_tui_help_lists_every_key_of_the_main_screen(capsys: pytest.CaptureFixture[str]) -> None:
     from paw.cli.tui import KEYS
-    from paw.tui.screens.main import MAIN_BINDINGS
+    from paw.tui.screens.keys import MAIN_BINDINGS
 
     shown = {b.key_display or b.key for b in MAIN_BINDINGS if isinstance(b, Binding) and b.show}
     assert {key for key, _ in KEYS} == shown

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import pytest
 from textual.binding import Binding
 
-from paw.tui.screens.main import MAIN_BINDINGS
+from paw.tui.screens.keys import MAIN_BINDINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "tui.md"

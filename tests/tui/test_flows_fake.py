@@ -93,9 +93,11 @@ async def test_app_a_burst_of_new_prompts_over_sweeps_rings_once_in_one_toast(
 ) -> None:
     """Prompts that arrive over several sweeps of one burst: one bell, one toast naming them
     all; a prompt gone before its toast is not announced."""
-    from paw.tui.screens import main
+    from paw.tui.screens import toasts as toasts_module
 
-    monkeypatch.setattr(main, "TOAST_GATHER_S", budget(3))  # the sweeps below are one burst
+    monkeypatch.setattr(
+        toasts_module, "TOAST_GATHER_S", budget(3)
+    )  # the sweeps below are one burst
     app, fake = make_snapshot_app("agents")
     bells: list[None] = []
     async with app.run_test(size=SIZE) as pilot:

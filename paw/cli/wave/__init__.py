@@ -18,6 +18,7 @@ import argparse
 from paw.cli.common import add_json_flag
 from paw.cli.wave.check import cmd_check
 from paw.cli.wave.files import load_wave, wave_problems
+from paw.cli.wave.land import register as register_land
 from paw.cli.wave.run import cmd_resume, cmd_run
 from paw.cli.wave.status import cmd_report, cmd_status, cmd_stop
 from paw.cli.wave.store import RunnerLock
@@ -89,7 +90,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p = _verb(verbs, verb, text)
         p.add_argument("name", nargs="?", help="the wave (default: the latest)")
         p.set_defaults(func=func)
-
-    from paw.cli.land import register as register_land
 
     register_land(verbs)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
-from paw.cli.result import Result, lines_of
+from paw.cli.result import ERR, Result, lines_of, write_live
 from paw.cli.wave.files import load_wave
 from paw.cli.wave.show import progress, wave_json
 from paw.cli.wave.store import STOP_SUFFIX, RunnerLock, repo_and_docs, started_wave
@@ -88,7 +88,7 @@ def _run(
     finally:
         notifier.close()
         for error in notifier.errors:  # (as they come: the run may also end by raising)
-            print(f"paw: notify: {error}", file=sys.stderr)
+            write_live(f"paw: notify: {error}", ERR)
         sup.close()
         lock.release()
     code = 0 if state.status in ("done", "stopped") else EXIT_WAVE_FAILED

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from paw.cli.result import JsonLayout, Result, json_of
+from paw.cli.result import JsonLayout, Result, json_of, write_live
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -21,7 +21,7 @@ def progress(quiet: bool) -> Callable[[WaveState], None]:
         line = summary(state)
         if line != last[0] and not quiet:
             stamp = datetime.now().strftime("%H:%M:%S")  # the user's local time
-            print(f"[{stamp}] {line}", flush=True)
+            write_live(f"[{stamp}] {line}")
             last[0] = line
 
     return show

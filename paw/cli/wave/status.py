@@ -65,7 +65,7 @@ def cmd_report(args: argparse.Namespace) -> Result:
 
 def _landing(docs: StateStore, name: str) -> dict[str, object] | None:
     """The landing of the wave (``paw wave land``), for the report; None before any."""
-    from paw.cli.land import latest_landing
+    from paw.cli.wave.land import latest_landing
     from paw.core.land import landing_data
 
     land = latest_landing(docs, name)

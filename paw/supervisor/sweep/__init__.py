@@ -17,7 +17,7 @@ from paw.supervisor.model import LivePrompt, Snapshot
 from paw.supervisor.observe import Problem
 from paw.supervisor.records import load_agents
 from paw.supervisor.sweep.counts import EarlyCounts, refresh_stats
-from paw.supervisor.sweep.occurrences import carry_out, live_prompts, verdict_for
+from paw.supervisor.sweep.occurrences import live_prompts, verdict_for
 from paw.supervisor.sweep.survey import (
     bind,
     kept_observations,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from paw.supervisor.context import Context
 
-__all__ = ["carry_out", "poll_once", "verdict_for"]
+__all__ = ["poll_once", "verdict_for"]
 
 
 def poll_once(

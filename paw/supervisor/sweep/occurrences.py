@@ -18,8 +18,6 @@ from paw.core.occurrence import (
     Effects,
     Event,
     Gone,
-    NoteEnded,
-    NoteSeen,
     ProcIdentity,
     PromptRecord,
     Seen,
@@ -31,6 +29,7 @@ from paw.core.occurrence import (
 )
 from paw.supervisor.model import LivePrompt
 from paw.supervisor.observe import Observation, Problem
+from paw.supervisor.occurrence_steps import carry_out
 from paw.supervisor.records import PROMPTS_LOCK, load_prompts, save_prompts
 
 if TYPE_CHECKING:
@@ -232,54 +231,6 @@ def _events(
 _REQUESTED = frozenset({Fusion.AGREE.value, Fusion.CHANNEL_ONLY.value, Fusion.DISAGREE.value})
 
 
-def carry_out(
-    ctx: Context, record: PromptRecord, effects: Effects, verdict: Verdict | None = None
-) -> None:
-    """Write the audit records the occurrence machine asks for (``record``: the occurrence as
-    the event found it; ``verdict``: the guard's, for a new occurrence)."""
-    for effect in effects:
-        if isinstance(effect, NoteSeen):
-            if verdict is not None:
-                _record_seen(ctx, record, verdict)
-        elif isinstance(effect, NoteEnded):
-            ctx.note(
-                "prompt-ended", outside=True, client_attached=effect.client_attached,
-                reason=effect.reason, **_ids(record),
-            )  # fmt: skip
-        else:
-            extra = {"confirmed": effect.confirmed} if effect.confirmed is not None else {}
-            ctx.record(
-                "outcome", action=effect.action, outcome=effect.outcome, **extra,
-                reason=effect.reason, **_ids(record),
-            )  # fmt: skip
-
-
 def _running(ctx: Context, identity: ProcIdentity) -> bool:
     tree = ctx.local_procs.tree(identity.pid)[:1]  # the sender: a paw process, here
     return bool(tree) and abs(tree[0].create_time - identity.create_time) < _SLACK
-
-
-def _ids(record: PromptRecord) -> dict[str, object]:
-    return {
-        "agent": record.agent,
-        "kind": record.kind,
-        "pane": record.pane_id,
-        "prompt_id": record.id,
-        "fingerprint": record.fingerprint,
-    }
-
-
-def _record_seen(ctx: Context, record: PromptRecord, verdict: Verdict) -> None:
-    ctx.note(
-        "prompt-seen",
-        agent=record.agent,
-        kind=record.kind,
-        pane=record.pane_id,
-        prompt_id=record.id,
-        fingerprint=record.fingerprint,
-        prompt_kind=record.prompt_kind,
-        subject=record.subject,
-        question=record.question,
-        pid=record.proc.pid,
-        verdict=verdict.to_dict(),
-    )

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from paw.tui.screens.main import MAIN_BINDINGS
+from paw.tui.screens.keys import MAIN_BINDINGS
 from paw.tui.widgets.footer import KeyFooter
 
 # Keys that are not main-screen bindings but that a person needs to know.

@@ -1,7 +1,10 @@
-"""The main screen: agents, prompt queue, live pane, diff, audit tail, and every human action.
+"""The main screen: agents, prompt queue, live pane, diff, audit tail; a sweep's picture drawn
+and the selection every key acts on.
 
-Each action either opens a dialog or hands a request to a thread worker; the supervisor is only
-ever called from workers, never on the UI thread.
+Its rooms: :mod:`.keys` (bindings), :mod:`.panels` (filter, views, wave view, help),
+:mod:`.toasts` (new prompts announced) and :mod:`.actions` (every human action: each either
+opens a dialog or hands a request to a thread worker; the supervisor is only ever called from
+workers, never on the UI thread).
 """
 
 from __future__ import annotations
@@ -17,12 +20,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.events import DescendantFocus
-from textual.screen import Screen
-from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Tabs
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane
 
 from paw.core.models import Action
 from paw.supervisor.model import AgentStatus
-from paw.tui.format import shorten, sort_prompts
 from paw.tui.messages import (
     ActionFailed,
     AgentDetails,
@@ -33,6 +34,15 @@ from paw.tui.messages import (
     PollFailed,
 )
 from paw.tui.screens.actions import AgentActions
+from paw.tui.screens.keys import (
+    AGENT_ACTIONS,
+    FOOTER_DROP_ORDER,
+    GATED_ACTIONS,
+    MAIN_BINDINGS,
+    PROMPT_ACTIONS,
+)
+from paw.tui.screens.panels import ScreenPanels
+from paw.tui.screens.toasts import PromptToasts
 from paw.tui.widgets.agent_list import AgentList
 from paw.tui.widgets.audit_tail import AuditTail
 from paw.tui.widgets.diff_view import DiffView
@@ -46,56 +56,6 @@ if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading, WaveRow
     from paw.supervisor.model import AgentView, LivePrompt, Snapshot
     from paw.tui.widgets.wave_panel import WaveHeader, WaveTable
-
-MAIN_BINDINGS: list[BindingType] = [
-    Binding("a", "approve", "Approve", tooltip="Approve the selected prompt once"),
-    Binding("d", "deny", "Deny", tooltip="Deny the selected prompt"),
-    Binding(
-        "A",
-        "always",
-        "Always",
-        key_display="A",
-        tooltip="Approve and don't ask again (if offered and allowed)",
-    ),
-    Binding("question_mark", "help", "Help", key_display="?", tooltip="List every key"),
-    Binding("t", "attach", "Attach", tooltip="Attach to the agent's pane (come back: detach)"),
-    Binding("m", "message", "Msg", tooltip="Type a message into the agent's input"),
-    Binding("n", "spawn", "Spawn", tooltip="Spawn a new agent (name, kind, task)"),
-    Binding("x", "stop", "Stop", tooltip="Stop the agent and close its pane; keep its work"),
-    Binding("r", "remove", "Remove", tooltip="Remove the agent's worktree and branch"),
-    Binding("slash", "filter", "Filter", key_display="/", tooltip="Filter agents by text"),
-    # One key, three labels: the footer names what `v` shows next (check_action hides the rest).
-    Binding(
-        "v",
-        "view('diff')",
-        "Diff",
-        tooltip="Show the agent's pane or diff (narrow: lists too)",
-    ),
-    Binding("v", "view('pane')", "Pane", show=True),
-    Binding("v", "view('lists')", "Lists", show=True),
-    Binding(
-        "w",
-        "wave",
-        "Wave",
-        tooltip="Show the wave, parked prompts first (w: back)",
-    ),
-    Binding("q", "app.quit", "Quit", tooltip="Quit paw (agents keep running)"),
-]
-
-# What the footer leaves out first when the terminal is narrow (all stay on the help screen).
-FOOTER_DROP_ORDER = (
-    "filter", "remove", "stop", "message", "spawn", "attach", "always", "wave",
-)  # fmt: skip
-
-# New prompts: one toast (and one bell) for those a burst brings over a few sweeps, shown this
-# long after the first of them (after the frames that put them in the queue), and toasts at
-# most this often.
-TOAST_GATHER_S = 0.25
-TOAST_EVERY_S = 1.0
-
-_PROMPT_ACTIONS = frozenset({"approve", "deny", "always"})
-_AGENT_ACTIONS = frozenset({"attach", "message", "stop", "remove"})
-_GATED_ACTIONS = (*sorted(_PROMPT_ACTIONS | _AGENT_ACTIONS), "wave")  # check_action decides
 
 
 def waited_since_prompts(snapshot: Snapshot) -> tuple[AgentView, ...]:
@@ -113,7 +73,7 @@ def waited_since_prompts(snapshot: Snapshot) -> tuple[AgentView, ...]:
     )
 
 
-class MainScreen(AgentActions, Screen[None]):
+class MainScreen(ScreenPanels, AgentActions):
     """Everything at a glance; decisions with single keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -133,10 +93,7 @@ class MainScreen(AgentActions, Screen[None]):
         self._ages_at = 0  # whole seconds after it that the tables were last drawn for
         self.shown_agent: str | None = None  # whose pane and diff are on screen
         self.needle = ""
-        self._seen_prompts: set[str] = set()
-        self._unannounced: dict[str, LivePrompt] = {}  # new prompts gathered for one toast
-        self._toast_due = False
-        self._last_toast = -TOAST_EVERY_S
+        self._toasts = PromptToasts(self)
         self._shown_error: str | None = None  # the banner starts empty and hidden
         self._footer_state: tuple[bool | str | None, ...] | None = None
         self._queued: tuple[LivePrompt, ...] = ()  # the prompts the queue shows
@@ -196,7 +153,7 @@ class MainScreen(AgentActions, Screen[None]):
         if message.waves:
             self.wave = message.wave
             self._show_wave()
-        self._announce_new_prompts(snapshot.prompts, quiet=first)
+        self._toasts.announce(snapshot.prompts, quiet=first)
         self._refresh_footer()
         if first:
             self.set_timer(AFTER_FRAME_S, self._first_picture_shown, name="first-picture")
@@ -292,52 +249,9 @@ class MainScreen(AgentActions, Screen[None]):
             return None
         return cast("WaveHeader", header), cast("WaveTable", table)
 
-    def _announce_new_prompts(self, prompts: tuple[LivePrompt, ...], *, quiet: bool) -> None:
-        """Ring and toast new prompts: one bell and one toast for a burst.
-
-        A burst of prompts reaches the queue over a few sweeps, and a toast per sweep stacked
-        five toasts on the screen for one burst, each mounted with a layout pass of the whole
-        screen (~30 ms at 200 agents) in the way of the next sweep's new rows. So the prompts
-        of a burst are gathered for :data:`TOAST_GATHER_S` after its first one, and toasts
-        come at most every :data:`TOAST_EVERY_S`; the bell rings when a toast is due."""
-        new = [p for p in prompts if p.id not in self._seen_prompts]
-        self._seen_prompts = {p.id for p in prompts}
-        if quiet or not new:
-            return
-        self._unannounced.update((p.id, p) for p in new)
-        if self._toast_due:
-            return
-        self._toast_due = True
-        self.app.bell()
-        now = time.monotonic()
-        wait = max(TOAST_GATHER_S, self._last_toast + TOAST_EVERY_S - now)
-        self.set_timer(wait, self._toast_new_prompts, name="toast")
-
-    def _toast_new_prompts(self) -> None:
-        """The gathered new prompts still waiting, in one toast."""
-        gathered, self._unannounced = self._unannounced, {}
-        self._toast_due = False
-        new = [p for key, p in gathered.items() if key in self._seen_prompts]
-        if not new:
-            return  # all answered or gone meanwhile
-        self._last_toast = time.monotonic()
-        if len(new) == 1:
-            p = new[0]
-            subject = shorten(p.prompt.subject or p.prompt.question, 32)
-            message, title = f"{p.agent}: {subject} ({p.verdict.action.value})", "New prompt"
-        else:  # one line for a burst (the queue has the details)
-            message = ", ".join(p.agent for p in sort_prompts(new))
-            title = f"{len(new)} new prompts"
-        self.notify(message, title=title)
-
     # -- selection ----------------------------------------------------------------------------
     # Keys act on what the cursor shows *now*: both properties read the tables' cursors
     # synchronously, never state updated later by queued highlight messages.
-
-    @property
-    def wave_shown(self) -> bool:
-        """Whether the wave view is on screen (`w`): then the wave's row is the selection."""
-        return self.has_class("-wave")
 
     @property
     def wave_row(self) -> WaveRow | None:
@@ -469,14 +383,14 @@ class MainScreen(AgentActions, Screen[None]):
     def _refresh_footer(self) -> None:
         """Refresh the footer when a key became available or unavailable, and only then: each
         refresh recomposes every key of the footer (tens of ms with 50 agents, keys wait)."""
-        state = (*(self.check_action(action, ()) for action in _GATED_ACTIONS), self.next_view())
+        state = (*(self.check_action(action, ()) for action in GATED_ACTIONS), self.next_view())
         if state != self._footer_state:
             self._footer_state = state
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out prompt keys without a prompt, agent keys without an agent."""
-        if action in _PROMPT_ACTIONS:
+        if action in PROMPT_ACTIONS:
             prompt = self.selected_prompt
             if prompt is None or (action != "deny" and not prompt.prompt.approve_keys):
                 # greyed, not hidden: hiding a key lays the footer out again each time a
@@ -485,102 +399,13 @@ class MainScreen(AgentActions, Screen[None]):
             if action == "always":
                 return bool(prompt.prompt.always_keys) and prompt.verdict.action is Action.ALLOW
             return True
-        if action in _AGENT_ACTIONS:
+        if action in AGENT_ACTIONS:
             return True if self.selected_agent is not None else None
         if action == "view":
             return parameters == (self.next_view(),) or False  # False hides the other labels
         if action == "wave":  # only where a wave has run: the footer keeps its room otherwise
             return self._wave_widgets() is not None
         return True
-
-    # -- filter and panels --------------------------------------------------------------------
-
-    def action_wave(self) -> None:
-        """Show the wave view, or go back to the agents and prompts."""
-        if self.wave_shown:
-            self._leave_wave()
-            self._focus_table()
-        else:
-            self.add_class("-wave")
-            self.remove_class("-show-right")  # narrow: the lists column is where the wave is
-            self.query_one("#wave-table").focus()
-        self._sync_selection()
-
-    def _leave_wave(self) -> None:
-        self.remove_class("-wave")
-
-    def action_filter(self) -> None:
-        """Show the filter input and focus it."""
-        self._leave_wave()
-        box = self.query_one("#filter", Input)
-        box.add_class("-visible")
-        box.focus()
-
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.needle = event.value.strip()
-        self._show_tables()
-
-    @on(Input.Submitted, "#filter")
-    def _filter_submitted(self) -> None:
-        self.query_one(AgentList).focus()
-
-    def action_clear_filter(self) -> None:
-        """Clear and hide the filter (and leave the wave view)."""
-        self._leave_wave()
-        box = self.query_one("#filter", Input)
-        box.value = ""
-        box.remove_class("-visible")
-        self.query_one(AgentList).focus()
-
-    @property
-    def narrow(self) -> bool:
-        """Below 100 columns one panel shows at a time: the lists, the pane or the diff."""
-        return self.has_class("-narrow")
-
-    @property
-    def view(self) -> str:
-        """What the screen shows: ``lists`` (narrow only), ``pane`` or ``diff``."""
-        if self.narrow and not self.has_class("-show-right"):
-            return "lists"
-        return "diff" if self.query_one(TabbedContent).active == "tab-diff" else "pane"
-
-    def next_view(self) -> str:
-        """What `v` shows next: pane and diff in turn; below 100 columns the lists too."""
-        order = ("lists", "pane", "diff") if self.narrow else ("pane", "diff")
-        current = self.view if self.view in order else "pane"
-        return order[(order.index(current) + 1) % len(order)]
-
-    def action_view(self, target: str) -> None:
-        """Show the lists, the selected agent's pane or its diff."""
-        tabs = self.query_one(TabbedContent)
-        if target == "lists":
-            self.remove_class("-show-right")
-            self._focus_table()
-        else:
-            tabs.active = f"tab-{target}"
-            if self.narrow:
-                self.add_class("-show-right")
-                tabs.query_one(Tabs).focus()  # the tables are hidden
-        self._refresh_footer()
-
-    def _focus_table(self) -> None:
-        if self.wave_shown:
-            self.query_one("#wave-table").focus()
-        elif not isinstance(self.focused, AgentList | PromptQueue):
-            self.query_one(PromptQueue if self._last_table == "prompts" else AgentList).focus()
-
-    def on_resize(self) -> None:
-        """Wider or narrower: `v` may mean something else, and the lists must be reachable."""
-        if not self.narrow and self.has_class("-show-right"):
-            self.remove_class("-show-right")
-        self._refresh_footer()
-
-    def action_help(self) -> None:
-        """List every key."""
-        from paw.tui.screens.help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
 
     # -- decisions ----------------------------------------------------------------------------
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import TYPE_CHECKING
 
 from paw.cli import UsageError, error_object
-from paw.cli.land_pr import with_pull_requests
-from paw.cli.result import Lines, Result, json_of
+from paw.cli.result import ERR, Lines, Result, json_of, write_live
+from paw.cli.wave.land_pr import with_pull_requests
 from paw.errors import PawError
 
 if TYPE_CHECKING:
@@ -134,7 +133,7 @@ def cmd_land(args: argparse.Namespace) -> Result:
         if notifier is not None:
             notifier.close()
             for error in notifier.errors:
-                print(f"paw: notify: {error}", file=sys.stderr)
+                write_live(f"paw: notify: {error}", ERR)
         sup.close()
         lock.release()
     result = _result(args, name, data, done=isinstance(decision, Finished), pushed=pushed)
@@ -193,7 +192,7 @@ def _reporter(
 
     def tell(land: LandState, task: str, text: str) -> None:
         if not (args.quiet or args.json):
-            print(f"land {land.wave}: {task}: {text}", flush=True)
+            write_live(f"land {land.wave}: {task}: {text}")
         notifier.send(land_message(land, task, text, repo=repo))
 
     return tell
@@ -211,5 +210,5 @@ def latest_landing(docs: StateStore, name: str) -> LandState | None:
     try:
         return LandState.model_validate(data)
     except ValidationError as err:
-        print(f"paw: .paw/waves/{name}{LAND_SUFFIX}.json is corrupt: {err}", file=sys.stderr)
+        write_live(f"paw: .paw/waves/{name}{LAND_SUFFIX}.json is corrupt: {err}", ERR)
         return None

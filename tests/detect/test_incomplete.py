@@ -12,7 +12,7 @@ import pytest
 
 from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
 from paw.core.config import GuardConfig
-from paw.core.detect import detect
+from paw.core.detect import AGENTS, detect
 from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, DetectionState, Prompt, PromptKind
 from tests.detect.corpus import FIXTURES, Case, load_cases, load_live_cases
@@ -87,6 +87,15 @@ INCOMPLETE = [c for c in INCOMPLETE if c.meta["incomplete"]]
 def test_multiline_captures_are_present() -> None:
     assert len({c.agent for c in INCOMPLETE}) >= 2
     assert len({c.agent for c in WHOLE}) >= 5
+
+
+def test_multiline_command_is_captured_for_every_agent_at_both_sizes() -> None:
+    """The seven-line command of every agent at 120x40 and 80x24, captured live: each is read
+    whole or marked incomplete (and confirms), by the two tests below."""
+    agents = {agent for agent in AGENTS if agent != "scripted"}
+    for agent in agents:
+        sizes = {(c.meta["cols"], c.meta["rows"]) for c in WHOLE + INCOMPLETE if c.agent == agent}
+        assert sizes == {(120, 40), (80, 24)}, agent
 
 
 @pytest.mark.parametrize("case", WHOLE, ids=[c.test_id for c in WHOLE])

@@ -15,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from paw.core.verified import binaries, verified_versions
-from tests.e2e.scenarios import README_TEXT
+from tests.e2e.scenarios import MCP_MARKER, README_TEXT
 
 API_KEY = "sk-paw-e2e-0123456789abcdefghijklmnop"
 MODEL = "paw-stub"
@@ -213,8 +214,24 @@ def _setup_qwen(ws: Workspace, url: str) -> dict[str, str]:
         "telemetry": {"enabled": False},
         "tools": {"useRipgrep": False, "approvalMode": "default"},
     }
+    registry = os.environ.get(REGISTRY_ENV, "")
+    if registry:  # its update check on, against a stand-in registry: it draws its notice
+        settings["general"] = {"enableAutoUpdate": True}
     _write_json(ws.home / ".qwen" / "settings.json", settings)
-    return {"OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_MODEL": MODEL}
+    env = {"OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_MODEL": MODEL}
+    return {**env, **_registry_env(ws, registry)}
+
+
+REGISTRY_ENV = "PAW_E2E_REGISTRY"  # a stand-in npm registry's URL (tests/e2e/record.py)
+
+
+def _registry_env(ws: Workspace, registry: str) -> dict[str, str]:
+    """npm pointed at the stand-in registry, and its global prefix inside the scratch HOME: an
+    agent's own update check sees a newer release, and the update it then tries installs
+    nothing outside the scratch space (the registry has no package to give)."""
+    if not registry:
+        return {}
+    return {"npm_config_registry": registry, "npm_config_prefix": str(ws.home / "npm-global")}
 
 
 def _setup_opencode(ws: Workspace, url: str) -> dict[str, str]:
@@ -311,6 +328,22 @@ def _stop_cline_hub(ws: Workspace) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+MCP_SERVER = Path(__file__).resolve().parent / "mcp_server.py"
+MCP_ENV = "PAW_E2E_MCP"  # set: the agents that take an MCP server get tests/e2e/mcp_server.py
+
+
+def _mcp_servers(ws: Workspace) -> list[str]:
+    """Continue's ``mcpServers`` entry for the probe server, when ``PAW_E2E_MCP`` is set."""
+    if os.environ.get(MCP_ENV, "") in ("", "0"):
+        return []
+    return [
+        "mcpServers:",
+        "  - name: paw-probe",
+        f"    command: {sys.executable}",
+        f"    args: [{MCP_SERVER}, {ws.repo / MCP_MARKER}]",
+    ]
+
+
 def _setup_continue(ws: Workspace, url: str) -> dict[str, str]:
     home = ws.home / ".continue"
     home.mkdir(parents=True, exist_ok=True)
@@ -328,6 +361,7 @@ def _setup_continue(ws: Workspace, url: str) -> dict[str, str]:
                 f"    apiKey: {API_KEY}",
                 "    capabilities: [tool_use]",
                 "    roles: [chat, edit, apply]",
+                *_mcp_servers(ws),
                 "",
             ]
         ),

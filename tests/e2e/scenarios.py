@@ -40,7 +40,7 @@ Nothing to approve here: this is only an example."""
 class Action(NamedTuple):
     """One scripted tool call."""
 
-    kind: str  # shell | edit | write
+    kind: str  # shell | edit | write | mcp
     command: str = ""
     path: str = ""
     old: str = ""
@@ -49,6 +49,8 @@ class Action(NamedTuple):
 
 
 # ``<kind>`` is approved in the tests, ``<kind>_deny`` denied: separate files, separate effects.
+MCP_TOOL = "paw_probe"  # tests/e2e/mcp_server.py
+MCP_MARKER = "paw-mcp.txt"
 MULTILINE_COMMAND = "\n".join(
     [f"echo line-{n} >> paw-multiline.txt" for n in range(1, 7)] + ["touch paw-multiline-done.txt"]
 )
@@ -62,6 +64,8 @@ SCENARIOS: dict[str, Action | None] = {
     "quote": None,
     # a command of seven lines: agents that show only its first lines must say so
     "shell_multiline": Action("shell", command=MULTILINE_COMMAND),
+    # a call of the MCP tool of tests/e2e/mcp_server.py, where an agent is given that server
+    "mcp": Action("mcp", path=MCP_MARKER, content="hello from paw"),
 }
 
 
@@ -70,7 +74,7 @@ def effect_done(action: Action, repo: Path) -> bool:
     if action.kind == "shell":
         return (repo / action.command.split()[-1]).exists()
     target = repo / action.path
-    if action.kind == "write":
+    if action.kind in ("write", "mcp"):
         return target.exists()
     text = target.read_text(encoding="utf-8") if target.exists() else ""
     return action.new in text and action.old not in text
@@ -78,6 +82,8 @@ def effect_done(action: Action, repo: Path) -> bool:
 
 def subject_of(action: Action) -> str:
     """What a detector should report as the prompt's subject."""
+    if action.kind == "mcp":
+        return MCP_TOOL
     return action.command if action.kind == "shell" else action.path
 
 
@@ -86,6 +92,7 @@ TOOL_NAMES: dict[str, tuple[str, ...]] = {
     "shell": ("Bash", "run_shell_command", "bash", "exec_command", "shell", "run_commands"),
     "edit": ("Edit", "replace", "edit", "editor"),
     "write": ("Write", "write_file", "write", "editor"),
+    "mcp": (MCP_TOOL,),
 }
 PATH_KEYS = ("file_path", "filePath", "filepath", "absolute_path", "path")
 OLD_KEYS = ("old_string", "oldString", "old_text")
@@ -159,7 +166,7 @@ def codex_call(name: str, action: Action, workdir: str, schema: dict[str, Any]) 
 def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) -> ToolCall:
     """Build the tool call for ``action`` against the tools this request offers."""
     name = next((n for n in TOOL_NAMES[action.kind] if n in tools), None)
-    if name is None and "exec_command" in tools:
+    if name is None and "exec_command" in tools and action.kind != "mcp":
         return codex_call("exec_command", action, workdir, tools["exec_command"])
     if name is None:
         raise LookupError(f"no {action.kind} tool among {sorted(tools)}")
@@ -168,7 +175,9 @@ def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) ->
     schema = tools[name]
     props = schema.get("properties") or {}
     args: dict[str, Any] = {}
-    if action.kind == "shell":
+    if action.kind == "mcp":
+        args["note"] = action.content
+    elif action.kind == "shell":
         key = _pick(props, COMMAND_KEYS) or "command"
         array = (props.get(key) or {}).get("type") == "array"
         args[key] = [action.command] if array else action.command

@@ -43,6 +43,7 @@ from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    incomplete_note,
     interrupt_hint,
     make_prompt,
     prompt_found,
@@ -143,7 +144,10 @@ def detect_screen(text: str) -> Detection:
         # folder it asks about cannot be read from what is left of it.
         return unknown(AGENT, "a folder-trust dialog is open but its folder is off screen")
     prompt = _build_prompt(dialog, screen.pane_width or screen.width)
-    return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+    notes = wrap_notes(prompt, screen.lines)
+    if prompt.kind is PromptKind.SHELL and prompt.subject and _dashed_block(dialog.body) is None:
+        notes += _plain_command_notes(dialog.body, dialog.width)
+    return prompt_found(AGENT, prompt, *notes)
 
 
 def _trusts_a_folder(dialog: _Dialog) -> bool:
@@ -368,9 +372,44 @@ def _dashed_block(body: tuple[str, ...]) -> list[str] | None:
 def _command(body: tuple[str, ...], width: int) -> str | None:
     block = _dashed_block(body)
     if block is None:
-        return None
+        lines = _plain_command(body, width)
+        return "\n".join(lines[:-1] if len(lines) > 1 else lines) or None
     content = dedent([line for line in block if line.strip()] or block)
     return unwrap(content, width - 3) or None
+
+
+def _plain_command(body: tuple[str, ...], width: int) -> list[str]:
+    """The lines of the block under the title where the command is drawn without ``╌╌╌`` rules
+    (older releases): the rows indented under the title up to a blank row or a row back at the
+    title's margin (the question may follow with no blank row between). Claude draws the
+    command's description as the block's last line, in a colour a plain capture loses."""
+    rows = [(i, line) for i, line in enumerate(body) if line.strip()]
+    if not rows:
+        return []
+    title_row, title = rows[0]
+    block: list[str] = []
+    for line in body[title_row + 1 :]:
+        if not line.strip():
+            if block:
+                break
+            continue
+        if _indent(line) <= _indent(title):
+            break
+        block.append(line)
+    text = unwrap(dedent(block), width - _indent(block[0])) if block else ""
+    return [line for line in text.split("\n") if line.strip()]
+
+
+def _plain_command_notes(body: tuple[str, ...], width: int) -> tuple[str, ...]:
+    """A command read from a block that also holds its description is never known whole: the
+    block's last line is taken for the description, but a plain capture cannot prove it."""
+    if len(_plain_command(body, width)) > 1:
+        return (
+            incomplete_note(
+                "the command's last line cannot be told from its description on this layout"
+            ),
+        )
+    return ()
 
 
 def _path(body: tuple[str, ...], title: str, question: str) -> str | None:

@@ -67,6 +67,8 @@ OPTION = re.compile(
 )
 TOOL = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)\((?P<arg>.*)\)?$")
 WILL_RUN = re.compile(r"^⎿\s*Will run:\s?(?P<command>.*)$")
+# The preview Continue draws for a tool that has none of its own (every MCP tool).
+WILL_CALL = re.compile(r"^⎿\s*Will call (?P<name>\S+)(?: with \d+ arguments?)?$")
 QUESTION = re.compile(r"^\?\s+(?P<question>.+)$")
 QUESTION_FOOTER = re.compile(r"Enter select", re.IGNORECASE)
 API_KEY_LINE = re.compile(r"^Enter your .*API key:", re.IGNORECASE)
@@ -78,6 +80,11 @@ KINDS: dict[str, PromptKind] = {
     "Write": PromptKind.WRITE,
     "Fetch": PromptKind.FETCH,
 }
+# Continue's own tools (its BUILT_IN_TOOL_NAMES, as drawn): any other tool is an MCP server's.
+BUILT_INS = frozenset(
+    {"AskQuestion", "Checklist", "Diff", "Exit", "List", "Read", "ReportFailure", "Search"}
+    | {"Skills", "Status", "Subagent", "UploadArtifact", *KINDS}
+)
 CHOICE_LABELS = ("Continue", "Continue + don't ask again", "No, and tell Continue")
 
 
@@ -115,8 +122,9 @@ def _permission(screen: Screen, box: list[str]) -> Prompt | None:
         match = TOOL.match(body[tool_row].strip())
         if match:
             name, arg = match["name"], match["arg"].rstrip(")")
-    kind = _kind(name)
-    subject = _subject(kind, arg, body[tool_row + 1 :], screen.pane_width)
+    kind = _kind(name, body[tool_row + 1 :])
+    subject = name if kind is PromptKind.MCP else None
+    subject = subject or _subject(kind, arg, body[tool_row + 1 :], screen.pane_width)
     approve = (ENTER,) if selected == 0 else (TAB,)
     return make_prompt(
         kind,
@@ -130,12 +138,18 @@ def _permission(screen: Screen, box: list[str]) -> Prompt | None:
     )
 
 
-def _kind(name: str) -> PromptKind:
+def _kind(name: str, body: list[str]) -> PromptKind:
+    """The kind of the tool ``name``: Continue's own by name; a tool that is not one of its own
+    and whose preview is the generic ``⎿ Will call <name>`` is an MCP server's (Continue draws
+    an MCP tool by its bare name, no server)."""
     if name in KINDS:
         return KINDS[name]
-    if name:
-        return PromptKind.MCP if "__" in name or "mcp" in name.lower() else PromptKind.OTHER
-    return PromptKind.OTHER
+    if not name:
+        return PromptKind.OTHER
+    preview = next((WILL_CALL.match(line.strip()) for line in body if line.strip()), None)
+    if name not in BUILT_INS and preview is not None and preview["name"] == name:
+        return PromptKind.MCP
+    return PromptKind.MCP if "__" in name or "mcp" in name.lower() else PromptKind.OTHER
 
 
 def _subject(kind: PromptKind, arg: str, body: list[str], width: int) -> str | None:

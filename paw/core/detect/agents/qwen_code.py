@@ -18,6 +18,7 @@ from itertools import pairwise
 from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import (
     dedent,
+    has_left_border,
     is_rule,
     join_wrapped,
     strip_border,
@@ -103,6 +104,9 @@ BANNER_FOLDER = re.compile(r"│\s+(?P<folder>~?/[^\s│]*)\s*(?:│|$)")
 _MAX_PROMPT = 45
 _MARGIN = 3  # the spinner line sits 2 columns in, dialog boxes 3
 _SPINNER_ROWS = 3
+_STATUS_ROWS = 2
+# The status row a release draws under its spinner line ("? for shortcuts … context used").
+STATUS_BELOW = re.compile(r"^\s{0,3}\? for shortcuts\b")
 _BUSY_WINDOW = 12  # the loading line sits above the input box and its two footer rows
 
 
@@ -155,17 +159,23 @@ def _spinner_start(lines: tuple[str, ...]) -> int:
     wraps over two or three rows on a narrow pane, its rows after the first starting at the
     pane's edge when the terminal broke it, and Qwen cuts it with ``…``), or -1."""
     width = max(map(len, lines), default=0)
-    for index in range(len(lines) - 1, max(-1, len(lines) - 1 - _SPINNER_ROWS), -1):
+    last = len(lines)
+    while last > 1 and last > len(lines) - _STATUS_ROWS and STATUS_BELOW.match(lines[last - 1]):
+        last -= 1  # a release that keeps its status row under the spinner line
+    for index in range(last - 1, max(-1, last - 1 - _SPINNER_ROWS), -1):
         line = lines[index]
         if not line.strip():
             break
-        if len(line) - len(line.lstrip()) != 2:
+        indent = len(line) - len(line.lstrip())
+        if indent == 0 and index == last - 1 and WAITING.search(line):
+            return index  # a release that draws its spinner line at the pane's edge
+        if indent != 2:
             # A row the spinner line wrapped onto: only where the terminal broke a full row.
             if index == 0 or len(lines[index - 1]) < width:
                 break
             continue
-        text = _join_rows(lines[index:], width)
-        broken = any(not row[:1].isspace() for row in lines[index + 1 :])
+        text = _join_rows(lines[index:last], width)
+        broken = any(not row[:1].isspace() for row in lines[index + 1 : last])
         if _is_cut_waiting(text) if broken else _is_waiting(text):
             return index
     return -1
@@ -198,6 +208,7 @@ UNREADABLE = "a dialog is open but what it asks is off screen (a short pane)"
 
 def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
     end = _above_footer(lines, end)
+    lines, end = _unbox(lines, _below_notices(lines, end))
     start = max(0, end - _MAX_PROMPT)
     options = find_numbered(lines, end, start)
     if not options or any(
@@ -228,6 +239,69 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
     question = _question(body, width)
     rest = match["rest"].strip().removesuffix("←").rstrip()
     return _Request(match["tool"], rest, body, tuple(options), question, False)
+
+
+_NOTICE_ROWS = 8
+_OPTION_ROW = re.compile(r"^\s*[›❯>]?\s*\d+\.\s")
+
+
+def _below_notices(lines: tuple[str, ...], end: int) -> int:
+    """The end of the framed dialog above ``end`` when only notices lie between them (a hint
+    such as "Press ctrl-s to show more lines", an update notice, boxed or not: at most
+    ``_NOTICE_ROWS`` rows, none an option, no box among them that holds options); ``end``
+    itself when no such dialog box is there (an unframed dialog ends at ``end``)."""
+    index, skipped = end, 0
+    while index > 0 and skipped <= _NOTICE_ROWS:
+        row = lines[index - 1]
+        if _box_edge(row, "╰", "╯"):
+            top = _box_top(lines, index - 1)
+            if top < 0:
+                return end
+            content = [strip_border(line, depth=1) for line in lines[top + 1 : index - 1]]
+            if find_numbered(content, len(content)):
+                return index
+            skipped, index = skipped + index - top, top
+            continue
+        if _OPTION_ROW.match(row) or has_left_border(row) or row.lstrip().startswith("╭"):
+            return end
+        skipped += bool(row.strip())
+        index -= 1
+    return end
+
+
+def _box_top(lines: tuple[str, ...], bottom: int) -> int:
+    """The top edge (``╭…╮``) of the box whose bottom edge is row ``bottom``, or -1."""
+    for index in range(bottom - 1, max(-1, bottom - _MAX_PROMPT), -1):
+        if lines[index].strip() and not has_left_border(lines[index]):
+            return index if _box_edge(lines[index], "╭", "╮") else -1
+    return -1
+
+
+def _unbox(lines: tuple[str, ...], end: int) -> tuple[tuple[str, ...], int]:
+    """The rows above ``end`` with the rounded box that ends there opened: its content without
+    its borders in place of the box (a release that frames its dialog draws it so above the
+    spinner line). Unchanged when no whole box at Qwen's margin ends at ``end``."""
+    bottom = end - 1
+    if bottom < 1 or not _box_edge(lines[bottom], "╰", "╯"):
+        return lines, end
+    top = _box_top(lines, bottom)
+    if top < 0:
+        return lines, end
+    content = tuple(strip_border(line, depth=1) for line in lines[top + 1 : bottom])
+    while content and not content[-1].strip():
+        content = content[:-1]
+    return lines[:top] + content, top + len(content)
+
+
+def _box_edge(line: str, left: str, right: str) -> bool:
+    """``line`` is a box's top or bottom edge at Qwen's margin, corners ``left`` and ``right``."""
+    edge = line.strip()
+    return (
+        len(line) - len(line.lstrip()) <= _MARGIN
+        and edge.startswith(left)
+        and edge.endswith(right)
+        and is_rule(edge[1:-1], min_len=4)
+    )
 
 
 def _above_footer(lines: tuple[str, ...], end: int) -> int:
@@ -366,7 +440,10 @@ def _subject(screen: Screen, request: _Request, kind: PromptKind) -> str | None:
         return _command(request.body, screen.pane_width)
     if kind in (PromptKind.EDIT, PromptKind.WRITE):
         rest = re.sub(r"^(?:Writing to|to)\s+", "", request.rest, flags=re.IGNORECASE)
-        return rest.split()[0] if rest else None
+        words = rest.split()
+        if len(words) > 1 and words[0].endswith(":"):
+            return words[0][:-1]  # "README.md: old => new" (a release that shows the change)
+        return words[0] if words else None
     if kind is PromptKind.FETCH:
         return _listed_url(request.body) or find_url(request.rest)
     if kind is PromptKind.MCP:

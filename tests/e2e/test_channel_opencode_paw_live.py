@@ -30,7 +30,7 @@ from typing import Any
 import psutil
 import pytest
 
-from paw.adapters.channels.opencode import load_opencode_server
+from paw.adapters.channels.opencode_wiring import load_opencode_server
 from tests.e2e import paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action

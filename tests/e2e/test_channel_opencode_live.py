@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from paw.adapters.channels.opencode import OpencodeChannel, OpencodeServer, wire_opencode
+from paw.adapters.channels.opencode import OpencodeChannel
+from paw.adapters.channels.opencode_wiring import OpencodeServer, wire_opencode
 from paw.adapters.pstree import PsutilInspector
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.core.models import PromptKind

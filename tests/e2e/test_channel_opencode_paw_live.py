@@ -6,9 +6,12 @@ exact input (judged ``allow`` on it), ``paw approve`` answers it through the age
 to the request id (the audit says ``path: "channel"``; no key is sent), and the agent runs it.
 The lower-level live test of the server itself: tests/e2e/test_channel_opencode_live.py.
 
-Many one-shot paw commands at once (``paw prompts``, ``paw ls``) leave the agent's screen alone:
-none holds an event stream, so the server never passes Node's ten-listener warning, which it
-printed over its TUI when each held one (paw then rightly refused to type into it).
+Many one-shot paw commands at once (``paw prompts``) leave the agent's screen alone: none holds
+an event stream, so the server never passes Node's ten-listener warning, which it printed over
+its TUI when each held one (paw then rightly refused to type into it). Checked live on opencode
+only, while its request waits (no agent of its own: starting one costs minutes on a loaded
+machine); Kilo Code's server takes the same path in paw (tests/adapters/channels/test_hub.py
+holds a one-shot process to the list, without a stream).
 
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
 """
@@ -27,7 +30,7 @@ from typing import Any
 import psutil
 import pytest
 
-from paw.adapters.channels.opencode import load_opencode_server
+from paw.adapters.channels.opencode_wiring import load_opencode_server
 from tests.e2e import paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action
@@ -38,8 +41,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
 PROMPT_TIMEOUT = budget(300.0)
 EFFECT_TIMEOUT = budget(90.0)
 LONG_FILE = "paw-long.txt"
-# One-shot paw commands at once (opencode warned past ten event streams): paw prompts, paw ls.
-STORM = ("prompts", "prompts", "prompts", "prompts", "ls") * 4
+# One-shot `paw prompts` at once: Node warns at the eleventh listener of one event, and each
+# event stream a one-shot command held was one (twelve: one more than needed, as they overlap).
+STORM = 12
+STORM_AGENT = "opencode"  # Kilo Code's server takes the same path in paw (see the docstring)
 # Node's warning as it lands on an 80x24 TUI: its first line scrolls off, its stack stays
 # (seen live with eleven streams: "type: "event", count: 11, at overflowWarning (node:events…").
 WARNING_MARKS = ("MaxListeners", "overflowWarning", "EventEmitter memory leak")
@@ -97,6 +102,10 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     assert prompt["source"] in ("agree", "channel-only"), prompt
     assert prompt["channel_subject"] == LONG_COMMAND, prompt
     assert not (run.worktree / LONG_FILE).exists()
+    if run.agent == STORM_AGENT:
+        _many_one_shot_commands_at_once_leave_the_agents_screen_alone(run)
+        prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)  # still listed (its id may change)
+        assert prompt["subject"] == LONG_COMMAND, prompt
 
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
@@ -114,6 +123,7 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     assert [(o.get("path"), o.get("outcome")) for o in outcomes] == [("channel", "sent")]
     # answered once: nothing more is listed
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    assert not [m for m in WARNING_MARKS if m in _history(run)]
 
 
 def _server_has_its_password(run: paw_run.PawRun) -> None:
@@ -165,46 +175,32 @@ def _history(run: paw_run.PawRun) -> str:
     ).stdout  # fmt: skip
 
 
-def test_many_one_shot_commands_at_once_leave_the_agents_screen_alone(
-    run: paw_run.PawRun,
-) -> None:
-    paw_run.spawn(run, "SCENARIO shell")
-    _server_has_its_password(run)
-    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    assert prompt["subject"] == scenarios.SHELL_COMMAND, prompt
-    verbs = list(STORM)
+def _many_one_shot_commands_at_once_leave_the_agents_screen_alone(run: paw_run.PawRun) -> None:
+    """``STORM`` one-shot ``paw prompts --json`` at once, while the agent holds its request
+    open: each lists it, and no screen shows Node's warning meanwhile."""
     started = [
         subprocess.Popen(
-            [sys.executable, "-m", "paw", verb, "--json"],
+            [sys.executable, "-m", "paw", "prompts", "--json"],
             cwd=run.ws.repo,
             env=run.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for verb in verbs
+        for _ in range(STORM)
     ]
     screens = []
     deadline = time.monotonic() + paw_run.PAW_TIMEOUT
     while any(p.poll() is None for p in started) and time.monotonic() < deadline:
-        screens.append(run.pane.capture())
+        screens.append(run.pane.capture())  # the TUI may draw over a warning: look often
         time.sleep(POLL)
     outputs = [p.communicate(timeout=paw_run.PAW_TIMEOUT) for p in started]
-    assert [p.returncode for p in started] == [0] * len(verbs), [err for _, err in outputs]
+    assert [p.returncode for p in started] == [0] * STORM, [err for _, err in outputs]
     screens.append(_history(run))
     warned = [s for s in screens if any(mark in s for mark in WARNING_MARKS)]
     assert not warned, warned[0]
-    # every paw prompts listed the pending request, with its channel's input (its id may
-    # change once: listed from the channel before the TUI drew it, then with the screen)
-    for verb, (out, _) in zip(verbs, outputs, strict=True):
-        if verb == "prompts":
-            listed = json.loads(out)["prompts"]
-            assert [p["subject"] for p in listed] == [scenarios.SHELL_COMMAND], listed
-    # still listed and approvable, through the channel
-    again = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    assert again["subject"] == scenarios.SHELL_COMMAND, again
-    decision = paw_run.decide(run, "approve", again["id"])
-    assert decision["outcome"] == "sent", decision
-    assert decision["keys"] == []
-    assert _wait(lambda: run.stub.gated_results("shell"), EFFECT_TIMEOUT)
-    assert not [m for m in WARNING_MARKS if m in _history(run)]
+    # each listed the pending request with its channel's input (its id may change once:
+    # listed from the channel before the TUI drew it, then with the screen)
+    for out, _ in outputs:
+        listed = json.loads(out)["prompts"]
+        assert [p["subject"] for p in listed] == [LONG_COMMAND], listed

@@ -4,9 +4,10 @@
   (``claude --settings FILE``; ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in Qwen's environment)
   (:mod:`paw.adapters.channels.claude`).
 - opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
-  per spawn (:mod:`paw.adapters.channels.opencode`). A long-running paw process (``streams``:
-  the TUI, the sweeper, a wave runner) starts one event-stream reader per agent, reused by
-  every sweep, while it holds one of the agent's ``MAX_STREAMS`` stream slots (a ``flock`` on
+  per spawn (:mod:`paw.adapters.channels.opencode_wiring`, read by
+  :mod:`paw.adapters.channels.opencode`). A long-running paw process (``streams``: the TUI,
+  the sweeper, a wave runner) starts one event-stream reader per agent, reused by every sweep,
+  while it holds one of the agent's ``MAX_STREAMS`` stream slots (a ``flock`` on
   ``.paw/channels/<agent>.stream-<k>.lock``, freed by the kernel when the process ends, even
   by kill -9); any other paw process, and a long-running one finding every slot taken, holds
   no stream and reads the server's pending list when it looks. opencode's server prints a
@@ -33,12 +34,12 @@ from paw.adapters.channels.claude import (
     wire_claude,
     wire_qwen,
 )
-from paw.adapters.channels.opencode import (
-    OpencodeChannel,
+from paw.adapters.channels.listeners import listening_ports
+from paw.adapters.channels.opencode import OpencodeChannel
+from paw.adapters.channels.opencode_wiring import (
     OpencodeServer,
     forget_opencode_server,
     launch_argv,
-    listening_ports,
     load_opencode_server,
     wire_opencode,
 )

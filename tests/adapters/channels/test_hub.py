@@ -23,7 +23,8 @@ import pytest
 
 from paw.adapters.channels import hub as hub_module
 from paw.adapters.channels.hub import MAX_STREAMS, FileChannelHub
-from paw.adapters.channels.opencode import LAUNCHER, OpencodeChannel, load_opencode_server
+from paw.adapters.channels.opencode import OpencodeChannel
+from paw.adapters.channels.opencode_wiring import LAUNCHER, load_opencode_server
 from paw.adapters.tmux.terminal import TmuxTerminal
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.ports import Wired

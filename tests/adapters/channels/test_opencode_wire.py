@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from paw.adapters.channels.opencode import (
-    ANSWERED_GRACE_S,
-    OpencodeChannel,
+from paw.adapters.channels.opencode import ANSWERED_GRACE_S, OpencodeChannel
+from paw.adapters.channels.opencode_wiring import (
     OpencodeServer,
     forget_opencode_server,
     load_opencode_server,

@@ -66,8 +66,8 @@ def use_scripted_channel(monkeypatch: pytest.MonkeyPatch) -> ScriptedPort:
     agent's channel."""
     scripted = ScriptedPort()
 
-    def channels(config: PawConfig, state_dir: Path) -> ScriptedHub:
-        del config, state_dir
+    def channels(config: PawConfig, state_dir: Path, *, streams: bool = False) -> ScriptedHub:
+        del config, state_dir, streams
         return ScriptedHub(scripted)
 
     monkeypatch.setattr(compose, "_channels", channels)

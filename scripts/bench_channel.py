@@ -8,11 +8,20 @@ For N agents, each with a wired channel directory (``wire_claude``) in one state
   Claude starts it (``/bin/sh -c <command>`` by this process: the port checks the writer);
 - ``pending -> listed``: from the hook's record appearing (its fsync'd rename) to the first
   sweep over all N agents that lists it, sweeping back to back; measured per round as the time of
-  the sweep that lists it plus the wait until it started (the record's mtime to the sweep's end).
+  the sweep that lists it plus the wait until it started (the record's mtime to the sweep's end);
+- ``decision -> taken``: from paw handing its answer to the channel (``port.answer``, the
+  answer file paw's approval writes after its fsync'd audit record) to the hook writing the
+  decision on its stdout, which is what the agent reads (the agent has it);
+- ``decision -> confirmed``: from the same start to paw reading the request resolved
+  (``port.state``), polled every ``TAKEN_INTERVAL_S`` as the approval's own wait does: the end of
+  ``paw approve`` through the channel. No one-second settle is in either: a channel answer is
+  bound to the request, not typed into a dialog.
 
-The baseline, in the same process and rounds, is one ``os.scandir`` listing of an empty
-directory per agent: the floor of any file-based channel. Prints p50/p95 per measure and the
-ratio to it, and the load average (the figures are wall clock).
+The baselines, in the same process and rounds: for the reads, one ``os.scandir`` listing of an
+empty directory per agent (the floor of any file-based channel); for the decision, one round
+trip through a pipe to a waiting child process (``cat``): how long this machine takes to wake
+a waiting process and hear back, the floor of any handoff to another process. Prints p50/p95
+per measure, the ratio to its floor, and the load average (the figures are wall clock).
 
 Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40]
 """
@@ -26,10 +35,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 from paw.adapters.channels.claude import ClaudeHookChannel, ClaudeWiring, wire_claude
+from paw.core.channels.request import ChannelAnswer, ChannelState
+from paw.supervisor.channels import TAKEN_INTERVAL_S
 
 EVENT = {
     "hook_event_name": "PermissionRequest",
@@ -60,7 +72,7 @@ def timed(fn: object, *args: object) -> float:
 
 def start_hook(wiring: ClaudeWiring) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        ["/bin/sh", "-c", wiring.command], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
+        ["/bin/sh", "-c", wiring.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
     if proc.stdin is None:
         raise RuntimeError("no stdin")
@@ -80,6 +92,47 @@ def listed_after(ports: list[ClaudeHookChannel], wiring: ClaudeWiring) -> float:
             return (end - record.stat().st_mtime) * 1000
 
 
+class Heard(threading.Thread):
+    """Reads the hook's stdout and notes when its decision line arrived (perf_counter)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        super().__init__(daemon=True)
+        self.proc, self.at, self.line = proc, 0.0, b""
+
+    def run(self) -> None:
+        if self.proc.stdout is not None:
+            self.line = self.proc.stdout.readline()
+            self.at = time.perf_counter()
+
+
+def decide(port: ClaudeHookChannel, hook: subprocess.Popen[bytes]) -> tuple[float, float]:
+    """ms from the answer handed to the channel to the hook printing it (taken) and to paw
+    reading the request resolved (confirmed, polled as the approval polls)."""
+    [request] = [r for r in port.pending() if r.state is ChannelState.PENDING]
+    heard = Heard(hook)
+    heard.start()
+    start = time.perf_counter()
+    port.answer(request.request_id, ChannelAnswer.ALLOW)
+    while port.state(request.request_id) is ChannelState.PENDING:
+        time.sleep(TAKEN_INTERVAL_S)
+    confirmed = time.perf_counter()
+    heard.join(30)
+    if not heard.line.strip():
+        raise RuntimeError("the hook printed no decision")
+    return (heard.at - start) * 1000, (confirmed - start) * 1000
+
+
+def pipe_round_trip(child: subprocess.Popen[bytes]) -> float:
+    """ms to write a line to a waiting ``cat`` and read it back (the handoff floor)."""
+    if child.stdin is None or child.stdout is None:
+        raise RuntimeError("no pipe")
+    start = time.perf_counter()
+    child.stdin.write(b"x\n")
+    child.stdin.flush()
+    child.stdout.readline()
+    return (time.perf_counter() - start) * 1000
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=200)
@@ -96,34 +149,52 @@ def main(argv: list[str] | None = None) -> int:
         for directory in empty:
             Path(directory).mkdir()
         base, idle, busy, listed = [], [], [], []
+        pipe, taken, confirmed = [], [], []
         target = wirings[args.agents // 2]
-        for _ in range(args.rounds):
-            base.append(timed(floor, empty))
-            idle.append(timed(sweep, ports))
-            hook = start_hook(target)
-            try:
-                listed.append(listed_after(ports, target))
+        port = ports[args.agents // 2]
+        cat = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        loads = [os.getloadavg()[0]]
+        try:
+            for _ in range(args.rounds):
                 base.append(timed(floor, empty))
-                busy.append(timed(sweep, ports))
-            finally:
-                hook.terminate()
-                hook.wait()
-            for sub in ("req", "ans", "done"):
-                for path in (target.directory / sub).glob("*.json"):
-                    path.unlink()
+                idle.append(timed(sweep, ports))
+                hook = start_hook(target)
+                try:
+                    listed.append(listed_after(ports, target))
+                    base.append(timed(floor, empty))
+                    busy.append(timed(sweep, ports))
+                    pipe.append(pipe_round_trip(cat))
+                    got, done = decide(port, hook)
+                    taken.append(got)
+                    confirmed.append(done)
+                finally:
+                    hook.terminate()
+                    hook.wait()
+                for sub in ("req", "ans", "done"):
+                    for path in (target.directory / sub).glob("*.json"):
+                        path.unlink()
+                loads.append(os.getloadavg()[0])
+        finally:
+            cat.terminate()
+            cat.wait()
         floor_p50 = statistics.median(base)
-        print(f"{args.agents} agents, {args.rounds} rounds (ms; ratio to the scandir floor)")
-        print(f"  load average {os.getloadavg()[0]:.1f}")
+        pipe_p50 = statistics.median(pipe)
+        print(f"{args.agents} agents, {args.rounds} rounds (ms; ratio to the floor named)")
+        print(f"  load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cpus")
         print(f"  floor: one scandir per agent   p50 {floor_p50:7.2f}  p95 {p95(base):7.2f}")
-        for name, values in (
-            ("idle sweep (no request)", idle),
-            ("sweep with one pending", busy),
-            ("pending -> listed", listed),
+        print(f"  floor: pipe round trip         p50 {pipe_p50:7.2f}  p95 {p95(pipe):7.2f}")
+        for name, values, under in (
+            ("idle sweep (no request)", idle, floor_p50),
+            ("sweep with one pending", busy, floor_p50),
+            ("pending -> listed", listed, floor_p50),
+            ("decision -> taken (hook)", taken, pipe_p50),
+            ("decision -> confirmed (paw)", confirmed, pipe_p50),
         ):
             mid = statistics.median(values)
+            which = "scandir" if under == floor_p50 else "pipe"
             print(
                 f"  {name:<29} p50 {mid:7.2f}  p95 {p95(values):7.2f}  "
-                f"x{mid / floor_p50:.1f} of the floor"
+                f"x{mid / under:.1f} of the {which} floor  max {max(values):7.2f}"
             )
     return 0
 

@@ -37,7 +37,7 @@ from paw.core.occurrence import (
     Verified,
 )
 from paw.errors import DeliveryUnknown, PawError
-from paw.supervisor.channels import channel_pending, route
+from paw.supervisor.channels import channel_pending, route, source_fields
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.observe import detect_text, is_same_process, pane_for
 from paw.supervisor.occurrence_steps import apply_events, this_paw
@@ -46,7 +46,7 @@ from paw.supervisor.sweep import poll_once, verdict_for
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
-    from paw.core.models import Prompt
+    from paw.core.models import Prompt, PromptSource
     from paw.core.occurrence import PromptRecord
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
@@ -124,7 +124,7 @@ def _approve(
         facts, verdict, always=always, confirmed=confirmed, override=override, judge=judge
     )
     return _carry_out(ctx, "approve", record, _if_answered(ctx, record, facts, plan), verdict,
-                      override=override)  # fmt: skip
+                      override=override, source=_source(facts))  # fmt: skip
 
 
 def deny(ctx: Context, prompt_id: str) -> Decision:
@@ -143,7 +143,12 @@ def _deny(ctx: Context, prompt_id: str) -> Decision:
     if routed is not None:
         return routed
     plan = _if_answered(ctx, record, facts, plan_denial(facts))
-    return _carry_out(ctx, "deny", record, plan, None, override=None)
+    return _carry_out(ctx, "deny", record, plan, None, override=None, source=_source(facts))
+
+
+def _source(facts: Facts) -> PromptSource | None:
+    """The fusion of the proof capture (None: no capture was taken)."""
+    return facts.fresh.source if facts.fresh is not None else None
 
 
 _ANSWERED = {"approve": "approved", "deny": "denied"}
@@ -253,8 +258,9 @@ def _carry_out(
     verdict: Verdict | None,
     *,
     override: str | None,
+    source: PromptSource | None,
 ) -> Decision:
-    fields = _fields(record, plan, verdict, override)
+    fields = _fields(record, plan, verdict, override, source)
     if plan.step is not Step.SEND:
         ctx.record(action, decision=plan.step.value, reason=plan.reason, **fields)
         return Decision(
@@ -279,19 +285,24 @@ def _carry_out(
         )
         ctx.record(
             "outcome", action=action, outcome=Outcome.DELIVERY_UNKNOWN.value, reason=reason,
-            **record.audit_ids(),
+            path="keys", **record.audit_ids(),
         )  # fmt: skip
         apply_events(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.UNKNOWN))
         return Decision(Outcome.DELIVERY_UNKNOWN, record.id, reason, verdict, plan.keys)
     except PawError as err:
         ctx.record(
-            "outcome", action=action, outcome="send-failed", error=err.message, **record.audit_ids()
+            "outcome",
+            action=action,
+            outcome="send-failed",
+            error=err.message,
+            path="keys",
+            **record.audit_ids(),
         )
         apply_events(ctx, record.id, KeysSent(action, ctx.actor.user, Delivery.FAILED))
         raise
     ctx.fault(f"{action}:sent")
     outcome = _verify(ctx, record)
-    ctx.record("outcome", action=action, outcome=outcome.value, **record.audit_ids())
+    ctx.record("outcome", action=action, outcome=outcome.value, path="keys", **record.audit_ids())
     apply_events(ctx, record.id, Verified(action, ctx.actor.user))
     return Decision(outcome, record.id, plan.reason, verdict, plan.keys)
 
@@ -325,11 +336,17 @@ def _verify(ctx: Context, record: PromptRecord) -> Outcome:
 
 
 def _fields(
-    record: PromptRecord, plan: Plan, verdict: Verdict | None, override: str | None
+    record: PromptRecord,
+    plan: Plan,
+    verdict: Verdict | None,
+    override: str | None,
+    source: PromptSource | None,
 ) -> dict[str, object]:
     prompt: Prompt | None = plan.prompt
     return {
         **record.audit_ids(),
+        "path": "keys",  # the key path decided it (a channel's decision says "channel")
+        **source_fields(source),
         "prompt_kind": record.prompt_kind,
         "subject": prompt.subject if prompt is not None else record.subject,
         "question": prompt.question if prompt is not None else record.question,
@@ -340,7 +357,9 @@ def _fields(
 
 
 def _refuse(ctx: Context, action: str, prompt_id: str, reason: str) -> Decision:
-    ctx.record(action, decision=Step.REFUSE.value, reason=reason, prompt_id=prompt_id)
+    """Refused before either path looked (unknown, closed or gone): path and source None."""
+    ctx.record(action, decision=Step.REFUSE.value, reason=reason, prompt_id=prompt_id,
+               path=None, **source_fields(None))  # fmt: skip
     return Decision(Outcome.REFUSED, prompt_id, reason)
 
 

@@ -41,7 +41,7 @@ from paw.supervisor.occurrence_steps import apply_events, this_paw
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
-    from paw.core.models import Prompt, Verdict
+    from paw.core.models import Prompt, PromptSource, Verdict
     from paw.core.occurrence import Event, PromptRecord
     from paw.core.ports import ChannelPort
     from paw.supervisor.context import Context
@@ -181,6 +181,7 @@ def route(
     answer; None: the key path decides (with today's proof)."""
     fresh = facts.fresh
     notes = fresh.notes if fresh is not None else ()
+    source = fresh.source if fresh is not None else None
     tag = next((n for n in notes if n.startswith(f"{CHANNEL_NOTE}: ")), "")
     if not tag or tag.startswith(f"{CHANNEL_NOTE}: silent"):
         return None  # no channel, or it said nothing: keys, as before
@@ -195,14 +196,14 @@ def route(
             f"({tag.split(': ', 2)[-1]}); paw answers it neither by keys nor by a rule: "
             "read both and answer in the pane (`paw attach`)"
         )
-        return _refused(ctx, action, record, why)
+        return _refused(ctx, action, record, why, source, path=None)
     request_id = tag.split()[-1]
     port = port_for(ctx, agent)
     if port is None:  # (listed from the channel: never keys instead, nor without the settle)
-        return _refused(ctx, action, record, "the agent's channel is gone; nothing sent")
+        return _refused(ctx, action, record, "the agent's channel is gone; nothing sent", source)
     if always:
         return _refused(ctx, action, record, "the channel answers this request once; "
-                        "'always' is not offered through it")  # fmt: skip
+                        "'always' is not offered through it", source)  # fmt: skip
     verdict: Verdict | None = None
     answer = ChannelAnswer.DENY
     if action == "approve":
@@ -219,17 +220,16 @@ def route(
         held = _held(verdict, confirmed=confirmed and seen, override=override if seen else None)
         if held is not None:
             outcome, why = held
-            fields = _fields(record, request_id, verdict)
+            fields = _fields(record, request_id, verdict, source)
             ctx.record(action, decision=outcome.value, reason=why, path="channel", **fields)
             return Decision(outcome, record.id, why, verdict)
         answer = ChannelAnswer.ALLOW
-    source = fresh.source if fresh is not None else None
     bound = ChannelRequested(
         request_id,
         source.name if source is not None else Fusion.AGREE.value,
         source.channel_subject if source is not None else None,
     )
-    return _send(ctx, action, record, port, bound, answer, verdict)
+    return _send(ctx, action, record, port, bound, answer, verdict, source)
 
 
 def bridged(facts: Facts, tag: str) -> Facts | None:
@@ -264,9 +264,10 @@ def _send(
     bound: ChannelRequested,
     answer: ChannelAnswer,
     verdict: Verdict | None,
+    source: PromptSource | None,
 ) -> Decision:
     request_id = bound.request_id
-    fields = _fields(record, request_id, verdict)
+    fields = _fields(record, request_id, verdict, source)
     user = ctx.actor.user
     # The occurrence is bound to the request it answers and decided in one durable write.
     apply_events(ctx, record.id, bound, Decided(action, this_paw(ctx), user))
@@ -302,18 +303,41 @@ def _send(
     return Decision(outcome, record.id, f"{verb} through the agent's channel", verdict)
 
 
-def _refused(ctx: Context, action: str, record: PromptRecord, why: str) -> Decision:
-    ctx.record(action, decision="refuse", reason=why, prompt_id=record.id, agent=record.agent)
+def _refused(
+    ctx: Context,
+    action: str,
+    record: PromptRecord,
+    why: str,
+    source: PromptSource | None,
+    *,
+    path: str | None = "channel",
+) -> Decision:
+    """Refused on the channel's path (``path``: None when neither path may answer it)."""
+    ctx.record(action, decision="refuse", reason=why, path=path, **record.audit_ids(),
+               **source_fields(source))  # fmt: skip
     return Decision(Outcome.REFUSED, record.id, why)
 
 
-def _fields(record: PromptRecord, request_id: str, verdict: Verdict | None) -> dict[str, object]:
+def source_fields(source: PromptSource | None) -> dict[str, object]:
+    """What every decision's audit record says of the fusion at decision time (the proof
+    capture's): ``source`` (``screen`` without a channel; ``agree``, ``channel-only``,
+    ``screen-only``, ``disagree``), the channel's request id and exact input. All None when
+    no capture was fused (the pane was gone, or the decision was refused before looking)."""
+    if source is None:
+        return {"source": None, "channel_request": None, "channel_subject": None}
     return {
-        "agent": record.agent,
-        "kind": record.kind,
-        "pane": record.pane_id,
-        "prompt_id": record.id,
-        "fingerprint": record.fingerprint,
+        "source": source.name,
+        "channel_request": source.request_id,
+        "channel_subject": source.channel_subject,
+    }
+
+
+def _fields(
+    record: PromptRecord, request_id: str, verdict: Verdict | None, source: PromptSource | None
+) -> dict[str, object]:
+    return {
+        **record.audit_ids(),
+        **source_fields(source),
         "channel_request": request_id,
         "subject": record.subject,
         "verdict": verdict.to_dict() if verdict is not None else None,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from paw.core.occurrence import DELIVERY_UNKNOWN
 from paw.errors import PawError
 from paw.supervisor.approve import unknown_reason
+from paw.supervisor.channels import source_fields
 from paw.supervisor.fleet_hosts import EventSource, PaneListener, Remote
 from paw.supervisor.model import LOCAL_HOST, AgentStatus, Decision, Outcome, Snapshot, pane_key
 from paw.supervisor.records import load_agents, load_prompts
@@ -257,7 +258,12 @@ class Fleet:
             if record is not None and record.state == DELIVERY_UNKNOWN:
                 reason = f"{unknown_reason(record)} (host {remote.record.name} unreachable)"
             remote.supervisor.ctx.record(
-                action, decision="refuse", reason=reason, prompt_id=prompt_id
+                action,
+                decision="refuse",
+                reason=reason,
+                prompt_id=prompt_id,
+                path=None,
+                **source_fields(None),
             )
             return Decision(Outcome.REFUSED, prompt_id, reason)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import paw_run, scenarios
+from tests.e2e import channel_figure, paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action
 from tests.support.budget import budget
@@ -118,6 +118,7 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
         "answered", prompt["channel_request"], "agree",
     )  # fmt: skip
     assert stored["channel_subject"] == LONG_COMMAND
+    channel_figure.assert_answered_by_the_channel_alone(run, LONG_COMMAND)
     # the dialog was answered once: nothing more is listed, nothing typed into the input
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     assert run.stub.results_for("shell_long")
@@ -132,6 +133,7 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
     assert _wait(lambda: "Denied by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT)
     assert not (run.worktree / "paw-shell-denied.txt").exists()
     assert [s.get("path") for s in _sends(run)] == ["channel"]
+    channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
 
 
 def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.PawRun) -> None:
@@ -145,7 +147,7 @@ def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.Paw
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
     assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == [None]
+    assert [s.get("path") for s in _sends(run)] == ["keys"]
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(
@@ -179,6 +181,7 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
     ]  # fmt: skip
     assert len(forged) == 1
     assert not (directory / "ans" / forged[0].name).exists()
+    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
 
 
 def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> None:
@@ -217,6 +220,7 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     answers = list((_channel_dir(run) / "ans").iterdir())
     assert len(answers) == 1
     assert all(s.get("path") == "channel" for s in _sends(run))
+    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)
     assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
     if step == "approve:channel-sent":
         # the sweep after the crash reconciles the occurrence once: the channel says the agent
@@ -304,3 +308,4 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
     assert decision["keys"] == []
     assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
     assert [s.get("path") for s in _sends(run)] == ["channel"]
+    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)

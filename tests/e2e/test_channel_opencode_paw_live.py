@@ -31,7 +31,7 @@ import psutil
 import pytest
 
 from paw.adapters.channels.opencode_wiring import load_opencode_server
-from tests.e2e import paw_run, scenarios
+from tests.e2e import channel_figure, paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action
 from tests.support.budget import budget
@@ -121,6 +121,7 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     assert sends[0]["channel_request"] == prompt["channel_request"]
     outcomes = [r for r in audit if r.get("event") == "outcome"]
     assert [(o.get("path"), o.get("outcome")) for o in outcomes] == [("channel", "sent")]
+    channel_figure.assert_answered_by_the_channel_alone(run, LONG_COMMAND)
     # answered once: nothing more is listed
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     assert not [m for m in WARNING_MARKS if m in _history(run)]

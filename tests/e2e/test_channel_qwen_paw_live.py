@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import paw_run, scenarios
+from tests.e2e import channel_figure, paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action
 from tests.support.budget import budget
@@ -107,6 +107,7 @@ def test_a_long_command_is_listed_at_once_judged_exactly_and_approved_through_th
     ]
     assert [d["outcome"] for d in done] == ["answered:allow"]
     assert DIALOG not in run.pane.capture()
+    channel_figure.assert_answered_by_the_channel_alone(run, LONG_COMMAND)
 
 
 def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
@@ -120,6 +121,7 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
     assert run.stub.gated_results("shell_deny") == ["denied through paw"]
     assert not (run.worktree / "paw-shell-denied.txt").exists()
     assert [s.get("path") for s in _sends(run)] == ["channel"]
+    channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
 
 
 def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.PawRun) -> None:
@@ -133,7 +135,7 @@ def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.Paw
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
     assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == [None]
+    assert [s.get("path") for s in _sends(run)] == ["keys"]
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(
@@ -168,6 +170,7 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
     ]  # fmt: skip
     assert len(forged) == 1
     assert not (directory / "ans" / forged[0].name).exists()
+    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
 
 
 def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answers(
@@ -196,7 +199,7 @@ def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answer
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
     assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == [None]
+    assert [s.get("path") for s in _sends(run)] == ["keys"]
     assert not list((directory / "ans").iterdir())
 
 
@@ -223,3 +226,4 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     assert all(s.get("path") == "channel" for s in _sends(run))
     assert _wait(lambda: run.stub.results_for("shell"), EFFECT_TIMEOUT)
     assert len(run.stub.results_for("shell")) == 1
+    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)

@@ -215,3 +215,96 @@ def test_paw_stopped_after_recording_the_channel_decision_reopens_it_and_answers
     assert (code, json.loads(out)["outcome"], json.loads(out)["keys"]) == (0, "sent", []), out
     assert port.answers == [("r1", ChannelAnswer.ALLOW)]
     assert _occurrence(git_repo, first.id)["state"] == "answered"
+
+
+def _decisions(capsys: pytest.CaptureFixture[str], prompt_id: str) -> list[dict[str, Any]]:
+    """The decision records ``paw log --json`` shows for ``prompt_id``, oldest first."""
+    code, out = _paw(capsys, "log", "--json", "-n", "200")
+    assert code == 0, out
+    records: list[dict[str, Any]] = json.loads(out)["records"]
+    return [
+        r for r in records
+        if r.get("prompt_id") == prompt_id and r.get("event") in ("approve", "deny")
+    ]  # fmt: skip
+
+
+def _said(record: dict[str, Any]) -> tuple[object, ...]:
+    keys = ("decision", "path", "source", "channel_request", "channel_subject")
+    return tuple(record.get(k, "(absent)") for k in keys)
+
+
+def _listed_as(capsys: pytest.CaptureFixture[str], source: str) -> dict[str, Any]:
+    found: list[dict[str, Any]] = []
+
+    def shows() -> bool:
+        found[:] = [p for p in _listed(capsys) if p["source"] == source]
+        return bool(found)
+
+    assert retry_until(shows, budget(90), raises=False), f"nothing listed {source}"
+    return found[0]
+
+
+def test_every_decision_record_says_its_path_the_fusion_and_the_request(
+    port: ScriptedPort, git_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each decision's audit record, as ``paw log --json`` shows it, names the path that
+    decided (``keys``, ``channel``, or None where neither may answer), the fusion of the
+    proof capture (``source``) and the channel's request id and exact input: screen-only by
+    keys, a disagreement refused by both, agree denied through the channel, channel-only held
+    for confirmation and then approved through the channel."""
+    (tmp_path / "steps.txt").write_text(
+        "shell touch one.txt\nshell touch two.txt\ndialog touch three.txt\n", "utf-8"
+    )
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    first = _wait_prompt(build_supervisor(str(git_repo)))
+    # 1. the channel says nothing: the key path answers, screen-only
+    code, out = _paw(capsys, "approve", first.id, "--json")
+    assert (code, json.loads(out)["outcome"]) == (0, "sent"), out
+    assert json.loads(out)["keys"] != []
+    assert [_said(r) for r in _decisions(capsys, first.id)] == [
+        ("send", "keys", "screen-only", None, None),
+    ]  # fmt: skip
+    # 2. the channel claims another input than the screen draws: neither path answers
+    _listed_as(capsys, "screen-only")  # the agent asks its second question
+    port.requests = [_request("r2", "rm -rf ~/projects")]
+    two = _listed_as(capsys, "disagree")
+    code, out = _paw(capsys, "approve", two["id"], "--json")
+    assert json.loads(out)["outcome"] == "refused", out
+    assert [_said(r) for r in _decisions(capsys, two["id"])] == [
+        ("refuse", None, "disagree", "r2", "rm -rf ~/projects"),
+    ]  # fmt: skip
+    # 3. the channel agrees: the denial goes through it, bound to its request
+    port.requests = [_request("r3", "touch two.txt")]
+    agree = _listed_as(capsys, "agree")
+    code, out = _paw(capsys, "deny", agree["id"], "--json")
+    assert (code, json.loads(out)["outcome"], json.loads(out)["keys"]) == (0, "sent", []), out
+    assert [_said(r) for r in _decisions(capsys, agree["id"])] == [
+        ("send", "channel", "agree", "r3", "touch two.txt"),
+    ]  # fmt: skip
+    assert port.answers == [("r3", ChannelAnswer.DENY)]
+    # (the scripted agent got no key: its dialog stays; without the request it is asked again)
+    port.requests = []
+    again = _listed_as(capsys, "screen-only")
+    code, out = _paw(capsys, "deny", again["id"], "--json")
+    assert json.loads(out)["keys"] != [], out
+    assert [_said(r) for r in _decisions(capsys, again["id"])] == [
+        ("send", "keys", "screen-only", None, None),
+    ]  # fmt: skip
+    # 4. a dialog the screen cannot read, with the channel's request: channel-only
+    port.requests = [_request("r4", "git commit -m three")]
+    only = _listed_as(capsys, "channel-only")
+    code, out = _paw(capsys, "approve", only["id"], "--json")
+    assert json.loads(out)["outcome"] == "needs-confirmation", out
+    code, out = _paw(capsys, "approve", only["id"], "--yes", "--json")
+    assert (json.loads(out)["outcome"], json.loads(out)["keys"]) == ("sent", []), out
+    assert [_said(r) for r in _decisions(capsys, only["id"])] == [
+        ("needs-confirmation", "channel", "channel-only", "r4", "git commit -m three"),
+        ("send", "channel", "channel-only", "r4", "git commit -m three"),
+    ]  # fmt: skip
+    # every outcome of a decision says its path too
+    code, out = _paw(capsys, "log", "--json", "-n", "200")
+    outcomes = [r for r in json.loads(out)["records"] if r.get("event") == "outcome"]
+    assert [(r["prompt_id"], r["path"]) for r in outcomes] == [
+        (first.id, "keys"), (agree["id"], "channel"), (again["id"], "keys"),
+        (only["id"], "channel"),
+    ]  # fmt: skip

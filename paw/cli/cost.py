@@ -54,3 +54,38 @@ def _worktree(config: PawConfig, root: str, agent: str) -> str:
     repo = posixpath.basename(root.rstrip("/"))
     folder = config.worktrees.root.replace("{repo}", repo)
     return posixpath.normpath(posixpath.join(root, folder, agent))
+
+
+def agent_usages(
+    root: str, config: PawConfig, agents: list[tuple[str, str, str, str | None]]
+) -> dict[str, UsageReading]:
+    """Each agent's usage (``paw ls``): ``agents`` is ``(name, kind, worktree, host)``; the
+    files read are kept in ``.paw/usage-cache.json`` by size and mtime, so a look opens only
+    what changed since the last one. An agent on another host: unknown (its files are
+    there)."""
+    from paw.adapters.state import StateStore
+    from paw.adapters.usage import UsageCache, read_usage
+    from paw.cli.compose import STATE_DIR
+    from paw.core.agents import profile_for
+    from paw.core.usage import UsageReading as Reading
+    from paw.supervisor.records import load_agents
+
+    store = StateStore(Path(root) / STATE_DIR)
+    try:
+        records = load_agents(store)
+    except PawError:
+        records = {}
+    cache = UsageCache(store)
+    readings: dict[str, UsageReading] = {}
+    for name, kind, worktree, host in agents:
+        if host is not None:
+            readings[name] = Reading(None, unknown=f"its records are on host {host}")
+            continue
+        profile = profile_for(config, kind)
+        env = {**os.environ, **(profile.env if profile is not None else {})}
+        detector = profile.detector_id if profile is not None else kind
+        record = records.get(name)
+        since = record.created_at if record is not None and record.created_at else None
+        readings[name] = read_usage(detector, worktree, env, since, cache)
+    cache.save()
+    return readings

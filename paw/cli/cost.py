@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from paw.core.config import PawConfig
     from paw.core.usage import UsageReading
     from paw.core.wave import WaveState
+    from paw.supervisor.api import Operations
 
 
 def _config(root: str) -> PawConfig | None:
@@ -89,3 +90,45 @@ def agent_usages(
         readings[name] = read_usage(detector, worktree, env, since, cache)
     cache.save()
     return readings
+
+
+class UsageLines:
+    """The TUI card's usage line per agent (see paw.supervisor.details): the agent's record
+    says its kind and worktree; the files read are kept between looks (size and mtime), in
+    memory and in ``.paw/usage-cache.json``. Called on the feed's details thread only."""
+
+    def __init__(self, root: str, config: PawConfig) -> None:
+        """For the repository at ``root`` with its paw.toml ``config``."""
+        from paw.adapters.state import StateStore
+        from paw.adapters.usage import UsageCache
+        from paw.cli.compose import STATE_DIR
+
+        self._root = root
+        self._config = config
+        self._store = StateStore(Path(root) / STATE_DIR)
+        self._cache = UsageCache(self._store)
+
+    def __call__(self, agent: str) -> str | None:
+        """One line (``tokens 12.3k in, 1.2k out``, or why unknown); None for an agent this
+        repository's records do not hold (one on another host)."""
+        from paw.adapters.usage import read_usage
+        from paw.core.agents import profile_for
+        from paw.core.usage import usage_text
+        from paw.supervisor.records import load_agents
+
+        record = load_agents(self._store).get(agent)
+        if record is None:
+            return None
+        profile = profile_for(self._config, record.kind)
+        env = {**os.environ, **(profile.env if profile is not None else {})}
+        detector = profile.detector_id if profile is not None else record.kind
+        self._cache.new_look()
+        reading = read_usage(detector, record.worktree, env, record.created_at or None, self._cache)
+        self._cache.save()
+        return usage_text(reading)
+
+
+def usage_line(supervisor: Operations) -> UsageLines:
+    """The usage reader for the TUI of ``supervisor``'s repository."""
+    ctx = supervisor.ctx
+    return UsageLines(ctx.repo_root, ctx.config)

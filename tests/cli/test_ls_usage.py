@@ -64,14 +64,17 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-@pytest.mark.tmux
-def test_ls_says_each_agents_tokens_from_its_own_records(
+def _world(
     capsys: pytest.CaptureFixture[str],
     git_repo: Path,
     server: Server,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:
+) -> tuple[dict[str, str], Path, Path]:
+    """Agents cx and cy (Codex), cc (Claude Code), spawned for real (paw's demo agent behind
+    the agents' names); Codex's log for cx (two running totals: the last counts) and one of
+    another folder, Claude Code's session file for cc (two responses), nothing for cy.
+    Returns the worktrees by agent, Codex's log folder and cc's session file."""
     assert server.socket_name is not None
     monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
     bin_dir = tmp_path / "bin"
@@ -91,8 +94,6 @@ def test_ls_says_each_agents_tokens_from_its_own_records(
         assert code in (0, 5), err
     _code, out, _err = _run(capsys, "-C", repo, "ls", "--json")
     worktree = {a["name"]: a["worktree"] for a in json.loads(out)["agents"]}
-    # Codex's log for cx (two running totals: the last counts), one of another folder; Claude
-    # Code's session file for cc (two responses); nothing for cy
     day = codex_home / "sessions" / time.strftime("%Y/%m/%d")
     day.mkdir(parents=True)
     (day / "rollout-1.jsonl").write_text(_codex_log(worktree["cx"], (400, 1000)), "utf-8")
@@ -101,6 +102,19 @@ def test_ls_says_each_agents_tokens_from_its_own_records(
     folder.mkdir(parents=True)
     session = folder / "s.jsonl"
     session.write_text("".join(_claude_line(worktree["cc"], r) + "\n" for r in "ab"), "utf-8")
+    return worktree, day, session
+
+
+@pytest.mark.tmux
+def test_ls_says_each_agents_tokens_from_its_own_records(
+    capsys: pytest.CaptureFixture[str],
+    git_repo: Path,
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    worktree, _day, session = _world(capsys, git_repo, server, tmp_path, monkeypatch)
+    repo = str(git_repo)
 
     code, out, _err = _run(capsys, "-C", repo, "ls", "--json")
     agents = {a["name"]: a for a in json.loads(out)["agents"]}
@@ -132,6 +146,44 @@ def test_ls_says_each_agents_tokens_from_its_own_records(
     # a corrupt cache is read past, never an error
     (git_repo / ".paw" / "usage-cache.json").write_text("{not json", encoding="utf-8")
     code, out, _err = _run(capsys, "-C", repo, "ls", "--json")
+    assert code == 0
     agents = {a["name"]: a for a in json.loads(out)["agents"]}
     assert agents["cc"]["usage"]["total"] == 6000
     assert agents["cx"]["usage"]["total"] == 1500
+
+
+@pytest.mark.tmux
+def test_the_tui_card_gets_the_usage_line_through_the_feed(
+    capsys: pytest.CaptureFixture[str],
+    git_repo: Path,
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paw.cli.compose import build_fleet
+    from paw.cli.cost import usage_line
+    from paw.supervisor.details import AgentDetails
+    from paw.supervisor.feed import Feed, FeedEvent
+
+    worktree, _day, session = _world(capsys, git_repo, server, tmp_path, monkeypatch)
+    supervisor = build_fleet(str(git_repo), server.socket_name)
+    try:
+        feed = Feed(supervisor, run=lambda job, _name: job())
+        events: list[FeedEvent] = []
+        feed.subscribe(events.append)
+        feed.use(supervisor, usage=usage_line(supervisor))
+        for agent in ("cc", "cx", "cy"):
+            feed.request_details(agent)
+        lines = {e.agent: e.usage for e in events if isinstance(e, AgentDetails)}
+        assert lines == {
+            "cc": "tokens 2.4k in, 600 out, 1.0k cache (2 responses)",
+            "cx": "tokens 1.0k in, 500 out (2 responses)",
+            "cy": "tokens unknown: no usage in Codex's session logs for its worktree",
+        }
+        with session.open("a", encoding="utf-8") as handle:  # cc answers once more
+            handle.write(_claude_line(worktree["cc"], "c") + "\n")
+        feed.request_details("cc")  # another agent than the last read: read at once
+        last = [e for e in events if isinstance(e, AgentDetails)][-1]
+        assert last.usage == "tokens 3.6k in, 900 out, 1.5k cache (3 responses)"
+    finally:
+        supervisor.close()

@@ -13,11 +13,13 @@ same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `p
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 import functools
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from paw.core.usage import (
     SOURCES,
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
     from paw.adapters.state import StateStore
+
+_T = TypeVar("_T")
 
 # Claude Code shortens very long project folder names: folders sharing this many leading
 # characters with the worktree's are opened, and their lines filtered by their `cwd`.
@@ -55,7 +59,7 @@ class UsageCache:
         self._store = store
         self._entries: dict[str, list[object]] | None = None
         self._dirty = False
-        self._listings: dict[str, list[Path]] = {}
+        self._listings: dict[str, object] = {}
 
     def _loaded(self) -> dict[str, list[object]]:
         if self._entries is None:
@@ -94,12 +98,12 @@ class UsageCache:
         self._dirty = True
         return value
 
-    def listing(self, folder: Path, read: Callable[[], list[Path]]) -> list[Path]:
-        """``read()`` of ``folder``, once per look (:meth:`new_look` forgets them)."""
-        key = str(folder)
+    def once(self, key: str, read: Callable[[], _T]) -> _T:
+        """``read()`` (a folder's listing), once per look (:meth:`new_look` forgets them):
+        200 agents in one `paw ls` list each folder once."""
         if key not in self._listings:
             self._listings[key] = read()
-        return self._listings[key]
+        return cast("_T", self._listings[key])
 
     def new_look(self) -> None:
         """Folders are listed again from now on (new sessions, new days)."""
@@ -188,13 +192,14 @@ def _lines(path: Path) -> Iterator[str]:
 def _claude(worktree: str, env: Mapping[str, str], cache: UsageCache) -> Usage | None:
     config = env.get("CLAUDE_CONFIG_DIR")
     projects = (Path(config) if config else _home(env) / ".claude") / "projects"
-    folders = cache.listing(projects, lambda: _folders(projects))
+    names = cache.once(f"claude\0{projects}", lambda: _folders(projects))
     wanted = claude_project_dir(worktree.rstrip("/"))[:_CLAUDE_PREFIX]
     total: Usage | None = None
-    for folder in folders:
-        if not folder.name.startswith(wanted):
-            continue
-        for path in sorted(folder.rglob("*.jsonl")):
+    at = bisect.bisect_left(names, wanted)  # the names starting with it follow, in order
+    while at < len(names) and names[at].startswith(wanted):
+        folder = projects / names[at]
+        at += 1
+        for path in _jsonl(folder):
             found = _usage_of(
                 cache.parsed(
                     f"claude\0{worktree}\0{path}",
@@ -220,10 +225,20 @@ def _codex_file(path: Path) -> object:
     return _usage_data(parse_codex_rollout(_lines(path)))
 
 
-def _folders(projects: Path) -> list[Path]:
+def _folders(projects: Path) -> list[str]:
+    """The names of the project folders, sorted (searched by prefix)."""
     if not projects.is_dir():
         return []
-    return sorted(p for p in projects.iterdir() if p.is_dir())
+    with os.scandir(projects) as entries:
+        return sorted(e.name for e in entries if e.is_dir())
+
+
+def _jsonl(folder: Path) -> list[Path]:
+    """The ``.jsonl`` files in ``folder`` and below it, sorted."""
+    found: list[Path] = []
+    for top, _dirs, files in os.walk(folder):
+        found += (Path(top, f) for f in files if f.endswith(".jsonl"))
+    return sorted(found)
 
 
 def _first_line(path: Path) -> str:
@@ -237,16 +252,15 @@ def _codex(
     home = env.get("CODEX_HOME")
     sessions = (Path(home) if home else _home(env) / ".codex") / "sessions"
     total: Usage | None = None
-    for path in cache.listing(sessions, lambda: _codex_logs(sessions, None)):
-        if since is not None and not _on_or_after(path, since):
+    first = None if since is None else dt.date.fromtimestamp(since - _DAY_S)
+    index = cache.once(f"codex\0{sessions}", lambda: _codex_index(sessions, cache))
+    at = bisect.bisect_left(index, (worktree,))  # the logs of it and below it follow
+    while at < len(index) and index[at][0].startswith(worktree):
+        cwd, path, day = index[at]
+        at += 1
+        if first is not None and day is not None and day < first:
             continue
-        cwd = cache.parsed(
-            f"codex-cwd\0{path}",
-            path,
-            functools.partial(_codex_cwd, path),
-            _cwd_valid,
-        )
-        if not isinstance(cwd, str) or not is_within(cwd, worktree):
+        if not is_within(cwd, worktree):
             continue
         found = _usage_of(
             cache.parsed(
@@ -261,15 +275,26 @@ def _codex(
     return total
 
 
-def _on_or_after(path: Path, since: float) -> bool:
-    """The log's day folder (``YYYY/MM/DD``) is no earlier than a day before ``since`` (the
-    folders are named in local time); a log outside such folders counts."""
-    day = path.parent
-    try:
-        date = dt.date(int(day.parent.parent.name), int(day.parent.name), int(day.name))
-    except ValueError:
-        return True
-    return date >= dt.date.fromtimestamp(since - _DAY_S)
+def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:
+    """Every session log with the working directory it names and its day folder
+    (``YYYY/MM/DD``, local time; None outside such folders): once per look, whatever the
+    number of agents; sorted by the directory (searched by prefix). A log without one is
+    left out."""
+    index: list[tuple[str, Path, dt.date | None]] = []
+    for path in _codex_logs(sessions, None):
+        cwd = cache.parsed(
+            f"codex-cwd\0{path}", path, functools.partial(_codex_cwd, path), _cwd_valid
+        )
+        day = path.parent
+        try:
+            date: dt.date | None = dt.date(
+                int(day.parent.parent.name), int(day.parent.name), int(day.name)
+            )
+        except ValueError:
+            date = None
+        if isinstance(cwd, str):
+            index.append((cwd, path, date))
+    return sorted(index, key=lambda entry: (entry[0], str(entry[1])))
 
 
 def _codex_logs(sessions: Path, since: float | None) -> list[Path]:

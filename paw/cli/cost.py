@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from paw.errors import PawError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from paw.core.config import PawConfig
     from paw.core.usage import UsageReading
     from paw.core.wave import WaveState
@@ -58,7 +60,7 @@ def _worktree(config: PawConfig, root: str, agent: str) -> str:
 
 
 def agent_usages(
-    root: str, config: PawConfig, agents: list[tuple[str, str, str, str | None]]
+    root: str, config: PawConfig, agents: Sequence[tuple[str, str, str, str | None]]
 ) -> dict[str, UsageReading]:
     """Each agent's usage (``paw ls``): ``agents`` is ``(name, kind, worktree, host)``; the
     files read are kept in ``.paw/usage-cache.json`` by size and mtime, so a look opens only
@@ -78,12 +80,13 @@ def agent_usages(
         records = {}
     cache = UsageCache(store)
     readings: dict[str, UsageReading] = {}
+    environ = dict(os.environ)
     for name, kind, worktree, host in agents:
         if host is not None:
             readings[name] = Reading(None, unknown=f"its records are on host {host}")
             continue
         profile = profile_for(config, kind)
-        env = {**os.environ, **(profile.env if profile is not None else {})}
+        env = {**environ, **profile.env} if profile is not None and profile.env else environ
         detector = profile.detector_id if profile is not None else kind
         record = records.get(name)
         since = record.created_at if record is not None and record.created_at else None

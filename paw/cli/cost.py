@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from paw.errors import PawError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from paw.core.config import PawConfig
     from paw.core.usage import UsageReading
-    from paw.core.wave import WaveState
+    from paw.core.wave import TaskState, WaveState
     from paw.supervisor.api import Operations
 
 
@@ -135,3 +135,29 @@ def usage_line(supervisor: Operations) -> UsageLines:
     """The usage reader for the TUI of ``supervisor``'s repository."""
     ctx = supervisor.ctx
     return UsageLines(ctx.repo_root, ctx.config)
+
+
+def task_spend(
+    root: str, config: PawConfig
+) -> Callable[[TaskState], tuple[int | None, float | None]]:
+    """The wave runner's reader of a task's agent's usage (tokens, dollars where stated; None
+    each where unknown), for the token and dollar budgets; files kept by size and mtime."""
+    from paw.adapters.usage import UsageCache, read_usage
+    from paw.core.agents import profile_for
+
+    cache = UsageCache()
+    environ = dict(os.environ)
+
+    def spend(task: TaskState) -> tuple[int | None, float | None]:
+        kind = task.kind or "unknown"
+        profile = profile_for(config, kind)
+        env = {**environ, **profile.env} if profile is not None and profile.env else environ
+        detector = profile.detector_id if profile is not None else kind
+        cache.new_look()
+        reading = read_usage(
+            detector, _worktree(config, root, task.agent), env, task.started_at, cache
+        )
+        usage = reading.usage
+        return (None, None) if usage is None else (usage.total_tokens, usage.cost_usd)
+
+    return spend

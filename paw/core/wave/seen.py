@@ -52,3 +52,7 @@ class TaskView:
     worktree: str = ""
     uncommitted: int = 0
     untracked: int = 0
+    # the agent's usage from its own records (tokens; dollars where stated); None: unknown or
+    # not read (a task without a token or dollar budget)
+    tokens: int | None = None
+    usd: float | None = None

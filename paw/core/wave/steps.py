@@ -83,6 +83,9 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
         t.seen_working = True
     effects += _step_prompts(wave, t, view, now)
     effects += _step_dialog(t, view, now)
+    effects += _step_spend(wave, spec, t, view)
+    if t.budget_parked is not None and view.status != "exited":
+        return Step(t, tuple(effects))  # parked: a human decides; nothing typed, no check
     budget = spec.budget_s or wave.task_budget_s
     if budget is not None and t.started_at is not None and now - t.started_at > budget:
         _finish(t, Phase.FAILED, f"over its budget of {budget:g}s", now)
@@ -102,6 +105,35 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
             return Step(t, (*effects, Notify("task-done", t.name)))
     effects += _step_stuck(wave, t, view, now)
     return Step(t, tuple(effects))
+
+
+WARN_AT = 0.8  # of a token or dollar budget: a message
+
+
+def _step_spend(wave: WaveFile, spec: WaveTask, t: TaskState, view: TaskView) -> list[Effect]:
+    """A task's token and dollar budgets against its agent's usage: at WARN_AT a message
+    (once), at 100 % the task is parked (once; never killed) and a human told."""
+    tokens_max = spec.budget_tokens or wave.task_budget_tokens
+    usd_max = spec.budget_usd or wave.task_budget_usd
+    if view.tokens is not None:
+        t.used_tokens = view.tokens
+    if view.usd is not None:
+        t.used_usd = view.usd
+    spent: list[tuple[float, str]] = []
+    if tokens_max is not None and t.used_tokens is not None:
+        spent.append((t.used_tokens / tokens_max, f"{t.used_tokens:,} of {tokens_max:,} tokens"))
+    if usd_max is not None and t.used_usd is not None:
+        spent.append((t.used_usd / usd_max, f"${t.used_usd:.2f} of ${usd_max:.2f}"))
+    if not spent:
+        return []
+    share, said = max(spent)
+    if share >= 1.0 and t.budget_parked is None:
+        t.budget_parked = f"over its budget: {said}"
+        return [Notify("budget-parked", t.name)]
+    if share >= WARN_AT and not t.budget_warned and t.budget_parked is None:
+        t.budget_warned = True
+        return [Notify("budget-warning", t.name)]
+    return []
 
 
 def step_checking(wave: WaveFile, task: TaskState, view: TaskView, now: float) -> Step:

@@ -8,6 +8,7 @@ out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -49,7 +50,7 @@ from paw.supervisor.wave.views import screen_hashes
 from paw.supervisor.wave.views import task_view as task_view_of
 
 if TYPE_CHECKING:
-    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
+    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile, WaveTask
     from paw.supervisor.model import AgentView, Snapshot
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
@@ -76,9 +77,12 @@ class WaveRunner:
         notifier: Notifier,
         run_check: CheckRunner,
         notify_fallback: NotifySettings | None = None,
+        usage_of: Callable[[TaskState], tuple[int | None, float | None]] | None = None,
     ) -> None:
         """``texts`` holds each task's text (task files already read); ``store`` keeps
-        ``<wave name>.json`` documents."""
+        ``<wave name>.json`` documents; ``usage_of`` reads a task's agent's usage (tokens,
+        dollars; None each where unknown) for the token and dollar budgets."""
+        self.usage_of = usage_of
         self.sup = sup
         self.ctx = sup.ctx
         self.wave = wave
@@ -201,6 +205,9 @@ class WaveRunner:
     ) -> list[Notify]:
         spec = self.wave.task(task.name)
         task_view = task_view_of(task, view, snap, screens)
+        if self.usage_of is not None and _spend_budget(self.wave, spec):
+            tokens, usd = self.usage_of(task)
+            task_view = dataclasses.replace(task_view, tokens=tokens, usd=usd)
         if task.name in self._checks:  # its check runs: only its prompts are parked meanwhile
             step = step_checking(self.wave, task, task_view, now)
         else:
@@ -403,3 +410,12 @@ class WaveRunner:
     def report(self) -> dict[str, object]:
         """The report data (see :func:`paw.core.wave_report.report_data`)."""
         return wave_report(self.state, self.ctx.audit.read(), self.ctx.clock())
+
+
+def _spend_budget(wave: WaveFile, spec: WaveTask) -> bool:
+    """The task has a token or dollar budget (its agent's usage is read only then)."""
+    return any(
+        b is not None
+        for b in (spec.budget_tokens, spec.budget_usd, wave.task_budget_tokens,
+                  wave.task_budget_usd)
+    )  # fmt: skip

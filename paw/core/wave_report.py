@@ -36,7 +36,7 @@ LEVELS = {
     "task-done": "success", "wave-done": "success",
     "parked": "warning", "reminder": "warning", "digest": "warning", "dialog": "warning",
     "stuck": "warning", "stuck-reminder": "warning", "wave-over-budget": "warning",
-    "budget-warning": "warning", "budget-parked": "warning",
+    "budget-warning": "warning", "budget-parked": "warning", "wave-budget-warning": "warning",
 }  # fmt: skip
 
 

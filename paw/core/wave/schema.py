@@ -131,6 +131,14 @@ class WaveFile(_Strict):
     """Default wall-clock budget of each task in seconds; over it the task fails (its agent is
     left running, its work kept)."""
 
+    budget_tokens: int | None = Field(default=None, gt=0)
+    """Tokens the whole wave's agents may use together (their own records' counts): at 80 %
+    a message; at 100 % no new task starts and every running task is parked (never killed)."""
+
+    budget_usd: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    """Dollars the whole wave may spend, where the agents state a cost; like
+    ``budget_tokens``."""
+
     task_budget_tokens: int | None = Field(default=None, gt=0)
     """Default token budget of each task (see the task's ``budget_tokens``)."""
 

@@ -56,3 +56,6 @@ class TaskView:
     # not read (a task without a token or dollar budget)
     tokens: int | None = None
     usd: float | None = None
+    # the wave is over its token or dollar budget (what it used, said): every running task is
+    # parked; None while within it
+    wave_over: str | None = None

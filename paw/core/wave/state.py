@@ -119,6 +119,7 @@ class WaveState(_State):
     ended_at: float | None = None
     status: str = "running"  # running, done, failed, stopped
     over_budget: bool = False
+    spend_warned: bool = False  # the wave's 80 % message (tokens or dollars) left
     budget_s: float | None = None  # the wave's wall-clock budget (from the wave file)
     tasks: list[TaskState]
     messages: list[dict[str, object]] = Field(default_factory=list)

@@ -42,7 +42,23 @@ def ready_to_start(
 
 
 def _wave_over_budget(wave: WaveFile, state: WaveState, now: float) -> bool:
-    return wave.budget_s is not None and now - state.started_at > wave.budget_s
+    if wave.budget_s is not None and now - state.started_at > wave.budget_s:
+        return True
+    spent = wave_spent(wave, state)
+    return spent is not None and spent[0] >= 1.0
+
+
+def wave_spent(wave: WaveFile, state: WaveState) -> tuple[float, str] | None:
+    """The share of the wave's token or dollar budget its tasks' agents used (the larger),
+    and what it is in words; None without such a budget."""
+    spent: list[tuple[float, str]] = []
+    if wave.budget_tokens is not None:
+        tokens = sum(t.used_tokens or 0 for t in state.tasks)
+        spent.append((tokens / wave.budget_tokens, f"{tokens:,} of {wave.budget_tokens:,} tokens"))
+    if wave.budget_usd is not None:
+        usd = sum(t.used_usd or 0.0 for t in state.tasks)
+        spent.append((usd / wave.budget_usd, f"${usd:.2f} of ${wave.budget_usd:.2f}"))
+    return max(spent) if spent else None
 
 
 def wave_over_budget(wave: WaveFile, state: WaveState, now: float) -> bool:
@@ -124,6 +140,9 @@ def _step_spend(wave: WaveFile, spec: WaveTask, t: TaskState, view: TaskView) ->
         spent.append((t.used_tokens / tokens_max, f"{t.used_tokens:,} of {tokens_max:,} tokens"))
     if usd_max is not None and t.used_usd is not None:
         spent.append((t.used_usd / usd_max, f"${t.used_usd:.2f} of ${usd_max:.2f}"))
+    if view.wave_over is not None and t.budget_parked is None:
+        t.budget_parked = f"the wave is over its budget: {view.wave_over}"
+        return [Notify("budget-parked", t.name)]
     if not spent:
         return []
     share, said = max(spent)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.output_tail import tail
 from paw.core.wave import (
+    WARN_AT,
     ApproveByRule,
     CheckResult,
     CheckRun,
@@ -35,6 +36,7 @@ from paw.core.wave import (
     step_task,
     wave_finished,
     wave_over_budget,
+    wave_spent,
 )
 from paw.core.wave_report import wave_message
 from paw.errors import PawError
@@ -207,7 +209,9 @@ class WaveRunner:
         task_view = task_view_of(task, view, snap, screens)
         if self.usage_of is not None and _spend_budget(self.wave, spec):
             tokens, usd = self.usage_of(task)
-            task_view = dataclasses.replace(task_view, tokens=tokens, usd=usd)
+            spent = wave_spent(self.wave, self.state)
+            over = spent[1] if spent is not None and spent[0] >= 1.0 else None
+            task_view = dataclasses.replace(task_view, tokens=tokens, usd=usd, wave_over=over)
         if task.name in self._checks:  # its check runs: only its prompts are parked meanwhile
             step = step_checking(self.wave, task, task_view, now)
         else:
@@ -349,6 +353,12 @@ class WaveRunner:
 
     def _start_ready(self, now: float) -> list[Notify]:
         notes: list[Notify] = []
+        spent = wave_spent(self.wave, self.state)
+        if spent is not None and spent[0] >= WARN_AT and not self.state.spend_warned:
+            self.state.spend_warned = True
+            self.save()
+            self.ctx.record("wave-budget-warning", wave=self.wave.name, used=spent[1])
+            notes.append(Notify("wave-budget-warning", None))
         if wave_over_budget(self.wave, self.state, now) and not self.state.over_budget:
             self.state.over_budget = True
             self.save()
@@ -417,5 +427,5 @@ def _spend_budget(wave: WaveFile, spec: WaveTask) -> bool:
     return any(
         b is not None
         for b in (spec.budget_tokens, spec.budget_usd, wave.task_budget_tokens,
-                  wave.task_budget_usd)
+                  wave.task_budget_usd, wave.budget_tokens, wave.budget_usd)
     )  # fmt: skip

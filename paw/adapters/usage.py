@@ -18,6 +18,7 @@ import dataclasses
 import datetime as dt
 import functools
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -84,6 +85,8 @@ class UsageCache:
         """``parse()`` of ``path``, or what it gave when the file had this size and mtime
         (an entry ``valid`` refuses, e.g. of another paw version: parsed again)."""
         info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return None  # a FIFO or a device named like a session file: never opened
         entries = self._loaded()
         entry = entries.get(key)
         if (

@@ -98,3 +98,21 @@ def test_a_corrupt_or_foreign_cache_is_read_past(tmp_path: Path, parses: list[st
         reading = read_usage("claude-code", wt, env, None, UsageCache(store))
         assert reading.usage is not None
         assert reading.usage.total_tokens == 15
+
+
+def test_a_fifo_named_like_a_session_file_is_never_opened(tmp_path: Path) -> None:
+    """Opening a FIFO would block `paw ls` for ever: only regular files are read."""
+    config = tmp_path / "claude"
+    wt = str(tmp_path / "wt")
+    folder = config / "projects" / claude_project_dir(wt)
+    folder.mkdir(parents=True)
+    (folder / "a.jsonl").write_text(_line(wt, "r1") + "\n", encoding="utf-8")
+    os.mkfifo(folder / "b.jsonl")
+    codex = tmp_path / "codex" / "sessions" / "2026" / "01" / "02"
+    codex.mkdir(parents=True)
+    os.mkfifo(codex / "rollout-1.jsonl")
+    env = {"CLAUDE_CONFIG_DIR": str(config), "CODEX_HOME": str(tmp_path / "codex")}
+    found = read_usage("claude-code", wt, env, None, UsageCache())
+    assert found.usage is not None
+    assert found.usage.total_tokens == 15
+    assert read_usage("codex", wt, env, None, UsageCache()).usage is None

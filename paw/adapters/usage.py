@@ -97,6 +97,7 @@ class UsageCache:
         ):
             return entry[2]
         value = parse()
+        entries.pop(key, None)  # to the end: the newest are kept when the cache is capped
         entries[key] = [info.st_size, info.st_mtime_ns, value]
         self._dirty = True
         return value

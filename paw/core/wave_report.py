@@ -294,10 +294,10 @@ def _duration(start: float | None, end: float | None) -> float | None:
 def _status(t: TaskState) -> str:
     if t.phase in FINAL:
         return t.phase.value
+    if t.budget_parked is not None:
+        return "parked"  # (over its budget: first, even with a prompt waiting)
     if any(p.live and p.route == "human" for p in t.prompts):
         return "waiting"
-    if t.budget_parked is not None:
-        return "parked"
     if t.stuck:
         return "stuck"
     return t.phase.value

@@ -5,13 +5,22 @@ with the kind's ``[agents.<kind>] env`` of paw.toml on top (``HOME``, ``CLAUDE_C
 ``CODEX_HOME``). Only the sessions of the task's worktree count: Claude Code's are filed
 under the worktree's path, Codex's name it on their first line (and only logs of the days
 since the task started are opened).
+
+A :class:`UsageCache` keeps each file's parse while its size and modification time stay the
+same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `paw ls` at
+200 agents opens no session file that did not change since the last look.
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import datetime as dt
+import functools
+import os
+import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from paw.core.usage import (
     SOURCES,
@@ -25,7 +34,11 @@ from paw.core.usage import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Iterator, Mapping
+
+    from paw.adapters.state import StateStore
+
+_T = TypeVar("_T")
 
 # Claude Code shortens very long project folder names: folders sharing this many leading
 # characters with the worktree's are opened, and their lines filtered by their `cwd`.
@@ -33,15 +46,137 @@ _CLAUDE_PREFIX = 100
 _DAY_S = 86400.0
 
 
+CACHE_DOC = "usage-cache"
+_CACHE_MAX = 20000  # entries kept on disk (the newest looks win; a dropped one is read again)
+
+
+class UsageCache:
+    """Each session file's parse, kept while the file's size and mtime stay (see the module's
+    docstring); the folder listings of one look. ``store``: where it is kept between
+    processes (None: in memory only). Not shared between threads."""
+
+    def __init__(self, store: StateStore | None = None) -> None:
+        """Empty; the stored entries are read at the first look."""
+        self._store = store
+        self._entries: dict[str, list[object]] | None = None
+        self._dirty = False
+        self._listings: dict[str, object] = {}
+
+    def _loaded(self) -> dict[str, list[object]]:
+        if self._entries is None:
+            self._entries = {}
+            if self._store is not None:
+                from paw.errors import PawError
+
+                try:
+                    data = self._store.read(CACHE_DOC)
+                except PawError:
+                    data = None  # unreadable or corrupt: read the files again
+                files = data.get("files") if isinstance(data, dict) else None
+                if isinstance(files, dict):
+                    self._entries = {
+                        str(k): v for k, v in files.items() if isinstance(v, list) and len(v) == 3
+                    }
+        return self._entries
+
+    def parsed(
+        self, key: str, path: Path, parse: Callable[[], object], valid: Callable[[object], bool]
+    ) -> object:
+        """``parse()`` of ``path``, or what it gave when the file had this size and mtime
+        (an entry ``valid`` refuses, e.g. of another paw version: parsed again)."""
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return None  # a FIFO or a device named like a session file: never opened
+        entries = self._loaded()
+        entry = entries.get(key)
+        if (
+            entry is not None
+            and entry[0] == info.st_size
+            and entry[1] == info.st_mtime_ns
+            and valid(entry[2])
+        ):
+            return entry[2]
+        value = parse()
+        entries.pop(key, None)  # to the end: the newest are kept when the cache is capped
+        entries[key] = [info.st_size, info.st_mtime_ns, value]
+        self._dirty = True
+        return value
+
+    def once(self, key: str, read: Callable[[], _T]) -> _T:
+        """``read()`` (a folder's listing), once per look (:meth:`new_look` forgets them):
+        200 agents in one `paw ls` list each folder once."""
+        if key not in self._listings:
+            self._listings[key] = read()
+        return cast("_T", self._listings[key])
+
+    def new_look(self) -> None:
+        """Folders are listed again from now on (new sessions, new days)."""
+        self._listings.clear()
+
+    def save(self) -> None:
+        """Keep the entries for the next process (atomically; a failure only costs a read)."""
+        if self._store is None or not self._dirty or self._entries is None:
+            return
+        from paw.errors import PawError
+
+        entries = self._entries
+        if len(entries) > _CACHE_MAX:
+            entries = dict(list(entries.items())[-_CACHE_MAX:])
+        try:
+            self._store.write(CACHE_DOC, {"files": entries}, durable=False)
+        except PawError:
+            return
+        self._dirty = False
+
+
+def _usage_data(usage: Usage | None) -> object:
+    return None if usage is None else dataclasses.asdict(usage)
+
+
+def _usage_of(data: object) -> Usage | None:
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Usage(**data)
+    except TypeError:
+        return None
+
+
+def _usage_valid(data: object) -> bool:
+    """A cached usage paw can use: None (no usage in the file) or a whole Usage."""
+    if data is None:
+        return True
+    usage = _usage_of(data)
+    if usage is None:
+        return False
+    counts = (getattr(usage, f.name) for f in dataclasses.fields(usage) if f.name != "cost_usd")
+    cost = usage.cost_usd
+    return all(type(c) is int for c in counts) and (cost is None or type(cost) in (int, float))
+
+
+def _cwd_valid(data: object) -> bool:
+    return data is None or isinstance(data, str)
+
+
 def read_usage(
-    kind: str, worktree: str, env: Mapping[str, str], since: float | None
+    kind: str,
+    worktree: str,
+    env: Mapping[str, str],
+    since: float | None,
+    cache: UsageCache | None = None,
 ) -> UsageReading:
-    """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever)."""
+    """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever);
+    ``cache``: files unchanged since it last read them are not read again."""
     source = SOURCES.get(kind)
     if source is None:
         return UsageReading(None, unknown=f"paw does not read {kind}'s usage")
+    cache = cache or UsageCache()
     try:
-        usage = _claude(worktree, env) if kind == "claude-code" else _codex(worktree, env, since)
+        usage = (
+            _claude(worktree, env, cache)
+            if kind == "claude-code"
+            else _codex(worktree, env, since, cache)
+        )
     except OSError as err:
         return UsageReading(None, source, unknown=f"{source} unreadable: {err.strerror or err}")
     if usage is None:
@@ -58,43 +193,119 @@ def _lines(path: Path) -> Iterator[str]:
         yield from handle
 
 
-def _claude(worktree: str, env: Mapping[str, str]) -> Usage | None:
+def _claude(worktree: str, env: Mapping[str, str], cache: UsageCache) -> Usage | None:
     config = env.get("CLAUDE_CONFIG_DIR")
     projects = (Path(config) if config else _home(env) / ".claude") / "projects"
-    if not projects.is_dir():
-        return None
-    wanted = claude_project_dir(worktree.rstrip("/"))
+    names = cache.once(f"claude\0{projects}", lambda: _folders(projects))
+    wanted = claude_project_dir(worktree.rstrip("/"))[:_CLAUDE_PREFIX]
     total: Usage | None = None
-    for folder in sorted(projects.iterdir()):
-        if not folder.is_dir() or not folder.name.startswith(wanted[:_CLAUDE_PREFIX]):
-            continue
-        for path in sorted(folder.rglob("*.jsonl")):
-            found = parse_claude_session(_lines(path), worktree)
+    at = bisect.bisect_left(names, wanted)  # the names starting with it follow, in order
+    while at < len(names) and names[at].startswith(wanted):
+        folder = projects / names[at]
+        at += 1
+        for path in _jsonl(folder):
+            found = _usage_of(
+                cache.parsed(
+                    f"claude\0{worktree}\0{path}",
+                    path,
+                    functools.partial(_claude_file, path, worktree),
+                    _usage_valid,
+                )
+            )
             if found is not None:
                 total = found if total is None else total + found
     return total
 
 
-def _codex(worktree: str, env: Mapping[str, str], since: float | None) -> Usage | None:
+def _claude_file(path: Path, worktree: str) -> object:
+    return _usage_data(parse_claude_session(_lines(path), worktree))
+
+
+def _codex_cwd(path: Path) -> object:
+    return codex_session_cwd(_first_line(path))
+
+
+def _codex_file(path: Path) -> object:
+    return _usage_data(parse_codex_rollout(_lines(path)))
+
+
+def _folders(projects: Path) -> list[str]:
+    """The names of the project folders, sorted (searched by prefix)."""
+    if not projects.is_dir():
+        return []
+    with os.scandir(projects) as entries:
+        return sorted(e.name for e in entries if e.is_dir())
+
+
+def _jsonl(folder: Path) -> list[Path]:
+    """The ``.jsonl`` files in ``folder`` and below it, sorted."""
+    found: list[Path] = []
+    for top, _dirs, files in os.walk(folder):
+        found += (Path(top, f) for f in files if f.endswith(".jsonl"))
+    return sorted(found)
+
+
+def _first_line(path: Path) -> str:
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        return handle.readline()
+
+
+def _codex(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
     home = env.get("CODEX_HOME")
     sessions = (Path(home) if home else _home(env) / ".codex") / "sessions"
-    if not sessions.is_dir():
-        return None
     total: Usage | None = None
-    for path in _codex_logs(sessions, since):
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            cwd = codex_session_cwd(handle.readline())
-        if cwd is None or not is_within(cwd, worktree):
+    first = None if since is None else dt.date.fromtimestamp(since - _DAY_S)
+    index = cache.once(f"codex\0{sessions}", lambda: _codex_index(sessions, cache))
+    at = bisect.bisect_left(index, (worktree,))  # the logs of it and below it follow
+    while at < len(index) and index[at][0].startswith(worktree):
+        cwd, path, day = index[at]
+        at += 1
+        if first is not None and day is not None and day < first:
             continue
-        found = parse_codex_rollout(_lines(path))
+        if not is_within(cwd, worktree):
+            continue
+        found = _usage_of(
+            cache.parsed(
+                f"codex\0{path}",
+                path,
+                functools.partial(_codex_file, path),
+                _usage_valid,
+            )
+        )
         if found is not None:
             total = found if total is None else total + found
     return total
 
 
+def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:
+    """Every session log with the working directory it names and its day folder
+    (``YYYY/MM/DD``, local time; None outside such folders): once per look, whatever the
+    number of agents; sorted by the directory (searched by prefix). A log without one is
+    left out."""
+    index: list[tuple[str, Path, dt.date | None]] = []
+    for path in _codex_logs(sessions, None):
+        cwd = cache.parsed(
+            f"codex-cwd\0{path}", path, functools.partial(_codex_cwd, path), _cwd_valid
+        )
+        day = path.parent
+        try:
+            date: dt.date | None = dt.date(
+                int(day.parent.parent.name), int(day.parent.name), int(day.name)
+            )
+        except ValueError:
+            date = None
+        if isinstance(cwd, str):
+            index.append((cwd, path, date))
+    return sorted(index, key=lambda entry: (entry[0], str(entry[1])))
+
+
 def _codex_logs(sessions: Path, since: float | None) -> list[Path]:
     """The session logs of the days since ``since`` (a day early: the folders are named in
     local time); every log when ``since`` is None."""
+    if not sessions.is_dir():
+        return []
     if since is None:
         return sorted(sessions.rglob("rollout-*.jsonl"))
     first = dt.date.fromtimestamp(since - _DAY_S)

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from paw.cli.result import Result
+    from paw.core.usage import UsageReading
+    from paw.supervisor.api import Operations
     from paw.supervisor.model import AgentView, LivePrompt, Snapshot
 
 
@@ -42,13 +44,19 @@ TMUX_HINT = "`tmux ls` (or `tmux -L NAME ls` for a private socket) shows whether
 
 
 def cmd_ls(args: argparse.Namespace) -> Result:
-    """List the agents."""
+    """List the agents.
+
+    TOKENS: what each agent used, read from its own records (Claude Code's session files,
+    Codex's session logs; `?` where none is found yet, no column when no agent's are read).
+    --json: `usage` per agent (tokens in, out, cached; null when unknown) and
+    `usage_unknown` (why it, or its price, is not known)."""
     with counting_supervisor(args) as sup:
         snap = sup.poll_once()
     views = snap.agents
     down = sup.unreachable()
+    usages = _usages(sup, views)
     if args.json:
-        return _ls_json(snap, down)
+        return _ls_json(snap, down, usages)
     if not views:
         return lines_of("no agents (start one with `paw spawn NAME --agent KIND`)")
     rows: list[tuple[str, ...]] = [
@@ -63,6 +71,7 @@ def cmd_ls(args: argparse.Namespace) -> Result:
             "UNTRACKED",
             "AHEAD",
             "BEHIND",
+            "TOKENS",
         )
     ]
     for v in views:
@@ -71,7 +80,9 @@ def cmd_ls(args: argparse.Namespace) -> Result:
         alive = _ALIVE[v.alive] if snap.tmux_ok else _ALIVE[None]
         status = v.status.value if snap.tmux_ok else AgentStatus.UNKNOWN.value
         row = (v.name, v.kind, v.pane_id or "-", alive, status, v.branch or "-")
-        rows.append(row + tuple(str(c) for c in counts))
+        rows.append(row + tuple(str(c) for c in counts) + (_tokens_cell(usages.get(v.name)),))
+    if all(r[-1] == "-" for r in rows[1:]):
+        rows = [r[:-1] for r in rows]  # no agent whose usage paw reads: no TOKENS column
     said = Lines()
     for line in _table(_with_hosts(rows, views)):
         said.out(line)
@@ -91,8 +102,43 @@ def cmd_ls(args: argparse.Namespace) -> Result:
     return said.result()
 
 
-def _ls_json(snap: Snapshot, down: dict[str, str]) -> Result:
-    agents = [agent_json(v, tmux_ok=snap.tmux_ok) for v in snap.agents]
+def _usages(sup: Operations, views: Sequence[AgentView]) -> dict[str, UsageReading]:
+    """Each agent's usage, read from its agent's own records (see paw.cli.cost)."""
+    from paw.cli.cost import agent_usages
+    from paw.errors import PawError
+
+    if not views:
+        return {}
+    ctx = sup.ctx
+    try:
+        return agent_usages(
+            ctx.repo_root, ctx.config, [(v.name, v.kind, v.worktree, v.host) for v in views]
+        )
+    except (PawError, OSError):
+        return {}  # said per agent as unknown
+
+
+def _tokens_cell(reading: UsageReading | None) -> str:
+    """TOKENS in `paw ls`: the total, ``?`` where paw reads the agent's records but found no
+    usage, ``-`` where it does not read them."""
+    from paw.core.usage import compact_tokens
+
+    if reading is None or reading.source is None:
+        return "-"
+    return "?" if reading.usage is None else compact_tokens(reading.usage.total_tokens)
+
+
+def _ls_json(snap: Snapshot, down: dict[str, str], usages: dict[str, UsageReading]) -> Result:
+    from paw.core.usage import UsageReading as Reading
+    from paw.core.usage import unknown_reason, usage_json
+
+    agents = []
+    for v in snap.agents:
+        data = agent_json(v, tmux_ok=snap.tmux_ok)
+        reading = usages.get(v.name) or Reading(None, unknown="its usage could not be read")
+        data["usage"] = usage_json(reading)
+        data["usage_unknown"] = unknown_reason(reading)
+        agents.append(data)
     return _report_json("agents", agents, snap, down)
 
 

@@ -179,6 +179,7 @@ def connection_for(
     from paw.adapters.tmux.terminal import TmuxTerminal
     from paw.adapters.wave_watch import WaveWatcher
     from paw.cli.compose import STATE_DIR
+    from paw.cli.cost import usage_line
     from paw.core.agents import usable_kinds_first
     from paw.tui.connect import Connection
 
@@ -208,6 +209,7 @@ def connection_for(
         watch=watch,
         live=source.events_live if source is not None else None,
         pushes=sweeper if source is terminal else None,
+        usage=usage_line(supervisor),
     )
 
 

@@ -176,3 +176,56 @@ def parse_codex_rollout(lines: Iterable[str]) -> Usage | None:
         cache_write_tokens=_count(last, "cache_write_input_tokens"),
         requests=requests,
     )
+
+
+def usage_json(reading: UsageReading) -> dict[str, object] | None:
+    """An agent's usage as data (``paw ls --json``: ``usage``); None when unknown (the reason
+    is :func:`unknown_reason`)."""
+    usage = reading.usage
+    if usage is None:
+        return None
+    return {
+        "input": usage.input_tokens,
+        "output": usage.output_tokens,
+        "cache_read": usage.cache_read_tokens,
+        "cache_write": usage.cache_write_tokens,
+        "total": usage.total_tokens,
+        "requests": usage.requests,
+        "usd": None if usage.cost_usd is None else round(usage.cost_usd, 6),
+        "source": reading.source,
+    }
+
+
+def unknown_reason(reading: UsageReading) -> str | None:
+    """Why the usage (or its price) is not known; None when both are."""
+    if reading.usage is None:
+        return reading.unknown or "unknown"
+    if reading.usage.cost_usd is None:
+        return f"{reading.source} count tokens but state no price"
+    return None
+
+
+def compact_tokens(count: int) -> str:
+    """``950``, ``12.3k``, ``4.1M``: a token count in a narrow column."""
+    if count < 1000:
+        return str(count)
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k"
+    return f"{count / 1_000_000:.1f}M"
+
+
+def usage_text(reading: UsageReading) -> str:
+    """One line for an agent's card: ``tokens 12.3k in, 1.2k out, 40.0k cache · $0.0123``
+    or ``tokens unknown: <why>``."""
+    usage = reading.usage
+    if usage is None:
+        return f"tokens unknown: {reading.unknown or 'unknown'}"
+    cached = usage.cache_read_tokens + usage.cache_write_tokens
+    text = (
+        f"tokens {compact_tokens(usage.input_tokens)} in, {compact_tokens(usage.output_tokens)} out"
+    )
+    if cached:
+        text += f", {compact_tokens(cached)} cache"
+    if usage.cost_usd is not None:
+        text += f" · ${usage.cost_usd:.4f}"
+    return text + f" ({usage.requests} responses)"

@@ -39,6 +39,7 @@ LEVELS = {
     "task-done": "success", "wave-done": "success",
     "parked": "warning", "reminder": "warning", "digest": "warning", "dialog": "warning",
     "stuck": "warning", "stuck-reminder": "warning", "wave-over-budget": "warning",
+    "budget-warning": "warning", "budget-parked": "warning", "wave-budget-warning": "warning",
 }  # fmt: skip
 
 
@@ -154,6 +155,26 @@ def digest_message(
     return compose_message("digest", wave, None, None, title, lines, repo, said, opens)
 
 
+def _spend_message(event: str, wave: str, task: TaskState, repo: str) -> Message:
+    """A task's agent used 80 % of its token or dollar budget, or all of it (parked)."""
+    used = [f"{task.used_tokens:,} tokens" if task.used_tokens is not None else "",
+            f"${task.used_usd:.2f}" if task.used_usd is not None else ""]  # fmt: skip
+    lines = [f"agent: {task.agent}", f"task: {task.name}",
+             "used: " + ", ".join(u for u in used if u)]  # fmt: skip
+    if event == "budget-parked":
+        title = f"paw wave {wave}: {task.name} is parked: {task.budget_parked}"
+        lines += [
+            (
+                "its agent is left running and its work kept; paw types nothing more to it "
+                "and runs no check"
+            ),
+            f"look at it: paw attach {task.agent}",
+        ]
+    else:
+        title = f"paw wave {wave}: {task.name} has used 80 % of its budget"
+    return compose_message(event, wave, task.name, None, title, lines, repo)
+
+
 def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: str = "") -> Message:
     """A task stuck, failed or done, a dialog, or a follow-up that waits (``parked``)."""
     if event == "parked":
@@ -169,6 +190,8 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
             f"look at it: paw attach {task.agent}",
         ]
         return compose_message(event, wave, task.name, None, title, lines, repo)
+    if event in ("budget-warning", "budget-parked"):
+        return _spend_message(event, wave, task, repo)
     if event == "dialog":
         title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
         lines = [
@@ -249,6 +272,7 @@ def report_data(
                 "approved_by_human": answers.approved,
                 "denied": answers.denied,
                 "followups": t.followups,
+                "budget_parked": t.budget_parked,
                 "commits": t.commits,
                 "diffstat": f"+{t.insertions} -{t.deletions}",
                 "uncommitted": t.uncommitted,
@@ -278,6 +302,8 @@ def _duration(start: float | None, end: float | None) -> float | None:
 def _status(t: TaskState) -> str:
     if t.phase in FINAL:
         return t.phase.value
+    if t.budget_parked is not None:
+        return "parked"  # (over its budget: first, even with a prompt waiting)
     if any(p.live and p.route == "human" for p in t.prompts):
         return "waiting"
     if t.stuck:

@@ -4,7 +4,9 @@ Sweeps follow pane events and may come ten times a second; the preview and the d
 after a sweep's picture only when they may have changed, on the wall clock: the diff at most
 every DIFF_EVERY_S (git is slower than tmux); the preview at most every PREVIEW_EVERY_S while
 the pane draws (at once when the agent or its status changes), and every DETAILS_EVERY_S when
-the pane is quiet. Used by the feed (:mod:`paw.supervisor.feed`).
+the pane is quiet. What the agent used (tokens, from its own records; issue 36) is read at
+most every USAGE_EVERY_S for the same agent, at once for another: one line for its card. Used
+by the feed (:mod:`paw.supervisor.feed`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
 DIFF_EVERY_S = 2.0
 PREVIEW_EVERY_S = 0.25
 DETAILS_EVERY_S = 10.0
+USAGE_EVERY_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +34,23 @@ class AgentDetails:
     agent: str
     preview_ansi: str
     diff: str | None  # None: not refreshed this sweep (keep the previous diff)
+    # what the agent used, one line for its card (tokens, or why unknown); None: not read
+    # this time (keep the line shown)
+    usage: str | None = None
 
 
 class DetailsPacing:
     """What was read for which agent, and when (see the module's docstring)."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
-        """Nothing read yet; ``clock`` is the wall clock (monotonic)."""
+    def __init__(
+        self, clock: Callable[[], float], usage: Callable[[str], str | None] | None = None
+    ) -> None:
+        """Nothing read yet; ``clock`` is the wall clock (monotonic); ``usage`` reads an
+        agent's usage line (None: no usage on the card)."""
         self._clock = clock
+        self.usage = usage
+        self._usage_agent: str | None = None
+        self._usage_at = 0.0
         self._agent: str | None = None  # the agent the preview shown was read for
         self._status: object = None  # ... its status then
         self._at = 0.0  # ... and when
@@ -79,4 +91,18 @@ class DetailsPacing:
                 self._diff_at = now
         except PawError:
             return None  # the agent went away between the sweep and its details
-        return AgentDetails(agent=agent, preview_ansi=preview, diff=diff)
+        return AgentDetails(
+            agent=agent, preview_ansi=preview, diff=diff, usage=self._usage(agent, now)
+        )
+
+    def _usage(self, agent: str, now: float) -> str | None:
+        """The agent's usage line when due (another agent, or USAGE_EVERY_S since)."""
+        if self.usage is None:
+            return None
+        if agent == self._usage_agent and now - self._usage_at < USAGE_EVERY_S:
+            return None
+        self._usage_agent, self._usage_at = agent, now
+        try:
+            return self.usage(agent)
+        except (PawError, OSError) as err:
+            return f"tokens unknown: {err}"

@@ -205,11 +205,14 @@ class Feed:
         watch: Callable[[Callable[[str | None], None]], bool] | None = None,
         live: Callable[[], bool] | None = None,
         pushes: Pushes | None = None,
+        usage: Callable[[str], str | None] | None = None,
     ) -> None:
         """Sweep ``supervisor`` from now on: follow ``pushes`` if they start, else drive the
-        sweeps by the pane events ``watch(listener)`` reports (``live()``: they arrive)."""
+        sweeps by the pane events ``watch(listener)`` reports (``live()``: they arrive);
+        ``usage`` reads an agent's usage line for its card (see DetailsPacing)."""
         self.supervisor = supervisor
         self.waves = waves or self.waves
+        self._paced.usage = usage or self._paced.usage
         self._watch_with, self._watch_live = watch, live
         self._pushes = pushes
         if pushes is not None and pushes.follow(self._pushed, self._push_failed):

@@ -199,6 +199,7 @@ class PawApp(App[None]):
             watch=connection.watch,
             live=connection.live,
             pushes=connection.pushes,
+            usage=connection.usage,
         )
         self._start_polling()
 

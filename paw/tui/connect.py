@@ -42,6 +42,8 @@ class Connection:
     live: Callable[[], bool] | None = None
     # a sweeper's pushed pictures, followed instead of ``watch`` while its process runs
     pushes: Pushes | None = None
+    # the agent's usage line for its card (tokens from its own records), by agent name
+    usage: Callable[[str], str | None] | None = None
 
 
 class NotConnected:

@@ -135,6 +135,18 @@ def test_wave_live_prompt_parked_notified_approved_elsewhere_done(
         assert cost["tokens"]["output"] == 8 * cost["tokens"]["requests"], cost
         assert cost["usd"] is None  # neither CLI states a price
         assert cost["waiting_human_s"] > 0, cost
+        # the same count where the user looks while agents run: `paw ls --json`
+        listed = subprocess.run(
+            [sys.executable, "-m", "paw", "ls", "--json"],
+            cwd=ws.repo, env=env, capture_output=True, text=True, timeout=CLI_S, check=False,
+        )  # fmt: skip
+        by_name = {a["name"]: a for a in json.loads(listed.stdout)["agents"]}
+        usage = by_name[row["agent"]]["usage"]
+        assert usage is not None, by_name[row["agent"]]
+        assert (usage["input"], usage["output"], usage["requests"]) == (
+            cost["tokens"]["input"], cost["tokens"]["output"], cost["tokens"]["requests"],
+        ), usage  # fmt: skip
+        assert usage["source"] == SOURCES[agent]
         titles = receiver.titles()
         assert sum("needs a human" in t for t in titles) == 1
         assert receiver.wait(lambda ms: any("answered" in str(m["title"]) for m in ms), BUDGET_S)

@@ -15,7 +15,13 @@ import pytest
 
 from paw.core.wave_view import WaveReading
 from paw.errors import PawError, TmuxError
-from paw.supervisor.details import DETAILS_EVERY_S, DIFF_EVERY_S, PREVIEW_EVERY_S, AgentDetails
+from paw.supervisor.details import (
+    DETAILS_EVERY_S,
+    DIFF_EVERY_S,
+    PREVIEW_EVERY_S,
+    USAGE_EVERY_S,
+    AgentDetails,
+)
 from paw.supervisor.feed import Feed, FeedEvent, Picture, SweepFailed
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat
 from paw.supervisor.pump import SWEEP_DUTY
@@ -261,6 +267,34 @@ def test_details_are_read_after_the_picture_and_paced() -> None:
     clock.now += DETAILS_EVERY_S
     feed._pushed(sweeps.poll_once(), frozenset())  # quiet, but not for ever
     assert sweeps.captures == ["a"] * 4
+
+
+def test_the_cards_usage_line_is_read_with_the_details_paced_and_never_fails_them() -> None:
+    feed, clock, sweeps, jobs, events = world(selected="a")
+    jobs.sync = True
+    asked: list[str] = []
+
+    def usage(agent: str) -> str | None:
+        asked.append(agent)
+        if len(asked) == 3:
+            raise OSError("session file vanished")
+        return f"tokens {len(asked)}k in, 1 out"
+
+    feed.use(sweeps, usage=usage)  # type: ignore[arg-type]
+    feed.request_details("a")
+    details = [e for e in events if isinstance(e, AgentDetails)]
+    assert details[-1].usage == "tokens 1k in, 1 out"
+    clock.now += DIFF_EVERY_S
+    feed.request_details("a")  # read again, but the usage is not due: kept (None)
+    assert asked == ["a"]
+    assert [e for e in events if isinstance(e, AgentDetails)][-1].usage is None
+    feed.request_details("b")  # another agent: at once
+    assert asked == ["a", "b"]
+    clock.now += USAGE_EVERY_S
+    feed.request_details("b")  # a failing read is a line, the preview still comes
+    last = [e for e in events if isinstance(e, AgentDetails)][-1]
+    assert (last.agent, last.preview_ansi) == ("b", "pane of b")
+    assert last.usage == "tokens unknown: session file vanished"
 
 
 def test_details_reads_never_pile_up_the_latest_wins() -> None:

@@ -3,9 +3,11 @@ approval path, and resuming without doing anything twice."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from paw.core.wave import CheckResult, WaveFile
 from paw.core.wave_report import Message
@@ -374,3 +376,118 @@ def test_a_refused_follow_up_is_not_counted_waits_and_is_announced_once() -> Non
     events = [r["event"] for r in rig.audit.records]
     assert events.count("wave-followup-refused") == 1
     assert events.count("wave-followup") == 2
+
+
+def test_a_task_over_its_token_budget_is_warned_at_80_then_parked_never_killed(
+    tmp_path: Path,
+) -> None:
+    """The usage is read from a real Codex session log on disk (the runner over fakes)."""
+    from paw.adapters.usage import UsageCache, read_usage
+    from paw.core.wave import Phase, TaskState
+
+    rig = make_rig()
+    notes = Collect()
+    checks: list[str] = []
+    wave = _wave(1, task_budget_tokens=1000)
+    runner = _runner(rig, wave, notes, checks)
+    home = tmp_path / "codex"
+    day = home / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    cache = UsageCache()
+
+    def usage_of(task: TaskState) -> tuple[int | None, float | None]:
+        cache.new_look()
+        worktree = rig.sup.ctx.worktree_path(task.agent)
+        found = read_usage("codex", worktree, {"CODEX_HOME": str(home)}, None, cache).usage
+        return (None, None) if found is None else (found.total_tokens, found.cost_usd)
+
+    def used(tokens: int) -> None:
+        cwd = rig.sup.ctx.worktree_path("night-t0")
+        meta = {"type": "session_meta", "payload": {"id": "s", "cwd": cwd}}
+        usage = {"input_tokens": tokens, "cached_input_tokens": 0, "output_tokens": 0}
+        info = {"total_token_usage": usage}
+        count = {"type": "event_msg", "payload": {"type": "token_count", "info": info}}
+        (day / "rollout-1.jsonl").write_text(json.dumps(meta) + "\n" + json.dumps(count) + "\n")
+
+    runner.usage_of = usage_of
+    runner.tick()  # starts t0
+    for tokens, events in ((700, []), (850, ["budget-warning"]), (900, []),
+                           (1200, ["budget-parked"]), (1500, [])):  # fmt: skip
+        used(tokens)
+        seen = len(notes.messages)
+        rig.now[0] += 1
+        runner.tick()
+        assert [m.event for m in notes.messages[seen:]] == events, tokens
+    parked = next(m for m in notes.messages if m.event == "budget-parked")
+    assert "over its budget: 1,200 of 1,000 tokens" in parked.title
+    assert "paw attach night-t0" in parked.body
+    # parked: idle at its input, it is not checked nor finished, and its agent still runs
+    rig.terminal.set_screen(_panes(rig)["night-t0"], IDLE_SCREEN)
+    for _ in range(5):
+        rig.now[0] += 30
+        runner.tick()
+    task = runner.state.task("t0")
+    assert (task.phase, checks) == (Phase.RUNNING, [])
+    assert task.budget_parked == "over its budget: 1,200 of 1,000 tokens"
+    assert "night-t0" in _panes(rig)
+    from paw.core.wave_report import report_data
+
+    row = report_data(runner.state, {}, rig.now[0])["tasks"][0]  # type: ignore[index]
+    assert (row["status"], row["budget_parked"]) == ("parked", task.budget_parked)
+    # a runner resumed on the same state says nothing again
+    again = _runner(rig, wave, notes, checks)
+    again.usage_of = usage_of
+    seen = len(notes.messages)
+    rig.now[0] += 1
+    again.tick()
+    assert [m.event for m in notes.messages[seen:]] == []
+
+
+def test_a_wave_over_its_token_budget_warns_at_80_starts_nothing_more_and_parks_its_tasks(
+    tmp_path: Path,
+) -> None:
+    """The wave's own budget, summed over its tasks' agents (a real Codex log on disk)."""
+    from paw.adapters.usage import UsageCache, read_usage
+    from paw.core.wave import Phase, TaskState
+
+    rig = make_rig()
+    notes = Collect()
+    checks: list[str] = []
+    wave = _wave(2, max_parallel=1, budget_tokens=1000)
+    runner = _runner(rig, wave, notes, checks)
+    home = tmp_path / "codex"
+    day = home / "sessions" / time.strftime("%Y/%m/%d")
+    day.mkdir(parents=True)
+    cache = UsageCache()
+
+    def usage_of(task: TaskState) -> tuple[int | None, float | None]:
+        cache.new_look()
+        worktree = rig.sup.ctx.worktree_path(task.agent)
+        found = read_usage("codex", worktree, {"CODEX_HOME": str(home)}, None, cache).usage
+        return (None, None) if found is None else (found.total_tokens, found.cost_usd)
+
+    def used(tokens: int) -> None:
+        cwd = rig.sup.ctx.worktree_path("night-t0")
+        meta = {"type": "session_meta", "payload": {"id": "s", "cwd": cwd}}
+        usage = {"input_tokens": tokens, "cached_input_tokens": 0, "output_tokens": 0}
+        info = {"total_token_usage": usage}
+        count = {"type": "event_msg", "payload": {"type": "token_count", "info": info}}
+        (day / "rollout-1.jsonl").write_text(json.dumps(meta) + "\n" + json.dumps(count) + "\n")
+
+    runner.usage_of = usage_of
+    runner.tick()  # starts t0 (one at a time)
+    events: list[str] = []
+    for tokens in (500, 850, 900, 1100, 1100, 1200):
+        used(tokens)
+        seen = len(notes.messages)
+        rig.now[0] += 1
+        runner.tick()
+        events += [m.event for m in notes.messages[seen:]]
+    assert events == ["wave-budget-warning", "wave-over-budget", "task-failed", "budget-parked"]
+    t0, t1 = runner.state.task("t0"), runner.state.task("t1")
+    assert t1.phase is Phase.FAILED
+    assert t1.outcome == "not started: the wave ran over its budget"
+    assert t0.phase is Phase.RUNNING  # parked, never killed
+    assert t0.budget_parked == "the wave is over its budget: 1,100 of 1,000 tokens"
+    assert "night-t0" in _panes(rig)
+    assert checks == []

@@ -79,10 +79,13 @@ def _run(
         lock.release()
         source = path.name if wave.notify else "paw.toml"
         raise UsageError(f"{source}: {err.message}", hint=err.hint) from err
+    from paw.cli.cost import task_spend
+
     try:
         runner = WaveRunner(
             sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,
             notifier=notifier, run_check=run_check, notify_fallback=sup.ctx.config.notify,
+            usage_of=task_spend(sup.ctx.repo_root, sup.ctx.config),
         )  # fmt: skip
         state = runner.run(time.sleep, progress(args.quiet or args.json))
     finally:

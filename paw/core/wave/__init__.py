@@ -45,6 +45,7 @@ from paw.core.wave.steps import (
     FOLLOWUP_MAX_CHARS,
     FOLLOWUP_TAIL_LINES,
     WAITING,
+    WARN_AT,
     Step,
     after_check,
     followup_refused,
@@ -56,6 +57,7 @@ from paw.core.wave.steps import (
     step_task,
     wave_finished,
     wave_over_budget,
+    wave_spent,
 )
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "MIN_POLL_S",
     "RULE_KINDS",
     "WAITING",
+    "WARN_AT",
     "ApproveByRule",
     "CheckResult",
     "CheckRun",
@@ -106,4 +109,5 @@ __all__ = [
     "wave_finished",
     "wave_issues",
     "wave_over_budget",
+    "wave_spent",
 ]

@@ -74,6 +74,14 @@ class WaveTask(_Strict):
     budget_s: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     """Wall-clock budget of this task in seconds (default: the wave's ``task_budget_s``)."""
 
+    budget_tokens: int | None = Field(default=None, gt=0)
+    """Tokens this task's agent may use, as its own records count them (default: the wave's
+    ``task_budget_tokens``): at 80 % a message, at 100 % the task is parked (never killed)."""
+
+    budget_usd: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    """Dollars this task's agent may spend, where the agent states a cost (default: the
+    wave's ``task_budget_usd``); like ``budget_tokens``."""
+
     base: str | None = None
     """Base ref of this task's branch (default: the wave's ``base``)."""
 
@@ -122,6 +130,20 @@ class WaveFile(_Strict):
     task_budget_s: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     """Default wall-clock budget of each task in seconds; over it the task fails (its agent is
     left running, its work kept)."""
+
+    budget_tokens: int | None = Field(default=None, gt=0)
+    """Tokens the whole wave's agents may use together (their own records' counts): at 80 %
+    a message; at 100 % no new task starts and every running task is parked (never killed)."""
+
+    budget_usd: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    """Dollars the whole wave may spend, where the agents state a cost; like
+    ``budget_tokens``."""
+
+    task_budget_tokens: int | None = Field(default=None, gt=0)
+    """Default token budget of each task (see the task's ``budget_tokens``)."""
+
+    task_budget_usd: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    """Default dollar budget of each task (see the task's ``budget_usd``)."""
 
     stuck_after_s: float = Field(default=900.0, gt=0, allow_inf_nan=False)
     """An agent that is not busy and whose screen, worktree and commits have not changed for

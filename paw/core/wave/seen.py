@@ -52,3 +52,10 @@ class TaskView:
     worktree: str = ""
     uncommitted: int = 0
     untracked: int = 0
+    # the agent's usage from its own records (tokens; dollars where stated); None: unknown or
+    # not read (a task without a token or dollar budget)
+    tokens: int | None = None
+    usd: float | None = None
+    # the wave is over its token or dollar budget (what it used, said): every running task is
+    # parked; None while within it
+    wave_over: str | None = None

@@ -81,6 +81,14 @@ class TaskState(_State):
     followup_text: str | None = None
     followup_why: str | None = None  # why it waits, once the runner was refused or must wait
     followup_notified: float | None = None  # its "parked" message left (once per follow-up)
+    # its agent's usage as last read (tokens; dollars where the agent states them), read only
+    # for a task with a token or dollar budget
+    used_tokens: int | None = None
+    used_usd: float | None = None
+    budget_warned: bool = False  # its 80 % message left
+    # why it is parked over its token or dollar budget (paw types nothing more to its agent,
+    # runs no check; the agent is left running); None while within it
+    budget_parked: str | None = None
     checks: list[CheckRun] = Field(default_factory=list)
     prompts: list[PromptState] = Field(default_factory=list)
     commits: int = 0
@@ -111,6 +119,7 @@ class WaveState(_State):
     ended_at: float | None = None
     status: str = "running"  # running, done, failed, stopped
     over_budget: bool = False
+    spend_warned: bool = False  # the wave's 80 % message (tokens or dollars) left
     budget_s: float | None = None  # the wave's wall-clock budget (from the wave file)
     tasks: list[TaskState]
     messages: list[dict[str, object]] = Field(default_factory=list)

@@ -42,7 +42,23 @@ def ready_to_start(
 
 
 def _wave_over_budget(wave: WaveFile, state: WaveState, now: float) -> bool:
-    return wave.budget_s is not None and now - state.started_at > wave.budget_s
+    if wave.budget_s is not None and now - state.started_at > wave.budget_s:
+        return True
+    spent = wave_spent(wave, state)
+    return spent is not None and spent[0] >= 1.0
+
+
+def wave_spent(wave: WaveFile, state: WaveState) -> tuple[float, str] | None:
+    """The share of the wave's token or dollar budget its tasks' agents used (the larger),
+    and what it is in words; None without such a budget."""
+    spent: list[tuple[float, str]] = []
+    if wave.budget_tokens is not None:
+        tokens = sum(t.used_tokens or 0 for t in state.tasks)
+        spent.append((tokens / wave.budget_tokens, f"{tokens:,} of {wave.budget_tokens:,} tokens"))
+    if wave.budget_usd is not None:
+        usd = sum(t.used_usd or 0.0 for t in state.tasks)
+        spent.append((usd / wave.budget_usd, f"${usd:.2f} of ${wave.budget_usd:.2f}"))
+    return max(spent) if spent else None
 
 
 def wave_over_budget(wave: WaveFile, state: WaveState, now: float) -> bool:
@@ -83,6 +99,9 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
         t.seen_working = True
     effects += _step_prompts(wave, t, view, now)
     effects += _step_dialog(t, view, now)
+    effects += _step_spend(wave, spec, t, view)
+    if t.budget_parked is not None and view.status != "exited":
+        return Step(t, tuple(effects))  # parked: a human decides; nothing typed, no check
     budget = spec.budget_s or wave.task_budget_s
     if budget is not None and t.started_at is not None and now - t.started_at > budget:
         _finish(t, Phase.FAILED, f"over its budget of {budget:g}s", now)
@@ -102,6 +121,38 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
             return Step(t, (*effects, Notify("task-done", t.name)))
     effects += _step_stuck(wave, t, view, now)
     return Step(t, tuple(effects))
+
+
+WARN_AT = 0.8  # of a token or dollar budget: a message
+
+
+def _step_spend(wave: WaveFile, spec: WaveTask, t: TaskState, view: TaskView) -> list[Effect]:
+    """A task's token and dollar budgets against its agent's usage: at WARN_AT a message
+    (once), at 100 % the task is parked (once; never killed) and a human told."""
+    tokens_max = spec.budget_tokens or wave.task_budget_tokens
+    usd_max = spec.budget_usd or wave.task_budget_usd
+    if view.tokens is not None:
+        t.used_tokens = view.tokens
+    if view.usd is not None:
+        t.used_usd = view.usd
+    spent: list[tuple[float, str]] = []
+    if tokens_max is not None and t.used_tokens is not None:
+        spent.append((t.used_tokens / tokens_max, f"{t.used_tokens:,} of {tokens_max:,} tokens"))
+    if usd_max is not None and t.used_usd is not None:
+        spent.append((t.used_usd / usd_max, f"${t.used_usd:.2f} of ${usd_max:.2f}"))
+    if view.wave_over is not None and t.budget_parked is None:
+        t.budget_parked = f"the wave is over its budget: {view.wave_over}"
+        return [Notify("budget-parked", t.name)]
+    if not spent:
+        return []
+    share, said = max(spent)
+    if share >= 1.0 and t.budget_parked is None:
+        t.budget_parked = f"over its budget: {said}"
+        return [Notify("budget-parked", t.name)]
+    if share >= WARN_AT and not t.budget_warned and t.budget_parked is None:
+        t.budget_warned = True
+        return [Notify("budget-warning", t.name)]
+    return []
 
 
 def step_checking(wave: WaveFile, task: TaskState, view: TaskView, now: float) -> Step:

@@ -116,8 +116,8 @@ class Outbox:
         self.send(state, outbox)
 
     def _compose(self, state: WaveState, note: Notify, now: float) -> Message | None:
-        if note.event == "wave-over-budget":
-            return wave_message("wave-over-budget", state, repo=self.repo)
+        if note.event in ("wave-over-budget", "wave-budget-warning"):
+            return wave_message(note.event, state, repo=self.repo)
         task = state.task(note.task) if note.task else None
         if task is None:
             return None

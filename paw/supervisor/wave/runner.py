@@ -8,12 +8,14 @@ out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from paw.core.output_tail import tail
 from paw.core.wave import (
+    WARN_AT,
     ApproveByRule,
     CheckResult,
     CheckRun,
@@ -34,6 +36,7 @@ from paw.core.wave import (
     step_task,
     wave_finished,
     wave_over_budget,
+    wave_spent,
 )
 from paw.core.wave_report import wave_message
 from paw.errors import PawError
@@ -49,7 +52,7 @@ from paw.supervisor.wave.views import screen_hashes
 from paw.supervisor.wave.views import task_view as task_view_of
 
 if TYPE_CHECKING:
-    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile
+    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile, WaveTask
     from paw.supervisor.model import AgentView, Snapshot
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
@@ -76,9 +79,12 @@ class WaveRunner:
         notifier: Notifier,
         run_check: CheckRunner,
         notify_fallback: NotifySettings | None = None,
+        usage_of: Callable[[TaskState], tuple[int | None, float | None]] | None = None,
     ) -> None:
         """``texts`` holds each task's text (task files already read); ``store`` keeps
-        ``<wave name>.json`` documents."""
+        ``<wave name>.json`` documents; ``usage_of`` reads a task's agent's usage (tokens,
+        dollars; None each where unknown) for the token and dollar budgets."""
+        self.usage_of = usage_of
         self.sup = sup
         self.ctx = sup.ctx
         self.wave = wave
@@ -201,6 +207,11 @@ class WaveRunner:
     ) -> list[Notify]:
         spec = self.wave.task(task.name)
         task_view = task_view_of(task, view, snap, screens)
+        if self.usage_of is not None and _spend_budget(self.wave, spec):
+            tokens, usd = self.usage_of(task)
+            spent = wave_spent(self.wave, self.state)
+            over = spent[1] if spent is not None and spent[0] >= 1.0 else None
+            task_view = dataclasses.replace(task_view, tokens=tokens, usd=usd, wave_over=over)
         if task.name in self._checks:  # its check runs: only its prompts are parked meanwhile
             step = step_checking(self.wave, task, task_view, now)
         else:
@@ -342,6 +353,12 @@ class WaveRunner:
 
     def _start_ready(self, now: float) -> list[Notify]:
         notes: list[Notify] = []
+        spent = wave_spent(self.wave, self.state)
+        if spent is not None and spent[0] >= WARN_AT and not self.state.spend_warned:
+            self.state.spend_warned = True
+            self.save()
+            self.ctx.record("wave-budget-warning", wave=self.wave.name, used=spent[1])
+            notes.append(Notify("wave-budget-warning", None))
         if wave_over_budget(self.wave, self.state, now) and not self.state.over_budget:
             self.state.over_budget = True
             self.save()
@@ -403,3 +420,12 @@ class WaveRunner:
     def report(self) -> dict[str, object]:
         """The report data (see :func:`paw.core.wave_report.report_data`)."""
         return wave_report(self.state, self.ctx.audit.read(), self.ctx.clock())
+
+
+def _spend_budget(wave: WaveFile, spec: WaveTask) -> bool:
+    """The task has a token or dollar budget (its agent's usage is read only then)."""
+    return any(
+        b is not None
+        for b in (spec.budget_tokens, spec.budget_usd, wave.task_budget_tokens,
+                  wave.task_budget_usd, wave.budget_tokens, wave.budget_usd)
+    )  # fmt: skip

@@ -1,0 +1,116 @@
+"""A wave task over its token budget with a real agent CLI (Claude Code against the stub model,
+which reports 12 tokens in and 8 out per response like the real APIs): the runner reads the
+agent's own files, parks the task (its agent is left running) and a message arrives at a local
+receiver; the report says parked. (Codex writes its running total only after its turn, past
+the permission prompt this scenario stops at: not covered here.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from paw.cli.demo import kill_tmux_server
+from tests.e2e import agents, paw_run
+from tests.e2e.stub_model import StubModel
+from tests.support.budget import budget
+from tests.support.receiver import Receiver
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(600)))]
+
+WAVE = "w"
+TASK = "spend"
+BUDGET_S = budget(120.0)
+CLI_S = budget(90.0)
+
+
+def _wave_file(url: str, agent: str) -> str:
+    return f"""name = "{WAVE}"
+agent = "{agent}"
+poll_s = 0.5
+idle_poll_s = 1.0
+stuck_after_s = 600
+
+[notify]
+urls = ["{url}"]
+bell = false
+
+[[tasks]]
+name = "{TASK}"
+task = "SCENARIO shell"
+check = "true"
+budget_tokens = 15
+"""
+
+
+@pytest.mark.parametrize("agent", ["claude-code"])
+def test_wave_task_over_its_token_budget_is_parked_and_announced(
+    installed_agents: Path, agent: str
+) -> None:
+    del installed_agents
+    ws = agents.make_workspace(agent)
+    worktree = ws.root / "wt" / f"{WAVE}-{TASK}"
+    stub = StubModel(str(worktree)).start()
+    socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
+    receiver = Receiver()
+    runner: subprocess.Popen[str] | None = None
+    try:
+        agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
+        (ws.repo / "paw.toml").write_text(
+            paw_run._paw_toml(agent, ws.root / "wt", agent_env), "utf-8"
+        )
+        env = paw_run.base_env(ws, socket)
+        subprocess.run(
+            ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s",
+             paw_run.SESSION, "-x120", "-y40", "-c", str(ws.repo)],
+            env=env, check=True,
+        )  # fmt: skip
+        wave = ws.root / "wave.toml"
+        wave.write_text(_wave_file(receiver.url, agent), encoding="utf-8")
+        runner = subprocess.Popen(
+            [sys.executable, "-m", "paw", "wave", "run", str(wave), "--quiet", "--json"],
+            cwd=ws.repo, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        proc = runner
+
+        def parked(ms: list[dict[str, object]]) -> bool:
+            return proc.poll() is not None or any("is parked" in str(m["title"]) for m in ms)
+
+        receiver.wait(parked, BUDGET_S)
+        if runner.poll() is not None:
+            out, err = runner.communicate()
+            pytest.fail(f"the runner ended early ({runner.returncode}): {out}{err}")
+        found = [m for m in receiver.messages if "is parked" in str(m["title"])]
+        if not found:
+            state = (ws.repo / ".paw" / "waves" / f"{WAVE}.json").read_text(encoding="utf-8")
+            task = json.loads(state)["tasks"][0]
+            pytest.fail(f"no parked message: {receiver.titles()}; task: {task}")
+        message = found[0]
+        assert "over its budget: " in str(message["title"])
+        assert "of 15 tokens" in str(message["title"])
+        report = subprocess.run(
+            [sys.executable, "-m", "paw", "wave", "report", "--json"],
+            cwd=ws.repo, env=env, capture_output=True, text=True, timeout=CLI_S, check=True,
+        )  # fmt: skip
+        row = json.loads(report.stdout)["tasks"][0]
+        assert row["status"] == "parked", row
+        assert row["budget_parked"].startswith("over its budget: "), row
+        listed = subprocess.run(
+            [sys.executable, "-m", "paw", "ls", "--json"],
+            cwd=ws.repo, env=env, capture_output=True, text=True, timeout=CLI_S, check=False,
+        )  # fmt: skip
+        by_name = {a["name"]: a for a in json.loads(listed.stdout)["agents"]}
+        assert by_name[f"{WAVE}-{TASK}"]["alive"] is True  # parked, never killed
+        assert runner.poll() is None  # the wave waits for a human
+    finally:
+        if runner is not None and runner.poll() is None:
+            runner.kill()
+            runner.wait(30)
+        receiver.close()
+        kill_tmux_server(socket)
+        stub.stop()
+        agents.remove_workspace(ws)

@@ -299,3 +299,26 @@ async def test_app_delivery_unknown_is_reported_as_such_never_as_nothing_sent() 
         said = [f"{n.title} {n.message}" for n in app._notifications]
         assert any("Delivery unknown" in m and reason in m for m in said), said
         assert not any("nothing sent" in m or "Refused" in m for m in said), said
+
+
+async def test_the_agents_usage_line_is_shown_on_its_pane_preview() -> None:
+    """What the agent used (read from its own records by the feed) is the pane preview's
+    subtitle; a read that did not include it keeps the line shown."""
+    from paw.supervisor.details import AgentDetails
+    from paw.tui.messages import DetailsRead
+    from paw.tui.widgets.pane_preview import PanePreview
+
+    app, _fake = make_snapshot_app("agents")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main
+        agent = main.shown_agent
+        assert agent is not None
+        line = "tokens 2.4k in, 600 out (2 responses)"
+        main.post_message(DetailsRead(AgentDetails(agent, "$ ls\n", None, line)))
+        await settle(pilot)
+        preview = main.query_one(PanePreview)
+        assert preview.border_subtitle == line
+        main.post_message(DetailsRead(AgentDetails(agent, "$ ls -la\n", None, None)))
+        await settle(pilot)
+        assert preview.border_subtitle == line

@@ -173,7 +173,10 @@ class MainScreen(ScreenPanels, AgentActions):
     def _show_details(self, details: AgentDetails) -> None:
         if details.agent != self.shown_agent:
             return
-        self.query_one(PanePreview).show_capture(details.agent, details.preview_ansi)
+        preview = self.query_one(PanePreview)
+        preview.show_capture(details.agent, details.preview_ansi)
+        if details.usage is not None:  # what the agent used (its own records), or why unknown
+            preview.border_subtitle = details.usage
         if details.diff is not None:
             self.query_one(DiffView).show_diff(details.agent, details.diff)
 

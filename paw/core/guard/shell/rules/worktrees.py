@@ -4,8 +4,11 @@ not change, read or build on another's unsaved work. The caller names those work
 (``evaluate_command(..., others=...)``: the supervisor knows its agents); the guard guesses no
 path. A path is judged where it lands: relative paths from where the command runs (after
 ``cd``), absolute ones as written and, when the caller can follow symlinks, where the link
-leads. What cannot be placed (an unknown directory after ``cd "$X"``) is left to the other
-rules (a path above the project is ``confirm`` there).
+leads. ``~/…`` (also ``$HOME/…`` and ``${HOME}/…``, read as ``~`` by the word reader) lands
+in the home directory the caller names (``home=...``: the supervisor passes its user's; the guard
+reads no environment); without it, or for ``~user/…``, the path cannot be placed. What cannot be
+placed (an unknown directory after ``cd "$X"``) is left to the other rules (a path above the
+project is ``confirm`` there).
 """
 
 from __future__ import annotations
@@ -39,12 +42,28 @@ def _may_reach(pattern: str, root: str) -> bool:
     return all(fnmatch.fnmatchcase(r, p) for p, r in zip(parts, roots, strict=False))
 
 
+def _at_home(text: str, home: str | None) -> str | None:
+    """``~`` or ``~/…`` in ``home`` (None: no home given, or ``~user``, ``~+``, ``~-``)."""
+    if home is None:
+        return None
+    if text == "~":
+        return home
+    if text.startswith("~/"):
+        return home + text[1:]
+    return None
+
+
 def other_worktree(text: str, ctx: Context) -> str | None:
     """The other agent's worktree ``text`` lands in, or None (also when paw cannot place it)."""
-    if not text or text.startswith("~") or UNKNOWN in text or SUBST in text:
+    if not text or UNKNOWN in text or SUBST in text:
         return None
-    seen = in_cwd(text, ctx)
-    if not seen.startswith("/"):
+    seen = in_cwd(text, ctx)  # after `cd ~/w`, `bob/x` is `~/w/bob/x`
+    if seen.startswith("~"):
+        placed = _at_home(seen, ctx.home)
+        if placed is None:
+            return None
+        seen = placed
+    elif not seen.startswith("/"):
         if ctx.cwd_prefix is None or not ctx.project:
             return None
         seen = f"{ctx.project}/{seen}"

@@ -170,3 +170,15 @@ def test_the_library_entry_takes_the_home_too() -> None:
     )
     assert verdict.action is Action.BLOCK, verdict
     assert "shell.other-worktree" in verdict.rules, verdict
+
+
+def test_a_worktree_nested_inside_the_judged_one_is_still_another() -> None:
+    """A worktree the caller names inside the judged one (``.paw/bob``) is reached by a plain
+    relative path: the shortcut for paths below the project must not skip it."""
+    others = (f"{ALICE}/.paw/bob",)
+    verdict = evaluate_command("cat .paw/bob/a.py", ALICE, others=others)
+    assert verdict.action is Action.BLOCK, verdict
+    assert "shell.other-worktree" in verdict.rules, verdict
+    assert (
+        "shell.other-worktree" not in evaluate_command("cat src/a.py", ALICE, others=others).rules
+    )

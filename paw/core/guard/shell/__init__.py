@@ -115,15 +115,17 @@ def _evaluate_in(ctx: Context, cmd: SimpleCommand) -> SimpleCommand:
 @lru_cache(maxsize=64)
 def _places(
     cwd: str | None, others: tuple[str, ...], home: str | None
-) -> tuple[tuple[str, ...], str | None]:
-    """The other worktrees (absolute, normalised, the judged one left out) and the home
-    directory, normalised once per distinct caller's list, not once per command judged."""
+) -> tuple[tuple[str, ...], str | None, bool]:
+    """The other worktrees (absolute, normalised, the judged one left out), the home directory
+    and whether one of those worktrees lies inside the judged one: normalised once per distinct
+    caller's list (the supervisor passes the same one for every command), not once per command."""
     own = normalise(cwd).rstrip("/") if cwd else None
     siblings = tuple(
         p for p in (normalise(o).rstrip("/") for o in others if o.startswith("/")) if p != own
     )
     placed_home = (normalise(home).rstrip("/") or None) if home and home.startswith("/") else None
-    return siblings, placed_home
+    nested = own is None or any(p.startswith(own + "/") for p in siblings)
+    return siblings, placed_home, nested
 
 
 def _new_context(
@@ -142,7 +144,7 @@ def _new_context(
     elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
     if others:
-        ctx.others, ctx.home = _places(cwd, others, home)
+        ctx.others, ctx.home, ctx.others_nested = _places(cwd, others, home)
     ctx.run_script = partial(_run_script, ctx)
     ctx.run_command = partial(_evaluate_in, ctx)
     return ctx

@@ -68,6 +68,7 @@ class Context:
         "home",
         "nodes",
         "others",
+        "others_nested",
         "patterns",
         "piped_out",
         "production",
@@ -94,6 +95,8 @@ class Context:
         # Other agents' worktrees (absolute, normalised), named by the caller: what lands there
         # is block (rules/worktrees.py). Empty: the guard knows of none.
         self.others: tuple[str, ...] = ()
+        # One of them lies inside the judged worktree: a project-relative path may land there.
+        self.others_nested = False
         # The user's home directory (absolute, normalised), named by the caller so that `~/…`,
         # `$HOME/…` can be placed; None: the guard does not know it (it reads no environment).
         self.home: str | None = None

@@ -9,13 +9,16 @@ ratio between them. Figures are given over every sample and over each command's 
 rounds (the latter is robust to a busy machine preempting single calls). The rounds repeat each
 command, so paw's memos (nested-script trees, path classes) are warm; paw memoises no decision.
 A second paw row clears every memo before each call (outside the timed region) to show the cost
-when every nested script and path is new.
+when every nested script and path is new. A third judges each command as the supervisor does:
+from an agent's worktree, with the other agents' worktrees and the user's home named
+(``others=``, ``home=``: the other-worktree rule looks at every path operand).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import json
 import os
 import re
@@ -50,6 +53,12 @@ NAIVE_PATTERNS = (
     r"\beval\b",
     r"\.ssh/authorized_keys",
 )
+
+
+# The supervisor's call: an agent's worktree, its siblings and the home (names only, no I/O).
+HOME = "/home/dev"
+WORKTREE = f"{HOME}/src/repo-paw/alice"
+OTHERS = tuple(f"{HOME}/src/repo-paw/{name}" for name in ("alice", "bob", "carol", "dave"))
 
 
 def _naive(patterns: tuple[re.Pattern[str], ...], command: str) -> bool:
@@ -101,14 +110,24 @@ def main(argv: list[str] | None = None) -> int:
     def naive_check(command: str) -> bool:
         return _naive(compiled, command)
 
+    params = inspect.signature(evaluate_command).parameters
+    supervised: Callable[[str], object] | None = None
+    if "others" in params and "home" in params:  # an older tree (an A/B base) may lack them
+
+        def supervised(command: str) -> object:
+            return evaluate_command(command, WORKTREE, others=OTHERS, home=HOME)
+
     for command in commands * 3:  # warm up: parser, regex caches, branch predictors
         evaluate_command(command)
         naive_check(command)
+        if supervised is not None:
+            supervised(command)
     gc.collect()
     gc.disable()
     try:
         paw = _figures(_measure(evaluate_command, commands, args.rounds))
         cold = _figures(_measure(evaluate_command, commands, args.rounds, clear_memos))
+        worktree = _figures(_measure(supervised, commands, args.rounds)) if supervised else None
         naive = _figures(_measure(naive_check, commands, args.rounds))
         cpu = time.thread_time_ns
         paw_cpu = _figures(_measure(evaluate_command, commands, args.rounds, clock=cpu))
@@ -120,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = (
         ("paw evaluate_command", paw),
         ("paw, memos cleared", cold),
+        *((("paw, as supervisor", worktree),) if worktree else ()),
         ("naive regex list", naive),
         ("paw, thread CPU time", paw_cpu),
         ("naive, thread CPU", naive_cpu),

@@ -16,3 +16,13 @@ def resolve_path(path: str) -> str | None:
     except (OSError, ValueError, RuntimeError):
         return None
     return real
+
+
+def home_directory() -> str | None:
+    """The user's home directory (absolute), or None when this process cannot tell: the guard
+    places ``~/…`` there (it reads no environment itself)."""
+    try:
+        home = str(Path("~").expanduser())
+    except RuntimeError:  # no HOME and no password entry
+        return None
+    return home if home.startswith("/") else None

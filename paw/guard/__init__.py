@@ -86,6 +86,7 @@ def evaluate_command(
     resolve: Callable[[str], str | None] | None = None,
     *,
     others: Iterable[str | os.PathLike[str]] = (),
+    home: str | os.PathLike[str] | None = None,
 ) -> Verdict:
     """The guard's verdict on a shell command: ``allow``, ``confirm`` or ``block``.
 
@@ -102,6 +103,10 @@ def evaluate_command(
         others: other agents' worktrees (absolute paths; the caller knows them, the guard
             guesses none): a read, write, link or ``cd`` that lands in one is ``block`` (rule
             ``shell.other-worktree``), followed through symlinks when ``resolve`` is given.
+        home: the user's home directory (absolute; ``paw.adapters.paths.home_directory``): with
+            ``others``, ``~/…``, ``$HOME/…`` and ``${HOME}/…`` are placed there. The guard
+            never reads it from the environment; without it those spellings are not judged
+            against ``others``.
 
     Returns:
         A :class:`Verdict` with ``action``, human-readable ``reasons`` and stable ``rules`` ids.
@@ -110,7 +115,8 @@ def evaluate_command(
     guard = _guard(config)
     cwd_text = os.fspath(cwd) if cwd is not None else None
     siblings = tuple(os.fspath(o) for o in others)
-    verdict = _evaluate_shell(command, cwd_text, guard, resolve, others=siblings)
+    home_text = os.fspath(home) if home is not None else None
+    verdict = _evaluate_shell(command, cwd_text, guard, resolve, others=siblings, home=home_text)
     extra = _cwd_finding(cwd, guard.allowed_dirs if guard else None)
     if not extra:
         return verdict

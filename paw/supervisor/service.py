@@ -311,6 +311,7 @@ def default_detector() -> Detector:
 def default_shell_evaluator(
     resolve: Callable[[str], str | None] | None = None,
     worktrees: Callable[[], Sequence[str]] | None = None,
+    home: str | None = None,
 ) -> ShellEvaluator:
     """The guard's one entry, ``paw.guard.evaluate_command`` (the same function ``paw check``
     calls: ``guard.allowed_dirs`` and every rule apply alike; never raises, unknown is confirm).
@@ -318,13 +319,14 @@ def default_shell_evaluator(
     The guard (its rules are many modules of patterns) is imported at the first command it
     judges: a sweep that meets no prompt to judge (`paw ls`) never pays for it. ``resolve``:
     symlinks followed on this machine; ``worktrees``: every agent's worktree
-    (:func:`agent_worktrees`), so what lands in another agent's is block."""
+    (:func:`agent_worktrees`), so what lands in another agent's is block; ``home``: the user's
+    home directory, so ``~/…`` and ``$HOME/…`` spellings of those worktrees are placed."""
 
     def evaluate(command: str, cwd: str, config: GuardConfig) -> Verdict:
         from paw.guard import evaluate_command
 
         others = tuple(worktrees()) if worktrees is not None else ()
-        return evaluate_command(command, cwd, config, resolve, others=others)
+        return evaluate_command(command, cwd, config, resolve, others=others, home=home)
 
     return evaluate
 

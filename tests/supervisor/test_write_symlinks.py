@@ -170,3 +170,35 @@ def test_the_supervisors_judge_knows_the_other_agents_worktrees(tmp_path: Path) 
         assert "shell.other-worktree" in verdict.rules, (command, verdict)
     assert shell("echo x > src/a.py", str(alice), CONFIG).action is Action.ALLOW
     assert shell("cat ../alice/src/a.py", str(bob), CONFIG).action is Action.BLOCK  # either way
+
+
+def test_the_supervisors_judge_places_home_spellings_in_the_home_it_is_given(
+    tmp_path: Path,
+) -> None:
+    """``~/…`` and ``$HOME/…`` spellings of another agent's worktree are placed in the home the
+    supervisor names (here a real directory standing for it); paw's own composition passes the
+    user's (``home_directory``), an absolute path."""
+    from paw.adapters.paths import home_directory
+    from paw.adapters.state import StateStore
+    from paw.supervisor.records import AgentRecord, store_agent
+    from paw.supervisor.service import agent_worktrees, default_shell_evaluator
+
+    home = tmp_path / "home"
+    alice, bob = home / "w" / "alice", home / "w" / "bob"
+    for tree in (alice, bob):
+        (tree / "src").mkdir(parents=True)
+    state = StateStore(tmp_path / "state")
+    for name, tree in (("alice", alice), ("bob", bob)):
+        store_agent(
+            state,
+            AgentRecord(name=name, kind="claude", branch=f"paw/{name}", worktree=str(tree),
+                        base="main"),
+        )  # fmt: skip
+    shell = default_shell_evaluator(resolve_path, agent_worktrees(state), str(home))
+    for command in ("cat ~/w/bob/src/a.py", "echo x > $HOME/w/bob/a.py", "cd ${HOME}/w/bob"):
+        verdict = shell(command, str(alice), CONFIG)
+        assert verdict.action is Action.BLOCK, (command, verdict)
+        assert "shell.other-worktree" in verdict.rules, (command, verdict)
+    assert "shell.other-worktree" not in shell("cat ~/w/alice/src/a.py", str(alice), CONFIG).rules
+    real = home_directory()
+    assert real is None or real.startswith("/")

@@ -640,7 +640,11 @@ RULE_NOT_MATCH: dict[str, tuple[str, ...]] = {
     "shell.parse-error": ("echo 'a b'", "ls -la"),
     "shell.power": ("uptime", "who -b"),
     "shell.preload": ("ldd ./a.out", "echo LD_LIBRARY"),
-    "shell.private-address": ("curl http://127.0.0.1:8000/", "curl http://8.8.8.8/"),
+    "shell.private-address": (
+        "curl http://127.0.0.1:8000/",
+        "curl http://8.8.8.8/",
+        "curl https://example.com/10.0.0.1",
+    ),
     "shell.privilege": ("id -u", "whoami"),
     "shell.program-option": ("tar -xzf a.tar.gz", "rsync -a src/ dst/"),
     "shell.publish": ("npm pack", "python -m build"),

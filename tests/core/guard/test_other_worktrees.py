@@ -101,3 +101,84 @@ def test_a_committed_link_into_a_sibling_worktree_is_followed(tmp_path: Path) ->
         assert "shell.other-worktree" in verdict.rules, (command, verdict)
     own = evaluate_command("echo x > own.py", str(alice), None, resolve_path, others=others)
     assert own.action is Action.ALLOW, own
+
+
+HOME = "/home/u"
+H_ROOT = f"{HOME}/w/repo-paw"
+H_ALICE = f"{H_ROOT}/alice"
+H_OTHERS = (f"{H_ROOT}/bob", f"{H_ROOT}/carol")
+
+HOME_BLOCKED = {
+    "tilde-read": "cat ~/w/repo-paw/bob/.env",
+    "dollar-home-write": "echo x > $HOME/w/repo-paw/bob/a.py",
+    "braced-home-cp": "cp a.py ${HOME}/w/repo-paw/carol/",
+    "quoted-home": 'cat "$HOME"/w/repo-paw/bob/a.py',
+    "quoted-braced-home": 'sed -i s/a/b/ "${HOME}/w/repo-paw/bob/a.py"',
+    "tilde-cd": "cd ~/w/repo-paw/bob && ls",
+    "cd-home-then-relative": "cd ~ && cat w/repo-paw/bob/a.py",
+    "cd-tilde-then-rm": "cd ~/w/repo-paw && rm -rf bob",
+    "tilde-link": "ln -s ~/w/repo-paw/bob/src shared",
+    "tilde-option-value": "diff --from-file=~/w/repo-paw/bob/a.py a.py",
+    "tilde-redirect-in": "wc -l < ~/w/repo-paw/bob/a.py",
+    "tilde-glob": "cat ~/w/repo-paw/*/src/a.py",
+    "tilde-dotdot": "cat ~/w/x/../repo-paw/bob/a.py",
+}
+
+HOME_NOT_THIS_RULE = {
+    "tilde-own": "cat ~/w/repo-paw/alice/src/a.py",
+    "tilde-lookalike": "cat ~/w/repo-paw/bobby/a.py",
+    "tilde-elsewhere": "cat ~/notes.txt",
+    "other-users-home": "cat ~bob/w/repo-paw/bob/a.py",
+    "echo-data": "echo ~/w/repo-paw/bob/a.py",
+    "home-itself": "ls ~",
+}
+
+
+@pytest.mark.parametrize("command", HOME_BLOCKED.values(), ids=list(HOME_BLOCKED))
+def test_a_home_spelling_of_another_agents_worktree_blocks(command: str) -> None:
+    """``~/…``, ``$HOME/…`` and ``${HOME}/…`` land in the home the caller names."""
+    verdict = evaluate_command(command, H_ALICE, others=H_OTHERS, home=HOME)
+    assert verdict.action is Action.BLOCK, verdict
+    assert "shell.other-worktree" in verdict.rules, verdict
+
+
+@pytest.mark.parametrize("command", HOME_NOT_THIS_RULE.values(), ids=list(HOME_NOT_THIS_RULE))
+def test_home_spellings_of_the_own_worktree_and_lookalikes_do_not(command: str) -> None:
+    verdict = evaluate_command(command, H_ALICE, others=H_OTHERS, home=HOME)
+    assert "shell.other-worktree" not in verdict.rules, verdict
+
+
+def test_the_home_is_named_by_the_caller_never_guessed() -> None:
+    """Without ``home`` the guard places no ``~`` (it reads no environment); a home spelled with
+    a trailing slash or a relative home is taken as given or ignored."""
+    command = "cat ~/w/repo-paw/bob/.env"
+    assert "shell.other-worktree" not in evaluate_command(command, H_ALICE, others=H_OTHERS).rules
+    slash = evaluate_command(command, H_ALICE, others=H_OTHERS, home=HOME + "/")
+    assert "shell.other-worktree" in slash.rules, slash
+    relative = evaluate_command(command, H_ALICE, others=H_OTHERS, home="home/u")
+    assert "shell.other-worktree" not in relative.rules, relative
+
+
+def test_the_library_entry_takes_the_home_too() -> None:
+    """``paw.guard.evaluate_command`` (what the supervisor calls) passes ``home`` through."""
+    from pathlib import PurePosixPath
+
+    from paw.guard import evaluate_command as library_evaluate
+
+    verdict = library_evaluate(
+        "echo x > ~/w/repo-paw/bob/a.py", H_ALICE, others=H_OTHERS, home=PurePosixPath(HOME)
+    )
+    assert verdict.action is Action.BLOCK, verdict
+    assert "shell.other-worktree" in verdict.rules, verdict
+
+
+def test_a_worktree_nested_inside_the_judged_one_is_still_another() -> None:
+    """A worktree the caller names inside the judged one (``.paw/bob``) is reached by a plain
+    relative path: the shortcut for paths below the project must not skip it."""
+    others = (f"{ALICE}/.paw/bob",)
+    verdict = evaluate_command("cat .paw/bob/a.py", ALICE, others=others)
+    assert verdict.action is Action.BLOCK, verdict
+    assert "shell.other-worktree" in verdict.rules, verdict
+    assert (
+        "shell.other-worktree" not in evaluate_command("cat src/a.py", ALICE, others=others).rules
+    )

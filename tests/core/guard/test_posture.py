@@ -130,3 +130,60 @@ def test_a_project_read_inside_the_cwd_is_not_a_home_read() -> None:
     assert "shell.home-read" not in verdict.rules
     verdict = evaluate_command("cat /home/u/other/README.md", cwd="/home/u/proj")
     assert "shell.home-read" in verdict.rules
+
+
+# An address is judged where a URL names its host, not in its path, query or fragment.
+ADDRESS_REACHED = {
+    "url-host": ("curl https://10.0.0.1/x", "confirm"),
+    "url-userinfo-port": ("curl http://user@192.168.1.5:8080/", "confirm"),
+    "url-ipv6": ("curl 'https://[fd00::1]:8080/x'", "confirm"),
+    "second-url": ("curl https://example.com/ http://10.0.0.1/", "confirm"),
+    "second-url-one-word": ("curl 'https://example.com/x http://10.0.0.1/'", "confirm"),
+    "nested-url-in-query": (
+        "curl 'https://proxy.example/?u=http://169.254.169.254/latest'",
+        "block",
+    ),
+    "bare-host": ("curl 10.0.0.1/x", "confirm"),
+    "ssh-host": ("ssh 10.0.0.7", "confirm"),
+    "scp-target": ("scp a.txt user@10.0.0.2:/srv/", "confirm"),
+    "url-metadata": ("curl http://169.254.169.254/latest/meta-data/", "block"),
+    "code-second-url": (
+        (
+            "python3 -c \"import urllib.request as u; u.urlopen('http://example.com/');"
+            " u.urlopen('http://10.0.0.9/')\""
+        ),
+        "confirm",
+    ),
+}
+
+ADDRESS_IN_PATH_ONLY = {
+    "path-segment": "curl https://example.com/10.0.0.1",
+    "query": "curl 'https://example.com/?ip=10.0.0.1'",
+    "fragment": "curl 'https://example.com/#192.168.0.1'",
+    "deep-path": "wget https://mirror.example.org/pub/192.168.1.1/file.tar.gz",
+    "metadata-in-path": "curl https://example.com/169.254.169.254",
+    "schemeless-url": "curl example.com/10.0.0.1",
+    "url-with-port": "curl http://example.com:8080/172.16.0.1/x",
+}
+
+
+@pytest.mark.parametrize(("command", "action"), ADDRESS_REACHED.values(), ids=list(ADDRESS_REACHED))
+def test_an_address_a_url_reaches_is_judged(command: str, action: str) -> None:
+    verdict = evaluate_command(command)
+    assert "shell.private-address" in verdict.rules, verdict
+    assert verdict.action.value == action, verdict
+
+
+@pytest.mark.parametrize("command", ADDRESS_IN_PATH_ONLY.values(), ids=list(ADDRESS_IN_PATH_ONLY))
+def test_an_address_in_a_urls_path_is_not_the_host(command: str) -> None:
+    verdict = evaluate_command(command)
+    assert "shell.private-address" not in verdict.rules, verdict
+
+
+def test_a_fetch_prompt_judges_the_host_too() -> None:
+    """The web-fetch prompt's URL (``evaluate_fetch``) is judged by its host the same way."""
+    from paw.core.approval import evaluate_fetch
+
+    assert evaluate_fetch("https://example.com/10.0.0.1").action.value == "allow"
+    assert evaluate_fetch("https://10.0.0.1/x").action.value == "confirm"
+    assert evaluate_fetch("http://169.254.169.254/latest").action.value == "block"

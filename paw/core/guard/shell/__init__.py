@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
@@ -112,11 +112,28 @@ def _evaluate_in(ctx: Context, cmd: SimpleCommand) -> SimpleCommand:
     return evaluate_simple(cmd, ctx)
 
 
+@lru_cache(maxsize=64)
+def _places(
+    cwd: str | None, others: tuple[str, ...], home: str | None
+) -> tuple[tuple[str, ...], str | None, bool]:
+    """The other worktrees (absolute, normalised, the judged one left out), the home directory
+    and whether one of those worktrees lies inside the judged one: normalised once per distinct
+    caller's list (the supervisor passes the same one for every command), not once per command."""
+    own = normalise(cwd).rstrip("/") if cwd else None
+    siblings = tuple(
+        p for p in (normalise(o).rstrip("/") for o in others if o.startswith("/")) if p != own
+    )
+    placed_home = (normalise(home).rstrip("/") or None) if home and home.startswith("/") else None
+    nested = own is None or any(p.startswith(own + "/") for p in siblings)
+    return siblings, placed_home, nested
+
+
 def _new_context(
     cwd: str | None,
     config: GuardConfig | None,
     resolve: Resolver | None = None,
     others: tuple[str, ...] = (),
+    home: str | None = None,
 ) -> Context:
     patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
     ctx = Context(config, CwdKind.PROJECT, patterns)
@@ -127,10 +144,7 @@ def _new_context(
     elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
     if others:
-        own = normalise(cwd).rstrip("/") if cwd else None
-        ctx.others = tuple(
-            p for p in (normalise(o).rstrip("/") for o in others if o.startswith("/")) if p != own
-        )
+        ctx.others, ctx.home, ctx.others_nested = _places(cwd, others, home)
     ctx.run_script = partial(_run_script, ctx)
     ctx.run_command = partial(_evaluate_in, ctx)
     return ctx
@@ -150,9 +164,10 @@ def _judge(
     config: GuardConfig | None,
     resolve: Resolver | None = None,
     others: tuple[str, ...] = (),
+    home: str | None = None,
 ) -> tuple[Verdict, list[GitWrite]]:
     try:
-        ctx = _new_context(cwd, config, resolve, others)
+        ctx = _new_context(cwd, config, resolve, others, home)
         _run_script(ctx, command, "command")
     except RecursionError:
         found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
@@ -190,6 +205,7 @@ def evaluate_command(
     resolve: Resolver | None = None,
     *,
     others: tuple[str, ...] = (),
+    home: str | None = None,
 ) -> Verdict:
     """Judge a shell command an agent asks to run.
 
@@ -203,12 +219,15 @@ def evaluate_command(
         others: other agents' worktrees (absolute paths, named by the caller: the supervisor
             knows its agents, the guard guesses none). A read, write, link or ``cd`` that lands
             in one is ``block`` (rule ``shell.other-worktree``).
+        home: the user's home directory (absolute), named by the caller: with ``others``,
+            ``~/…``, ``$HOME/…`` and ``${HOME}/…`` are placed there (the guard reads no
+            environment; without it such paths are not judged against ``others``).
 
     Returns:
         The most severe verdict over every executed part, with one finding per rule that fired.
         Never raises; anything paw cannot judge is ``confirm``.
     """
-    return _judge(command, cwd, config, resolve, others)[0]
+    return _judge(command, cwd, config, resolve, others, home)[0]
 
 
 def find_git_write(command: str) -> GitWrite | None:
@@ -224,6 +243,7 @@ def clear_memos() -> None:
     clear_inner_cache()
     clear_class_cache()
     clear_name_cache()
+    _places.cache_clear()
 
 
 def _verdict(findings: list[tuple[str, Action, str]]) -> Verdict:

@@ -65,8 +65,10 @@ class Context:
         "findings",
         "functions",
         "git_writes",
+        "home",
         "nodes",
         "others",
+        "others_nested",
         "patterns",
         "piped_out",
         "production",
@@ -93,6 +95,11 @@ class Context:
         # Other agents' worktrees (absolute, normalised), named by the caller: what lands there
         # is block (rules/worktrees.py). Empty: the guard knows of none.
         self.others: tuple[str, ...] = ()
+        # One of them lies inside the judged worktree: a project-relative path may land there.
+        self.others_nested = False
+        # The user's home directory (absolute, normalised), named by the caller so that `~/…`,
+        # `$HOME/…` can be placed; None: the guard does not know it (it reads no environment).
+        self.home: str | None = None
         # Where an absolute path really leads (symlinks followed; None: cannot tell), given by the
         # caller (an adapter): the guard does no I/O. None: paths are judged as written.
         self.resolve: Callable[[str], str | None] | None = None

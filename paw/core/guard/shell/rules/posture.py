@@ -72,6 +72,10 @@ _PRIVATE_RE = re.compile(
     r"|f[cd][0-9a-f]{2}:[0-9a-f:]*)(?:[:/\]\s]|$)",
     re.IGNORECASE,
 )
+# A URL's path, query and fragment (up to a blank, a quote or a nested `scheme://`, which stays
+# judged: `?u=http://169.254.169.254/` is still reached through a proxy); a bare `host.tld/path`.
+_URL_PATH_RE = re.compile(r"(://[^/\s?#'\"]*)[/?#](?:(?![A-Za-z][A-Za-z0-9+.-]*://)[^\s'\"])*")
+_BARE_URL_RE = re.compile(r"^((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::\d+)?)/.*", re.DOTALL)
 _SETTINGS_VERBS = frozenset({"set", "unset", "add", "delete", "edit", "rm", "remove", "write"})
 _SETTINGS = frozenset({"config", "configure", "settings", "defaults", "gsettings", "dconf"})
 _KERNEL = frozenset({"sysctl"})
@@ -316,23 +320,34 @@ def _check_fed_sql(cmd: SimpleCommand, ctx: Context) -> None:
             return
 
 
+def _hosts(text: str) -> str:
+    """``text`` with every URL's path, query and fragment left out: an address is judged where
+    a URL names its host (`https://example.com/10.0.0.1` reaches example.com), anywhere else in
+    an argument that is not a URL (`user@10.0.0.5:/srv`, `--host=10.0.0.5`, code)."""
+    if "://" in text:
+        return _URL_PATH_RE.sub(r"\1 ", text)
+    return _BARE_URL_RE.sub(r"\1", text)
+
+
 def judge_address(text: str) -> tuple[bool, str] | None:
     """A cloud metadata address (True: block) or a private network address (False: confirm)
     in ``text`` (a URL, a host, an argument), with the reason; None for anything else."""
-    if _METADATA_RE.search(text):
+    hosts = _hosts(text)
+    if _METADATA_RE.search(hosts):
         return True, f"`{text[:80]}` is a cloud metadata address: instance credentials"
-    if _PRIVATE_RE.search(text) and not text.startswith(("./", "/")):
+    if _PRIVATE_RE.search(hosts) and not text.startswith(("./", "/")):
         return False, f"`{text[:80]}` is a private network address"
     return None
 
 
 def _check_address(name: str, arg: str, ctx: Context) -> None:
-    if _METADATA_RE.search(arg):
+    hosts = _hosts(arg)
+    if _METADATA_RE.search(hosts):
         ctx.block(
             "shell.private-address",
             f"`{name}` reaches a cloud metadata address (`{arg[:80]}`): instance credentials",
         )
-    elif _PRIVATE_RE.search(arg) and not arg.startswith(("./", "/")):
+    elif _PRIVATE_RE.search(hosts) and not arg.startswith(("./", "/")):
         ctx.confirm(
             "shell.private-address", f"`{name}` reaches a private network address (`{arg[:80]}`)"
         )

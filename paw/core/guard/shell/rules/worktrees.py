@@ -4,8 +4,11 @@ not change, read or build on another's unsaved work. The caller names those work
 (``evaluate_command(..., others=...)``: the supervisor knows its agents); the guard guesses no
 path. A path is judged where it lands: relative paths from where the command runs (after
 ``cd``), absolute ones as written and, when the caller can follow symlinks, where the link
-leads. What cannot be placed (an unknown directory after ``cd "$X"``) is left to the other
-rules (a path above the project is ``confirm`` there).
+leads. ``~/…`` (also ``$HOME/…`` and ``${HOME}/…``, read as ``~`` by the word reader) lands
+in the home directory the caller names (``home=...``: the supervisor passes its user's; the guard
+reads no environment); without it, or for ``~user/…``, the path cannot be placed. What cannot be
+placed (an unknown directory after ``cd "$X"``) is left to the other rules (a path above the
+project is ``confirm`` there).
 """
 
 from __future__ import annotations
@@ -39,18 +42,51 @@ def _may_reach(pattern: str, root: str) -> bool:
     return all(fnmatch.fnmatchcase(r, p) for p, r in zip(parts, roots, strict=False))
 
 
+def _at_home(text: str, home: str | None) -> str | None:
+    """``~`` or ``~/…`` in ``home`` (None: no home given, or ``~user``, ``~+``, ``~-``)."""
+    if home is None:
+        return None
+    if text == "~":
+        return home
+    if text.startswith("~/"):
+        return home + text[1:]
+    return None
+
+
+def _stays_below(text: str, ctx: Context) -> bool:
+    """A relative path with no ``..`` from the start directory, no link to follow and no other
+    worktree inside the project: it lands in the project (most operands; no work to place it)."""
+    return (
+        ctx.resolve is None
+        and ctx.cwd_prefix == ""
+        and not ctx.others_nested
+        and text[0] not in "/~"
+        and ".." not in text
+    )
+
+
+def _absolute(seen: str, ctx: Context) -> str | None:
+    """``seen`` (from the start directory) as an absolute path, or None when it cannot be
+    placed (an unknown directory, no home named)."""
+    if seen.startswith("~"):
+        return _at_home(seen, ctx.home)
+    if seen.startswith("/"):
+        return seen
+    if ctx.cwd_prefix is None or not ctx.project:
+        return None
+    return f"{ctx.project}/{seen}"
+
+
 def other_worktree(text: str, ctx: Context) -> str | None:
     """The other agent's worktree ``text`` lands in, or None (also when paw cannot place it)."""
-    if not text or text.startswith("~") or UNKNOWN in text or SUBST in text:
+    if not text or UNKNOWN in text or SUBST in text or _stays_below(text, ctx):
         return None
-    seen = in_cwd(text, ctx)
-    if not seen.startswith("/"):
-        if ctx.cwd_prefix is None or not ctx.project:
-            return None
-        seen = f"{ctx.project}/{seen}"
+    seen = _absolute(in_cwd(text, ctx), ctx)  # after `cd ~/w`, `bob/x` is `~/w/bob/x`
+    if seen is None:
+        return None
     where = normalise(seen)
     places = [where]
-    if any(c in where for c in "*?["):
+    if "*" in where or "?" in where or "[" in where:
         return next((o for o in ctx.others if _may_reach(where, o)), None)
     if ctx.resolve is not None:
         real = ctx.resolve(where)

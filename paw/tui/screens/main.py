@@ -243,7 +243,8 @@ class MainScreen(AgentActions, Screen[None]):
         if self.snapshot is None or self.wave_shown:
             return
         elapsed = int(time.monotonic() - self._snapshot_seen)
-        if elapsed > self._ages_at:
+        if elapsed > self._ages_at and self.query(AgentList) and self.query(PromptQueue):
+            # (the app's timer ticks on while the app closes: the tables may be gone already)
             self._ages_at = elapsed
             self._show_tables(elapsed)
 

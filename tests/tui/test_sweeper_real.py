@@ -133,9 +133,16 @@ def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server:
     try:
         assert supervisor.poll_once().agents
         assert supervisor.ctx.memory.observed == {}
+        # what the sweeper started (its tmux control-mode clients, its helpers) ends with it:
+        # a clean kill -9 leaves no client attached to the user's server
+        started = psutil.Process(child.pid).children(recursive=True)
+        assert started
         os.kill(child.pid, signal.SIGKILL)
         assert wait_for(lambda: not child.alive)
         assert child.why_gone == "it exited"
+        assert wait_for(lambda: all(gone(p.pid) for p in started)), [
+            (p.pid, p.cmdline()) for p in started if not gone(p.pid)
+        ]
         snapshot = supervisor.poll_once()  # here now
         assert [a.name for a in snapshot.agents] == ["one"]
         assert "one" in supervisor.ctx.memory.observed

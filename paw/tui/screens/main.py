@@ -243,8 +243,9 @@ class MainScreen(AgentActions, Screen[None]):
         if self.snapshot is None or self.wave_shown:
             return
         elapsed = int(time.monotonic() - self._snapshot_seen)
-        if elapsed > self._ages_at and self.query(AgentList) and self.query(PromptQueue):
-            # (the app's timer ticks on while the app closes: the tables may be gone already)
+        # (the app's timer ticks on while the app closes: the tables may be gone already)
+        shown = bool(self.query(AgentList)) and bool(self.query(PromptQueue))
+        if elapsed > self._ages_at and shown:
             self._ages_at = elapsed
             self._show_tables(elapsed)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from libtmux.server import Server
 from textual.pilot import Pilot
@@ -206,8 +207,12 @@ async def test_a_restarted_server_is_reconnected(git_repo: Path, server: Server)
             assert events is not None
             connects = events.connects
             seen = len(recorder.snapshots)
+            pid = int(server.cmd("display-message", "-p", "#{pid}").stdout[0])
             server.kill()
             assert await until(pilot, lambda: bool(_lost(recorder)), 30), "no sweep saw it"
+            # kill-server returns before the server exits: a session made before it is gone
+            # meets the dying server ("server exited unexpectedly")
+            assert await until(pilot, lambda: not psutil.pid_exists(pid), 30), "server lives"
             # The event client's own reader notices the end of its client on a thread of its
             # own: a sweep the dying server's last notifications started may see the server
             # gone first (on a loaded machine, by seconds).

@@ -85,6 +85,15 @@ def gone(pid: int) -> bool:
         return True
 
 
+def kill_server(server: Server) -> None:
+    """Kill the server and wait until its process is gone: ``kill-server`` returns before the
+    server has exited, and a session made meanwhile met the dying server ("server exited
+    unexpectedly"), a race of the test's own making."""
+    pid = int(server.cmd("display-message", "-p", "#{pid}").stdout[0])
+    server.kill()
+    assert wait_for(lambda: gone(pid)), f"the tmux server {pid} outlived kill-server"
+
+
 def test_frames_round_trip_and_a_cut_frame_ends_the_stream() -> None:
     out = io.BytesIO()
     write_frame(out, ("snapshot", {"a": 1}))
@@ -156,7 +165,7 @@ def test_tmux_gone_and_back_is_shown_as_a_sweep_here_would_show_it(
     supervisor, child = one_agent_swept_elsewhere(git_repo, server)
     try:
         assert supervisor.poll_once().agents
-        server.kill()
+        kill_server(server)
         snapshot = supervisor.poll_once()
         assert child.alive  # the sweeper's picture, not one made here
         assert supervisor.ctx.memory.observed == {}

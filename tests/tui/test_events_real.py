@@ -8,6 +8,7 @@ sweeps came through the event path, not a timer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import time
 from collections.abc import Callable
@@ -307,6 +308,7 @@ async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_di
     sweeper = start_sweeper(supervisor, str(git_repo), server.socket_name)
     assert sweeper is not None
     app = make_app(supervisor, poll_interval=0.3, safety_interval=HOUR, autopoll=True)
+    started: list[psutil.Process] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
             app._connected(connection_for(supervisor, sweeper=sweeper))
@@ -329,6 +331,9 @@ async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_di
             open_gate(git_repo)
             assert await until(pilot, lambda: shown("worker"), 30), "the prompt never came"
             assert not shows_prompt(recorder, "worker")  # pushed, not asked for
+            # a control client of the killed sweeper can stay attached, and kill-server then
+            # waits on it for ever: what the sweeper started is ended below, by PID
+            started.extend(psutil.Process(sweeper.pid).children(recursive=True))
             os.kill(sweeper.pid, signal.SIGKILL)
             assert await until(pilot, lambda: terminal_of(supervisor).events_live(), 30)
             assert await until(pilot, app.events_live, 30)
@@ -337,3 +342,6 @@ async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_di
     finally:
         app.disconnect()
         sweeper.close()
+        for process in started:
+            with contextlib.suppress(psutil.Error):
+                process.kill()

@@ -65,7 +65,15 @@ def _restart_server_with_a_pane_at(env: Env, server: Server, pane_id: str) -> Pa
         assert made.returncode == 0, made.stderr
     assert pane_exists(env, pane_id), tmux(env, "list-panes", "-a").stdout
     tmux(env, "respawn-pane", "-k", "-t", pane_id, *argv)
-    assert wait_for(lambda: bool(psutil.pids()))  # the recorder runs
+
+    def recorder_runs() -> bool:
+        said = tmux(env, "display-message", "-p", "-t", pane_id, "#{pane_pid}").stdout.strip()
+        try:
+            return "tty.setraw" in " ".join(psutil.Process(int(said)).cmdline())
+        except (ValueError, psutil.Error):
+            return False
+
+    assert wait_for(recorder_runs)  # the recorder runs in that pane (not merely: a process)
     return keys
 
 

@@ -88,12 +88,10 @@ def test_the_notification_carries_the_exact_input_and_cannot_answer(
         wait_ready(run)
         send_scenario(run, "shell_long")
         note = _note(hooks, run)
-        Path("/tmp/h3-gemini-note.json").write_text(json.dumps(note, indent=1))
         assert note["hook_event_name"] == "Notification"
         assert note["notification_type"] == "ToolPermission"
         assert note["details"]["command"] == LONG_COMMAND
         screen = run.pane.wait_for(lambda s: "Allow" in s, WAIT, "the dialog")
-        Path("/tmp/h3-gemini-screen.txt").write_text(screen)
         assert LONG_COMMAND not in screen.replace("\n", "")  # it wraps on screen
         assert not (run.ws.repo / LONG_FILE).exists()  # the hook's "allow" answered nothing
     finally:

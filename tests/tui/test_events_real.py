@@ -8,12 +8,14 @@ sweeps came through the event path, not a timer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from libtmux.server import Server
 from textual.pilot import Pilot
@@ -31,9 +33,14 @@ SIZE = (120, 40)
 HOUR = 3600.0
 
 
-def config(socket: str) -> str:
-    """Scripted kinds: ``late`` works a while, then asks; ``asks`` asks at once."""
-    kinds = {"late": ("busy 4", "shell ls -la"), "asks": ("shell ls -la",)}
+def config(socket: str, gate: Path | None = None) -> str:
+    """Scripted kinds: ``late`` works a while, then asks; ``asks`` asks at once; ``gated``
+    sits idle until the file ``gate`` exists, then asks (a prompt drawn exactly when the test
+    says so, however slow the machine is: never a race against a fixed delay)."""
+    kinds: dict[str, tuple[str, ...]] = {"late": ("busy 4", "shell ls -la")}
+    kinds["asks"] = ("shell ls -la",)
+    if gate is not None:
+        kinds["gated"] = (f"wait {gate}", "shell ls -la")
     lines = ["[tmux]", f'socket_name = "{socket}"', ""]
     for kind, steps in kinds.items():
         command = ", ".join(f'"{p}"' for p in ("{python}", "-m", "paw.demo.agent", *steps))
@@ -49,8 +56,18 @@ def config(socket: str) -> str:
 
 def supervisor_for(repo: Path, server: Server) -> Supervisor:
     socket = server.socket_name or ""
-    (repo / "paw.toml").write_text(config(socket), encoding="utf-8")
+    (repo / "paw.toml").write_text(config(socket, gate_of(repo)), encoding="utf-8")
     return build_supervisor(str(repo), socket_name=socket, control=True)
+
+
+def gate_of(repo: Path) -> Path:
+    """The file a ``gated`` agent of ``repo`` waits for (outside the repository)."""
+    return repo.parent / "gate"
+
+
+def open_gate(repo: Path) -> None:
+    """Let the ``gated`` agents of ``repo`` draw their prompt."""
+    gate_of(repo).write_text("go\n", encoding="utf-8")
 
 
 class Recorder:
@@ -102,16 +119,19 @@ async def test_a_prompt_drawn_later_is_shown_without_a_poll_tick(
     git_repo: Path, server: Server
 ) -> None:
     supervisor = supervisor_for(git_repo, server)
-    supervisor.spawn("worker", "late", None)
+    supervisor.spawn("worker", "gated", None)
     recorder = Recorder(supervisor)
     app = make_app(supervisor, poll_interval=HOUR, safety_interval=HOUR, autopoll=False)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await start_events(pilot, app, supervisor)
+            app.request_poll()  # the one sweep asked for: it sees the agent with no prompt
             assert await until(
-                pilot, lambda: any(v.status is AgentStatus.BUSY for v in _views(recorder)), 30
-            ), "the working agent was never seen busy"
+                pilot, lambda: any(v.name == "worker" for v in _views(recorder)), 30
+            ), "the agent was never swept"
+            assert not shows_prompt(recorder, "worker")
             sweeps = len(recorder.snapshots)
+            open_gate(git_repo)  # the prompt is drawn now, after the sweeps (never a race)
             assert await until(pilot, lambda: shows_prompt(recorder, "worker"), 30), (
                 "the prompt drawn after the first sweeps never reached the TUI"
             )
@@ -188,9 +208,16 @@ async def test_a_restarted_server_is_reconnected(git_repo: Path, server: Server)
             assert events is not None
             connects = events.connects
             seen = len(recorder.snapshots)
+            pid = int(server.cmd("display-message", "-p", "#{pid}").stdout[0])
             server.kill()
             assert await until(pilot, lambda: bool(_lost(recorder)), 30), "no sweep saw it"
-            assert not app.events_live()
+            # kill-server returns before the server exits: a session made before it is gone
+            # meets the dying server ("server exited unexpectedly")
+            assert await until(pilot, lambda: not psutil.pid_exists(pid), 30), "server lives"
+            # The event client's own reader notices the end of its client on a thread of its
+            # own: a sweep the dying server's last notifications started may see the server
+            # gone first (on a loaded machine, by seconds).
+            assert await until(pilot, lambda: not app.events_live(), 30), "events still live"
             # a new server: paw's session comes back with a new agent
             supervisor.spawn("second", "asks", None)
             assert await until(pilot, lambda: events.connects > connects, 30), "no reconnect"
@@ -276,11 +303,12 @@ async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_di
     from paw.cli.tui import start_sweeper
 
     supervisor = supervisor_for(git_repo, server)
-    supervisor.spawn("worker", "late", None)
+    supervisor.spawn("worker", "gated", None)
     recorder = Recorder(supervisor)  # the sweeps the TUI asks for (here or in the sweeper)
     sweeper = start_sweeper(supervisor, str(git_repo), server.socket_name)
     assert sweeper is not None
     app = make_app(supervisor, poll_interval=0.3, safety_interval=HOUR, autopoll=True)
+    started: list[psutil.Process] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
             app._connected(connection_for(supervisor, sweeper=sweeper))
@@ -291,8 +319,21 @@ async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_di
                 snapshot = app.main.snapshot
                 return snapshot is not None and any(p.agent == agent for p in snapshot.prompts)
 
+            def listed(agent: str) -> bool:
+                snapshot = app.main.snapshot
+                return snapshot is not None and any(v.name == agent for v in snapshot.agents)
+
+            # The sweeps asked for before the events came (the timer's, the first safety
+            # sweep) are over; only then is the prompt drawn: however slow the sweeper was to
+            # start, it is drawn after them (a fixed delay here raced the sweeper's start).
+            assert await until(pilot, lambda: listed("worker") and not app.feed.in_flight, 30)
+            assert not shown("worker")
+            open_gate(git_repo)
             assert await until(pilot, lambda: shown("worker"), 30), "the prompt never came"
             assert not shows_prompt(recorder, "worker")  # pushed, not asked for
+            # a control client of the killed sweeper can stay attached, and kill-server then
+            # waits on it for ever: what the sweeper started is ended below, by PID
+            started.extend(psutil.Process(sweeper.pid).children(recursive=True))
             os.kill(sweeper.pid, signal.SIGKILL)
             assert await until(pilot, lambda: terminal_of(supervisor).events_live(), 30)
             assert await until(pilot, app.events_live, 30)
@@ -301,3 +342,6 @@ async def test_the_tui_follows_its_sweepers_pushes_and_watches_itself_once_it_di
     finally:
         app.disconnect()
         sweeper.close()
+        for process in started:
+            with contextlib.suppress(psutil.Error):
+                process.kill()

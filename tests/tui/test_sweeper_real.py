@@ -5,6 +5,7 @@ saw is approved by the TUI's own process (fresh proof, audit first), and whateve
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -85,6 +86,15 @@ def gone(pid: int) -> bool:
         return True
 
 
+def kill_server(server: Server) -> None:
+    """Kill the server and wait until its process is gone: ``kill-server`` returns before the
+    server has exited, and a session made meanwhile met the dying server ("server exited
+    unexpectedly"), a race of the test's own making."""
+    pid = int(server.cmd("display-message", "-p", "#{pid}").stdout[0])
+    server.kill()
+    assert wait_for(lambda: gone(pid)), f"the tmux server {pid} outlived kill-server"
+
+
 def test_frames_round_trip_and_a_cut_frame_ends_the_stream() -> None:
     out = io.BytesIO()
     write_frame(out, ("snapshot", {"a": 1}))
@@ -130,9 +140,14 @@ def test_the_sweepers_prompt_is_approved_by_the_tui_process(git_repo: Path, serv
 
 def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server: Server) -> None:
     supervisor, child = one_agent_swept_elsewhere(git_repo, server)
+    started: list[psutil.Process] = []
     try:
         assert supervisor.poll_once().agents
         assert supervisor.ctx.memory.observed == {}
+        # What the sweeper started (its tmux control-mode clients, its helpers): a control
+        # client whose reader was killed can stay attached, and a kill-server then waits on
+        # it for ever (the server and the client both left running): ended here by PID.
+        started.extend(psutil.Process(child.pid).children(recursive=True))
         os.kill(child.pid, signal.SIGKILL)
         assert wait_for(lambda: not child.alive)
         assert child.why_gone == "it exited"
@@ -141,6 +156,15 @@ def test_a_killed_sweeper_leaves_the_tui_sweeping_itself(git_repo: Path, server:
         assert "one" in supervisor.ctx.memory.observed
     finally:
         child.close()
+        end_all(started)
+
+
+def end_all(processes: list[psutil.Process]) -> None:
+    """End the processes a test started that are still running (by PID, checked by psutil's
+    start-time identity, so a reused PID is never hit)."""
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            process.kill()
 
 
 def test_tmux_gone_and_back_is_shown_as_a_sweep_here_would_show_it(
@@ -149,7 +173,7 @@ def test_tmux_gone_and_back_is_shown_as_a_sweep_here_would_show_it(
     supervisor, child = one_agent_swept_elsewhere(git_repo, server)
     try:
         assert supervisor.poll_once().agents
-        server.kill()
+        kill_server(server)
         snapshot = supervisor.poll_once()
         assert child.alive  # the sweeper's picture, not one made here
         assert supervisor.ctx.memory.observed == {}

@@ -203,7 +203,9 @@ class MainScreen(ScreenPanels, AgentActions):
         if self.snapshot is None or self.wave_shown:
             return
         elapsed = int(time.monotonic() - self._snapshot_seen)
-        if elapsed > self._ages_at:
+        # (the app's timer ticks on while the app closes: the tables may be gone already)
+        shown = bool(self.query(AgentList)) and bool(self.query(PromptQueue))
+        if elapsed > self._ages_at and shown:
             self._ages_at = elapsed
             self._show_tables(elapsed)
 

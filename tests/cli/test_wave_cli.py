@@ -51,7 +51,7 @@ def test_check_lists_every_problem_with_its_line(
         "night.toml:11: tasks[2].retries: Input should be greater than or equal to 0",
         (
             "night.toml:12: tasks[2].colour: unknown key (allowed: name, agent, task, task_file,"
-            " check, retries, depends_on, budget_s, base)"
+            " check, retries, depends_on, budget_s, budget_tokens, budget_usd, base)"
         ),
     ]
 

@@ -48,10 +48,11 @@ def test_tmux_new_pane_tags_env_and_cwd(terminal: TmuxTerminal, tmp_path: Path) 
         "paw_repo": "x;#{pane_id} y",
         "paw_id": "u",
     }
-    argv = ["sh", "-c", 'echo "env=$PAW_T"; pwd; exec cat']
+    argv = ["sh", "-c", 'echo "env=$PAW_T"; pwd; echo "printed-all"; exec cat']
     pane = terminal.new_pane(SESSION, str(tmp_path), argv, {"PAW_T": "v;1"}, tags, size=(90, 30))
     assert (pane.session, pane.width, pane.height, dict(pane.tags)) == (SESSION, 90, 30, tags)
-    screen = _wait_for(terminal, pane.pane_id, "env=v;1")
+    screen = _wait_for(terminal, pane.pane_id, "printed-all")
+    assert "env=v;1" in screen
     assert str(tmp_path) in screen
     listed = {p.pane_id: p for p in terminal.list_panes(SESSION)}
     assert dict(listed[pane.pane_id].tags) == tags

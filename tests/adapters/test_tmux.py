@@ -161,11 +161,13 @@ def test_tmux_send_keys_sends_key_names(terminal: TmuxTerminal, tmp_path: Path) 
 
 
 def test_tmux_exited_program_leaves_a_dead_pane(terminal: TmuxTerminal, tmp_path: Path) -> None:
-    # tmux scrolls the screen one line to print "Pane is dead": the first line leaves the screen
-    # the program lingers a moment after printing: Linux drops what is left in a pty when its
-    # last writer closes, so output of a process that exits at once can be lost under load
-    program = ["sh", "-c", "echo scrolled-off; echo last-words; sleep 2"]
+    # tmux scrolls the screen one line to print "Pane is dead": the first line leaves the screen.
+    # The program exits only once its last words are on screen (Linux drops what is left in a pty
+    # when its last writer closes, so a program that exits at once can lose them under load).
+    program = ["sh", "-c", "echo scrolled-off; echo last-words; read _"]
     pane = _spawn(terminal, tmp_path, program, "dead")
+    _wait_for(terminal, pane, "last-words")
+    terminal.send_keys(pane, [ENTER])
 
     def is_dead() -> bool:
         return any(p.pane_id == pane and p.dead for p in terminal.list_panes(SESSION))

@@ -10,7 +10,7 @@ typed by the lander's usual path, with the usual proof. A failure parks the task
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from paw.core.land import GONE, park
 from paw.core.land_respawn import respawn_counted, respawn_event, respawned
@@ -20,8 +20,10 @@ from paw.supervisor.records import forget_agent, load_agents, op_lock
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from paw.core.land import AgentSeen, TaskLanding
-    from paw.supervisor.land import Lander
+    from paw.core.land import AgentSeen, LandState, TaskLanding
+    from paw.core.wave import WaveFile
+    from paw.supervisor.context import Context
+    from paw.supervisor.service import Supervisor
 
 RESPAWN_STEPS = (
     "land:respawn",  # the respawn is counted and pending; nothing done
@@ -30,7 +32,28 @@ RESPAWN_STEPS = (
 )  # proven by tests/supervisor/test_land_respawn_real.py (kill -9 at each)
 
 
-def respawn(lander: Lander, task: str) -> bool:
+class RespawningLander(Protocol):
+    """What a respawn needs of the lander that calls it (:class:`paw.supervisor.land.Lander`),
+    passed in: this room never imports the lander."""
+
+    @property
+    def sup(self) -> Supervisor: ...
+
+    @property
+    def ctx(self) -> Context: ...
+
+    @property
+    def wave(self) -> WaveFile: ...
+
+    @property
+    def state(self) -> LandState: ...
+
+    def save(self) -> None:
+        """Write the journal (durable) before the next step."""
+        ...
+
+
+def respawn(lander: RespawningLander, task: str) -> bool:
     """Start a new agent on ``task``'s branch; False when it could not (the task is parked)."""
     state = lander.state
     t = state.task(task)
@@ -64,7 +87,7 @@ def respawn(lander: Lander, task: str) -> bool:
     return True
 
 
-def _start_again(lander: Lander, t: TaskLanding) -> None:
+def _start_again(lander: RespawningLander, t: TaskLanding) -> None:
     ctx = lander.ctx
     name = t.agent
     record = load_agents(ctx.state).get(name)
@@ -87,7 +110,9 @@ def _start_again(lander: Lander, t: TaskLanding) -> None:
     ctx.fault("land:respawned")
 
 
-def finish_cut_respawns(lander: Lander, seen: Mapping[str, AgentSeen], now: float) -> bool:
+def finish_cut_respawns(
+    lander: RespawningLander, seen: Mapping[str, AgentSeen], now: float
+) -> bool:
     """A lander killed after a new agent started and before it wrote so: once that agent is
     seen up, the respawn is over (its follow-up waits to be typed). True when any was."""
     done = False

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from paw.core.ports import StatusCounts
     from paw.supervisor.model import AgentStatus, AgentView, LivePrompt
-    from paw.supervisor.observe import Observation
+    from paw.supervisor.observation import Observation
 
 Mark = tuple[object, ...] | None  # a worktree's status mark (None: unreadable)
 Count = tuple[float, "StatusCounts"]  # (when counted, the counts)

@@ -289,7 +289,7 @@ def test_a_changed_screen_is_detected_again_on_a_process_proven_less_than_a_seco
     import os
     import signal
 
-    from paw.supervisor.observe import Observation
+    from paw.supervisor.observation import Observation
 
     obs = supervisor.ctx.memory.observed["s0"][1]
     assert isinstance(obs, Observation)

@@ -1,4 +1,5 @@
-"""Build the TUI from fixture data for snapshot tests (posting ``posting_snapshot_app.py``).
+"""Build the TUI for snapshot tests (posting ``posting_snapshot_app.py``): from fixture data,
+or over the real supervisor where the screen it draws is the same on every run.
 
 Run one scenario by hand: ``python -m tests.tui.snapshot_app confirm``.
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 from paw.adapters.wave_watch import WaveWatcher
 from paw.tui.app import PawApp, make_app
 from tests.tui.fake_supervisor import FakeSupervisor, scenario
+from tests.tui.real_world import make_supervisor
 from tests.tui.wave_world import wave_state, wave_supervisor, write_wave
 
 HOUR = 3600.0  # snapshots sweep once at start; the timer never fires during a snapshot
@@ -31,6 +33,14 @@ def make_snapshot_app(name: str) -> tuple[PawApp, FakeSupervisor]:
         return make_app(fake, poll_interval=HOUR, waves=WaveWatcher(waves).read), fake
     fake = scenario(name)
     return make_app(fake, poll_interval=HOUR), fake
+
+
+def make_real_snapshot_app(repo: Path, socket: str) -> PawApp:
+    """The app over the real supervisor of ``repo`` (a real git repository) on the tmux server
+    ``socket``, with no agent: the screens a newcomer sees first. A world with agents shows
+    their ages on the wall clock and the socket's path in tmux's errors, so those snapshots
+    stay on fixture data (tests/tui/fake_supervisor.py)."""
+    return make_app(make_supervisor(repo, socket), poll_interval=HOUR)
 
 
 if __name__ == "__main__":

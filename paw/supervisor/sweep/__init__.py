@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from paw.errors import PawError
 from paw.supervisor.model import LivePrompt, Snapshot
-from paw.supervisor.observe import Problem
+from paw.supervisor.observation import Problem
 from paw.supervisor.records import load_agents
 from paw.supervisor.sweep.counts import EarlyCounts, refresh_stats
 from paw.supervisor.sweep.occurrences import live_prompts, verdict_for

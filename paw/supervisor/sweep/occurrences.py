@@ -28,7 +28,7 @@ from paw.core.occurrence import (
     takes_decision,
 )
 from paw.supervisor.model import LivePrompt
-from paw.supervisor.observe import Observation, Problem
+from paw.supervisor.observation import Observation, Problem
 from paw.supervisor.occurrence_steps import carry_out
 from paw.supervisor.records import PROMPTS_LOCK, load_prompts, save_prompts
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from paw.core.agents import profile_for, still_starting
 from paw.core.occurrence import ProcIdentity
-from paw.supervisor.observe import Observation, Problem, detect_text, locate_all, observe
+from paw.supervisor.observation import Observation, Problem
+from paw.supervisor.observe import detect_text, locate_all, observe
 from paw.supervisor.records import update_agents
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from paw.core.models import DetectionState
 from paw.core.occurrence import DELIVERY_UNKNOWN
 from paw.core.verified import version_drift
 from paw.supervisor.model import AgentStatus, AgentView
-from paw.supervisor.observe import Observation, Problem
+from paw.supervisor.observation import Observation, Problem
 from paw.supervisor.records import REMOVING, SPAWNING
 from paw.supervisor.sweep.counts import cached_stat, shown_count
 

@@ -3,17 +3,40 @@ anything: tasks caught starting, and standing-rule approvals caught between reco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from paw.core.wave import ApproveByRule, Notify, Phase
 from paw.core.wave_recovery import Fate, decision_fate
 from paw.supervisor.records import load_agents
 
 if TYPE_CHECKING:
-    from paw.supervisor.wave.runner import WaveRunner
+    from paw.core.wave import WaveFile, WaveState
+    from paw.supervisor.context import Context
 
 
-def settle_starting(runner: WaveRunner) -> None:
+class ResumingRunner(Protocol):
+    """What settling needs of the runner that calls it (:class:`paw.supervisor.wave.runner.
+    WaveRunner`), passed in: this room never imports the runner."""
+
+    @property
+    def ctx(self) -> Context: ...
+
+    @property
+    def wave(self) -> WaveFile: ...
+
+    @property
+    def state(self) -> WaveState: ...
+
+    def save(self) -> None:
+        """Write the wave's state (durable) before the next step."""
+        ...
+
+    def approve_by_rule(self, effect: ApproveByRule, now: float) -> list[Notify]:
+        """Carry out a standing rule's approval (recorded first, proven before its key)."""
+        ...
+
+
+def settle_starting(runner: ResumingRunner) -> None:
     """After a crash: a task recorded as starting either got its agent (running), left a
     half-made branch (failed, for a human to look at), or created nothing (start again)."""
     agents = load_agents(runner.ctx.state)
@@ -36,7 +59,7 @@ def settle_starting(runner: WaveRunner) -> None:
         runner.save()
 
 
-def settle_rule_approvals(runner: WaveRunner, now: float) -> list[Notify]:
+def settle_rule_approvals(runner: ResumingRunner, now: float) -> list[Notify]:
     """After a crash: a rule approval routed but never recorded is carried out now (nothing
     was sent); one recorded but never finished is never retried: if the audit shows no
     keys were sent, a human decides."""

@@ -144,10 +144,13 @@ async def test_a_task_parked_over_its_token_budget_is_parked_in_every_front_end(
         supervisor.close()
 
         # the agent still runs (parked, never killed)
-        panes = server.cmd("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").stdout
-        live = [p.split()[0] for p in panes if p.endswith(" 0")]
-        screens = [capture(socket, p) for p in live]
-        assert any("task: spend tokens" in s and "demo>" in s for s in screens), screens
+        def agent_alive() -> bool:
+            panes = server.cmd("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").stdout
+            screens = [capture(socket, p.split()[0]) for p in panes if p.endswith(" 0")]
+            return any("task: spend tokens" in s and "demo>" in s for s in screens)
+
+        assert wait_for(agent_alive, budget(30.0), 0.2)
+        assert task(git_repo, "spend")["phase"] == "running"
 
         # the command line says it the same way
         status = _paw(git_repo, socket, "wave", "status")

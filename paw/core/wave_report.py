@@ -351,6 +351,11 @@ def report_markdown(data: Mapping[str, object]) -> str:
         details = []
         if t["outcome"]:
             details.append(f"- outcome: {t['outcome']}")
+        if t.get("budget_parked") and t["status"] == "parked":
+            details.append(
+                f"- parked: {t['budget_parked']} (its agent is left running: "
+                f"`paw attach {t['agent']}`)"
+            )
         if t["waiting"]:
             details += [f"- waiting: `paw approve {i}` / `paw deny {i}`" for i in t["waiting"]]
         check = t["check"]

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 # A task's status, as the wave view names it (the runner's phases, and for running tasks what
 # they wait on). The order is the order of the rows: what needs a human first.
 WAITING = "waiting"  # a prompt is parked for a human
+PARKED = "parked"  # over its token or dollar budget: its agent left running, nothing typed to it
 DIALOG = "dialog"  # a dialog only a human can answer (no prompt to approve), or a follow-up
 # that waits on a screen paw may not type into (announced)
 STUCK = "stuck"  # nothing changed for stuck_after_s while not busy
@@ -27,8 +28,8 @@ QUEUED = "queued"  # not started yet (max_parallel, depends_on)
 FAILED = "failed"
 DONE = "done"
 
-STATUS_ORDER = (WAITING, DIALOG, STUCK, CHECKING, RUNNING, STARTING, QUEUED, FAILED, DONE)
-NEEDS_HUMAN = frozenset({WAITING, DIALOG, STUCK})
+STATUS_ORDER = (WAITING, PARKED, DIALOG, STUCK, CHECKING, RUNNING, STARTING, QUEUED, FAILED, DONE)
+NEEDS_HUMAN = frozenset({WAITING, PARKED, DIALOG, STUCK})
 _PHASE_STATUS = {"pending": QUEUED, "starting": STARTING, "done": DONE, "failed": FAILED}
 
 
@@ -65,6 +66,8 @@ class WaveRow:
     prompt: PromptState | None  # the parked prompt (the oldest live one for a human)
     since: float | None  # since when it needs a human (prompt, dialog, stuck), for ordering
     outcome: str | None
+    # why it is parked over its token or dollar budget (what it spent of which budget)
+    budget_parked: str | None = None
 
 
 def parked_prompt(task: TaskState) -> PromptState | None:
@@ -78,6 +81,8 @@ def task_status(task: TaskState) -> str:
     phase = str(task.phase.value)
     if phase != "running":
         return _PHASE_STATUS.get(phase, phase)
+    if task.budget_parked is not None:
+        return PARKED  # (as `paw wave report` says it: first, even with a prompt waiting)
     if parked_prompt(task) is not None:
         return WAITING
     if task.dialog_notified is not None or (
@@ -118,11 +123,13 @@ def task_row(task: TaskState, now: float) -> WaveRow:
         prompt=prompt,
         since=since,
         outcome=task.outcome,
+        budget_parked=task.budget_parked if status == PARKED else None,
     )
 
 
 def wave_rows(state: WaveState, now: float) -> list[WaveRow]:
-    """Every task's row: parked prompts first, then dialogs, then stuck tasks (within each the
+    """Every task's row: parked prompts first, then tasks parked over their token or dollar
+    budget, then dialogs, then stuck tasks (within each the
     longest waiting at the top), then checking, running, starting, queued, failed and done;
     ties in file order."""
     order = {status: i for i, status in enumerate(STATUS_ORDER)}

@@ -66,3 +66,27 @@ def test_a_follow_up_announced_as_waiting_needs_a_human_until_it_is_typed() -> N
     assert task_status(waits) == "dialog"
     assert task_status(_task("x", followup_text="fix it")) == "running"  # not announced yet
     assert task_status(_task("x", followup_notified=NOW - 5)) == "running"  # typed since
+
+
+def test_a_task_parked_over_its_budget_is_parked_even_with_a_prompt_waiting() -> None:
+    """As `paw wave report` says it: over its budget first; after the waiting prompts, before
+    dialogs and stuck tasks; its row says what it spent of which budget."""
+    why = "over its budget: 1,200 of 1,000 tokens"
+    tasks = [
+        _task("stuck", stuck=True, last_change=NOW - 2000),
+        _task("spent", budget_parked=why, prompts=[_prompt("a", NOW - 5)]),
+        _task("young", prompts=[_prompt("b", NOW - 5)]),
+        _task("over", budget_parked="the wave is over its budget: $5.10 of $5.00"),
+        _task("ended", Phase.DONE, budget_parked=why, ended_at=NOW - 1),
+    ]
+    state = WaveState(name="w", file="w.toml", sha256="0", started_at=NOW - 200, tasks=tasks)
+    rows = wave_rows(state, NOW)
+    assert [(r.task, r.status, r.budget_parked) for r in rows] == [
+        ("young", "waiting", None),
+        ("spent", "parked", why),
+        ("over", "parked", "the wave is over its budget: $5.10 of $5.00"),
+        ("stuck", "stuck", None),
+        ("ended", "done", None),  # ended: what it came to
+    ]
+    assert rows[1].prompt is not None  # its prompt can still be decided from the view
+    assert status_counts(rows) == {"waiting": 1, "parked": 2, "stuck": 1, "done": 1}

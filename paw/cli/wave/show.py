@@ -40,6 +40,9 @@ def summary(state: WaveState) -> str:
             for p in waiting
         ]
         extra = f" ({', '.join(hints)})" if waiting else ""
+        if t.budget_parked is not None and t.phase.value == "running":
+            status = "parked"  # (as `paw wave report` and the TUI say it: first)
+            extra = f" ({', '.join([t.budget_parked, f'paw attach {t.agent}', *hints])})"
         parts.append(f"{t.name}: {status}{extra}")
     return f"{state.name}: " + "; ".join(parts)
 

@@ -13,6 +13,7 @@ from paw.core.wave_view import (
     DIALOG,
     DONE,
     FAILED,
+    PARKED,
     QUEUED,
     STARTING,
     STUCK,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 STATUS_STYLE = {
     WAITING: "bold yellow",
+    PARKED: "bold yellow",
     DIALOG: "bold yellow",
     STUCK: "bold magenta",
     CHECKING: "bold cyan",
@@ -72,7 +74,10 @@ def format_checks(row: WaveRow) -> Text:
 
 
 def format_note(row: WaveRow, now: float, width: int = NOTE_WIDTH) -> Text:
-    """The parked prompt (kind, subject, verdict, age), or what else the task waits on."""
+    """The parked prompt (kind, subject, verdict, age), or what else the task waits on (a
+    task parked over its budget: what it spent of which budget, before any prompt)."""
+    if row.status == PARKED and row.budget_parked:
+        return Text(shorten(printable_line(row.budget_parked), width), style="yellow")
     prompt = row.prompt
     if prompt is not None:
         verdict = prompt.verdict
@@ -179,6 +184,8 @@ class WaveTable(KeyedTable):
 
 
 _DOING = {
+    PARKED: "is parked for you: its agent is left running and its work kept; paw types nothing "
+    "more to it and runs no check (t attaches, m types a message)",
     DIALOG: "waits on a dialog only you can answer: t attaches to its pane",
     STUCK: "is stuck: its screen, worktree and commits have not changed while it is not busy "
     "(t attaches, m types a message; paw never nudges it)",
@@ -203,6 +210,8 @@ def render_task_card(row: WaveRow | None, now: float, *, parked_shown: bool) -> 
     if row.outcome and row.status in (DONE, FAILED):
         text.append(f": {printable(row.outcome)}")
     text.append(".")
+    if row.status == PARKED and row.budget_parked:
+        text.append(f"\nWhy: {printable_line(row.budget_parked)}.")
     if row.prompt is not None and not parked_shown:
         text.append(
             f"\nIts parked prompt ({row.prompt.kind} {printable_line(row.prompt.subject or '')}) "

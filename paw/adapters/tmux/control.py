@@ -45,7 +45,7 @@ class ControlClient:
         self._lock = threading.Lock()
         self._buffer = b""
         try:
-            self._process = proc.spawn(argv)
+            self._process = proc.spawn(argv, die_with_paw=True)
         except OSError as err:
             raise ControlError(f"cannot start a tmux control client: {err}") from err
         self._selector = selectors.DefaultSelector()

@@ -163,7 +163,7 @@ class PaneEvents:
     def _attach_once(self) -> bool:
         """Run one client until it exits; True when it attached."""
         try:
-            process = proc.spawn(self._argv)
+            process = proc.spawn(self._argv, die_with_paw=True)
         except OSError:
             return False
         with self._lock:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from paw.adapters.tmux.terminal import TmuxTerminal
 from tests.support.budget import budget
 
 if TYPE_CHECKING:
@@ -47,11 +48,14 @@ while True:
 
 CHILD = """\
 import json, sys, threading, time
+from paw.adapters import parent_death
 from paw.adapters.tmux.control import ControlClient
 from paw.adapters.tmux.events import PaneEvents
 
 socket, session, where = sys.argv[1], sys.argv[2], sys.argv[3]
 base = ["tmux", "-L", socket]
+if sys.argv[5] == "unbound":  # a paw where the kernel cannot end helpers (not Linux)
+    parent_death.available = lambda: False
 made = []
 if where == "worker":
     worker = threading.Thread(target=lambda: made.append(ControlClient(base, session)))
@@ -136,36 +140,99 @@ def _count(progress: Path) -> int:
         return 0
 
 
-@pytest.mark.parametrize("where", ["main", "worker"])
-def test_tmux_clients_die_with_a_killed_paw_and_kill_server_ends_the_server(
-    flooding: tuple[str, int, Path], tmp_path: Path, where: str
-) -> None:
-    socket, server_pid, progress = flooding
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
-    argv = [sys.executable, str(script), socket, SESSION, where, str(budget(60))]
-    errors = tmp_path / "child.err"
-    with errors.open("w", encoding="utf-8") as stderr:
-        child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr, text=True)
-    pids: list[int] = []
-    try:
+class KilledPaw:
+    """A child paw process holding both clients, killed with SIGKILL while output was queued
+    for its event client; ``pids`` are the clients it started (SIGKILLed at the end if any
+    survived, so a failing test leaves nothing behind)."""
+
+    def __init__(self, socket: str, progress: Path, tmp_path: Path) -> None:
+        self.socket, self.progress, self.tmp_path = socket, progress, tmp_path
+        self.pids: list[int] = []
+        self.child: subprocess.Popen[str] | None = None
+
+    def run(self, where: str, binding: str) -> None:
+        script = self.tmp_path / "child.py"
+        script.write_text(CHILD, encoding="utf-8")
+        argv = [sys.executable, str(script), self.socket, SESSION, where, str(budget(60)), binding]
+        errors = self.tmp_path / "child.err"
+        with errors.open("w", encoding="utf-8") as stderr:
+            child = self.child = subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=stderr, text=True
+            )
         report = _report(child, errors, 90)
-        pids = report["pids"]
+        self.pids = report["pids"]
         assert report["answers"], "the sweep client no longer answered after its thread ended"
         assert report["live"], "the event client never attached"
-        assert all(_alive(pid) for pid in pids)
+        assert all(_alive(pid) for pid in self.pids)
         # paw stops reading; the pane keeps printing, so tmux queues output for the event client
         os.kill(child.pid, signal.SIGSTOP)
-        start = _count(progress)
-        _wait(lambda: _count(progress) >= start + 1000, 60, "the pane printed 400 kB more")
+        start = _count(self.progress)
+        _wait(lambda: _count(self.progress) >= start + 1000, 60, "the pane printed 400 kB more")
         child.kill()
         child.wait(timeout=budget(30))
-        _wait(lambda: not any(_alive(pid) for pid in pids), 30, f"clients {pids} ended")
-        subprocess.run(["tmux", "-L", socket, "kill-server"], timeout=budget(30), check=False)
-        _wait(lambda: not _alive(server_pid), 30, "the server ended after kill-server")
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        for pid in pids:
+
+    def gone(self) -> bool:
+        return not any(_alive(pid) for pid in self.pids)
+
+    def clean(self) -> None:
+        if self.child is not None and self.child.poll() is None:
+            self.child.kill()
+            self.child.wait()
+        for pid in self.pids:
             _kill_tmux(pid)
+
+
+@pytest.fixture
+def killed(flooding: tuple[str, int, Path], tmp_path: Path) -> Iterator[KilledPaw]:
+    socket, _pid, progress = flooding
+    paw = KilledPaw(socket, progress, tmp_path)
+    yield paw
+    paw.clean()
+
+
+def _kill_server(socket: str, server_pid: int) -> None:
+    subprocess.run(["tmux", "-L", socket, "kill-server"], timeout=budget(30), check=False)
+    _wait(lambda: not _alive(server_pid), 30, "the server ended after kill-server")
+
+
+@pytest.mark.parametrize("where", ["main", "worker"])
+def test_tmux_clients_die_with_a_killed_paw_and_kill_server_ends_the_server(
+    flooding: tuple[str, int, Path], killed: KilledPaw, where: str
+) -> None:
+    socket, server_pid, _progress = flooding
+    killed.run(where, "bound")
+    _wait(killed.gone, 30, f"clients {killed.pids} ended")
+    _kill_server(socket, server_pid)
+
+
+def test_tmux_clients_a_killed_paw_left_are_ended_by_the_next_and_not_counted_as_watching(
+    flooding: tuple[str, int, Path], killed: KilledPaw, tmp_path: Path
+) -> None:
+    """Where the kernel cannot end them (not Linux), the clients a killed paw left are ended by
+    the next paw's sweep client, and never counted as someone attached to the pane."""
+    socket, server_pid, _progress = flooding
+    killed.run("main", "unbound")
+    orphans = [pid for pid in killed.pids if _alive(pid)]
+    if not orphans or any(_parent(pid) != 1 for pid in orphans):
+        pytest.skip("no client outlived the paw, or a subreaper adopted them")
+    terminal = TmuxTerminal(socket_name=socket, control=True)
+    try:
+        terminal.ensure_session(SESSION, str(tmp_path))
+        pane = terminal.list_panes(SESSION)[0].pane_id
+
+        def nobody_watching() -> bool:
+            panes = terminal.survey([pane]).panes
+            return [p.attached for p in panes if p.pane_id == pane] == [0]
+
+        _wait(nobody_watching, 30, "the pane counted no attached client")
+        _wait(killed.gone, 30, f"clients {killed.pids} ended")
+    finally:
+        terminal.close()
+    _kill_server(socket, server_pid)
+
+
+def _parent(pid: int) -> int:
+    done = subprocess.run(
+        ["ps", "-o", "ppid=", "-p", str(pid)], capture_output=True, text=True, check=False
+    )
+    return int(done.stdout.strip() or 0)

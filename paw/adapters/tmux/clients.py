@@ -82,12 +82,13 @@ def end_orphans(pids: Iterable[int]) -> list[int]:
     client command line on this machine and whose parent is gone (pid 1 adopted them: the paw
     that read them died); a tmux client ends on SIGTERM and its server lets it go. Nothing when
     paw is pid 1 itself (its own children have parent 1). Returns the pids signalled."""
-    if os.getpid() == 1:
+    wanted = list(pids)
+    if not wanted or os.getpid() == 1:
         return []
-    import psutil  # deferred: only a new sweep client asks
+    import psutil  # deferred: only a new sweep client that sees paw's clients asks
 
     ended = []
-    for pid in pids:
+    for pid in wanted:
         with contextlib.suppress(psutil.Error):
             process = psutil.Process(pid)
             if process.ppid() == 1 and is_paw_client(process.cmdline()):

@@ -7,7 +7,8 @@ clients' pids, is stopped (it reads nothing more, so tmux queues output for the 
 and killed with SIGKILL. Every client it started must then be gone, and ``kill-server`` must
 end the server: before the fix the event client stayed attached for ever (tmux waits to
 write its queued output to a reader that no longer exists) and the server outlived
-``kill-server``.
+``kill-server``. Where the kernel cannot end them (a paw on another system, played here by a
+child with the parent-death signal off), the next paw's sweep client ends them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -126,7 +128,10 @@ def flooding(server: Server, tmp_path: Path) -> Iterator[tuple[str, int, Path]]:
     flood, progress = tmp_path / "flood.py", tmp_path / "progress"
     flood.write_text(FLOOD, encoding="utf-8")
     server.new_session(
-        session_name=SESSION, x=80, y=24, window_command=f"{sys.executable} {flood} {progress}"
+        session_name=SESSION,
+        x=80,
+        y=24,
+        window_command=shlex.join([sys.executable, str(flood), str(progress)]),
     )
     pid = int(server.cmd("display-message", "-p", "#{pid}").stdout[0])
     yield str(server.socket_name), pid, progress

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
+from paw.adapters import parent_death
+
 if TYPE_CHECKING:
     from paw.errors import PawError
 
@@ -138,25 +140,39 @@ def spawn(
     cwd: str | None = None,
     stderr: int | IO[bytes] = subprocess.DEVNULL,
     new_session: bool = False,
+    die_with_paw: bool = False,
 ) -> subprocess.Popen[bytes]:
     """Start a long-lived helper (e.g. a tmux control client) with binary stdin/stdout pipes.
 
     stderr goes to /dev/null unless given (:data:`PIPE`, or a file the child writes to);
-    ``new_session``: the helper gets a session of its own (a terminal's signals stay paw's).
+    ``new_session``: the helper gets a session of its own (a terminal's signals stay paw's);
+    ``die_with_paw``: on Linux the kernel kills the helper when paw dies, even by SIGKILL
+    (see :mod:`paw.adapters.parent_death`; elsewhere the caller's cleanup is all).
     The caller owns the process and must close and reap it.
 
     Raises:
         OSError: the program could not be started.
     """
-    return subprocess.Popen(
-        list(argv),
-        cwd=cwd,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=stderr,
-        start_new_session=new_session,
-        close_fds=True,
-    )
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            start_new_session=new_session,
+            close_fds=True,
+            # the preexec calls prctl and getppid only, on paw's one forking thread
+            preexec_fn=parent_death.preexec(paw_pid) if bound else None,  # noqa: PLW1509
+        )
+
+    bound = die_with_paw and parent_death.available()
+    paw_pid = os.getpid()
+    if not bound:
+        return start()
+    process: subprocess.Popen[bytes] = parent_death.call(start)
+    return process
 
 
 PIPE = subprocess.PIPE

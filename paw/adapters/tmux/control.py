@@ -23,6 +23,12 @@ import uuid
 from collections.abc import Sequence
 
 from paw.adapters import proc
+from paw.adapters.tmux.clients import (
+    ORPHAN_FORMAT,
+    SWEEP_FLAGS,
+    end_orphans,
+    paw_client_pids,
+)
 from paw.adapters.tmux.delta import STATE_FIELDS
 from paw.adapters.tmux.format import is_pane_id
 from paw.core.ports import PaneCapture
@@ -45,13 +51,29 @@ class ControlClient:
         self._lock = threading.Lock()
         self._buffer = b""
         try:
-            self._process = proc.spawn(argv)
+            self._process = proc.spawn(argv, die_with_paw=True)
         except OSError as err:
             raise ControlError(f"cannot start a tmux control client: {err}") from err
         self._selector = selectors.DefaultSelector()
         assert self._process.stdout is not None  # noqa: S101 - spawn pipes stdout
         os.set_blocking(self._process.stdout.fileno(), False)
         self._selector.register(self._process.stdout, selectors.EVENT_READ)
+        self.orphans_ended: list[int] = []
+        if list(base_argv[:1]) == ["tmux"]:  # a host's clients are not this machine's processes
+            try:
+                self.orphans_ended = self._end_orphans()
+            except ControlError:
+                self.close()
+                raise
+
+    def _end_orphans(self) -> list[int]:
+        """End the clients a killed paw left on this server (:func:`end_orphans`)."""
+        token = uuid.uuid4().hex
+        script = f'list-clients -F "{token}C {ORPHAN_FORMAT}"\ndisplay-message -p "{token}Z"\n'
+        with self._lock:
+            lines = self._exchange(script.encode(), f"{token}Z")
+        mine = self._process.pid
+        return end_orphans(pid for pid in paw_client_pids(lines, f"{token}C ") if pid != mine)
 
     def alive(self) -> bool:
         """True while the client process runs."""
@@ -119,7 +141,7 @@ class ControlClient:
         self._buffer += chunk
 
 
-_FLAGS = "no-output,ignore-size"
+_FLAGS = SWEEP_FLAGS
 
 
 def control_script(

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from paw.adapters import proc
+from paw.adapters.tmux.clients import EVENT_FLAGS
 from paw.adapters.tmux.format import is_pane_id
 
 PAUSE_AFTER_S = 2  # tmux pauses a pane's output to this client when it is this far behind
@@ -68,7 +69,7 @@ class PaneEvents:
         backoff: Sequence[float] = BACKOFF_S,
     ) -> None:
         """Listen to ``session`` on the server of ``base_argv`` (``tmux -L name``)."""
-        flags = f"ignore-size,pause-after={pause_after}"
+        flags = f"{EVENT_FLAGS}{pause_after}"
         self._argv = [*base_argv, "-C", "attach-session", "-t", f"={session}", "-f", flags]
         self.session = session
         self._backoff = tuple(backoff)
@@ -163,7 +164,7 @@ class PaneEvents:
     def _attach_once(self) -> bool:
         """Run one client until it exits; True when it attached."""
         try:
-            process = proc.spawn(self._argv)
+            process = proc.spawn(self._argv, die_with_paw=True)
         except OSError:
             return False
         with self._lock:

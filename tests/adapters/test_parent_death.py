@@ -1,0 +1,44 @@
+"""Helpers bound to paw's life (``proc.spawn(die_with_paw=True)``): started from any thread,
+they outlive that thread (the parent-death signal follows the forking thread, so one long-lived
+thread forks them all), and a failure to start is raised to the caller as before."""
+
+from __future__ import annotations
+
+import select
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from paw.adapters import parent_death, proc
+from tests.support.budget import budget
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal")
+
+
+def test_parent_death_is_available_on_linux() -> None:
+    assert parent_death.available()
+
+
+def test_a_bound_helper_started_from_a_thread_outlives_that_thread() -> None:
+    started: list[subprocess.Popen[bytes]] = []
+    worker = threading.Thread(target=lambda: started.append(proc.spawn(["cat"], die_with_paw=True)))
+    worker.start()
+    worker.join()
+    helper = started[0]
+    assert helper.stdin is not None
+    assert helper.stdout is not None
+    try:
+        helper.stdin.write(b"still here\n")  # it answers after its thread ended
+        helper.stdin.flush()
+        ready, _, _ = select.select([helper.stdout], [], [], budget(30))
+        assert ready, "the helper did not answer"
+        assert helper.stdout.readline() == b"still here\n"
+    finally:
+        proc.finish(helper)
+
+
+def test_a_bound_helper_that_cannot_start_raises_to_its_caller() -> None:
+    with pytest.raises(FileNotFoundError):
+        proc.spawn(["paw-no-such-program-here"], die_with_paw=True)

@@ -7,7 +7,8 @@ it (``bash -c <command>``) *before* it draws its dialog, and draws none if the h
 
 1. mints a request id and writes the signed record ``req/<id>.json`` atomically (fsync'd) under
    the spawn's channel directory, and keeps the file open (the adapter checks this live process
-   holds it: a copied or forged record names no process that does);
+   holds it: a copied or forged record names no process that does), then pokes the paw
+   processes that sweep (:func:`poke`: a byte in each one's FIFO, "look now");
 2. waits for paw's decision ``ans/<id>.json`` (signed, bound to this id) for less than Claude's
    hook timeout, then prints it for Claude and writes ``done/<id>.json``;
 3. without a decision (or on SIGTERM, or on any error) prints nothing: Claude keeps its dialog,
@@ -26,6 +27,7 @@ import json
 import os
 import secrets
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -35,6 +37,7 @@ from types import FrameType
 
 from paw.core.channels import claude, qwen
 from paw.core.channels.request import ChannelAnswer
+from paw.core.channels.wake import MAX_POKED, SUFFIX, wake_dir_of
 
 POLL_S = 0.01
 TRANSCRIPT_POLL_S = 0.25
@@ -89,6 +92,7 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "c
         _write_atomic(path, record)
         with path.open("rb"):  # held open while waiting: the adapter's proof of a live writer
             outcome = "timed-out"
+            poke(wake_dir_of(directory))  # (held first: the look it asks for finds it proven)
             moved_on = _moved_on_check(event) if flavor == "claude" else _never
             answer = _wait(directory, secret, agent, spawn, request_id, wait_s, moved_on)
             if answer == MOVED_ON:
@@ -106,7 +110,33 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "c
             with contextlib.suppress(Exception):
                 done = {"id": request_id, "outcome": outcome, "at": time.time()}
                 _write_atomic(directory / "done" / f"{request_id}.json", done)
+                poke(wake_dir_of(directory))  # the request is over: it is listed no longer
     return 0
+
+
+def poke(wake: Path) -> None:
+    """Write one byte to every paw process's FIFO in ``wake`` ("look now"). Never blocks (a
+    FIFO whose reader is gone fails to open; a full one has pokes unread: its reader will look
+    after this record landed), never follows a link, never writes to anything but a FIFO of this
+    user. Best effort: the sweeps' own schedule reads the record anyway."""
+    try:
+        names = sorted(p.name for p in wake.iterdir() if p.name.endswith(SUFFIX))
+    except OSError:
+        return
+    flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+    for name in names[:MAX_POKED]:
+        try:
+            fd = os.open(wake / name, flags)
+        except OSError:
+            continue  # ENXIO: nobody reads it (its paw process ended)
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISFIFO(info.st_mode) and info.st_uid == os.getuid():
+                os.write(fd, b"!")
+        except OSError:
+            pass  # EAGAIN: its reader has pokes unread and looks after them
+        finally:
+            os.close(fd)
 
 
 def _wait(

@@ -18,7 +18,7 @@ Two entry points, each one call from the existing paths:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,7 @@ from paw.core.occurrence import (
     Decided,
     Verified,
 )
-from paw.core.ports import Wired
+from paw.core.ports import ChannelWatch, Wired
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.occurrence_steps import apply_events, this_paw
@@ -83,6 +83,24 @@ def port_for(ctx: Context, agent: AgentRecord) -> ChannelPort | None:
     if ctx.channels is None or not agent.token or agent.launched is None:
         return None
     return ctx.channels.port(agent.name, agent.kind, agent.token, agent.launched.pid)
+
+
+def channel_marks(ctx: Context, agents: Iterable[AgentRecord]) -> dict[str, Hashable]:
+    """Per agent whose channel has a mark (:class:`~paw.core.ports.ChannelWatch`), its mark,
+    taken before the sweep reads any channel: a long-running sweeper keeps an agent's
+    observation (its screen unchanged) only while its channel's mark is the one it was read
+    under, so a request that lands without a redraw (Qwen draws no dialog while its hook waits)
+    is read by the very next sweep."""
+    hub: object = ctx.channels  # (a hub that may also watch: ChannelWatch)
+    if not isinstance(hub, ChannelWatch):
+        return {}
+    marks: dict[str, Hashable] = {}
+    for agent in agents:
+        if agent.token and agent.launched is not None:
+            mark = hub.mark(agent.name, agent.kind, agent.token)
+            if mark is not None:
+                marks[agent.name] = mark
+    return marks
 
 
 def fused_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Fused | None:

@@ -83,6 +83,7 @@ SLOT_RETRY_S = 5.0
 # no change on disk.
 UNSETTLED_S = ANSWERED_GRACE_S + 1.0
 _MARKED = ("req", "ans", "done")
+MARKED_PATHS = 4096  # spawns whose marked paths a hub remembers
 
 
 @dataclass(slots=True)
@@ -120,6 +121,7 @@ class FileChannelHub:
         self._procs = PsutilInspector()
         self._listening: tuple[float, dict[int, frozenset[int]]] | None = None
         self._wake: WakeListener | None = None
+        self._marked: dict[tuple[str, str], tuple[str, ...]] = {}
         self._on_change: Callable[[], None] | None = None
 
     def listen(self, on_change: Callable[[], None] | None) -> bool:
@@ -150,12 +152,18 @@ class FileChannelHub:
         server channel (read as before)."""
         if kind not in HOOK_KINDS or not spawn:
             return None
-        directory = channel_dir(self.root, agent, spawn)
+        paths = self._marked.get((agent, spawn))
+        if paths is None:  # (strings made once: a sweep marks every agent's channel)
+            directory = channel_dir(self.root, agent, spawn)
+            paths = tuple(str(directory / sub) for sub in _MARKED)
+            if len(self._marked) > MARKED_PATHS:
+                self._marked.clear()
+            self._marked[(agent, spawn)] = paths
         now = time.time()
         parts: list[tuple[int, int, int] | None] = []
-        for sub in _MARKED:
+        for path in paths:
             try:
-                info = (directory / sub).stat()
+                info = os.stat(path)  # noqa: PTH116 - a str, not a Path: 200 agents a sweep
             except OSError:
                 parts.append(None)
                 continue

@@ -50,8 +50,12 @@ DENIED = "denied through paw"
 
 
 def _write_atomic(path: Path, data: object) -> None:
+    """Write ``path`` whole and fsync'd, by a rename from the spawn's channel directory (its
+    parent's parent): the temporary file made and renamed there changes that directory's
+    mtime, the one ``stat`` a sweep marks the channel by (FileChannelHub.mark)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    staging = path.parent.parent
+    fd, tmp = tempfile.mkstemp(dir=staging, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(data, ensure_ascii=False))

@@ -13,9 +13,9 @@ For N agents, each with a wired channel directory (``wire_claude``) in one state
 - ``pending -> listed (wake)``: the same, the way a long-running paw process now lists it: the
   hook's poke wakes this process's FIFO (:class:`~paw.adapters.channels.wake.WakeListener`, a
   thread, as in the sweeper), and the look that follows marks every agent's channel
-  (``FileChannelHub.mark``: three ``stat`` calls) and reads only those whose mark changed, as a
-  sweep reads only the agents whose screen or channel changed. Measured in the same rounds as
-  the back-to-back path, on a request of its own;
+  (``FileChannelHub.mark``: one ``stat`` of its directory) and reads only those whose mark
+  changed, as a sweep reads only the agents whose screen or channel changed. Measured in the
+  same rounds as the back-to-back path, on a request of its own;
 - ``decision -> taken``: from paw handing its answer to the channel (``port.answer``, the
   answer file paw's approval writes after its fsync'd audit record) to the hook writing the
   decision on its stdout, which is what the agent reads (the agent has it);

@@ -23,6 +23,7 @@ from paw.adapters.channels import wake as wake_module
 from paw.adapters.channels.claude import wire_qwen
 from paw.adapters.channels.hub import FileChannelHub
 from paw.adapters.channels.wake import WakeListener
+from paw.channel_hook import _write_atomic as write_atomic
 from paw.channel_hook import poke
 from paw.core.channels.wake import wake_dir
 from tests.support.budget import budget
@@ -159,8 +160,13 @@ def test_the_hubs_mark_is_stable_until_the_channel_changes(
     settled = hub.mark("alice", "qwen-code", "tok1")
     assert settled == hub.mark("alice", "qwen-code", "tok1")
     time.sleep(0.05)  # (so the directory's time differs from the one marked)
-    (wiring.directory / "req" / "abc.json").write_text("{}", encoding="utf-8")
-    assert hub.mark("alice", "qwen-code", "tok1") != settled
+    write_atomic(wiring.directory / "req" / "abc.json", {})  # as the hook program writes
+    marked = hub.mark("alice", "qwen-code", "tok1")
+    assert marked != settled
+    assert marked == hub.mark("alice", "qwen-code", "tok1")
+    time.sleep(0.05)
+    write_atomic(wiring.directory / "done" / "abc.json", {})
+    assert hub.mark("alice", "qwen-code", "tok1") != marked
 
 
 def test_the_hub_listens_and_stops(tmp_path: Path) -> None:

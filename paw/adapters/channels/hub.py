@@ -82,7 +82,6 @@ SLOT_RETRY_S = 5.0
 # an mtime, and an answered request leaves the list ANSWERED_GRACE_S after its hook ended with
 # no change on disk.
 UNSETTLED_S = ANSWERED_GRACE_S + 1.0
-_MARKED = ("req", "ans", "done")
 MARKED_PATHS = 4096  # spawns whose marked paths a hub remembers
 
 
@@ -121,7 +120,7 @@ class FileChannelHub:
         self._procs = PsutilInspector()
         self._listening: tuple[float, dict[int, frozenset[int]]] | None = None
         self._wake: WakeListener | None = None
-        self._marked: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._marked: dict[tuple[str, str], str] = {}
         self._on_change: Callable[[], None] | None = None
 
     def listen(self, on_change: Callable[[], None] | None) -> bool:
@@ -147,30 +146,28 @@ class FileChannelHub:
             on_change()
 
     def mark(self, agent: str, kind: str, spawn: str) -> Hashable | None:
-        """A hook channel's mark: its request, answer and outcome directories' identity and
-        times, or a fresh object while any changed within :data:`UNSETTLED_S`; None for a
-        server channel (read as before)."""
+        """A hook channel's mark: its spawn directory's identity and times (every record,
+        answer and outcome is made there and moved into its folder, see
+        :mod:`paw.adapters.channels.claude`), or a fresh object while it changed within
+        :data:`UNSETTLED_S`; None for a server channel (read as before). A file written
+        straight into a folder by anything else (a forgery) changes no mark: it is read at
+        the next screen change or ``observe_ttl``, and refused there as always."""
         if kind not in HOOK_KINDS or not spawn:
             return None
-        paths = self._marked.get((agent, spawn))
-        if paths is None:  # (strings made once: a sweep marks every agent's channel)
-            directory = channel_dir(self.root, agent, spawn)
-            paths = tuple(str(directory / sub) for sub in _MARKED)
+        path = self._marked.get((agent, spawn))
+        if path is None:  # (a string made once: a sweep marks every agent's channel)
+            path = str(channel_dir(self.root, agent, spawn))
             if len(self._marked) > MARKED_PATHS:
                 self._marked.clear()
-            self._marked[(agent, spawn)] = paths
+            self._marked[(agent, spawn)] = path
+        try:
+            info = os.stat(path)  # noqa: PTH116 - a str, not a Path: 200 agents a sweep
+        except OSError:
+            return ()
         now = time.time()
-        parts: list[tuple[int, int, int] | None] = []
-        for path in paths:
-            try:
-                info = os.stat(path)  # noqa: PTH116 - a str, not a Path: 200 agents a sweep
-            except OSError:
-                parts.append(None)
-                continue
-            if now - info.st_mtime < UNSETTLED_S or now - info.st_ctime < UNSETTLED_S:
-                return object()
-            parts.append((info.st_ino, info.st_mtime_ns, info.st_ctime_ns))
-        return tuple(parts)
+        if now - info.st_mtime < UNSETTLED_S or now - info.st_ctime < UNSETTLED_S:
+            return object()
+        return (info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
 
     def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
         """``claude`` gets ``--settings FILE`` right after its program name; ``qwen`` gets

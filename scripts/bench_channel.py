@@ -36,8 +36,10 @@ Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -81,8 +83,9 @@ def timed(fn: object, *args: object) -> float:
 
 def start_hook(wiring: ClaudeWiring) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        ["/bin/sh", "-c", wiring.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+        ["/bin/sh", "-c", wiring.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        start_new_session=True,  # (its group: ``end`` stops the hook program too)
+    )  # fmt: skip
     if proc.stdin is None:
         raise RuntimeError("no stdin")
     proc.stdin.write(json.dumps(EVENT).encode())
@@ -230,8 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                     taken.append(got)
                     confirmed.append(done)
                 finally:
-                    hook.terminate()
-                    hook.wait()
+                    end(hook)
                 clear(target)
                 marks.append(timed(wake.look))
                 wake.event.clear()
@@ -239,8 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     woken.append(wake.listed_after(target))
                 finally:
-                    hook.terminate()
-                    hook.wait()
+                    end(hook)
                 clear(target)
                 loads.append(os.getloadavg()[0])
         finally:
@@ -273,6 +274,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  pending -> listed, wake / back-to-back sweeps: x{ratio:.2f} at p50, "
               f"x{p95(woken) / p95(listed):.2f} at p95")  # fmt: skip
     return 0
+
+
+def end(hook: subprocess.Popen[bytes]) -> None:
+    """Stop the hook's shell and the hook program it started, and wait until both are gone (the
+    hook writes its outcome as it ends: the round's files are removed after that)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(hook.pid, signal.SIGTERM)
+    hook.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(hook.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.01)
 
 
 def clear(wiring: ClaudeWiring) -> None:

@@ -121,26 +121,33 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "c
 def poke(wake: Path) -> None:
     """Write one byte to every paw process's FIFO in ``wake`` ("look now"). Never blocks (a
     FIFO whose reader is gone fails to open; a full one has pokes unread: its reader will look
-    after this record landed), never follows a link, never writes to anything but a FIFO of this
-    user. Best effort: the sweeps' own schedule reads the record anyway."""
+    after this record landed), never follows a link (neither the directory nor an entry), never
+    writes to anything but a FIFO of this user. Best effort: the sweeps' own schedule reads the
+    record anyway."""
     try:
-        names = sorted(p.name for p in wake.iterdir() if p.name.endswith(SUFFIX))
+        directory = os.open(wake, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return
     flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
-    for name in names[:MAX_POKED]:
-        try:
-            fd = os.open(wake / name, flags)
-        except OSError:
-            continue  # ENXIO: nobody reads it (its paw process ended)
-        try:
-            info = os.fstat(fd)
-            if stat.S_ISFIFO(info.st_mode) and info.st_uid == os.getuid():
-                os.write(fd, b"!")
-        except OSError:
-            pass  # EAGAIN: its reader has pokes unread and looks after them
-        finally:
-            os.close(fd)
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(SUFFIX))  # noqa: PTH208 - by fd
+        for name in names[:MAX_POKED]:
+            try:
+                fd = os.open(name, flags, dir_fd=directory)
+            except OSError:
+                continue  # ENXIO: nobody reads it (its paw process ended)
+            try:
+                info = os.fstat(fd)
+                if stat.S_ISFIFO(info.st_mode) and info.st_uid == os.getuid():
+                    os.write(fd, b"!")
+            except OSError:
+                pass  # EAGAIN: its reader has pokes unread and looks after them
+            finally:
+                os.close(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(directory)
 
 
 def _wait(

@@ -148,6 +148,22 @@ def test_a_poke_writes_to_nothing_but_a_fifo(tmp_path: Path) -> None:
     poke(tmp_path / "nowhere")  # no wake directory: nothing to do, no error
 
 
+def test_a_poke_follows_no_linked_wake_directory(
+    tmp_path: Path, listeners: list[WakeListener]
+) -> None:
+    count = Counter()
+    _listen(tmp_path / "elsewhere", listeners, count)  # a FIFO read by someone, elsewhere
+    linked = wake_dir(tmp_path)
+    linked.parent.mkdir(parents=True)
+    linked.symlink_to(wake_dir(tmp_path / "elsewhere"))
+    poke(linked)
+    poke(wake_dir(tmp_path / "elsewhere"))  # (the same FIFO, reached directly: it is read)
+    assert _until(lambda: count.calls >= 1)
+    calls = count.calls
+    poke(linked)
+    assert not _until(lambda: count.calls > calls, 0.3)
+
+
 def test_the_hubs_mark_is_stable_until_the_channel_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

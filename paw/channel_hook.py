@@ -7,7 +7,8 @@ it (``bash -c <command>``) *before* it draws its dialog, and draws none if the h
 
 1. mints a request id and writes the signed record ``req/<id>.json`` atomically (fsync'd) under
    the spawn's channel directory, and keeps the file open (the adapter checks this live process
-   holds it: a copied or forged record names no process that does);
+   holds it: a copied or forged record names no process that does), then pokes the paw
+   processes that sweep (:func:`poke`: a byte in each one's FIFO, "look now");
 2. waits for paw's decision ``ans/<id>.json`` (signed, bound to this id) for less than Claude's
    hook timeout, then prints it for Claude and writes ``done/<id>.json``;
 3. without a decision (or on SIGTERM, or on any error) prints nothing: Claude keeps its dialog,
@@ -26,6 +27,7 @@ import json
 import os
 import secrets
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -35,6 +37,7 @@ from types import FrameType
 
 from paw.core.channels import claude, qwen
 from paw.core.channels.request import ChannelAnswer
+from paw.core.channels.wake import MAX_POKED, SUFFIX, wake_dir_of
 
 POLL_S = 0.01
 TRANSCRIPT_POLL_S = 0.25
@@ -47,8 +50,12 @@ DENIED = "denied through paw"
 
 
 def _write_atomic(path: Path, data: object) -> None:
+    """Write ``path`` whole and fsync'd, by a rename from the spawn's channel directory (its
+    parent's parent): the temporary file made and renamed there changes that directory's
+    mtime, the one ``stat`` a sweep marks the channel by (FileChannelHub.mark)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    staging = path.parent.parent
+    fd, tmp = tempfile.mkstemp(dir=staging, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(data, ensure_ascii=False))
@@ -89,6 +96,7 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "c
         _write_atomic(path, record)
         with path.open("rb"):  # held open while waiting: the adapter's proof of a live writer
             outcome = "timed-out"
+            poke(wake_dir_of(directory))  # (held first: the look it asks for finds it proven)
             moved_on = _moved_on_check(event) if flavor == "claude" else _never
             answer = _wait(directory, secret, agent, spawn, request_id, wait_s, moved_on)
             if answer == MOVED_ON:
@@ -106,7 +114,40 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "c
             with contextlib.suppress(Exception):
                 done = {"id": request_id, "outcome": outcome, "at": time.time()}
                 _write_atomic(directory / "done" / f"{request_id}.json", done)
+                poke(wake_dir_of(directory))  # the request is over: it is listed no longer
     return 0
+
+
+def poke(wake: Path) -> None:
+    """Write one byte to every paw process's FIFO in ``wake`` ("look now"). Never blocks (a
+    FIFO whose reader is gone fails to open; a full one has pokes unread: its reader will look
+    after this record landed), never follows a link (neither the directory nor an entry), never
+    writes to anything but a FIFO of this user. Best effort: the sweeps' own schedule reads the
+    record anyway."""
+    try:
+        directory = os.open(wake, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return
+    flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(SUFFIX))  # noqa: PTH208 - by fd
+        for name in names[:MAX_POKED]:
+            try:
+                fd = os.open(name, flags, dir_fd=directory)
+            except OSError:
+                continue  # ENXIO: nobody reads it (its paw process ended)
+            try:
+                info = os.fstat(fd)
+                if stat.S_ISFIFO(info.st_mode) and info.st_uid == os.getuid():
+                    os.write(fd, b"!")
+            except OSError:
+                pass  # EAGAIN: its reader has pokes unread and looks after them
+            finally:
+                os.close(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(directory)
 
 
 def _wait(

@@ -8,7 +8,14 @@ For N agents, each with a wired channel directory (``wire_claude``) in one state
   Claude starts it (``/bin/sh -c <command>`` by this process: the port checks the writer);
 - ``pending -> listed``: from the hook's record appearing (its fsync'd rename) to the first
   sweep over all N agents that lists it, sweeping back to back; measured per round as the time of
-  the sweep that lists it plus the wait until it started (the record's mtime to the sweep's end);
+  the sweep that lists it plus the wait until it started (the rename, read as the ``req/``
+  directory's mtime, to the sweep's end; the file system's clock is coarse: a few ms early);
+- ``pending -> listed (wake)``: the same, the way a long-running paw process now lists it: the
+  hook's poke wakes this process's FIFO (:class:`~paw.adapters.channels.wake.WakeListener`, a
+  thread, as in the sweeper), and the look that follows marks every agent's channel
+  (``FileChannelHub.mark``: one ``stat`` of its directory) and reads only those whose mark
+  changed, as a sweep reads only the agents whose screen or channel changed. Measured in the
+  same rounds as the back-to-back path, on a request of its own;
 - ``decision -> taken``: from paw handing its answer to the channel (``port.answer``, the
   answer file paw's approval writes after its fsync'd audit record) to the hook writing the
   decision on its stdout, which is what the agent reads (the agent has it);
@@ -29,8 +36,10 @@ Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -40,6 +49,8 @@ import time
 from pathlib import Path
 
 from paw.adapters.channels.claude import ClaudeHookChannel, ClaudeWiring, wire_claude
+from paw.adapters.channels.hub import UNSETTLED_S, FileChannelHub
+from paw.adapters.channels.wake import WakeListener
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.supervisor.channels import TAKEN_INTERVAL_S
 
@@ -72,8 +83,9 @@ def timed(fn: object, *args: object) -> float:
 
 def start_hook(wiring: ClaudeWiring) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        ["/bin/sh", "-c", wiring.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+        ["/bin/sh", "-c", wiring.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        start_new_session=True,  # (its group: ``end`` stops the hook program too)
+    )  # fmt: skip
     if proc.stdin is None:
         raise RuntimeError("no stdin")
     proc.stdin.write(json.dumps(EVENT).encode())
@@ -88,8 +100,58 @@ def listed_after(ports: list[ClaudeHookChannel], wiring: ClaudeWiring) -> float:
         found = sweep(ports)
         end = time.time()
         if found:
-            record = next(req.glob("*.json"))
-            return (end - record.stat().st_mtime) * 1000
+            return (end - landed(req)) * 1000
+
+
+def landed(req: Path) -> float:
+    """When the record landed: its rename into ``req/`` (the directory's mtime; nothing else
+    changes it until the hook ends). Not the record's own mtime: that is its write, before the
+    hook's fsync, and a loaded disk's fsync is not the channel's latency."""
+    return req.stat().st_mtime
+
+
+class Woken:
+    """The wake path: a poke sets ``event``; :meth:`look` reads the channels whose mark moved."""
+
+    def __init__(self, root: Path, ports: list[ClaudeHookChannel]) -> None:
+        self.hub = FileChannelHub(root, sys.executable)
+        self.ports = ports
+        self.event = threading.Event()
+        self.marks: list[object] = [self._mark(p) for p in ports]
+        self.at = 0.0  # when the last poke was read (time.time())
+        self.woken: list[float] = []  # landed -> the poke read, ms
+        self.listener = WakeListener(root, self._poked)
+        if not self.listener.start():
+            raise RuntimeError("no FIFO here")
+
+    def _poked(self) -> None:
+        self.at = time.time()
+        self.event.set()
+
+    def _mark(self, port: ClaudeHookChannel) -> object:
+        return self.hub.mark(port.wiring.agent, "claude-code", port.wiring.spawn)
+
+    def look(self) -> int:
+        found = 0
+        for n, port in enumerate(self.ports):
+            mark = self._mark(port)
+            if mark != self.marks[n]:
+                found += len(port.pending())
+            self.marks[n] = mark
+        return found
+
+    def listed_after(self, wiring: ClaudeWiring) -> float:
+        """ms from the hook's record appearing to the end of the first woken look listing it."""
+        req = wiring.directory / "req"
+        while True:
+            if not self.event.wait(30):
+                raise RuntimeError("no poke came")
+            self.event.clear()
+            found = self.look()
+            end = time.time()
+            if found:
+                self.woken.append((self.at - landed(req)) * 1000)
+                return (end - landed(req)) * 1000
 
 
 class Heard(threading.Thread):
@@ -148,7 +210,10 @@ def main(argv: list[str] | None = None) -> int:
         empty = [str(root / f"empty{n}") for n in range(args.agents)]
         for directory in empty:
             Path(directory).mkdir()
-        base, idle, busy, listed = [], [], [], []
+        base, idle, busy, listed, woken = [], [], [], [], []
+        time.sleep(UNSETTLED_S)  # the channels just made settle (as in a running fleet)
+        wake = Woken(root, ports)
+        marks = []
         pipe, taken, confirmed = [], [], []
         target = wirings[args.agents // 2]
         port = ports[args.agents // 2]
@@ -168,16 +233,23 @@ def main(argv: list[str] | None = None) -> int:
                     taken.append(got)
                     confirmed.append(done)
                 finally:
-                    hook.terminate()
-                    hook.wait()
-                for sub in ("req", "ans", "done"):
-                    for path in (target.directory / sub).glob("*.json"):
-                        path.unlink()
+                    end(hook)
+                clear(target)
+                marks.append(timed(wake.look))
+                wake.event.clear()
+                hook = start_hook(target)
+                try:
+                    woken.append(wake.listed_after(target))
+                finally:
+                    end(hook)
+                clear(target)
                 loads.append(os.getloadavg()[0])
         finally:
             cat.terminate()
             cat.wait()
+            wake.listener.close()
         floor_p50 = statistics.median(base)
+        ratio = statistics.median(woken) / statistics.median(listed)
         pipe_p50 = statistics.median(pipe)
         print(f"{args.agents} agents, {args.rounds} rounds (ms; ratio to the floor named)")
         print(f"  load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cpus")
@@ -186,7 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, values, under in (
             ("idle sweep (no request)", idle, floor_p50),
             ("sweep with one pending", busy, floor_p50),
+            ("every channel marked (wake)", marks, floor_p50),
             ("pending -> listed", listed, floor_p50),
+            ("pending -> listed (wake)", woken, floor_p50),
+            ("  of which landed -> poke read", wake.woken, floor_p50),
             ("decision -> taken (hook)", taken, pipe_p50),
             ("decision -> confirmed (paw)", confirmed, pipe_p50),
         ):
@@ -196,7 +271,30 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {name:<29} p50 {mid:7.2f}  p95 {p95(values):7.2f}  "
                 f"x{mid / under:.1f} of the {which} floor  max {max(values):7.2f}"
             )
+        print(f"  pending -> listed, wake / back-to-back sweeps: x{ratio:.2f} at p50, "
+              f"x{p95(woken) / p95(listed):.2f} at p95")  # fmt: skip
     return 0
+
+
+def end(hook: subprocess.Popen[bytes]) -> None:
+    """Stop the hook's shell and the hook program it started, and wait until both are gone (the
+    hook writes its outcome as it ends: the round's files are removed after that)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(hook.pid, signal.SIGTERM)
+    hook.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(hook.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.01)
+
+
+def clear(wiring: ClaudeWiring) -> None:
+    for sub in ("req", "ans", "done"):
+        for path in (wiring.directory / sub).glob("*.json"):
+            path.unlink()
 
 
 if __name__ == "__main__":

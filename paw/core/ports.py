@@ -5,9 +5,9 @@ Typing-only module (tmuxp builder/protocol.py style): no behaviour here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
@@ -273,4 +273,22 @@ class ChannelHub(Protocol):
 
     def release(self, agent: str) -> None:
         """``agent`` is gone: close its open channel and forget what its wiring recorded."""
+        ...
+
+
+@runtime_checkable
+class ChannelWatch(Protocol):
+    """A :class:`ChannelHub` that can say when its channels changed (optional): a wake-up when
+    a channel's record lands or ends, and a cheap mark of each spawn's channel."""
+
+    def listen(self, on_change: Callable[[], None] | None) -> bool:
+        """Call ``on_change`` (on a thread of the hub's) soon after a channel's record landed or
+        ended (None: stop). A call says "look now" and nothing more: anyone may cause one.
+        False: no wake-up here (the sweeps' own schedule reads the channels)."""
+        ...
+
+    def mark(self, agent: str, kind: str, spawn: str) -> Hashable | None:
+        """Something equal to the last mark while the spawn's channel surely did not change
+        (a fresh object when it cannot tell, so it never compares equal); None when the channel
+        has no mark (its reads are never skipped for it)."""
         ...

@@ -18,7 +18,9 @@ Two entry points, each one call from the existing paths:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -34,7 +36,7 @@ from paw.core.occurrence import (
     Decided,
     Verified,
 )
-from paw.core.ports import Wired
+from paw.core.ports import ChannelWatch, Wired
 from paw.errors import PawError
 from paw.supervisor.model import Decision, Outcome
 from paw.supervisor.occurrence_steps import apply_events, this_paw
@@ -51,6 +53,43 @@ CHANNEL_NOTE = "channel"  # the prefix of the notes overlay adds (``channel: agr
 # Wall clock: how long paw waits for the hook to hand its answer to the agent.
 TAKEN_TIMEOUT_S = 10.0
 TAKEN_INTERVAL_S = 0.02
+# A loop woken by a channel's poke ticks early at most once per this long (a flood of pokes).
+WOKEN_TICK_GAP_S = 0.25
+
+
+class WakeableSleep:
+    """A loop's sleep (a wave runner's, between its ticks) that a hook channel's poke cuts short
+    (give :meth:`wake` to ``Supervisor.listen_counts``): the tick that follows reads the
+    channel's record, which landed before its poke. A poke only makes a tick earlier, never
+    decides anything; a flood of them makes at most one early tick per ``min_gap_s``."""
+
+    def __init__(
+        self,
+        min_gap_s: float = WOKEN_TICK_GAP_S,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.min_gap_s = min_gap_s
+        self._clock, self._sleep = clock, sleep
+        self._event = threading.Event()
+        self._woken_at = float("-inf")  # clock() when the last early tick was let go
+        self.woken = 0  # early ticks so far
+
+    def wake(self) -> None:
+        """Something changed: the sleep in progress (or the next one) ends now."""
+        self._event.set()
+
+    def __call__(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less when woken (at most one early end per gap)."""
+        started = self._clock()
+        if not self._event.wait(seconds):
+            return
+        self._event.clear()  # (a poke after this is read by the tick that follows, or wakes)
+        rest = min(self._woken_at + self.min_gap_s, started + seconds) - self._clock()
+        if rest > 0:
+            self._sleep(rest)
+        self._woken_at = self._clock()
+        self.woken += 1
 
 
 def wire_channel(ctx: Context, record: AgentRecord, argv: Sequence[str]) -> Wired:
@@ -83,6 +122,24 @@ def port_for(ctx: Context, agent: AgentRecord) -> ChannelPort | None:
     if ctx.channels is None or not agent.token or agent.launched is None:
         return None
     return ctx.channels.port(agent.name, agent.kind, agent.token, agent.launched.pid)
+
+
+def channel_marks(ctx: Context, agents: Iterable[AgentRecord]) -> dict[str, Hashable]:
+    """Per agent whose channel has a mark (:class:`~paw.core.ports.ChannelWatch`), its mark,
+    taken before the sweep reads any channel: a long-running sweeper keeps an agent's
+    observation (its screen unchanged) only while its channel's mark is the one it was read
+    under, so a request that lands without a redraw (Qwen draws no dialog while its hook waits)
+    is read by the very next sweep."""
+    hub: object = ctx.channels  # (a hub that may also watch: ChannelWatch)
+    if not isinstance(hub, ChannelWatch):
+        return {}
+    marks: dict[str, Hashable] = {}
+    for agent in agents:
+        if agent.token and agent.launched is not None:
+            mark = hub.mark(agent.name, agent.kind, agent.token)
+            if mark is not None:
+                marks[agent.name] = mark
+    return marks
 
 
 def fused_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Fused | None:

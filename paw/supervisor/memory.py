@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Hashable
 
     from paw.core.ports import StatusCounts
     from paw.supervisor.model import AgentStatus, AgentView, LivePrompt
@@ -56,6 +56,8 @@ class SweepMemory:
     mark_reads: dict[str, MarkRead] = field(default_factory=dict)
     status_since: dict[str, tuple[str, float]] = field(default_factory=dict)  # status, since
     observed: dict[str, Observed] = field(default_factory=dict)  # reused within observe_ttl
+    # the channel's mark each observation was read under (see supervisor.channels.channel_marks)
+    channel_marks: dict[str, Hashable] = field(default_factory=dict)
     views: dict[str, Built] = field(default_factory=dict)  # the last view built
     # per occurrence id: the last live prompt offered (an equal one offered again is that very
     # object, which the sweeper sends by number: see paw.adapters.sweep_child)

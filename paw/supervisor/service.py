@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from paw.core.ports import ChannelWatch
 from paw.errors import PawError
 from paw.supervisor import cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context, SweepSettings
@@ -97,8 +98,14 @@ class Supervisor:
 
     def listen_counts(self, listener: Callable[[], None] | None) -> None:
         """Tell ``listener`` when a worktree count made beside the sweeps changed what an
-        agent's view shows (the sweep after it shows it)."""
+        agent's view shows (the sweep after it shows it), and when an agent's hook channel
+        says a request landed or ended (a poke: the sweep after it reads the channel; see
+        :class:`~paw.core.ports.ChannelWatch`). Every long-running loop that sweeps listens
+        here; None stops both."""
         self.ctx.memory.on_counted = listener
+        channels: object = self.ctx.channels  # (a hub that may also watch)
+        if isinstance(channels, ChannelWatch):
+            channels.listen(listener)
 
     def open_pane(self, argv: Sequence[str], env: Mapping[str, str]) -> PaneInfo:
         """Start ``argv`` in a new untagged pane of paw's session (made when missing), in the
@@ -263,6 +270,9 @@ class Supervisor:
         counter, self.ctx.memory.counter = self.ctx.memory.counter, None
         if counter is not None:
             counter.shutdown(wait=False, cancel_futures=True)
+        channels: object = self.ctx.channels  # (a hub that may also watch)
+        if isinstance(channels, ChannelWatch):
+            channels.listen(None)  # (its FIFO goes with it)
         self.ctx.terminal.close()
 
     def stats(self) -> dict[str, dict[str, int]]:

@@ -10,6 +10,10 @@ Layout of one spawn's channel directory (in paw's state dir, mode 0700, never th
 - ``ans/<id>.json``: paw's decision, created exclusively (a second answer fails: never twice);
 - ``done/<id>.json``: the hook's outcome (answered, timed-out, ended).
 
+Every record, answer and outcome is written to a temporary file in the spawn's directory and
+moved (or linked) into its folder, so the spawn directory's mtime changes with each: one
+``stat`` tells a sweep whether the channel may have changed (``FileChannelHub.mark``).
+
 A record is listed only when it verifies (signature, agent, spawn, id = file name) *and* the
 process it names is alive, holds that very file open, and was started by Claude's hook runner:
 its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process (Qwen:
@@ -280,7 +284,10 @@ class ClaudeHookChannel:
         )  # fmt: skip
         target = self.wiring.directory / "ans" / f"{request_id}.json"
         try:
-            _create_exclusive(target, json.dumps(doc).encode("utf-8"), mode=0o600)
+            _create_exclusive(
+                target, json.dumps(doc).encode("utf-8"), mode=0o600,
+                staging=self.wiring.directory,
+            )  # fmt: skip
         except FileExistsError as err:
             raise PawError(f"channel request {request_id} was answered already") from err
 
@@ -351,10 +358,13 @@ def _cmdline(proc: Path) -> tuple[str, ...]:
     return tuple(part.decode("utf-8", "replace") for part in raw.split(b"\0")[:-1])
 
 
-def _create_exclusive(path: Path, data: bytes, *, mode: int) -> None:
+def _create_exclusive(path: Path, data: bytes, *, mode: int, staging: Path | None = None) -> None:
     """Write ``path`` whole and fsync'd, failing with FileExistsError if it exists (os.link is
-    atomic and exclusive: two processes answering at once, one wins)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    atomic and exclusive: two processes answering at once, one wins). ``staging``: where the
+    temporary file is made (default: beside ``path``); an answer's is the spawn's channel
+    directory, whose mtime then marks the change (FileChannelHub.mark)."""
+    where = path.parent if staging is None else staging
+    fd, tmp = tempfile.mkstemp(dir=where, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

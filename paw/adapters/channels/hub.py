@@ -23,11 +23,12 @@ import os
 import posixpath
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from paw.adapters.channels.claude import (
+    ANSWERED_GRACE_S,
     ClaudeHookChannel,
     ClaudeWiring,
     channel_dir,
@@ -43,6 +44,7 @@ from paw.adapters.channels.opencode_wiring import (
     load_opencode_server,
     wire_opencode,
 )
+from paw.adapters.channels.wake import WakeListener
 from paw.adapters.pstree import PsutilInspector
 from paw.core.channels import claude, qwen
 from paw.core.ports import ChannelPort, Wired
@@ -75,6 +77,12 @@ LISTENERS_TTL_S = 0.5
 # again every SLOT_RETRY_S.
 MAX_STREAMS = 4
 SLOT_RETRY_S = 5.0
+# A hook channel's directories changed this recently (or in the future: a clock that went
+# back) are not marked as settled: two changes within one tick of the file system's clock share
+# an mtime, and an answered request leaves the list ANSWERED_GRACE_S after its hook ended with
+# no change on disk.
+UNSETTLED_S = ANSWERED_GRACE_S + 1.0
+MARKED_PATHS = 4096  # spawns whose marked paths a hub remembers
 
 
 @dataclass(slots=True)
@@ -111,6 +119,55 @@ class FileChannelHub:
         self._servers: dict[str, _Open] = {}
         self._procs = PsutilInspector()
         self._listening: tuple[float, dict[int, frozenset[int]]] | None = None
+        self._wake: WakeListener | None = None
+        self._marked: dict[tuple[str, str], str] = {}
+        self._on_change: Callable[[], None] | None = None
+
+    def listen(self, on_change: Callable[[], None] | None) -> bool:
+        """Call ``on_change`` when paw's hook program pokes this process's FIFO (a Claude or
+        Qwen request landed or ended; see :mod:`paw.adapters.channels.wake`); None stops and
+        removes the FIFO. opencode's and Kilo's servers tell their stream reader, not this."""
+        self._on_change = on_change
+        if on_change is None:
+            wake, self._wake = self._wake, None
+            if wake is not None:
+                wake.close()
+            return False
+        if self._wake is None:
+            wake = WakeListener(self.root, self._woken)
+            if not wake.start():
+                return False
+            self._wake = wake
+        return True
+
+    def _woken(self) -> None:
+        on_change = self._on_change
+        if on_change is not None:
+            on_change()
+
+    def mark(self, agent: str, kind: str, spawn: str) -> Hashable | None:
+        """A hook channel's mark: its spawn directory's identity and times (every record,
+        answer and outcome is made there and moved into its folder, see
+        :mod:`paw.adapters.channels.claude`), or a fresh object while it changed within
+        :data:`UNSETTLED_S`; None for a server channel (read as before). A file written
+        straight into a folder by anything else (a forgery) changes no mark: it is read at
+        the next screen change or ``observe_ttl``, and refused there as always."""
+        if kind not in HOOK_KINDS or not spawn:
+            return None
+        path = self._marked.get((agent, spawn))
+        if path is None:  # (a string made once: a sweep marks every agent's channel)
+            path = str(channel_dir(self.root, agent, spawn))
+            if len(self._marked) > MARKED_PATHS:
+                self._marked.clear()
+            self._marked[(agent, spawn)] = path
+        try:
+            info = os.stat(path)  # noqa: PTH116 - a str, not a Path: 200 agents a sweep
+        except OSError:
+            return ()
+        now = time.time()
+        if now - info.st_mtime < UNSETTLED_S or now - info.st_ctime < UNSETTLED_S:
+            return object()
+        return (info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
 
     def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
         """``claude`` gets ``--settings FILE`` right after its program name; ``qwen`` gets
@@ -152,7 +209,9 @@ class FileChannelHub:
             del self._ports[key]
 
     def close(self) -> None:
-        """Stop every server channel this process opened (the records stay)."""
+        """Stop every server channel this process opened and the wake-up (the records
+        stay)."""
+        self.listen(None)
         for agent in list(self._servers):
             self._servers.pop(agent).close()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +54,7 @@ def _run(
     from paw.adapters.checks import run_check
     from paw.adapters.notify import ChannelNotifier, terminal_bell_stream
     from paw.cli.compose import build_supervisor, socket_file
+    from paw.supervisor.channels import WakeableSleep
     from paw.supervisor.wave import WaveRunner
 
     _root, docs = repo_and_docs(args)
@@ -87,7 +87,11 @@ def _run(
             notifier=notifier, run_check=run_check, notify_fallback=sup.ctx.config.notify,
             usage_of=task_spend(sup.ctx.repo_root, sup.ctx.config),
         )  # fmt: skip
-        state = runner.run(time.sleep, progress(args.quiet or args.json))
+        # a hook channel's request (a poke) ends the sleep between ticks: listed, and judged
+        # by the wave's rules, at once rather than at the next poll
+        sleep = WakeableSleep()
+        sup.listen_counts(sleep.wake)
+        state = runner.run(sleep, progress(args.quiet or args.json))
     finally:
         notifier.close()
         for error in notifier.errors:  # (as they come: the run may also end by raising)

@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 from paw.errors import PawError
+from paw.supervisor.channels import channel_marks
 from paw.supervisor.model import LivePrompt, Snapshot
 from paw.supervisor.observation import Problem
 from paw.supervisor.records import load_agents
@@ -61,6 +62,7 @@ def poll_once(
     agents = load_agents(ctx.state)
     if only is not None:
         agents = {only: agents[only]} if only in agents else {}
+    marks = channel_marks(ctx, agents.values())  # (before any channel is read)
     early = EarlyCounts.start(ctx, agents.values(), now)
     try:
         try:
@@ -77,7 +79,7 @@ def poll_once(
     finally:
         if early is not None:
             early.abandon()  # only on an unexpected error: refresh_stats took the results
-    kept, proven = kept_observations(ctx, agents, located, texts, now)
+    kept, proven = kept_observations(ctx, agents, located, texts, now, marks)
     live = [
         p.pane_pid
         for name, (p, _) in located.items()
@@ -88,7 +90,7 @@ def poll_once(
         kept.get(name) or observe_agent(ctx, a, located[name], texts, trees, proven.get(name))
         for name, a in agents.items()
     ]
-    remember(ctx, observations, texts, kept, now, forget=only is None, proven=proven)
+    remember(ctx, observations, texts, kept, now, forget=only is None, proven=proven, marks=marks)
     bind(ctx, observations, trees)
 
     def picture(prompts: tuple[LivePrompt, ...], sending: dict[str, str]) -> Snapshot:

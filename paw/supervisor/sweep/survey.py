@@ -12,6 +12,8 @@ from paw.supervisor.observe import detect_text, locate_all, observe
 from paw.supervisor.records import update_agents
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+
     from paw.core.ports import PaneInfo, ProcInfo
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
@@ -52,9 +54,11 @@ def kept_observations(
     located: dict[str, tuple[PaneInfo | None, Problem | None]],
     texts: dict[str, str | None],
     now: float,
+    marks: Mapping[str, Hashable] | None = None,
 ) -> tuple[dict[str, Observation], dict[str, tuple[float, ProcInfo]]]:
     """Observations of the last sweeps still valid (``settings.observe_ttl``): same agent record,
-    same pane (id, pid, liveness, server), same screen, and younger than the TTL, or older
+    same pane (id, pid, liveness, server), same screen, the same channel mark (``marks``, taken
+    before this sweep read any channel), and younger than the TTL, or older
     but not among the :data:`TTL_REFRESH_PER_SWEEP` oldest (those are resolved again now).
     Beside them, by agent, the proven process (and when it was proven) of those whose screen
     alone changed, proven less than :data:`PROOF_REUSE_S` ago: detected again, not resolved."""
@@ -71,7 +75,7 @@ def kept_observations(
         obs, text = entry[1], entry[2]
         if obs.pane is None:
             continue
-        if obs.agent is not agent and obs.agent != agent:  # (the same record: the same parse)
+        if not _same_inputs(ctx, obs, agent, marks):
             continue
         screen = texts.get(pane.pane_id)
         if screen is None or text is None or (screen is not text and screen != text):
@@ -97,6 +101,18 @@ def kept_observations(
     return kept, proven
 
 
+def _same_inputs(
+    ctx: Context, obs: Observation, agent: AgentRecord, marks: Mapping[str, Hashable] | None
+) -> bool:
+    """The observation was made of this very agent record (the same parse) and, where its
+    channel has a mark, under the mark its channel has now (else its channel changed, or may
+    have: detected again, with the channel read)."""
+    if obs.agent is not agent and obs.agent != agent:
+        return False
+    name = agent.name
+    return marks is None or marks.get(name) == ctx.memory.channel_marks.get(name)
+
+
 def remember(
     ctx: Context,
     observations: list[Observation],
@@ -106,12 +122,19 @@ def remember(
     *,
     forget: bool = True,
     proven: dict[str, tuple[float, ProcInfo]] | None = None,
+    marks: Mapping[str, Hashable] | None = None,
 ) -> None:
     if ctx.settings.observe_ttl <= 0:
         return
     names = set()
+    channel_marks = ctx.memory.channel_marks
     for obs in observations:
         names.add(obs.agent.name)
+        mark = marks.get(obs.agent.name) if marks is not None else None
+        if mark is None:
+            channel_marks.pop(obs.agent.name, None)
+        else:
+            channel_marks[obs.agent.name] = mark
         if obs.agent.name in kept:
             continue  # keeps the time it was observed (the TTL counts from there)
         text = texts.get(obs.pane.pane_id) if obs.pane is not None else None
@@ -120,6 +143,8 @@ def remember(
         ctx.memory.observed[obs.agent.name] = (reused[0] if reused else now, obs, text)
     for name in [name for name in ctx.memory.observed if forget and name not in names]:
         del ctx.memory.observed[name]
+    for name in [name for name in channel_marks if forget and name not in names]:
+        del channel_marks[name]
 
 
 def observe_agent(

@@ -203,7 +203,7 @@ class SweepChild:
         self.started = time.monotonic()
         err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115, PTH123 - kept by the child
         try:
-            self._proc = proc.spawn(argv, cwd=cwd, stderr=err, new_session=True)  # paw itself
+            self._proc = proc.spawn(argv, cwd=cwd, stderr=err, new_session=True, die_with_paw=True)
         finally:
             if not isinstance(err, int):
                 err.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import time
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
@@ -68,7 +69,7 @@ HEADERS = {
 class WebSettings:
     """How one server runs."""
 
-    repo: str  # shown in the title
+    repo: str  # the repository's root (links are signed over it; never shown: see ``name``)
     token_hash: str
     tls: bool = False  # the cookie is Secure
     allowed_hosts: frozenset[str] | None = None  # Host headers accepted (None: any)
@@ -76,6 +77,18 @@ class WebSettings:
     link_key: str | None = None  # signs one-occurrence links (None: links are refused)
     sessions: Sessions = field(default_factory=Sessions)
     failed: FailedTries = field(default_factory=FailedTries)
+
+    @property
+    def name(self) -> str:
+        """The repository as the page names it: its directory's name, never the full path
+        (a page on a phone, a screenshot, a shared screen need not show the machine's
+        directories)."""
+        return repo_name(self.repo)
+
+
+def repo_name(repo: str) -> str:
+    """The last part of the path ``repo`` (the whole of it when it has none, e.g. ``/``)."""
+    return PurePath(repo).name or repo
 
 
 def create_app(source: Source, settings: WebSettings) -> ASGIApp:
@@ -157,7 +170,7 @@ class _Web:
         if session is None:
             return _signed_out()
         board, extra = await run_in_threadpool(self._read, _selected(request))
-        return HTMLResponse(render.render_home(board, session.csrf, self.s.repo, extra))
+        return HTMLResponse(render.render_home(board, session.csrf, self.s.name, extra))
 
     async def board(self, request: Request) -> Response:
         session = self._session(request)
@@ -278,7 +291,7 @@ class _Web:
                          "answered: nothing offered", 410, home=False)  # fmt: skip
         target, csrf = request.url.path, link_csrf(key, claim)
         if request.method == "GET":  # a link never acts on GET
-            return HTMLResponse(render.render_link(live, now, csrf, target))
+            return HTMLResponse(render.render_link(live, now, csrf, target, self.s.name))
         return await self._decide_by_link(request, claim, live, csrf, target)
 
     async def _decide_by_link(

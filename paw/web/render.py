@@ -98,11 +98,12 @@ def page(title: str, body: str, *, script: bool = False) -> str:
     )
 
 
-def render_home(board: Board, csrf: str, repo: str, extra: Extra | None = None) -> str:
-    """The main page: agents and prompts (and the script that refreshes them)."""
+def render_home(board: Board, csrf: str, name: str, extra: Extra | None = None) -> str:
+    """The main page: agents and prompts (and the script that refreshes them). ``name`` is
+    the repository's directory name (the title and the heading; never its full path)."""
     inner = render_board(board, csrf, extra)
-    body = f"<h1>paw · {inert(repo)}</h1><div id=board>{inner}</div>"
-    return page("paw", body, script=True)
+    body = f"<h1>paw · {inert(name)}</h1><div id=board>{inner}</div>"
+    return page(f"paw · {printable(name)}", body, script=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,9 +299,11 @@ def render_confirm(d: Decision, csrf: str, subject: str, target: str = "/decide"
     return page("paw: confirm", body)
 
 
-def render_link(p: LivePrompt, now: float, csrf: str, target: str) -> str:
-    """The page a one-occurrence link opens: that one prompt as it is now, nothing else."""
-    body = f"<h1>paw · one prompt</h1>{_prompt_card(p, now, None, csrf, target)}"
+def render_link(p: LivePrompt, now: float, csrf: str, target: str, name: str = "") -> str:
+    """The page a one-occurrence link opens: that one prompt as it is now, nothing else
+    (``name``: the repository's directory name, as the main page's heading)."""
+    where = f" · {inert(name)}" if name else ""
+    body = f"<h1>paw{where} · one prompt</h1>{_prompt_card(p, now, None, csrf, target)}"
     return page("paw: prompt", body)
 
 

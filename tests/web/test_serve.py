@@ -280,6 +280,25 @@ def test_the_page_lists_and_decides_through_the_one_approval_path(web: Web) -> N
     assert _sends(web.repo, trust) == []
 
 
+def test_the_page_names_the_repository_never_its_path(web: Web) -> None:
+    """The title and heading name the repository by its directory; no page (the list, its
+    refresh, an agent's details) shows the machine's path to it or to the agents' worktrees."""
+    web.login()
+    _wait_prompt(web, "touch one.txt")
+    name = web.repo.name
+    page = web.page()
+    assert f"<title>paw · {name}</title>" in page
+    assert f"<h1>paw · {name}</h1>" in page
+    status, _, details = web.request("GET", "/?agent=a1")
+    assert status == 200
+    assert "its pane now" in details  # the agent's details are there
+    status, _, board = web.request("GET", "/board?agent=a1")
+    assert status == 200
+    for text in (page, details, board):
+        assert str(web.repo) not in text
+        assert str(web.repo.parent) not in text  # nor the agents' worktrees beside it
+
+
 def test_strangers_get_nothing(web: Web) -> None:
     # no cookie: the page and the decision are refused
     assert web.request("GET", "/")[0] == 401
@@ -459,6 +478,8 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     status, _, text = web.request("GET", link)  # opening it shows the prompt, acts on nothing
     assert status == 200
     assert "touch one.txt" in text
+    assert f"<h1>paw · {web.repo.name} · one prompt</h1>" in text  # which repository, no path
+    assert str(web.repo) not in text
     assert "value=approve>Approve</button>" in text
     assert _sends(web.repo, allow.id) == []
     assert web.request("GET", "/")[0] == 401  # the link grants nothing else

@@ -249,6 +249,10 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         assert live == "events", f"updated by {live!r}, not by the server's events"
         _same_as_paw(repo, card, "rm -rf /", "block")
         assert _buttons(card) == ["Deny"]
+        # its age moves on the page's clock (the stream sends no part for ages alone)
+        age = card.find_element("css selector", ".age")
+        first = age.get_attribute("textContent")
+        _until(browser, "the age moving", lambda _d: age.get_attribute("textContent") != first)
         assert "Needs the terminal" in str(card.get_attribute("textContent"))
         _shot(browser, "desktop")
         _press(browser, card, "Deny")

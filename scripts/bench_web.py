@@ -64,7 +64,7 @@ PROMPT_TIMEOUT_S = 3.0  # each prompt gives up after this long (the agent's own 
 MODES = {
     "poll": "the page's own poll_once loop, the whole board per change (the first slice)",
     "whole": "the feed, the whole board again per change, ages included (the page before parts)",
-    "feed": "the feed, each part alone when more than its ages changed: what `paw serve` runs",
+    "feed": "the feed, each part (or agent's row) alone when more than ages changed: paw serve",
 }
 MAX_PROMPTS = 200
 
@@ -194,6 +194,11 @@ class Page:
         if name == "part":
             part, _, html = text.partition("\n")
             self.parts[part] = html
+        elif name == "row":
+            row, _, html = text.partition("\n")
+            agents = self.parts.get("agents", "")
+            self.parts["agents"] = re.sub(f"<tr id={row}>.*?</tr>", lambda _m: html, agents,
+                                          count=1, flags=re.DOTALL)  # fmt: skip
         else:
             self.parts = split_parts(text)
 
@@ -335,7 +340,7 @@ def whole_board(*, active: bool) -> Iterator[None]:
     if not active:
         yield
         return
-    parts, wrap, steady = render.board_parts, render.wrap, render.steady
+    parts, wrap, steady, updates = render.board_parts, render.wrap, render.steady, render.updates
 
     def whole(
         board: Board, csrf: str, extra: render.Extra | None = None
@@ -345,10 +350,14 @@ def whole_board(*, active: bool) -> Iterator[None]:
     render.board_parts = whole
     render.wrap = lambda name, html: html
     render.steady = lambda html: html
+    render.updates = lambda name, before, html: (
+        [] if before == html else [("part", f"{name}\n{html}")]
+    )
     try:
         yield
     finally:
         render.board_parts, render.wrap, render.steady = parts, wrap, steady
+        render.updates = updates
 
 
 def measure(page: Page, port: int, token: str, root: Path, stamp: Path, first: int, n: int,

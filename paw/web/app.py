@@ -182,10 +182,11 @@ class _Web:
 
     async def events(self, request: Request) -> Response:
         """The list as server-sent events: first the whole board (``board``), then each part
-        of it again (``part``: its name, a newline, its HTML) only when more than its prompts'
-        ages changed (the page ages them itself). At 200 agents one new prompt sends the
-        prompts, not the agents' table. The page falls back to the short poll of ``/board``
-        when this stream cannot be had."""
+        of it again (``part``) only when more than its prompts' ages changed (the page ages
+        them itself), or only the agents' rows that changed (``row``; see
+        :func:`render.updates`). At 200 agents one new prompt sends the prompts and one row,
+        not the agents' table. The page falls back to the short poll of ``/board`` when this
+        stream cannot be had."""
         session = self._session(request)
         if session is None:
             return _signed_out()
@@ -213,9 +214,10 @@ class _Web:
                         last, sent = {n: render.steady(h) for n, h in parts}, True
                     else:
                         for name, html in parts:
-                            if last.get(name) != (steady := render.steady(html)):
-                                yield _event("part", f"{name}\n{html}")
-                                last[name], sent = steady, True
+                            for kind, data in render.updates(name, last.get(name), html):
+                                yield _event(kind, data)
+                                sent = True
+                            last[name] = render.steady(html)
                     if sent:
                         quiet = 0.0
                     elif quiet >= SSE_KEEPALIVE_S:

@@ -74,6 +74,11 @@ JS = """
     var i=t.indexOf('\\n'),el=document.getElementById('pt-'+t.slice(0,i));
     if(!el||el.parentNode!==board)return;
     var d=document.createElement('div');d.innerHTML=t.slice(i+1);kids(el,d);clock()}
+  function row(t){  /* "ID\\nROW": one agent's row of the table again */
+    var i=t.indexOf('\\n'),el=document.getElementById(t.slice(0,i));
+    if(!el||el.nodeName!=='TR'||!board.contains(el))return;
+    var b=document.createElement('tbody');b.innerHTML=t.slice(i+1);
+    if(b.firstElementChild)morph(el,b.firstElementChild)}
   function age(s){s=Math.max(0,Math.floor(s));
     return s<120?s+'s':s<7200?Math.floor(s/60)+'m':Math.floor(s/3600)+'h'}
   function ages(){  /* the server sends a part again only when more than its ages changed */
@@ -91,6 +96,7 @@ JS = """
   var es=new EventSource('/events'+q),got=false;
   es.addEventListener('board',function(e){got=true;board.dataset.live='events';show(e.data)});
   es.addEventListener('part',function(e){got=true;board.dataset.live='events';part(e.data)});
+  es.addEventListener('row',function(e){got=true;board.dataset.live='events';row(e.data)});
   es.addEventListener('signed-out',function(){es.close();location.reload()});
   es.onerror=poll;  /* the stream retries on its own; the poll covers the gap */
   setTimeout(function(){if(!got)poll()},5000);  /* a proxy that holds the stream back */
@@ -167,6 +173,34 @@ def steady(html: str) -> str:
     time): an open page's script ages the prompts itself, so a stream sends a part again only
     when this changed."""
     return _AGES.sub("", html)
+
+
+_ROW = re.compile(r"<tr id=(ag-\d+)>.*?</tr>", re.DOTALL)  # (escaped text has no ``<``)
+
+
+def updates(name: str, before: str | None, html: str) -> list[tuple[str, str]]:
+    """What a stream sends for part ``name`` now ``html`` (as :func:`steady` left ``before``
+    when last sent): the part (``part``: its name, a newline, its HTML), or, when only some
+    agents' rows changed (the same agents, in the same order), those rows alone (``row``: the
+    row's id, a newline, the row). At 200 agents one agent's new status is one row, not the
+    table. Nothing when only the ages changed."""
+    now = steady(html)
+    if before == now:
+        return []
+    rows_before, rows_now = _ROW.findall(before or ""), _ROW.findall(now)
+    if (
+        before is None
+        or not rows_now
+        or _ROW.sub("", before) != _ROW.sub("", now)
+        or len(rows_before) != len(rows_now)
+    ):
+        return [("part", f"{name}\n{html}")]
+    old = [m.group(0) for m in _ROW.finditer(before)]
+    return [
+        ("row", f"{m.group(1)}\n{m.group(0)}")
+        for m, was in zip(_ROW.finditer(now), old, strict=True)
+        if m.group(0) != was
+    ]
 
 
 def board_parts(board: Board, csrf: str, extra: Extra | None = None) -> tuple[tuple[str, str], ...]:
@@ -248,14 +282,14 @@ def _agents_table(agents: tuple[AgentView, ...], home: str | None = None) -> str
         "<th>Branch</th><th title='uncommitted / untracked / ahead / behind'>Counts</th></tr>"
     )
     rows = [head]
-    for a in agents:
+    for i, a in enumerate(agents):
         s = a.stat
         counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
         host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
         note = f"<div class=meta>{inert(tilde(a.note, home))}</div>" if a.note else ""
         link = f"/?agent={quote(a.name, safe='')}#details"
         rows.append(
-            f"<tr><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
+            f"<tr id=ag-{i}><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
             f"<td>{inert(a.kind)}</td>"
             f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
             f"<td>{counts}</td></tr>"

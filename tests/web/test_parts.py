@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from paw.core.models import Action, Finding, PromptSource, Verdict
-from paw.supervisor.model import Snapshot
+from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat
 from paw.web import render
 from paw.web.render import Extra
 from paw.web.source import Board
@@ -79,3 +79,50 @@ def test_paws_own_words_show_the_home_as_a_tilde_and_subjects_stay_exact() -> No
     assert "<li>~/.ssh/id_ed25519 is outside ~/w/repo-paw/a1</li>" in html
     assert "reason=worktree ~/w/repo-paw/a1 gone" in html
     assert html.count("/home/ann") == 1  # the subject's alone
+
+
+def _agents(*statuses: str) -> str:
+    views = tuple(
+        AgentView(
+            name=f"a{i}",
+            kind="claude",
+            pane_id=f"%{i}",
+            alive=True,
+            status=AgentStatus(status),
+            status_since=0.0,
+            branch=f"paw/a{i}",
+            worktree=f"/w/a{i}",
+            stat=WorktreeStat(counted=False),
+        )
+        for i, status in enumerate(statuses)
+    )
+    board = Board(Snapshot(taken_at=1.0, agents=views, prompts=()), {})
+    return dict(render.board_parts(board, "csrf", Extra(now=5.0)))["agents"]
+
+
+def test_one_agents_new_status_sends_its_row_alone() -> None:
+    before = _agents("busy", "idle", "busy")
+    after = _agents("busy", "prompt", "busy")
+    (sent,) = render.updates("agents", render.steady(before), after)
+    kind, data = sent
+    assert kind == "row"
+    row_id, row = data.split("\n", 1)
+    assert row_id == "ag-1"
+    assert row.startswith("<tr id=ag-1><td><a href='/?agent=a1#details'>a1</a>")
+    assert ">prompt<" in row
+    assert "a0" not in data
+    assert "a2" not in data
+    assert render.updates("agents", render.steady(after), after) == []  # nothing new
+
+
+def test_agents_added_removed_or_first_sent_send_the_part() -> None:
+    two, three = _agents("busy", "idle"), _agents("busy", "idle", "busy")
+    assert [k for k, _ in render.updates("agents", None, two)] == ["part"]  # the first time
+    assert render.updates("agents", render.steady(two), three) == [("part", f"agents\n{three}")]
+    assert [k for k, _ in render.updates("agents", render.steady(three), two)] == ["part"]
+    prompts = _parts(now=5.0)["prompts"]  # a part without rows: whole when it changed
+    other = _parts(now=5.0, subject="git push --force")["prompts"]
+    assert render.updates("prompts", render.steady(prompts), other) == [
+        ("part", f"prompts\n{other}")
+    ]
+    assert render.updates("prompts", render.steady(prompts), _parts(now=99.0)["prompts"]) == []

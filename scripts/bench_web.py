@@ -351,7 +351,8 @@ def whole_board(*, active: bool) -> Iterator[None]:
     render.wrap = lambda name, html: html
     render.steady = lambda html: html
     render.updates = lambda name, before, html: (
-        [] if before == html else [("part", f"{name}\n{html}")]
+        ([] if before == html else [("part", f"{name}\n{html}")]),
+        html,
     )
     try:
         yield

@@ -214,10 +214,10 @@ class _Web:
                         last, sent = {n: render.steady(h) for n, h in parts}, True
                     else:
                         for name, html in parts:
-                            for kind, data in render.updates(name, last.get(name), html):
+                            events, last[name] = render.updates(name, last.get(name), html)
+                            for kind, data in events:
                                 yield _event(kind, data)
                                 sent = True
-                            last[name] = render.steady(html)
                     if sent:
                         quiet = 0.0
                     elif quiet >= SSE_KEEPALIVE_S:

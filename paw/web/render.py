@@ -8,6 +8,7 @@ carrying ``<script>``, markup or an OSC sequence is shown as text and never acts
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import time
@@ -172,21 +173,23 @@ def steady(html: str) -> str:
     """``html`` without what changes by the clock alone (the prompts' ages, the server's
     time): an open page's script ages the prompts itself, so a stream sends a part again only
     when this changed."""
+    if "<span class=age " not in html and "<h2 data-now=" not in html:
+        return html  # (the agents' table, the audit: at 200 agents most of the bytes)
     return _AGES.sub("", html)
 
 
 _ROW = re.compile(r"<tr id=(ag-\d+)>.*?</tr>", re.DOTALL)  # (escaped text has no ``<``)
 
 
-def updates(name: str, before: str | None, html: str) -> list[tuple[str, str]]:
+def updates(name: str, before: str | None, html: str) -> tuple[list[tuple[str, str]], str]:
     """What a stream sends for part ``name`` now ``html`` (as :func:`steady` left ``before``
     when last sent): the part (``part``: its name, a newline, its HTML), or, when only some
     agents' rows changed (the same agents, in the same order), those rows alone (``row``: the
     row's id, a newline, the row). At 200 agents one agent's new status is one row, not the
-    table. Nothing when only the ages changed."""
+    table. Nothing when only the ages changed. Also ``steady(html)``, to compare with next."""
     now = steady(html)
     if before == now:
-        return []
+        return [], now
     rows_before, rows_now = _ROW.findall(before or ""), _ROW.findall(now)
     if (
         before is None
@@ -194,13 +197,14 @@ def updates(name: str, before: str | None, html: str) -> list[tuple[str, str]]:
         or _ROW.sub("", before) != _ROW.sub("", now)
         or len(rows_before) != len(rows_now)
     ):
-        return [("part", f"{name}\n{html}")]
+        return [("part", f"{name}\n{html}")], now
     old = [m.group(0) for m in _ROW.finditer(before)]
-    return [
+    rows = [
         ("row", f"{m.group(1)}\n{m.group(0)}")
         for m, was in zip(_ROW.finditer(now), old, strict=True)
         if m.group(0) != was
     ]
+    return rows, now
 
 
 def board_parts(board: Board, csrf: str, extra: Extra | None = None) -> tuple[tuple[str, str], ...]:
@@ -282,20 +286,26 @@ def _agents_table(agents: tuple[AgentView, ...], home: str | None = None) -> str
         "<th>Branch</th><th title='uncommitted / untracked / ahead / behind'>Counts</th></tr>"
     )
     rows = [head]
-    for i, a in enumerate(agents):
-        s = a.stat
-        counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
-        host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
-        note = f"<div class=meta>{inert(tilde(a.note, home))}</div>" if a.note else ""
-        link = f"/?agent={quote(a.name, safe='')}#details"
-        rows.append(
-            f"<tr id=ag-{i}><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
-            f"<td>{inert(a.kind)}</td>"
-            f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
-            f"<td>{counts}</td></tr>"
-        )
+    rows += [_agent_row(i, a, home) for i, a in enumerate(agents)]
     rows.append("</table></div>")
     return "".join(rows)
+
+
+@functools.lru_cache(maxsize=4096)
+def _agent_row(i: int, a: AgentView, home: str | None) -> str:
+    """Row ``i`` of the agents' table (kept: a sweep redraws few agents, and every open page
+    renders the table again on every picture)."""
+    s = a.stat
+    counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
+    host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
+    note = f"<div class=meta>{inert(tilde(a.note, home))}</div>" if a.note else ""
+    link = f"/?agent={quote(a.name, safe='')}#details"
+    return (
+        f"<tr id=ag-{i}><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
+        f"<td>{inert(a.kind)}</td>"
+        f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
+        f"<td>{counts}</td></tr>"
+    )
 
 
 def _age(seconds: float) -> str:

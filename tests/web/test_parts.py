@@ -103,7 +103,8 @@ def _agents(*statuses: str) -> str:
 def test_one_agents_new_status_sends_its_row_alone() -> None:
     before = _agents("busy", "idle", "busy")
     after = _agents("busy", "prompt", "busy")
-    (sent,) = render.updates("agents", render.steady(before), after)
+    (sent,), kept = render.updates("agents", render.steady(before), after)
+    assert kept == render.steady(after)
     kind, data = sent
     assert kind == "row"
     row_id, row = data.split("\n", 1)
@@ -112,17 +113,17 @@ def test_one_agents_new_status_sends_its_row_alone() -> None:
     assert ">prompt<" in row
     assert "a0" not in data
     assert "a2" not in data
-    assert render.updates("agents", render.steady(after), after) == []  # nothing new
+    assert render.updates("agents", render.steady(after), after) == ([], after)  # nothing new
 
 
 def test_agents_added_removed_or_first_sent_send_the_part() -> None:
     two, three = _agents("busy", "idle"), _agents("busy", "idle", "busy")
-    assert [k for k, _ in render.updates("agents", None, two)] == ["part"]  # the first time
-    assert render.updates("agents", render.steady(two), three) == [("part", f"agents\n{three}")]
-    assert [k for k, _ in render.updates("agents", render.steady(three), two)] == ["part"]
+    assert [k for k, _ in render.updates("agents", None, two)[0]] == ["part"]  # the first time
+    assert render.updates("agents", two, three)[0] == [("part", f"agents\n{three}")]
+    assert [k for k, _ in render.updates("agents", three, two)[0]] == ["part"]
     prompts = _parts(now=5.0)["prompts"]  # a part without rows: whole when it changed
     other = _parts(now=5.0, subject="git push --force")["prompts"]
-    assert render.updates("prompts", render.steady(prompts), other) == [
+    assert render.updates("prompts", render.steady(prompts), other)[0] == [
         ("part", f"prompts\n{other}")
     ]
-    assert render.updates("prompts", render.steady(prompts), _parts(now=99.0)["prompts"]) == []
+    assert render.updates("prompts", render.steady(prompts), _parts(now=99.0)["prompts"])[0] == []

@@ -130,6 +130,7 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
          digest: str, link_key: str) -> None:  # fmt: skip
     import uvicorn
 
+    from paw.adapters.paths import home_directory
     from paw.web.app import WebSettings, create_app
     from paw.web.source import Source
 
@@ -141,7 +142,8 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
         )
         hosts = frozenset(f"{n}:{port}" for n in names)
     settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=bool(args.cert),
-                           allowed_hosts=hosts, link_key=link_key)  # fmt: skip
+                           allowed_hosts=hosts, link_key=link_key,
+                           home=home_directory())  # fmt: skip
     feed = start_feed(sup)
     source = Source(sup, time.time, feed)
     source.start()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import time
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
@@ -68,14 +69,27 @@ HEADERS = {
 class WebSettings:
     """How one server runs."""
 
-    repo: str  # shown in the title
+    repo: str  # the repository's root (links are signed over it; never shown: see ``name``)
     token_hash: str
     tls: bool = False  # the cookie is Secure
     allowed_hosts: frozenset[str] | None = None  # Host headers accepted (None: any)
     clock: Callable[[], float] = time.time
     link_key: str | None = None  # signs one-occurrence links (None: links are refused)
+    home: str | None = None  # the user's home: paw's own words show it as ``~``
     sessions: Sessions = field(default_factory=Sessions)
     failed: FailedTries = field(default_factory=FailedTries)
+
+    @property
+    def name(self) -> str:
+        """The repository as the page names it: its directory's name, never the full path
+        (a page on a phone, a screenshot, a shared screen need not show the machine's
+        directories)."""
+        return repo_name(self.repo)
+
+
+def repo_name(repo: str) -> str:
+    """The last part of the path ``repo`` (the whole of it when it has none, e.g. ``/``)."""
+    return PurePath(repo).name or repo
 
 
 def create_app(source: Source, settings: WebSettings) -> ASGIApp:
@@ -157,7 +171,7 @@ class _Web:
         if session is None:
             return _signed_out()
         board, extra = await run_in_threadpool(self._read, _selected(request))
-        return HTMLResponse(render.render_home(board, session.csrf, self.s.repo, extra))
+        return HTMLResponse(render.render_home(board, session.csrf, self.s.name, extra))
 
     async def board(self, request: Request) -> Response:
         session = self._session(request)
@@ -167,8 +181,12 @@ class _Web:
         return HTMLResponse(render.render_board(board, session.csrf, extra))
 
     async def events(self, request: Request) -> Response:
-        """The list as server-sent events: the whole part again whenever it changed (the
-        page falls back to the short poll of ``/board`` when this stream cannot be had)."""
+        """The list as server-sent events: first the whole board (``board``), then each part
+        of it again (``part``) only when more than its prompts' ages changed (the page ages
+        them itself), or only the agents' rows that changed (``row``; see
+        :func:`render.updates`). At 200 agents one new prompt sends the prompts and one row,
+        not the agents' table. The page falls back to the short poll of ``/board`` when this
+        stream cannot be had."""
         session = self._session(request)
         if session is None:
             return _signed_out()
@@ -176,7 +194,8 @@ class _Web:
 
         async def stream() -> AsyncIterator[str]:
             yield f"retry: {SSE_RETRY_MS}\n\n"
-            last, quiet = "", 0.0
+            last: dict[str, str] | None = None  # each part as last sent, ages left out
+            quiet = 0.0
             # With the feed a new picture wakes the stream at once; the tick still brings the
             # audit tail and the selected agent's pane, and sees a session end.
             fed = self.source.feed is not None
@@ -188,10 +207,19 @@ class _Web:
                         yield "event: signed-out\ndata: \n\n"
                         return
                     board, extra = await run_in_threadpool(self._read, selected)
-                    text = render.render_board(board, session.csrf, extra)
-                    if text != last:
-                        yield _event("board", text)
-                        last, quiet = text, 0.0
+                    parts = render.board_parts(board, session.csrf, extra)
+                    sent = False
+                    if last is None:
+                        yield _event("board", "".join(render.wrap(n, h) for n, h in parts))
+                        last, sent = {n: render.steady(h) for n, h in parts}, True
+                    else:
+                        for name, html in parts:
+                            events, last[name] = render.updates(name, last.get(name), html)
+                            for kind, data in events:
+                                yield _event(kind, data)
+                                sent = True
+                    if sent:
+                        quiet = 0.0
                     elif quiet >= SSE_KEEPALIVE_S:
                         yield ": keep-alive\n\n"
                         quiet = 0.0
@@ -213,7 +241,7 @@ class _Web:
         board = self.source.read_board()
         details = self.source.read_details(selected) if selected is not None else None
         audit = self.source.read_audit()
-        return board, render.Extra(selected, details, audit, now=self.s.clock())
+        return board, render.Extra(selected, details, audit, now=self.s.clock(), home=self.s.home)
 
     # -- deciding ------------------------------------------------------------------------------
 
@@ -247,12 +275,15 @@ class _Web:
         )
         if decision.outcome is Outcome.NEEDS_CONFIRMATION:
             subject = live.prompt.subject or live.prompt.question if live else ""
-            return HTMLResponse(render.render_confirm(decision, session.csrf, subject))
+            return HTMLResponse(
+                render.render_confirm(decision, session.csrf, subject, home=self.s.home)
+            )
+        said = render.tilde(decision.reason, self.s.home)  # (paw's words: the home as ~)
         if decision.outcome is Outcome.NEEDS_OVERRIDE:
-            return _page("Needs the terminal", decision.reason, 409)
+            return _page("Needs the terminal", said, 409)
         if decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
-            return _page("Sent", decision.reason, 200, status=decision.outcome.value)
-        return _page("Not sent", decision.reason, 409, status=decision.outcome.value)
+            return _page("Sent", said, 200, status=decision.outcome.value)
+        return _page("Not sent", said, 409, status=decision.outcome.value)
 
     # -- one-occurrence links --------------------------------------------------------------------
 
@@ -278,7 +309,9 @@ class _Web:
                          "answered: nothing offered", 410, home=False)  # fmt: skip
         target, csrf = request.url.path, link_csrf(key, claim)
         if request.method == "GET":  # a link never acts on GET
-            return HTMLResponse(render.render_link(live, now, csrf, target))
+            return HTMLResponse(
+                render.render_link(live, now, csrf, target, self.s.name, self.s.home)
+            )
         return await self._decide_by_link(request, claim, live, csrf, target)
 
     async def _decide_by_link(
@@ -311,11 +344,11 @@ class _Web:
         )
         if decision.outcome is Outcome.NEEDS_CONFIRMATION:
             subject = live.prompt.subject or live.prompt.question
-            return HTMLResponse(render.render_confirm(decision, csrf, subject, target))
+            return HTMLResponse(render.render_confirm(decision, csrf, subject, target, self.s.home))
+        said = render.tilde(decision.reason, self.s.home)
         if decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
-            return _page("Sent", decision.reason, 200, status=decision.outcome.value, home=False)
-        return _page("Not sent", decision.reason, 409, status=decision.outcome.value,
-                     home=False)  # fmt: skip
+            return _page("Sent", said, 200, status=decision.outcome.value, home=False)
+        return _page("Not sent", said, 409, status=decision.outcome.value, home=False)
 
     def _live(self, prompt_id: str) -> LivePrompt | None:
         """The prompt as it is now (a sweep now: the page's last picture may be older)."""

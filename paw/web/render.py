@@ -8,7 +8,9 @@ carrying ``<script>``, markup or an OSC sequence is shown as text and never acts
 
 from __future__ import annotations
 
+import functools
 import html
+import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -53,7 +55,7 @@ button.go{background:var(--ok);color:#fff}button.warn{background:var(--warn);col
 JS = """
 (function(){
   var board=document.getElementById('board');if(!board)return;
-  var q=location.search,polling=false;
+  var q=location.search,polling=false,skew=0;
   function tag(n){return n.cloneNode(false).outerHTML}
   function morph(a,b){
     if(a.nodeType!==b.nodeType||a.nodeName!==b.nodeName||(a.nodeType===1&&tag(a)!==tag(b))){
@@ -64,8 +66,27 @@ JS = """
     var x=a.childNodes,y=b.childNodes,i;
     if(x.length!==y.length){a.innerHTML=b.innerHTML;return}
     for(i=0;i<y.length;i++)morph(x[i],y[i])}
+  function clock(){
+    var n=board.querySelector('[data-now]');
+    if(n)skew=Number(n.getAttribute('data-now'))-Date.now()/1000}
   function show(t){
-    if(t===null)return;var d=document.createElement('div');d.innerHTML=t;kids(board,d)}
+    if(t===null)return;var d=document.createElement('div');d.innerHTML=t;kids(board,d);clock()}
+  function part(t){  /* "NAME\\nHTML": that one part of the board again */
+    var i=t.indexOf('\\n'),el=document.getElementById('pt-'+t.slice(0,i));
+    if(!el||el.parentNode!==board)return;
+    var d=document.createElement('div');d.innerHTML=t.slice(i+1);kids(el,d);clock()}
+  function row(t){  /* "ID\\nROW": one agent's row of the table again */
+    var i=t.indexOf('\\n'),el=document.getElementById(t.slice(0,i));
+    if(!el||el.nodeName!=='TR'||!board.contains(el))return;
+    var b=document.createElement('tbody');b.innerHTML=t.slice(i+1);
+    if(b.firstElementChild)morph(el,b.firstElementChild)}
+  function age(s){s=Math.max(0,Math.floor(s));
+    return s<120?s+'s':s<7200?Math.floor(s/60)+'m':Math.floor(s/3600)+'h'}
+  function ages(){  /* the server sends a part again only when more than its ages changed */
+    var now=Date.now()/1000+skew,a=board.querySelectorAll('.age[data-seen]'),i,t;
+    for(i=0;i<a.length;i++){t=age(now-Number(a[i].getAttribute('data-seen')));
+      if(a[i].textContent!==t)a[i].textContent=t}}
+  clock();setInterval(ages,1000);
   function tick(){
     fetch('/board'+q,{credentials:'same-origin',cache:'no-store'}).then(function(r){
       if(r.status===401){location.reload();return null}return r.ok?r.text():null
@@ -75,6 +96,8 @@ JS = """
   if(!window.EventSource){poll();return}
   var es=new EventSource('/events'+q),got=false;
   es.addEventListener('board',function(e){got=true;board.dataset.live='events';show(e.data)});
+  es.addEventListener('part',function(e){got=true;board.dataset.live='events';part(e.data)});
+  es.addEventListener('row',function(e){got=true;board.dataset.live='events';row(e.data)});
   es.addEventListener('signed-out',function(){es.close();location.reload()});
   es.onerror=poll;  /* the stream retries on its own; the poll covers the gap */
   setTimeout(function(){if(!got)poll()},5000);  /* a proxy that holds the stream back */
@@ -85,6 +108,19 @@ JS = """
 def inert(text: object) -> str:
     """``text`` (not written by paw) made safe to place in HTML, as text or in an attribute."""
     return html.escape(printable(str(text)), quote=True)
+
+
+def tilde(text: str, home: str | None) -> str:
+    """``text`` (paw's own words: a reason, a note, an error) with the user's home directory
+    written ``~``: a phone or a shared screen need not show the machine's directories, and
+    ``~/…`` says as much to the user. Subjects and pane text are never changed (shown as drawn)."""
+    if not home or home == "/" or home not in text:
+        return text
+    return re.sub(
+        r"(?<![\w./~-])" + re.escape(home.rstrip("/")) + r"(?=/|$|[\s'\"`),:;]|\.(?:\s|$))",
+        "~",
+        text,
+    )
 
 
 def page(title: str, body: str, *, script: bool = False) -> str:
@@ -98,11 +134,12 @@ def page(title: str, body: str, *, script: bool = False) -> str:
     )
 
 
-def render_home(board: Board, csrf: str, repo: str, extra: Extra | None = None) -> str:
-    """The main page: agents and prompts (and the script that refreshes them)."""
+def render_home(board: Board, csrf: str, name: str, extra: Extra | None = None) -> str:
+    """The main page: agents and prompts (and the script that refreshes them). ``name`` is
+    the repository's directory name (the title and the heading; never its full path)."""
     inner = render_board(board, csrf, extra)
-    body = f"<h1>paw · {inert(repo)}</h1><div id=board>{inner}</div>"
-    return page("paw", body, script=True)
+    body = f"<h1>paw · {inert(name)}</h1><div id=board>{inner}</div>"
+    return page(f"paw · {printable(name)}", body, script=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,30 +150,94 @@ class Extra:
     details: AgentDetails | None = None
     audit: tuple[dict[str, object], ...] = ()
     now: float | None = None  # the ages' clock (None: the picture's time)
+    home: str | None = None  # the user's home directory, shown as ``~`` in paw's own words
+
+
+PARTS = ("notes", "prompts", "agents", "details", "audit")
+"""The board's parts, in order: each its own ``<div id=pt-NAME>``, replaced on its own."""
+# (escaped text has no ``<``: only paw's own tags match)
+_AGES = re.compile(r"<span class=age data-seen=\d+>[^<]*</span>|(?<=<h2) data-now=\d+")
 
 
 def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
-    """The part of the page the script refreshes (the server-sent events carry it whole)."""
+    """The part of the page the script refreshes (a stream's first event carries it whole)."""
+    return "".join(wrap(name, html) for name, html in board_parts(board, csrf, extra))
+
+
+def wrap(name: str, html: str) -> str:
+    """One part as the page holds it."""
+    return f"<div id=pt-{name}>{html}</div>"
+
+
+def steady(html: str) -> str:
+    """``html`` without what changes by the clock alone (the prompts' ages, the server's
+    time): an open page's script ages the prompts itself, so a stream sends a part again only
+    when this changed."""
+    if "<span class=age " not in html and "<h2 data-now=" not in html:
+        return html  # (the agents' table, the audit: at 200 agents most of the bytes)
+    return _AGES.sub("", html)
+
+
+_ROW = re.compile(r"<tr id=(ag-\d+)>.*?</tr>", re.DOTALL)  # (escaped text has no ``<``)
+
+
+def updates(name: str, before: str | None, html: str) -> tuple[list[tuple[str, str]], str]:
+    """What a stream sends for part ``name`` now ``html`` (as :func:`steady` left ``before``
+    when last sent): the part (``part``: its name, a newline, its HTML), or, when only some
+    agents' rows changed (the same agents, in the same order), those rows alone (``row``: the
+    row's id, a newline, the row). At 200 agents one agent's new status is one row, not the
+    table. Nothing when only the ages changed. Also ``steady(html)``, to compare with next."""
+    now = steady(html)
+    if before == now:
+        return [], now
+    rows_before, rows_now = _ROW.findall(before or ""), _ROW.findall(now)
+    if (
+        before is None
+        or not rows_now
+        or _ROW.sub("", before) != _ROW.sub("", now)
+        or len(rows_before) != len(rows_now)
+    ):
+        return [("part", f"{name}\n{html}")], now
+    old = [m.group(0) for m in _ROW.finditer(before)]
+    rows = [
+        ("row", f"{m.group(1)}\n{m.group(0)}")
+        for m, was in zip(_ROW.finditer(now), old, strict=True)
+        if m.group(0) != was
+    ]
+    return rows, now
+
+
+def board_parts(board: Board, csrf: str, extra: Extra | None = None) -> tuple[tuple[str, str], ...]:
+    """Each part of the board (:data:`PARTS`) and its HTML (empty when it has nothing)."""
     extra = extra or Extra()
     snap = board.snapshot
-    parts: list[str] = []
+    notes: list[str] = []
     if not snap.tmux_ok:
-        parts.append(f"<p class=note>{inert(snap.error or 'tmux cannot be reached')}; "
+        error = tilde(snap.error or "tmux cannot be reached", extra.home)
+        notes.append(f"<p class=note>{inert(error)}; "
                      "the agents' state is unknown</p>")  # fmt: skip
     for host, why in board.unreachable.items():
-        parts.append(f"<p class=note>host {inert(host)} unreachable ({inert(why)})</p>")
+        why = tilde(why, extra.home)
+        notes.append(f"<p class=note>host {inert(host)} unreachable ({inert(why)})</p>")
     tasks = {a.name: a.task for a in snap.agents}
-    parts.append(f"<h2>Prompts ({len(snap.prompts)})</h2>")
-    if not snap.prompts:
-        parts.append("<p>No live prompt.</p>")
     now = extra.now if extra.now is not None else snap.taken_at  # (a picture may be old)
-    parts += [_prompt_card(p, now, tasks.get(p.agent), csrf) for p in snap.prompts]
-    parts.append(f"<h2>Agents ({len(snap.agents)})</h2>")
-    parts.append(_agents_table(snap.agents) if snap.agents else "<p>No agent.</p>")
-    if extra.selected is not None:
-        parts.append(_details(extra.selected, extra.details))
-    parts.append(_audit(extra.audit))
-    return "".join(parts)
+    prompts = [f"<h2 data-now={int(now)}>Prompts ({len(snap.prompts)})</h2>"]
+    if not snap.prompts:
+        prompts.append("<p>No live prompt.</p>")
+    prompts += [
+        _prompt_card(p, now, tasks.get(p.agent), csrf, home=extra.home) for p in snap.prompts
+    ]
+    agents = f"<h2>Agents ({len(snap.agents)})</h2>" + (
+        _agents_table(snap.agents, extra.home) if snap.agents else "<p>No agent.</p>"
+    )
+    details = _details(extra.selected, extra.details) if extra.selected is not None else ""
+    return (
+        ("notes", "".join(notes)),
+        ("prompts", "".join(prompts)),
+        ("agents", agents),
+        ("details", details),
+        ("audit", _audit(extra.audit, extra.home)),
+    )
 
 
 def _details(agent: str, details: AgentDetails | None) -> str:
@@ -163,7 +264,7 @@ def _details(agent: str, details: AgentDetails | None) -> str:
 AUDIT_FIELDS = ("agent", "prompt_id", "action", "decision", "outcome", "reason", "client")
 
 
-def _audit(records: tuple[dict[str, object], ...]) -> str:
+def _audit(records: tuple[dict[str, object], ...], home: str | None = None) -> str:
     if not records:
         return ""
     rows = []
@@ -172,32 +273,39 @@ def _audit(records: tuple[dict[str, object], ...]) -> str:
         when = time.strftime("%H:%M:%S", time.localtime(at)) if isinstance(at, (int, float)) else ""
         fields = " ".join(f"{k}={r[k]}" for k in AUDIT_FIELDS if r.get(k) not in (None, ""))
         rows.append(
-            f"<tr><td>{when}</td><td>{inert(r.get('event', '?'))}</td><td>{inert(fields)}</td></tr>"
+            f"<tr><td>{when}</td><td>{inert(r.get('event', '?'))}</td>"
+            f"<td>{inert(tilde(fields, home))}</td></tr>"
         )
     table = f"<div class=wrap><table class=audit>{''.join(rows)}</table></div>"
     return f"<h2>Audit (last {len(records)})</h2>{table}"
 
 
-def _agents_table(agents: tuple[AgentView, ...]) -> str:
+def _agents_table(agents: tuple[AgentView, ...], home: str | None = None) -> str:
     head = (
         "<div class=wrap><table><tr><th>Agent</th><th>Kind</th><th>Status</th>"
         "<th>Branch</th><th title='uncommitted / untracked / ahead / behind'>Counts</th></tr>"
     )
     rows = [head]
-    for a in agents:
-        s = a.stat
-        counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
-        host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
-        note = f"<div class=meta>{inert(a.note)}</div>" if a.note else ""
-        link = f"/?agent={quote(a.name, safe='')}#details"
-        rows.append(
-            f"<tr><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
-            f"<td>{inert(a.kind)}</td>"
-            f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
-            f"<td>{counts}</td></tr>"
-        )
+    rows += [_agent_row(i, a, home) for i, a in enumerate(agents)]
     rows.append("</table></div>")
     return "".join(rows)
+
+
+@functools.lru_cache(maxsize=4096)
+def _agent_row(i: int, a: AgentView, home: str | None) -> str:
+    """Row ``i`` of the agents' table (kept: a sweep redraws few agents, and every open page
+    renders the table again on every picture)."""
+    s = a.stat
+    counts = f"{s.uncommitted} / {s.untracked} / +{s.ahead} / -{s.behind}" if s.counted else "?"
+    host = f" <span class=meta>on {inert(a.host)}</span>" if a.host else ""
+    note = f"<div class=meta>{inert(tilde(a.note, home))}</div>" if a.note else ""
+    link = f"/?agent={quote(a.name, safe='')}#details"
+    return (
+        f"<tr id=ag-{i}><td><a href='{inert(link)}'>{inert(a.name)}</a>{host}</td>"
+        f"<td>{inert(a.kind)}</td>"
+        f"<td>{inert(a.status.value)}{note}</td><td>{inert(a.branch or '-')}</td>"
+        f"<td>{counts}</td></tr>"
+    )
 
 
 def _age(seconds: float) -> str:
@@ -206,17 +314,19 @@ def _age(seconds: float) -> str:
 
 
 def _prompt_card(
-    p: LivePrompt, now: float, task: str | None, csrf: str, target: str = "/decide"
-) -> str:
+    p: LivePrompt, now: float, task: str | None, csrf: str, target: str = "/decide",
+    *, home: str | None = None,
+) -> str:  # fmt: skip
     action = p.verdict.action
     subject = p.prompt.subject if p.prompt.subject is not None else p.prompt.question
-    reasons = "".join(f"<li>{inert(r)}</li>" for r in p.verdict.reasons)
+    reasons = "".join(f"<li>{inert(tilde(r, home))}</li>" for r in p.verdict.reasons)
     task_line = f"<div class=meta>task: {inert(task)}</div>" if task else ""
     head = (
         f"<div class=card id='p-{inert(p.id)}'><div><span class='v v-{action.value}'>"
         f"{action.value}</span> <b>{inert(p.prompt.kind.value)}</b>{_source_tag(p.source)}"
         f" · {inert(p.agent)} "
-        f"<span class=meta>({inert(p.kind)}) · {_age(now - p.first_seen)} · id {inert(p.id)}"
+        f"<span class=meta>({inert(p.kind)}) · <span class=age data-seen={int(p.first_seen)}>"
+        f"{_age(now - p.first_seen)}</span> · id {inert(p.id)}"
         f"</span></div>{task_line}<div class=meta>{inert(p.prompt.question)}</div>"
         f"<pre class=subject>{inert(subject)}</pre>{_source_said(p.source)}"
         + (f"<ul class=reasons>{reasons}</ul>" if reasons else "")
@@ -281,13 +391,15 @@ def _actions(p: LivePrompt, csrf: str, target: str) -> str:
     )
 
 
-def render_confirm(d: Decision, csrf: str, subject: str, target: str = "/decide") -> str:
+def render_confirm(
+    d: Decision, csrf: str, subject: str, target: str = "/decide", home: str | None = None
+) -> str:
     """The second step of a ``confirm`` verdict: the warning, then one explicit button."""
     back = "" if target != "/decide" else "<p><a href='/'>Back, decide nothing</a></p>"
     body = (
-        f"<h1>Confirm</h1><div class=card><p><b>{inert(d.reason)}</b></p>"
+        f"<h1>Confirm</h1><div class=card><p><b>{inert(tilde(d.reason, home))}</b></p>"
         f"<pre class=subject>{inert(subject)}</pre>"
-        f"<pre class=warning>{inert(d.confirmation or '')}</pre>"
+        f"<pre class=warning>{inert(tilde(d.confirmation or '', home))}</pre>"
         + _form(
             csrf, d.prompt_id, "approve", "Yes, approve it", "warn", confirmed=True, target=target
         )
@@ -298,9 +410,13 @@ def render_confirm(d: Decision, csrf: str, subject: str, target: str = "/decide"
     return page("paw: confirm", body)
 
 
-def render_link(p: LivePrompt, now: float, csrf: str, target: str) -> str:
-    """The page a one-occurrence link opens: that one prompt as it is now, nothing else."""
-    body = f"<h1>paw · one prompt</h1>{_prompt_card(p, now, None, csrf, target)}"
+def render_link(
+    p: LivePrompt, now: float, csrf: str, target: str, name: str = "", home: str | None = None
+) -> str:
+    """The page a one-occurrence link opens: that one prompt as it is now, nothing else
+    (``name``: the repository's directory name, as the main page's heading)."""
+    where = f" · {inert(name)}" if name else ""
+    body = f"<h1>paw{where} · one prompt</h1>{_prompt_card(p, now, None, csrf, target, home=home)}"
     return page("paw: prompt", body)
 
 

@@ -190,6 +190,12 @@ def _same_as_paw(repo: Path, card: WebElement, subject: str, verdict: str) -> No
     assert reasons or verdict == "allow", "a confirm or block without its reasons"
 
 
+def _status(driver: WebDriver, row: str) -> str:
+    """The status cell of the agents' table row ``row`` (empty while there is none)."""
+    cells = driver.find_elements("css selector", f"tr#{row} td")
+    return str(cells[2].get_attribute("textContent")) if len(cells) > 2 else ""
+
+
 def _home(driver: WebDriver, base: str) -> None:
     driver.get(base)
     _until(driver, "the list", lambda d: d.find_elements("id", "board"))
@@ -249,6 +255,12 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         assert live == "events", f"updated by {live!r}, not by the server's events"
         _same_as_paw(repo, card, "rm -rf /", "block")
         assert _buttons(card) == ["Deny"]
+        # the agent's row of the table follows (the stream sends that row alone)
+        _until(browser, "a1's row saying prompt", lambda d: _status(d, "ag-0") == "prompt")
+        # its age moves on the page's clock (the stream sends no part for ages alone)
+        age = card.find_element("css selector", ".age")
+        first = age.get_attribute("textContent")
+        _until(browser, "the age moving", lambda _d: age.get_attribute("textContent") != first)
         assert "Needs the terminal" in str(card.get_attribute("textContent"))
         _shot(browser, "desktop")
         _press(browser, card, "Deny")

@@ -280,6 +280,52 @@ def test_the_page_lists_and_decides_through_the_one_approval_path(web: Web) -> N
     assert _sends(web.repo, trust) == []
 
 
+def test_the_page_names_the_repository_never_its_path(web: Web) -> None:
+    """The title and heading name the repository by its directory; no page (the list, its
+    refresh, an agent's details) shows the machine's path to it or to the agents' worktrees."""
+    web.login()
+    _wait_prompt(web, "touch one.txt")
+    name = web.repo.name
+    page = web.page()
+    assert f"<title>paw · {name}</title>" in page
+    assert f"<h1>paw · {name}</h1>" in page
+    status, _, details = web.request("GET", "/?agent=a1")
+    assert status == 200
+    assert "its pane now" in details  # the agent's details are there
+    status, _, board = web.request("GET", "/board?agent=a1")
+    assert status == 200
+    for text in (page, details, board):
+        assert str(web.repo) not in text
+        assert str(web.repo.parent) not in text  # nor the agents' worktrees beside it
+
+
+def test_paws_own_words_show_the_home_as_a_tilde(
+    git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The repository under the user's home: the guard's reason names the agent's worktree
+    as ``~/…`` on the page; the subject (what the agent asks) is shown exactly as drawn."""
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.setenv("HOME", str(tmp_path))  # the repository and its worktrees under it
+    monkeypatch.chdir(git_repo)
+    outside = str(tmp_path / "notes.txt")
+    command = json.dumps(["{python}", "-m", "paw.demo.agent", f"edit {outside}"])
+    (git_repo / "paw.toml").write_text(f"[agents.scripted]\ncommand = {command}\n", "utf-8")
+    assert main(["spawn", "a1", "--agent", "scripted"]) == 0
+    proc, url = _serve(git_repo)
+    try:
+        parts = urlsplit(url)
+        assert parts.port is not None
+        web = Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), git_repo)
+        web.login()
+        card = _card(web, _wait_prompt(web, "notes.txt"))
+        assert f"<pre class=subject>{outside}</pre>" in card  # as drawn
+        assert f"<li>~/notes.txt is outside ~/{git_repo.name}-paw/a1</li>" in card, card
+        assert card.count(str(tmp_path)) == 1  # the subject's alone
+    finally:
+        _stop(proc)
+
+
 def test_strangers_get_nothing(web: Web) -> None:
     # no cookie: the page and the decision are refused
     assert web.request("GET", "/")[0] == 401
@@ -377,8 +423,11 @@ def test_the_list_is_streamed_as_server_sent_events(web: Web) -> None:
         # a change is pushed on the open stream: the next prompt after the decision
         assert web.decide(allow, "approve")[0] == 200
         pushed = stream.until("git push origin main")
-        assert pushed.startswith("board:")
-        assert "touch one.txt" not in pushed.split("<h2>Agents", 1)[0]
+        # only the part that changed: the prompts, not the agents' table nor the rest
+        assert pushed.startswith("part:prompts\n"), pushed[:40]
+        assert "touch one.txt" not in pushed
+        assert "<h2>Agents" not in pushed
+        assert "<h2 id=details>" not in pushed
     finally:
         stream.close()
 
@@ -459,6 +508,8 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     status, _, text = web.request("GET", link)  # opening it shows the prompt, acts on nothing
     assert status == 200
     assert "touch one.txt" in text
+    assert f"<h1>paw · {web.repo.name} · one prompt</h1>" in text  # which repository, no path
+    assert str(web.repo) not in text
     assert "value=approve>Approve</button>" in text
     assert _sends(web.repo, allow.id) == []
     assert web.request("GET", "/")[0] == 401  # the link grants nothing else

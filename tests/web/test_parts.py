@@ -1,0 +1,128 @@
+"""The board in parts (pure): what an open page's stream sends again, and what it leaves to the
+page's script (the prompts' ages). The same stream under a real `paw serve`:
+tests/web/test_serve.py (a change sends its part alone); its cost at 200 agents:
+scripts/bench_web.py (docs/performance.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from paw.core.models import Action, Finding, PromptSource, Verdict
+from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat
+from paw.web import render
+from paw.web.render import Extra
+from paw.web.source import Board
+from tests.web.test_source import _prompt
+
+HOSTILE = "echo <span class=age data-seen=1>x</span> data-now=5"
+
+
+def _parts(now: float, subject: str = "git push") -> dict[str, str]:
+    board = Board(
+        Snapshot(taken_at=1.0, agents=(), prompts=(_prompt(PromptSource(), subject),)), {}
+    )
+    return dict(render.board_parts(board, "csrf", Extra(now=now)))
+
+
+def test_the_board_is_its_parts_each_in_its_own_wrapper() -> None:
+    board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(_prompt(PromptSource()),)), {})
+    whole = render.render_board(board, "csrf", Extra(now=5.0))
+    parts = render.board_parts(board, "csrf", Extra(now=5.0))
+    assert [name for name, _ in parts] == list(render.PARTS)
+    assert whole == "".join(f"<div id=pt-{n}>{h}</div>" for n, h in parts)
+    assert re.findall(r"<div id=pt-(\w+)>", whole) == list(render.PARTS)
+
+
+def test_ages_alone_do_not_send_a_part_again() -> None:
+    early, later = _parts(now=5.0), _parts(now=65.0)
+    assert early["prompts"] != later["prompts"]  # the ages as rendered: 5s, then 65s
+    assert "data-seen=0>5s</span>" in early["prompts"]
+    assert "data-seen=0>65s</span>" in later["prompts"]
+    assert render.steady(early["prompts"]) == render.steady(later["prompts"])  # not resent
+    # a new subject is a change, whatever the clock
+    other = _parts(now=65.0, subject="git push --force")
+    assert render.steady(other["prompts"]) != render.steady(later["prompts"])
+
+
+def test_a_subject_cannot_pass_for_an_age() -> None:
+    """Text paw did not write is escaped before the ages are left out: a subject spelled like
+    an age span or a server time is a change like any other, shown inert."""
+    plain, hostile = _parts(now=5.0), _parts(now=5.0, subject=HOSTILE)
+    assert render.steady(plain["prompts"]) != render.steady(hostile["prompts"])
+    assert "&lt;span class=age data-seen=1&gt;x&lt;/span&gt; data-now=5" in hostile["prompts"]
+    assert "&lt;span class=age" in render.steady(hostile["prompts"])
+    one, two = _parts(now=5.0, subject="x data-now=1"), _parts(now=5.0, subject="x data-now=2")
+    assert render.steady(one["prompts"]) != render.steady(two["prompts"])
+
+
+def test_paws_own_words_show_the_home_as_a_tilde_and_subjects_stay_exact() -> None:
+    home = "/home/ann"
+    assert render.tilde("/home/ann/w/repo-paw/a1 is outside", home) == "~/w/repo-paw/a1 is outside"
+    assert render.tilde("in `/home/ann`, then /home/ann.", home) == "in `~`, then ~."
+    for other in ("/home/anna/x", "/home/ann.d/x", "/srv/home/ann/x", "~/home/ann"):
+        assert render.tilde(f"at {other}", home) == f"at {other}"  # not the home
+    assert render.tilde("/home/ann/x", None) == "/home/ann/x"
+    assert render.tilde("/x", "/") == "/x"  # a home of / is no path to hide
+    subject = "cat /home/ann/.ssh/id_ed25519"
+    prompt = _prompt(PromptSource(), subject)
+    reason = "/home/ann/.ssh/id_ed25519 is outside /home/ann/w/repo-paw/a1"
+    finding = Finding("approve.path-outside-worktree", Action.BLOCK, reason)
+    prompt = replace(prompt, verdict=Verdict(Action.BLOCK, (finding,)))
+    board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(prompt,)), {})
+    audit: tuple[dict[str, object], ...] = (
+        {"event": "approve", "reason": "worktree /home/ann/w/repo-paw/a1 gone"},
+    )
+    html = render.render_board(board, "csrf", Extra(now=5.0, audit=audit, home=home))
+    assert f"<pre class=subject>{subject}</pre>" in html  # what the agent asks: as drawn
+    assert "<li>~/.ssh/id_ed25519 is outside ~/w/repo-paw/a1</li>" in html
+    assert "reason=worktree ~/w/repo-paw/a1 gone" in html
+    assert html.count("/home/ann") == 1  # the subject's alone
+
+
+def _agents(*statuses: str) -> str:
+    views = tuple(
+        AgentView(
+            name=f"a{i}",
+            kind="claude",
+            pane_id=f"%{i}",
+            alive=True,
+            status=AgentStatus(status),
+            status_since=0.0,
+            branch=f"paw/a{i}",
+            worktree=f"/w/a{i}",
+            stat=WorktreeStat(counted=False),
+        )
+        for i, status in enumerate(statuses)
+    )
+    board = Board(Snapshot(taken_at=1.0, agents=views, prompts=()), {})
+    return dict(render.board_parts(board, "csrf", Extra(now=5.0)))["agents"]
+
+
+def test_one_agents_new_status_sends_its_row_alone() -> None:
+    before = _agents("busy", "idle", "busy")
+    after = _agents("busy", "prompt", "busy")
+    (sent,), kept = render.updates("agents", render.steady(before), after)
+    assert kept == render.steady(after)
+    kind, data = sent
+    assert kind == "row"
+    row_id, row = data.split("\n", 1)
+    assert row_id == "ag-1"
+    assert row.startswith("<tr id=ag-1><td><a href='/?agent=a1#details'>a1</a>")
+    assert ">prompt<" in row
+    assert "a0" not in data
+    assert "a2" not in data
+    assert render.updates("agents", render.steady(after), after) == ([], after)  # nothing new
+
+
+def test_agents_added_removed_or_first_sent_send_the_part() -> None:
+    two, three = _agents("busy", "idle"), _agents("busy", "idle", "busy")
+    assert [k for k, _ in render.updates("agents", None, two)[0]] == ["part"]  # the first time
+    assert render.updates("agents", two, three)[0] == [("part", f"agents\n{three}")]
+    assert [k for k, _ in render.updates("agents", three, two)[0]] == ["part"]
+    prompts = _parts(now=5.0)["prompts"]  # a part without rows: whole when it changed
+    other = _parts(now=5.0, subject="git push --force")["prompts"]
+    assert render.updates("prompts", render.steady(prompts), other)[0] == [
+        ("part", f"prompts\n{other}")
+    ]
+    assert render.updates("prompts", render.steady(prompts), _parts(now=99.0)["prompts"])[0] == []

@@ -11,6 +11,8 @@ Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them
 from __future__ import annotations
 
 import json
+import shutil
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -42,13 +44,33 @@ echo '{json.dumps(ALLOW)}'
 """
 
 
+def _insecure_ancestor(path: Path) -> Path | None:
+    """The first directory above ``path`` that group or others may write to (as Gemini checks)."""
+    for parent in path.resolve().parents:
+        if parent.exists() and parent.stat().st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return parent
+    return None
+
+
+def _hooks_dir(ws_root: Path) -> Path:
+    """Where the settings file can live: Gemini skips one under a directory others may write
+    to (``/tmp``, where a CI machine may put HOME and so the agents' cache). The workspace first
+    (as paw's state dir is beside the user's repository), then the checkout; else the workspace,
+    and the test proves Gemini's refusal instead."""
+    checkout = Path(__file__).resolve().parents[2] / ".pytest-e2e-hooks"
+    for hooks in (ws_root / "hooks", checkout / ws_root.name):
+        if _insecure_ancestor(hooks) is None:
+            hooks.mkdir(mode=0o700, parents=True)
+            return hooks
+    hooks = ws_root / "hooks"
+    hooks.mkdir(mode=0o700)
+    return hooks
+
+
 def _start() -> tuple[Run, Path]:
     ws = agents.make_workspace("gemini-cli")
     stub = StubModel(str(ws.repo)).start()
-    # Gemini skips a settings file under a directory others may write to (/tmp): beside the
-    # workspace, as paw's state dir is beside the user's repository.
-    hooks = ws.root / "hooks"
-    hooks.mkdir(mode=0o700)
+    hooks = _hooks_dir(ws.root)
     hook = hooks / "hook.sh"
     hook.write_text(HOOK, encoding="utf-8")
     hook.chmod(0o755)
@@ -87,6 +109,13 @@ def test_the_notification_carries_the_exact_input_and_cannot_answer(
     try:
         wait_ready(run)
         send_scenario(run, "shell_long")
+        if _insecure_ancestor(hooks) is not None:
+            # Nowhere safe on this machine: Gemini must refuse the file and say so, and draw its
+            # dialog as without a hook (paw wires no Gemini hook: this is why).
+            screen = run.pane.wait_for(lambda s: "Allow" in s, WAIT, "the dialog")
+            assert "insecure" in screen, screen
+            assert not list(hooks.glob("note-*.json"))
+            return
         note = _note(hooks, run)
         assert note["hook_event_name"] == "Notification"
         assert note["notification_type"] == "ToolPermission"
@@ -96,3 +125,5 @@ def test_the_notification_carries_the_exact_input_and_cannot_answer(
         assert not (run.ws.repo / LONG_FILE).exists()  # the hook's "allow" answered nothing
     finally:
         stop_run(run)
+        if not hooks.is_relative_to(run.ws.root):
+            shutil.rmtree(hooks, ignore_errors=True)

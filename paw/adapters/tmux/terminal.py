@@ -48,6 +48,10 @@ __all__ = ["TAG_KEYS", "TmuxTerminal"]  # TAG_KEYS lives in tmux_format; re-expo
 _TIMEOUT = 15.0  # one tmux call (structure, keys, a fresh sweep)
 
 
+_SERVER_RACE = "server exited unexpectedly"
+_NEW_SERVER_TRIES = 3  # a new server can meet another client's command first (see ensure_session)
+
+
 class TmuxTerminal(Captures):
     """A tmux server (private socket name, socket path, or the default server)."""
 
@@ -143,17 +147,24 @@ class TmuxTerminal(Captures):
         require_tmux()
         if self._link.session is None:
             self._link.watch(name)
-        try:
-            if self._server.has_session(name, exact=True):
+        for attempt in range(_NEW_SERVER_TRIES):
+            try:
+                if self._server.has_session(name, exact=True):
+                    return
+                width, height = self.default_size or (None, None)
+                self._server.new_session(
+                    session_name=name, start_directory=cwd, attach=False, x=width, y=height
+                )
+            except _libtmux_error() as err:
+                if self._has_session_quietly(name):
+                    return  # created concurrently by another paw process
+                if _SERVER_RACE not in str(err) or attempt + 1 == _NEW_SERVER_TRIES:
+                    raise TmuxError(f"tmux: cannot create session {name!r}: {err}") from err
+                # a server tmux started for us exited at once: another client (a sweeper polling
+                # the socket) ran its command first on the empty new server, which then had no
+                # session and no client and ended; start one again
+            else:
                 return
-            width, height = self.default_size or (None, None)
-            self._server.new_session(
-                session_name=name, start_directory=cwd, attach=False, x=width, y=height
-            )
-        except _libtmux_error() as err:
-            if self._has_session_quietly(name):
-                return  # created concurrently by another paw process
-            raise TmuxError(f"tmux: cannot create session {name!r}: {err}") from err
 
     def has_session(self, name: str) -> bool:
         """True when the session ``name`` exists (exact match)."""

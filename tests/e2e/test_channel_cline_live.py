@@ -10,8 +10,9 @@ Findings this test holds (docs/agents.md, "Structured channels"):
   ``tool_call.input`` (and the model's ``tool_call.id``).
 - Cline waits for the hook before it draws its dialog, and draws none while the hook runs:
   when the dialog is shown, the hook has exited, so no live writer holds the request.
-- The hook's stdout cannot grant: an empty one lets the dialog show; ``{"cancel": true,
-  "errorMessage": …}`` ends the turn with no dialog and nothing run.
+- The hook's stdout cannot grant: an empty one, or ``{"context": …}`` (text the model reads
+  with the next request), lets the dialog show; ``{"cancel": true, "errorMessage": …}`` ends
+  the turn with no dialog and nothing run.
 
 Set ``PAW_E2E_CAPTURE=1`` to refresh ``tests/fixtures/channels/cline/`` from this run.
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
@@ -33,6 +34,7 @@ from tests.e2e import agents, scenarios, stub_model
 from tests.e2e.driver import Run, send_scenario, stop_run, wait_ready
 from tests.e2e.pane import POLL, Pane
 from tests.e2e.scenarios import ToolCall
+from tests.e2e.side import all_text
 from tests.e2e.stub_model import StubModel
 from tests.support.budget import budget
 
@@ -55,6 +57,7 @@ STRAY = """#!/bin/sh
 touch "{rec}/hooks-dir-ran"
 """
 CANCEL = {"cancel": True, "errorMessage": "denied by paw"}
+NOTE = {"context": "a note from paw for the model"}
 
 
 def _plan(action: scenarios.Action, workdir: str, tools: dict[str, Any]) -> list[ToolCall]:
@@ -155,12 +158,14 @@ def test_pre_tool_use_carries_the_exact_input_and_runs_before_any_dialog(
         assert _parent(hook_pid) == cline
         time.sleep(budget(2.0))  # the dialog does not come while the hook holds
         assert DIALOG not in run.pane.capture()
-        _answer(rec, hook_pid)  # nothing on stdout: Cline draws its dialog
+        _answer(rec, hook_pid, json.dumps(NOTE))  # context only: Cline still draws its dialog
         run.pane.wait_for(lambda s: DIALOG in s and scenarios.SHELL_COMMAND in s, WAIT, "dialog")
         assert not _alive(hook_pid)  # the dialog is up, the hook is gone
         assert not (run.ws.repo / scenarios.SHELL_FILE).exists()
         run.pane.send_keys("y")
         run.pane.wait_for(lambda s: "Finished scenario shell." in s, WAIT, "the agent to go on")
+        assert (run.ws.repo / scenarios.SHELL_FILE).exists()
+        assert any(NOTE["context"] in all_text(body) for _, body in run.stub.requests)
 
         # An edit: its read is not asked, yet the hook runs for it too.
         send_scenario(run, "edit")

@@ -12,6 +12,8 @@ human answers: never idle or busy, never answered by paw's keys.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
@@ -19,7 +21,14 @@ from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, DetectionState
-from tests.detect.corpus import FIXTURES, Case, is_question, load_cases, problems
+from tests.detect.corpus import (
+    FIXTURES,
+    Case,
+    is_question,
+    load_cases,
+    problems,
+    subject_matches,
+)
 
 CASES = load_cases(FIXTURES / "heldout", "heldout/")
 OTHER_SIZES = {(120, 40), (80, 24), (40, 15), (30, 20)}
@@ -46,8 +55,9 @@ def test_heldout_screen_is_read_as_labelled(case: Case, variant: str) -> None:
     incomplete = [n for n in found.notes if n.startswith(INCOMPLETE_NOTE_PREFIX)]
     if incomplete and found.prompt is not None and found.prompt.subject:
         subject = str(case.meta["subject"])
-        shown = found.prompt.subject.replace("…", "").split("\n")
-        assert all(part.strip() in subject for part in shown), found
+        shown = re.split(r"\n|…|\.\.\.", found.prompt.subject)
+        whole = subject_matches(case.meta, found.prompt.kind, found.prompt.subject)
+        assert whole or all(part.strip() in subject for part in shown), found
         wrong = [p for p in wrong if not p.startswith("subject ")]
         verdict = evaluate_subject(
             found.prompt,

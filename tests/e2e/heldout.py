@@ -1,8 +1,8 @@
 """Record a held-out set of real agent screens: sizes and turns the fixtures paw was tuned on lack.
 
-``python -m tests.e2e.heldout AGENT COLSxROWS [AGENT COLSxROWS ...] [--trust]`` starts each agent
-with the stub model in a private tmux server (the driver in tests/e2e/driver.py, no paw) and
-captures, once each screen has settled:
+``python -m tests.e2e.heldout AGENT COLSxROWS [AGENT COLSxROWS ...] [--trust] [--out=DIR]``
+starts each agent with the stub model in a private tmux server (the driver in
+tests/e2e/driver.py, no paw) and captures, once each screen has settled:
 
 - ``idle``: the input after start-up;
 - ``busy``: mid-turn, while the stub holds its answer (scenario ``slow``);
@@ -17,7 +17,8 @@ captures, once each screen has settled:
 Screens go to ``tests/fixtures/heldout/<agent>/<case>_<cols>x<rows>/`` (``screen.txt``,
 ``screen.ansi``, ``meta.json`` in the format of tests/fixtures/corpus, scratch paths scrubbed).
 The label in ``meta.json`` is what the step asked for; a human then reads every screen and
-corrects it (``labelled_by``). Prints one line per case. The figures of paw's detectors on this
+corrects it (``labelled_by``). ``--out=DIR`` writes a new batch elsewhere, to be measured
+before it joins the set. Prints one line per case. The figures of paw's detectors on this
 set: ``scripts/measure_fidelity.py tests/fixtures/heldout``.
 """
 
@@ -198,7 +199,11 @@ def record_trust(agent: str, cols: int, rows: int) -> str:
 
 def main(argv: list[str]) -> int:
     """Record the given agents at the given sizes."""
+    global OUT
     trust = "--trust" in argv
+    for arg in argv:
+        if arg.startswith("--out="):  # a new batch apart, to be measured before it joins the set
+            OUT = Path(arg.split("=", 1)[1]).resolve()
     words = [a for a in argv if not a.startswith("--")]
     ok = True
     for agent, size in zip(words[::2], words[1::2], strict=True):

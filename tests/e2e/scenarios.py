@@ -111,13 +111,15 @@ TOOL_NAMES: dict[str, tuple[str, ...]] = {
     "edit": ("Edit", "replace", "edit", "editor"),
     "write": ("Write", "write_file", "write", "editor"),
     "mcp": (MCP_TOOL,),
-    "fetch": ("WebFetch", "web_fetch", "webfetch", "fetch"),
+    "fetch": ("WebFetch", "web_fetch", "webfetch", "fetch", "Fetch", "fetch_web_content"),
     "question": (
         "AskUserQuestion",
+        "AskQuestion",
         "ask_user_question",
         "request_user_input",
         "question",
         "ask_followup_question",
+        "ask_question",
     ),
 }
 PATH_KEYS = ("file_path", "filePath", "filepath", "absolute_path", "path")

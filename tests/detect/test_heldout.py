@@ -19,8 +19,9 @@ import pytest
 from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
 from paw.core.config import GuardConfig
 from paw.core.detect import detect
+from paw.core.detect.prompts import incomplete_notes, make_prompt
 from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, DetectionState
+from paw.core.models import Action, DetectionState, PromptKind
 from tests.detect.corpus import (
     FIXTURES,
     Case,
@@ -69,3 +70,16 @@ def test_heldout_screen_is_read_as_labelled(case: Case, variant: str) -> None:
         )
         assert verdict.action is not Action.ALLOW
     assert wrong == [], found
+
+
+@pytest.mark.parametrize("subject", [".../deeply/nested/module.md", "…/src/module.md"])
+def test_path_shortened_from_the_left_is_incomplete(subject: str) -> None:
+    edit = make_prompt(PromptKind.EDIT, subject, "Approve tool call?", approve=("y",), deny=())
+    assert [n for n in incomplete_notes(edit) if n.startswith(INCOMPLETE_NOTE_PREFIX)]
+
+
+def test_whole_path_and_command_are_not_marked() -> None:
+    edit = make_prompt(PromptKind.EDIT, "src/a/b.md", "Edit?", approve=("y",), deny=())
+    shell = make_prompt(PromptKind.SHELL, ".../run.sh", "Run?", approve=("y",), deny=())
+    assert incomplete_notes(edit) == ()
+    assert incomplete_notes(shell) == ()

@@ -10,7 +10,9 @@ prints, per agent and in total:
 - dialogs read as idle or busy (the harm issue 33 names: an agent waits, nobody is told);
 - false waiting: idle, done and busy screens reported as a prompt or as unknown.
 
-Default roots: tests/fixtures/corpus, screens-live, dialogs, incomplete and versions.
+Default roots: tests/fixtures/corpus, screens-live, dialogs, incomplete, versions and heldout
+(the held-out set, recorded by ``python -m tests.e2e.heldout``; its first figure is in
+docs/agents.md).
 Screens of narrow panes (meta ``"narrow": true``, below the sizes paw verifies, where
 ``unknown`` is the expected answer) count only with ``--narrow``. ``--json`` prints the
 figures as one JSON object. Nothing is written.
@@ -28,7 +30,8 @@ from paw.core.models import DetectionState
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 DEFAULT_ROOTS = tuple(
-    HERE / name for name in ("corpus", "screens-live", "dialogs", "incomplete", "versions")
+    HERE / name
+    for name in ("corpus", "screens-live", "dialogs", "incomplete", "versions", "heldout")
 )
 LIVE = ("permission_prompt", "dialog")
 QUIET = ("idle", "done", "busy")

@@ -40,7 +40,7 @@ Nothing to approve here: this is only an example."""
 class Action(NamedTuple):
     """One scripted tool call."""
 
-    kind: str  # shell | edit | write | mcp
+    kind: str  # shell | edit | write | mcp | fetch | question
     command: str = ""
     path: str = ""
     old: str = ""
@@ -54,6 +54,12 @@ MCP_MARKER = "paw-mcp.txt"
 MULTILINE_COMMAND = "\n".join(
     [f"echo line-{n} >> paw-multiline.txt" for n in range(1, 7)] + ["touch paw-multiline-done.txt"]
 )
+PIPE_COMMAND = "printf '%s\\n' \"alpha beta\" 'gamma|delta' | grep -c \"a\" > paw-pipe.txt"
+LONG_EDIT_FILE = "src/paw_heldout/deeply/nested/package/with_a_rather_long_module_name.md"
+FETCH_URL = "https://example.invalid/paw/heldout/page.html"
+ASK_QUESTION = "Which file should paw change next?"
+ASK_CHOICES = ("README.md", "notes/drafts/paw-subdir-new.txt")
+SLOW_SECONDS = 20.0
 SCENARIOS: dict[str, Action | None] = {
     "shell": Action("shell", command=SHELL_COMMAND),
     "shell_deny": Action("shell", command="touch paw-shell-denied.txt"),
@@ -66,6 +72,14 @@ SCENARIOS: dict[str, Action | None] = {
     "shell_multiline": Action("shell", command=MULTILINE_COMMAND),
     # a call of the MCP tool of tests/e2e/mcp_server.py, where an agent is given that server
     "mcp": Action("mcp", path=MCP_MARKER, content="hello from paw"),
+    # held-out turns (tests/e2e/heldout.py): quotes and a pipe, a new file in a subfolder, an
+    # edit of a file with a long path, a fetch of a URL, and a slow turn (a busy screen)
+    "shell_pipe": Action("shell", command=PIPE_COMMAND),
+    "write_subdir": Action("write", path="notes/drafts/paw-subdir-new.txt", content=WRITE_CONTENT),
+    "edit_long": Action("edit", path=LONG_EDIT_FILE, old=EDIT_OLD, new=EDIT_NEW),
+    "fetch": Action("fetch", command=FETCH_URL),
+    "ask": Action("question", command=ASK_QUESTION),
+    "slow": None,
 }
 
 
@@ -74,6 +88,8 @@ def effect_done(action: Action, repo: Path) -> bool:
     if action.kind == "shell":
         return (repo / action.command.split()[-1]).exists()
     target = repo / action.path
+    if action.kind in ("fetch", "question"):
+        return False
     if action.kind in ("write", "mcp"):
         return target.exists()
     text = target.read_text(encoding="utf-8") if target.exists() else ""
@@ -84,6 +100,8 @@ def subject_of(action: Action) -> str:
     """What a detector should report as the prompt's subject."""
     if action.kind == "mcp":
         return MCP_TOOL
+    if action.kind in ("fetch", "question"):
+        return action.command
     return action.command if action.kind == "shell" else action.path
 
 
@@ -93,6 +111,16 @@ TOOL_NAMES: dict[str, tuple[str, ...]] = {
     "edit": ("Edit", "replace", "edit", "editor"),
     "write": ("Write", "write_file", "write", "editor"),
     "mcp": (MCP_TOOL,),
+    "fetch": ("WebFetch", "web_fetch", "webfetch", "fetch", "Fetch", "fetch_web_content"),
+    "question": (
+        "AskUserQuestion",
+        "AskQuestion",
+        "ask_user_question",
+        "request_user_input",
+        "question",
+        "ask_followup_question",
+        "ask_question",
+    ),
 }
 PATH_KEYS = ("file_path", "filePath", "filepath", "absolute_path", "path")
 OLD_KEYS = ("old_string", "oldString", "old_text")
@@ -163,10 +191,28 @@ def codex_call(name: str, action: Action, workdir: str, schema: dict[str, Any]) 
     return ToolCall(name, args)
 
 
+def _ask_or_fetch_args(action: Action, props: dict[str, Any]) -> dict[str, Any]:
+    """Arguments of a question tool (one question, two choices) or of a fetch of a URL."""
+    args: dict[str, Any] = {}
+    if action.kind == "fetch":
+        wanted = {"url": action.command, "prompt": f"Summarise {action.command}", "format": "text"}
+        return {k: v for k, v in wanted.items() if k in props}
+    options = [{"label": c, "description": f"change {c}"} for c in ASK_CHOICES]
+    if "questions" in props:
+        one = {"question": action.command, "header": "File", "multiSelect": False}
+        args["questions"] = [{**one, "options": options}]
+    if "question" in props:
+        args["question"] = action.command
+    for key in ("options", "choices"):
+        if key in props:
+            args[key] = list(ASK_CHOICES)
+    return args
+
+
 def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) -> ToolCall:
     """Build the tool call for ``action`` against the tools this request offers."""
     name = next((n for n in TOOL_NAMES[action.kind] if n in tools), None)
-    if name is None and "exec_command" in tools and action.kind != "mcp":
+    if name is None and "exec_command" in tools and action.kind not in ("mcp", "fetch", "question"):
         return codex_call("exec_command", action, workdir, tools["exec_command"])
     if name is None:
         raise LookupError(f"no {action.kind} tool among {sorted(tools)}")
@@ -177,6 +223,8 @@ def tool_call(action: Action, workdir: str, tools: dict[str, dict[str, Any]]) ->
     args: dict[str, Any] = {}
     if action.kind == "mcp":
         args["note"] = action.content
+    elif action.kind in ("question", "fetch"):
+        args.update(_ask_or_fetch_args(action, props))
     elif action.kind == "shell":
         key = _pick(props, COMMAND_KEYS) or "command"
         array = (props.get(key) or {}).get("type") == "array"

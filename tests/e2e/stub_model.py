@@ -17,13 +17,21 @@ import json
 import re
 import sys
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 
 from tests.e2e import wire
-from tests.e2e.scenarios import SCENARIOS, ToolCall, final_text, plan, text_reply
+from tests.e2e.scenarios import (
+    SCENARIOS,
+    SLOW_SECONDS,
+    ToolCall,
+    final_text,
+    plan,
+    text_reply,
+)
 from tests.e2e.side import Reply, all_text, side_reply
 
 Json = dict[str, Any]
@@ -128,6 +136,8 @@ class StubModel:
         if scenario is None:
             return Reply("OK.")
         action = SCENARIOS[scenario]
+        if scenario == "slow":  # a turn that takes a while: the agent's busy screen
+            time.sleep(SLOW_SECONDS)
         if action is None:
             return Reply(final_text(scenario))
         if not tools:

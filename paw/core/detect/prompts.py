@@ -151,6 +151,8 @@ INCOMPLETE_NOTE_PREFIX = "subject incomplete"
 """The start of a detector's note that the prompt's subject is not whole on screen."""
 # An agent's own mark of a shortened text at the end of a line: "…" or "...".
 _ELLIPSIS_END = re.compile(r"(?:…|\.\.\.)\s*$", re.MULTILINE)
+# A path whose head an agent left out: ".../deeply/nested/file.md", "…/src/file.md".
+_ELLIPSIS_START = re.compile(r"^\s*(?:…|\.\.\.)/")
 _INCOMPLETE_KINDS = (*_READ_SUBJECTS, PromptKind.MCP)
 
 
@@ -165,6 +167,8 @@ def incomplete_notes(prompt: Prompt) -> tuple[str, ...]:
     guard must not judge it as the whole (never better than ``confirm``)."""
     if prompt.kind not in _INCOMPLETE_KINDS or not prompt.subject:
         return ()
-    if _ELLIPSIS_END.search(prompt.subject) is None:
-        return ()
-    return (incomplete_note("the agent shortened it on screen (an ellipsis ends a line)"),)
+    if _ELLIPSIS_END.search(prompt.subject) is not None:
+        return (incomplete_note("the agent shortened it on screen (an ellipsis ends a line)"),)
+    if prompt.kind in (PromptKind.EDIT, PromptKind.WRITE) and _ELLIPSIS_START.match(prompt.subject):
+        return (incomplete_note("the agent shortened the path on screen (it starts with …)"),)
+    return ()

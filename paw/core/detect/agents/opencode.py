@@ -207,12 +207,28 @@ def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | 
     first = next((i for i, line in enumerate(body) if line.strip()), -1)
     if first < 0:
         return PromptKind.OTHER, None
-    line = join_wrapped(field_lines(body, first), width)
+    line = _join_kind_line(field_lines(body, first), width)
     for pattern, kind in KINDS:
         match = pattern.match(line)
         if match:
             return kind, match
     return PromptKind.OTHER, None
+
+
+def _join_kind_line(rows: list[str], width: int) -> str:
+    """The kind line from its rows. It names one path, URL or tool, never a command: a row
+    that ends with ``/`` broke the path at its separator (opencode wraps a long path there,
+    the rest on the next row) and joins the next row without a space."""
+    line = ""
+    for index, row in enumerate(rows):
+        part = row.strip()
+        if not part:
+            continue
+        above = rows[index - 1] if index else ""
+        at_separator = above.rstrip().endswith("/") and " " not in part
+        cut = join_wrapped([above, row], width) == above.strip() + part
+        line += part if not line or at_separator or cut else " " + part
+    return line
 
 
 def subject_of(

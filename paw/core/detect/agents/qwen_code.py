@@ -232,13 +232,23 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
         if not line.strip():
             break
         rows.append(line)
-    match = TOOL_LINE.match(join_wrapped(rows, width))
+    match = TOOL_LINE.match(_join_tool_rows(rows, width))
     if match is None:
         return UNREADABLE
     body = lines[title + len(rows) : options[0].line]
     question = _question(body, width)
     rest = match["rest"].strip().removesuffix("←").rstrip()
     return _Request(match["tool"], rest, body, tuple(options), question, False)
+
+
+def _join_tool_rows(rows: Sequence[str], width: int) -> str:
+    """The tool line from its rows. Qwen draws its ``←`` at the end of the first row even when
+    the line goes on: that row was cut at the arrow, inside a word as often as not (a long path
+    cut as ``…long_mo ←`` / ``dule_name.md``), so the next row continues it without a space."""
+    first = rows[0].rstrip()
+    if len(rows) < 2 or not first.endswith("←"):
+        return join_wrapped(rows, width)
+    return first[:-1].rstrip() + join_wrapped(rows[1:], width).strip()
 
 
 _NOTICE_ROWS = 8

@@ -14,6 +14,10 @@ tests/e2e/driver.py, no paw) and captures, once each screen has settled:
 - ``trust`` (``--trust``, agents whose folder-trust gate the workspace can leave on): the start-up
   screen of a folder nobody trusted yet.
 
+``--batch=3`` records the third batch's turns instead (tests/fixtures/heldout2): ``shell_chain``
+(a heredoc and an ``&&`` chain over several lines), ``write_deep`` (a new file in a deep new
+folder), ``edit_space`` (an edit of a path with spaces in it), ``fetch`` and ``ask``.
+
 Screens go to ``tests/fixtures/heldout/<agent>/<case>_<cols>x<rows>/`` (``screen.txt``,
 ``screen.ansi``, ``meta.json`` in the format of tests/fixtures/corpus, scratch paths scrubbed).
 The label in ``meta.json`` is what the step asked for; a human then reads every screen and
@@ -33,12 +37,43 @@ from typing import Any
 
 from tests.e2e import agents, capture, driver, narrow
 from tests.e2e.pane import Pane
-from tests.e2e.scenarios import LONG_EDIT_FILE, README_TEXT, SCENARIOS, effect_done, subject_of
+from tests.e2e.scenarios import (
+    EDIT_NEW,
+    EDIT_OLD,
+    LONG_EDIT_FILE,
+    README_TEXT,
+    SCENARIOS,
+    WRITE_CONTENT,
+    Action,
+    effect_done,
+    subject_of,
+)
 from tests.e2e.stub_model import StubModel
 from tests.support.budget import budget
 
 OUT = Path(__file__).resolve().parent.parent / "fixtures" / "heldout"
 PROMPTS = ("shell_pipe", "write_subdir", "edit_long", "fetch", "ask")
+# The third batch (``--batch=3``, tests/fixtures/heldout2): a heredoc and an ``&&`` chain over
+# several lines, a new file in a deep new folder, an edit of a path with spaces in it, and the
+# fetch and question turns (its marker file is the command's last word, see ``effect_done``).
+SPACE_EDIT_FILE = "docs/meeting notes/paw plan for q3.md"
+CHAIN_COMMAND = (
+    "mkdir -p build/out && cat > build/out/paw-heredoc.txt <<'EOF'\n"
+    "alpha beta\n"
+    "gamma && delta\n"
+    "EOF\n"
+    "test -s build/out/paw-heredoc.txt && \\\n"
+    "  touch paw-chain.txt"
+)
+DEEP_WRITE_FILE = "src/new_area/level_one/level_two/level_three/paw-deep-new.txt"
+SCENARIOS.update(
+    {
+        "shell_chain": Action("shell", command=CHAIN_COMMAND),
+        "write_deep": Action("write", path=DEEP_WRITE_FILE, content=WRITE_CONTENT),
+        "edit_space": Action("edit", path=SPACE_EDIT_FILE, old=EDIT_OLD, new=EDIT_NEW),
+    }
+)
+PROMPTS_3 = ("shell_chain", "write_deep", "edit_space", "fetch", "ask")
 KEYS_OF = {"shell": "shell", "edit": "edit", "write": "edit", "fetch": "shell", "question": "shell"}
 TRUST_AGENTS = ("claude-code", "codex", "gemini-cli", "qwen-code")
 STEP_TIMEOUT = budget(120.0)
@@ -129,17 +164,18 @@ def _prompt(run: driver.Run, scenario: str) -> str:
     return line
 
 
-def record(agent: str, cols: int, rows: int) -> list[str]:
+def record(agent: str, cols: int, rows: int, prompts: tuple[str, ...] = PROMPTS) -> list[str]:
     """The quiet screens and the prompts of one agent at one size."""
     run = driver.start_run(agent, f"pawheld-{uuid.uuid4().hex[:8]}", cols, rows)
-    long_file = run.ws.repo / LONG_EDIT_FILE
-    long_file.parent.mkdir(parents=True, exist_ok=True)
-    long_file.write_text(README_TEXT, encoding="utf-8")
+    for name in (LONG_EDIT_FILE, SPACE_EDIT_FILE):
+        target = run.ws.repo / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(README_TEXT, encoding="utf-8")
     lines: list[str] = []
     try:
         narrow._wait_ready(run)
         lines += _quiet_turns(run)
-        for scenario in PROMPTS:
+        for scenario in prompts:
             if agent == "aider" and scenario in ("fetch", "ask"):
                 continue
             lines.append(_prompt(run, scenario))
@@ -201,6 +237,7 @@ def main(argv: list[str]) -> int:
     """Record the given agents at the given sizes."""
     global OUT
     trust = "--trust" in argv
+    prompts = PROMPTS_3 if "--batch=3" in argv else PROMPTS
     for arg in argv:
         if arg.startswith("--out="):  # a new batch apart, to be measured before it joins the set
             OUT = Path(arg.split("=", 1)[1]).resolve()
@@ -208,7 +245,7 @@ def main(argv: list[str]) -> int:
     ok = True
     for agent, size in zip(words[::2], words[1::2], strict=True):
         cols, rows = (int(n) for n in size.split("x"))
-        lines = [record_trust(agent, cols, rows)] if trust else record(agent, cols, rows)
+        lines = [record_trust(agent, cols, rows)] if trust else record(agent, cols, rows, prompts)
         for line in lines:
             print(line, flush=True)
             ok = ok and not line.startswith("!") and "(!" not in line

@@ -21,7 +21,7 @@ from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.detect.prompts import incomplete_notes, make_prompt
 from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, DetectionState, PromptKind
+from paw.core.models import Action, Detection, DetectionState, PromptKind
 from tests.detect.corpus import (
     FIXTURES,
     Case,
@@ -45,20 +45,32 @@ def test_heldout_set_spans_agents_and_new_sizes() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
 @pytest.mark.parametrize("variant", ["txt", "ansi"])
 def test_heldout_screen_is_read_as_labelled(case: Case, variant: str) -> None:
+    assert wrong_reading(case, variant) == []
+
+
+def wrong_reading(case: Case, variant: str) -> list[str]:
+    """What paw reads wrong on a held-out screen (empty when it is read as labelled): the
+    state; a dialog's being left to a human; a prompt's kind, subject and keys, where a subject
+    marked incomplete must be a part of the labelled one and judged ``confirm`` at best."""
     found = detect(case.text(variant), case.agent)
     if case.meta["state"] == "dialog":  # a human answers it: paw lists it and sends nothing
-        assert found.state is DetectionState.PROMPT, found
-        assert found.prompt is not None
-        assert found.prompt.needs_human, found
-        assert not (is_question(case.meta) and found.prompt.approve_keys), found
-        return
+        if found.state is not DetectionState.PROMPT or found.prompt is None:
+            return [f"dialog read as {found.state.value}"]
+        if not found.prompt.needs_human:
+            return ["dialog not left to a human"]
+        if is_question(case.meta) and found.prompt.approve_keys:
+            return [f"question approvable by {found.prompt.approve_keys}"]
+        return []
     wrong = problems(case, found)
     incomplete = [n for n in found.notes if n.startswith(INCOMPLETE_NOTE_PREFIX)]
+    if not incomplete and _tail_of_path(case, found):  # "a.md" for "docs/a.md": a part
+        wrong.append(f"subject {found.prompt and found.prompt.subject!r} is the path's tail")
     if incomplete and found.prompt is not None and found.prompt.subject:
         subject = str(case.meta["subject"])
         shown = re.split(r"\n|…|\.\.\.", found.prompt.subject)
         whole = subject_matches(case.meta, found.prompt.kind, found.prompt.subject)
-        assert whole or all(part.strip() in subject for part in shown), found
+        if not (whole or all(part.strip() in subject for part in shown)):
+            return [f"incomplete subject {found.prompt.subject!r} not a part of {subject!r}"]
         wrong = [p for p in wrong if not p.startswith("subject ")]
         verdict = evaluate_subject(
             found.prompt,
@@ -68,8 +80,21 @@ def test_heldout_screen_is_read_as_labelled(case: Case, variant: str) -> None:
             shell=evaluate_command,
             notes=found.notes,
         )
-        assert verdict.action is not Action.ALLOW
-    assert wrong == [], found
+        if verdict.action is Action.ALLOW:
+            wrong.append("incomplete subject allowed")
+    return wrong
+
+
+def _tail_of_path(case: Case, found: Detection) -> bool:
+    """The prompt names a file by the last part of its labelled path only, while the whole
+    path is on screen (the suffix match of ``subject_matches`` lets an absolute path stand for
+    a relative one, not this; an agent that draws only the file's name is read as drawn)."""
+    prompt, want = found.prompt, case.meta.get("subject")
+    if prompt is None or prompt.kind not in (PromptKind.EDIT, PromptKind.WRITE):
+        return False
+    if not (isinstance(want, str) and prompt.subject and want in case.text("txt")):
+        return False
+    return want.endswith(f"/{prompt.subject}")
 
 
 @pytest.mark.parametrize("subject", [".../deeply/nested/module.md", "…/src/module.md"])

@@ -151,8 +151,9 @@ INCOMPLETE_NOTE_PREFIX = "subject incomplete"
 """The start of a detector's note that the prompt's subject is not whole on screen."""
 # An agent's own mark of a shortened text at the end of a line: "…" or "...".
 _ELLIPSIS_END = re.compile(r"(?:…|\.\.\.)\s*$", re.MULTILINE)
-# A path whose head an agent left out: ".../deeply/nested/file.md", "…/src/file.md".
-_ELLIPSIS_START = re.compile(r"^\s*(?:…|\.\.\.)/")
+# A path of which an agent left a part out, at its head or in its middle:
+# ".../deeply/nested/file.md", "…/src/file.md", "…c/deeply/file.md", "docs/.../file.md".
+_ELLIPSIS_START = re.compile(r"^\s*(?:…|\.\.\.)|/(?:…|\.\.\.)/")
 _INCOMPLETE_KINDS = (*_READ_SUBJECTS, PromptKind.MCP)
 
 
@@ -169,6 +170,8 @@ def incomplete_notes(prompt: Prompt) -> tuple[str, ...]:
         return ()
     if _ELLIPSIS_END.search(prompt.subject) is not None:
         return (incomplete_note("the agent shortened it on screen (an ellipsis ends a line)"),)
-    if prompt.kind in (PromptKind.EDIT, PromptKind.WRITE) and _ELLIPSIS_START.match(prompt.subject):
-        return (incomplete_note("the agent shortened the path on screen (it starts with …)"),)
+    if prompt.kind in (PromptKind.EDIT, PromptKind.WRITE) and _ELLIPSIS_START.search(
+        prompt.subject
+    ):
+        return (incomplete_note("the agent shortened the path on screen (folders left out as …)"),)
     return ()

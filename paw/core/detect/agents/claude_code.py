@@ -413,13 +413,18 @@ def _plain_command_notes(body: tuple[str, ...], width: int) -> tuple[str, ...]:
 
 
 def _path(body: tuple[str, ...], title: str, question: str) -> str | None:
-    match = re.search(r"\b(?:create|edit to|edits to|write to|update)\s+(\S+?)\??$", question)
-    if match:
-        return match.group(1)
+    """The path under the title (``Create file`` / ``src/a/b.md``); the question names the
+    file alone (``Do you want to create b.md?``), so it stands for the path only when no line
+    under the title ends with that name."""
     lines = [line.strip() for line in body if line.strip()]
-    if title and len(lines) > 1:
-        return lines[1]
-    return None
+    shown = lines[1] if title and len(lines) > 1 else None
+    match = re.search(r"\b(?:create|edit to|edits to|write to|update)\s+(.+?)\??$", question)
+    if match is None:
+        return shown
+    name = match.group(1)
+    if shown is not None and (shown == name or shown.endswith("/" + name)):
+        return shown
+    return name
 
 
 def _fetch_url(body: tuple[str, ...], width: int) -> str | None:

@@ -393,10 +393,12 @@ def _nested_block(box: _Box) -> str | None:
 
 
 def _path(tool: str) -> str | None:
+    """The one path a tool line names, spaces and all (``Edit docs/my notes/a.md: old => new``,
+    ``WriteFile Writing to a b.txt``), without a trailing ``←`` mark."""
     rest = tool.split(None, 1)[1] if " " in tool else ""
     rest = re.sub(r"^(?:Writing to|to)\s+", "", rest.strip(), flags=re.IGNORECASE)
-    path = rest.split(": ", 1)[0].strip()
-    return path.split()[0] if path else None
+    path = rest.split(": ", 1)[0].strip().removesuffix("←").strip()
+    return path or None
 
 
 def _listed_url(box: _Box) -> str | None:

@@ -26,12 +26,14 @@ from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.agents.opencode import (
     announced_write,
     bottom_block,
+    join_kind_line,
     selected_choice,
     subject_of,
 )
 
 # Kilo draws opencode's input box: the same reader (registry.py finds it by name).
 from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
+from paw.core.detect.boxes import field_lines
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -79,10 +81,13 @@ QUESTION_FOOTER = re.compile(r"enter submit.*esc dismiss", re.IGNORECASE)
 OVERLAY_TITLE = re.compile(r"^\s{8,}(?P<title>\S.*?)\s{3,}esc$")
 SHELL_PROMPT = re.compile(r"^\S*[$#%]$")
 INTACT_EDGE = re.compile(r"^\s*╹▀+$")
+# The kind line names one path, spaces and all ("→ Edit docs/meeting notes/plan.md"): the rest
+# of the line, up to an annotation the transcript adds (" · approved by you").
+PATH_REST = r"(?P<path>\S.*?)(?:\s+·\s.*)?\s*$"
 KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^#\s"), PromptKind.SHELL),
-    (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
-    (re.compile(r"^[→←]\s*Write\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.WRITE),
+    (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+" + PATH_REST, re.IGNORECASE), PromptKind.EDIT),
+    (re.compile(r"^[→←]\s*Write\s+" + PATH_REST, re.IGNORECASE), PromptKind.WRITE),
     (re.compile(r"^%\s*(?:WebFetch|Fetch)\b", re.IGNORECASE), PromptKind.FETCH),
     (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
 )
@@ -131,14 +136,14 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | Non
         ),
         -1,
     )
-    if row < 0 or not all(HINTS.search(line) for line in block[row + 1 :]):
+    if row < 0 or not _hints_below(block, row):
         return None
     block = block[: row + 1]
     title = next((i for i in range(len(block) - 1, -1, -1) if PERMISSION_TITLE.match(block[i])), -1)
     if title < 0:
         return None
     body = block[title + 1 : -1]
-    kind, detail = _kind(body)
+    kind, detail = _kind(body, screen.pane_width or screen.width)
     subject = subject_of(kind, detail, body, screen.pane_width)
     if kind is PromptKind.EDIT and subject and announced_write(screen, subject):
         kind = PromptKind.WRITE
@@ -166,7 +171,7 @@ def _always_confirm(block: list[str]) -> Prompt | None:
         ),
         -1,
     )
-    if row < 0 or not all(HINTS.search(line) for line in block[row + 1 :]):
+    if row < 0 or not _hints_below(block, row):
         return None
     title = next((i for i in range(row - 1, -1, -1) if ALWAYS_TITLE.match(block[i])), -1)
     if title < 0:
@@ -200,15 +205,24 @@ def _reject_feedback(block: list[str]) -> Prompt | None:
     return make_prompt(PromptKind.OTHER, None, question, approve=(), deny=(ENTER,))
 
 
-def _kind(body: list[str]) -> tuple[PromptKind, re.Match[str] | None]:
-    for line in body:
-        for pattern, kind in KINDS:
-            match = pattern.match(line.strip())
-            if match:
-                return kind, match
-        if line.strip():
-            break
+def _kind(body: list[str], width: int) -> tuple[PromptKind, re.Match[str] | None]:
+    """The kind line (the body's first), with the rows it wrapped onto on a narrow pane."""
+    first = next((i for i, line in enumerate(body) if line.strip()), -1)
+    if first < 0:
+        return PromptKind.OTHER, None
+    line = join_kind_line(field_lines(body, first), width)
+    for pattern, kind in KINDS:
+        match = pattern.match(line)
+        if match:
+            return kind, match
     return PromptKind.OTHER, None
+
+
+def _hints_below(block: list[str], row: int) -> bool:
+    """Only key hints under the choices row: on a narrow pane they wrap onto rows of their
+    own, a blank row between (``ctrl+f fullscreen  ⇆ select  enter confirm``)."""
+    below = [line for line in block[row + 1 :] if line.strip()]
+    return all(HINTS.search(line) for line in below)
 
 
 def _question(block: list[str]) -> Prompt | None:

@@ -70,10 +70,13 @@ COVERED_EDGE = re.compile(r"^\s*╹▀+\s+\S")
 # copy indented under an answer is further right.
 LIVE_BORDER = re.compile(r"^ {2}┃")
 _CHROME_MARGIN = 2
+# The kind line names one path, spaces and all ("→ Edit docs/meeting notes/plan.md"): the rest
+# of the line, up to an annotation the transcript adds (" · approved by you").
+PATH_REST = r"(?P<path>\S.*?)(?:\s+·\s.*)?\s*$"
 KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^#\s*Shell command", re.IGNORECASE), PromptKind.SHELL),
-    (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.EDIT),
-    (re.compile(r"^[→←]\s*Write\s+(?P<path>\S+)", re.IGNORECASE), PromptKind.WRITE),
+    (re.compile(r"^[→←]\s*(?:Edit|Patch)\s+" + PATH_REST, re.IGNORECASE), PromptKind.EDIT),
+    (re.compile(r"^[→←]\s*Write\s+" + PATH_REST, re.IGNORECASE), PromptKind.WRITE),
     (re.compile(r"^%\s*(?:WebFetch|Fetch)\b", re.IGNORECASE), PromptKind.FETCH),
     (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
 )
@@ -207,7 +210,7 @@ def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | 
     first = next((i for i, line in enumerate(body) if line.strip()), -1)
     if first < 0:
         return PromptKind.OTHER, None
-    line = _join_kind_line(field_lines(body, first), width)
+    line = join_kind_line(field_lines(body, first), width)
     for pattern, kind in KINDS:
         match = pattern.match(line)
         if match:
@@ -215,7 +218,7 @@ def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | 
     return PromptKind.OTHER, None
 
 
-def _join_kind_line(rows: list[str], width: int) -> str:
+def join_kind_line(rows: list[str], width: int) -> str:
     """The kind line from its rows. It names one path, URL or tool, never a command: a row
     that ends with ``/`` broke the path at its separator (opencode wraps a long path there,
     the rest on the next row) and joins the next row without a space."""
@@ -242,8 +245,9 @@ def subject_of(
     if kind is PromptKind.MCP and detail is not None:
         server, _, tool = detail["tool"].partition("_")
         return f"{server} {tool}" if tool else server
-    if kind is PromptKind.FETCH:
-        return find_url("\n".join(body))
+    if kind is PromptKind.FETCH:  # the "URL:" field, whole; the kind line may wrap inside it
+        field = [line.strip()[4:] for line in body if line.strip().startswith("URL:")]
+        return find_url("\n".join(field or body))
     return None
 
 

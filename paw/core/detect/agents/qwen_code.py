@@ -449,11 +449,10 @@ def _subject(screen: Screen, request: _Request, kind: PromptKind) -> str | None:
     if kind is PromptKind.SHELL:
         return _command(request.body, screen.pane_width)
     if kind in (PromptKind.EDIT, PromptKind.WRITE):
-        rest = re.sub(r"^(?:Writing to|to)\s+", "", request.rest, flags=re.IGNORECASE)
-        words = rest.split()
-        if len(words) > 1 and words[0].endswith(":"):
-            return words[0][:-1]  # "README.md: old => new" (a release that shows the change)
-        return words[0] if words else None
+        # The tool line names one path, spaces and all: up to "path: old => new" (a release
+        # that shows the change) or to the line's end.
+        rest = re.sub(r"^(?:Writing to|to)\s+", "", request.rest.strip(), flags=re.IGNORECASE)
+        return rest.split(": ", 1)[0].strip() or None
     if kind is PromptKind.FETCH:
         return _listed_url(request.body) or find_url(request.rest)
     if kind is PromptKind.MCP:

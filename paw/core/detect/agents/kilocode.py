@@ -26,14 +26,13 @@ from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.agents.opencode import (
     announced_write,
     bottom_block,
-    join_kind_line,
+    kind_line,
     selected_choice,
     subject_of,
 )
 
 # Kilo draws opencode's input box: the same reader (registry.py finds it by name).
 from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
-from paw.core.detect.boxes import field_lines
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -207,15 +206,7 @@ def _reject_feedback(block: list[str]) -> Prompt | None:
 
 def _kind(body: list[str], width: int) -> tuple[PromptKind, re.Match[str] | None]:
     """The kind line (the body's first), with the rows it wrapped onto on a narrow pane."""
-    first = next((i for i, line in enumerate(body) if line.strip()), -1)
-    if first < 0:
-        return PromptKind.OTHER, None
-    line = join_kind_line(field_lines(body, first), width)
-    for pattern, kind in KINDS:
-        match = pattern.match(line)
-        if match:
-            return kind, match
-    return PromptKind.OTHER, None
+    return kind_line(body, width, KINDS)
 
 
 def _hints_below(block: list[str], row: int) -> bool:

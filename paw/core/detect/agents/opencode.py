@@ -207,11 +207,19 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str
 
 def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | None]:
     """The kind line (the block's first), with the rows it wrapped onto on a narrow pane."""
+    return kind_line(body, width, KINDS)
+
+
+def kind_line(
+    body: list[str], width: int, kinds: tuple[tuple[re.Pattern[str], PromptKind], ...]
+) -> tuple[PromptKind, re.Match[str] | None]:
+    """The kind of the body's first line (with the rows it wrapped onto) by the first of
+    ``kinds`` that matches it, and that match; opencode's and Kilo Code's dialogs alike."""
     first = next((i for i, line in enumerate(body) if line.strip()), -1)
     if first < 0:
         return PromptKind.OTHER, None
     line = join_kind_line(field_lines(body, first), width)
-    for pattern, kind in KINDS:
+    for pattern, kind in kinds:
         match = pattern.match(line)
         if match:
             return kind, match

@@ -158,3 +158,83 @@ def test_a_poke_lists_the_channel_request_before_any_screen_is_captured(
                 hook.send_signal(signal.SIGTERM)
         other.close()
         supervisor.close()
+
+
+# A paw process that sweeps until the stand-in is idle, says so, and on the hook's poke makes
+# the early look, killed -9 in it (under the prompts lock, before the table's write) or right
+# after its picture went (the table written, the screen sweep not made).
+_CHILD = """
+import os, signal, sys, threading, time
+from paw.cli.compose import build_supervisor
+sup = build_supervisor(sys.argv[1], socket_name=sys.argv[2], control=True)
+poked = threading.Event()
+sup.listen_counts(poked.set)
+sup.publish_early = lambda snapshot: os.kill(os.getpid(), signal.SIGKILL)
+while True:
+    snap = sup.poll_once()
+    seen = sup.ctx.memory.observed.get("alice")
+    if seen is not None and seen[1].proc is not None and not snap.prompts and isinstance(
+        sup.ctx.memory.channel_marks.get("alice"), tuple
+    ):
+        break
+    time.sleep(0.05)
+print("ready", flush=True)
+req = sys.argv[3]
+while not any(n.endswith(".json") and not n.startswith(".") for n in os.listdir(req)):
+    time.sleep(0.01)
+poked.wait(120)
+sup.poll_once()
+print("survived", flush=True)
+"""
+
+
+@pytest.mark.parametrize("point", ["sweep:channel-look", "after-the-picture"])
+def test_kill_9_in_the_early_look_lists_the_request_once_for_the_next_paw(
+    git_repo: Path, server: Server, tmp_path: Path, point: str
+) -> None:
+    import subprocess
+
+    from paw.adapters.crash_switch import CRASH_ENV
+
+    socket = server.socket_name or ""
+    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
+    agent.parent.mkdir()
+    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
+    agent.chmod(0o755)
+    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    supervisor = build_supervisor(str(git_repo), socket_name=socket, control=True)
+    assert isinstance(supervisor, Supervisor)
+    supervisor.spawn("alice", "qwen-code", None)
+    record = load_agents(supervisor.ctx.state)["alice"]
+    assert record.launched is not None
+    req = git_repo / ".paw" / "channels" / "alice" / record.token / "req"
+    env = dict(os.environ)
+    if point.startswith("sweep:"):
+        env[CRASH_ENV] = point
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(git_repo), socket, str(req)],
+        stdout=subprocess.PIPE, env=env, text=True,
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        go.write_text(json.dumps(EVENT), encoding="utf-8")
+        assert child.wait(budget(120)) == -signal.SIGKILL
+        table = load_prompts(supervisor.ctx.state)  # whole, and the lock is free again
+        written = [r.id for r in table.values() if r.subject == COMMAND]
+        assert len(written) == (0 if point.startswith("sweep:") else 1)
+        # the next paw process lists it once (the occurrence written, if any, is that one)
+        listed: list[str] = []
+        assert _until(
+            lambda: bool(listed), 60, lambda: listed.extend(_listed(supervisor.poll_once()))
+        )
+        assert len(set(listed)) == 1
+        assert not written or listed[0] == written[0]
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        for hook in _hooks(record.launched.pid):
+            with contextlib.suppress(psutil.Error):
+                hook.send_signal(signal.SIGTERM)
+        supervisor.close()

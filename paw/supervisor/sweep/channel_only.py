@@ -57,6 +57,7 @@ def channel_sweep(ctx: Context) -> Snapshot | None:
     before = ctx.memory.offered
 
     def picture(prompts: tuple[LivePrompt, ...], sending: dict[str, str]) -> Snapshot:
+        ctx.fault("sweep:channel-look")  # (under the prompts lock, the table not yet written)
         fresh = {
             o.agent.name: agent_view(ctx, o, now, sending.get(o.agent.name)) for o in observations
         }

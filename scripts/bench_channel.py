@@ -375,7 +375,7 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
             for n in range(agents - 1):
                 sup.spawn(f"a{n:03d}", "demo-safe", "bench")
             record = load_agents(sup.ctx.state)["qwen"]
-            if record.launched is None:
+            if record.launched is None or not record.token:
                 raise SystemExit("the stand-in was not launched")
             launched = record.launched.pid
             req = repo / ".paw" / "channels" / "qwen" / record.token / "req"
@@ -397,7 +397,10 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
                     time.sleep(0.1)
                 raise SystemExit("timed out waiting for the agents to settle")
 
-            fast, whole, sweeps_ms, loads = [], [], [], [os.getloadavg()[0]]
+            fast: list[float] = []
+            whole: list[float] = []
+            sweeps_ms: list[float] = []
+            loads = [os.getloadavg()[0]]
             missed = 0
             for n in range(2 * rounds):
                 settled()

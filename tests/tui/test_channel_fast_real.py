@@ -207,6 +207,7 @@ def test_kill_9_in_the_early_look_lists_the_request_once_for_the_next_paw(
     supervisor.spawn("alice", "qwen-code", None)
     record = load_agents(supervisor.ctx.state)["alice"]
     assert record.launched is not None
+    assert record.token
     req = git_repo / ".paw" / "channels" / "alice" / record.token / "req"
     env = dict(os.environ)
     if point.startswith("sweep:"):

@@ -24,13 +24,27 @@ For N agents, each with a wired channel directory (``wire_claude``) in one state
   ``paw approve`` through the channel. No one-second settle is in either: a channel answer is
   bound to the request, not typed into a dialog.
 
+With ``--e2e``, the same landing measured end to end through a real supervisor instead: N
+agents on a private tmux server in a git repository (N-1 scripted ``demo-safe`` agents, each
+with a live prompt, and one stand-in Qwen Code that draws nothing while paw's real hook program,
+started by it as Qwen starts it, holds its request open). A supervisor built as the TUI's
+sweeper is (``control=True``) listens for the hook's poke; per round the hook lands one
+request and, on the poke, this process sweeps:
+
+- ``landed -> listed (early)``: with ``publish_early`` set (what the sweeper sets): the rename
+  to the picture of the channel-only look (:func:`paw.supervisor.sweep.channel_sweep`) that lists
+  it, given before any screen is captured;
+- ``landed -> listed (whole sweep)``: without it, in alternate rounds of the same process: the
+  rename to the end of the screen sweep (``poll_once``) that lists it, as before this change.
+
 The baselines, in the same process and rounds: for the reads, one ``os.scandir`` listing of an
 empty directory per agent (the floor of any file-based channel); for the decision, one round
 trip through a pipe to a waiting child process (``cat``): how long this machine takes to wake
 a waiting process and hear back, the floor of any handoff to another process. Prints p50/p95
 per measure, the ratio to its floor, and the load average (the figures are wall clock).
 
-Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40]
+Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40] [--e2e]
+(``--e2e`` kills its own tmux server at the end.)
 """
 
 from __future__ import annotations
@@ -199,7 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--e2e", action="store_true", help="through a supervisor, real tmux")
     args = parser.parse_args(argv)
+    if args.e2e:
+        return end_to_end(args.agents, args.rounds)
     with tempfile.TemporaryDirectory(prefix="paw-bench-channel-") as tmp:
         root = Path(tmp)
         wirings = [
@@ -295,6 +312,155 @@ def clear(wiring: ClaudeWiring) -> None:
     for sub in ("req", "ans", "done"):
         for path in (wiring.directory / sub).glob("*.json"):
             path.unlink()
+
+
+# The stand-in Qwen Code of ``--e2e``: ready, then for each go file ``<GO>.<n>`` runs its hook
+# as Qwen 0.24.4 does (the command from the settings file paw named), drawing nothing.
+FAKE_QWEN = """\
+import json, os, subprocess, time
+print("qwen (a stand-in): ready", flush=True)
+with open(os.environ["QWEN_CODE_SYSTEM_DEFAULTS_PATH"], encoding="utf-8") as f:
+    command = json.load(f)["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+n = 0
+while True:
+    go = f"{os.environ['FAKE_QWEN_GO']}.{n}"
+    while not os.path.exists(go):
+        time.sleep(0.01)
+    with open(go, encoding="utf-8") as f:
+        event = f.read()
+    subprocess.run(["bash", "-c", command], input=event.encode(), stdout=subprocess.DEVNULL)
+    n += 1
+"""
+QWEN_EVENT = {
+    "session_id": "s", "transcript_path": "", "cwd": ".",
+    "hook_event_name": "PermissionRequest", "timestamp": "2026-12-04T00:00:00Z",
+    "permission_mode": "default", "prompt_id": "p1", "tool_name": "run_shell_command",
+    "tool_input": {"command": EVENT["tool_input"]["command"], "description": "bench"},  # type: ignore[index]
+}  # fmt: skip
+
+
+def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured story
+    """``--e2e``: see the module's docstring."""
+    import psutil
+
+    from paw.cli.compose import build_supervisor
+    from paw.cli.demo import render_demo_config
+    from paw.supervisor.records import load_agents
+    from paw.supervisor.service import Supervisor
+
+    socket = f"paw-bench-channel-{os.getpid()}"
+    subject = QWEN_EVENT["tool_input"]["command"]  # type: ignore[index]
+    with tempfile.TemporaryDirectory(prefix="paw-bench-channel-") as tmp:
+        root = Path(tmp)
+        repo, stand_in, go = root / "repo", root / "qwen", root / "go"
+        repo.mkdir()
+        ident = ["-c", "user.name=paw bench", "-c", "user.email=bench@paw.invalid"]
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+        subprocess.run(["git", *ident, "commit", "-q", "--allow-empty", "-m", "i"], cwd=repo,
+                       check=True)  # fmt: skip
+        stand_in.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
+        stand_in.chmod(0o755)
+        config = render_demo_config(socket) + "\n".join([
+            "[agents.qwen-code]", f"command = [{json.dumps(str(stand_in))}]",
+            'match = { interpreters = ["python"], scripts = ["qwen"] }',
+            f"env = {{ FAKE_QWEN_GO = {json.dumps(str(go))} }}", "",
+        ])  # fmt: skip
+        (repo / "paw.toml").write_text(config, encoding="utf-8")
+        sup = build_supervisor(str(repo), socket_name=socket, control=True)
+        if not isinstance(sup, Supervisor):
+            raise SystemExit("no local supervisor")
+        try:
+            sup.spawn("qwen", "qwen-code", None)
+            print("  spawning", file=sys.stderr)
+            for n in range(agents - 1):
+                sup.spawn(f"a{n:03d}", "demo-safe", "bench")
+            record = load_agents(sup.ctx.state)["qwen"]
+            if record.launched is None or not record.token:
+                raise SystemExit("the stand-in was not launched")
+            launched = record.launched.pid
+            req = repo / ".paw" / "channels" / "qwen" / record.token / "req"
+            poked = threading.Event()
+            sup.listen_counts(poked.set)
+            listed_at: list[float] = []
+
+            def early(snapshot: object) -> None:
+                if any(p.prompt.subject == subject for p in snapshot.prompts):  # type: ignore[attr-defined]
+                    listed_at.append(time.time())
+
+            def settled() -> None:  # every agent's prompt listed, the stand-in's none
+                deadline = time.monotonic() + 300
+                while time.monotonic() < deadline:
+                    snap = sup.poll_once()
+                    mark = sup.ctx.memory.channel_marks.get("qwen")
+                    if len(snap.prompts) == agents - 1 and isinstance(mark, tuple):
+                        return
+                    time.sleep(0.1)
+                raise SystemExit("timed out waiting for the agents to settle")
+
+            fast: list[float] = []
+            whole: list[float] = []
+            sweeps_ms: list[float] = []
+            loads = [os.getloadavg()[0]]
+            missed = 0
+            unpoked: list[bool] = []  # rounds with no poke in 60 s: whether the record landed
+            for n in range(2 * rounds):
+                settled()
+                sweeps_ms.append(timed(sup.poll_once))
+                use_early = n % 2 == 0
+                sup.publish_early = early if use_early else None
+                listed_at.clear()
+                poked.clear()
+                (root / f"go.{n}").write_text(json.dumps(QWEN_EVENT), encoding="utf-8")
+                found = False
+                waited = time.monotonic()
+                while not found:
+                    if not poked.wait(1):
+                        if time.monotonic() - waited < 60:
+                            continue
+                        unpoked.append(any(req.glob("[!.]*.json")))  # (the round is left out)
+                        break
+                    poked.clear()
+                    snap = sup.poll_once()
+                    ended = time.time()
+                    if not any(req.glob("[!.]*.json")):
+                        continue  # (a poke of the hook before: the record is not there yet)
+                    if use_early and listed_at:
+                        fast.append((listed_at[0] - landed(req)) * 1000)
+                        found = True
+                    elif any(p.prompt.subject == subject for p in snap.prompts):
+                        (fast if use_early else whole).append((ended - landed(req)) * 1000)
+                        missed += use_early  # (the early look did not list it: counted)
+                        found = True
+                hooks = [h for h in psutil.Process(launched).children(recursive=True)
+                         if "paw.channel_hook" in " ".join(h.cmdline())]  # fmt: skip
+                for hook in hooks:
+                    hook.terminate()
+                psutil.wait_procs(hooks, timeout=30)
+                for sub in ("req", "ans", "done"):
+                    for path in (req.parent / sub).glob("*.json"):
+                        path.unlink()
+                print(f"  round {n}: {'early' if use_early else 'whole'}", file=sys.stderr)
+                loads.append(os.getloadavg()[0])
+        finally:
+            sup.publish_early = None
+            sup.close()
+            subprocess.run(["tmux", "-L", socket, "kill-server"], check=False,
+                           stderr=subprocess.DEVNULL)  # fmt: skip
+    print(f"{agents} agents (1 stand-in Qwen, {agents - 1} demo-safe with a live prompt), "
+          f"{rounds} rounds per path (ms)")  # fmt: skip
+    print(f"  early rounds the screen sweep listed instead: {missed}")
+    print(f"  rounds left out, no poke in 60 s (the record landed?): {unpoked}")
+    print(f"  load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cpus")
+    for name, values in (
+        ("steady screen sweep (no request)", sweeps_ms),
+        ("landed -> listed (whole sweep)", whole),
+        ("landed -> listed (early)", fast),
+    ):
+        print(f"  {name:<33} p50 {statistics.median(values):7.2f}  p95 {p95(values):7.2f}  "
+              f"max {max(values):7.2f}")  # fmt: skip
+    print(f"  early / whole sweep: x{statistics.median(fast) / statistics.median(whole):.2f} "
+          f"at p50, x{p95(fast) / p95(whole):.2f} at p95")  # fmt: skip
+    return 0
 
 
 if __name__ == "__main__":

@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
                 send(("counted",))
 
         supervisor.listen_counts(counted)
+        # a hook channel's poke: its request is pushed before the screen sweep cross-checks it
+        supervisor.publish_early = lambda snapshot: send(("pushed", snapshot, ()))
         send(("ready",))
         serve(supervisor, requests, send, pump=pump if live else None, live=live, inbox=inbox)
     except (BrokenPipeError, OSError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from paw.core.ports import ChannelWatch
@@ -90,6 +91,14 @@ class Supervisor:
         # Where :meth:`poll_once` sweeps instead of here (the TUI's sweeper process): the
         # picture, or None when it cannot give one (this process then sweeps itself).
         self.sweep_elsewhere: Callable[[], Snapshot | None] | None = None
+        # Given, before a sweep that a hook channel's poke asked for, the picture with the
+        # channels' new requests listed (:func:`paw.supervisor.sweep.channel_sweep`: nothing
+        # captured); None: the sweep alone lists them. ``poked``: a poke came since the last
+        # sweep began (see :meth:`listen_counts`).
+        self.publish_early: Callable[[Snapshot], None] | None = None
+        self.poked = False
+        self.channel_looks = 0  # early pictures published so far
+        self.sweeps = 0  # screen sweeps made here so far
 
     @property
     def session(self) -> str:
@@ -105,7 +114,13 @@ class Supervisor:
         self.ctx.memory.on_counted = listener
         channels: object = self.ctx.channels  # (a hub that may also watch)
         if isinstance(channels, ChannelWatch):
-            channels.listen(listener)
+            channels.listen(None if listener is None else partial(self._poked, listener))
+
+    def _poked(self, listener: Callable[[], None]) -> None:
+        """A hook channel's poke: the next sweep first lists the channels' new requests
+        (:meth:`poll_once`), then sweeps the screens."""
+        self.poked = True
+        listener()
 
     def open_pane(self, argv: Sequence[str], env: Mapping[str, str]) -> PaneInfo:
         """Start ``argv`` in a new untagged pane of paw's session (made when missing), in the
@@ -121,13 +136,23 @@ class Supervisor:
         First finishes or undoes spawns and removals whose paw process died half-way. With
         ``sweep_elsewhere`` set, the sweep is made there (it does the same), and here only
         when it gives no picture. ``publish`` may be given the picture before the sweep's
-        bookkeeping is written (see :func:`paw.supervisor.sweep.poll_once`)."""
+        bookkeeping is written (see :func:`paw.supervisor.sweep.poll_once`). After a hook
+        channel's poke, ``publish_early`` (when set) is first given the picture of a
+        channel-only look (:mod:`paw.supervisor.sweep.channel_only`)."""
         elsewhere = self.sweep_elsewhere
         if elsewhere is not None:
             snapshot = elsewhere()
             if snapshot is not None:
                 return snapshot
         cleanup.resume_interrupted(self.ctx)
+        poked, self.poked = self.poked, False
+        early = self.publish_early
+        if poked and early is not None:
+            looked = sweep.channel_sweep(self.ctx)
+            if looked is not None:  # listed at once; the screen sweep below cross-checks it
+                self.channel_looks += 1
+                early(looked)
+        self.sweeps += 1
         return sweep.poll_once(self.ctx, publish=publish)
 
     def approve(

@@ -17,6 +17,7 @@ from paw.supervisor.channels import channel_marks
 from paw.supervisor.model import LivePrompt, Snapshot
 from paw.supervisor.observation import Problem
 from paw.supervisor.records import load_agents
+from paw.supervisor.sweep.channel_only import channel_sweep
 from paw.supervisor.sweep.counts import EarlyCounts, refresh_stats
 from paw.supervisor.sweep.occurrences import live_prompts, verdict_for
 from paw.supervisor.sweep.survey import (
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
     from paw.supervisor.context import Context
 
-__all__ = ["poll_once", "verdict_for"]
+__all__ = ["channel_sweep", "poll_once", "verdict_for"]
 
 
 def poll_once(

@@ -71,12 +71,15 @@ def live_prompts(
     *,
     partial: bool = False,
     publish: Callable[[Snapshot], None] | None = None,
+    close: bool = True,
 ) -> Snapshot:
     """The ``picture`` of the live prompt occurrences, persisted under the prompts lock (any
     paw process may sweep at the same time; they agree on one occurrence id), and, per agent,
     of the decision another paw process is sending right now ("approve" or "deny").
     ``partial``: the observations are some agents' only; the others' occurrences are kept
-    untouched. ``publish``: see :func:`~paw.supervisor.sweep.poll_once`.
+    untouched. ``publish``: see :func:`~paw.supervisor.sweep.poll_once`. ``close=False``: the
+    observed agents' occurrences not shown are left as they are too (a channel-only look,
+    :mod:`.channel_only`, saw no screen: it opens or finds occurrences, never ends one).
 
     A context that shows no prompt (``show_prompts`` off: `paw ls`) still records and audits
     every occurrence, with its verdict when new, but returns none, so the guard judges only
@@ -99,7 +102,10 @@ def live_prompts(
                 carry_out(ctx, record, effects, verdict)
             shown.append((obs, record, verdict))
         live = {record.id for _, record, _ in shown}
-        _close_ended(ctx, table, observations, live, now)
+        if close:
+            _close_ended(ctx, table, observations, live, now)
+        else:
+            live |= set(table)
         if partial:  # occurrences of agents this sweep did not look at stay as they are
             observed = {obs.agent.name for obs in observations}
             live |= {k for k, r in table.items() if r.agent not in observed}

@@ -137,7 +137,8 @@ def _new_context(
 ) -> Context:
     patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
     ctx = Context(config, CwdKind.PROJECT, patterns)
-    ctx.cwd = _cwd_kind(cwd, ctx)
+    if cwd is not None:  # None: a project (the default kind)
+        ctx.cwd = _cwd_kind(cwd, ctx)
     if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = ctx.project = cwd.rstrip("/")
         ctx.resolve = resolve

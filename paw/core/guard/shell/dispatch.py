@@ -38,7 +38,14 @@ from paw.core.guard.shell.rules import (
     writers,
 )
 from paw.core.guard.shell.rules.net import is_download
-from paw.core.guard.shell.words import SUBST, Word, fold_confusables, has_unknown
+from paw.core.guard.shell.words import (
+    GUARDED,
+    SUBST,
+    UNKNOWN,
+    Word,
+    fold_confusables,
+    has_unknown,
+)
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.evaluation import Context
@@ -171,7 +178,8 @@ def _check_patterns(cmd: SimpleCommand, ctx: Context) -> None:
 def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
     """Resolve and vet the command word in place; False when nothing more can be judged."""
     first = cmd.argv[0]
-    if not first.is_static:
+    text = first.text
+    if UNKNOWN in text or GUARDED in text or SUBST in text:  # `Word.is_static`, inlined
         resolved = _resolve_dynamic(cmd)
         if resolved is None:
             ctx.confirm(
@@ -218,7 +226,9 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
         cmd = verbs.verb_first(cmd)
     if ctx.others:  # before `cd` moves the prefix: `cd ../bob` is judged from here
         worktrees.check_operands(cmd, ctx)
-    checks = _checks_for(name)
+    checks = _TABLE.get(name)
+    if checks is None:
+        checks = _checks_for(name)
     before = len(ctx.findings)
     for check in checks:
         check(cmd, ctx)

@@ -127,6 +127,8 @@ def _agent_only_words(name: str, args: list[str]) -> bool:
     """True when some argument below flags only an agent's command line: only then is the
     program looked up among the agents (the lookup imports every agent module, once)."""
     for i, arg in enumerate(args):
+        if arg[:1] != "-" and arg[:4] != "Bash":
+            continue  # no agent flag, mode option or `Bash…` word starts otherwise
         if arg == "--force":
             if name in {"cursor-agent", "cursor"}:
                 return True
@@ -142,15 +144,22 @@ def _agent_only_words(name: str, args: list[str]) -> bool:
 
 
 def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
-    if cmd.name in _DATA_COMMANDS:
-        return
     args = cmd.args
+    if cmd.name in _DATA_COMMANDS or not args:
+        return
+    joined = "\n" + "\n".join(args)
+    if "\n-" not in joined and "\nBash" not in joined:
+        return  # no option and no `Bash…` word: neither an agent's flag nor a danger flag
     head = "\n".join(args[:3])  # no package name holds a newline: no false match across words
     agent = _agent_only_words(cmd.name, args) and (
         cmd.name in agent_clis() or _packages_re().search(head) is not None
     )
-    if not agent and "\n--" not in "\n" + "\n".join(args):  # no long option, nothing to flag
-        return
+    if not agent and "dangerously" not in joined and "\n--yolo" not in joined:
+        return  # without an agent, only `--dangerously…`/`--allow-dangerously…`/`--yolo` count
+    _judge_flags(cmd, args, agent, ctx)
+
+
+def _judge_flags(cmd: SimpleCommand, args: list[str], agent: bool, ctx: Context) -> None:
     for i, arg in enumerate(args):
         if agent and _switches_off(arg, args[i + 1] if i + 1 < len(args) else ""):
             continue

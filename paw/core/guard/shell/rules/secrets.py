@@ -104,8 +104,16 @@ def _check_secret_readers(cmd: SimpleCommand, ctx: Context) -> None:
             return
     if name in NON_READERS or not name or not (cmd.args or cmd.redirects):
         return
+    _check_read_paths(cmd, ctx)
+
+
+def _check_read_paths(cmd: SimpleCommand, ctx: Context) -> None:
+    """A credential file named by an argument or read through ``<``."""
     relative = bool(ctx.cwd_prefix)
-    for arg in cmd.args:
+    args = cmd.args
+    if not relative and "~" not in (joined := "".join(args)) and "/" not in joined:
+        args = []  # without a `cd`, only a word holding `~` or `/` can name a home file
+    for arg in args:
         if not arg or (arg[0] not in "~/-@" and not relative):
             continue
         value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg

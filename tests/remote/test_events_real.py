@@ -168,10 +168,11 @@ async def test_connection_lost_mid_run_host_unknown_nothing_sent_recovered_by_ev
                 "refuse",
                 prompt,
             )
-            # the host is back: the event client reconnects on its own and its reconnect sweeps
+            # the host is back: the event client reconnects on its own (after its back-off: a
+            # sweep the host's recovery starts may show the prompt first) and the prompt is back
             site.sshd.start()
             assert await until(pilot, lambda: prompt_shown() == prompt, budget(60.0))
-            assert terminal.events_live()
+            assert await until(pilot, terminal.events_live, budget(60.0))
             assert fleet.unreachable() == {}
     finally:
         app.disconnect()  # as `paw tui` does after the app

@@ -24,9 +24,22 @@ stamps it when drawn (``PAW_DEMO_STAMP``); the latency is the time the event car
 read off the stream minus the stamp (same clock, same machine), and the bytes from the go until
 the page shows it gone (it times out on its own, the agent's ``@3``).
 
+With ``--decisions N`` (in the last mode, ``feed`` by default), N decisions as a browser makes
+them: one ``decider`` agent draws a prompt the guard allows (``echo dNNN``) when told; once the
+open page shows it, the bench takes the prompt's id and the page's CSRF token from the page's
+own form and POSTs ``/decide`` (``action=approve``) with the signed-in cookie, as the form does.
+It times the POST sent -> its response read (``Sent``: paw's proof, the audit record flushed,
+the keys sent, the prompt seen gone), and the POST sent -> the key reached the agent: the
+agent's own answer record (``PAW_DEMO_RECORD``), appended once it read the key and ran the
+harmless echo; its time is the file's mtime (the kernel's coarse clock, a few ms steps). The
+POST goes ``--decide-after`` seconds (default 1.5) after the page showed the prompt: paw sends
+keys only to a prompt on screen for 1 s (``PROMPT_SETTLE_S``), so a POST sooner waits that out.
+The ``decider`` is one of ``--agents`` (the others: the asker, the holder, the rest idle).
+
 Usage: .venv/bin/python scripts/bench_web.py [--agents 10] [--prompts 20] [--rounds 20]
-[--modes whole,feed]. Everything runs in a temporary repository and on the socket
-``paw-bench-web-<pid>``; the server is killed at the end (only this script's own socket).
+[--modes whole,feed] [--decisions 0] [--decide-after 1.5]. Everything runs in a temporary
+repository and on the socket ``paw-bench-web-<pid>``; the server is killed at the end (only
+this script's own socket).
 """
 
 from __future__ import annotations
@@ -67,13 +80,29 @@ MODES = {
     "feed": "the feed, each part (or agent's row) alone when more than ages changed: paw serve",
 }
 MAX_PROMPTS = 200
+MAX_DECISIONS = 200
+# A decision is POSTed this long after the page showed its prompt (a human reads it first):
+# paw answers a prompt only once it has been on screen PROMPT_SETTLE_S (1 s; an agent can drop
+# a key sent right after it drew its dialog), so a POST sooner waits out the rest of that second.
+DECIDE_AFTER_S = 1.5
+DECISION_TIMEOUT_S = 120.0  # a decision's prompt gives up after this long (never, in practice)
 
 
 def config(socket_name: str, root: Path, stamp: Path) -> str:
     asker: list[str] = []
     for k in range(MAX_PROMPTS):
         asker += [f"wait {root / f'go{k}'}", f"shell@{PROMPT_TIMEOUT_S} echo p{k:03d}"]
-    kinds = {"idle": ["busy 0.1"], "asker": asker, "holder": ["shell echo held"]}
+    decider: list[str] = []
+    for k in range(MAX_DECISIONS):
+        decider += [f"wait {root / f'dgo{k}'}", f"shell@{DECISION_TIMEOUT_S} echo d{k:03d}"]
+    kinds = {
+        "idle": ["busy 0.1"], "asker": asker, "holder": ["shell echo held"], "decider": decider
+    }  # fmt: skip
+    answers = root / "answers.jsonl"
+    env = (
+        f"env = {{ PAW_DEMO_STAMP = {json.dumps(str(stamp))}, "
+        f"PAW_DEMO_RECORD = {json.dumps(str(answers))} }}"
+    )
     lines = ["[tmux]", f'socket_name = "{socket_name}"', ""]
     for kind, steps in kinds.items():
         command = ", ".join(json.dumps(p) for p in ("{python}", "-m", "paw.demo.agent", *steps))
@@ -82,7 +111,7 @@ def config(socket_name: str, root: Path, stamp: Path) -> str:
             f"command = [{command}]",
             'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }',
             'detector = "scripted"',
-            f"env = {{ PAW_DEMO_STAMP = {json.dumps(str(stamp))} }}",
+            env,
             "",
         ]
     return "\n".join(lines)
@@ -246,6 +275,8 @@ class Figures:
     prompt_events: list[int] = field(default_factory=list)
     quiet_bytes: int = 0  # sent over QUIET_S with nothing new (one prompt live, ageing)
     quiet_events: int = 0
+    decide_ms: list[float] = field(default_factory=list)  # POST /decide sent -> response read
+    key_ms: list[float] = field(default_factory=list)  # POST sent -> the agent's answer record
 
 
 QUIET_S = 10.0
@@ -301,8 +332,9 @@ def load_figures(port: int, token: str, rounds: int, out: Figures) -> None:
 
 
 def run_mode(
-    mode: str, repo: Path, root: Path, stamp: Path, first: int, n: int, rounds: int
-) -> Figures:
+    mode: str, repo: Path, root: Path, stamp: Path, first: int, n: int, rounds: int,
+    decisions: int = 0, decide_after: float = 0.0,
+) -> Figures:  # fmt: skip
     """Figures of prompts ``first``..``first+n-1`` on an open page in ``mode``."""
     fed = mode != "poll"
     sup = build_fleet(str(repo), control=fed)
@@ -323,7 +355,8 @@ def run_mode(
     out = Figures()
     with whole_board(active=mode in ("poll", "whole")):
         return measure(page_of(port, token), port, token, root, stamp, first, n, rounds, out,
-                       stop=(server, thread, feed, sup))  # fmt: skip
+                       stop=(server, thread, feed, sup), decisions=decisions,
+                       decide_after=decide_after)  # fmt: skip
 
 
 def page_of(port: int, token: str) -> Page:
@@ -362,7 +395,8 @@ def whole_board(*, active: bool) -> Iterator[None]:
 
 
 def measure(page: Page, port: int, token: str, root: Path, stamp: Path, first: int, n: int,
-            rounds: int, out: Figures, stop: tuple[Any, ...]) -> Figures:  # fmt: skip
+            rounds: int, out: Figures, stop: tuple[Any, ...],
+            decisions: int = 0, decide_after: float = 0.0) -> Figures:  # fmt: skip
     server, thread, feed, sup = stop
     try:
         load_figures(port, token, rounds, out)
@@ -385,6 +419,8 @@ def measure(page: Page, port: int, token: str, root: Path, stamp: Path, first: i
             events, size = page.bytes_between(went, time.time() + 1)
             out.prompt_events.append(events)
             out.prompt_bytes.append(size)
+        for k in range(decisions):
+            decide_one(page, port, root, k, out, decide_after)
     finally:
         page.close()
         server.should_exit = True
@@ -393,6 +429,63 @@ def measure(page: Page, port: int, token: str, root: Path, stamp: Path, first: i
             feed.stop()
         sup.close()
     return out
+
+
+FORM = re.compile(r"name=csrf value='([^']*)'><input type=hidden name=prompt value='([^']*)'>"
+                  r"<input type=hidden name=action value=approve>")  # fmt: skip
+
+
+def answered(path: Path, subject: str) -> float | None:
+    """When the agent recorded its answer to ``subject`` (the answers file's mtime, read as soon
+    as the line is there: nothing else appends meanwhile), or None before it did."""
+    if not path.exists():
+        return None
+    when = path.stat().st_mtime
+    for line in path.read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            if row["subject"] == subject and row["key"] is not None:
+                return when
+    return None
+
+
+def decide_one(
+    page: Page, port: int, root: Path, k: int, out: Figures, decide_after: float
+) -> None:
+    """Draw decision ``k``'s prompt, approve it through ``POST /decide`` as the page's form
+    does, and time the response and the key's arrival at the agent."""
+    subject = f"echo d{k:03d}"
+    since = page.count()
+    (root / f"dgo{k}").touch()
+    wait_for(partial(page.shows, subject, since), subject, 30)
+    shown = page.first_with(subject, since) or time.time()
+    time.sleep(max(0.0, shown + decide_after - time.time()))  # (a human reads it first)
+    board = page.latest()
+    form = FORM.search(board, board.index(subject))
+    if form is None:
+        raise SystemExit(f"{subject}: no Approve form on the page (is its verdict allow?)")
+    csrf, prompt_id = form.group(1), form.group(2)
+    body = f"csrf={csrf}&prompt={prompt_id}&action=approve&go=approve"
+    headers = {
+        "Cookie": page.cookie, "Content-Type": "application/x-www-form-urlencoded",
+        "Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "same-origin",
+    }  # fmt: skip
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.connect()
+    sent = time.time()
+    conn.request("POST", "/decide", body, headers)
+    response = conn.getresponse()
+    text = response.read().decode("utf-8", "replace")
+    took = time.time() - sent
+    conn.close()
+    if response.status != 200 or "Sent" not in text:
+        raise SystemExit(f"{subject}: /decide answered {response.status}: {text[-400:]}")
+    answers = root / "answers.jsonl"
+    wait_for(lambda: answered(answers, subject) is not None, f"the agent's answer to {subject}")
+    reached = answered(answers, subject) or 0.0
+    out.decide_ms.append(took * 1000)
+    out.key_ms.append((reached - sent) * 1000)
+    wait_for(partial(page.gone, subject), f"{subject} gone", 30)
 
 
 def summary(name: str, ms: list[float]) -> str:
@@ -420,6 +513,9 @@ def report(name: str, f: Figures) -> None:
     print(f"{name:5} per prompt (shown, then gone): median {events:.0f} events, "
           f"{per / 1024:.1f} KiB; quiet {QUIET_S:.0f} s (one prompt live, ageing): "
           f"{f.quiet_events} events, {f.quiet_bytes / 1024:.1f} KiB")  # fmt: skip
+    if f.decide_ms:
+        print(summary(name, f.decide_ms), "decision: POST /decide sent -> its response")
+        print(summary(name, f.key_ms), "decision: POST /decide sent -> the agent read the key")
 
 
 def ratio(name: str, a: list[float], b: list[float]) -> str:
@@ -434,6 +530,13 @@ def main() -> int:
     parser.add_argument("--prompts", type=int, default=20, help="prompts per mode (default 20)")
     parser.add_argument("--rounds", type=int, default=20, help="first loads per mode (default 20)")
     parser.add_argument(
+        "--decisions", type=int, default=0, help="POST /decide decisions in the last mode"
+    )
+    parser.add_argument(
+        "--decide-after", type=float, default=DECIDE_AFTER_S,
+        help=f"seconds a prompt is shown before the POST (default {DECIDE_AFTER_S})",
+    )  # fmt: skip
+    parser.add_argument(
         "--modes", default="whole,feed", help=f"of {', '.join(MODES)} (default whole,feed)"
     )
     args = parser.parse_args()
@@ -442,6 +545,8 @@ def main() -> int:
         raise SystemExit(f"--modes: some of {', '.join(MODES)}")
     if args.prompts * len(modes) > MAX_PROMPTS:
         raise SystemExit(f"--prompts: at most {MAX_PROMPTS // len(modes)}")
+    if args.decisions > MAX_DECISIONS or args.agents < 3:
+        raise SystemExit(f"--decisions: at most {MAX_DECISIONS}; --agents: at least 3")
     socket_name = f"paw-bench-web-{os.getpid()}"
     with tempfile.TemporaryDirectory(prefix="paw-bench-web-") as tmp:
         root = Path(tmp)
@@ -451,7 +556,8 @@ def main() -> int:
             sup = build_supervisor(str(repo))
             sup.spawn("asker", "asker", None)
             sup.spawn("holder", "holder", None)
-            for i in range(args.agents - 2):
+            sup.spawn("decider", "decider", None)
+            for i in range(args.agents - 3):
                 sup.spawn(f"idle{i:03d}", "idle", None)
             sup.close()
             print(f"{args.agents} agents, {args.prompts} prompts a mode; "
@@ -459,7 +565,15 @@ def main() -> int:
             done: dict[str, Figures] = {}
             for i, mode in enumerate(modes):
                 done[mode] = run_mode(
-                    mode, repo, root, stamp, i * args.prompts, args.prompts, args.rounds
+                    mode,
+                    repo,
+                    root,
+                    stamp,
+                    i * args.prompts,
+                    args.prompts,
+                    args.rounds,
+                    args.decisions if i == len(modes) - 1 else 0,
+                    args.decide_after,
                 )
                 report(mode, done[mode])
                 print(f"      ({MODES[mode]})")

@@ -182,7 +182,9 @@ print("ready", flush=True)
 req = sys.argv[3]
 while not any(n.endswith(".json") and not n.startswith(".") for n in os.listdir(req)):
     time.sleep(0.01)
-poked.wait(120)
+end = time.monotonic() + 120
+while not sup.poked and time.monotonic() < end:  # the hook's own poke (a count also wakes)
+    poked.wait(0.05)
 sup.poll_once()
 print("survived", flush=True)
 """

@@ -5,12 +5,20 @@ A tmux control-mode client does not always end when paw dies: tmux passes the cl
 stdout to the server, and a server with output still queued for a control client whose reader is
 gone waits for that output forever (tmux 3.3), so the client stays attached, counts as someone
 watching the session, and the server outlives ``kill-server``. The kernel ends such a helper
-instead: each is started with ``PR_SET_PDEATHSIG`` = SIGKILL set between fork and exec.
+instead: each is started through util-linux's ``setpriv --pdeathsig KILL``, which asks for the
+signal and then executes the helper (the setting is kept across that exec).
+
+No Python runs between fork and exec: a ``preexec_fn`` makes CPython run its before-fork hooks
+and take the import lock around the fork, and a paw thread importing a module while another
+logged or collected garbage deadlocked there (the forking thread held logging's lock and waited
+for the import lock; the importing thread held that and waited for logging's) — a `paw serve`
+then never answered. ``setpriv`` keeps the fork a plain one.
 
 The signal fires when the *thread* that forked the helper ends, not the process, and paw starts
 clients from short-lived worker threads; so every such helper is forked by one daemon thread
-that lives as long as paw (:func:`call`). Elsewhere than Linux this is a no-op
-(:func:`available` is False) and the callers' own cleanup is all there is.
+that lives as long as paw (:func:`call`). Elsewhere than Linux, or without ``setpriv``, this is
+a no-op (:func:`available` is False) and the callers' own cleanup is all there is (the next
+paw's sweep client ends the clients a killed paw left: :mod:`paw.adapters.tmux.clients`).
 """
 
 from __future__ import annotations
@@ -18,50 +26,46 @@ from __future__ import annotations
 import functools
 import os
 import queue
-import signal
+import shutil
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
-
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 @functools.cache
-def _prctl() -> Any:
-    """libc's ``prctl``, resolved once in paw (never in a child between fork and exec); None
-    elsewhere than Linux. ctypes is imported here: one-shot commands never pay for it."""
+def _setpriv() -> str | None:
+    """util-linux's ``setpriv`` (found once); None elsewhere than Linux or where it is missing."""
     if not sys.platform.startswith("linux"):
         return None
-    import ctypes  # deferred: only a helper that must die with paw needs it
-
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl  # libc's symbols are the program's
-    except (OSError, AttributeError):
-        return None
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    prctl.restype = ctypes.c_int
-    return prctl
+    return shutil.which("setpriv")
 
 
 def available() -> bool:
-    """True where helpers can be bound to paw's life (Linux)."""
-    return _prctl() is not None
+    """True where helpers can be bound to paw's life (Linux with util-linux's ``setpriv``)."""
+    return _setpriv() is not None
 
 
-def preexec(parent: int) -> Callable[[], None]:
-    """The function to run in the child between fork and exec: ask for SIGKILL when the forking
-    thread ends, then end at once if ``parent`` (paw's pid) is already gone (it died between
-    the fork and the request, so the signal will never come)."""
-    prctl = _prctl()
+def bound(argv: Sequence[str], *, cwd: str | None = None) -> list[str]:
+    """``argv`` started so that the kernel sends it SIGKILL when the forking thread ends.
 
-    def bind() -> None:
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return bind
+    Raises:
+        FileNotFoundError: the program is not there (as starting it directly would: the
+            wrapper itself would start and only then fail).
+    """
+    program = argv[0]
+    if os.sep in program:
+        where = Path(cwd or ".") / program  # (an absolute program ignores the cwd)
+        found = str(where) if where.is_file() and os.access(where, os.X_OK) else None
+    else:
+        found = shutil.which(program)
+    if found is None:
+        raise FileNotFoundError(2, "No such file or directory", program)
+    setpriv = _setpriv()
+    if setpriv is None:
+        return list(argv)
+    return [setpriv, "--pdeathsig", "KILL", "--", *argv]
 
 
 _Job = tuple[Callable[[], Any], "queue.SimpleQueue[tuple[bool, Any]]"]
@@ -72,8 +76,8 @@ _lock = threading.Lock()
 
 
 def call(start: Callable[[], Any]) -> Any:
-    """Run ``start`` (a Popen with :func:`preexec`) on the long-lived forking thread and return
-    its result (or raise its exception)."""
+    """Run ``start`` (a Popen of a :func:`bound` argv) on the long-lived forking thread and
+    return its result (or raise its exception)."""
     if threading.current_thread() is _thread:
         return start()
     _ensure_thread()

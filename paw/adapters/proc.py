@@ -156,21 +156,19 @@ def spawn(
 
     def start() -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            list(argv),
+            command,
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
             start_new_session=new_session,
             close_fds=True,
-            # the preexec calls prctl and getppid only, on paw's one forking thread
-            preexec_fn=parent_death.preexec(paw_pid) if bound else None,  # noqa: PLW1509
         )
 
-    bound = die_with_paw and parent_death.available()
-    paw_pid = os.getpid()
-    if not bound:
+    if not (die_with_paw and parent_death.available()):
+        command = list(argv)
         return start()
+    command = parent_death.bound(argv, cwd=cwd)  # no Python between fork and exec
     process: subprocess.Popen[bytes] = parent_death.call(start)
     return process
 

@@ -111,6 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from paw.cli.compose import build_fleet
     from paw.supervisor.links import load_link_key
 
+    _stacks_on_request()
     sup = build_fleet(args.repo, control=True)  # a long-running process, like the TUI
     digest, token = load_token(sup.ctx.state, rotate=args.rotate_token)
     link_key = load_link_key(sup.ctx.state, rotate=args.rotate_token)
@@ -124,6 +125,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     _run(sup, sock, args, digest, link_key)
     return 0
+
+
+def _stacks_on_request() -> None:
+    """``kill -USR1`` of a running `paw serve` writes every thread's stack to its stderr (a
+    page that stops answering is then a finding, not a shrug); elsewhere than POSIX, nothing."""
+    import faulthandler
+    import signal
+
+    usr1 = getattr(signal, "SIGUSR1", None)
+    if usr1 is not None and sys.__stderr__ is not None:
+        faulthandler.register(usr1, file=sys.__stderr__, all_threads=True)
 
 
 def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,

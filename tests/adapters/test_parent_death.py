@@ -42,3 +42,38 @@ def test_a_bound_helper_started_from_a_thread_outlives_that_thread() -> None:
 def test_a_bound_helper_that_cannot_start_raises_to_its_caller() -> None:
     with pytest.raises(FileNotFoundError):
         proc.spawn(["paw-no-such-program-here"], die_with_paw=True)
+
+
+def test_a_bound_helper_starts_while_another_thread_holds_the_import_lock() -> None:
+    """No Python runs between fork and exec: with a ``preexec_fn`` CPython takes the import
+    lock (and runs the before-fork hooks, logging's lock among them) around the fork, and a
+    `paw serve` whose main thread was importing while its sweep started a tmux client hung
+    for good (each thread held the lock the other waited for)."""
+    import _imp
+
+    started: list[subprocess.Popen[bytes]] = []
+    done = threading.Event()
+
+    def spawn() -> None:
+        started.append(proc.spawn(["cat"], die_with_paw=True))
+        done.set()
+
+    _imp.acquire_lock()  # as a thread in the middle of an import holds it
+    try:
+        worker = threading.Thread(target=spawn, daemon=True)
+        worker.start()
+        in_time = done.wait(budget(20))
+    finally:
+        _imp.release_lock()
+    worker.join(budget(30))
+    for helper in started:
+        proc.finish(helper)
+    assert in_time, "starting a helper waited for the import lock another thread held"
+
+
+def test_a_bound_helper_is_started_through_setpriv_and_a_missing_one_is_said() -> None:
+    argv = parent_death.bound(["tmux", "-V"])
+    assert argv[-2:] == ["tmux", "-V"]
+    assert argv[1:4] == ["--pdeathsig", "KILL", "--"]
+    with pytest.raises(FileNotFoundError):
+        parent_death.bound(["./paw-no-such-program-here"], cwd="/")

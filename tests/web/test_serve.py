@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
+import select
+import signal
 import ssl
 import subprocess
 import sys
@@ -78,6 +81,8 @@ class Web:
             response = conn.getresponse()
             got = {k.lower(): v for k, v in response.getheaders()}
             return response.status, got, response.read().decode("utf-8")
+        except TimeoutError:
+            pytest.fail(f"{method} {path}: no answer in {budget(60):.0f}s\n{diagnose(self.proc)}")
         finally:
             conn.close()
 
@@ -145,6 +150,29 @@ def web(repo: Path) -> Iterator[Web]:
         yield Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), repo)
     finally:
         _stop(proc)
+
+
+def diagnose(proc: subprocess.Popen[str]) -> str:
+    """What a `paw serve` that stopped answering was doing: every thread's stack (it writes
+    them to its stderr on SIGUSR1) and whatever else it wrote there."""
+    if proc.poll() is not None:
+        rest = proc.stderr.read() if proc.stderr else ""
+        return f"paw serve exited ({proc.returncode}); its stderr:\n{rest}"
+    os.kill(proc.pid, signal.SIGUSR1)
+    assert proc.stderr is not None
+    fd, chunks = proc.stderr.fileno(), list[bytes]()
+    deadline = time.monotonic() + budget(10)
+    while time.monotonic() < deadline:  # until the dump has come and the pipe goes quiet
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if not ready:
+            if chunks:
+                break
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return "paw serve's stderr (stacks on SIGUSR1):\n" + b"".join(chunks).decode("utf-8", "replace")
 
 
 def _stop(proc: subprocess.Popen[str]) -> None:
@@ -378,7 +406,10 @@ class Stream:
         if web.cookie:
             sent["Cookie"] = web.cookie
         self.conn.request("GET", path, headers=sent)
-        self.response = self.conn.getresponse()
+        try:
+            self.response = self.conn.getresponse()
+        except TimeoutError:
+            pytest.fail(f"GET {path}: no answer in {budget(60):.0f}s\n{diagnose(web.proc)}")
         self.status = self.response.status
         self.headers = {k.lower(): v for k, v in self.response.getheaders()}
 

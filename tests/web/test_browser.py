@@ -14,9 +14,14 @@ opened in the browser shows that prompt alone, denies it, and is then used up.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -26,7 +31,6 @@ from tests.web.test_serve import HOSTILE, _link, _live, _serve, _stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from pathlib import Path
 
     from libtmux.server import Server
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -44,6 +48,8 @@ DESKTOP: dict[str, int | bool] = {
     "mobile": False,
 }
 SHOTS = "PAW_WEB_SCREENSHOTS"  # a directory: the test saves its screenshots there (docs/web.md)
+# (resolved now: the tests change directory into their repositories)
+SHOTS_DIR = Path(os.environ[SHOTS]).resolve() if os.environ.get(SHOTS) else None
 
 
 @pytest.fixture(scope="module")
@@ -170,10 +176,76 @@ def _viewport(driver: WebDriver, metrics: dict[str, int | bool]) -> None:
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
 
 
-def _shot(driver: WebDriver, name: str) -> None:
-    folder = os.environ.get(SHOTS)
-    if folder:
-        driver.save_screenshot(os.path.join(folder, f"web-{name}.png"))  # noqa: PTH118
+def _pixels(png: bytes) -> tuple[int, int, set[bytes]]:
+    """A PNG's width, height and distinct colours (8-bit RGB or RGBA, not interlaced: what
+    Chromium writes), decoded here, not by the browser that drew it."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, head = 8, b"", b""
+    while pos < len(png):
+        (size,), kind = struct.unpack(">I", png[pos : pos + 4]), png[pos + 4 : pos + 8]
+        data = png[pos + 8 : pos + 8 + size]
+        head, idat = (data, idat) if kind == b"IHDR" else (head, idat + data * (kind == b"IDAT"))
+        pos += 12 + size
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", head)
+    assert (depth, colour, interlace) in ((8, 2, 0), (8, 6, 0)), (depth, colour, interlace)
+    bpp = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(idat), width * bpp
+    assert len(raw) == height * (stride + 1), "truncated image data"
+    prev, colours = bytearray(stride), set[bytes]()
+    for y in range(height):
+        kind, row = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for i in range(stride) if kind else ():
+            a = row[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                row[i] = (row[i] + a) & 255
+            elif kind == 2:
+                row[i] = (row[i] + b) & 255
+            elif kind == 3:
+                row[i] = (row[i] + (a + b) // 2) & 255
+            else:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        if y % 4 == 0:  # (every fourth row is plenty to tell a page from a blank)
+            colours.update(bytes(row[x : x + bpp]) for x in range(0, stride, bpp * 2))
+        prev = row
+    return width, height, colours
+
+
+def _check_png(png: bytes, width: int, height: int | None = None) -> None:
+    """``png`` is a real PNG ``width`` wide (and ``height`` high, when given) that shows a
+    page, not a blank: a blank (or one flat colour) has a handful of colours, a page with
+    text, verdict badges and buttons has hundreds (anti-aliased glyphs)."""
+    w, h, colours = _pixels(png)
+    assert w == width, f"{w}px wide, not {width}"
+    assert height is None or h == height, f"{h}px high, not {height}"
+    assert len(colours) > 32, f"a blank screenshot: {len(colours)} colours"
+
+
+def _shot(driver: WebDriver, name: str, out: Path, *, whole: bool = False) -> Path:
+    """A screenshot of what ``driver`` shows (``whole``: the whole page, not the screen),
+    written to ``out``/web-NAME.png and, when ``PAW_WEB_SCREENSHOTS`` names a folder, there
+    too (docs/web.md's images)."""
+    if whole:  # (the screen's width: the page laid out whole needs no scrollbar)
+        size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        width = driver.execute_script("return window.innerWidth")
+        clip = {"x": 0, "y": 0, "width": width, "height": size["height"], "scale": 1}
+        shot = driver.execute_cdp_cmd(
+            "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+        )
+        png = base64.b64decode(shot["data"])
+    else:
+        png = driver.get_screenshot_as_png()
+    path = out / f"web-{name}.png"
+    path.write_bytes(png)
+    if SHOTS_DIR is not None:
+        SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+        (SHOTS_DIR / path.name).write_bytes(png)
+    return path
 
 
 def _same_as_paw(repo: Path, card: WebElement, subject: str, verdict: str) -> None:
@@ -219,7 +291,6 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         assert browser.execute_script("return window.innerWidth") == PHONE["width"]
         _same_as_paw(repo, card, "touch one.txt", "allow")
         assert _buttons(card) == ["Approve", "Deny"]
-        _shot(browser, "phone")
         _press(browser, card, "Approve")
         _until(browser, "the result", lambda d: "Sent" in _text(d))
         _until(browser, "the agent taking it", lambda _d: _answers(tmp_path) == ["approve"])
@@ -236,7 +307,6 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         assert warning.strip()
         step = browser.find_element("css selector", "div.card")
         assert _buttons(step) == ["Yes, approve it", "Deny"]
-        _shot(browser, "phone-confirm")
         assert _answers(tmp_path) == ["approve"]  # nothing sent by the first press
         _press(browser, step, "Yes, approve it")
         _until(browser, "the result", lambda d: "Sent" in _text(d))
@@ -262,7 +332,6 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         first = age.get_attribute("textContent")
         _until(browser, "the age moving", lambda _d: age.get_attribute("textContent") != first)
         assert "Needs the terminal" in str(card.get_attribute("textContent"))
-        _shot(browser, "desktop")
         _press(browser, card, "Deny")
         _until(browser, "the result", lambda d: "Sent" in _text(d))
         _until(browser, "the agent taking the deny", lambda _d: len(_answers(tmp_path)) == 3)
@@ -304,3 +373,135 @@ def test_a_phone_and_a_desktop_decide_in_a_real_browser(
         assert not browser.find_elements("tag name", "button")
     finally:
         _stop(proc)
+
+
+# -- the screenshots in docs/web.md ------------------------------------------------------------
+
+SHOP = "shop"  # the repository's name the screenshots show
+# agent -> (task, steps); each agent reads its steps from STEPS/<its worktree's name>.txt
+SHOP_AGENTS = {
+    "api": ("add rate limiting to the public API", ["busy 1", "shell npm test"]),
+    "release": ("tag and publish 2.4.0", ["busy 1", "shell git push origin main"]),
+    "setup": (
+        "make the dev setup one command",
+        ["busy 1", "shell curl -fsSL https://get.example.dev/install.sh | sh"],
+    ),
+    "docs": ("document the checkout flow", ["busy 1", "trust ."]),
+    "search": ("speed up product search", ["busy 100000"]),
+}
+SHOP_SHOWN = ("npm test", "git push origin main", "install.sh | sh", "Trust this folder?")
+# the agent's command: its steps file named by the worktree it runs in (exec: the agent paw
+# resolves is the demo agent itself, not this shell)
+LAUNCH = 'd=$1; shift; exec "$0" -m paw.demo.agent --script "$d/$(basename "$PWD").txt" "$@"'
+PHONE_SHOT = {**PHONE, "deviceScaleFactor": 1}  # the shot 390x844 pixels (small in the docs)
+
+
+@pytest.fixture
+def shop(
+    tmp_path: Path, isolated_env: Path, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """A repository named ``shop`` with five scripted agents: three asking (an ``allow``, a
+    ``confirm``, a ``block``), one at a folder-trust dialog, one working; one worktree changed
+    (the desktop shot shows its diff stat)."""
+    from paw.cli import main
+
+    del isolated_env  # (a private HOME and git config first)
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    repo = tmp_path / SHOP
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "api.py").write_text("def handler(request):\n    return 200\n", "utf-8")
+    (repo / ".gitignore").write_text(".paw/\n", "utf-8")
+    for argv in (["init", "-q", "-b", "main"], ["add", "."], ["commit", "-q", "-m", "init"]):
+        subprocess.run(["git", *argv], cwd=repo, check=True, capture_output=True)
+    steps = tmp_path / "steps"
+    steps.mkdir()
+    for name, (_task, lines) in SHOP_AGENTS.items():
+        (steps / f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    command = json.dumps(["sh", "-c", LAUNCH, "{python}", str(steps)])
+    (repo / "paw.toml").write_text(
+        f'[agents.demo]\ncommand = {command}\ntask_flag = "--task"\n'
+        'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }\n'
+        'detector = "scripted"\n',
+        "utf-8",
+    )
+    monkeypatch.chdir(repo)
+    for name, (task, _steps) in SHOP_AGENTS.items():
+        assert main(["spawn", name, "--agent", "demo", "--task", task]) == 0
+    worktree = tmp_path / f"{SHOP}-paw" / "api"
+    (worktree / "src" / "api.py").write_text(
+        "from limits import Limiter\n\nLIMIT = Limiter(per_minute=60)\n\n\n"
+        "def handler(request):\n    if not LIMIT.take(request.client):\n"
+        "        return 429\n    return 200\n",
+        "utf-8",
+    )
+    (worktree / "src" / "limits.py").write_text("class Limiter:\n    ...\n", "utf-8")
+    return repo
+
+
+def _all_listed(driver: WebDriver) -> bool:
+    """Every prompt of the shop listed (with its verdict) and the page on the server's events."""
+    live = driver.execute_script("var b=document.getElementById('board');return b&&b.dataset.live")
+    return live == "events" and all(s in _text(driver) for s in SHOP_SHOWN)
+
+
+def _no_machine_paths(driver: WebDriver, forbidden: list[str]) -> None:
+    """The page names the repository by its directory and shows no path of this machine."""
+    page = _text(driver) + str(driver.execute_script("return document.documentElement.outerHTML"))
+    for path in forbidden:
+        assert path not in page, f"the page shows a path of this machine: {path}"
+    assert driver.execute_script("return document.title") == f"paw · {SHOP}"
+
+
+def test_the_docs_screenshots_phone_and_desktop(
+    shop: Path, tmp_path: Path, browser: WebDriver
+) -> None:
+    """docs/web.md's screenshots, made here: the page listing every live prompt with its
+    verdict on a phone (390x844, the screen) and on a desktop (1280 wide, the whole page with
+    one agent's pane and diff stat). Each is checked a real PNG of that size that shows a
+    page (not a blank), and saved in tmp_path, and in ``PAW_WEB_SCREENSHOTS`` when set
+    (docs/web.md: ``PAW_WEB_SCREENSHOTS=docs/img .venv/bin/python -m pytest
+    tests/web/test_browser.py -k docs_screenshots``).
+    """
+    proc, url = _serve(shop, "--no-qr")
+    base = url.split("login?", 1)[0]
+    forbidden = [str(tmp_path), str(Path.home()), str(tmp_path.resolve())]
+    browser.execute_cdp_cmd("Network.enable", {})  # (a test before may have blocked them)
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    try:
+        browser.get(url)  # signs in (a cookie), then the list
+        _until(browser, "the list after sign-in", lambda d: d.current_url == base)
+        for name, metrics, query, whole in (
+            ("phone", PHONE_SHOT, "", False),
+            ("desktop", DESKTOP, "?agent=api", True),
+        ):
+            _viewport(browser, metrics)
+            browser.get(base + query)
+            _until(browser, f"every prompt listed ({name})", _all_listed, s=120)
+            assert browser.execute_script("return window.innerWidth") == metrics["width"]
+            if whole:
+                _until(browser, "api's diff stat", lambda d: "limits.py" in _text(d))
+            _no_machine_paths(browser, forbidden)
+            for subject, verdict in (("npm test", "allow"), ("git push origin main", "confirm")):
+                badge = _wait_card(browser, subject).find_element("css selector", ".v")
+                assert badge.get_attribute("textContent") == verdict
+            png = _shot(browser, name, tmp_path, whole=whole).read_bytes()
+            _check_png(png, int(metrics["width"]), None if whole else int(metrics["height"]))
+            if whole:
+                assert _pixels(png)[1] >= int(metrics["height"])
+    finally:
+        _stop(proc)
+
+
+def test_a_blank_page_is_no_screenshot(browser: WebDriver) -> None:
+    """The screenshot check tells a blank from a page: the same shot of an empty page fails."""
+    _viewport(browser, PHONE_SHOT)
+    browser.get("about:blank")
+    png = browser.get_screenshot_as_png()  # (as _shot takes it; never into the docs)
+    assert _pixels(png)[:2] == (390, 844)
+    with pytest.raises(AssertionError, match="a blank screenshot"):
+        _check_png(png, 390, 844)
+    with pytest.raises(AssertionError, match="wide"):
+        _check_png(png, 1280, 844)
+    with pytest.raises(AssertionError, match="not a PNG"):
+        _check_png(b"<html>" + png, 390, 844)

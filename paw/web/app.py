@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import (
     HTMLResponse,
+    JSONResponse,
     PlainTextResponse,
     RedirectResponse,
     Response,
@@ -53,6 +55,7 @@ SSE_TICK_S = 0.25  # without a feed, an open page's stream looks for a change th
 SSE_FED_TICK_S = 1.0  # with one, new pictures wake it; this only for the audit tail and the pane
 SSE_KEEPALIVE_S = 15.0  # a comment line this often keeps proxies from closing a quiet stream
 SSE_RETRY_MS = 3000  # the browser reconnects after this long when the stream drops
+KNOWN_MAX = 64  # parts kept for the short poll (at 200 agents the table is about 30 KiB)
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -137,6 +140,7 @@ class _Guarded:
 class _Web:
     def __init__(self, source: Source, settings: WebSettings) -> None:
         self.source, self.s = source, settings
+        self.known: OrderedDict[str, str] = OrderedDict()  # the poll's parts pages hold
 
     # -- sign-in -------------------------------------------------------------------------------
 
@@ -171,14 +175,35 @@ class _Web:
         if session is None:
             return _signed_out()
         board, extra = await run_in_threadpool(self._read, _selected(request))
-        return HTMLResponse(render.render_home(board, session.csrf, self.s.name, extra))
+        parts = render.board_parts(board, session.csrf, extra)
+        self._keep({render.digest(s): s for s in (render.steady(h) for _, h in parts)})
+        return HTMLResponse(render.home_page(parts, self.s.name))
 
     async def board(self, request: Request) -> Response:
+        """The board, whole (HTML); or, with ``parts=1`` (the page's short poll, when the
+        events cannot be had), only what changed since the parts the page holds (``have``):
+        JSON ``{"events": [[KIND, DATA], …], "have": …}``, the events as the stream sends
+        them (``part``, ``row``; :func:`render.poll_updates`), applied by the same code."""
         session = self._session(request)
         if session is None:
             return _signed_out()
         board, extra = await run_in_threadpool(self._read, _selected(request))
-        return HTMLResponse(render.render_board(board, session.csrf, extra))
+        if request.query_params.get("parts") != "1":
+            return HTMLResponse(render.render_board(board, session.csrf, extra))
+        parts = render.board_parts(board, session.csrf, extra)
+        have = request.query_params.get("have", "")
+        events, now, sent = render.poll_updates(parts, have, self.known)
+        self._keep(sent)
+        return JSONResponse({"events": events, "have": now}, headers={"Cache-Control": "no-store"})
+
+    def _keep(self, parts: dict[str, str]) -> None:
+        """Keep the last parts pages were given (digest -> steady HTML, at most KNOWN_MAX):
+        a poll then sends an agent's changed row, not the table."""
+        for version, html in parts.items():
+            self.known[version] = html
+            self.known.move_to_end(version)
+        while len(self.known) > KNOWN_MAX:
+            self.known.popitem(last=False)
 
     async def events(self, request: Request) -> Response:
         """The list as server-sent events: first the whole board (``board``), then each part

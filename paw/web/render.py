@@ -9,6 +9,7 @@ carrying ``<script>``, markup or an OSC sequence is shown as text and never acts
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import re
 import time
@@ -21,6 +22,8 @@ from paw.core.models import Action
 from paw.core.printable import printable
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from paw.core.models import PromptSource
     from paw.supervisor.model import AgentView, Decision, LivePrompt
     from paw.web.source import AgentDetails, Board
@@ -87,17 +90,25 @@ JS = """
     for(i=0;i<a.length;i++){t=age(now-Number(a[i].getAttribute('data-seen')));
       if(a[i].textContent!==t)a[i].textContent=t}}
   clock();setInterval(ages,1000);
+  var on={board:show,part:part,row:row};  /* the stream's events and the poll's: one path */
+  function held(v){board.dataset.have=v}  /* the parts as the page holds them (the poll's) */
+  function apply(j){  /* the poll's answer: the parts (or rows) that changed, as events */
+    if(!j)return;var e=j.events||[],i;
+    for(i=0;i<e.length;i++)if(on.hasOwnProperty(e[i][0]))on[e[i][0]](e[i][1]);
+    held(String(j.have||''))}
   function tick(){
-    fetch('/board'+q,{credentials:'same-origin',cache:'no-store'}).then(function(r){
-      if(r.status===401){location.reload();return null}return r.ok?r.text():null
-    }).then(show).catch(function(){}).then(function(){setTimeout(tick,1500)});
+    var h=encodeURIComponent(board.dataset.have||'');
+    fetch('/board'+(q?q+'&':'?')+'parts=1&have='+h,{credentials:'same-origin',cache:'no-store'}
+    ).then(function(r){
+      if(r.status===401){location.reload();return null}return r.ok?r.json():null
+    }).then(apply).catch(function(){}).then(function(){setTimeout(tick,1500)});
   }
   function poll(){if(polling)return;polling=true;board.dataset.live='poll';setTimeout(tick,1500)}
   if(!window.EventSource){poll();return}
   var es=new EventSource('/events'+q),got=false;
-  es.addEventListener('board',function(e){got=true;board.dataset.live='events';show(e.data)});
-  es.addEventListener('part',function(e){got=true;board.dataset.live='events';part(e.data)});
-  es.addEventListener('row',function(e){got=true;board.dataset.live='events';row(e.data)});
+  function ev(k){es.addEventListener(k,function(e){  /* (what the page holds: not the poll's) */
+    got=true;board.dataset.live='events';held('');on[k](e.data)})}
+  ev('board');ev('part');ev('row');
   es.addEventListener('signed-out',function(){es.close();location.reload()});
   es.onerror=poll;  /* the stream retries on its own; the poll covers the gap */
   setTimeout(function(){if(!got)poll()},5000);  /* a proxy that holds the stream back */
@@ -137,8 +148,15 @@ def page(title: str, body: str, *, script: bool = False) -> str:
 def render_home(board: Board, csrf: str, name: str, extra: Extra | None = None) -> str:
     """The main page: agents and prompts (and the script that refreshes them). ``name`` is
     the repository's directory name (the title and the heading; never its full path)."""
-    inner = render_board(board, csrf, extra)
-    body = f"<h1>paw · {inert(name)}</h1><div id=board>{inner}</div>"
+    return home_page(board_parts(board, csrf, extra), name)
+
+
+def home_page(parts: tuple[tuple[str, str], ...], name: str) -> str:
+    """The main page of the board's ``parts``; it names the parts as it holds them
+    (``data-have``: :func:`versions`), so its first poll brings only what changed since."""
+    inner = "".join(wrap(n, h) for n, h in parts)
+    have = versions({n: steady(h) for n, h in parts})
+    body = f"<h1>paw · {inert(name)}</h1><div id=board data-have='{have}'>{inner}</div>"
     return page(f"paw · {printable(name)}", body, script=True)
 
 
@@ -205,6 +223,53 @@ def updates(name: str, before: str | None, html: str) -> tuple[list[tuple[str, s
         if m.group(0) != was
     ]
     return rows, now
+
+
+HAVE_MAX = 400  # a page's ``have`` (five parts' names and digests) is far shorter
+
+
+def digest(steady_html: str) -> str:
+    """A part's version as a page holds it (of its :func:`steady` HTML)."""
+    return hashlib.sha256(steady_html.encode()).hexdigest()[:32]
+
+
+def versions(held: Mapping[str, str]) -> str:
+    """``NAME:DIGEST,…`` of each part's :func:`steady` HTML: what a polling page holds."""
+    return ",".join(f"{name}:{digest(text)}" for name, text in held.items())
+
+
+def _held(have: str) -> dict[str, str]:
+    """A page's ``have`` read back (anything not well formed: the page holds nothing known)."""
+    held: dict[str, str] = {}
+    for item in have[:HAVE_MAX].split(","):
+        name, _, version = item.partition(":")
+        if name in PARTS and re.fullmatch(r"[0-9a-f]{32}", version):
+            held[name] = version
+    return held
+
+
+def poll_updates(
+    parts: tuple[tuple[str, str], ...], have: str, known: Mapping[str, str]
+) -> tuple[list[tuple[str, str]], str, dict[str, str]]:
+    """What a short poll answers a page that holds ``have`` (:func:`versions`): the same
+    events a stream sends (:func:`updates`), only for the parts whose version changed: a part
+    whole, or an agent's row alone when ``known`` (digest -> steady HTML, what the server
+    kept) has the part the page holds. Nothing when only ages changed. Also the page's new
+    ``have``, and the steady HTML of each part sent (for ``known``)."""
+    held = _held(have)
+    events: list[tuple[str, str]] = []
+    now: dict[str, str] = {}
+    sent: dict[str, str] = {}
+    for name, text in parts:
+        now[name] = steady(text)
+        version = digest(now[name])
+        if held.get(name) == version:
+            continue
+        before = known.get(held.get(name, ""))
+        changed, _ = updates(name, before, text)
+        events += changed
+        sent[version] = now[name]
+    return events, versions(now), sent
 
 
 def board_parts(board: Board, csrf: str, extra: Extra | None = None) -> tuple[tuple[str, str], ...]:

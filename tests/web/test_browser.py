@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -505,3 +506,62 @@ def test_a_blank_page_is_no_screenshot(browser: WebDriver) -> None:
         _check_png(png, 1280, 844)
     with pytest.raises(AssertionError, match="not a PNG"):
         _check_png(b"<html>" + png, 390, 844)
+
+
+# -- the short poll, without EventSource -------------------------------------------------------
+
+
+def test_without_event_source_the_poll_applies_only_what_changed(
+    repo: Path, tmp_path: Path, browser: WebDriver
+) -> None:
+    """A browser without EventSource (deleted before the page's script runs) polls ``/board``
+    for the parts that changed and applies them as the stream's events: a new prompt appears,
+    a decided one leaves, and a part that did not change is not replaced (the agents' heading,
+    marked by the test, is the same node with its mark)."""
+    from paw.cli import main
+
+    assert main(["spawn", "a1", "--agent", "scripted"]) == 0
+    proc, url = _serve(repo, "--no-qr")
+    base = url.split("login?", 1)[0]
+    browser.execute_cdp_cmd("Network.enable", {})  # (a test before may have blocked the events)
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    added = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.EventSource;"}
+    )
+    try:
+        _viewport(browser, DESKTOP)
+        browser.get(url)
+        _until(browser, "the list after sign-in", lambda d: d.current_url == base)
+        assert browser.execute_script("return typeof window.EventSource") == "undefined"
+        _until(
+            browser,
+            "the poll",
+            lambda d: d.find_element("id", "board").get_attribute("data-live") == "poll",
+        )
+        browser.execute_script(
+            "var h=document.querySelector('#pt-agents h2');h.setAttribute('data-mark','kept');"
+            "window.pawKept=h;window.pawStillHere=true"
+        )
+        _wait_card(browser, "touch one.txt")  # (on the page as loaded, or brought by the poll)
+        allow = _live(repo, "touch one.txt")
+        assert main(["approve", allow.id]) == 0
+        _until(browser, "the decided prompt gone and the next one shown", lambda d: (
+            _card(d, "touch one.txt") is None and _card(d, "git push origin main") is not None
+        ))  # fmt: skip
+        assert _answers(tmp_path) == ["approve"]
+        assert browser.execute_script("return window.pawStillHere === true"), "the page reloaded"
+        board = browser.find_element("id", "board")
+        assert board.get_attribute("data-live") == "poll"
+        kept = browser.execute_script(
+            "var h=window.pawKept;return document.contains(h)&&h.getAttribute('data-mark')"
+        )
+        assert kept == "kept", "the unchanged agents' part was replaced"
+        card = _wait_card(browser, "git push origin main")
+        _same_as_paw(repo, card, "git push origin main", "confirm")
+        have = str(board.get_attribute("data-have"))
+        assert re.fullmatch(r"(\w+:[0-9a-f]{32},){4}\w+:[0-9a-f]{32}", have), have
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
+        )
+        _stop(proc)

@@ -126,3 +126,67 @@ def test_agents_added_removed_or_first_sent_send_the_part() -> None:
         ("part", f"prompts\n{other}")
     ]
     assert render.updates("prompts", render.steady(prompts), _parts(now=99.0)["prompts"])[0] == []
+
+
+def _board(
+    statuses: tuple[str, ...], subjects: tuple[str, ...], now: float = 5.0
+) -> tuple[tuple[str, str], ...]:
+    views = tuple(
+        AgentView(
+            name=f"a{i}", kind="claude", pane_id=f"%{i}", alive=True, status=AgentStatus(status),
+            status_since=0.0, branch=f"paw/a{i}", worktree=f"/w/a{i}",
+            stat=WorktreeStat(counted=False),
+        )
+        for i, status in enumerate(statuses)
+    )  # fmt: skip
+    prompts = tuple(_prompt(PromptSource(), s) for s in subjects)
+    board = Board(Snapshot(taken_at=1.0, agents=views, prompts=prompts), {})
+    return render.board_parts(board, "csrf", Extra(now=now))
+
+
+def _have(parts: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
+    """What the page holds after it was given ``parts``, and what the server kept of them."""
+    steady = {name: render.steady(html) for name, html in parts}
+    return render.versions(steady), {render.digest(s): s for s in steady.values()}
+
+
+def test_a_polling_page_gets_only_the_parts_that_changed() -> None:
+    """The short poll answers with the stream's events for what changed since the parts the
+    page holds (its ``have``): nothing when nothing (or only ages) changed, one agent's row for
+    its new status, the prompts part for a new prompt; every part whole for a page that holds
+    nothing the server knows."""
+    first = _board(("busy", "idle"), ("git push",))
+    have, known = _have(first)
+    assert render.poll_updates(first, have, known) == ([], have, {})
+    later = _board(("busy", "idle"), ("git push",), now=99.0)  # the ages alone
+    assert render.poll_updates(later, have, known)[0] == []
+    # a1's new status: its row alone (the server kept the table the page holds)
+    status = _board(("busy", "prompt"), ("git push",))
+    events, now, sent = render.poll_updates(status, have, known)
+    assert [(k, d.split("\n", 1)[0]) for k, d in events] == [("row", "ag-1")]
+    assert now == _have(status)[0]
+    assert list(sent.values()) == [render.steady(dict(status)["agents"])]
+    assert render.poll_updates(status, now, {**known, **sent})[0] == []  # then nothing
+    # the table the page holds forgotten by the server: the part, whole
+    assert render.poll_updates(status, have, {})[0] == [
+        ("part", f"agents\n{dict(status)['agents']}")
+    ]
+    # a new prompt, and a decided one gone: the prompts part
+    other = _board(("busy", "idle"), ("npm test",))
+    assert render.poll_updates(other, have, known)[0] == [
+        ("part", f"prompts\n{dict(other)['prompts']}")
+    ]
+    # a page holding nothing known (first poll after the stream, or garbage): every part
+    for held in ("", "agents:zz,prompts", "x" * 5000, "agents:" + "0" * 32, have.upper()):
+        events = render.poll_updates(first, held, known)[0]
+        assert [k for k, _ in events] == ["part"] * len(render.PARTS), held[:40]
+        assert [d.split("\n", 1)[0] for _, d in events] == list(render.PARTS)
+
+
+def test_the_home_page_names_the_parts_it_holds() -> None:
+    """The page starts with the versions of the parts it was rendered with: its first poll
+    brings only what changed since it loaded."""
+    parts = _board(("busy",), ("git push",))
+    page = render.home_page(parts, "shop")
+    assert f"<div id=board data-have='{_have(parts)[0]}'>" in page
+    assert re.fullmatch(r"(\w+:[0-9a-f]{32},){4}\w+:[0-9a-f]{32}", _have(parts)[0])

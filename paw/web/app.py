@@ -194,7 +194,7 @@ class _Web:
         have = request.query_params.get("have", "")
         events, now, sent = render.poll_updates(parts, have, self.known)
         self._keep(sent)
-        return JSONResponse({"events": events, "have": now}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"events": events, "have": now})
 
     def _keep(self, parts: dict[str, str]) -> None:
         """Keep the last parts pages were given (digest -> steady HTML, at most KNOWN_MAX):

@@ -10,6 +10,10 @@ first press only shows the warning, the second step sends. On a desktop's viewpo
 arrives while the page is open, by the server's events (no reload), and offers no approve; with
 the events blocked, the short poll brings the last prompt, shown inert; its one-occurrence link
 opened in the browser shows that prompt alone, denies it, and is then used up.
+
+Also: docs/web.md's screenshots, made and checked here (``PAW_WEB_SCREENSHOTS=DIR`` saves them
+in DIR too), and the short poll of a browser without EventSource, which applies only the parts
+that changed.
 """
 
 from __future__ import annotations

@@ -176,7 +176,9 @@ def start_feed(sup: Supervisor | Fleet) -> Feed:
     """The feed the page reads, as the TUI's (:mod:`paw.supervisor.feed`): sweeps follow the
     pane events of tmux control mode (every host's too, for a Fleet) and a worktree count that
     ends; without events, every :data:`FALLBACK_POLL_S`. Sweeps run in this process (no
-    sweeper process: the page has no frame of its own to keep smooth)."""
+    sweeper process: the page has no frame of its own to keep smooth). A hook channel's poke
+    also counts here: its sweep's channel-only look is posted first, an early picture that
+    wakes the open pages before the screen sweep's (see :meth:`Feed.use`; one machine only)."""
     from paw.adapters.tmux.terminal import TmuxTerminal
     from paw.supervisor.feed import Feed
 

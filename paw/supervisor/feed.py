@@ -17,6 +17,12 @@ timer sweeps only every ``safety_interval`` (and when the wave changed). The sel
 preview and diff are read after the picture, paced on the clock
 (:class:`~paw.supervisor.details.DetailsPacing`).
 
+A sweep a hook channel's poke started first makes a channel-only look (the supervisor's
+``publish_early``, which :meth:`Feed.use` sets where it sweeps one machine itself): its picture
+is posted at once as a :class:`Picture` with ``early`` set (no details, no sweep counted, the
+last picture's audit and wave), and the screen sweep's own picture follows as always. An early
+picture older than the newest picture posted is dropped.
+
 Everything here is thread-safe: :meth:`Feed.request`, :meth:`Feed.tick`,
 :meth:`Feed.subscribe` and :meth:`Subscription.close` may be called from any thread. A
 listener runs on the feed's threads and must not block; an asyncio consumer hands each event
@@ -30,7 +36,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from paw.errors import PawError, TmuxError
 from paw.supervisor.details import AgentDetails, DetailsPacing
@@ -64,6 +70,10 @@ class Picture:
     audit: list[dict[str, object]]
     wave: WaveReading | None  # the latest wave (None: there is none)
     waves: bool  # whether waves are looked for at all
+    # A channel-only look's picture (a hook channel's poke), posted before the screen sweep
+    # that cross-checks it: its channel-only prompts are listed, nothing was captured; the
+    # screen sweep's own picture (``early`` False) follows.
+    early: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,15 @@ class Pushes(Protocol):
     def drain_touched(self) -> set[str]:
         """The panes the answers to sweep requests said drew since the last call."""
         ...
+
+
+@runtime_checkable
+class EarlyLooks(Protocol):
+    """A supervisor that makes a channel-only look before a poked sweep
+    (:attr:`paw.supervisor.service.Supervisor.publish_early`; a Fleet does not: its picture
+    is every machine's)."""
+
+    publish_early: Callable[[Snapshot], None] | None
 
 
 def _in_thread(job: Callable[[], None], name: str) -> None:
@@ -171,6 +190,9 @@ class Feed:
         self._following = False  # the pictures are a sweeper's pushes (no pump here)
         self._took_lock = threading.Lock()  # a picture's aftermath: one picture at a time
         self._posted_at = float("-inf")  # the taken_at of the newest picture posted
+        self._last_picture: Picture | None = None  # the newest picture posted (not early)
+        self.early_looks = 0  # early pictures posted
+        self._looks_of: EarlyLooks | None = None  # the supervisor whose early looks post here
         self._paced = DetailsPacing(clock)  # when the selected agent's details are read
         self._wave_seen: WaveReading | None = None  # the wave as last read
         self._ticker: threading.Thread | None = None
@@ -213,6 +235,11 @@ class Feed:
         self.supervisor = supervisor
         self.waves = waves or self.waves
         self._paced.usage = usage or self._paced.usage
+        if isinstance(supervisor, EarlyLooks) and supervisor.publish_early is None:
+            # (a sweeper process's supervisor publishes its own: this one sweeps only when
+            # the sweeper gives no picture, and then its look is posted here)
+            supervisor.publish_early = self._early
+            self._looks_of = supervisor
         self._watch_with, self._watch_live = watch, live
         self._pushes = pushes
         if pushes is not None and pushes.follow(self._pushed, self._push_failed):
@@ -308,6 +335,9 @@ class Feed:
         """No more sweeps or events; the event pump and the ticker end (idempotent)."""
         self._stopped = True
         self._ticking.set()
+        looks, self._looks_of = self._looks_of, None
+        if looks is not None and looks.publish_early == self._early:
+            looks.publish_early = None
         pump, self._pump = self._pump, None
         if pump is not None:
             pump.stop()
@@ -391,13 +421,31 @@ class Feed:
             self.sweeps += 1
             # The picture goes first: a new prompt is on screen without waiting for the
             # selected agent's preview and diff, which follow in their own event.
-            self._emit(Picture(snapshot, audit, wave, self.waves is not None))
+            picture = Picture(snapshot, audit, wave, self.waves is not None)
+            self._last_picture = picture
+            self._emit(picture)
             if not snapshot.tmux_ok:
                 return None
             if agent and not self._paced.current(agent, snapshot, touched):
                 self._paced.reading(agent, snapshot)
                 return agent
             return None
+
+    def _early(self, snapshot: Snapshot) -> None:
+        """The supervisor's channel-only look, made inside a poked sweep before its screens
+        are captured (on whichever thread sweeps): posted at once, marked ``early``. It is no
+        sweep's picture: the details, the sweep count and the safety sweep's clock wait for
+        the screen sweep, whose picture follows."""
+        if self._stopped:
+            return
+        with self._took_lock:
+            if snapshot.taken_at < self._posted_at:
+                return  # a newer whole picture is out: an older look never takes its place
+            last = self._last_picture
+            audit = last.audit if last is not None else self.supervisor.audit_tail(AUDIT_LINES)
+            wave = last.wave if last is not None else self._read_wave()
+            self.early_looks += 1
+            self._emit(Picture(snapshot, audit, wave, self.waves is not None, early=True))
 
     def _read_wave(self) -> WaveReading | None:
         """The latest wave (its reader parses the state file only when it changed)."""

@@ -11,7 +11,7 @@ from paw.core.output_tail import one_line_tail
 from paw.core.wave.effects import ApproveByRule, Effect, FollowUp, Notify, RunCheck
 from paw.core.wave.rules import route
 from paw.core.wave.schema import WaveFile, WaveTask
-from paw.core.wave.seen import TaskView
+from paw.core.wave.seen import SeenPrompt, TaskView
 from paw.core.wave.state import FINAL, CheckRun, Phase, PromptState, TaskState, WaveState
 
 
@@ -222,17 +222,39 @@ def _step_prompts(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> l
             effects += _remind(wave, t, current, now)
             continue
         where, why, rule = route(seen, wave.rules, view.worktree)
-        state = PromptState(
-            id=seen.id, kind=seen.kind, subject=seen.subject, question=seen.question,
-            verdict=seen.verdict.value, reasons=list(seen.reasons), first_seen=seen.first_seen,
-            route=where, why=why, rule=rule or None,
-        )  # fmt: skip
-        t.prompts.append(state)
+        t.prompts.append(_prompt_state(seen, where, why, rule))
         if where == "rule":
             effects.append(ApproveByRule(t.name, seen.id, rule))
         else:
             effects.append(Notify("parked", t.name, seen.id))
     return effects
+
+
+def _prompt_state(seen: SeenPrompt, where: str, why: str, rule: int) -> PromptState:
+    return PromptState(
+        id=seen.id, kind=seen.kind, subject=seen.subject, question=seen.question,
+        verdict=seen.verdict.value, reasons=list(seen.reasons), first_seen=seen.first_seen,
+        route=where, why=why, rule=rule or None,
+    )  # fmt: skip
+
+
+def park_early(wave: WaveFile, task: TaskState, view: TaskView) -> Step:
+    """A channel-only look's picture, before the screen sweep (a hook channel's poke): the
+    new prompts the wave's rules leave to a human are parked and announced now (pure; ``task``
+    is not modified). Nothing else is decided on it: the look shows only what the channels
+    added, so no prompt is taken for answered, and a rule's approval waits for the screen
+    sweep's picture (which routes such a prompt as if the look had not been)."""
+    t = task.model_copy(deep=True)
+    effects: list[Effect] = []
+    for seen in view.prompts:
+        if t.prompt(seen.id) is not None:
+            continue  # (seen before: the screen sweep's step reminds or closes it)
+        where, why, rule = route(seen, wave.rules, view.worktree)
+        if where == "rule":
+            continue
+        t.prompts.append(_prompt_state(seen, where, why, rule))
+        effects.append(Notify("parked", t.name, seen.id))
+    return Step(t, tuple(effects))
 
 
 def _remind(wave: WaveFile, t: TaskState, p: PromptState, now: float) -> list[Effect]:

@@ -31,6 +31,7 @@ from paw.core.wave import (
     followup_refused,
     initial_state,
     notify_settings,
+    park_early,
     ready_to_start,
     step_checking,
     step_task,
@@ -143,15 +144,47 @@ class WaveRunner:
     def run(
         self, sleep: Callable[[float], None], on_tick: Callable[[WaveState], None] | None = None
     ) -> WaveState:
-        """Tick every ``poll_s`` until the wave finishes or a stop is requested."""
-        while True:
-            finished = self.tick()
-            if on_tick is not None:
-                on_tick(self.state)
-            if finished:
-                return self.state
-            busy = self.changed or self.checking()
-            sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
+        """Tick every ``poll_s`` until the wave finishes or a stop is requested. A tick that a
+        hook channel's poke started parks the channel's new requests from the channel-only look
+        the supervisor makes first (:meth:`park_early`), before the screen sweep."""
+        if self.sup.publish_early is None:
+            self.sup.publish_early = self.park_early
+        try:
+            while True:
+                finished = self.tick()
+                if on_tick is not None:
+                    on_tick(self.state)
+                if finished:
+                    return self.state
+                busy = self.changed or self.checking()
+                sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
+        finally:
+            if self.sup.publish_early == self.park_early:
+                self.sup.publish_early = None
+
+    def park_early(self, snap: Snapshot) -> None:
+        """The channel-only look's picture (inside a tick's sweep, before its screens are
+        captured): a new prompt that needs a human is parked and announced now, without
+        waiting for the screen sweep (:func:`paw.core.wave.park_early`: nothing else is
+        decided on it, and the tick's own step follows on the screen sweep's picture)."""
+        if self.state.status != "running" or not snap.tmux_ok:
+            return
+        self.outbox.fingerprints = {p.id: p.prompt.fingerprint for p in snap.prompts}
+        now = self.ctx.clock()
+        views = {v.name: v for v in snap.agents}
+        notes: list[Notify] = []
+        for task in list(self.state.tasks):
+            view = views.get(task.agent)
+            if task.phase is not Phase.RUNNING or view is None:
+                continue
+            step = park_early(self.wave, task, task_view_of(task, view, snap, {}))
+            if step.task != task:
+                self._put(step.task)
+                self.save()  # parked before it is announced
+            notes += [e for e in step.effects if isinstance(e, Notify)]
+        if notes:
+            self.outbox.notify(self.state, notes, now)
+            self.outbox.update_badge(self.waiting())
 
     def tick(self) -> bool:
         """One sweep: observe, decide, act (recording first). True when the wave has ended."""

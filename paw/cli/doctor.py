@@ -31,6 +31,8 @@ OK, WARN, FAIL = "ok", "warn", "fail"
 EPILOG = """\
 what it checks:
   tmux, git    on PATH, and their versions (missing: fail)
+  setpriv      (Linux) util-linux's setpriv, with which paw's tmux clients die with paw even
+               when it is killed (missing: warn; the next paw ends what a killed one left)
   paw          where this paw runs from; its TUI stylesheet and the bash grammar its guard
                parses with load (missing: fail, reinstall paw)
   AGENT        the command `paw spawn` runs: [agents.AGENT] command in the nearest paw.toml,
@@ -105,6 +107,18 @@ def _tool_row(name: str, min_hint: str) -> CheckRow:
         return CheckRow(name, FAIL, f"not found on PATH ({min_hint})")
     version = _version_of(path) if name != "tmux" else _tmux_version(path)
     return CheckRow(name, OK, f"{version or 'unknown version'} at {path}")
+
+
+def _setpriv_row() -> list[CheckRow]:
+    """Linux only: whether paw's tmux clients can be bound to paw's life (setpriv)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    path = shutil.which("setpriv")
+    if path is None:
+        detail = ("not found on PATH (apt-get install util-linux): a paw killed with SIGKILL "
+                  "leaves its tmux clients until the next paw ends them")  # fmt: skip
+        return [CheckRow("setpriv", WARN, detail)]
+    return [CheckRow("setpriv", OK, f"at {path} (paw's tmux clients die with paw)")]
 
 
 def _tmux_version(path: str) -> str | None:
@@ -244,6 +258,7 @@ def install_row() -> CheckRow:
 def collect() -> list[CheckRow]:
     """Every check, in display order."""
     rows = [_tool_row("tmux", "apt-get install tmux"), _tool_row("git", "apt-get install git")]
+    rows.extend(_setpriv_row())
     rows.append(CheckRow("python", OK, sys.version.split()[0]))
     rows.append(install_row())
     commands = configured_commands()

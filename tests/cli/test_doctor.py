@@ -4,6 +4,8 @@ verified ones, credentials looked for where each agent keeps them."""
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,3 +177,20 @@ def test_doctor_checks_the_command_paw_toml_configures(
     assert spec is not None
     _fake_cli(old, "claude", f"{spec.version} (Claude Code)")
     assert _doctor(capsys)["claude-code"]["status"] == "ok"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal")
+def test_doctor_says_whether_tmux_clients_can_die_with_paw(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert _doctor(capsys)["setpriv"]["status"] == "ok"
+    bare = tmp_path / "bin"  # a PATH with tmux and git, without setpriv
+    for tool in ("tmux", "git"):
+        found = shutil.which(tool)
+        assert found is not None
+        bare.mkdir(exist_ok=True)
+        (bare / tool).symlink_to(found)
+    monkeypatch.setenv("PATH", str(bare))
+    row = _doctor(capsys)["setpriv"]
+    assert row["status"] == "warn"
+    assert "util-linux" in row["detail"]

@@ -16,6 +16,11 @@ too, but one whose "yes" stores a permanent rule, so paw reports it as kind ``ot
 approve key (``Escape`` backs out of it). Ask-the-user questions end with ``enter submit  esc
 dismiss``; overlay dialogs have ``esc`` at the right of their title. ``esc interrupt`` in the
 status line means busy (the status line is hidden while a prompt waits).
+
+The permission box is at most ``BOX_MAX_ROWS`` rows tall: a longer command loses its last rows
+without a mark, so a command in a box that tall is ``subject incomplete`` unless the transcript
+shows the pending ``$ <command>`` whole. The pending tool line right above the box (``← Write
+<path>``, read over the rows it wrapped onto) tells a new file from an edit.
 """
 
 from __future__ import annotations

@@ -36,13 +36,6 @@ def test_third_batch_spans_agents_and_new_sizes() -> None:
 # Findings of this batch left open, each read safely (a human is asked) but not as labelled;
 # strict: a fix that makes one pass must take it off this list.
 OPEN = {
-    "heldout2/kilocode/shell_chain_64x20": "at 20 rows Kilo Code leaves the command's last "
-    "two lines out of its box without a mark: listed as the whole (the guard's parse is the "
-    "only catch)",
-    "heldout2/kilocode/write_deep_64x20": "the transcript's `← Write <path>` wraps at 64 "
-    "columns, so the new file is listed as an edit",
-    "heldout2/mistral-vibe/edit_space_90x28": "Vibe drops the blank its wrap falls on "
-    "(`plan for` / `q3.md`); the path is listed with the note that its wrapping is uncertain",
     "heldout2/qwen-code/shell_chain_64x20": "at 20 rows the tool line is above the pane: "
     "unknown (a human looks), not a prompt",
 }

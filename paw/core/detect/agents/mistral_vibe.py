@@ -176,17 +176,25 @@ def _subject(kind: PromptKind, tool: str, body: list[str], width: int) -> str | 
 
 
 def _file_path(body: list[str]) -> str | None:
-    """The path after ``File:``; a long one continues on the next rows, cut at the box edge."""
+    """The path after ``File:``; a long one continues on the next rows.
+
+    Vibe moves a word that does not fit to a row of its own and cuts a word longer than a row
+    at the box edge (``File:`` then stands alone, the path under it): a row cut inside a word
+    holds no blank and joins the next with nothing. A row with a blank in it ended where the
+    next word did not fit, on a blank that the wrap dropped (``… paw plan for`` / ``q3.md``):
+    the blank is put back.
+    """
     start = next((i for i, line in enumerate(body) if FILE.match(line.strip())), -1)
     if start < 0:
         return None
     head = FILE.match(body[start].strip())
-    parts = [head["path"].strip()] if head else []
+    path = row = head["path"].strip() if head else ""
     for line in body[start + 1 :]:
         if not line.strip():
             break
-        parts.append(line.strip())
-    return "".join(parts) or None
+        path += (" " if " " in row else "") + line.strip()
+        row = line.strip()
+    return path or None
 
 
 def _question(box: list[str]) -> Prompt | None:

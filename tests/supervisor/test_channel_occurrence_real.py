@@ -308,3 +308,34 @@ def test_every_decision_record_says_its_path_the_fusion_and_the_request(
         (first.id, "keys"), (agree["id"], "channel"), (again["id"], "keys"),
         (only["id"], "channel"),
     ]  # fmt: skip
+
+
+def test_a_request_listed_from_its_channel_then_drawn_is_the_same_occurrence(
+    port: ScriptedPort, git_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hook's record can land before any sweep sees its dialog (the poke's early look lists
+    it from the channel alone). When the dialog is drawn for that very request, the occurrence
+    a human or a wave was told about goes on, with the screen's fingerprint: a new id would end
+    it, and `paw approve` of the id in a wave's message was refused as "no longer shown"."""
+    go = tmp_path / "go"
+    (tmp_path / "steps.txt").write_text(f"wait {go}\nshell {SUBJECT}\n", encoding="utf-8")
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    port.requests = [_request()]
+    listed: list[dict[str, Any]] = []
+
+    def shows(source: str) -> bool:
+        listed[:] = [p for p in _listed(capsys) if p["subject"] == SUBJECT]
+        return bool(listed) and listed[0]["source"] == source
+
+    assert retry_until(lambda: shows("channel-only"), budget(90), raises=False), listed
+    first = listed[0]["id"]
+    assert _occurrence(git_repo, first)["fingerprint"].startswith("channel:")
+    go.write_text("", encoding="utf-8")  # the agent draws its dialog for the same request
+    assert retry_until(lambda: shows("agree"), budget(90), raises=False), listed
+    assert listed[0]["id"] == first
+    stored = _occurrence(git_repo, first)
+    assert stored["state"] == "open"
+    assert not stored["fingerprint"].startswith("channel:")  # the screen's, for the proof
+    code, out = _paw(capsys, "approve", first, "--json")
+    assert code == 0, out
+    assert port.answers == [("r1", ChannelAnswer.ALLOW)], port.answers

@@ -93,6 +93,8 @@ def live_prompts(
             if found is None:
                 continue
             record, effects = found
+            if not effects and table.get(record.id) is not record:
+                table[record.id] = record  # (one listed from its channel, now drawn: below)
             if not effects and not ctx.settings.show_prompts:
                 shown.append((obs, record, None))
                 continue
@@ -168,6 +170,9 @@ def _occurrence(
             and abs(record.proc.create_time - proc.create_time) < _SLACK
         ):
             return record, ()
+    drawn = _drawn(obs, table, proc)
+    if drawn is not None:
+        return drawn, ()
     while True:
         oid = occurrence_id(obs.pane.pane_id, prompt.fingerprint, secrets.token_hex(8))
         if oid not in table:
@@ -180,6 +185,36 @@ def _occurrence(
     new, effects = step(None, seen, now)
     assert new is not None  # noqa: S101 - Seen always starts one
     return new, effects
+
+
+def _drawn(
+    obs: Observation, table: dict[str, PromptRecord], proc: ProcIdentity
+) -> PromptRecord | None:
+    """The occurrence listed from the agent's channel alone (its fingerprint names the
+    request) whose dialog the screen now draws, agreeing, for that very request: the same
+    occurrence, now with the screen's fingerprint (what a decision's proof compares). A hook's
+    record can land before a sweep sees its dialog (the poke's early look lists it first), and a
+    new id here would end the one a human or a wave was already told about. Not for a
+    disagreement: two claims at once are a new occurrence."""
+    prompt, source = obs.detection.prompt, obs.detection.source
+    if prompt is None or obs.pane is None:
+        return None
+    if source.name != Fusion.AGREE.value or source.request_id is None:
+        return None
+    for record in table.values():
+        if (
+            record.state in WATCHED
+            and record.agent == obs.agent.name
+            and record.pane_id == obs.pane.pane_id
+            and record.server == obs.pane.server
+            and record.fingerprint.startswith("channel:")
+            and record.fingerprint.endswith(f":{source.request_id}")
+            and record.channel_request == source.request_id
+            and record.proc.pid == proc.pid
+            and abs(record.proc.create_time - proc.create_time) < _SLACK
+        ):
+            return record.model_copy(update={"fingerprint": prompt.fingerprint})
+    return None
 
 
 def _close_ended(

@@ -12,19 +12,26 @@ The windows (:data:`paw.supervisor.crash_steps.WAVE_STEPS`):
 
 from __future__ import annotations
 
+import contextlib
+import json
 import signal
-from typing import TYPE_CHECKING
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import psutil
 import pytest
 
+from paw.adapters.state import StateStore
 from paw.supervisor.crash_steps import WAVE_STEPS
+from paw.supervisor.records import load_agents
 from tests.supervisor.test_wave_real import BUDGET_S, _agent, _paw, _state, _task, _wait
 from tests.supervisor.test_wave_windows_real import _finish, _notify, _setup, _start
 from tests.support.receiver import Receiver
+from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
 
     from libtmux.server import Server
 
@@ -42,10 +49,10 @@ def receiver() -> Iterator[Receiver]:
     found.close()
 
 
-def _parked(repo: Path) -> list[dict[str, object]]:
+def _parked(repo: Path, tasks: tuple[str, ...] = TASKS) -> list[dict[str, object]]:
     return [
         p
-        for t in TASKS
+        for t in tasks
         for p in _task(_state(repo), t).get("prompts", [])
         if p["live"] and p["route"] == "human"
     ]
@@ -98,3 +105,55 @@ def test_a_parked_prompt_is_announced_once_after_a_kill_at_each_step(
         assert titles.count(title) == 1, titles
     assert all(p["notified_at"] is not None for p in _parked(repo))
     assert _state(repo).get("due", []) == []
+
+
+def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_kill(
+    git_repo: Path, server: Server, tmp_path: Path, receiver: Receiver
+) -> None:
+    """A hook channel's request (paw's real hook program, run as Qwen Code runs it) parked from
+    the poke's early look (the poke ends the runner's sleep; a tick's own screen sweep is the
+    same window, should the poke land mid-tick), the runner killed right after the park was
+    saved (``wave:decided``): ``paw wave run`` again announces it, once."""
+    socket, repo = server.socket_name or "", git_repo
+    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
+    agent.parent.mkdir()
+    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
+    agent.chmod(0o755)
+    wave_file = _setup(
+        repo, socket, _config(socket, agent, go),
+        'name = "night"\nagent = "qwen-code"\npoll_s = 1\nidle_poll_s = 1\n'
+        f'{_notify(receiver.url)}[[tasks]]\nname = "t0"\ntask = "make a file"\n',
+    )  # fmt: skip
+    crashed = _start(repo, socket, "run", str(wave_file), crash="wave:decided")
+    pid: int | None = None
+    try:
+        # its agent seen and its screen stepped on (the poke's early look then knows it)
+        _wait("t0 observed", lambda: _task(_state(repo), "t0").get("last_signature") is not None)
+        record = load_agents(StateStore(repo / ".paw"))["night-t0"]
+        assert record.launched is not None
+        pid = record.launched.pid
+        go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
+        code, output = _finish(crashed)
+        assert code == -signal.SIGKILL, output
+        [parked] = _parked(repo, ("t0",))
+        assert (parked["subject"], parked["notified_at"]) == (COMMAND, None)
+        assert receiver.titles() == []
+        resumed = _start(repo, socket, "run", str(wave_file))
+        try:
+            assert receiver.wait(lambda ms: _needs_human(ms) == 1, BUDGET_S), receiver.titles()
+            _wait("announced", lambda: all(p["notified_at"] for p in _parked(repo, ("t0",))))
+            stopped = _paw(repo, socket, "wave", "stop")
+            assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+        finally:
+            code, output = _finish(resumed)
+        assert code == 0, output
+    finally:
+        if pid is not None:
+            for hook in _hooks(pid):
+                with contextlib.suppress(psutil.Error):
+                    hook.send_signal(signal.SIGTERM)
+    assert _needs_human(receiver.messages) == 1, receiver.titles()
+
+
+def _needs_human(messages: list[dict[str, Any]]) -> int:
+    return sum(1 for m in messages if "needs a human" in str(m.get("title", "")))

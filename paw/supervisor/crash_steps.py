@@ -41,3 +41,9 @@ SEND_STEPS = (
     "send:recorded",  # the send is recorded; nothing typed
     "send:typed",  # the text is in the agent's input; no Enter (the next send finds it there)
 )  # proven by tests/supervisor/test_typing_proof.py
+WAVE_STEPS = (
+    "wave:decided",  # a decision (a prompt parked for a human, a task done…) and its owed messages
+    # are saved; no message is recorded in the outbox yet (the resumed runner records it)
+    "wave:recorded",  # the messages are recorded in the outbox; none handed to a channel
+)  # proven by tests/supervisor/test_wave_announce_real.py (kill -9, real parts) and
+# tests/supervisor/test_wave_runner.py (each window: a sweep, an early look, a check)

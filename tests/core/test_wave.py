@@ -187,6 +187,23 @@ def test_a_new_prompt_is_parked_once_edge_triggered() -> None:
     assert again.effects == ()
 
 
+def test_a_parked_prompt_whose_message_never_left_is_announced_then_only_reminded() -> None:
+    """kill -9 between parking a prompt and recording its message (a state an older runner
+    left; the runner now owes the message in the park's own write): the next step announces
+    it; once it went out, only reminders follow."""
+    w = wave(notify={"remind_every_s": 30})
+    seen = view("prompt", prompts=(prompt(verdict=Action.CONFIRM),))
+    parked = step_task(w, w.tasks[0], running(), seen, 10.0).task
+    assert parked.prompts[0].notified_at is None  # the message had not left
+    again = step_task(w, w.tasks[0], parked, seen, 11.0)
+    assert again.effects == (Notify("parked", "a", "p1"),)
+    sent = again.task.model_copy(deep=True)
+    sent.prompts[0].notified_at = 11.0
+    assert step_task(w, w.tasks[0], sent, seen, 12.0).effects == ()
+    gone = step_task(w, w.tasks[0], parked, view("busy"), 13.0)  # answered in the meantime
+    assert gone.effects == ()
+
+
 def test_reminder_after_the_interval_and_answered_when_gone() -> None:
     w = wave(notify={"remind_every_s": 30})
     t = step_task(

@@ -3,14 +3,18 @@ approval path, and resuming without doing anything twice."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paw.core.wave import CheckResult, WaveFile
+import pytest
+
+from paw.core.wave import CheckResult, WaveFile, WaveState
 from paw.core.wave_report import Message
+from paw.supervisor.crash_steps import WAVE_STEPS
 from paw.supervisor.wave import WaveRunner
 from tests.support.fakes import FakeTerminal
 from tests.support.supervision import IDLE_SCREEN, Rig, demo_proc, demo_screen, make_rig
@@ -491,3 +495,65 @@ def test_a_wave_over_its_token_budget_warns_at_80_starts_nothing_more_and_parks_
     assert t0.budget_parked == "the wave is over its budget: 1,100 of 1,000 tokens"
     assert "night-t0" in _panes(rig)
     assert checks == []
+
+
+class Killed(BaseException):
+    """The runner died at a crash point (``kill -9``): nothing after that line ran."""
+
+
+def _dies_at(runner: WaveRunner, step: str) -> None:
+    """Make ``runner`` die at ``step`` (its state store is what the next runner finds)."""
+
+    def fault(at: str) -> None:
+        if at == step:
+            raise Killed(at)
+
+    runner.ctx = runner.outbox.ctx = dataclasses.replace(runner.ctx, fault=fault)
+
+
+def _until_killed(runner: WaveRunner, rig: Rig, *, early: bool) -> None:
+    deadline = time.monotonic() + 60  # a check runs on its own thread
+    while time.monotonic() < deadline:
+        rig.now[0] += 1
+        if early:
+            runner.park_early(rig.sup.poll_once())
+        else:
+            runner.tick()
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("step", WAVE_STEPS)
+@pytest.mark.parametrize("where", ["sweep", "early-look", "check-done"])
+def test_a_decision_killed_before_or_after_its_message_is_recorded_is_announced_once(
+    where: str, step: str
+) -> None:
+    """The wave's crash windows: a prompt parked for a human (on a sweep, or on a channel's
+    early look) or a task done by its check, the runner killed right after the decision was
+    saved (``wave:decided``) or right after its message was recorded (``wave:recorded``):
+    the next runner sends that message once, and the one after it nothing more."""
+    rig = make_rig()
+    wave = _wave(1 if where == "check-done" else 2)
+    dead = Collect()
+    runner = _runner(rig, wave, dead)
+    runner.tick()  # starts the tasks
+    _dies_at(runner, step)
+    for agent, pane in _panes(rig).items():
+        shell = demo_screen("shell", f"git push origin {agent}")
+        rig.terminal.set_screen(pane, IDLE_SCREEN if where == "check-done" else shell)
+    with pytest.raises(Killed):
+        _until_killed(runner, rig, early=where == "early-look")
+    assert dead.messages == []  # killed before any message reached a channel
+    resumed = Collect()
+    for _ in range(2):
+        again = _runner(rig, wave, resumed)
+        rig.now[0] += 1
+        again.tick()
+    events = sorted(
+        (m.event, m.task or "") for m in resumed.messages if m.event in ("parked", "task-done")
+    )
+    if where == "check-done":
+        assert events == [("task-done", "t0")]
+    else:
+        assert events == [("parked", "t0"), ("parked", "t1")]
+    assert again.state.due == []
+    assert WaveState.model_validate(rig.state.read("night")).due == []

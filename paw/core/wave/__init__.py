@@ -34,6 +34,7 @@ from paw.core.wave.seen import CheckResult, CheckRunner, SeenPrompt, TaskView
 from paw.core.wave.state import (
     FINAL,
     CheckRun,
+    DueNote,
     Phase,
     PromptState,
     TaskState,
@@ -75,6 +76,7 @@ __all__ = [
     "CheckResult",
     "CheckRun",
     "CheckRunner",
+    "DueNote",
     "Effect",
     "FollowUp",
     "Notify",

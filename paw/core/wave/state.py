@@ -58,6 +58,16 @@ class PromptState(_State):
     answered: str | None = None  # "approved by rule N", "answered"…
 
 
+class DueNote(_State):
+    """A message the runner decided on and has not recorded in its outbox yet: saved in the
+    same state write as the decision, removed in the write that records its message (a runner
+    killed between the two writes composes it on resume: never lost, never twice)."""
+
+    event: str
+    task: str | None = None
+    prompt_id: str | None = None
+
+
 class TaskState(_State):
     """One task as the runner left it (``.paw/waves/<name>.json``)."""
 
@@ -123,6 +133,7 @@ class WaveState(_State):
     budget_s: float | None = None  # the wave's wall-clock budget (from the wave file)
     tasks: list[TaskState]
     messages: list[dict[str, object]] = Field(default_factory=list)
+    due: list[DueNote] = Field(default_factory=list)  # decided, not in the outbox yet
 
     def task(self, name: str) -> TaskState:
         """The state of task ``name``."""

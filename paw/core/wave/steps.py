@@ -258,8 +258,13 @@ def park_early(wave: WaveFile, task: TaskState, view: TaskView) -> Step:
 
 
 def _remind(wave: WaveFile, t: TaskState, p: PromptState, now: float) -> list[Effect]:
-    if p.route != "human" or p.notified_at is None:
+    if p.route != "human":
         return []
+    if p.notified_at is None:
+        # parked, and its message never recorded (a runner killed between the two writes:
+        # since the runner owes a decision's messages in the decision's own write, only a
+        # state an older runner left): announced now; the outbox sends a prompt's once
+        return [Notify("parked", t.name, p.id)]
     every = notify_settings(wave).remind_every_s
     last = p.last_reminded or p.notified_at
     if now - last >= every:

@@ -90,9 +90,10 @@ class Outbox:
                 entry.pop("outgoing_title", None)
                 entry.pop("outgoing_body", None)
 
-    def notify(self, state: WaveState, notes: list[Notify], now: float) -> None:
+    def notify(self, state: WaveState, notes: list[Notify], now: float) -> int:
         """Mark every message in the state (one save), then hand them to the channels, then
-        audit them: a crash never sends one twice, and a burst costs one fsync of the state."""
+        audit them: a crash never sends one twice, and a burst costs one fsync of the state.
+        The number of messages (0: nothing composed, nothing saved)."""
         outbox: list[Message] = []
         parked = [n for n in notes if n.event == "parked" and n.prompt_id is not None]
         digest = len(parked) > self.settings.digest_over
@@ -101,7 +102,7 @@ class Outbox:
             for n in parked:
                 task = state.task(n.task or "")
                 prompt = task.prompt(n.prompt_id or "")
-                if prompt is not None and prompt.notified_at is None:
+                if prompt is not None and prompt.notified_at is None and prompt.live:
                     prompt.notified_at = now
                     items.append((task, prompt))
             if items:
@@ -114,6 +115,7 @@ class Outbox:
             if message is not None:
                 outbox.append(message)
         self.send(state, outbox)
+        return len(outbox)
 
     def _compose(self, state: WaveState, note: Notify, now: float) -> Message | None:
         if note.event in ("wave-over-budget", "wave-budget-warning"):
@@ -126,8 +128,8 @@ class Outbox:
             if prompt is None:
                 return None
             if note.event == "parked":
-                if prompt.notified_at is not None:
-                    return None
+                if prompt.notified_at is not None or not prompt.live:
+                    return None  # announced already, or answered while paw was down
                 prompt.notified_at = now
             elif note.event == "answered":
                 answer = answer_from_audit(self.ctx.audit.read(), prompt.id)
@@ -181,6 +183,7 @@ class Outbox:
         ]
         state.messages += entries
         self.save()  # recorded before sending: one message per occurrence, never two
+        self.ctx.fault("wave:recorded")
         for message, entry in zip(messages, entries, strict=True):
             self._deliver(message, str(entry["id"]))
         for message, entry in zip(messages, entries, strict=True):

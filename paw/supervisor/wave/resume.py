@@ -31,8 +31,12 @@ class ResumingRunner(Protocol):
         """Write the wave's state (durable) before the next step."""
         ...
 
-    def approve_by_rule(self, effect: ApproveByRule, now: float) -> list[Notify]:
+    def approve_by_rule(self, effect: ApproveByRule, now: float) -> None:
         """Carry out a standing rule's approval (recorded first, proven before its key)."""
+        ...
+
+    def owe(self, notes: list[Notify]) -> None:
+        """Owe the messages of a decision (saved with it by the next :meth:`save`)."""
         ...
 
 
@@ -59,11 +63,10 @@ def settle_starting(runner: ResumingRunner) -> None:
         runner.save()
 
 
-def settle_rule_approvals(runner: ResumingRunner, now: float) -> list[Notify]:
+def settle_rule_approvals(runner: ResumingRunner, now: float) -> None:
     """After a crash: a rule approval routed but never recorded is carried out now (nothing
     was sent); one recorded but never finished is never retried: if the audit shows no
-    keys were sent, a human decides."""
-    notes: list[Notify] = []
+    keys were sent, a human decides (its message owed with that decision)."""
     for task in runner.state.tasks:
         if task.phase is not Phase.RUNNING:
             continue
@@ -71,9 +74,7 @@ def settle_rule_approvals(runner: ResumingRunner, now: float) -> list[Notify]:
             if prompt.route != "rule" or not prompt.live or prompt.answered is not None:
                 continue
             if not prompt.approving:
-                notes += runner.approve_by_rule(
-                    ApproveByRule(task.name, prompt.id, prompt.rule or 0), now
-                )
+                runner.approve_by_rule(ApproveByRule(task.name, prompt.id, prompt.rule or 0), now)
                 continue
             fate, _decision = decision_fate(runner.ctx.audit.read(), prompt.id)
             if fate is Fate.PENDING:
@@ -88,6 +89,5 @@ def settle_rule_approvals(runner: ResumingRunner, now: float) -> list[Notify]:
             else:  # recorded, never sent (the sweep reconciled it `not-sent`): a human
                 prompt.route = "human"
                 prompt.why = "a rule approval was cut off before its key was sent"
-                notes.append(Notify("parked", task.name, prompt.id))
+                runner.owe([Notify("parked", task.name, prompt.id)])
             runner.save()
-    return notes

@@ -20,6 +20,7 @@ from paw.core.wave import (
     CheckResult,
     CheckRun,
     CheckRunner,
+    DueNote,
     FollowUp,
     Notify,
     Phase,
@@ -131,6 +132,8 @@ class WaveRunner:
         self.changed = True
         self.outbox.drop_delivered_texts(self.state)
         self.store.write(self.wave.name, self.state.model_dump(mode="json"))
+        if self.state.due:
+            self.ctx.fault("wave:decided")  # decided, its messages owed, none recorded yet
 
     def _put(self, task: TaskState) -> None:
         self.state.tasks = [task if t.name == task.name else t for t in self.state.tasks]
@@ -172,7 +175,7 @@ class WaveRunner:
         self.outbox.fingerprints = {p.id: p.prompt.fingerprint for p in snap.prompts}
         now = self.ctx.clock()
         views = {v.name: v for v in snap.agents}
-        notes: list[Notify] = []
+        parked = False
         for task in list(self.state.tasks):
             view = views.get(task.agent)
             if task.phase is not Phase.RUNNING or view is None:
@@ -180,10 +183,11 @@ class WaveRunner:
             step = park_early(self.wave, task, task_view_of(task, view, snap, {}))
             if step.task != task:
                 self._put(step.task)
-                self.save()  # parked before it is announced
-            notes += [e for e in step.effects if isinstance(e, Notify)]
-        if notes:
-            self.outbox.notify(self.state, notes, now)
+                self.owe([e for e in step.effects if isinstance(e, Notify)])
+                self.save()  # parked, and its message owed, in one write
+                parked = True
+        if parked:
+            self.announce(now)
             self.outbox.update_badge(self.waiting())
 
     def tick(self) -> bool:
@@ -202,17 +206,18 @@ class WaveRunner:
         self.outbox.fingerprints = {p.id: p.prompt.fingerprint for p in snap.prompts}
         now = self.ctx.clock()
         settle_starting(self)
-        notes: list[Notify] = settle_rule_approvals(self, now)
-        notes += self._collect_checks(now)
+        settle_rule_approvals(self, now)
+        self._collect_checks(now)
         views = {v.name: v for v in snap.agents}
         hashes = screen_hashes(self.ctx.terminal, self.state.tasks, views)
         for task in list(self.state.tasks):
             if task.phase is not Phase.RUNNING:
                 continue
             view = views.get(task.agent)
-            notes += self._step(task, view, snap, hashes, now)
-        self.outbox.notify(self.state, notes, now)  # what the sweep found leaves first
-        self.outbox.notify(self.state, self._start_ready(now), now)
+            self._step(task, view, snap, hashes, now)
+        self.announce(now)  # what the sweep found (and a dead runner owed) leaves first
+        self._start_ready(now)
+        self.announce(now)
         self.outbox.update_badge(self.waiting())
         if wave_finished(self.state):
             failed = any(t.phase is Phase.FAILED for t in self.state.tasks)
@@ -221,11 +226,30 @@ class WaveRunner:
             )
         return False
 
+    def owe(self, notes: list[Notify]) -> None:
+        """Owe the messages of a decision: they are saved with it (the caller's next write)
+        and leave with :meth:`announce` (record, then act: a runner killed in between
+        announces them on resume, once)."""
+        self.state.due += [
+            DueNote(event=n.event, task=n.task, prompt_id=n.prompt_id) for n in notes
+        ]
+
+    def announce(self, now: float) -> None:
+        """Record every owed message in the outbox, in the write that drops them from the owed
+        list, then hand them to the channels."""
+        if not self.state.due:
+            return
+        notes = [Notify(d.event, d.task, d.prompt_id) for d in self.state.due]
+        self.state.due = []
+        if not self.outbox.notify(self.state, notes, now):
+            self.save()  # none composed (the prompt is gone): no longer owed
+
     def _end(self, status: str, event: str) -> bool:
+        self.announce(self.ctx.clock())  # what a dead runner owed leaves before the end
         self.state.status = status
         self.state.ended_at = self.ctx.clock()
         self.ctx.record("wave-end", wave=self.wave.name, status=status)
-        self.save()
+        # ended and its message recorded in one write (the outbox's)
         self.outbox.send(self.state, [wave_message(event, self.state, repo=self.ctx.repo_root)])
         self.outbox.update_badge(0)
         return True
@@ -237,7 +261,7 @@ class WaveRunner:
         snap: Snapshot,
         screens: dict[str, str],
         now: float,
-    ) -> list[Notify]:
+    ) -> None:
         spec = self.wave.task(task.name)
         task_view = task_view_of(task, view, snap, screens)
         if self.usage_of is not None and _spend_budget(self.wave, spec):
@@ -249,32 +273,33 @@ class WaveRunner:
             step = step_checking(self.wave, task, task_view, now)
         else:
             step = step_task(self.wave, spec, task, task_view, now)
+        self.owe([e for e in step.effects if isinstance(e, Notify)])
         if step.task != task:
             self._put(step.task)
-            self.save()  # prompts routed, stuck flag, outcome: before any effect
-        notes: list[Notify] = []
+            self.save()  # prompts routed, stuck flag, outcome, their messages: before any effect
         for effect in step.effects:
-            notes += self._apply(effect, task_view, now)
-        return notes
+            self._apply(effect, task_view, now)
 
-    def _apply(self, effect: Effect, view: TaskView, now: float) -> list[Notify]:
+    def _apply(self, effect: Effect, view: TaskView, now: float) -> None:
         if isinstance(effect, Notify):
-            return [effect]
+            return  # owed with its decision
         if isinstance(effect, ApproveByRule):
-            return self.approve_by_rule(effect, now)
-        if isinstance(effect, RunCheck):
-            return self._check(effect.task, view, now)
-        if isinstance(effect, FollowUp):
-            return self._follow_up(effect, view, now)
-        return self._spawn(effect.task, now)
+            self.approve_by_rule(effect, now)
+        elif isinstance(effect, RunCheck):
+            self._check(effect.task, view, now)
+        elif isinstance(effect, FollowUp):
+            self._follow_up(effect, view, now)
+        else:
+            self._spawn(effect.task, now)
 
-    def approve_by_rule(self, effect: ApproveByRule, now: float) -> list[Notify]:
+    def approve_by_rule(self, effect: ApproveByRule, now: float) -> None:
         """Approve a prompt through the normal approval path, citing the standing rule (recorded
-        first: never tried twice); refused, a human decides."""
+        first: never tried twice); refused, a human decides (its message owed in the same
+        write)."""
         task = self.state.task(effect.task)
         prompt = task.prompt(effect.prompt_id)
         if prompt is None or prompt.approving:
-            return []
+            return
         prompt.approving = True
         self.save()
         rule = self.wave.rules[effect.rule - 1]
@@ -295,20 +320,21 @@ class WaveRunner:
             prompt.answered = f"approved by rule {effect.rule}"
             prompt.answered_at = now
             self.save()
-            return []
+            return
         # Refused (the prompt changed or went away, the guard said otherwise): a human decides.
         prompt.route = "human"
         prompt.why = f"rule {effect.rule} matched but paw did not approve: " + (
             decision.reason if decision is not None else reason
         )
+        if prompt.live:
+            self.owe([Notify("parked", task.name, prompt.id)])
         self.save()
-        return [Notify("parked", task.name, prompt.id)] if prompt.live else []
 
-    def _check(self, name: str, view: TaskView, now: float) -> list[Notify]:
+    def _check(self, name: str, view: TaskView, now: float) -> None:
         """Start the task's check in the background; :meth:`_collect_checks` takes its result."""
         spec = self.wave.task(name)
         if spec.check is None or name in self._checks:
-            return []
+            return
         self.ctx.record("wave-check", wave=self.wave.name, task=name, command=spec.check)
         box: list[CheckResult] = []
         command, timeout = spec.check, self.wave.check_timeout_s
@@ -323,10 +349,8 @@ class WaveRunner:
         self.state.task(name).checking_since = now
         self.save()  # readers (the TUI) show the task as checking
         threading.Thread(target=work, name=f"paw-check-{name}", daemon=True).start()
-        return []
 
-    def _collect_checks(self, now: float) -> list[Notify]:
-        notes: list[Notify] = []
+    def _collect_checks(self, now: float) -> None:
         for name, (box, view, started) in list(self._checks.items()):
             if not box:
                 continue
@@ -343,21 +367,21 @@ class WaveRunner:
             updated, effects = after_check(self.wave.task(name), self.state.task(name), run, now)
             updated.checking_since = None
             self._put(updated)
+            self.owe([e for e in effects if isinstance(e, Notify)])
             self.save()
             for effect in effects:
-                notes += self._apply(effect, view, now)
-        return notes
+                self._apply(effect, view, now)
 
     def checking(self) -> bool:
         """True while a check runs."""
         return bool(self._checks)
 
-    def _follow_up(self, effect: FollowUp, view: TaskView, now: float) -> list[Notify]:
+    def _follow_up(self, effect: FollowUp, view: TaskView, now: float) -> None:
         """Type a failed check's follow-up (the agent was idle at the last sweep; the send
         proves it again right before typing). Refused: not sent, not counted, it waits."""
         task = self.state.task(effect.task)
         if task.followup_text is None:
-            return []
+            return
         task.followups += 1
         task.followup_text = None
         task.followup_screen = view.screen
@@ -376,38 +400,36 @@ class WaveRunner:
             )  # fmt: skip
             step = followup_refused(task, effect.text, err.message, now)
             self._put(step.task)
+            self.owe([e for e in step.effects if isinstance(e, Notify)])
             self.save()
-            return [e for e in step.effects if isinstance(e, Notify)]
+            return
         task.followup_why, task.followup_notified = None, None
         self.save()
-        return []
 
     # -- starting tasks --------------------------------------------------------------------
 
-    def _start_ready(self, now: float) -> list[Notify]:
-        notes: list[Notify] = []
+    def _start_ready(self, now: float) -> None:
         spent = wave_spent(self.wave, self.state)
         if spent is not None and spent[0] >= WARN_AT and not self.state.spend_warned:
             self.state.spend_warned = True
+            self.owe([Notify("wave-budget-warning", None)])
             self.save()
             self.ctx.record("wave-budget-warning", wave=self.wave.name, used=spent[1])
-            notes.append(Notify("wave-budget-warning", None))
         if wave_over_budget(self.wave, self.state, now) and not self.state.over_budget:
             self.state.over_budget = True
+            self.owe([Notify("wave-over-budget", None)])
             self.save()
             self.ctx.record("wave-over-budget", wave=self.wave.name)
-            notes.append(Notify("wave-over-budget", None))
         start, never = ready_to_start(self.wave, self.state, now)
         for name, why in never:
             task = self.state.task(name)
             task.phase, task.outcome, task.ended_at = Phase.FAILED, why, now
+            self.owe([Notify("task-failed", name)])
             self.save()
-            notes.append(Notify("task-failed", name))
         for name in start[: self.STARTS_PER_SWEEP]:
-            notes += self._spawn(name, now)
-        return notes
+            self._spawn(name, now)
 
-    def _spawn(self, name: str, now: float) -> list[Notify]:
+    def _spawn(self, name: str, now: float) -> None:
         task = self.state.task(name)
         spec = self.wave.task(name)
         task.phase, task.started_at = Phase.STARTING, now
@@ -438,13 +460,15 @@ class WaveRunner:
                     f"could not start: {err.message}",
                     now,
                 )
+                self.owe([Notify("task-failed", name)])
             self.save()
             if task.phase is Phase.FAILED:
-                return [Notify("task-failed", name)]
+                return
         task.phase = Phase.RUNNING
         task.last_change = now
+        if waiting:
+            self.owe([Notify("dialog", name)])
         self.save()
-        return [Notify("dialog", name)] if waiting else []
 
     def waiting(self) -> int:
         """Prompts parked for a human right now."""

@@ -37,7 +37,6 @@ from paw.core.detect.agents.opencode import (
 
 # Kilo draws opencode's input box: the same reader (registry.py finds it by name).
 from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
-from paw.core.detect.boxes import dedent, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -50,6 +49,7 @@ from paw.core.detect.prompts import (
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.tall_box import box_command
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -165,7 +165,7 @@ def _permission(
     body = block[title + 1 : -1]
     kind, detail = _kind(body, screen.pane_width or screen.width)
     if kind is PromptKind.SHELL:
-        subject = _command(body, screen.pane_width)
+        subject = box_command(body, screen.pane_width)
     else:
         subject = subject_of(kind, detail, body, screen.pane_width)
     top = _box_top(screen.lines)
@@ -194,17 +194,6 @@ def _permission(
         selected=CHOICE_LABELS[selected],
     )
     return prompt, cut
-
-
-def _command(body: list[str], width: int) -> str | None:
-    """The command after ``$ ``: its rows down to the body's last non-blank row, blank rows
-    inside it kept (a command's empty line draws one; only the box's padding follows it)."""
-    content = dedent(body)
-    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
-    if start < 0:
-        return None
-    end = max(i for i, line in enumerate(content) if line.strip()) + 1
-    return unwrap([content[start][2:], *content[start + 1 : end]], width - 6) or None
 
 
 def _box_top(lines: tuple[str, ...]) -> int:

@@ -9,6 +9,8 @@ the fresh dialog's default (``Allow once``): approve ``Enter``, deny ``Right Rig
 always ``Right Enter Enter`` ("Allow always" asks for a confirmation). Ask-the-user questions
 end with ``enter submit  esc dismiss``; overlay dialogs (``Connect a provider``) have ``esc``
 at the right of their title. ``esc interrupt`` in the status line means busy.
+
+A command's empty line draws a blank row in the box; the rows under it are still the command.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
-from paw.core.detect.boxes import dedent, field_lines, join_wrapped, strip_border, unwrap
+from paw.core.detect.boxes import field_lines, join_wrapped, strip_border
 from paw.core.detect.inputs import bordered, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
@@ -31,6 +33,7 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
+from paw.core.detect.tall_box import box_command
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -56,6 +59,7 @@ CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b(?P<rest>.*)$")
 # "Allow always" asks again in a box of its own: "△ Always allow", then "Confirm   Cancel".
 CONFIRM_CHOICES = re.compile(r"^\s*Confirm\s+Cancel\b(?P<rest>.*)$")
 CONFIRM_LABELS = ("Confirm", "Cancel")
+ALWAYS_NOTE = re.compile(r"^This allows the command until \S+ restarts\.$")
 ALWAYS_TITLE = re.compile(r"^\s*△\s*Always allow\b", re.IGNORECASE)
 _CHOICE_ROWS = 8  # on a 20-column pane the choices and hints take seven rows
 HINTS = re.compile(r"fullscreen|select|confirm")
@@ -243,11 +247,16 @@ def join_kind_line(rows: list[str], width: int) -> str:
 
 
 def subject_of(
-    kind: PromptKind, detail: re.Match[str] | None, body: list[str], width: int
+    kind: PromptKind,
+    detail: re.Match[str] | None,
+    body: list[str],
+    width: int,
+    note: re.Pattern[str] | None = None,
 ) -> str | None:
-    """The subject of a permission block's kind line and body (kilocode, a fork, draws the same)."""
+    """The subject of a permission block's kind line and body (kilocode, a fork, draws the
+    same); ``note``: the box's own sentence under a command, not part of it."""
     if kind is PromptKind.SHELL:
-        return _command(body, width)
+        return box_command(body, width, note)
     if kind in (PromptKind.EDIT, PromptKind.WRITE) and detail is not None:
         return detail["path"]
     if kind is PromptKind.MCP and detail is not None:
@@ -257,19 +266,6 @@ def subject_of(
         field = [line.strip()[4:] for line in body if line.strip().startswith("URL:")]
         return find_url("\n".join(field or body))
     return None
-
-
-def _command(body: list[str], width: int) -> str | None:
-    content = dedent(body)
-    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
-    if start < 0:
-        return None
-    block = [content[start][2:]]
-    for line in content[start + 1 :]:
-        if not line.strip():
-            break
-        block.append(line)
-    return unwrap(block, width - 6) or None
 
 
 def announced_write(screen: Screen, path: str) -> bool:
@@ -292,7 +288,7 @@ def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
         return None
     body = block[title + 1 : row]
     kind, detail = _kind(body)
-    subject = subject_of(kind, detail, body, screen.pane_width)
+    subject = subject_of(kind, detail, body, screen.pane_width, ALWAYS_NOTE)
     text = " ".join(line.strip() for line in body if line.strip())
     return make_prompt(
         kind,

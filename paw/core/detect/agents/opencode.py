@@ -10,7 +10,10 @@ always ``Right Enter Enter`` ("Allow always" asks for a confirmation). Ask-the-u
 end with ``enter submit  esc dismiss``; overlay dialogs (``Connect a provider``) have ``esc``
 at the right of their title. ``esc interrupt`` in the status line means busy.
 
-A command's empty line draws a blank row in the box; the rows under it are still the command.
+The permission box is at most 15 rows tall (tall_box.py, shared with Kilo Code): a longer
+command loses its last rows without a mark (7 of 20 lines at 80x24), so a command in a box that
+tall is ``subject incomplete`` unless the transcript shows the pending ``$ <command>`` whole. A
+command's empty line draws a blank row in the box; the rows under it are still the command.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    incomplete_note,
     interrupt_hint,
     make_prompt,
     prompt_found,
@@ -33,7 +37,7 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
-from paw.core.detect.tall_box import box_command
+from paw.core.detect.tall_box import box_command, box_top, may_be_cut
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -85,6 +89,10 @@ KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
 )
 _MAX_BLOCK = 45
+CUT_NOTE = incomplete_note(
+    "opencode's permission box is at its full height and cuts a longer command's last lines "
+    "without a mark; the rest may be hidden"
+)
 
 
 def detect_screen(text: str) -> Detection:
@@ -95,11 +103,11 @@ def detect_screen(text: str) -> Detection:
     if any(BUSY.search(line) for line in screen.tail(2)):
         return busy(AGENT)
     block = bottom_block(screen)
-    prompt = (
-        _permission(screen, block, selected_choice(text))
-        or _question(screen, block)
-        or _overlay(screen)
-    )
+    permission = _permission(screen, block, selected_choice(text))
+    if isinstance(permission, tuple):
+        asked, cut = permission
+        return prompt_found(AGENT, asked, *wrap_notes(asked, screen.lines), *cut)
+    prompt = permission or _question(screen, block) or _overlay(screen)
     if isinstance(prompt, str):
         return unknown(AGENT, prompt)
     if prompt is None:
@@ -182,7 +190,11 @@ def _reaches_top(screen: Screen, block: list[str]) -> bool:
     )
 
 
-def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str | None:
+def _permission(
+    screen: Screen, block: list[str], selected: int
+) -> tuple[Prompt, tuple[str, ...]] | Prompt | str | None:
+    """The permission box with the notes on its subject (a command the box may have cut); or
+    the "Always allow" box; or why a box is open but unreadable."""
     row = _choice_rows(block, CHOICES)
     if row < 0:
         return _always_confirmation(screen, block)
@@ -195,9 +207,14 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str
     subject = subject_of(kind, detail, body, screen.pane_width)
     if kind is PromptKind.EDIT and subject and announced_write(screen, subject):
         kind = PromptKind.WRITE
+    # A fetch's kind line names the URL too, and the kind line is never cut.
+    rest = None if detail is None else detail.string[detail.end() :]
+    cut = (
+        (CUT_NOTE,) if may_be_cut(screen.lines, box_top(screen.lines), kind, subject, rest) else ()
+    )
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
-    return make_prompt(
+    prompt = make_prompt(
         kind,
         subject,
         f"Permission required: {first}",
@@ -207,6 +224,7 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str
         options=CHOICE_LABELS,
         selected=CHOICE_LABELS[selected],
     )
+    return prompt, cut
 
 
 def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | None]:

@@ -171,3 +171,30 @@ def test_a_fetch_in_a_full_box_is_whole_when_its_kind_line_names_the_url() -> No
     found = detect(_from_box(cut), "opencode")
     assert found.prompt is not None
     assert _marked(found)
+
+
+def test_a_command_the_always_allow_box_may_have_cut_is_incomplete() -> None:
+    """The second box has the same height limit: at 15 rows with no transcript to compare,
+    the command it shows may be cut, and "always" would store a rule for more than is shown."""
+    rows = [
+        "  ┃",
+        "  ┃  △ Always allow",
+        "  ┃    # Shell command",
+        "  ┃",
+        *(f"  ┃  {'$ ' if n == 1 else ''}echo line-{n} >> paw-long.txt" for n in range(1, 7)),
+        "  ┃",
+        "  ┃  This allows the command until opencode restarts.",
+        "  ┃",
+        "  ┃   Confirm   Cancel" + " " * 50 + "⇆ select  enter confirm",
+        "  ┃",
+    ]
+    assert len(rows) == 15
+    found = detect("\n".join(["     ▣  Build · paw stub", "", *rows]), "opencode")
+    assert found.prompt is not None
+    assert found.prompt.subject == "\n".join(LONG_LINES[:6])
+    assert found.prompt.always_keys == ("Enter",)
+    assert _marked(found)
+    short = [row for row in rows if "line-6" not in row]
+    found = detect("\n".join(["     ▣  Build · paw stub", "", *short]), "opencode")
+    assert found.prompt is not None
+    assert not _marked(found)

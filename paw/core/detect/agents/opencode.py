@@ -192,9 +192,9 @@ def _reaches_top(screen: Screen, block: list[str]) -> bool:
 
 def _permission(
     screen: Screen, block: list[str], selected: int
-) -> tuple[Prompt, tuple[str, ...]] | Prompt | str | None:
-    """The permission box with the notes on its subject (a command the box may have cut); or
-    the "Always allow" box; or why a box is open but unreadable."""
+) -> tuple[Prompt, tuple[str, ...]] | str | None:
+    """The permission box (or the "Always allow" box) with the notes on its subject (a command
+    the box may have cut); or why a box is open but unreadable."""
     row = _choice_rows(block, CHOICES)
     if row < 0:
         return _always_confirmation(screen, block)
@@ -292,11 +292,12 @@ def announced_write(screen: Screen, path: str) -> bool:
     return any(pattern.match(line) for line in screen.lines)
 
 
-def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
+def _always_confirmation(screen: Screen, block: list[str]) -> tuple[Prompt, tuple[str, ...]] | None:
     """The second step of "Allow always": a live prompt that only remembers or backs out.
 
     Confirm (highlighted when the box opens) grants the permission for good, so it is offered
-    as the "always" keys only; no key approves once here, and Cancel is not a deny.
+    as the "always" keys only; no key approves once here, and Cancel is not a deny. Its box has
+    the permission box's height limit: a command it may have cut is marked as there.
     """
     row = _choice_rows(block, CONFIRM_CHOICES)
     if row < 0:
@@ -308,7 +309,7 @@ def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
     kind, detail = _kind(body)
     subject = subject_of(kind, detail, body, screen.pane_width, ALWAYS_NOTE)
     text = " ".join(line.strip() for line in body if line.strip())
-    return make_prompt(
+    prompt = make_prompt(
         kind,
         subject,
         f"Always allow: {text}" if text else "Always allow",
@@ -318,6 +319,9 @@ def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
         options=CONFIRM_LABELS,
         selected=CONFIRM_LABELS[0],
     )
+    rest = None if detail is None else detail.string[detail.end() :]
+    cut = may_be_cut(screen.lines, box_top(screen.lines), kind, subject, rest)
+    return prompt, (CUT_NOTE,) if cut else ()
 
 
 def _question(screen: Screen, block: list[str]) -> Prompt | str | None:

@@ -95,7 +95,7 @@ def test_multiline_command_is_captured_for_every_agent_at_both_sizes() -> None:
     agents = {agent for agent in AGENTS if agent != "scripted"}
     for agent in agents:
         sizes = {(c.meta["cols"], c.meta["rows"]) for c in WHOLE + INCOMPLETE if c.agent == agent}
-        assert sizes == {(120, 40), (80, 24)}, agent
+        assert {(120, 40), (80, 24)} <= sizes, agent
 
 
 @pytest.mark.parametrize("case", WHOLE, ids=[c.test_id for c in WHOLE])

@@ -17,10 +17,10 @@ approve key (``Escape`` backs out of it). Ask-the-user questions end with ``ente
 dismiss``; overlay dialogs have ``esc`` at the right of their title. ``esc interrupt`` in the
 status line means busy (the status line is hidden while a prompt waits).
 
-The permission box is at most ``BOX_MAX_ROWS`` rows tall: a longer command loses its last rows
-without a mark, so a command in a box that tall is ``subject incomplete`` unless the transcript
-shows the pending ``$ <command>`` whole. The pending tool line right above the box (``← Write
-<path>``, read over the rows it wrapped onto) tells a new file from an edit.
+The permission box is at most 15 rows tall (tall_box.py, shared with opencode): a longer command
+loses its last rows without a mark, so a command in a box that tall is ``subject incomplete``
+unless the transcript shows the pending ``$ <command>`` whole. The pending tool line right above
+the box (``← Write <path>``, read over the rows it wrapped onto) tells a new file from an edit.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from paw.core.detect.agents.opencode import (
 
 # Kilo draws opencode's input box: the same reader (registry.py finds it by name).
 from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
-from paw.core.detect.boxes import dedent, unwrap
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
@@ -50,6 +49,7 @@ from paw.core.detect.prompts import (
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.tall_box import box_top, may_be_cut, pending_tool
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -72,9 +72,6 @@ VERIFIED_VERSION = SPEC.version
 
 BUSY = re.compile(r"\S+ (?:to )?interrupt\b", re.IGNORECASE)  # any key: users rebind it
 CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b")
-# The session's blocks hang on a border two columns in; a copy indented under an answer is
-# further right.
-LIVE_BORDER = re.compile(r"^ {2}┃")
 CONFIRM_CHOICES = re.compile(r"^\s*Confirm\s+Cancel\b")
 ALWAYS_TITLE = re.compile(r"^\s*△\s*Always allow\b", re.IGNORECASE)
 REJECT_TITLE = re.compile(r"^\s*△\s*Reject permission\b", re.IGNORECASE)
@@ -96,15 +93,6 @@ KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^%\s*(?:WebFetch|Fetch)\b", re.IGNORECASE), PromptKind.FETCH),
     (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
 )
-_MAX_BLOCK = 45
-# The permission box is at most 15 rows tall, its padding rows included (Kilo's ``maxHeight``,
-# 7.7.7); the kind line and the choices keep their rows and the body shrinks: a longer command
-# loses its last rows without a mark. A box as tall as that cannot be told from one whose
-# command fits exactly.
-BOX_MAX_ROWS = 15
-# The turn's footer under the transcript ("▣  Code · <model>"), between the pending tool line
-# and the box.
-TURN_FOOTER = re.compile(r"^\s*▣\s")
 CUT_NOTE = incomplete_note(
     "Kilo Code's permission box is at its full height and cuts a longer command's last lines "
     "without a mark; the rest may be hidden"
@@ -164,23 +152,17 @@ def _permission(
         return None
     body = block[title + 1 : -1]
     kind, detail = _kind(body, screen.pane_width or screen.width)
-    if kind is PromptKind.SHELL:
-        subject = _command(body, screen.pane_width)
-    else:
-        subject = subject_of(kind, detail, body, screen.pane_width)
-    top = _box_top(screen.lines)
-    pending = _pending_tool(screen.lines, top)
-    if kind is PromptKind.EDIT and subject and _announced_write(pending, subject):
+    subject = subject_of(kind, detail, body, screen.pane_width)
+    top = box_top(screen.lines)
+    if (
+        kind is PromptKind.EDIT
+        and subject
+        and _announced_write(pending_tool(screen.lines, top), subject)
+    ):
         kind = PromptKind.WRITE
-    cut: tuple[str, ...] = ()
-    if subject and _at_full_height(screen.lines, top):
-        if kind is PromptKind.SHELL and not _whole_above(pending, subject):
-            cut = (CUT_NOTE,)
-        # A fetch's kind line names the URL too, and the kind line is never cut.
-        if kind is PromptKind.FETCH and (
-            detail is None or _bare(detail.string[detail.end() :]) != _bare(subject)
-        ):
-            cut = (CUT_NOTE,)
+    # A fetch's kind line names the URL too, and the kind line is never cut.
+    rest = None if detail is None else detail.string[detail.end() :]
+    cut = (CUT_NOTE,) if may_be_cut(screen.lines, top, kind, subject, rest) else ()
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
     prompt = make_prompt(
@@ -194,72 +176,6 @@ def _permission(
         selected=CHOICE_LABELS[selected],
     )
     return prompt, cut
-
-
-def _command(body: list[str], width: int) -> str | None:
-    """The command after ``$ ``: its rows down to the body's last non-blank row, blank rows
-    inside it kept (a command's empty line draws one; only the box's padding follows it)."""
-    content = dedent(body)
-    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
-    if start < 0:
-        return None
-    end = max(i for i, line in enumerate(content) if line.strip()) + 1
-    return unwrap([content[start][2:], *content[start + 1 : end]], width - 6) or None
-
-
-def _box_top(lines: tuple[str, ...]) -> int:
-    """Index of the first row of the bordered box at the bottom of the screen."""
-    top = len(lines)
-    while top > 0 and len(lines) - top < _MAX_BLOCK and LIVE_BORDER.match(lines[top - 1]):
-        top -= 1
-    return top
-
-
-def _at_full_height(lines: tuple[str, ...], top: int) -> bool:
-    """The box may have lost rows: it is as tall as Kilo draws it (``BOX_MAX_ROWS``), or as
-    tall as the pane lets it be (nothing but blank rows above it, or its bottom padding row
-    below the pane)."""
-    return (
-        len(lines) - top >= BOX_MAX_ROWS
-        or not any(line.strip() for line in lines[:top])
-        or lines[-1].strip() != "┃"
-    )
-
-
-def _pending_tool(lines: tuple[str, ...], top: int) -> tuple[str, ...]:
-    """The transcript's last tool line above the box at row ``top`` (the call the box asks
-    about: ``$ <command>``, ``← Write <path>``) with the rows it wrapped onto, indented under
-    it; blank rows and the turn's footer between it and the box are skipped. Empty when the
-    block's last row at its least indentation is not on screen."""
-    index = top - 1
-    while index >= 0 and not lines[index].strip():
-        index -= 1
-    if index >= 0 and TURN_FOOTER.match(lines[index]):
-        index -= 1
-        while index >= 0 and not lines[index].strip():
-            index -= 1
-    end = index + 1
-    while index >= 0 and lines[index].strip() and not LIVE_BORDER.match(lines[index]):
-        index -= 1
-    rows = lines[index + 1 : end]
-    if not rows:
-        return ()
-    indents = [len(row) - len(row.lstrip()) for row in rows]
-    head = max(i for i, indent in enumerate(indents) if indent == min(indents))
-    return rows[head:]
-
-
-def _bare(text: str) -> str:
-    return "".join(text.split())
-
-
-def _whole_above(pending: tuple[str, ...], command: str) -> bool:
-    """The transcript shows the pending command from its ``$ `` row down to its end, and it
-    holds nothing the box's command lacks (compared without blanks: the two wrap at other
-    widths)."""
-    if not pending or not pending[0].lstrip().startswith("$ "):
-        return False
-    return _bare("".join(pending))[1:] == _bare(command)
 
 
 WRITE_LINE = re.compile(r"^\s*[←→]\s*Write\s+(?P<path>\S.*?)\s*$")

@@ -9,6 +9,11 @@ the fresh dialog's default (``Allow once``): approve ``Enter``, deny ``Right Rig
 always ``Right Enter Enter`` ("Allow always" asks for a confirmation). Ask-the-user questions
 end with ``enter submit  esc dismiss``; overlay dialogs (``Connect a provider``) have ``esc``
 at the right of their title. ``esc interrupt`` in the status line means busy.
+
+The permission box is at most 15 rows tall (tall_box.py, shared with Kilo Code): a longer
+command loses its last rows without a mark (7 of 20 lines at 80x24), so a command in a box that
+tall is ``subject incomplete`` unless the transcript shows the pending ``$ <command>`` whole. A
+command's empty line draws a blank row in the box; the rows under it are still the command.
 """
 
 from __future__ import annotations
@@ -16,13 +21,14 @@ from __future__ import annotations
 import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
-from paw.core.detect.boxes import dedent, field_lines, join_wrapped, strip_border, unwrap
+from paw.core.detect.boxes import field_lines, join_wrapped, strip_border
 from paw.core.detect.inputs import bordered, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    incomplete_note,
     interrupt_hint,
     make_prompt,
     prompt_found,
@@ -31,6 +37,7 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
+from paw.core.detect.tall_box import box_command, box_top, may_be_cut
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -56,6 +63,7 @@ CHOICES = re.compile(r"^\s*Allow once\s+Allow always\s+Reject\b(?P<rest>.*)$")
 # "Allow always" asks again in a box of its own: "△ Always allow", then "Confirm   Cancel".
 CONFIRM_CHOICES = re.compile(r"^\s*Confirm\s+Cancel\b(?P<rest>.*)$")
 CONFIRM_LABELS = ("Confirm", "Cancel")
+ALWAYS_NOTE = re.compile(r"^This allows the command until \S+ restarts\.$")
 ALWAYS_TITLE = re.compile(r"^\s*△\s*Always allow\b", re.IGNORECASE)
 _CHOICE_ROWS = 8  # on a 20-column pane the choices and hints take seven rows
 HINTS = re.compile(r"fullscreen|select|confirm")
@@ -81,6 +89,10 @@ KINDS: tuple[tuple[re.Pattern[str], PromptKind], ...] = (
     (re.compile(r"^⚙\s*Call tool\s+(?P<tool>\S+)", re.IGNORECASE), PromptKind.MCP),
 )
 _MAX_BLOCK = 45
+CUT_NOTE = incomplete_note(
+    "opencode's permission box is at its full height and cuts a longer command's last lines "
+    "without a mark; the rest may be hidden"
+)
 
 
 def detect_screen(text: str) -> Detection:
@@ -91,11 +103,11 @@ def detect_screen(text: str) -> Detection:
     if any(BUSY.search(line) for line in screen.tail(2)):
         return busy(AGENT)
     block = bottom_block(screen)
-    prompt = (
-        _permission(screen, block, selected_choice(text))
-        or _question(screen, block)
-        or _overlay(screen)
-    )
+    permission = _permission(screen, block, selected_choice(text))
+    if isinstance(permission, tuple):
+        asked, cut = permission
+        return prompt_found(AGENT, asked, *wrap_notes(asked, screen.lines), *cut)
+    prompt = permission or _question(screen, block) or _overlay(screen)
     if isinstance(prompt, str):
         return unknown(AGENT, prompt)
     if prompt is None:
@@ -178,7 +190,11 @@ def _reaches_top(screen: Screen, block: list[str]) -> bool:
     )
 
 
-def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str | None:
+def _permission(
+    screen: Screen, block: list[str], selected: int
+) -> tuple[Prompt, tuple[str, ...]] | str | None:
+    """The permission box (or the "Always allow" box) with the notes on its subject (a command
+    the box may have cut); or why a box is open but unreadable."""
     row = _choice_rows(block, CHOICES)
     if row < 0:
         return _always_confirmation(screen, block)
@@ -191,9 +207,14 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str
     subject = subject_of(kind, detail, body, screen.pane_width)
     if kind is PromptKind.EDIT and subject and announced_write(screen, subject):
         kind = PromptKind.WRITE
+    # A fetch's kind line names the URL too, and the kind line is never cut.
+    rest = None if detail is None else detail.string[detail.end() :]
+    cut = (
+        (CUT_NOTE,) if may_be_cut(screen.lines, box_top(screen.lines), kind, subject, rest) else ()
+    )
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
-    return make_prompt(
+    prompt = make_prompt(
         kind,
         subject,
         f"Permission required: {first}",
@@ -203,6 +224,7 @@ def _permission(screen: Screen, block: list[str], selected: int) -> Prompt | str
         options=CHOICE_LABELS,
         selected=CHOICE_LABELS[selected],
     )
+    return prompt, cut
 
 
 def _kind(body: list[str], width: int = 0) -> tuple[PromptKind, re.Match[str] | None]:
@@ -243,11 +265,16 @@ def join_kind_line(rows: list[str], width: int) -> str:
 
 
 def subject_of(
-    kind: PromptKind, detail: re.Match[str] | None, body: list[str], width: int
+    kind: PromptKind,
+    detail: re.Match[str] | None,
+    body: list[str],
+    width: int,
+    note: re.Pattern[str] | None = None,
 ) -> str | None:
-    """The subject of a permission block's kind line and body (kilocode, a fork, draws the same)."""
+    """The subject of a permission block's kind line and body (kilocode, a fork, draws the
+    same); ``note``: the box's own sentence under a command, not part of it."""
     if kind is PromptKind.SHELL:
-        return _command(body, width)
+        return box_command(body, width, note)
     if kind in (PromptKind.EDIT, PromptKind.WRITE) and detail is not None:
         return detail["path"]
     if kind is PromptKind.MCP and detail is not None:
@@ -259,30 +286,18 @@ def subject_of(
     return None
 
 
-def _command(body: list[str], width: int) -> str | None:
-    content = dedent(body)
-    start = next((i for i, line in enumerate(content) if line.startswith("$ ")), -1)
-    if start < 0:
-        return None
-    block = [content[start][2:]]
-    for line in content[start + 1 :]:
-        if not line.strip():
-            break
-        block.append(line)
-    return unwrap(block, width - 6) or None
-
-
 def announced_write(screen: Screen, path: str) -> bool:
     """The pending tool line in the transcript says ``Write <path>`` (a new file)."""
     pattern = re.compile(r"^\s*[←→]\s*Write\s+" + re.escape(path) + r"\s*$")
     return any(pattern.match(line) for line in screen.lines)
 
 
-def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
+def _always_confirmation(screen: Screen, block: list[str]) -> tuple[Prompt, tuple[str, ...]] | None:
     """The second step of "Allow always": a live prompt that only remembers or backs out.
 
     Confirm (highlighted when the box opens) grants the permission for good, so it is offered
-    as the "always" keys only; no key approves once here, and Cancel is not a deny.
+    as the "always" keys only; no key approves once here, and Cancel is not a deny. Its box has
+    the permission box's height limit: a command it may have cut is marked as there.
     """
     row = _choice_rows(block, CONFIRM_CHOICES)
     if row < 0:
@@ -292,9 +307,9 @@ def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
         return None
     body = block[title + 1 : row]
     kind, detail = _kind(body)
-    subject = subject_of(kind, detail, body, screen.pane_width)
+    subject = subject_of(kind, detail, body, screen.pane_width, ALWAYS_NOTE)
     text = " ".join(line.strip() for line in body if line.strip())
-    return make_prompt(
+    prompt = make_prompt(
         kind,
         subject,
         f"Always allow: {text}" if text else "Always allow",
@@ -304,6 +319,9 @@ def _always_confirmation(screen: Screen, block: list[str]) -> Prompt | None:
         options=CONFIRM_LABELS,
         selected=CONFIRM_LABELS[0],
     )
+    rest = None if detail is None else detail.string[detail.end() :]
+    cut = may_be_cut(screen.lines, box_top(screen.lines), kind, subject, rest)
+    return prompt, (CUT_NOTE,) if cut else ()
 
 
 def _question(screen: Screen, block: list[str]) -> Prompt | str | None:

@@ -160,15 +160,7 @@ def _occurrence(
         return None
     proc = ProcIdentity(pid=obs.proc.pid, create_time=obs.proc.create_time, exe=obs.proc.exe)
     for record in table.values():
-        if (
-            record.state in WATCHED
-            and record.agent == obs.agent.name
-            and record.pane_id == obs.pane.pane_id
-            and record.server == obs.pane.server
-            and record.fingerprint == prompt.fingerprint
-            and record.proc.pid == proc.pid
-            and abs(record.proc.create_time - proc.create_time) < _SLACK
-        ):
+        if _watched_here(record, obs, proc) and record.fingerprint == prompt.fingerprint:
             return record, ()
     drawn = _drawn(obs, table, proc)
     if drawn is not None:
@@ -187,6 +179,19 @@ def _occurrence(
     return new, effects
 
 
+def _watched_here(record: PromptRecord, obs: Observation, proc: ProcIdentity) -> bool:
+    """``record`` is watched and of this agent, pane, tmux server and agent process."""
+    return (
+        record.state in WATCHED
+        and record.agent == obs.agent.name
+        and obs.pane is not None
+        and record.pane_id == obs.pane.pane_id
+        and record.server == obs.pane.server
+        and record.proc.pid == proc.pid
+        and abs(record.proc.create_time - proc.create_time) < _SLACK
+    )
+
+
 def _drawn(
     obs: Observation, table: dict[str, PromptRecord], proc: ProcIdentity
 ) -> PromptRecord | None:
@@ -203,15 +208,10 @@ def _drawn(
         return None
     for record in table.values():
         if (
-            record.state in WATCHED
-            and record.agent == obs.agent.name
-            and record.pane_id == obs.pane.pane_id
-            and record.server == obs.pane.server
+            _watched_here(record, obs, proc)
             and record.fingerprint.startswith("channel:")
             and record.fingerprint.endswith(f":{source.request_id}")
             and record.channel_request == source.request_id
-            and record.proc.pid == proc.pid
-            and abs(record.proc.create_time - proc.create_time) < _SLACK
         ):
             return record.model_copy(update={"fingerprint": prompt.fingerprint})
     return None

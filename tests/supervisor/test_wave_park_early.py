@@ -48,7 +48,9 @@ def test_a_new_prompt_for_a_human_is_parked_and_announced_at_once() -> None:
     [parked] = step.task.prompts
     assert (parked.id, parked.route, parked.live) == ("p1", "human", True)
     assert not task.prompts  # (pure)
-    # the screen sweep's step that follows announces nothing more for it
+    # the runner's outbox sends that message and marks the prompt announced: the screen
+    # sweep's step that follows announces nothing more for it
+    parked.notified_at = 10.5
     after = step_task(
         WAVE, WAVE.task("t0"), step.task, _view(_seen("p1", "git push", Action.CONFIRM)), 11.0
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -34,6 +35,19 @@ def controlled(terminal: TmuxTerminal, tmp_path: Path) -> Iterator[TmuxTerminal]
     term.ensure_session(SESSION, str(tmp_path))
     yield term
     term.close()
+
+
+def _clients_said(terminal: TmuxTerminal, controlled: TmuxTerminal) -> str:
+    """What a failure needs: paw's control client (pid, exit status) and the server's clients
+    with their flags (a client the server let go, or one marked exiting, is no longer counted)."""
+    client = controlled._link.current
+    own = "none" if client is None else f"pid {client._process.pid} exit {client._process.poll()}"
+    listed = subprocess.run(
+        ["tmux", "-L", str(terminal.socket_name), "list-clients", "-F",
+         "#{client_pid} #{client_flags} #{client_session}"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return f"paw's control client: {own}; the server's clients: {listed.stdout.strip()!r}"
 
 
 def _spawn_ready(terminal: TmuxTerminal, cwd: Path, texts: list[str]) -> list[str]:
@@ -151,7 +165,7 @@ def test_tmux_control_survey_matches_process_survey_without_processes(
     # the process survey counts the control client as attached; the controlled one knows it
     # is its own (paw's client is not a human watching)
     plain = terminal.survey(wanted)
-    assert {p.attached for p in plain.panes} == {1}
+    assert {p.attached for p in plain.panes} == {1}, _clients_said(terminal, controlled)
     assert survey == replace(plain, panes=tuple(replace(p, attached=0) for p in plain.panes))
     assert [c.text is None for c in survey.captures] == [False, True, True, False]
     tags = {p.pane_id: p.tags.get("paw_agent") for p in survey.panes}

@@ -14,10 +14,12 @@ Collecting never raises: each piece that cannot be read says why instead.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tests.e2e import agents
@@ -89,6 +91,63 @@ def collect(run: PawRun, agent_name: str) -> str:
         ("the process proof (Supervisor.proof)", _paw(run, "-c", _PROOF, agent_name)),
         ("stub model", f"{len(run.stub.requests)} requests received"),
     ]
+    return "\n".join(f"===== {title} =====\n{text}" for title, text in pieces)
+
+
+def _run_in(repo: Path, env: dict[str, str], *args: str) -> str:
+    try:
+        done = subprocess.run(
+            [sys.executable, *args], cwd=repo, env=env, capture_output=True, text=True,
+            timeout=STEP_TIMEOUT, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as err:
+        return f"(could not run: {err})"
+    tail = f"\n(stderr) {done.stderr.strip()}" if done.stderr.strip() else ""
+    return f"(exit {done.returncode})\n{done.stdout.strip()}{tail}"
+
+
+def _panes_of(socket: str) -> str:
+    """Every pane of the tmux server ``socket``: tmux's view of it and its screen."""
+    tmux = ["tmux", "-L", socket]
+    try:
+        listed = subprocess.run(
+            [*tmux, "list-panes", "-a", "-F",
+             "#{pane_id} #{session_name} #{pane_pid} #{pane_current_command} #{pane_dead}"],
+            capture_output=True, text=True, timeout=STEP_TIMEOUT, check=False,
+        )  # fmt: skip
+        blocks = []
+        for line in listed.stdout.splitlines():
+            shown = subprocess.run(
+                [*tmux, "capture-pane", "-p", "-t", line.split()[0]],
+                capture_output=True,
+                text=True,
+                timeout=STEP_TIMEOUT,
+                check=False,
+            )
+            blocks.append(f"--- {line}\n{shown.stdout.rstrip()}")
+    except (OSError, subprocess.SubprocessError, IndexError) as err:
+        return f"(could not list the panes: {err})"
+    return "\n".join(blocks) or f"(no pane: {listed.stderr.strip()})"
+
+
+def collect_wave(repo: Path, env: dict[str, str], socket: str, extra: dict[str, str]) -> str:
+    """A wave's pieces: every pane of its server, ``paw ls``/``prompts``/``log``, the wave's
+    state files, the proof of each agent, and ``extra`` (the runner's output, the messages)."""
+    pieces = [
+        ("panes", _panes_of(socket)),
+        ("paw ls --json", _run_in(repo, env, "-m", "paw", "ls", "--json")),
+        ("paw prompts --json", _run_in(repo, env, "-m", "paw", "prompts", "--json")),
+        ("paw log --json -n 40", _run_in(repo, env, "-m", "paw", "log", "--json", "-n", "40")),
+    ]
+    for state in sorted((repo / ".paw" / "waves").glob("*.json")):
+        with contextlib.suppress(OSError):
+            pieces.append((f"wave state {state.name}", state.read_text(encoding="utf-8")))
+    with contextlib.suppress(OSError, ValueError):
+        listed = json.loads(_run_in(repo, env, "-m", "paw", "ls", "--json").split("\n", 1)[1])
+        for agent in listed.get("agents", []):
+            proof = _run_in(repo, env, "-c", _PROOF, str(agent["name"]))
+            pieces.append((f"the process proof of {agent['name']}", proof))
+    pieces.extend(extra.items())
     return "\n".join(f"===== {title} =====\n{text}" for title, text in pieces)
 
 

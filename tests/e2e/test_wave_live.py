@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from paw.cli.demo import kill_tmux_server
-from tests.e2e import agents, paw_run
+from tests.e2e import agents, diagnose, paw_run
 from tests.e2e.scenarios import SHELL_COMMAND, SHELL_FILE
 from tests.e2e.stub_model import StubModel
 from tests.support.budget import budget
@@ -55,7 +55,7 @@ SOURCES = {"claude-code": "Claude Code's session files", "codex": "Codex's sessi
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_wave_live_prompt_parked_notified_approved_elsewhere_done(
-    installed_agents: Path, agent: str
+    installed_agents: Path, agent: str, request: pytest.FixtureRequest
 ) -> None:
     del installed_agents
     ws = agents.make_workspace(agent)
@@ -64,6 +64,7 @@ def test_wave_live_prompt_parked_notified_approved_elsewhere_done(
     socket = f"pawe2e-{uuid.uuid4().hex[:8]}"
     receiver = Receiver()
     runner: subprocess.Popen[str] | None = None
+    env: dict[str, str] = {}
     try:
         agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
         (ws.repo / "paw.toml").write_text(
@@ -150,6 +151,13 @@ def test_wave_live_prompt_parked_notified_approved_elsewhere_done(
         titles = receiver.titles()
         assert sum("needs a human" in t for t in titles) == 1
         assert receiver.wait(lambda ms: any("answered" in str(m["title"]) for m in ms), BUDGET_S)
+    except BaseException:  # what paw saw goes into the report (a flake is a finding)
+        if env:
+            said = {"messages received": json.dumps(receiver.messages, indent=1)}
+            if runner is not None and runner.poll() is not None and runner.stderr is not None:
+                said["the runner's stderr"] = runner.stderr.read()[-4000:]
+            diagnose.record(request.node.nodeid, diagnose.collect_wave(ws.repo, env, socket, said))
+        raise
     finally:
         if runner is not None and runner.poll() is None:
             runner.kill()

@@ -20,14 +20,21 @@ from libtmux.test.retry import retry_until
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.core.channels.request import ChannelAnswer, ChannelRequest
+from paw.supervisor import sweep
 from paw.supervisor.model import LivePrompt
+from paw.supervisor.records import load_agents
+from paw.supervisor.service import Supervisor
 from tests.support.budget import budget
-from tests.support.scripted_channel import ScriptedPort, shell_request, use_scripted_channel
+from tests.support.scripted_channel import (
+    ScriptedHub,
+    ScriptedPort,
+    shell_request,
+    use_scripted_channel,
+)
 
 if TYPE_CHECKING:
     from libtmux.server import Server
 
-    from paw.supervisor.service import Supervisor
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
@@ -339,3 +346,64 @@ def test_a_request_listed_from_its_channel_then_drawn_is_the_same_occurrence(
     code, out = _paw(capsys, "approve", first, "--json")
     assert code == 0, out
     assert port.answers == [("r1", ChannelAnswer.ALLOW)], port.answers
+
+
+def test_a_request_the_early_look_listed_is_the_same_occurrence_once_drawn(
+    port: ScriptedPort,
+    git_repo: Path,
+    server: Server,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The poke's early look (a channel-only look between screen sweeps, as a wave's runner,
+    `paw serve` and the TUI make it) lists a request whose dialog is already drawn; the screen
+    sweep that follows reads the dialog agreeing with that request: the occurrence a wave
+    announced goes on. (The early look opened it unbound to its request, so the sweep opened a
+    second one and `paw approve` of the announced id was refused as "no longer shown".)"""
+    monkeypatch.setattr(ScriptedHub, "listen", lambda self, on_change: False, raising=False)
+
+    def mark(self: ScriptedHub, agent: str, kind: str, spawn: str) -> tuple[str, ...]:
+        del agent, kind, spawn  # (a mark as a hook channel's: its open requests)
+        return tuple(r.request_id for r in self.the_port.requests)
+
+    monkeypatch.setattr(ScriptedHub, "mark", mark, raising=False)
+    go = tmp_path / "go"
+    (tmp_path / "steps.txt").write_text(f"wait {go}\nshell {SUBJECT}\n", encoding="utf-8")
+    assert _paw(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
+    sup = build_supervisor(str(git_repo), socket_name=server.socket_name, control=True)
+    assert isinstance(sup, Supervisor)  # long-running, as a wave's runner or `paw serve`
+    try:
+
+        def settled() -> bool:  # seen, proven, asking nothing (the agent waits for ``go``)
+            snapshot = sup.poll_once()
+            seen = sup.ctx.memory.observed.get("alice")
+            return not snapshot.prompts and seen is not None and seen[1].proc is not None
+
+        assert retry_until(settled, budget(90), raises=False)
+        port.requests = [_request()]
+        go.write_text("", encoding="utf-8")  # the agent draws its dialog for that request
+        pane_id = load_agents(sup.ctx.state)["alice"].pane_id
+        pane = next(p for p in server.panes if p.pane_id == pane_id)
+
+        def drawn() -> bool:
+            return any("Run this command?" in line for line in pane.capture_pane())
+
+        assert retry_until(drawn, budget(90), raises=False), pane.capture_pane()
+        early = sweep.channel_sweep(sup.ctx)  # the poke's look: the channel only, no screen read
+        assert early is not None
+        (listed,) = early.prompts
+        assert listed.prompt.subject == SUBJECT
+        found: list[LivePrompt] = []
+
+        def agrees() -> bool:
+            found[:] = [p for p in sup.poll_once().prompts if p.prompt.subject == SUBJECT]
+            return bool(found) and found[0].source.name == "agree"
+
+        assert retry_until(agrees, budget(90), raises=False), found
+        assert found[0].id == listed.id
+        code, out = _paw(capsys, "approve", listed.id, "--json")
+        assert code == 0, out
+        assert port.answers == [("r1", ChannelAnswer.ALLOW)], port.answers
+    finally:
+        sup.close()

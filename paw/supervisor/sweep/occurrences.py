@@ -103,6 +103,8 @@ def live_prompts(
                 table[record.id] = record
                 carry_out(ctx, record, effects, verdict)
             shown.append((obs, record, verdict))
+        if not close:
+            _bind_requests(table, shown, now)
         live = {record.id for _, record, _ in shown}
         if close:
             _close_ended(ctx, table, observations, live, now)
@@ -118,6 +120,23 @@ def live_prompts(
                 publish(snapshot)
             save_prompts(ctx.state, kept, durable=False)  # a picture, not a decision
     return snapshot
+
+
+def _bind_requests(
+    table: dict[str, PromptRecord],
+    shown: list[tuple[Observation, PromptRecord, Verdict | None]],
+    now: float,
+) -> None:
+    """Bind each occurrence a channel-only look shows to the request it read, as a screen
+    sweep binds the occurrences it steps (:func:`_close_ended`): the screen sweep that follows
+    then finds the dialog drawn for that request (:func:`_drawn`) the same occurrence, instead of
+    opening a second one and ending the one a human or a wave was already told about."""
+    for obs, record, _ in shown:
+        source = obs.detection.source
+        if source.request_id is None or source.name not in _REQUESTED:
+            continue
+        event = ChannelRequested(source.request_id, source.name, source.channel_subject)
+        table[record.id], _effects = step(table[record.id], event, now)
 
 
 def _offered(

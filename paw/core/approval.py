@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -127,8 +127,13 @@ def evaluate_subject(
     shell: ShellEvaluator,
     notes: tuple[str, ...] = (),
     resolve: PathResolver | None = None,
+    also: tuple[str, ...] = (),
 ) -> Verdict:
     """The guard's verdict on what approving ``prompt`` would let the agent do.
+
+    ``also``: other texts the prompt's subject may be (an observe-only channel's claim and the
+    screen's drawing, neither proven to be what runs): each is judged too, and what it finds
+    beyond ``allow`` counts, so the verdict is never looser than either's.
 
     ``notes`` are the detector's notes: a shell command whose screen lines were joined as
     wrapping may hide a line break, and a subject a detector says is incomplete (cut, scrolled,
@@ -137,6 +142,16 @@ def evaluate_subject(
     an observe-only channel claims where the screen does not show it whole (its note).
     """
     verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell, resolve)
+    for other in dict.fromkeys(t for t in also if t and t != prompt.subject):
+        seen = _subject_verdict(
+            replace(prompt, subject=other), worktree, config, mcp_allowed, shell, resolve
+        )
+        beyond = tuple(
+            Finding(f.rule, f.action, f"as {other!r}: {f.reason}")
+            for f in seen.findings
+            if f.action is not Action.ALLOW
+        )
+        verdict = Verdict.from_findings((*verdict.findings, *beyond))
     cut = next((n for n in notes if n.startswith(INCOMPLETE_NOTE_PREFIX)), None)
     if cut is not None:
         reason = f"{cut}: paw judges only what it sees, and it is not the whole"

@@ -174,6 +174,14 @@ SOURCE_LABELS = {
 }
 
 
+def claimed_sides(source: PromptSource) -> tuple[str, ...]:
+    """What an observe-only fusion's prompt may be besides its subject: the claim's input and
+    the screen's drawing (the guard judges each too: neither is proven); () for any other."""
+    if source.name not in (Fusion.OBSERVED.value, Fusion.DISPUTED.value):
+        return ()
+    return tuple(s for s in (source.channel_subject, source.screen_subject) if s)
+
+
 def source_label(source: PromptSource) -> str:
     """The compact name of ``source`` (``both``: the channel and the screen agree)."""
     return SOURCE_LABELS.get(source.name, source.name)

@@ -13,7 +13,7 @@ import pytest
 
 from paw.core.approval import evaluate_subject
 from paw.core.channels import claude, gemini
-from paw.core.channels.fuse import Fusion, fuse, is_rendering, source_text
+from paw.core.channels.fuse import Fusion, claimed_sides, fuse, is_rendering, source_text
 from paw.core.channels.request import ChannelRequest
 from paw.core.config import GuardConfig
 from paw.core.detect import UNKNOWN_DIALOG_NOTE
@@ -64,7 +64,7 @@ def _verdict(detection: Detection) -> Action:
     assert detection.prompt is not None
     return evaluate_subject(
         detection.prompt, worktree="/w", config=GuardConfig(), mcp_allowed=(),
-        shell=evaluate_command, notes=detection.notes,
+        shell=evaluate_command, notes=detection.notes, also=claimed_sides(detection.source),
     ).action  # fmt: skip
 
 
@@ -188,10 +188,14 @@ def test_a_claim_the_screen_shows_whole_is_judged_as_the_screen() -> None:
     assert worse.prompt is not None
     assert worse.prompt.subject == "git push --force origin"
     assert _verdict(worse) is not Action.ALLOW
+    # and a claim never hides what the screen draws: what the cut screen alone blocks stays so
+    cut = apply_fusion(fuse(_screen("rm -rf /", (CUT,)), [_claim("rm -rf /tmp/build-cache")]))
+    assert cut.source.name == "observed"
+    assert _verdict(cut) is Action.BLOCK
 
 
 def test_a_claim_that_disagrees_leaves_the_screens_prompt_judged_no_better_than_confirm() -> None:
-    fused = fuse(_screen("ls -la"), [_claim("rm -rf ~")])
+    fused = fuse(_screen("ls -la"), [_claim("ls -la /etc")])
     assert fused.fusion is Fusion.DISPUTED
     assert (fused.keys_allowed, fused.rules_allowed, fused.channel_allowed) == (True, False, False)
     shown = apply_fusion(fused)
@@ -200,11 +204,14 @@ def test_a_claim_that_disagrees_leaves_the_screens_prompt_judged_no_better_than_
     assert shown.prompt.fingerprint == "fp+disputed:g1"
     assert shown.notes[-1].startswith("channel: disputed g1: ")
     assert _verdict(shown) is Action.CONFIRM
-    assert (shown.source.channel_subject, shown.source.screen_subject) == ("rm -rf ~", "ls -la")
-    assert "rm -rf ~" in source_text(shown.source)
-    # a screen the guard blocks stays blocked whatever the claim says
+    assert (shown.source.channel_subject, shown.source.screen_subject) == ("ls -la /etc", "ls -la")
+    assert "ls -la /etc" in source_text(shown.source)
+    # a screen the guard blocks stays blocked whatever the claim says, and so does a screen
+    # repainted to hide what the claim says runs (the claim cannot make a verdict looser)
     blocked = apply_fusion(fuse(_screen("rm -rf /"), [_claim("ls")]))
     assert _verdict(blocked) is Action.BLOCK
+    repainted = apply_fusion(fuse(_screen("ls -la"), [_claim("rm -rf /")]))
+    assert _verdict(repainted) is Action.BLOCK
 
 
 def test_a_stale_claim_beside_another_dialog_is_disputed() -> None:

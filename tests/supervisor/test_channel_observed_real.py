@@ -116,3 +116,39 @@ def test_an_observed_prompt_is_answered_by_keys_after_the_settle_never_through_t
     assert (decided["outcome"], bool(decided["keys"])) == ("sent", True), decided
     assert port.answers == []
     assert _sends(git_repo)[-1] == (two["id"], "keys", "disputed", "g1")
+
+
+def test_below_a_shared_directory_gemini_is_spawned_unwired_and_paw_says_why(
+    git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """The repository (and so paw's state dir) sits below a directory others may write to
+    (as a shared /tmp is): Gemini would skip a settings file there, so paw wires none, starts
+    the agent as it is, and its spawn says so."""
+    assert server.socket_name is not None
+    tmp_path.chmod(0o777)  # (the repository's parent: group and others may write to it)
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    program = tmp_path / "bin" / "gemini"  # a stand-in: the wiring is chosen by its name
+    program.parent.mkdir()
+    program.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { echo 0.61.0; exit 0; }\n'
+        "echo 'gemini stand-in'\nexec sleep 600\n",
+        encoding="utf-8",
+    )
+    program.chmod(0o755)
+    (git_repo / "paw.toml").write_text(
+        f'[agents.gemini-cli]\ncommand = ["{program}"]\nstartup_timeout_s = 2\n', "utf-8"
+    )
+    main(["spawn", "alice", "--agent", "gemini-cli", "--json"])
+    notes = json.loads(capsys.readouterr().out)["startup"]["notes"]
+    assert any("gemini-cli's channel is off" in n for n in notes), notes
+    assert not (git_repo / ".paw" / "channels" / "alice").exists()
+    off = [
+        json.loads(line)
+        for line in (git_repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+        if '"channel"' in line
+    ]
+    assert [(r["event"], r["state"]) for r in off] == [("channel", "off")], off
+    main(["stop", "alice"])
+    tmp_path.chmod(0o700)

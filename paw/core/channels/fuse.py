@@ -281,7 +281,7 @@ def _observe(detection: Detection, prompt: Prompt, req: ChannelRequest) -> Fused
         return Fused(Fusion.DISPUTED, detection, req, why)
     if _whole_on_screen(prompt.subject, req.subject, detection.notes):
         return Fused(Fusion.OBSERVED, detection, req)
-    why = "the screen shows only part of it, cut or wrapped; the rest is the hook's word"
+    why = "the screen does not show it whole on its own rows (cut or wrapped): the hook's word"
     return Fused(Fusion.OBSERVED, detection, req, why)
 
 

@@ -101,7 +101,12 @@ def test_an_observed_prompt_is_answered_by_keys_after_the_settle_never_through_t
     assert not channel_pending(ctx, agent)
     port.requests = [shell_request("alice", "touch one.txt", "r9")]
     assert channel_pending(ctx, agent)  # (a request the channel answers: no settle)
+    # a claim replaced between listing and approval (another writer): the prompt changed
+    port.requests = [_claim("touch one.txt", "g2")]
+    refused = _paw(capsys, "approve", one["id"], "--json")
+    assert (refused["outcome"], refused["keys"]) == ("refused", []), refused
     port.requests = [_claim("touch one.txt", "g1")]
+    one = _listed_as(capsys, "observed", "touch one.txt")
     decided = _paw(capsys, "approve", one["id"], "--json")
     assert (decided["outcome"], bool(decided["keys"])) == ("sent", True), decided
     assert port.answers == []

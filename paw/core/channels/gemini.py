@@ -34,7 +34,6 @@ HOOK_TIMEOUT_MS = 15_000
 _TYPES: dict[str, tuple[PromptKind, str]] = {
     "exec": (PromptKind.SHELL, "command"),
     "edit": (PromptKind.EDIT, "filePath"),
-    "mcp": (PromptKind.MCP, "toolName"),
     "info": (PromptKind.FETCH, "urls"),
 }
 
@@ -64,7 +63,12 @@ def as_tool_event(event: Mapping[str, object]) -> dict[str, object]:
 
 def classify_tool(tool: str, tool_input: Mapping[str, object]) -> tuple[PromptKind, str | None]:
     """paw's kind and the exact subject of one notification's details (None: nothing to judge).
-    ``info`` names its URLs as a list: the subject only when it names exactly one."""
+    ``info`` names its URLs as a list: the subject only when it names exactly one. ``mcp`` is
+    ``<server> <tool>``, as Gemini's dialog (and paw's detector) names it."""
+    if tool == "mcp":
+        server, name = tool_input.get("serverName"), tool_input.get("toolName")
+        whole = isinstance(server, str) and server and isinstance(name, str) and name
+        return PromptKind.MCP, f"{server} {name}" if whole else None
     kind, field = _TYPES.get(tool, (PromptKind.OTHER, ""))
     value = tool_input.get(field) if field else None
     if field == "urls" and isinstance(value, list):

@@ -99,14 +99,15 @@ def test_a_tool_permission_notification_becomes_a_record_of_its_exact_input() ->
     [
         ({"type": "exec", "command": "ls -la"}, PromptKind.SHELL, "ls -la"),
         ({"type": "edit", "filePath": "/w/a.txt", "fileDiff": "+x"}, PromptKind.EDIT, "/w/a.txt"),
-        ({"type": "mcp", "serverName": "s", "toolName": "t"}, PromptKind.MCP, "t"),
+        ({"type": "mcp", "serverName": "s", "toolName": "t"}, PromptKind.MCP, "s t"),
+        ({"type": "mcp", "toolName": "t"}, PromptKind.MCP, None),
         ({"type": "info", "urls": ["https://e.example/"]}, PromptKind.FETCH, "https://e.example/"),
         ({"type": "info", "urls": ["https://a.example/", "https://b.example/"]}, PromptKind.FETCH,
          None),
         ({"type": "exec", "command": ["ls"]}, PromptKind.SHELL, None),
         ({"type": "new"}, PromptKind.OTHER, None),
     ],
-    ids=["exec", "edit", "mcp", "info", "info-two-urls", "exec-not-text", "unknown"],
+    ids=["exec", "edit", "mcp", "mcp-no-server", "info", "info-two-urls", "exec-not-text", "unknown"],
 )  # fmt: skip
 def test_details_classify(
     details: dict[str, object], kind: PromptKind, subject: str | None

@@ -107,7 +107,10 @@ def test_a_tool_permission_notification_becomes_a_record_of_its_exact_input() ->
         ({"type": "exec", "command": ["ls"]}, PromptKind.SHELL, None),
         ({"type": "new"}, PromptKind.OTHER, None),
     ],
-    ids=["exec", "edit", "mcp", "mcp-no-server", "info", "info-two-urls", "exec-not-text", "unknown"],
+    ids=[
+        "exec", "edit", "mcp", "mcp-no-server", "info", "info-two-urls", "exec-not-text",
+        "unknown",
+    ],
 )  # fmt: skip
 def test_details_classify(
     details: dict[str, object], kind: PromptKind, subject: str | None

@@ -1,5 +1,5 @@
 """paw's ``PermissionRequest`` hook program (``python -m paw.channel_hook``) for Claude Code and
-Qwen Code.
+Qwen Code, and its ``Notification`` hook for Gemini CLI (observe only, see the end).
 
 Claude runs it (``/bin/sh -c <command>``, the command paw wrote into the per-launch settings in
 its state dir) while its permission dialog is drawn, with the event as JSON on stdin; Qwen runs
@@ -16,6 +16,12 @@ it (``bash -c <command>``) *before* it draws its dialog, and draws none if the h
 4. (Claude) stops waiting, printing nothing, once the agent's transcript shows the tool's
    result: the request was answered elsewhere (a human at the pane), so paw lists it no longer.
    Qwen draws no dialog while its hook runs: nothing can answer it elsewhere.
+
+Gemini (flavor ``gemini``) runs it for a ``ToolPermission`` notification *before* it draws
+its dialog, waits for it, and takes no answer from it: it writes the signed record (Gemini's
+details as the tool input), removes the spawn's older records, pokes, and exits at once
+printing nothing. Its record is a claim no live process holds (see
+:mod:`paw.core.channels.gemini`).
 
 Standard library and pure ``paw.core`` only; it must start fast and never fail loudly.
 """
@@ -35,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from paw.core.channels import claude, qwen
+from paw.core.channels import claude, gemini, qwen
 from paw.core.channels.request import ChannelAnswer
 from paw.core.channels.wake import MAX_POKED, SUFFIX, wake_dir_of
 
@@ -45,7 +51,11 @@ MOVED_ON = "moved-on"
 TRANSCRIPT_TAIL_BYTES = 1 << 20
 MAX_EVENT_BYTES = 1 << 20
 # The agents this program serves: its record's source and how long it waits by default.
-FLAVORS = {"claude": (claude.SOURCE, claude.WAIT_S), "qwen": (qwen.SOURCE, qwen.WAIT_S)}
+FLAVORS = {
+    "claude": (claude.SOURCE, claude.WAIT_S),
+    "qwen": (qwen.SOURCE, qwen.WAIT_S),
+    "gemini": (gemini.SOURCE, 0.0),
+}
 DENIED = "denied through paw"
 
 
@@ -77,6 +87,8 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
 
 def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "claude") -> int:
     """Record the event on stdin, wait for paw's decision, print it. Always exits 0."""
+    if flavor == "gemini":
+        return observe(directory, agent, spawn)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)
     request_id = ""
@@ -115,6 +127,30 @@ def run(directory: Path, agent: str, spawn: str, wait_s: float, flavor: str = "c
                 done = {"id": request_id, "outcome": outcome, "at": time.time()}
                 _write_atomic(directory / "done" / f"{request_id}.json", done)
                 poke(wake_dir_of(directory))  # the request is over: it is listed no longer
+    return 0
+
+
+def observe(directory: Path, agent: str, spawn: str) -> int:
+    """Gemini's notification: record it (signed, the spawn's older records removed: only the
+    latest names a dialog), poke, and return at once. Prints nothing; always exits 0."""
+    try:
+        secret = (directory / "secret").read_bytes()
+        event = json.loads(sys.stdin.buffer.read(MAX_EVENT_BYTES) or b"null")
+        if not gemini.is_tool_permission(event):
+            return 0
+        request_id = secrets.token_hex(8)
+        record = claude.make_record(
+            secret=secret, source=gemini.SOURCE, agent=agent, spawn=spawn,
+            request_id=request_id, event=gemini.as_tool_event(event), hook_pid=os.getpid(),
+            written_at=time.time(),
+        )  # fmt: skip
+        _write_atomic(directory / "req" / f"{request_id}.json", record)
+        for old in (directory / "req").glob("*.json"):
+            if old.name != f"{request_id}.json":
+                old.unlink(missing_ok=True)
+        poke(wake_dir_of(directory))
+    except Exception:  # noqa: BLE001 - a hook never fails loudly: the dialog is drawn anyway
+        return 0
     return 0
 
 
@@ -250,7 +286,7 @@ def _contents(line: bytes) -> list[dict[str, object]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S [claude|qwen]]``."""
+    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S [claude|qwen|gemini]]``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (3, 4, 5):
         return 0

@@ -9,11 +9,12 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from paw.core.always import AlwaysScope, read_always_scope
+from paw.core.channels.fuse import CLAIM_NOTE_PREFIX
 from paw.core.detect.prompts import INCOMPLETE_NOTE_PREFIX, WRAP_NOTE
 from paw.core.guard.files import PathClass, classify_path
 from paw.core.guard.shell import find_git_write
@@ -126,19 +127,40 @@ def evaluate_subject(
     shell: ShellEvaluator,
     notes: tuple[str, ...] = (),
     resolve: PathResolver | None = None,
+    also: tuple[str, ...] = (),
 ) -> Verdict:
     """The guard's verdict on what approving ``prompt`` would let the agent do.
+
+    ``also``: other texts the prompt's subject may be (an observe-only channel's claim and the
+    screen's drawing, neither proven to be what runs): each is judged too, and what it finds
+    beyond ``allow`` counts, so the verdict is never looser than either's.
 
     ``notes`` are the detector's notes: a shell command whose screen lines were joined as
     wrapping may hide a line break, and a subject a detector says is incomplete (cut, scrolled,
     shortened with an ellipsis) is not what approving runs: either is never better than
-    ``confirm`` (and a standing rule, which needs ``allow``, never matches it).
+    ``confirm`` (and a standing rule, which needs ``allow``, never matches it); so is a subject
+    an observe-only channel claims where the screen does not show it whole (its note).
     """
     verdict = _subject_verdict(prompt, worktree, config, mcp_allowed, shell, resolve)
+    for other in dict.fromkeys(t for t in also if t and t != prompt.subject):
+        seen = _subject_verdict(
+            replace(prompt, subject=other), worktree, config, mcp_allowed, shell, resolve
+        )
+        beyond = tuple(
+            Finding(f.rule, f.action, f"as {other!r}: {f.reason}")
+            for f in seen.findings
+            if f.action is not Action.ALLOW
+        )
+        verdict = Verdict.from_findings((*verdict.findings, *beyond))
     cut = next((n for n in notes if n.startswith(INCOMPLETE_NOTE_PREFIX)), None)
     if cut is not None:
         reason = f"{cut}: paw judges only what it sees, and it is not the whole"
         extra = Finding("approve.incomplete-subject", Action.CONFIRM, reason)
+        verdict = Verdict.from_findings((*verdict.findings, extra))
+    claim = next((n for n in notes if n.startswith(CLAIM_NOTE_PREFIX)), None)
+    if claim is not None:
+        reason = f"{claim}: the agent's hook said it, and no live process vouches for it"
+        extra = Finding("approve.unproven-channel-claim", Action.CONFIRM, reason)
         verdict = Verdict.from_findings((*verdict.findings, extra))
     if prompt.kind in _WRAPPABLE and any(n.startswith(WRAP_NOTE_PREFIX) for n in notes):
         field = "command" if prompt.kind is PromptKind.SHELL else "path or URL"

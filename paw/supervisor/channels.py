@@ -10,6 +10,10 @@ Two entry points, each one call from the existing paths:
   CHANNEL_ONLY: a prompt made from the channel (no keys). DISAGREE: the screen's prompt, its
   subject withheld (the guard cannot allow it) and both claims in its question.
   ANSWERED: busy (the agent is taking paw's answer; nothing to answer again).
+  OBSERVED / DISPUTED (an observe-only claim, Gemini's notification): the screen's prompt, bound
+  to the claim's id, with the claim's whole input as its subject (OBSERVED) or the screen's and
+  a note keeping the verdict at confirm or stricter (DISPUTED; OBSERVED where the screen does
+  not show it whole); answered by keys with the screen's proof and its one-second settle.
 - :func:`route` (from ``approve._approve`` / ``_deny``, after the proof capture): where the
   channel can answer, the decision goes through it bound to the request id, recorded first;
   a disagreeing or channel-only prompt is never answered by keys. ``None``: the key path applies
@@ -22,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from paw.core.approval import Facts, evaluate_subject, verify_live
 from paw.core.channels.fuse import Fused, Fusion, fuse
@@ -50,6 +54,11 @@ if TYPE_CHECKING:
     from paw.supervisor.records import AgentRecord
 
 CHANNEL_NOTE = "channel"  # the prefix of the notes overlay adds (``channel: agree <id>``)
+# The notes of prompts the key path answers (with the screen's proof): the channel said nothing,
+# or it only observes (an observe-only claim cannot be answered).
+_KEYS_TAGS = tuple(
+    f"{CHANNEL_NOTE}: {name}" for name in ("silent", Fusion.OBSERVED.value, Fusion.DISPUTED.value)
+)
 # Wall clock: how long paw waits for the hook to hand its answer to the agent.
 TAKEN_TIMEOUT_S = 10.0
 TAKEN_INTERVAL_S = 0.02
@@ -116,6 +125,26 @@ def release_channel(ctx: Context, name: str) -> None:
         ctx.record("channel", agent=name, state="off", reason=f"cannot release it: {err}")
 
 
+@runtime_checkable
+class _Unwired(Protocol):
+    """A hub that can say why a kind's channel is not wired on this machine (optional)."""
+
+    def unwired(self, kind: str) -> str | None: ...
+
+
+def unwired_note(ctx: Context, record: AgentRecord) -> tuple[str, ...]:
+    """A note for ``paw spawn`` when the agent's channel could not be wired here (Gemini's,
+    below a directory others may write to): the agent runs on the screen path alone."""
+    hub: object = ctx.channels
+    if not isinstance(hub, _Unwired) or not record.token or port_for(ctx, record) is not None:
+        return ()
+    try:
+        why = hub.unwired(record.kind)
+    except OSError:
+        return ()
+    return (why,) if why else ()
+
+
 def port_for(ctx: Context, agent: AgentRecord) -> ChannelPort | None:
     """The agent's channel, when it was wired at spawn and paw knows the process it launched
     (the hook's runner must be that process: without it, the channel is not read at all)."""
@@ -179,6 +208,13 @@ def _fused_detection(fused: Fused) -> Detection:
         return Detection(DetectionState.BUSY, det.agent, None, (*det.notes, note))
     if req is None:
         return det
+    if fused.fusion in (Fusion.OBSERVED, Fusion.DISPUTED):
+        observed = fused.judged
+        if observed is None:
+            return det
+        why = f": {fused.reason}" if fused.fusion is Fusion.DISPUTED else ""
+        note = f"{CHANNEL_NOTE}: {fused.fusion.value} {req.request_id}{why}"
+        return Detection(DetectionState.PROMPT, det.agent, observed, (*fused.judged_notes, note))
     if fused.fusion is Fusion.DISAGREE:
         prompt = det.prompt
         shown = prompt.subject if prompt is not None else None
@@ -213,12 +249,13 @@ def fused_channel_prompt(fused: Fused) -> Prompt | None:
 def channel_pending(ctx: Context, agent: AgentRecord) -> bool:
     """Whether the agent's channel holds a request open: the prompt is then answered through
     the channel or refused (agree, channel-only, disagree), never by keys, so the one-second
-    settle before keys does not apply."""
+    settle before keys does not apply. An observe-only claim is not such a request: its prompt
+    is answered by keys, after the settle."""
     port = port_for(ctx, agent)
     if port is None:
         return False
     try:
-        return any(r.state is ChannelState.PENDING for r in port.pending())
+        return any(r.state is ChannelState.PENDING and not r.observe_only for r in port.pending())
     except (OSError, PawError):
         return False
 
@@ -240,8 +277,8 @@ def route(
     notes = fresh.notes if fresh is not None else ()
     source = fresh.source if fresh is not None else None
     tag = next((n for n in notes if n.startswith(f"{CHANNEL_NOTE}: ")), "")
-    if not tag or tag.startswith(f"{CHANNEL_NOTE}: silent"):
-        return None  # no channel, or it said nothing: keys, as before
+    if not tag or tag.startswith(_KEYS_TAGS):
+        return None  # no channel, it said nothing, or it only observes: keys, as before
     if verify_live(facts) is not None:
         same = bridged(facts, tag)
         if same is None or verify_live(same) is not None:

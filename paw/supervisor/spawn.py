@@ -20,7 +20,7 @@ from paw.core.occurrence import ProcIdentity
 from paw.core.startup import Look, StartupOutcome, StartupState, StartupWatch, dead_status
 from paw.core.verified import version_drift
 from paw.errors import PawError, TypingRefused
-from paw.supervisor.channels import wire_channel
+from paw.supervisor.channels import unwired_note, wire_channel
 from paw.supervisor.context import TAG_AGENT, TAG_KIND, TAG_REPO, TAG_TOKEN
 from paw.supervisor.keyboard import type_text
 from paw.supervisor.observe import agent_process, detect_text, pane_for
@@ -263,6 +263,7 @@ def start_up(ctx: Context, record: AgentRecord, timeout_s: float | None = None) 
         if typed and pane is not None:
             _type_task(ctx, record, launch.typed_task)
     notes = _process_note(ctx, record, pane) + _version_note(ctx, record)
+    notes += unwired_note(ctx, record)
     return Startup(outcome, typed, round(waited, 2), notes)
 
 

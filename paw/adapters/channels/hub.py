@@ -3,6 +3,9 @@
 - Claude Code and Qwen Code: their ``PermissionRequest`` hook, a settings file per spawn
   (``claude --settings FILE``; ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in Qwen's environment)
   (:mod:`paw.adapters.channels.claude`).
+- Gemini CLI: its ``Notification`` hook, observe only (a settings file per spawn named by
+  ``GEMINI_CLI_SYSTEM_DEFAULTS_PATH``; :mod:`paw.adapters.channels.gemini`); not wired when a
+  directory above paw's state dir is not private (Gemini would skip the file).
 - opencode and Kilo Code: the server beside the TUI, on a port and with a password paw picked
   per spawn (:mod:`paw.adapters.channels.opencode_wiring`, read by
   :mod:`paw.adapters.channels.opencode`). A long-running paw process (``streams``: the TUI,
@@ -35,6 +38,12 @@ from paw.adapters.channels.claude import (
     wire_claude,
     wire_qwen,
 )
+from paw.adapters.channels.gemini import (
+    GeminiNotifyChannel,
+    read_gemini_wiring,
+    unwired_reason,
+    wire_gemini,
+)
 from paw.adapters.channels.listeners import listening_ports
 from paw.adapters.channels.opencode import OpencodeChannel
 from paw.adapters.channels.opencode_wiring import (
@@ -51,6 +60,7 @@ from paw.core.ports import ChannelPort, Wired
 
 CLAUDE_KIND = "claude-code"
 QWEN_KIND = "qwen-code"
+GEMINI_KIND = "gemini-cli"
 # The agent kinds with a PermissionRequest hook paw wires: their program and their records'
 # source.
 HOOK_KINDS: dict[str, tuple[str, str]] = {
@@ -116,6 +126,7 @@ class FileChannelHub:
         self.python = python
         self.streams = streams
         self._ports: dict[tuple[str, str], ClaudeHookChannel] = {}
+        self._observers: dict[tuple[str, str], GeminiNotifyChannel] = {}
         self._servers: dict[str, _Open] = {}
         self._procs = PsutilInspector()
         self._listening: tuple[float, dict[int, frozenset[int]]] | None = None
@@ -152,7 +163,7 @@ class FileChannelHub:
         :data:`UNSETTLED_S`; None for a server channel (read as before). A file written
         straight into a folder by anything else (a forgery) changes no mark: it is read at
         the next screen change or ``observe_ttl``, and refused there as always."""
-        if kind not in HOOK_KINDS or not spawn:
+        if (kind not in HOOK_KINDS and kind != GEMINI_KIND) or not spawn:
             return None
         path = self._marked.get((agent, spawn))
         if path is None:  # (a string made once: a sweep marks every agent's channel)
@@ -182,6 +193,8 @@ class FileChannelHub:
         if kind == QWEN_KIND and program == "qwen":
             wiring = wire_qwen(self.root, agent, spawn, self.python)
             return Wired(tuple(argv), wiring.env)
+        if kind == GEMINI_KIND and program == "gemini":
+            return Wired(tuple(argv), wire_gemini(self.root, agent, spawn, self.python).env)
         if program in SERVER_PROGRAMS.get(kind, ()):
             flags, env, server = wire_opencode(agent, self.root, kind=kind)
             launch = launch_argv(server, self.root, [argv[0], *flags, *argv[1:]])
@@ -192,9 +205,16 @@ class FileChannelHub:
         """The spawn's channel when it was wired, else None."""
         if kind in HOOK_KINDS:
             return self._hook_port(agent, kind, spawn, agent_pid)
+        if kind == GEMINI_KIND:
+            return self._gemini_port(agent, spawn, agent_pid)
         if kind in SERVER_PROGRAMS:
             return self._server_port(agent, kind, spawn, agent_pid)
         return None
+
+    def unwired(self, kind: str) -> str | None:
+        """Why a channel of ``kind`` is not wired on this machine (None: it is, or ``kind``
+        has none): Gemini's when a directory above paw's state dir is not private."""
+        return unwired_reason(self.root) if kind == GEMINI_KIND else None
 
     def release(self, agent: str) -> None:
         """Stop the agent's server channel (if this process opened one) and forget its port
@@ -207,6 +227,8 @@ class FileChannelHub:
             _slot_path(self.root, agent, k).unlink(missing_ok=True)
         for key in [k for k in self._ports if k[0] == agent]:
             del self._ports[key]
+        for key in [k for k in self._observers if k[0] == agent]:
+            del self._observers[key]
 
     def close(self) -> None:
         """Stop every server channel this process opened and the wake-up (the records
@@ -232,6 +254,22 @@ class FileChannelHub:
             return None
         port = ClaudeHookChannel(wiring, agent_pid)
         self._ports[(agent, spawn)] = port
+        return port
+
+    def _gemini_port(self, agent: str, spawn: str, agent_pid: int | None) -> ChannelPort | None:
+        if not spawn:
+            return None
+        cached = self._observers.get((agent, spawn))
+        if cached is not None and cached.agent_pid == agent_pid:
+            return cached
+        wiring = read_gemini_wiring(self.root, agent, spawn)
+        if wiring is None:
+            return None
+        try:
+            port = GeminiNotifyChannel(wiring, agent_pid)
+        except OSError:
+            return None
+        self._observers[(agent, spawn)] = port
         return port
 
     def _server_port(

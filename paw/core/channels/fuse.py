@@ -14,6 +14,20 @@ Four outcomes (issue 32; docs/architecture.md, "Two sources"):
 - ``ANSWERED``: paw answered a request through the channel moments ago; a dialog still drawn is
   the agent taking that answer, never a prompt to answer again (by keys or otherwise).
 
+An *observe-only* claim (``ChannelRequest.observe_only``: Gemini's notification hook, which has
+exited before its dialog is drawn, so no live process vouches for its record) never stands for a
+prompt: without a screen prompt it is ignored. With one:
+
+- ``OBSERVED``: it names the screen's prompt (a rendering of its input, cut or wrapped). The
+  prompt carries the claim's whole input as its subject and is answered by keys with the screen's
+  proof; where the screen does not show that input whole, the guard's verdict is never better
+  than ``confirm`` (an unproven claim must not lift a cut or joined subject to ``allow``).
+- ``DISPUTED``: it names something else. The screen's prompt stands (its subject, keys with the
+  screen's proof), judged never better than ``confirm``, both shown, no standing rule.
+
+A screen subject a detector marks incomplete (cut) agrees with an exact input it is the start
+of: the channel supplies the whole.
+
 Pure: no clock, no I/O.
 """
 
@@ -39,6 +53,8 @@ class Fusion(StrEnum):
     SCREEN_ONLY = "screen-only"
     DISAGREE = "disagree"
     ANSWERED = "answered"  # paw answered through the channel; the agent is taking it
+    OBSERVED = "observed"  # an observe-only claim names the screen's prompt (keys, screen proof)
+    DISPUTED = "disputed"  # an observe-only claim names something else: the screen stands
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +70,9 @@ class Fused:
     @property
     def keys_allowed(self) -> bool:
         """Keys may answer (with today's proof before send): the screen shows the prompt and
-        nothing contradicts it. Never for channel-only or disagreeing prompts."""
-        return self.fusion in (Fusion.AGREE, Fusion.SCREEN_ONLY)
+        nothing contradicts it. Never for channel-only or disagreeing prompts; an observe-only
+        claim (observed, disputed) leaves the screen's proof as the only one."""
+        return self.fusion in (Fusion.AGREE, Fusion.SCREEN_ONLY, Fusion.OBSERVED, Fusion.DISPUTED)
 
     @property
     def channel_allowed(self) -> bool:
@@ -69,8 +86,9 @@ class Fused:
     @property
     def rules_allowed(self) -> bool:
         """A standing rule (a wave's, an ``always``) may approve it, if the guard allows the
-        judged input: never a disagreeing prompt; a channel-only one only through the channel."""
-        if self.fusion is Fusion.SCREEN_ONLY:
+        judged input: never a disagreeing prompt; a channel-only one only through the channel;
+        an observed one as the screen's (its verdict never better than the screen shows)."""
+        if self.fusion in (Fusion.SCREEN_ONLY, Fusion.OBSERVED):
             return True
         return self.channel_allowed
 
@@ -81,6 +99,8 @@ class Fused:
         prompt = self.detection.prompt
         if self.fusion is Fusion.SCREEN_ONLY:
             return prompt
+        if self.fusion in (Fusion.OBSERVED, Fusion.DISPUTED):
+            return self._observed(prompt)
         if self.fusion not in (Fusion.AGREE, Fusion.CHANNEL_ONLY) or self.request is None:
             return None
         req = self.request
@@ -95,15 +115,31 @@ class Fused:
             fingerprint=f"channel:{req.source}:{req.request_id}",
         )
 
+    def _observed(self, prompt: Prompt | None) -> Prompt | None:
+        """The screen's prompt named by an observe-only claim: its whole input as the subject
+        (OBSERVED) or as the screen draws it (DISPUTED); bound to the claim's id, so a claim
+        that changes between listing and approval changes the prompt (the proof refuses)."""
+        req = self.request
+        if prompt is None or req is None:
+            return prompt
+        bound = f"{prompt.fingerprint}+{self.fusion.value}:{req.request_id}"
+        if self.fusion is Fusion.DISPUTED:
+            return replace(prompt, fingerprint=bound)
+        return replace(prompt, kind=req.kind, subject=req.subject, fingerprint=bound)
+
     @property
     def judged_notes(self) -> tuple[str, ...]:
         """The detector's notes the guard should see: a channel's exact input was not joined
         from screen rows nor cut by the agent's drawing, so the wrap and incomplete-subject
-        notes no longer apply to it."""
+        notes no longer apply to it. An observe-only claim proves nothing: the screen's notes
+        stay, and where the screen does not vouch for the claim whole (``reason``) a note
+        keeps the verdict at ``confirm`` or stricter."""
         notes = self.detection.notes
         if self.fusion in (Fusion.AGREE, Fusion.CHANNEL_ONLY):
             drop = (_WRAP_PREFIX, INCOMPLETE_NOTE_PREFIX)
             return tuple(n for n in notes if not n.startswith(drop))
+        if self.fusion in (Fusion.OBSERVED, Fusion.DISPUTED) and self.reason:
+            return (*notes, f"{CLAIM_NOTE_PREFIX}: {self.reason}")
         return notes
 
     @property
@@ -133,7 +169,17 @@ SOURCE_LABELS = {
     Fusion.CHANNEL_ONLY.value: "channel",
     Fusion.SCREEN_ONLY.value: "screen-only",
     Fusion.DISAGREE.value: "DISAGREE",
+    Fusion.OBSERVED.value: "observed",
+    Fusion.DISPUTED.value: "DISPUTED",
 }
+
+
+def claimed_sides(source: PromptSource) -> tuple[str, ...]:
+    """What an observe-only fusion's prompt may be besides its subject: the claim's input and
+    the screen's drawing (the guard judges each too: neither is proven); () for any other."""
+    if source.name not in (Fusion.OBSERVED.value, Fusion.DISPUTED.value):
+        return ()
+    return tuple(s for s in (source.channel_subject, source.screen_subject) if s)
 
 
 def source_label(source: PromptSource) -> str:
@@ -154,6 +200,23 @@ def source_text(source: PromptSource) -> str:
         )
     if source.name == Fusion.SCREEN_ONLY.value:
         return "from the screen only: the agent's channel said nothing"
+    if source.name == Fusion.OBSERVED.value:
+        shown = (
+            ""
+            if source.screen_subject == source.channel_subject
+            else f"; the screen shows {source.screen_subject!r}"
+        )
+        return (
+            f"from the screen, named whole by the agent's hook{rid} (a claim paw cannot prove"
+            f"{shown}); answered by keys with the screen's proof"
+            + (f" ({source.reason})" if source.reason else "")
+        )
+    if source.name == Fusion.DISPUTED.value:
+        return (
+            f"from the screen; the agent's hook{rid} names something else: "
+            f"{source.channel_subject!r}, the screen shows {source.screen_subject!r} "
+            f"({source.reason}); judged no better than confirm"
+        )
     if source.name == Fusion.DISAGREE.value:
         return (
             f"the channel and the screen disagree{rid}: the channel asks "
@@ -164,6 +227,9 @@ def source_text(source: PromptSource) -> str:
 
 
 _WRAP_PREFIX = WRAP_NOTE.split(":", 1)[0]
+# The note an observe-only claim adds where the screen does not vouch for it whole: the guard
+# never judges such a prompt better than confirm (paw.core.approval.evaluate_subject).
+CLAIM_NOTE_PREFIX = "unproven channel claim"
 
 # Screen kinds a channel request of a given kind may be drawn as.
 _COMPATIBLE: dict[PromptKind, frozenset[PromptKind]] = {
@@ -174,6 +240,8 @@ _COMPATIBLE: dict[PromptKind, frozenset[PromptKind]] = {
 
 def fuse(detection: Detection, requests: Sequence[ChannelRequest]) -> Fused:
     """Fuse one agent's screen ``detection`` with its channel's ``requests``."""
+    observed = [r for r in requests if r.observe_only and r.state is ChannelState.PENDING]
+    requests = [r for r in requests if not r.observe_only]
     pending = [r for r in requests if r.state is ChannelState.PENDING]
     prompt = detection.prompt if detection.state is DetectionState.PROMPT else None
     answered = [r for r in requests if r.state is ChannelState.RESOLVED]
@@ -187,6 +255,9 @@ def fuse(detection: Detection, requests: Sequence[ChannelRequest]) -> Fused:
     if not pending:
         if prompt is None:
             return Fused(Fusion.NONE, detection)
+        if observed:
+            latest = max(observed, key=lambda r: (r.seen_at, r.request_id))
+            return _observe(detection, prompt, latest)
         return Fused(Fusion.SCREEN_ONLY, detection, None, "the channel said nothing")
     req = pending[0]
     if prompt is None:
@@ -194,14 +265,45 @@ def fuse(detection: Detection, requests: Sequence[ChannelRequest]) -> Fused:
     if is_unrecognised_dialog(detection):  # a dialog the agent's detector cannot read
         why = "the screen shows a dialog paw cannot read"
         return Fused(Fusion.CHANNEL_ONLY, detection, req, why)
-    why = disagreement(req, prompt)
+    why = disagreement(req, prompt, cut=_cut(detection))
     if why:
         return Fused(Fusion.DISAGREE, detection, req, why)
     return Fused(Fusion.AGREE, detection, req)
 
 
-def disagreement(req: ChannelRequest, prompt: Prompt) -> str:
-    """Why the screen's ``prompt`` is not a rendering of the channel's request ('' if it is)."""
+def _observe(detection: Detection, prompt: Prompt, req: ChannelRequest) -> Fused:
+    """An observe-only claim beside the screen's prompt: OBSERVED when it is a rendering of
+    the claim (``reason`` says when the screen does not show it whole), else DISPUTED."""
+    if is_unrecognised_dialog(detection):
+        return Fused(Fusion.DISPUTED, detection, req, "the screen shows a dialog paw cannot read")
+    why = disagreement(req, prompt, cut=_cut(detection))
+    if why:
+        return Fused(Fusion.DISPUTED, detection, req, why)
+    if _whole_on_screen(prompt.subject, req.subject, detection.notes):
+        return Fused(Fusion.OBSERVED, detection, req)
+    why = "the screen does not show it whole on its own rows (cut or wrapped): the hook's word"
+    return Fused(Fusion.OBSERVED, detection, req, why)
+
+
+def _cut(detection: Detection) -> bool:
+    """Whether the detector says the screen's subject is not whole (cut, shortened)."""
+    return any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in detection.notes)
+
+
+def _whole_on_screen(shown: str | None, exact: str | None, notes: Sequence[str]) -> bool:
+    """Whether the screen shows ``exact`` whole, on its own rows: not joined from wrapped
+    rows, not cut, the same text but for the width of its spaces."""
+    if shown is None or exact is None:
+        return shown is exact
+    if any(n.startswith((_WRAP_PREFIX, INCOMPLETE_NOTE_PREFIX)) for n in notes):
+        return False
+    return " ".join(shown.split()) == " ".join(exact.split())
+
+
+def disagreement(req: ChannelRequest, prompt: Prompt, *, cut: bool = False) -> str:
+    """Why the screen's ``prompt`` is not a rendering of the channel's request ('' if it is).
+    ``cut``: the detector marked the screen's subject incomplete (its start may be all of it
+    that is drawn)."""
     if prompt.needs_human and prompt.kind in (PromptKind.TRUST, PromptKind.QUESTION):
         return f"the screen shows a {prompt.kind} dialog, the channel a {req.tool} request"
     if prompt.kind is not req.kind and prompt.kind not in _COMPATIBLE.get(req.kind, frozenset()):
@@ -210,7 +312,7 @@ def disagreement(req: ChannelRequest, prompt: Prompt) -> str:
         if req.subject is None and prompt.subject is None:
             return ""
         return "only one of the two names what it would do"
-    if is_rendering(prompt.subject, req.subject, path=req.kind in _PATH_KINDS):
+    if is_rendering(prompt.subject, req.subject, path=req.kind in _PATH_KINDS, cut=cut):
         return ""
     return "the screen's subject is not a rendering of the channel's exact input"
 
@@ -220,14 +322,15 @@ _SPACE = re.compile(r"\s+")
 _ELLIPSES = ("…", "...")
 
 
-def is_rendering(shown: str, exact: str, *, path: bool = False) -> bool:
+def is_rendering(shown: str, exact: str, *, path: bool = False, cut: bool = False) -> bool:
     """Whether ``shown`` (joined from screen rows) is ``exact`` as an agent draws it: wrapped
     (whitespace differs), cut with an ellipsis (the kept pieces in order, the first at the
-    start), or, for a path, shown relative (``exact`` ends with it at a ``/``)."""
+    start), or, for a path, shown relative (``exact`` ends with it at a ``/``). ``cut``: the
+    screen's subject is marked incomplete, and its start of ``exact`` is a rendering too."""
     a, b = _SPACE.sub("", shown), _SPACE.sub("", exact)
     if not a:
         return False
-    if a == b:
+    if a == b or (cut and b.startswith(a)):
         return True
     if path and b.endswith("/" + a.lstrip("./")):
         return True

@@ -36,6 +36,7 @@ class ChannelRequest:
     ``subject`` is the exact input the guard judges (the whole command, the path, the URL), never
     a rendering of it. ``raw`` is the tool input as the agent sent it. ``can_answer`` is true only
     where an answer reaches this request and nothing else (the agent holds it open).
+    ``observe_only`` marks a claim no live process vouches for.
     """
 
     agent: str  # paw's agent name the channel was wired for at spawn
@@ -48,3 +49,7 @@ class ChannelRequest:
     state: ChannelState = ChannelState.PENDING
     can_answer: bool = False
     seen_at: float = 0.0  # wall clock when paw first read it
+    # A claim paw cannot tie to a live writer (Gemini's notification hook has exited before its
+    # dialog is drawn): it may name the screen's prompt, never stand for one (no channel-only
+    # listing) nor lift the screen's verdict (see paw.core.channels.fuse).
+    observe_only: bool = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from paw.core.channels.fuse import Fusion
+from paw.core.channels.fuse import Fusion, claimed_sides
 from paw.core.fingerprint import occurrence_id
 from paw.core.models import DetectionState
 from paw.core.occurrence import (
@@ -54,6 +54,7 @@ def verdict_for(ctx: Context, agent: AgentRecord, detection: Detection) -> Verdi
     return evaluate_subject(
         prompt,
         notes=detection.notes,
+        also=claimed_sides(detection.source),  # (an observe-only claim: both sides judged)
         worktree=agent.worktree,
         config=ctx.config.guard,
         mcp_allowed=ctx.config.mcp_allowed,

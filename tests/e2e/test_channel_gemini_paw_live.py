@@ -1,0 +1,95 @@
+"""Gemini CLI's notification hook as paw's observe-only channel: the real pinned CLI, spawned by
+paw (the hook wired by ``GEMINI_CLI_SYSTEM_DEFAULTS_PATH`` naming a settings file in paw's state
+dir), against the stub model, in real tmux at 80x24 (issue 32).
+
+Gemini runs the hook and waits for it before drawing its dialog, and takes no answer from it:
+paw's hook records the exact input and exits at once. paw lists the dialog the screen shows,
+its subject the whole command the hook recorded (the dialog wraps it), marked ``observed``; the
+claim is unproven, so the verdict stays ``confirm`` and the approval goes by keys with the
+screen's proof.
+
+Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import paw_run, scenarios
+from tests.e2e.pane import POLL
+from tests.e2e.scenarios import Action
+from tests.support.budget import budget
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
+
+AGENT = "gemini-cli"
+PROMPT_TIMEOUT = budget(240.0)
+EFFECT_TIMEOUT = budget(90.0)
+LONG_FILE = "paw-long.txt"
+# Harmless and long: it wraps at 80 columns; the guard allows it whole.
+LONG_COMMAND = (
+    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
+    "running across the long wide field until the evening comes"
+)
+
+
+def _wait(predicate: Any, timeout: float) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        found = predicate()
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(POLL)
+
+
+@pytest.fixture
+def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
+    del installed_agents
+    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
+    started = paw_run.start(AGENT, 80, 24)
+    try:
+        yield started
+    finally:
+        paw_run.stop(started)
+
+
+def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
+    path = run.ws.repo / ".paw" / "audit.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_a_wrapped_command_is_listed_whole_from_the_hook_and_approved_by_keys(
+    run: paw_run.PawRun,
+) -> None:
+    paw_run.spawn(run, "SCENARIO shell_long")
+    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    screen = run.pane.capture()
+    assert LONG_COMMAND not in screen.replace("\n", ""), screen  # the dialog wraps it
+    (channel,) = list((run.ws.repo / ".paw" / "channels" / paw_run.AGENT_NAME).iterdir())
+    settings = json.loads((channel / "settings.json").read_text(encoding="utf-8"))
+    assert list(settings["hooks"]) == ["Notification"]
+    prompt = _wait(
+        lambda: next((p for p in paw_run.prompts(run) if p["source"] == "observed"), None),
+        PROMPT_TIMEOUT,
+    )
+    assert prompt is not None, (first, screen)
+    assert prompt["subject"] == LONG_COMMAND, prompt  # whole, as the hook recorded it
+    assert prompt["channel_subject"] == LONG_COMMAND, prompt
+    assert prompt["screen_subject"] != LONG_COMMAND, prompt
+    assert prompt["channel_request"], prompt
+    # the claim is unproven (its writer exited before the dialog was drawn): never better than
+    # confirm, though the guard allows the command itself
+    assert prompt["verdict"] == "confirm", prompt
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
+    assert decision["keys"] != []  # the screen's path: the channel cannot answer
+    assert _wait(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
+    sends = [r for r in _audit(run) if r.get("decision") == "send"]
+    assert [(s.get("path"), s.get("source")) for s in sends] == [("keys", "observed")], sends
+    assert sends[0]["subject"] == LONG_COMMAND

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 
 from paw.tui.app import PawApp, make_app
 from tests.tui.fake_supervisor import FakeSupervisor, scenario
-from tests.tui.snapshot_world import SCENARIOS, WAVE_ROLES, Pinned, build_wave_world, build_world
+from tests.tui.snapshot_world import (
+    SCENARIOS,
+    WAVE_ROLES,
+    Pinned,
+    build_wave_world,
+    build_world,
+    lose_tmux,
+)
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -43,7 +50,7 @@ def make_real_snapshot_app(repo: Path, server: Server, name: str) -> PawApp:
         return make_app(pinned, poll_interval=HOUR, waves=pinned.waves(repo))
     supervisor = build_world(repo, socket, "agents" if name == "tmux_gone" else name)
     if name == "tmux_gone":
-        server.kill()
+        lose_tmux(supervisor, server)
     pinned = Pinned(supervisor, SCENARIOS[name], repo.parent, socket)
     return make_app(pinned, poll_interval=HOUR)
 

@@ -29,6 +29,8 @@ from tests.tui.wave_real import kill_runner, start_runner, wait_until_parked
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from libtmux.server import Server
+
     from paw.supervisor.service import Supervisor
 
 T0 = 1_800_000_000.0  # the pinned clock: every age on screen is measured against it
@@ -56,6 +58,7 @@ KIND_COMMANDS = {
     "demo-push": _demo("shell git push origin main"),
     "demo-danger": _demo("shell sudo rm -rf /tmp/build"),
     "demo-idle": _demo("busy 0"),
+    "demo-ask": _demo("question which database: sqlite or postgres"),  # no yes: a dialog
     "demo-busy": _still("reading the code", "⠿ working…"),
     "demo-ended": _demo("busy 0"),  # stopped once it is idle: an agent that ended
 }
@@ -93,6 +96,7 @@ OLD = Role("old", "demo-ended", AgentStatus.EXITED, 7300)
 TOUCH = Role("touch", "demo-allow", AgentStatus.PROMPT, 42, dirty=True)
 PUSHER = Role("pusher", "demo-push", AgentStatus.PROMPT, 12, dirty=True)
 RMSUDO = Role("rmsudo", "demo-danger", AgentStatus.PROMPT, 5)
+ASKER = Role("asker", "demo-ask", AgentStatus.WAITING, 70)
 
 SCENARIOS: dict[str, tuple[Role, ...]] = {
     "empty": (),
@@ -102,6 +106,7 @@ SCENARIOS: dict[str, tuple[Role, ...]] = {
     "block": (RMSUDO, API),
     "mixed": (TOUCH, API, PUSHER, RMSUDO, DOCS, OLD),
     "tmux_gone": (API, DOCS, OLD),
+    "waiting": (ASKER, API),
 }
 
 
@@ -162,15 +167,15 @@ def make_dirty(worktree: Path) -> None:
 
 
 def settled(snapshot: Snapshot, roles: tuple[Role, ...]) -> bool:
-    """Every role's agent shows in the status it settles in (with its prompt, if it asks) and
-    its worktree's work is counted."""
+    """Every role's agent shows in the status it settles in (with its prompt or dialog, if it
+    asks) and its worktree's work is counted."""
     views = {view.name: view for view in snapshot.agents}
     asking = {prompt.agent for prompt in snapshot.prompts}
     for role in roles:
         view = views.get(role.name)
         if view is None or view.status is not role.status or not view.stat.counted:
             return False
-        if (role.status is AgentStatus.PROMPT) != (role.name in asking):
+        if (role.status in (AgentStatus.PROMPT, AgentStatus.WAITING)) != (role.name in asking):
             return False
         if role.dirty and not (view.stat.uncommitted and view.stat.ahead):
             return False
@@ -198,6 +203,20 @@ def build_world(repo: Path, socket: str, scenario: str) -> Supervisor:
 
     assert wait_for(ready, WORLD_BUDGET_S, 0.2), last
     return supervisor
+
+
+def lose_tmux(supervisor: Supervisor, server: Server) -> None:
+    """Kill the tmux ``server`` and wait until a sweep says it is gone (not, while it shuts
+    down, that it went away mid-call)."""
+    server.kill()
+    said: list[str | None] = []
+
+    def gone() -> bool:
+        snapshot = supervisor.poll_once()
+        said[:] = [snapshot.error]
+        return not snapshot.tmux_ok and "no server running" in (snapshot.error or "")
+
+    assert wait_for(gone, WORLD_BUDGET_S, 0.2), said
 
 
 def build_wave_world(repo: Path, socket: str) -> Supervisor:

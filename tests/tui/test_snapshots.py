@@ -99,6 +99,7 @@ CASES = [
     SnapshotCase("small_terminal_pane", "mixed", ("v",), _details_shown, SMALL),
     SnapshotCase("small_terminal_confirm", "confirm", ("a",), _on(ConfirmDialog), SMALL),
     SnapshotCase("agent_without_prompt", "mixed", ("down",) * 4, _agent_shown("docs")),
+    SnapshotCase("waiting_dialog", "waiting"),
     SnapshotCase("wave_view", "wave", ("w",), _wave_shown),
     SnapshotCase("small_terminal_wave", "wave", ("w",), _wave_shown, SMALL),
 ]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from paw.adapters.wave_watch import WaveWatcher
 from paw.cli.compose import build_supervisor
 from paw.core.wave_view import WaveReading
-from paw.supervisor.model import AgentStatus, Decision, Snapshot
+from paw.supervisor.model import AgentStatus, Decision, Snapshot, WorktreeStat
 from tests.support.budget import budget
 from tests.tui.real_world import wait_for
 from tests.tui.wave_real import kill_runner, start_runner, wait_until_parked
@@ -166,6 +166,10 @@ def make_dirty(worktree: Path) -> None:
     (worktree / "README.md").write_text(notes, encoding="utf-8")
 
 
+CLEAN = WorktreeStat()
+DIRTY = WorktreeStat(uncommitted=2, ahead=1, insertions=14, deletions=1)  # what make_dirty does
+
+
 def settled(snapshot: Snapshot, roles: tuple[Role, ...]) -> bool:
     """Every role's agent shows in the status it settles in (with its prompt or dialog, if it
     asks) and its worktree's work is counted."""
@@ -177,8 +181,8 @@ def settled(snapshot: Snapshot, roles: tuple[Role, ...]) -> bool:
             return False
         if (role.status in (AgentStatus.PROMPT, AgentStatus.WAITING)) != (role.name in asking):
             return False
-        if role.dirty and not (view.stat.uncommitted and view.stat.ahead):
-            return False
+        if view.stat != (DIRTY if role.dirty else CLEAN):
+            return False  # (a count made while make_dirty wrote is counted again)
     return True
 
 

@@ -22,7 +22,6 @@ from paw.tui.screens.block import BlockDialog
 from paw.tui.screens.confirm import ConfirmDialog
 from paw.tui.screens.help import HelpScreen
 from paw.tui.screens.notice import TmuxLostDialog
-from paw.tui.widgets.diff_view import DiffView
 from paw.tui.widgets.pane_preview import PanePreview
 from tests.support.budget import budget
 from tests.tui.conftest import settle
@@ -49,10 +48,9 @@ def _details_shown(app: PawApp) -> bool:
     return agent is None or main.query_one(PanePreview)._agent == agent
 
 
-def _diff_shown(app: PawApp) -> bool:
-    main = app.main
-    shown = main.query_one(DiffView)._shown
-    return _details_shown(app) and shown is not None and shown[0] == main.shown_agent
+def _right_shown(app: PawApp) -> bool:
+    """Narrow: the selected agent's pane in place of the lists (``v``)."""
+    return _details_shown(app) and app.main.has_class("-show-right")
 
 
 def _first_shown(app: PawApp) -> bool:
@@ -96,7 +94,7 @@ CASES = [
     SnapshotCase("tmux_gone", "tmux_gone", shown=_on(TmuxLostDialog)),
     SnapshotCase("help", "empty", ("question_mark",), _on(HelpScreen)),
     SnapshotCase("small_terminal", "mixed", size=SMALL),
-    SnapshotCase("small_terminal_pane", "mixed", ("v",), _details_shown, SMALL),
+    SnapshotCase("small_terminal_pane", "mixed", ("v",), _right_shown, SMALL),
     SnapshotCase("small_terminal_confirm", "confirm", ("a",), _on(ConfirmDialog), SMALL),
     SnapshotCase("agent_without_prompt", "mixed", ("down",) * 4, _agent_shown("docs")),
     SnapshotCase("waiting_dialog", "waiting"),

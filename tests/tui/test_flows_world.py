@@ -130,8 +130,9 @@ async def test_remove_of_a_worktree_with_work_is_refused(git_repo: Path, server:
         )
         messages = [str(n.message) for n in app._notifications]
     assert said, messages
-    assert world.status("docs") is AgentStatus.IDLE  # still there, still running
-    assert (git_repo.parent / "repo-paw" / "docs" / "app.py").exists()
+    (docs,) = [v for v in world.supervisor.poll_once().agents if v.name == "docs"]
+    assert docs.status is AgentStatus.IDLE  # still there, still running
+    assert (Path(docs.worktree) / "app.py").read_text(encoding="utf-8").endswith("sys.exit(0)\n")
 
 
 async def test_stop_after_confirmation(git_repo: Path, server: Server) -> None:

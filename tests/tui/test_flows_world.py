@@ -22,6 +22,8 @@ from textual.widgets import Input
 from paw.supervisor.model import AgentStatus
 from paw.tui.app import PawApp, make_app
 from paw.tui.screens.forms import MessageDialog, SpawnDialog
+from paw.tui.screens.main import MainScreen
+from paw.tui.screens.notice import TmuxLostDialog
 from paw.tui.widgets.agent_list import AgentList
 from tests.support.budget import budget
 from tests.tui.conftest import settle
@@ -211,3 +213,38 @@ async def test_the_prompt_queue_focused_acts_on_its_row(git_repo: Path, server: 
     assert denied, world.screen("rmsudo")
     assert [r["agent"] for r in world.events("deny")] == ["rmsudo"]
     assert _answered(world) == ["rmsudo"]
+
+
+async def test_prompt_keys_do_nothing_without_a_prompt(git_repo: Path, server: Server) -> None:
+    world = World(git_repo, server, "agents")
+    app = world.app
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        for action in ("approve", "deny", "always"):
+            assert app.main.check_action(action, ()) is None  # greyed: no layout pass
+        await pilot.press("a", "d")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+    assert world.events("approve", "deny") == []
+
+
+async def test_tmux_gone_shows_the_banner_and_one_dialog_per_outage(
+    git_repo: Path, server: Server
+) -> None:
+    world = World(git_repo, server, "agents")
+    app = world.app
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        server.kill()
+        app.request_poll()
+        assert await until(pilot, lambda: isinstance(app.screen, TmuxLostDialog))
+        await pilot.press("escape")
+        assert await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        swept = app.feed.sweeps
+        for _ in range(2):
+            app.request_poll()
+            await settle(pilot)
+        assert await until(pilot, lambda: app.feed.sweeps >= swept + 2)
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)  # not re-opened during the same outage
+        assert app.main.query_one("#error-banner").has_class("-visible")

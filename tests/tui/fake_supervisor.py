@@ -2,10 +2,10 @@
 
 Its approvals and denials are decided by the supervisor's own pure rules
 (:func:`paw.core.approval.plan_approval`, :func:`~paw.core.approval.plan_denial`) on a capture
-that still shows the prompt, and every sent key is recorded: the screens, the snapshots with
-agents (those with none are drawn over the real supervisor: tests/tui/test_snapshots.py) and
-key routing are exercised without tmux, while the flows whose outcome those rules decide run
-over the real supervisor on real tmux (tests/tui/test_flows_real.py).
+that still shows the prompt, and every sent key is recorded. It serves the pilot tests of what
+the screens do with a picture (layout, redraws, key routing, pacing); the snapshots are drawn
+over the real supervisor on real tmux (tests/tui/snapshot_world.py), and so are the flows whose
+outcome the approval rules decide (tests/tui/test_flows_real.py).
 """
 
 from __future__ import annotations

@@ -1,47 +1,77 @@
-"""Build the TUI for snapshot tests (posting ``posting_snapshot_app.py``): from fixture data,
-or over the real supervisor where the screen it draws is the same on every run.
+"""Build the TUI for the snapshot tests (posting ``posting_snapshot_app.py``) over a real world,
+and, for the pilot tests of pure screen logic, over fixture data.
 
-Run one scenario by hand: ``python -m tests.tui.snapshot_app confirm``.
+Run one scenario of the real world by hand: ``python -m tests.tui.snapshot_app confirm`` (a
+throwaway repository and tmux server, removed on exit).
 """
 
 from __future__ import annotations
 
-import atexit
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paw.adapters.wave_watch import WaveWatcher
 from paw.tui.app import PawApp, make_app
 from tests.tui.fake_supervisor import FakeSupervisor, scenario
-from tests.tui.real_world import make_supervisor
-from tests.tui.wave_world import wave_state, wave_supervisor, write_wave
+from tests.tui.snapshot_world import (
+    SCENARIOS,
+    WAVE_ROLES,
+    Pinned,
+    build_wave_world,
+    build_world,
+    lose_tmux,
+)
+
+if TYPE_CHECKING:
+    from libtmux.server import Server
 
 HOUR = 3600.0  # snapshots sweep once at start; the timer never fires during a snapshot
 
 
 def make_snapshot_app(name: str) -> tuple[PawApp, FakeSupervisor]:
-    """The app over the named fake scenario, with a fixed clock. ``wave``: the wave's agents,
-    and its state (made by the wave core) in a temporary ``.paw/waves``."""
-    if name == "wave":
-        fake = wave_supervisor()
-        root = Path(tempfile.mkdtemp(prefix="paw-snapshot-"))
-        atexit.register(shutil.rmtree, root, ignore_errors=True)
-        waves = root / ".paw" / "waves"
-        write_wave(waves, wave_state(fake))
-        return make_app(fake, poll_interval=HOUR, waves=WaveWatcher(waves).read), fake
+    """The app over the named fake scenario, with a fixed clock: for the pilot tests of what
+    the screens do with a picture (tests/tui/fake_supervisor.py says which); the snapshots are
+    drawn over a real world."""
     fake = scenario(name)
     return make_app(fake, poll_interval=HOUR), fake
 
 
-def make_real_snapshot_app(repo: Path, socket: str) -> PawApp:
-    """The app over the real supervisor of ``repo`` (a real git repository) on the tmux server
-    ``socket``, with no agent: the screens a newcomer sees first. A world with agents shows
-    their ages on the wall clock and the socket's path in tmux's errors, so those snapshots
-    stay on fixture data (tests/tui/fake_supervisor.py)."""
-    return make_app(make_supervisor(repo, socket), poll_interval=HOUR)
+def make_real_snapshot_app(repo: Path, server: Server, name: str) -> PawApp:
+    """The app over the real supervisor of ``repo`` (a real git repository) on the tmux
+    ``server``, with the scenario's scripted agents settled (``tmux_gone``: then the server is
+    killed; ``wave``: the real wave runner's), fed through
+    :class:`~tests.tui.snapshot_world.Pinned`."""
+    socket = server.socket_name or ""
+    if name == "wave":  # the real runner's wave, the runner stopped (tests/tui/wave_real.py)
+        pinned = Pinned(build_wave_world(repo, socket), WAVE_ROLES, repo.parent, socket)
+        return make_app(pinned, poll_interval=HOUR, waves=pinned.waves(repo))
+    supervisor = build_world(repo, socket, "agents" if name == "tmux_gone" else name)
+    if name == "tmux_gone":
+        lose_tmux(supervisor, server)
+    pinned = Pinned(supervisor, SCENARIOS[name], repo.parent, socket)
+    return make_app(pinned, poll_interval=HOUR)
+
+
+def _by_hand(name: str) -> None:
+    from libtmux.server import Server
+
+    root = Path(tempfile.mkdtemp(prefix="paw-snapshot-"))
+    repo = root / "repo"
+    repo.mkdir()
+    for argv in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "initial"]):
+        subprocess.run(["git", *argv], cwd=repo, check=True)
+    server = Server(socket_name=f"paw-snapshot-{root.name}")
+    server.new_session("snapshot")
+    try:
+        make_real_snapshot_app(repo, server, name).run()
+    finally:
+        if server.is_alive():
+            server.kill()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    make_snapshot_app(sys.argv[1] if len(sys.argv) > 1 else "mixed")[0].run()
+    _by_hand(sys.argv[1] if len(sys.argv) > 1 else "mixed")

@@ -1,6 +1,10 @@
-"""Pilot tests of the TUI's flows over the corpus-backed fake supervisor: selection, keys,
-forms, notifications. Every flow whose outcome the approval rules decide runs over the real
-supervisor on real tmux instead (tests/tui/test_flows_real.py)."""
+"""Pilot tests of what the TUI does with the pictures and answers the corpus-backed fake
+supervisor gives it, where a real world cannot be made to give them on cue: the bell and the
+toasts of prompts arriving over a burst of sweeps, a sweep that raises, a delivery that is
+unknown, the usage line, the filter and the help screen. Every flow whose outcome the approval
+rules decide runs over the real supervisor on real tmux (tests/tui/test_flows_real.py), and so
+do the flows with an effect on an agent, the keys greyed without a prompt and the lost tmux
+server's one dialog per outage (tests/tui/test_flows_world.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +12,10 @@ import time
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from paw.core.models import Action
 from paw.supervisor.model import AgentStatus, Outcome
 from paw.tui.app import make_app
-from paw.tui.screens.forms import MessageDialog, SpawnDialog
 from paw.tui.screens.help import HelpScreen
 from paw.tui.screens.main import MainScreen
 from paw.tui.screens.notice import TmuxLostDialog
@@ -24,17 +26,6 @@ from tests.tui.fake_supervisor import FakeAgent, FakeSupervisor, scenario
 from tests.tui.snapshot_app import HOUR, make_snapshot_app
 
 SIZE = (120, 40)
-
-
-async def test_app_prompt_keys_disabled_without_prompt() -> None:
-    app, fake = make_snapshot_app("agents")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        for action in ("approve", "deny", "always"):
-            assert app.main.check_action(action, ()) is None  # greyed: no layout pass
-        await pilot.press("a", "d")
-        await settle(pilot)
-        assert fake.calls == []
 
 
 async def test_app_new_prompt_rings_bell_and_notifies() -> None:
@@ -121,18 +112,6 @@ async def test_app_a_burst_of_new_prompts_over_sweeps_rings_once_in_one_toast(
         assert "gone" not in toasts[0]
 
 
-async def test_app_tmux_gone_shows_banner_and_one_dialog() -> None:
-    app, _ = make_snapshot_app("tmux_gone")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert isinstance(app.screen, TmuxLostDialog)
-        await pilot.press("escape")
-        app.request_poll()
-        await settle(pilot)
-        assert isinstance(app.screen, MainScreen)  # not re-opened during the same outage
-        assert app.main.query_one("#error-banner").has_class("-visible")
-
-
 async def test_app_poll_exception_drops_prompts_and_reports_once() -> None:
     fake = scenario("allow")
     app = make_app(fake, poll_interval=HOUR)
@@ -150,62 +129,6 @@ async def test_app_poll_exception_drops_prompts_and_reports_once() -> None:
             app.request_poll()
             await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-
-
-async def test_app_message_goes_through_supervisor_send() -> None:
-    app, fake = make_snapshot_app("agents")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("m")
-        await settle(pilot)
-        assert isinstance(app.screen, MessageDialog)
-        await pilot.press(*"run the tests", "enter")
-        await settle(pilot)
-        assert fake.sent_text == [("%1", "run the tests")]
-
-
-async def test_app_spawn_form_calls_supervisor_spawn() -> None:
-    app, fake = make_snapshot_app("empty")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await settle(pilot)
-        assert isinstance(app.screen, SpawnDialog)
-        await pilot.press(*"fix-login")
-        app.screen.query_one("#spawn-task", Input).value = "fix the login form"
-        app.screen.query_one("#spawn-task", Input).focus()
-        await pilot.press("enter")
-        await settle(pilot)
-        # the form offers the connection's first kind (the CLI puts installed ones first, by rank)
-        assert fake.calls == [("spawn", ("fix-login", app.kinds[0], "fix the login form"))]
-        assert "fix-login" in app.main.query_one(AgentList).visible_keys
-
-
-async def test_app_remove_shows_refusal() -> None:
-    app, fake = make_snapshot_app("agents")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("down")  # api -> docs (dirty worktree)
-        await settle(pilot)
-        assert app.main.selected_agent == "docs"
-        await pilot.press("r")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot)
-        assert fake.calls == [("remove", ("docs", False))]
-        assert "docs" in fake.agents
-        assert any("uncommitted" in n.message for n in app._notifications)
-
-
-async def test_app_stop_after_confirmation() -> None:
-    app, fake = make_snapshot_app("agents")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("x")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot)
-        assert fake.calls == [("stop", "api")]
 
 
 async def test_app_filter_hides_other_agents() -> None:
@@ -235,51 +158,6 @@ async def test_app_help_lists_every_main_key() -> None:
 def test_fake_verdicts_cover_every_action() -> None:
     actions = {p.verdict.action for p in scenario("mixed").prompts.values()}
     assert actions == set(Action)
-
-
-async def test_app_keys_never_act_on_another_agents_prompt() -> None:
-    app, fake = make_snapshot_app("mixed")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("down", "down", "down")  # three waiting agents, then api (busy)
-        await settle(pilot)
-        assert app.main.selected_agent == "api"
-        assert app.main.selected_prompt is None
-        await pilot.press("a", "d", "A")
-        await settle(pilot)
-        assert fake.calls == []
-
-
-async def test_app_selecting_waiting_agent_selects_its_prompt() -> None:
-    app, fake = make_snapshot_app("mixed")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("down")  # second-longest waiting: pusher (confirm)
-        await settle(pilot)
-        prompt = app.main.selected_prompt
-        assert prompt is not None
-        assert (prompt.agent, app.main.selected_agent) == ("pusher", "pusher")
-        await pilot.press("d")
-        await settle(pilot)
-        assert fake.sent_keys == [(prompt.pane_id, ("Escape",))]
-
-
-async def test_app_key_right_after_cursor_move_acts_on_new_row() -> None:
-    app, fake = make_snapshot_app("mixed")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("down", "d")  # no pause: the key must see the moved cursor
-        await settle(pilot)
-        assert fake.calls == [("deny", "3-git_pu")]
-
-
-async def test_app_prompt_queue_focus_acts_on_queue_row() -> None:
-    app, fake = make_snapshot_app("mixed")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("tab", "down", "down", "d")
-        await settle(pilot)
-        assert fake.calls == [("deny", "4-shell_")]
 
 
 async def test_app_delivery_unknown_is_reported_as_such_never_as_nothing_sent() -> None:

@@ -1,4 +1,5 @@
-"""A wave for the TUI's fake-supervisor tests and snapshots, its state made by the wave core.
+"""A wave for the TUI's fake-supervisor tests, its state made by the wave core (the wave view's
+snapshots are of the real runner's wave: tests/tui/snapshot_world.py).
 
 The state is not hand-written: :func:`wave_state` drives :mod:`paw.core.wave`'s own decisions
 (``initial_state``, ``step_task``, ``after_check``) over what each task's agent showed, on the

@@ -18,11 +18,11 @@ preview and diff are read after the picture, paced on the clock
 (:class:`~paw.supervisor.details.DetailsPacing`).
 
 A sweep a hook channel's poke started first makes a channel-only look (the supervisor's
-``publish_early``, which :meth:`Feed.use` sets where it sweeps one machine itself): its picture
-is posted at once as a :class:`Picture` with ``early`` set (no details, no sweep counted, the
-last picture's audit and wave), and the screen sweep's own picture follows as always. A followed
-sweeper's look (its ``("early", ...)`` frame) is posted the same way. An early picture older than
-the newest picture posted is dropped.
+``publish_early``, which :meth:`Feed.use` sets where it sweeps itself; a Fleet's look is this
+machine's beside the hosts' last picture): its picture is posted at once as a :class:`Picture`
+with ``early`` set (no details, no sweep counted, the last picture's audit and wave), and the
+screen sweep's own picture follows as always. A followed sweeper's look (its ``("early", ...)``
+frame) is posted the same way. An early picture older than the newest picture posted is dropped.
 
 Everything here is thread-safe: :meth:`Feed.request`, :meth:`Feed.tick`,
 :meth:`Feed.subscribe` and :meth:`Subscription.close` may be called from any thread. A
@@ -122,8 +122,8 @@ class Pushes(Protocol):
 @runtime_checkable
 class EarlyLooks(Protocol):
     """A supervisor that makes a channel-only look before a poked sweep
-    (:attr:`paw.supervisor.service.Supervisor.publish_early`; a Fleet does not: its picture
-    is every machine's)."""
+    (:attr:`paw.supervisor.service.Supervisor.publish_early`; a Fleet's is this machine's look
+    beside the hosts' last picture: :attr:`paw.supervisor.fleet.Fleet.publish_early`)."""
 
     publish_early: Callable[[Snapshot], None] | None
 

@@ -111,7 +111,7 @@ def test_the_feed_sets_only_an_unset_look_and_unsets_its_own_when_it_stops() -> 
     assert theirs.publish_early == mine.append
     other.stop()
     assert theirs.publish_early == mine.append
-    # a supervisor with no look of its own (a Fleet: its picture is every machine's)
+    # a supervisor with no look of its own
     plain = Sweeps(clock)
     third = Feed(plain, clock=clock, run=Jobs())  # type: ignore[arg-type]
     third.use(plain)  # type: ignore[arg-type]

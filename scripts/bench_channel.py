@@ -37,14 +37,27 @@ request and, on the poke, this process sweeps:
 - ``landed -> listed (whole sweep)``: without it, in alternate rounds of the same process: the
   rename to the end of the screen sweep (``poll_once``) that lists it, as before this change.
 
+With ``--e2e --host-agents M`` the same rounds run through a Fleet, as ``paw tui`` and ``paw
+serve`` drive one once a host is added: a private sshd on 127.0.0.1 (tests/support/sshd.py)
+plays host ``box``, with M scripted ``demo-safe`` agents there (each with a live prompt, read
+from its screen over ssh: no channel is wired on a host). Each fleet sweep asks this machine
+and the host side by side (no pane events here: the host is swept in every sweep):
+
+- ``landed -> listed (early)``: with the Fleet's ``publish_early`` set (what the feed sets):
+  this machine's channel-only look beside the host's agents and prompts as the last picture
+  showed them;
+- ``landed -> listed (whole sweep)``: without it (what a Fleet did before): the end of the
+  fleet's sweep, this machine's screen sweep and the host's over ssh, that lists it.
+
 The baselines, in the same process and rounds: for the reads, one ``os.scandir`` listing of an
 empty directory per agent (the floor of any file-based channel); for the decision, one round
 trip through a pipe to a waiting child process (``cat``): how long this machine takes to wake
 a waiting process and hear back, the floor of any handoff to another process. Prints p50/p95
 per measure, the ratio to its floor, and the load average (the figures are wall clock).
 
-Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40] [--e2e]
-(``--e2e`` kills its own tmux server at the end.)
+Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40] [--e2e
+[--host-agents M]]
+(``--e2e`` kills its own tmux servers, and its sshd, at the end.)
 """
 
 from __future__ import annotations
@@ -61,12 +74,16 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paw.adapters.channels.claude import ClaudeHookChannel, ClaudeWiring, wire_claude
 from paw.adapters.channels.hub import UNSETTLED_S, FileChannelHub
 from paw.adapters.channels.wake import WakeListener
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.supervisor.channels import TAKEN_INTERVAL_S
+
+if TYPE_CHECKING:
+    from tests.support.sshd import Sshd
 
 EVENT = {
     "hook_event_name": "PermissionRequest",
@@ -214,9 +231,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--e2e", action="store_true", help="through a supervisor, real tmux")
+    parser.add_argument(
+        "--host-agents", type=int, default=0, help="--e2e through a Fleet: agents on a host"
+    )
     args = parser.parse_args(argv)
     if args.e2e:
-        return end_to_end(args.agents, args.rounds)
+        return end_to_end(args.agents, args.rounds, args.host_agents)
     with tempfile.TemporaryDirectory(prefix="paw-bench-channel-") as tmp:
         root = Path(tmp)
         wirings = [
@@ -339,12 +359,36 @@ QWEN_EVENT = {
 }  # fmt: skip
 
 
-def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured story
+def with_host(repo: Path, root: Path, socket: str) -> tuple[Sshd, str]:
+    """Add host ``box`` (a private sshd on 127.0.0.1, a clone of ``repo``, tmux socket
+    ``<socket>-host``) to ``repo``; the sshd and the host's socket, to end them."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support.sshd
+    from tests.support.sshd import Sshd
+
+    from paw.cli import main as paw_main
+
+    clone, host_socket = root / "clone", f"{socket}-host"
+    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    sshd = Sshd(root / "sshd")
+    sshd.prepare()
+    sshd.start()
+    code = paw_main([
+        "host", "add", "box", sshd.url, "-C", str(repo), "--repo", str(clone),
+        "--socket", host_socket, "--python", sys.executable,
+        "--ssh-config", str(sshd.client_config),
+    ])  # fmt: skip
+    if code != 0:
+        raise SystemExit("paw host add failed")
+    return sshd, host_socket
+
+
+def end_to_end(agents: int, rounds: int, host_agents: int = 0) -> int:  # noqa: C901 - one measured story
     """``--e2e``: see the module's docstring."""
     import psutil
 
-    from paw.cli.compose import build_supervisor
+    from paw.cli.compose import build_fleet
     from paw.cli.demo import render_demo_config
+    from paw.supervisor.fleet import Fleet
     from paw.supervisor.records import load_agents
     from paw.supervisor.service import Supervisor
 
@@ -366,14 +410,21 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
             f"env = {{ FAKE_QWEN_GO = {json.dumps(str(go))} }}", "",
         ])  # fmt: skip
         (repo / "paw.toml").write_text(config, encoding="utf-8")
-        sup = build_supervisor(str(repo), socket_name=socket, control=True)
-        if not isinstance(sup, Supervisor):
-            raise SystemExit("no local supervisor")
+        sshd: Sshd | None = None
+        host_socket = ""
+        if host_agents:
+            sshd, host_socket = with_host(repo, root, socket)
+        sup = build_fleet(str(repo), socket, control=True)
+        if not isinstance(sup, Fleet if host_agents else Supervisor):
+            raise SystemExit("not the supervisor asked for")
         try:
             sup.spawn("qwen", "qwen-code", None)
             print("  spawning", file=sys.stderr)
             for n in range(agents - 1):
                 sup.spawn(f"a{n:03d}", "demo-safe", "bench")
+            for n in range(host_agents):
+                assert isinstance(sup, Fleet)  # noqa: S101 - (host_agents: a Fleet)
+                sup.spawn_agent(f"h{n:03d}", "demo-safe", "bench", host="box")
             record = load_agents(sup.ctx.state)["qwen"]
             if record.launched is None or not record.token:
                 raise SystemExit("the stand-in was not launched")
@@ -392,7 +443,7 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
                 while time.monotonic() < deadline:
                     snap = sup.poll_once()
                     mark = sup.ctx.memory.channel_marks.get("qwen")
-                    if len(snap.prompts) == agents - 1 and isinstance(mark, tuple):
+                    if len(snap.prompts) == agents - 1 + host_agents and isinstance(mark, tuple):
                         return
                     time.sleep(0.1)
                 raise SystemExit("timed out waiting for the agents to settle")
@@ -446,8 +497,16 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
             sup.close()
             subprocess.run(["tmux", "-L", socket, "kill-server"], check=False,
                            stderr=subprocess.DEVNULL)  # fmt: skip
+            if isinstance(sup, Fleet):
+                sup.remotes["box"].link.disconnect()
+            if sshd is not None:
+                sshd.ssh("tmux", "-L", host_socket, "kill-server")
+                sshd.stop_listener()
     print(f"{agents} agents (1 stand-in Qwen, {agents - 1} demo-safe with a live prompt), "
           f"{rounds} rounds per path (ms)")  # fmt: skip
+    if host_agents:
+        print(f"  through a Fleet: {host_agents} demo-safe with a live prompt on host box, "
+              "over ssh (127.0.0.1), swept beside this machine")  # fmt: skip
     print(f"  early rounds the screen sweep listed instead: {missed}")
     print(f"  rounds left out, no poke in 60 s (the record landed?): {unpoked}")
     print(f"  load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cpus")

@@ -49,6 +49,15 @@ and the host side by side (no pane events here: the host is swept in every sweep
 - ``landed -> listed (whole sweep)``: without it (what a Fleet did before): the end of the
   fleet's sweep, this machine's screen sweep and the host's over ssh, that lists it.
 
+With ``--e2e --sweeper`` the rounds run as ``paw tui`` runs them: the TUI's sweeper process
+(``python -m paw.cli.sweeper``, :func:`paw.cli.tui.start_sweeper`) sweeps and this process's
+feed follows its pushes (acknowledging each sweep's picture as the TUI does). Per round, from
+the rename to the feed posting (on this process's side of the pipe):
+
+- ``landed -> listed (early)``: the look's picture, marked early;
+- ``landed -> listed (whole sweep)``: the sweeper's screen sweep's own picture, which follows the
+  look in the same sweep (the look is made first: its time is in this one too).
+
 The baselines, in the same process and rounds: for the reads, one ``os.scandir`` listing of an
 empty directory per agent (the floor of any file-based channel); for the decision, one round
 trip through a pipe to a waiting child process (``cat``): how long this machine takes to wake
@@ -56,7 +65,7 @@ a waiting process and hear back, the floor of any handoff to another process. Pr
 per measure, the ratio to its floor, and the load average (the figures are wall clock).
 
 Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40] [--e2e
-[--host-agents M]]
+[--host-agents M | --sweeper]]
 (``--e2e`` kills its own tmux servers, and its sshd, at the end.)
 """
 
@@ -64,6 +73,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import signal
@@ -83,7 +93,11 @@ from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.supervisor.channels import TAKEN_INTERVAL_S
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tests.support.sshd import Sshd
+
+    from paw.supervisor.service import Supervisor
 
 EVENT = {
     "hook_event_name": "PermissionRequest",
@@ -234,9 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--host-agents", type=int, default=0, help="--e2e through a Fleet: agents on a host"
     )
+    parser.add_argument("--sweeper", action="store_true", help="--e2e through the TUI's sweeper")
     args = parser.parse_args(argv)
     if args.e2e:
-        return end_to_end(args.agents, args.rounds, args.host_agents)
+        return end_to_end(args.agents, args.rounds, args.host_agents, sweeper=args.sweeper)
     with tempfile.TemporaryDirectory(prefix="paw-bench-channel-") as tmp:
         root = Path(tmp)
         wirings = [
@@ -382,9 +397,104 @@ def with_host(repo: Path, root: Path, socket: str) -> tuple[Sshd, str]:
     return sshd, host_socket
 
 
-def end_to_end(agents: int, rounds: int, host_agents: int = 0) -> int:  # noqa: C901 - one measured story
-    """``--e2e``: see the module's docstring."""
+@dataclasses.dataclass
+class Rounds:
+    """What the rounds measured (ms), and the load average after each."""
+
+    fast: list[float]
+    whole: list[float]
+    sweeps_ms: list[float]
+    loads: list[float]
+    unpoked: list[bool]
+
+
+def end_hooks(launched: int, req: Path) -> None:
+    """End the stand-in's hook and clear its channel's records (the round is over)."""
     import psutil
+
+    hooks = [h for h in psutil.Process(launched).children(recursive=True)
+             if "paw.channel_hook" in " ".join(h.cmdline())]  # fmt: skip
+    for hook in hooks:
+        hook.terminate()
+    psutil.wait_procs(hooks, timeout=30)
+    for sub in ("req", "ans", "done"):
+        for path in (req.parent / sub).glob("*.json"):
+            path.unlink()
+
+
+def sweeper_rounds(
+    sup: Supervisor,
+    repo: Path,
+    socket: str,
+    req: Path,
+    launched: int,
+    rounds: int,
+    settled: Callable[[], None],
+    out: Rounds,
+) -> int:
+    """``--sweeper``: see the module's docstring. Returns the rounds whose first picture
+    listing the request was not the look's."""
+    from paw.cli.tui import start_sweeper
+    from paw.supervisor.feed import Feed, FeedEvent, Picture
+
+    subject = QWEN_EVENT["tool_input"]["command"]  # type: ignore[index]
+    child = start_sweeper(sup, str(repo), socket)
+    if child is None or not child.wait_ready(120):
+        raise SystemExit("the sweeper did not start")
+    feed = Feed(sup, safety_interval=600.0, poll_interval=600.0)
+    seen: list[tuple[float, bool]] = []  # (when, early) of each picture listing the request
+    arrived = threading.Condition()
+
+    def took(event: FeedEvent) -> None:
+        if not isinstance(event, Picture):
+            return
+        if any(p.prompt.subject == subject for p in event.snapshot.prompts):
+            with arrived:
+                seen.append((time.time(), event.early))
+                arrived.notify_all()
+        if not event.early:  # as the TUI's main screen does
+            feed.handled()
+
+    feed.subscribe(took)
+    feed.use(sup, pushes=child)
+    missed = 0
+    try:
+        for n in range(rounds):
+            settled()  # (the sweeper's requested sweeps)
+            out.sweeps_ms.append(timed(sup.poll_once))
+            with arrived:
+                seen.clear()
+            (repo.parent / f"go.{n}").write_text(json.dumps(QWEN_EVENT), encoding="utf-8")
+            deadline = time.monotonic() + 60
+            with arrived:
+                while not any(not early for _, early in seen) and time.monotonic() < deadline:
+                    arrived.wait(1)
+                got = list(seen)
+            if not got:
+                out.unpoked.append(any(req.glob("[!.]*.json")))  # (the round is left out)
+            else:
+                at = landed(req)
+                looks = [t for t, early in got if early]
+                sweeps = [t for t, early in got if not early]
+                missed += not looks or (bool(sweeps) and sweeps[0] < looks[0])
+                if looks:
+                    out.fast.append((looks[0] - at) * 1000)
+                if sweeps:
+                    out.whole.append((sweeps[0] - at) * 1000)
+            end_hooks(launched, req)
+            print(f"  round {n}: through the sweeper", file=sys.stderr)
+            out.loads.append(os.getloadavg()[0])
+    finally:
+        feed.stop()
+        child.close()
+        sup.sweep_elsewhere = None
+    return missed
+
+
+def end_to_end(  # noqa: C901 - one measured story
+    agents: int, rounds: int, host_agents: int = 0, *, sweeper: bool = False
+) -> int:
+    """``--e2e``: see the module's docstring."""
 
     from paw.cli.compose import build_fleet
     from paw.cli.demo import render_demo_config
@@ -454,7 +564,13 @@ def end_to_end(agents: int, rounds: int, host_agents: int = 0) -> int:  # noqa: 
             loads = [os.getloadavg()[0]]
             missed = 0
             unpoked: list[bool] = []  # rounds with no poke in 60 s: whether the record landed
-            for n in range(2 * rounds):
+            if sweeper:
+                assert isinstance(sup, Supervisor)  # noqa: S101 - (no hosts with --sweeper)
+                rounds_of = Rounds(fast, whole, sweeps_ms, loads, unpoked)
+                missed = sweeper_rounds(
+                    sup, repo, socket, req, launched, rounds, settled, rounds_of
+                )
+            for n in range(0 if sweeper else 2 * rounds):
                 settled()
                 sweeps_ms.append(timed(sup.poll_once))
                 use_early = n % 2 == 0
@@ -482,14 +598,7 @@ def end_to_end(agents: int, rounds: int, host_agents: int = 0) -> int:  # noqa: 
                         (fast if use_early else whole).append((ended - landed(req)) * 1000)
                         missed += use_early  # (the early look did not list it: counted)
                         found = True
-                hooks = [h for h in psutil.Process(launched).children(recursive=True)
-                         if "paw.channel_hook" in " ".join(h.cmdline())]  # fmt: skip
-                for hook in hooks:
-                    hook.terminate()
-                psutil.wait_procs(hooks, timeout=30)
-                for sub in ("req", "ans", "done"):
-                    for path in (req.parent / sub).glob("*.json"):
-                        path.unlink()
+                end_hooks(launched, req)
                 print(f"  round {n}: {'early' if use_early else 'whole'}", file=sys.stderr)
                 loads.append(os.getloadavg()[0])
         finally:
@@ -504,6 +613,8 @@ def end_to_end(agents: int, rounds: int, host_agents: int = 0) -> int:  # noqa: 
                 sshd.stop_listener()
     print(f"{agents} agents (1 stand-in Qwen, {agents - 1} demo-safe with a live prompt), "
           f"{rounds} rounds per path (ms)")  # fmt: skip
+    if sweeper:
+        print("  through the TUI's sweeper process: its pictures as the TUI's feed posts them")
     if host_agents:
         print(f"  through a Fleet: {host_agents} demo-safe with a live prompt on host box, "
               "over ssh (127.0.0.1), swept beside this machine")  # fmt: skip

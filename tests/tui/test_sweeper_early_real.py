@@ -135,3 +135,31 @@ def test_an_early_message_replaces_only_an_early_one() -> None:
     assert sweep.can_replace(PanesPolled(snap, early=True))
     assert look.can_replace(PanesPolled(snap, early=True))
     assert not look.can_replace(PanesPolled(snap))
+
+
+async def test_the_main_screen_draws_an_early_picture_and_acknowledges_no_push() -> None:
+    """The TUI's main screen draws an early picture as any other (its prompts listed), and
+    tells the app a picture was handled (a followed sweeper may push the next) only for a
+    sweep's picture."""
+    import dataclasses
+
+    from tests.tui.conftest import settle
+    from tests.tui.snapshot_app import make_snapshot_app
+
+    app, _ = make_snapshot_app("agents")
+    handled: list[None] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.picture_handled = lambda: handled.append(None)  # type: ignore[method-assign]
+        shown = app.main.snapshot
+        assert shown is not None
+        look = dataclasses.replace(shown, taken_at=shown.taken_at + 1)
+        app.main.post_message(PanesPolled(look, early=True))
+        await settle(pilot)
+        assert app.main.snapshot is look
+        assert handled == []
+        whole = dataclasses.replace(shown, taken_at=shown.taken_at + 2)
+        app.main.post_message(PanesPolled(whole))
+        await settle(pilot)
+        assert app.main.snapshot is whole
+        assert handled == [None]

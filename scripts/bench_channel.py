@@ -422,7 +422,7 @@ def end_hooks(launched: int, req: Path) -> None:
             path.unlink()
 
 
-def sweeper_rounds(
+def sweeper_rounds(  # noqa: C901 - the rounds' one story
     sup: Supervisor,
     repo: Path,
     socket: str,
@@ -433,11 +433,15 @@ def sweeper_rounds(
     out: Rounds,
 ) -> int:
     """``--sweeper``: see the module's docstring. Returns the rounds whose first picture
-    listing the request was not the look's."""
+    listing the request was not the look's. ``settled`` sweeps here until every agent's prompt
+    is listed and the stand-in's none (this process's channel mark settled): once before the
+    sweeper starts; after, a round waits for the sweeper's pictures to show that."""
     from paw.cli.tui import start_sweeper
     from paw.supervisor.feed import Feed, FeedEvent, Picture
 
     subject = QWEN_EVENT["tool_input"]["command"]  # type: ignore[index]
+    settled()
+    expected = len(sup.poll_once().prompts)
     child = start_sweeper(sup, str(repo), socket)
     if child is None or not child.wait_ready(120):
         raise SystemExit("the sweeper did not start")
@@ -460,7 +464,11 @@ def sweeper_rounds(
     missed = 0
     try:
         for n in range(rounds):
-            settled()  # (the sweeper's requested sweeps)
+            deadline = time.monotonic() + 300
+            while len(sup.poll_once().prompts) != expected:  # (the sweeper's requested sweeps)
+                if time.monotonic() > deadline:
+                    raise SystemExit("timed out waiting for the agents to settle")
+                time.sleep(0.1)
             out.sweeps_ms.append(timed(sup.poll_once))
             with arrived:
                 seen.clear()

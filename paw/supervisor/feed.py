@@ -437,9 +437,9 @@ class Feed:
     def _early(self, snapshot: Snapshot) -> None:
         """The supervisor's channel-only look, made inside a poked sweep before its screens
         are captured (on whichever thread sweeps, or a followed sweeper's, on its reader
-        thread): posted at once, marked ``early``. It is no
-        sweep's picture: the details, the sweep count and the safety sweep's clock wait for
-        the screen sweep, whose picture follows."""
+        thread): posted at once, marked ``early``. It is no sweep's picture: the details, the
+        sweep count and the safety sweep's clock wait for the screen sweep, whose picture
+        follows."""
         if self._stopped:
             return
         with self._took_lock:

@@ -37,20 +37,43 @@ request and, on the poke, this process sweeps:
 - ``landed -> listed (whole sweep)``: without it, in alternate rounds of the same process: the
   rename to the end of the screen sweep (``poll_once``) that lists it, as before this change.
 
+With ``--e2e --host-agents M`` the same rounds run through a Fleet, as ``paw tui`` and ``paw
+serve`` drive one once a host is added: a private sshd on 127.0.0.1 (tests/support/sshd.py)
+plays host ``box``, with M scripted ``demo-safe`` agents there (each with a live prompt, read
+from its screen over ssh: no channel is wired on a host). Each fleet sweep asks this machine
+and the host side by side (no pane events here: the host is swept in every sweep):
+
+- ``landed -> listed (early)``: with the Fleet's ``publish_early`` set (what the feed sets):
+  this machine's channel-only look beside the host's agents and prompts as the last picture
+  showed them;
+- ``landed -> listed (whole sweep)``: without it (what a Fleet did before): the end of the
+  fleet's sweep, this machine's screen sweep and the host's over ssh, that lists it.
+
+With ``--e2e --sweeper`` the rounds run as ``paw tui`` runs them: the TUI's sweeper process
+(``python -m paw.cli.sweeper``, :func:`paw.cli.tui.start_sweeper`) sweeps and this process's
+feed follows its pushes (acknowledging each sweep's picture as the TUI does). Per round, from
+the rename to the feed posting (on this process's side of the pipe):
+
+- ``landed -> listed (early)``: the look's picture, marked early;
+- ``landed -> listed (whole sweep)``: the sweeper's screen sweep's own picture, which follows the
+  look in the same sweep (the look is made first: its time is in this one too).
+
 The baselines, in the same process and rounds: for the reads, one ``os.scandir`` listing of an
 empty directory per agent (the floor of any file-based channel); for the decision, one round
 trip through a pipe to a waiting child process (``cat``): how long this machine takes to wake
 a waiting process and hear back, the floor of any handoff to another process. Prints p50/p95
 per measure, the ratio to its floor, and the load average (the figures are wall clock).
 
-Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40] [--e2e]
-(``--e2e`` kills its own tmux server at the end.)
+Usage: .venv/bin/python scripts/bench_channel.py [--agents 200] [--rounds 40] [--e2e
+[--host-agents M | --sweeper]]
+(``--e2e`` kills its own tmux servers, and its sshd, at the end.)
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import signal
@@ -61,12 +84,20 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paw.adapters.channels.claude import ClaudeHookChannel, ClaudeWiring, wire_claude
 from paw.adapters.channels.hub import UNSETTLED_S, FileChannelHub
 from paw.adapters.channels.wake import WakeListener
 from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.supervisor.channels import TAKEN_INTERVAL_S
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tests.support.sshd import Sshd
+
+    from paw.supervisor.service import Supervisor
 
 EVENT = {
     "hook_event_name": "PermissionRequest",
@@ -214,9 +245,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--e2e", action="store_true", help="through a supervisor, real tmux")
+    parser.add_argument(
+        "--host-agents", type=int, default=0, help="--e2e through a Fleet: agents on a host"
+    )
+    parser.add_argument("--sweeper", action="store_true", help="--e2e through the TUI's sweeper")
     args = parser.parse_args(argv)
     if args.e2e:
-        return end_to_end(args.agents, args.rounds)
+        return end_to_end(args.agents, args.rounds, args.host_agents, sweeper=args.sweeper)
     with tempfile.TemporaryDirectory(prefix="paw-bench-channel-") as tmp:
         root = Path(tmp)
         wirings = [
@@ -339,12 +374,139 @@ QWEN_EVENT = {
 }  # fmt: skip
 
 
-def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured story
-    """``--e2e``: see the module's docstring."""
+def with_host(repo: Path, root: Path, socket: str) -> tuple[Sshd, str]:
+    """Add host ``box`` (a private sshd on 127.0.0.1, a clone of ``repo``, tmux socket
+    ``<socket>-host``) to ``repo``; the sshd and the host's socket, to end them."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support.sshd
+    from tests.support.sshd import Sshd
+
+    from paw.cli import main as paw_main
+
+    clone, host_socket = root / "clone", f"{socket}-host"
+    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    sshd = Sshd(root / "sshd")
+    sshd.prepare()
+    sshd.start()
+    code = paw_main([
+        "host", "add", "box", sshd.url, "-C", str(repo), "--repo", str(clone),
+        "--socket", host_socket, "--python", sys.executable,
+        "--ssh-config", str(sshd.client_config),
+    ])  # fmt: skip
+    if code != 0:
+        raise SystemExit("paw host add failed")
+    return sshd, host_socket
+
+
+@dataclasses.dataclass
+class Rounds:
+    """What the rounds measured (ms), and the load average after each."""
+
+    fast: list[float]
+    whole: list[float]
+    sweeps_ms: list[float]
+    loads: list[float]
+    unpoked: list[bool]
+
+
+def end_hooks(launched: int, req: Path) -> None:
+    """End the stand-in's hook and clear its channel's records (the round is over)."""
     import psutil
 
-    from paw.cli.compose import build_supervisor
+    hooks = [h for h in psutil.Process(launched).children(recursive=True)
+             if "paw.channel_hook" in " ".join(h.cmdline())]  # fmt: skip
+    for hook in hooks:
+        hook.terminate()
+    psutil.wait_procs(hooks, timeout=30)
+    for sub in ("req", "ans", "done"):
+        for path in (req.parent / sub).glob("*.json"):
+            path.unlink()
+
+
+def sweeper_rounds(  # noqa: C901 - the rounds' one story
+    sup: Supervisor,
+    repo: Path,
+    socket: str,
+    req: Path,
+    launched: int,
+    rounds: int,
+    settled: Callable[[], None],
+    out: Rounds,
+) -> int:
+    """``--sweeper``: see the module's docstring. Returns the rounds whose first picture
+    listing the request was not the look's. ``settled`` sweeps here until every agent's prompt
+    is listed and the stand-in's none (this process's channel mark settled): once before the
+    sweeper starts; after, a round waits for the sweeper's pictures to show that."""
+    from paw.cli.tui import start_sweeper
+    from paw.supervisor.feed import Feed, FeedEvent, Picture
+
+    subject = QWEN_EVENT["tool_input"]["command"]  # type: ignore[index]
+    settled()
+    expected = len(sup.poll_once().prompts)
+    child = start_sweeper(sup, str(repo), socket)
+    if child is None or not child.wait_ready(120):
+        raise SystemExit("the sweeper did not start")
+    feed = Feed(sup, safety_interval=600.0, poll_interval=600.0)
+    seen: list[tuple[float, bool]] = []  # (when, early) of each picture listing the request
+    arrived = threading.Condition()
+
+    def took(event: FeedEvent) -> None:
+        if not isinstance(event, Picture):
+            return
+        if any(p.prompt.subject == subject for p in event.snapshot.prompts):
+            with arrived:
+                seen.append((time.time(), event.early))
+                arrived.notify_all()
+        if not event.early:  # as the TUI's main screen does
+            feed.handled()
+
+    feed.subscribe(took)
+    feed.use(sup, pushes=child)
+    missed = 0
+    try:
+        for n in range(rounds):
+            deadline = time.monotonic() + 300
+            while len(sup.poll_once().prompts) != expected:  # (the sweeper's requested sweeps)
+                if time.monotonic() > deadline:
+                    raise SystemExit("timed out waiting for the agents to settle")
+                time.sleep(0.1)
+            out.sweeps_ms.append(timed(sup.poll_once))
+            with arrived:
+                seen.clear()
+            (repo.parent / f"go.{n}").write_text(json.dumps(QWEN_EVENT), encoding="utf-8")
+            deadline = time.monotonic() + 60
+            with arrived:
+                while not any(not early for _, early in seen) and time.monotonic() < deadline:
+                    arrived.wait(1)
+                got = list(seen)
+            if not got:
+                out.unpoked.append(any(req.glob("[!.]*.json")))  # (the round is left out)
+            else:
+                at = landed(req)
+                looks = [t for t, early in got if early]
+                sweeps = [t for t, early in got if not early]
+                missed += not looks or (bool(sweeps) and sweeps[0] < looks[0])
+                if looks:
+                    out.fast.append((looks[0] - at) * 1000)
+                if sweeps:
+                    out.whole.append((sweeps[0] - at) * 1000)
+            end_hooks(launched, req)
+            print(f"  round {n}: through the sweeper", file=sys.stderr)
+            out.loads.append(os.getloadavg()[0])
+    finally:
+        feed.stop()
+        child.close()
+        sup.sweep_elsewhere = None
+    return missed
+
+
+def end_to_end(  # noqa: C901 - one measured story
+    agents: int, rounds: int, host_agents: int = 0, *, sweeper: bool = False
+) -> int:
+    """``--e2e``: see the module's docstring."""
+
+    from paw.cli.compose import build_fleet
     from paw.cli.demo import render_demo_config
+    from paw.supervisor.fleet import Fleet
     from paw.supervisor.records import load_agents
     from paw.supervisor.service import Supervisor
 
@@ -366,14 +528,21 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
             f"env = {{ FAKE_QWEN_GO = {json.dumps(str(go))} }}", "",
         ])  # fmt: skip
         (repo / "paw.toml").write_text(config, encoding="utf-8")
-        sup = build_supervisor(str(repo), socket_name=socket, control=True)
-        if not isinstance(sup, Supervisor):
-            raise SystemExit("no local supervisor")
+        sshd: Sshd | None = None
+        host_socket = ""
+        if host_agents:
+            sshd, host_socket = with_host(repo, root, socket)
+        sup = build_fleet(str(repo), socket, control=True)
+        if not isinstance(sup, Fleet if host_agents else Supervisor):
+            raise SystemExit("not the supervisor asked for")
         try:
             sup.spawn("qwen", "qwen-code", None)
             print("  spawning", file=sys.stderr)
             for n in range(agents - 1):
                 sup.spawn(f"a{n:03d}", "demo-safe", "bench")
+            for n in range(host_agents):
+                assert isinstance(sup, Fleet)  # noqa: S101 - (host_agents: a Fleet)
+                sup.spawn_agent(f"h{n:03d}", "demo-safe", "bench", host="box")
             record = load_agents(sup.ctx.state)["qwen"]
             if record.launched is None or not record.token:
                 raise SystemExit("the stand-in was not launched")
@@ -392,7 +561,7 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
                 while time.monotonic() < deadline:
                     snap = sup.poll_once()
                     mark = sup.ctx.memory.channel_marks.get("qwen")
-                    if len(snap.prompts) == agents - 1 and isinstance(mark, tuple):
+                    if len(snap.prompts) == agents - 1 + host_agents and isinstance(mark, tuple):
                         return
                     time.sleep(0.1)
                 raise SystemExit("timed out waiting for the agents to settle")
@@ -403,7 +572,13 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
             loads = [os.getloadavg()[0]]
             missed = 0
             unpoked: list[bool] = []  # rounds with no poke in 60 s: whether the record landed
-            for n in range(2 * rounds):
+            if sweeper:
+                assert isinstance(sup, Supervisor)  # noqa: S101 - (no hosts with --sweeper)
+                rounds_of = Rounds(fast, whole, sweeps_ms, loads, unpoked)
+                missed = sweeper_rounds(
+                    sup, repo, socket, req, launched, rounds, settled, rounds_of
+                )
+            for n in range(0 if sweeper else 2 * rounds):
                 settled()
                 sweeps_ms.append(timed(sup.poll_once))
                 use_early = n % 2 == 0
@@ -431,14 +606,7 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
                         (fast if use_early else whole).append((ended - landed(req)) * 1000)
                         missed += use_early  # (the early look did not list it: counted)
                         found = True
-                hooks = [h for h in psutil.Process(launched).children(recursive=True)
-                         if "paw.channel_hook" in " ".join(h.cmdline())]  # fmt: skip
-                for hook in hooks:
-                    hook.terminate()
-                psutil.wait_procs(hooks, timeout=30)
-                for sub in ("req", "ans", "done"):
-                    for path in (req.parent / sub).glob("*.json"):
-                        path.unlink()
+                end_hooks(launched, req)
                 print(f"  round {n}: {'early' if use_early else 'whole'}", file=sys.stderr)
                 loads.append(os.getloadavg()[0])
         finally:
@@ -446,8 +614,18 @@ def end_to_end(agents: int, rounds: int) -> int:  # noqa: C901 - one measured st
             sup.close()
             subprocess.run(["tmux", "-L", socket, "kill-server"], check=False,
                            stderr=subprocess.DEVNULL)  # fmt: skip
+            if isinstance(sup, Fleet):
+                sup.remotes["box"].link.disconnect()
+            if sshd is not None:
+                sshd.ssh("tmux", "-L", host_socket, "kill-server")
+                sshd.stop_listener()
     print(f"{agents} agents (1 stand-in Qwen, {agents - 1} demo-safe with a live prompt), "
           f"{rounds} rounds per path (ms)")  # fmt: skip
+    if sweeper:
+        print("  through the TUI's sweeper process: its pictures as the TUI's feed posts them")
+    if host_agents:
+        print(f"  through a Fleet: {host_agents} demo-safe with a live prompt on host box, "
+              "over ssh (127.0.0.1), swept beside this machine")  # fmt: skip
     print(f"  early rounds the screen sweep listed instead: {missed}")
     print(f"  rounds left out, no poke in 60 s (the record landed?): {unpoked}")
     print(f"  load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cpus")

@@ -178,7 +178,8 @@ def start_feed(sup: Supervisor | Fleet) -> Feed:
     ends; without events, every :data:`FALLBACK_POLL_S`. Sweeps run in this process (no
     sweeper process: the page has no frame of its own to keep smooth). A hook channel's poke
     also counts here: its sweep's channel-only look is posted first, an early picture that
-    wakes the open pages before the screen sweep's (see :meth:`Feed.use`; one machine only)."""
+    wakes the open pages before the screen sweep's (see :meth:`Feed.use`; with hosts, this
+    machine's look beside the hosts' last picture)."""
     from paw.adapters.tmux.terminal import TmuxTerminal
     from paw.supervisor.feed import Feed
 

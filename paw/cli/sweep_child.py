@@ -14,7 +14,10 @@ pane events from then on and pushes each picture; ``b"a"``: the last picture is 
 next push may come. End of input ends the child (so does the death of the parent, however it
 dies). Child to parent: ``("ready",)``; ``("snapshot", Snapshot, panes)`` the answer to a
 request and ``("pushed", Snapshot, panes)`` a picture of the child's own (``panes``: those that
-drew since the picture before); ``("raise", kind, message, hint)`` for a requested sweep that
+drew since the picture before); ``("early", Snapshot)`` the channel-only look a hook channel's
+poke made before its sweep's screens were captured (no sweep's picture: see
+:class:`paw.supervisor.feed.Picture`; sent whatever the acknowledgements, one per poked sweep,
+and never acknowledged); ``("raise", kind, message, hint)`` for a requested sweep that
 failed, ``("pushed-raise", kind, message, hint)`` for a pushed one; ``("live", bool)`` whenever
 the child's pane events start or stop arriving; ``("counted",)`` when a worktree count that
 ended beside the sweeps changed what an agent shows (before the TUI follows; after, the child
@@ -191,6 +194,7 @@ class SweepChild:
         # each pushed sweep's failure
         self._on_picture: Callable[[Snapshot, frozenset[str]], None] | None = None
         self._on_failure: Callable[[PawError], None] | None = None
+        self._on_early: Callable[[Snapshot], None] | None = None  # followed: each early look
         self._live = False  # the child's pane events arrive (as it last said)
         self._wlock = threading.Lock()  # one write to its input at a time
         self._touched: set[str] = set()  # panes the answers to requests say drew (drained)
@@ -261,16 +265,19 @@ class SweepChild:
         self,
         on_picture: Callable[[Snapshot, frozenset[str]], None],
         on_failure: Callable[[PawError], None],
+        on_early: Callable[[Snapshot], None] | None = None,
     ) -> bool:
         """From now on the child sweeps on its own pane events and each picture it pushes is
         given to ``on_picture`` (on this object's reader thread), with the panes that drew
-        since the picture before; a pushed sweep that failed goes to ``on_failure``. The next
-        push waits for :meth:`handled`. The request waits in the pipe for a child still
-        starting (until it answers, the TUI sweeps itself, on its timer). False (nothing
-        changed) when the child is gone."""
+        since the picture before; a pushed sweep that failed goes to ``on_failure``; the
+        channel-only look a poked sweep makes first goes to ``on_early`` (dropped without
+        it). The next push waits for :meth:`handled` (an early look is not waited for). The
+        request waits in the pipe for a child still starting (until it answers, the TUI sweeps
+        itself, on its timer). False (nothing changed) when the child is gone."""
         if self._gone.is_set():
             return False
         self._on_picture, self._on_failure = on_picture, on_failure
+        self._on_early = on_early
         return self._write(b"f")
 
     @property
@@ -321,6 +328,10 @@ class SweepChild:
             on_picture = self._on_picture
             if snapshot is not None and on_picture is not None:
                 self._call(lambda: on_picture(snapshot, panes))
+        elif what == "early" and len(message) == 2:
+            look, on_early = _picture(message[1]), self._on_early
+            if look is not None and on_early is not None and self._on_picture is not None:
+                self._call(lambda: on_early(look))
         elif what == "pushed-raise" and len(message) == 4:
             on_failure = self._on_failure
             if on_failure is not None:

@@ -86,8 +86,10 @@ def main(argv: list[str] | None = None) -> int:
                 send(("counted",))
 
         supervisor.listen_counts(counted)
-        # a hook channel's poke: its request is pushed before the screen sweep cross-checks it
-        supervisor.publish_early = lambda snapshot: send(("pushed", snapshot, ()))
+        # a hook channel's poke: its request goes to the TUI before the screen sweep
+        # cross-checks it, marked early (no sweep's picture: the TUI posts it as its feed posts
+        # a look of its own, and acknowledges nothing for it)
+        supervisor.publish_early = lambda snapshot: send(("early", snapshot))
         send(("ready",))
         serve(supervisor, requests, send, pump=pump if live else None, live=live, inbox=inbox)
     except (BrokenPipeError, OSError):

@@ -18,10 +18,11 @@ preview and diff are read after the picture, paced on the clock
 (:class:`~paw.supervisor.details.DetailsPacing`).
 
 A sweep a hook channel's poke started first makes a channel-only look (the supervisor's
-``publish_early``, which :meth:`Feed.use` sets where it sweeps one machine itself): its picture
-is posted at once as a :class:`Picture` with ``early`` set (no details, no sweep counted, the
-last picture's audit and wave), and the screen sweep's own picture follows as always. An early
-picture older than the newest picture posted is dropped.
+``publish_early``, which :meth:`Feed.use` sets where it sweeps itself; a Fleet's look is this
+machine's beside the hosts' last picture): its picture is posted at once as a :class:`Picture`
+with ``early`` set (no details, no sweep counted, the last picture's audit and wave), and the
+screen sweep's own picture follows as always. A followed sweeper's look (its ``("early", ...)``
+frame) is posted the same way. An early picture older than the newest picture posted is dropped.
 
 Everything here is thread-safe: :meth:`Feed.request`, :meth:`Feed.tick`,
 :meth:`Feed.subscribe` and :meth:`Subscription.close` may be called from any thread. A
@@ -94,8 +95,10 @@ class Pushes(Protocol):
         self,
         on_picture: Callable[[Snapshot, frozenset[str]], None],
         on_failure: Callable[[PawError], None],
+        on_early: Callable[[Snapshot], None] | None = None,
     ) -> bool:
-        """Start the pushes (False: they cannot start)."""
+        """Start the pushes (False: they cannot start); ``on_early`` is given each
+        channel-only look the sweeper makes before a poked sweep (see :meth:`Feed._early`)."""
         ...
 
     @property
@@ -119,8 +122,8 @@ class Pushes(Protocol):
 @runtime_checkable
 class EarlyLooks(Protocol):
     """A supervisor that makes a channel-only look before a poked sweep
-    (:attr:`paw.supervisor.service.Supervisor.publish_early`; a Fleet does not: its picture
-    is every machine's)."""
+    (:attr:`paw.supervisor.service.Supervisor.publish_early`; a Fleet's is this machine's look
+    beside the hosts' last picture: :attr:`paw.supervisor.fleet.Fleet.publish_early`)."""
 
     publish_early: Callable[[Snapshot], None] | None
 
@@ -242,7 +245,7 @@ class Feed:
             self._looks_of = supervisor
         self._watch_with, self._watch_live = watch, live
         self._pushes = pushes
-        if pushes is not None and pushes.follow(self._pushed, self._push_failed):
+        if pushes is not None and pushes.follow(self._pushed, self._push_failed, self._early):
             self._following = True
         else:
             self._watch()
@@ -433,9 +436,10 @@ class Feed:
 
     def _early(self, snapshot: Snapshot) -> None:
         """The supervisor's channel-only look, made inside a poked sweep before its screens
-        are captured (on whichever thread sweeps): posted at once, marked ``early``. It is no
-        sweep's picture: the details, the sweep count and the safety sweep's clock wait for
-        the screen sweep, whose picture follows."""
+        are captured (on whichever thread sweeps, or a followed sweeper's, on its reader
+        thread): posted at once, marked ``early``. It is no sweep's picture: the details, the
+        sweep count and the safety sweep's clock wait for the screen sweep, whose picture
+        follows."""
         if self._stopped:
             return
         with self._took_lock:

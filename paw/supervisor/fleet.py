@@ -13,6 +13,11 @@ reported as ``HOST:%N`` (:func:`~paw.supervisor.model.pane_key`); a host's clien
 reconnects reports a structure change, and the sweep that follows finds the host unreachable
 (its agents ``unknown``) or sweeps it in full. While a host's events arrive, a sweep started by
 another machine's event reuses that host's last picture instead of asking it again.
+
+A hook channel's poke (this machine's agents: no channel is wired on a host) makes the fleet's
+early look (:attr:`Fleet.publish_early`, set by the feed as on a supervisor of one machine): this
+machine's channel-only look, with every host's agents and prompts as the last picture showed
+them, goes out before any screen is captured; the sweep's own picture follows.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from paw.supervisor.records import load_agents, load_prompts
 
 if TYPE_CHECKING:
     from paw.supervisor.context import Context
-    from paw.supervisor.model import AgentView
+    from paw.supervisor.model import AgentView, LivePrompt
     from paw.supervisor.records import AgentRecord
     from paw.supervisor.service import Supervisor
     from paw.supervisor.spawn import Startup
@@ -55,6 +60,9 @@ class Fleet:
         self._lock = threading.Lock()
         self._dirty: set[str] = set()  # hosts with an event since their last sweep began
         self._parts: dict[str, tuple[float, Snapshot]] = {}  # host -> (when, its last picture)
+        # the hosts' agents and prompts as the last picture showed them (the early look's)
+        self._hosts_shown: tuple[tuple[AgentView, ...], tuple[LivePrompt, ...]] = ((), ())
+        self._publish_early: Callable[[Snapshot], None] | None = None
 
     # -- pane events ---------------------------------------------------------------------------
 
@@ -116,6 +124,39 @@ class Fleet:
         """paw's tmux session on this machine."""
         return self.local.session
 
+    # -- the early look ------------------------------------------------------------------------
+
+    @property
+    def publish_early(self) -> Callable[[Snapshot], None] | None:
+        """Given, before a sweep that this machine's hook channel's poke asked for, the
+        fleet's picture with the channels' new requests listed: this machine's channel-only
+        look (:attr:`Supervisor.publish_early`) beside the hosts as the last picture showed
+        them (nothing asked of them); None: the sweep alone lists them. A host has no channel
+        wired (docs/remote.md): its prompts come from its screens, by its pane events."""
+        return self._publish_early
+
+    @publish_early.setter
+    def publish_early(self, publish: Callable[[Snapshot], None] | None) -> None:
+        self._publish_early = publish
+        self.local.publish_early = None if publish is None else self._local_look
+
+    def _local_look(self, look: Snapshot) -> None:
+        """This machine's early look (inside :meth:`poll_once`, the hosts' sweeps beside
+        it): handed on with the hosts' last agents and prompts."""
+        publish = self._publish_early
+        if publish is not None:
+            agents, prompts = self._hosts_shown
+            publish(self._merged(look, agents, prompts))
+
+    def _merged(
+        self, here: Snapshot, agents: tuple[AgentView, ...], prompts: tuple[LivePrompt, ...]
+    ) -> Snapshot:
+        """This machine's picture ``here`` with the hosts' ``agents`` and ``prompts``."""
+        mine = tuple(dataclasses.replace(v, host=LOCAL) for v in here.agents)
+        return Snapshot(
+            here.taken_at, mine + agents, here.prompts + prompts, here.tmux_ok, here.error
+        )
+
     # -- the picture ---------------------------------------------------------------------------
 
     def poll_once(self) -> Snapshot:
@@ -132,8 +173,8 @@ class Fleet:
         with ThreadPoolExecutor(max_workers=max(1, len(due))) as pool:
             parts = {name: pool.submit(self._poll_host, r) for name, r in due.items()}
             snap = self.local.poll_once()
-        agents = [dataclasses.replace(v, host=LOCAL) for v in snap.agents]
-        prompts = list(snap.prompts)
+        agents: list[AgentView] = []
+        prompts: list[LivePrompt] = []
         for name, remote in self.remotes.items():
             part = parts[name].result() if name in parts else kept[name]
             if part is None:
@@ -141,7 +182,8 @@ class Fleet:
                 continue
             agents += [dataclasses.replace(v, host=name) for v in part.agents]
             prompts += part.prompts
-        return Snapshot(snap.taken_at, tuple(agents), tuple(prompts), snap.tmux_ok, snap.error)
+        self._hosts_shown = (tuple(agents), tuple(prompts))
+        return self._merged(snap, *self._hosts_shown)
 
     def hosts(self) -> tuple[str, ...]:
         """The hosts beside this machine."""

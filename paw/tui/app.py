@@ -268,8 +268,11 @@ class PawApp(App[None]):
         if isinstance(event, Picture):
             snapshot = event.snapshot
             self.main.post_message(
-                PanesPolled(snapshot, None, event.audit, wave=event.wave, waves=event.waves)
-            )
+                PanesPolled(
+                    snapshot, None, event.audit, wave=event.wave, waves=event.waves,
+                    early=event.early,
+                )
+            )  # fmt: skip
             if snapshot.tmux_ok:
                 self._tmux_lost = False
             else:

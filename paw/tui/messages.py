@@ -47,6 +47,7 @@ class PanesPolled(Message):
         *,
         wave: WaveReading | None = None,
         waves: bool = False,
+        early: bool = False,
     ) -> None:
         super().__init__()
         self.snapshot = snapshot
@@ -54,10 +55,15 @@ class PanesPolled(Message):
         self.audit = audit
         self.wave = wave  # the latest wave (None: there is none)
         self.waves = waves  # whether waves were looked for at all
+        # a channel-only look's picture (paw.supervisor.feed.Picture.early): no sweep's, so
+        # handling it acknowledges no push of a sweeper's
+        self.early = early
 
     def can_replace(self, message: Message) -> bool:
-        """Drop a stale, unhandled sweep in favour of this one."""
-        return isinstance(message, PanesPolled)
+        """Drop a stale, unhandled sweep in favour of this one (an early look replaces only
+        an early look: the sweep's picture it would drop is the one a sweeper waits to hear
+        was handled)."""
+        return isinstance(message, PanesPolled) and (message.early or not self.early)
 
 
 class DetailsRead(Message):

@@ -316,13 +316,16 @@ class FakePushes:
         self.acks = 0
         self.on_picture: Callable[[Snapshot, frozenset[str]], None] | None = None
         self.on_failure: Callable[[PawError], None] | None = None
+        self.on_early: Callable[[Snapshot], None] | None = None
 
     def follow(
         self,
         on_picture: Callable[[Snapshot, frozenset[str]], None],
         on_failure: Callable[[PawError], None],
+        on_early: Callable[[Snapshot], None] | None = None,
     ) -> bool:
         self.on_picture, self.on_failure = on_picture, on_failure
+        self.on_early = on_early
         self.following = True
         return True
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from paw.supervisor.feed import Feed, FeedEvent
 from paw.supervisor.model import Snapshot
-from tests.supervisor.test_feed import Clock, Jobs, Sweeps, pictures
+from tests.supervisor.test_feed import Clock, FakePushes, Jobs, Sweeps, pictures
 
 
 class Looks(Sweeps):
@@ -111,7 +111,7 @@ def test_the_feed_sets_only_an_unset_look_and_unsets_its_own_when_it_stops() -> 
     assert theirs.publish_early == mine.append
     other.stop()
     assert theirs.publish_early == mine.append
-    # a supervisor with no look of its own (a Fleet: its picture is every machine's)
+    # a supervisor with no look of its own
     plain = Sweeps(clock)
     third = Feed(plain, clock=clock, run=Jobs())  # type: ignore[arg-type]
     third.use(plain)  # type: ignore[arg-type]
@@ -126,3 +126,40 @@ def test_a_look_after_the_feed_stopped_is_not_posted() -> None:
     feed.stop()
     early(Snapshot(taken_at=5000.0, agents=(), prompts=()))
     assert not pictures(events)
+
+
+def test_a_sweepers_early_look_is_posted_as_the_feeds_own_look() -> None:
+    """A followed sweeper's look (``("early", ...)`` on its pipe: paw.cli.sweep_child) is
+    posted early as the feed's own look is: no sweep counted, no details, no acknowledgement
+    owed, the last picture's audit; one older than the newest picture posted is dropped.
+    Over the real sweeper process: tests/tui/test_sweeper_early_real.py."""
+    feed, clock, looks, jobs, events = early_world()
+    jobs.sync = True
+    pushes = FakePushes()
+    feed.use(looks, pushes=pushes)  # type: ignore[arg-type]
+    assert pushes.on_picture is not None
+    assert pushes.on_early is not None
+    pushes.on_picture(looks.poll_once(), frozenset({"%1"}))
+    [whole] = pictures(events)
+    swept, last_sweep = feed.sweeps, feed._last_sweep
+    read, audits = (len(looks.captures), len(looks.diffs)), looks.audits
+    clock.now += 1
+    look = Snapshot(taken_at=clock.now, agents=(), prompts=())
+    pushes.on_early(look)
+    [_, early] = pictures(events)
+    assert early.early
+    assert early.snapshot is look
+    assert early.audit is whole.audit
+    assert feed.sweeps == swept
+    assert feed.early_looks == 1
+    assert (len(looks.captures), len(looks.diffs)) == read  # no details read for it
+    assert looks.audits == audits  # nor its audit
+    assert feed._last_sweep == last_sweep
+    assert feed._last_picture is whole
+    # the sweep's own picture follows; a look older than it, arriving late, is dropped
+    clock.now += 1
+    pushes.on_picture(looks.poll_once(), frozenset())
+    pushes.on_early(look)
+    assert [p.early for p in pictures(events)] == [False, True, False]
+    assert feed.early_looks == 1
+    feed.stop()

@@ -158,7 +158,7 @@ class MainScreen(ScreenPanels, AgentActions):
         if first:
             self.set_timer(AFTER_FRAME_S, self._first_picture_shown, name="first-picture")
         handled = getattr(self.app, "picture_handled", None)
-        if callable(handled):  # a sweeper that pushes its pictures may send the next
+        if callable(handled) and not message.early:  # a sweeper may push its next picture
             handled()
 
     def _first_picture_shown(self) -> None:

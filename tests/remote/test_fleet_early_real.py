@@ -1,0 +1,158 @@
+"""A fleet (a host added over the real sshd on 127.0.0.1) lists this machine's hook channel
+request from the poke's early look, before the screen sweep (issue 32), and keeps the host's
+agents and prompts in that picture as the last one showed them.
+
+The feed runs as `paw tui` and `paw serve` run it over a Fleet (pane events of this machine and
+of the host's tmux over ssh, its safety sweep at 600 s), with paw's real hook program run as
+Qwen Code runs it (the stand-in agent of :mod:`tests.tui.test_channel_wake_real`, which draws
+nothing while its hook waits). This machine's screen sweep is held at its first tmux call: the
+request must reach a picture marked early while it is held; the sweep's own picture follows
+with the same occurrence. A host has no channel wired (docs/remote.md): its scripted agent's
+prompt comes from its screen, as always."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psutil
+import pytest
+
+from paw.cli.compose import build_fleet
+from paw.supervisor.feed import Feed, FeedEvent, Picture
+from paw.supervisor.fleet import Fleet
+from paw.supervisor.records import load_agents
+from tests.remote.conftest import Site
+from tests.support.budget import budget
+from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _hooks
+
+pytestmark = [pytest.mark.tmux, pytest.mark.git]
+
+
+def _listed(picture: Picture) -> list[str]:
+    return [p.id for p in picture.snapshot.prompts if p.prompt.subject == COMMAND]
+
+
+def _on_host(picture: Picture) -> tuple[list[str], list[str]]:
+    """The host's agents and prompt ids in ``picture``."""
+    snap = picture.snapshot
+    agents = sorted(v.name for v in snap.agents if v.host == "box")
+    return agents, sorted(p.id for p in snap.prompts if p.agent == "r1")
+
+
+def test_a_fleets_early_look_lists_this_machines_request_beside_the_hosts_last_picture(
+    site: Site, tmp_path: Path
+) -> None:
+    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
+    agent.parent.mkdir()
+    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
+    agent.chmod(0o755)
+    with (site.repo / "paw.toml").open("a", encoding="utf-8") as config:
+        config.write(
+            "\n".join([
+                "", "[agents.qwen-code]", f"command = [{json.dumps(str(agent))}]",
+                'match = { interpreters = ["python"], scripts = ["qwen"] }',
+                f"env = {{ FAKE_QWEN_GO = {json.dumps(str(go))} }}", "",
+            ])
+        )  # fmt: skip
+    fleet = build_fleet(str(site.repo), control=True)  # as `paw tui` and `paw serve` build it
+    assert isinstance(fleet, Fleet)
+    fleet.spawn_agent("r1", "demo-safe", None, host="box")  # asks `ls -la`, on its screen
+    fleet.spawn_agent("alice", "qwen-code", None)
+    record = load_agents(fleet.local.ctx.state)["alice"]
+    assert record.launched is not None
+    pid = record.launched.pid
+
+    # This machine's screen sweep, held at its first tmux call while ``hold`` is set.
+    terminal = fleet.local.ctx.terminal
+    survey = terminal.survey
+    held, hold, entered = threading.Event(), threading.Event(), threading.Event()
+
+    def gated(*args: object, **kwargs: object) -> object:
+        if hold.is_set():
+            entered.set()
+            held.wait(budget(120))
+        return survey(*args, **kwargs)  # type: ignore[arg-type]
+
+    terminal.survey = gated  # type: ignore[method-assign,assignment]
+    feed = Feed(fleet, safety_interval=600.0, poll_interval=600.0)
+    pictures: list[Picture] = []
+    arrived = threading.Condition()
+
+    def took(event: FeedEvent) -> None:
+        if isinstance(event, Picture):
+            with arrived:
+                pictures.append(event)
+                arrived.notify_all()
+
+    def waited(check: Callable[[], bool], seconds: float) -> bool:
+        end = time.monotonic() + budget(seconds)
+        with arrived:
+            while not check():
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                arrived.wait(min(left, 1.0))
+            return True
+
+    def settled() -> bool:  # alice seen, proven, asking nothing, its mark settled; r1 asks
+        seen = fleet.local.ctx.memory.observed.get("alice")
+        if not pictures or seen is None or seen[1].proc is None:
+            return False
+        last = pictures[-1]
+        [view] = [v for v in last.snapshot.agents if v.name == "alice"]
+        marks = fleet.local.ctx.memory.channel_marks
+        return (
+            view.status.value != "starting"
+            and not [p for p in last.snapshot.prompts if p.agent == "alice"]
+            and isinstance(marks.get("alice"), tuple)
+            and bool(_on_host(last)[1])
+        )
+
+    feed.subscribe(took)
+    feed.use(fleet, watch=fleet.watch, live=fleet.events_live)  # as the TUI connects a Fleet
+    try:
+        end = time.monotonic() + budget(90)
+        while not settled() and time.monotonic() < end:
+            feed.request()
+            waited(settled, 1)
+        assert settled(), [(p.early, p.snapshot.prompts) for p in pictures[-1:]]
+        assert waited(lambda: not feed.in_flight, 30)
+        shown = _on_host(pictures[-1])
+        before = len(pictures)
+        hold.set()
+        go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
+        assert waited(lambda: any(_listed(p) for p in pictures[before:]), 60), [
+            (p.early, p.snapshot.prompts) for p in pictures[before:]
+        ]
+        [first] = [p for p in pictures[before:] if _listed(p)][:1]
+        assert first.early  # the look's picture, not the screen sweep's
+        [oid] = _listed(first)
+        [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
+        assert prompt.source.name == "channel-only"
+        # the host's agents and prompt as the last picture showed them (nothing asked of it)
+        assert _on_host(first) == shown
+        assert shown[0] == ["r1"]
+        assert feed.early_looks == 1
+        assert entered.wait(budget(60))  # this machine's screen sweep is held all this time
+        # the sweep's own picture follows: the cross-check keeps the occurrence
+        held.set()
+        assert waited(lambda: any(not p.early and _listed(p) for p in pictures[before:]), 60)
+        [after] = [p for p in pictures[before:] if not p.early and _listed(p)][:1]
+        assert _listed(after) == [oid]
+        assert _on_host(after)[0] == ["r1"]
+        assert pictures.index(after) > pictures.index(first)
+    finally:
+        held.set()
+        feed.stop()
+        for hook in _hooks(pid):
+            with contextlib.suppress(psutil.Error):
+                hook.send_signal(signal.SIGTERM)
+        fleet.close()
+    assert fleet.local.publish_early is None  # the feed's look went with it

@@ -91,7 +91,7 @@ def _run(
         # by the wave's rules, at once rather than at the next poll
         sleep = WakeableSleep()
         sup.listen_counts(sleep.wake)
-        state = runner.run(sleep, progress(args.quiet or args.json))
+        state = runner.run(sleep, progress(args.quiet or args.json), wake=sleep.wake)
     finally:
         notifier.close()
         for error in notifier.errors:  # (as they come: the run may also end by raising)

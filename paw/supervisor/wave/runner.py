@@ -50,6 +50,7 @@ from paw.supervisor.spawn import start_up
 from paw.supervisor.wave.outbox import Outbox
 from paw.supervisor.wave.report import wave_report
 from paw.supervisor.wave.resume import settle_rule_approvals, settle_starting
+from paw.supervisor.wave.stopwatch import StopWatch
 from paw.supervisor.wave.views import screen_hashes
 from paw.supervisor.wave.views import task_view as task_view_of
 
@@ -145,13 +146,22 @@ class WaveRunner:
     # -- the loop --------------------------------------------------------------------------
 
     def run(
-        self, sleep: Callable[[float], None], on_tick: Callable[[WaveState], None] | None = None
+        self,
+        sleep: Callable[[float], None],
+        on_tick: Callable[[WaveState], None] | None = None,
+        *,
+        wake: Callable[[], None] | None = None,
     ) -> WaveState:
         """Tick every ``poll_s`` until the wave finishes or a stop is requested. A tick that a
         hook channel's poke started parks the channel's new requests from the channel-only look
-        the supervisor makes first (:meth:`park_early`), before the screen sweep."""
+        the supervisor makes first (:meth:`park_early`), before the screen sweep. ``wake`` ends
+        the ``sleep`` in progress: given, ``paw wave stop`` ends even an hour's sleep within
+        a second (:class:`~paw.supervisor.wave.stopwatch.StopWatch`)."""
         if self.sup.publish_early is None:
             self.sup.publish_early = self.park_early
+        watch = StopWatch(self._stop_requested, wake) if wake is not None else None
+        if watch is not None:
+            watch.start()
         try:
             while True:
                 finished = self.tick()
@@ -162,6 +172,8 @@ class WaveRunner:
                 busy = self.changed or self.checking()
                 sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
         finally:
+            if watch is not None:
+                watch.close()
             if self.sup.publish_early == self.park_early:
                 self.sup.publish_early = None
 

@@ -9,6 +9,7 @@ out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only 
 from __future__ import annotations
 
 import dataclasses
+import secrets
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -26,8 +27,10 @@ from paw.core.wave import (
     Phase,
     RunCheck,
     TaskView,
+    WaveEnd,
     WaveState,
     after_check,
+    audited,
     describe,
     followup_refused,
     initial_state,
@@ -205,11 +208,13 @@ class WaveRunner:
     def tick(self) -> bool:
         """One sweep: observe, decide, act (recording first). True when the wave has ended."""
         self.changed = False
+        if not self._outbox_checked:  # what a dead runner left undelivered leaves first (its
+            self._outbox_checked = True  # wave's own end message too)
+            self.outbox.resend_undelivered(self.state)
         if self.state.status != "running":
             return True
-        if not self._outbox_checked:  # what a dead runner left undelivered leaves first
-            self._outbox_checked = True
-            self.outbox.resend_undelivered(self.state)
+        if self.state.ending is not None and self._resume_end(self.state.ending):
+            return True
         if self._stop_requested():
             return self._end("stopped", "wave-stopped")
         snap = self.sup.poll_once()
@@ -257,12 +262,36 @@ class WaveRunner:
             self.save()  # none composed (the prompt is gone): no longer owed
 
     def _end(self, status: str, event: str) -> bool:
-        self.announce(self.ctx.clock())  # what a dead runner owed leaves before the end
-        self.state.status = status
-        self.state.ended_at = self.ctx.clock()
-        self.ctx.record("wave-end", wave=self.wave.name, status=status)
+        """End the run, its ``wave-end`` recorded exactly once whatever line a kill hits: the
+        end is saved first (:class:`~paw.core.wave.WaveEnd`), then recorded, then written as
+        the wave's status with its message (one write, the outbox's)."""
+        now = self.ctx.clock()
+        self.announce(now)  # what a dead runner owed leaves before the end
+        ending = WaveEnd(
+            id=f"{self.wave.name}-end-{secrets.token_hex(6)}", status=status, event=event, at=now
+        )
+        self.state.ending = ending
+        self.save()
+        self.ctx.fault("wave:ending")
+        self.ctx.record("wave-end", wave=self.wave.name, status=status, end=ending.id)
+        self.ctx.fault("wave:end-recorded")
+        return self._ended(ending)
+
+    def _resume_end(self, ending: WaveEnd) -> bool:
+        """A runner killed while ending: recorded, the end stands (finished here, not recorded
+        again); never recorded, nothing was said, and this run decides anew (True: it ended)."""
+        if ending.id in audited(self.ctx.audit.read(), "wave-end", self.wave.name, "end"):
+            return self._ended(ending)
+        self.state.ending = None
+        self.save()
+        return False
+
+    def _ended(self, ending: WaveEnd) -> bool:
+        self.state.status, self.state.ended_at = ending.status, ending.at
+        self.state.ending = None
         # ended and its message recorded in one write (the outbox's)
-        self.outbox.send(self.state, [wave_message(event, self.state, repo=self.ctx.repo_root)])
+        message = wave_message(ending.event, self.state, repo=self.ctx.repo_root)
+        self.outbox.send(self.state, [message])
         self.outbox.update_badge(0)
         return True
 

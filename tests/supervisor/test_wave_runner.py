@@ -625,3 +625,43 @@ def test_the_end_of_a_wave_is_recorded_once_whatever_line_a_kill_hits(step: str)
     final = WaveState.model_validate(rig.state.read("night"))
     assert (final.status, final.ending) == ("done", None)
     assert _notified(rig) == dict.fromkeys((str(m["id"]) for m in final.messages), 1)
+
+
+class Lost(Collect):
+    """A Notifier whose process dies before its delivery thread calls any channel."""
+
+    def send(
+        self,
+        message: Message,
+        on_attempt: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        del on_attempt, on_done
+        self.messages.append(message)
+
+
+def test_the_last_message_of_an_ended_wave_is_delivered_by_the_next_run() -> None:
+    """The runner died after the wave's end was written, before a channel had its messages:
+    the next run of the wave (ended) delivers them, once."""
+    rig = make_rig()
+    wave = _wave(1)
+    lost = Lost()
+    runner = _runner(rig, wave, lost)
+    runner.tick()
+    rig.terminal.set_screen(_panes(rig)["night-t0"], IDLE_SCREEN)
+    _until_ended(runner, rig)
+    assert [m.event for m in lost.messages] == ["task-done", "wave-done"]
+    notes = Collect()
+    for _ in range(2):
+        assert _runner(rig, wave, notes).tick()
+    assert [m.event for m in notes.messages] == ["task-done", "wave-done"]
+
+
+def _until_ended(runner: WaveRunner, rig: Rig) -> None:
+    deadline = time.monotonic() + 60  # a check runs on its own thread
+    while time.monotonic() < deadline:
+        rig.now[0] += 1
+        if runner.tick():
+            return
+        time.sleep(0.01)
+    raise AssertionError("the wave did not end")

@@ -5,10 +5,12 @@ processes driven by the real CLI and real apprise to a local HTTP receiver."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 from typing import TYPE_CHECKING
 
+import psutil
 import pytest
 
 from paw.supervisor.crash_steps import WAVE_END_STEPS
@@ -121,3 +123,52 @@ def test_a_runner_killed_while_it_ends_records_the_end_once(
     assert [t for t in receiver.titles() if "stopped" in t] == [
         f"paw wave night ({repo.name}){STOPPED}"
     ]
+
+
+def test_a_check_running_when_the_wave_stops_is_ended_with_the_runner(
+    git_repo: Path, server: Server, tmp_path: Path
+) -> None:
+    """The runner ends (``paw wave stop``) while its task's check runs (a loop that waits for
+    a file): the check's whole process group ends with it; nothing paw started for the wave
+    outlives the runner (its result would never be read)."""
+    socket, repo = server.socket_name or "", git_repo
+    started, go = tmp_path / "check-started", tmp_path / "check-go"
+    check = f"touch {started}; while [ ! -f {go} ]; do sleep 0.1; done"
+    wave_file = _setup(
+        repo, socket, _agent("demo-quiet", "busy 0.3"),
+        f'name = "night"\nagent = "demo-quiet"\npoll_s = 0.5\nsettle_s = 1\n{QUIET}'
+        f'[[tasks]]\nname = "quiet"\ntask = "do nothing"\ncheck = "{check}"\n',
+    )  # fmt: skip
+    runner = _start(repo, socket, "run", str(wave_file))
+    try:
+        _wait("the check runs", started.exists)
+        checks = _checks(go)
+        assert checks, "the check's processes"
+        stop = _paw(repo, socket, "wave", "stop")
+        assert stop.returncode == 0, stop.stdout + stop.stderr
+        code, output = _finish(runner)
+        assert code == 0, output
+        _wait("the check ended with the runner", lambda: not _alive(checks))
+    finally:
+        go.touch()  # (the loop ends by itself too, should the test fail)
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait(30)
+
+
+def _checks(marker: Path) -> list[psutil.Process]:
+    """The processes of the check that waits for ``marker`` (its shell and its sleeps)."""
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        with contextlib.suppress(psutil.Error):
+            if str(marker) in " ".join(proc.info["cmdline"] or ()):
+                found.append(proc)
+    return found
+
+
+def _alive(procs: list[psutil.Process]) -> bool:
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
+                return True
+    return False

@@ -86,11 +86,14 @@ class WaveRunner:
         run_check: CheckRunner,
         notify_fallback: NotifySettings | None = None,
         usage_of: Callable[[TaskState], tuple[int | None, float | None]] | None = None,
+        end_checks: Callable[[], None] | None = None,
     ) -> None:
         """``texts`` holds each task's text (task files already read); ``store`` keeps
         ``<wave name>.json`` documents; ``usage_of`` reads a task's agent's usage (tokens,
-        dollars; None each where unknown) for the token and dollar budgets."""
+        dollars; None each where unknown) for the token and dollar budgets; ``end_checks``
+        kills the checks ``run_check`` still runs (called when :meth:`run` ends)."""
         self.usage_of = usage_of
+        self.end_checks = end_checks
         self.sup = sup
         self.ctx = sup.ctx
         self.wave = wave
@@ -177,6 +180,8 @@ class WaveRunner:
         finally:
             if watch is not None:
                 watch.close()
+            if self._checks and self.end_checks is not None:
+                self.end_checks()  # their results would never be read: none is left running
             if self.sup.publish_early == self.park_early:
                 self.sup.publish_early = None
 

@@ -158,14 +158,15 @@ class Replay:
                 if self.path == "/event" and replay.down.is_set():
                     return self._send(503, "")
                 if self.path == "/event":
+                    # connected, and listed for emit(), at once (under emit's lock): an event
+                    # emitted once the client saw "connected" reaches its stream
                     with replay.lock:
                         replay.event_requests += 1
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.end_headers()
-                    self.wfile.write(b'data: {"type":"server.connected","properties":{}}\n\n')
-                    self.wfile.flush()
-                    with replay.lock:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "text/event-stream")
+                        self.end_headers()
+                        self.wfile.write(b'data: {"type":"server.connected","properties":{}}\n\n')
+                        self.wfile.flush()
                         replay.streams.append(self.connection)
                         replay.holding.append(threading.current_thread())
                     # hold the stream open until the replay closes, then end it: a handler

@@ -44,6 +44,16 @@ SEND_STEPS = (
 WAVE_STEPS = (
     "wave:decided",  # a decision (a prompt parked for a human, a task done…) and its owed messages
     # are saved; no message is recorded in the outbox yet (the resumed runner records it)
-    "wave:recorded",  # the messages are recorded in the outbox; none handed to a channel
+    "wave:recorded",  # the messages are recorded in the outbox; none audited, none handed on
+    "wave:audited",  # the messages' `wave-notify` records are written; none handed to a channel
 )  # proven by tests/supervisor/test_wave_announce_real.py (kill -9, real parts) and
 # tests/supervisor/test_wave_runner.py (each window: a sweep, an early look, a check)
+WAVE_HANDED_STEPS = (
+    "wave:handed",  # the messages are handed to the delivery thread (audited before that)
+)  # proven by tests/supervisor/test_wave_runner.py (the delivery may or may not have begun:
+# a real kill there is a race, not a window a test can aim at)
+WAVE_END_STEPS = (
+    "wave:ending",  # the end is decided and saved (state.ending); no `wave-end` record yet
+    "wave:end-recorded",  # the `wave-end` record is written; the state still says running
+)  # proven by tests/supervisor/test_wave_stop_real.py (kill -9, real parts) and
+# tests/supervisor/test_wave_runner.py

@@ -8,6 +8,10 @@ The windows (:data:`paw.supervisor.crash_steps.WAVE_STEPS`):
   recorded in the outbox yet. The resumed runner records and sends it: never lost.
 - ``wave:recorded``: the message is recorded in the outbox; no channel has it yet. The resumed
   runner delivers it once; the parked prompt is not announced a second time.
+- ``wave:audited``: the message's ``wave-notify`` is in the audit too; no channel has it yet. The
+  resumed runner delivers it once, without a second ``wave-notify``.
+
+Whatever the step, each message ends with exactly one ``wave-notify`` (record, then act).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import pytest
 from paw.adapters.state import StateStore
 from paw.supervisor.crash_steps import WAVE_STEPS
 from paw.supervisor.records import load_agents
-from tests.supervisor.test_wave_real import BUDGET_S, _agent, _paw, _state, _task, _wait
+from tests.supervisor.test_wave_real import BUDGET_S, _agent, _audit, _paw, _state, _task, _wait
 from tests.supervisor.test_wave_windows_real import _finish, _notify, _setup, _start
 from tests.support.receiver import Receiver
 from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
@@ -105,6 +109,8 @@ def test_a_parked_prompt_is_announced_once_after_a_kill_at_each_step(
         assert titles.count(title) == 1, titles
     assert all(p["notified_at"] is not None for p in _parked(repo))
     assert _state(repo).get("due", []) == []
+    notified = [str(r["id"]) for r in _audit(repo) if r["event"] == "wave-notify"]
+    assert sorted(notified) == sorted(str(m["id"]) for m in _state(repo)["messages"])
 
 
 def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_kill(

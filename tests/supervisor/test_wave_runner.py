@@ -14,7 +14,7 @@ import pytest
 
 from paw.core.wave import CheckResult, WaveFile, WaveState
 from paw.core.wave_report import Message
-from paw.supervisor.crash_steps import WAVE_STEPS
+from paw.supervisor.crash_steps import WAVE_END_STEPS, WAVE_HANDED_STEPS, WAVE_STEPS
 from paw.supervisor.wave import WaveRunner
 from tests.support.fakes import FakeTerminal
 from tests.support.supervision import IDLE_SCREEN, Rig, demo_proc, demo_screen, make_rig
@@ -557,3 +557,111 @@ def test_a_decision_killed_before_or_after_its_message_is_recorded_is_announced_
         assert events == [("parked", "t0"), ("parked", "t1")]
     assert again.state.due == []
     assert WaveState.model_validate(rig.state.read("night")).due == []
+
+
+def _notified(rig: Rig) -> dict[str, int]:
+    """``wave-notify`` records per message id."""
+    ids = [str(r["id"]) for r in rig.audit.records if r["event"] == "wave-notify"]
+    return {key: ids.count(key) for key in ids}
+
+
+@pytest.mark.parametrize("step", [*WAVE_STEPS[1:], *WAVE_HANDED_STEPS])
+def test_a_message_is_audited_before_any_channel_has_it_and_once_across_a_kill(step: str) -> None:
+    """Record, then act: killed after its messages were recorded (``wave:recorded``), audited
+    (``wave:audited``) or handed to the delivery thread (``wave:handed``), every message a
+    channel got has its ``wave-notify`` already; the resumed runners deliver the rest, and each
+    message ends with exactly one ``wave-notify`` and one delivery."""
+    rig = make_rig()
+    wave = _wave(2)
+    dead = Collect()
+    runner = _runner(rig, wave, dead)
+    runner.tick()
+    _dies_at(runner, step)
+    for agent, pane in _panes(rig).items():
+        rig.terminal.set_screen(pane, demo_screen("shell", f"git push origin {agent}"))
+    with pytest.raises(Killed):
+        _until_killed(runner, rig, early=False)
+    audited = {str(r["title"]) for r in rig.audit.records if r["event"] == "wave-notify"}
+    assert {m.title for m in dead.messages} <= audited  # none reached a channel unaudited
+    resumed = Collect()
+    for _ in range(2):
+        again = _runner(rig, wave, resumed)
+        rig.now[0] += 1
+        again.tick()
+    sent = sorted(m.title for m in dead.messages + resumed.messages if m.event == "parked")
+    assert sent == [
+        "paw wave night (app): t0 needs a human: shell git push origin night-t0",
+        "paw wave night (app): t1 needs a human: shell git push origin night-t1",
+    ]
+    ids = [str(m["id"]) for m in again.state.messages]
+    assert _notified(rig) == dict.fromkeys(ids, 1)
+
+
+@pytest.mark.parametrize("step", WAVE_END_STEPS)
+def test_the_end_of_a_wave_is_recorded_once_whatever_line_a_kill_hits(step: str) -> None:
+    """Killed after the end was decided and saved (``wave:ending``) or after its ``wave-end``
+    record (``wave:end-recorded``): the resumed runner ends the wave with exactly one
+    ``wave-end`` record and one "done" message, and a runner after it adds nothing."""
+    rig = make_rig()
+    wave = _wave(1)
+    dead = Collect()
+    runner = _runner(rig, wave, dead)
+    runner.tick()
+    _dies_at(runner, step)
+    rig.terminal.set_screen(_panes(rig)["night-t0"], IDLE_SCREEN)
+    with pytest.raises(Killed):
+        _until_killed(runner, rig, early=False)
+    left = WaveState.model_validate(rig.state.read("night"))
+    assert (left.status, left.ending is not None) == ("running", True)
+    resumed = Collect()
+    for _ in range(3):
+        again = _runner(rig, wave, resumed)
+        rig.now[0] += 1
+        assert again.tick()
+    ends = [r for r in rig.audit.records if r["event"] == "wave-end"]
+    assert [r["status"] for r in ends] == ["done"]
+    done = [m for m in dead.messages + resumed.messages if m.event == "wave-done"]
+    assert len(done) == 1
+    final = WaveState.model_validate(rig.state.read("night"))
+    assert (final.status, final.ending) == ("done", None)
+    assert _notified(rig) == dict.fromkeys((str(m["id"]) for m in final.messages), 1)
+
+
+class Lost(Collect):
+    """A Notifier whose process dies before its delivery thread calls any channel."""
+
+    def send(
+        self,
+        message: Message,
+        on_attempt: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        del on_attempt, on_done
+        self.messages.append(message)
+
+
+def test_the_last_message_of_an_ended_wave_is_delivered_by_the_next_run() -> None:
+    """The runner died after the wave's end was written, before a channel had its messages:
+    the next run of the wave (ended) delivers them, once."""
+    rig = make_rig()
+    wave = _wave(1)
+    lost = Lost()
+    runner = _runner(rig, wave, lost)
+    runner.tick()
+    rig.terminal.set_screen(_panes(rig)["night-t0"], IDLE_SCREEN)
+    _until_ended(runner, rig)
+    assert [m.event for m in lost.messages] == ["task-done", "wave-done"]
+    notes = Collect()
+    for _ in range(2):
+        assert _runner(rig, wave, notes).tick()
+    assert [m.event for m in notes.messages] == ["task-done", "wave-done"]
+
+
+def _until_ended(runner: WaveRunner, rig: Rig) -> None:
+    deadline = time.monotonic() + 60  # a check runs on its own thread
+    while time.monotonic() < deadline:
+        rig.now[0] += 1
+        if runner.tick():
+            return
+        time.sleep(0.01)
+    raise AssertionError("the wave did not end")

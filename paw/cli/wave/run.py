@@ -51,7 +51,7 @@ def cmd_resume(args: argparse.Namespace) -> Result:
 def _run(
     args: argparse.Namespace, path: Path, wave: WaveFile, sha: str, texts: dict[str, str]
 ) -> Result:
-    from paw.adapters.checks import run_check
+    from paw.adapters.checks import end_checks, run_check
     from paw.adapters.notify import ChannelNotifier, terminal_bell_stream
     from paw.cli.compose import build_supervisor, socket_file
     from paw.supervisor.channels import WakeableSleep
@@ -85,13 +85,13 @@ def _run(
         runner = WaveRunner(
             sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,
             notifier=notifier, run_check=run_check, notify_fallback=sup.ctx.config.notify,
-            usage_of=task_spend(sup.ctx.repo_root, sup.ctx.config),
+            usage_of=task_spend(sup.ctx.repo_root, sup.ctx.config), end_checks=end_checks,
         )  # fmt: skip
         # a hook channel's request (a poke) ends the sleep between ticks: listed, and judged
         # by the wave's rules, at once rather than at the next poll
         sleep = WakeableSleep()
         sup.listen_counts(sleep.wake)
-        state = runner.run(sleep, progress(args.quiet or args.json))
+        state = runner.run(sleep, progress(args.quiet or args.json), wake=sleep.wake)
     finally:
         notifier.close()
         for error in notifier.errors:  # (as they come: the run may also end by raising)

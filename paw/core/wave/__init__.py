@@ -8,9 +8,10 @@ runner passes ``now`` and what it saw, and carries out the effects (recording ea
 
 The rooms: :mod:`.schema` (the wave file, its cross-key checks, its digest), :mod:`.state`
 (what the runner persists), :mod:`.seen` (what a sweep shows the decisions), :mod:`.effects`
-(what the decisions ask for), :mod:`.rules` (standing rules: where a prompt goes) and
-:mod:`.steps` (the decisions). This module names their public API, so ``from paw.core.wave
-import …`` reads as before the split.
+(what the decisions ask for), :mod:`.rules` (standing rules: where a prompt goes),
+:mod:`.steps` (the decisions) and :mod:`.recorded` (which of its own steps the audit holds,
+read on resume). This module names their public API, so ``from paw.core.wave import …`` reads
+as before the split.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from paw.core.notify_settings import NotifySettings
 from paw.core.output_tail import tail
 from paw.core.wave.effects import ApproveByRule, Effect, FollowUp, Notify, RunCheck, Spawn
+from paw.core.wave.recorded import audited
 from paw.core.wave.rules import HUMAN_ONLY_KINDS, needs_human_dialog, route, rule_matches
 from paw.core.wave.schema import (
     MAX_POLL_S,
@@ -38,6 +40,7 @@ from paw.core.wave.state import (
     Phase,
     PromptState,
     TaskState,
+    WaveEnd,
     WaveState,
     describe,
     initial_state,
@@ -89,12 +92,14 @@ __all__ = [
     "Step",
     "TaskState",
     "TaskView",
+    "WaveEnd",
     "WaveFile",
     "WaveRule",
     "WaveState",
     "WaveTask",
     "after_check",
     "agent_name",
+    "audited",
     "describe",
     "file_digest",
     "followup_refused",

@@ -68,6 +68,17 @@ class DueNote(_State):
     prompt_id: str | None = None
 
 
+class WaveEnd(_State):
+    """The end of a run, decided and saved before its ``wave-end`` audit record (whose ``end``
+    field is this ``id``): a runner killed before the record leaves only this (the next run
+    decides again); killed after it, the next run finishes this end without a second record."""
+
+    id: str
+    status: str  # done, failed, stopped
+    event: str  # its message: wave-done, wave-failed, wave-stopped
+    at: float
+
+
 class TaskState(_State):
     """One task as the runner left it (``.paw/waves/<name>.json``)."""
 
@@ -134,6 +145,7 @@ class WaveState(_State):
     tasks: list[TaskState]
     messages: list[dict[str, object]] = Field(default_factory=list)
     due: list[DueNote] = Field(default_factory=list)  # decided, not in the outbox yet
+    ending: WaveEnd | None = None  # the end decided, its state not yet written (see WaveEnd)
 
     def task(self, name: str) -> TaskState:
         """The state of task ``name``."""

@@ -1,11 +1,13 @@
 """The wave's messages: composed from the runner's notes, recorded before they leave, delivered
 at most once, and the badge of prompts waiting for a human.
 
-Every message is recorded "to send" in the wave's state (one save) before it is handed to the
-channels; the delivery thread marks each attempt and each delivery in the outbox document
-(``<wave>.outbox.json``, its own: written from that thread). A runner that died before a
-message was attempted delivers it on resume; one whose delivery was cut off never sends it
-again (audited as uncertain).
+Every message is recorded "to send" in the wave's state (one save), then audited
+(``wave-notify``, its full text), and only then handed to the channels; the delivery thread
+marks each attempt and each delivery in the outbox document (``<wave>.outbox.json``, its own:
+written from that thread). A runner that died before a message was attempted delivers it on
+resume; one whose delivery was cut off never sends it again (audited as uncertain). A message
+recorded in the state whose runner died before its ``wave-notify`` is audited on resume (the
+text it sends), before it leaves: one record each.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from paw.core.wave import audited
 from paw.core.wave_recovery import answer_from_audit, undelivered
 from paw.core.wave_report import Message, digest_message, prompt_message, task_message, wave_message
 from paw.errors import PawError
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from paw.supervisor.records import StateStore
 
 OUTBOX_SUFFIX = ".outbox"  # the delivery marks of the wave's messages: <wave>.outbox.json
+_TEXTS = ("outgoing_title", "outgoing_body")  # an entry's text (dropped once delivered)
 
 
 class Notifier(Protocol):
@@ -91,8 +95,9 @@ class Outbox:
                 entry.pop("outgoing_body", None)
 
     def notify(self, state: WaveState, notes: list[Notify], now: float) -> int:
-        """Mark every message in the state (one save), then hand them to the channels, then
-        audit them: a crash never sends one twice, and a burst costs one fsync of the state.
+        """Mark every message in the state (one save), then audit them, then hand them to
+        the channels: a crash never sends one twice nor leaves one sent unaudited, and a burst
+        costs one fsync of the state.
         The number of messages (0: nothing composed, nothing saved)."""
         outbox: list[Message] = []
         parked = [n for n in notes if n.event == "parked" and n.prompt_id is not None]
@@ -161,7 +166,7 @@ class Outbox:
 
     def send(self, state: WaveState, messages: list[Message]) -> None:
         """The outbox: every message is recorded "to send" in the state (one save), then
-        handed to the delivery thread, which marks each attempt and each delivery (see
+        audited, then handed to the delivery thread, which marks each attempt and each delivery (see
         :meth:`_mark`); a runner that died before a message was attempted delivers it on
         resume, one whose delivery was cut off never sends it again (at most once)."""
         if not messages:
@@ -184,18 +189,18 @@ class Outbox:
         state.messages += entries
         self.save()  # recorded before sending: one message per occurrence, never two
         self.ctx.fault("wave:recorded")
+        for message, entry in zip(messages, entries, strict=True):  # audited before it leaves
+            self._audit(entry, message.event, message.body)
+        self.ctx.fault("wave:audited")
         for message, entry in zip(messages, entries, strict=True):
             self._deliver(message, str(entry["id"]))
-        for message, entry in zip(messages, entries, strict=True):
-            fields = {
-                k: v
-                for k, v in entry.items()
-                if k not in ("event", "outgoing_title", "outgoing_body")
-            }
-            self.ctx.record(
-                "wave-notify", wave=self.wave, message=message.event, **fields,
-                body=message.body,
-            )  # fmt: skip
+        self.ctx.fault("wave:handed")
+
+    def _audit(self, entry: Mapping[str, object], event: object, body: str, **more: object) -> None:
+        """The message's ``wave-notify`` record (its full text; the state keeps the outgoing,
+        redacted one), fsync'd before the message is handed to a channel."""
+        fields = {k: v for k, v in entry.items() if k not in ("event", *_TEXTS)}
+        self.ctx.record("wave-notify", wave=self.wave, message=event, **fields, body=body, **more)
 
     def _deliver(self, message: Message, key: str) -> None:
         self.notifier.send(
@@ -228,13 +233,16 @@ class Outbox:
                 reason="the runner died while the channels delivered it; not sent again",
             )  # fmt: skip
         self.save()
+        audited_ids = audited(self.ctx.audit.read(), "wave-notify", self.wave, "id") if due else ()
         for entry in due:
             message = _stored_message(self.wave, entry)
-            self._deliver(message, str(entry["id"]))
+            if str(entry["id"]) not in audited_ids:  # killed before its record: the text sent
+                self._audit(entry, message.event, message.outgoing_body, resumed=True)
             self.ctx.record(
                 "wave-notify-resumed", wave=self.wave, id=entry["id"],
                 message=message.event, title=entry.get("title"),
             )  # fmt: skip
+            self._deliver(message, str(entry["id"]))
 
     def update_badge(self, waiting: int) -> None:
         """Show ``waiting`` (prompts parked for a human) on the channels that keep a badge,

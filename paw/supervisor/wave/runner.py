@@ -9,6 +9,7 @@ out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only 
 from __future__ import annotations
 
 import dataclasses
+import secrets
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -26,8 +27,10 @@ from paw.core.wave import (
     Phase,
     RunCheck,
     TaskView,
+    WaveEnd,
     WaveState,
     after_check,
+    audited,
     describe,
     followup_refused,
     initial_state,
@@ -50,6 +53,7 @@ from paw.supervisor.spawn import start_up
 from paw.supervisor.wave.outbox import Outbox
 from paw.supervisor.wave.report import wave_report
 from paw.supervisor.wave.resume import settle_rule_approvals, settle_starting
+from paw.supervisor.wave.stopwatch import StopWatch
 from paw.supervisor.wave.views import screen_hashes
 from paw.supervisor.wave.views import task_view as task_view_of
 
@@ -82,11 +86,14 @@ class WaveRunner:
         run_check: CheckRunner,
         notify_fallback: NotifySettings | None = None,
         usage_of: Callable[[TaskState], tuple[int | None, float | None]] | None = None,
+        end_checks: Callable[[], None] | None = None,
     ) -> None:
         """``texts`` holds each task's text (task files already read); ``store`` keeps
         ``<wave name>.json`` documents; ``usage_of`` reads a task's agent's usage (tokens,
-        dollars; None each where unknown) for the token and dollar budgets."""
+        dollars; None each where unknown) for the token and dollar budgets; ``end_checks``
+        kills the checks ``run_check`` still runs (called when :meth:`run` ends)."""
         self.usage_of = usage_of
+        self.end_checks = end_checks
         self.sup = sup
         self.ctx = sup.ctx
         self.wave = wave
@@ -145,13 +152,22 @@ class WaveRunner:
     # -- the loop --------------------------------------------------------------------------
 
     def run(
-        self, sleep: Callable[[float], None], on_tick: Callable[[WaveState], None] | None = None
+        self,
+        sleep: Callable[[float], None],
+        on_tick: Callable[[WaveState], None] | None = None,
+        *,
+        wake: Callable[[], None] | None = None,
     ) -> WaveState:
         """Tick every ``poll_s`` until the wave finishes or a stop is requested. A tick that a
         hook channel's poke started parks the channel's new requests from the channel-only look
-        the supervisor makes first (:meth:`park_early`), before the screen sweep."""
+        the supervisor makes first (:meth:`park_early`), before the screen sweep. ``wake`` ends
+        the ``sleep`` in progress: given, ``paw wave stop`` ends even an hour's sleep within
+        a second (:class:`~paw.supervisor.wave.stopwatch.StopWatch`)."""
         if self.sup.publish_early is None:
             self.sup.publish_early = self.park_early
+        watch = StopWatch(self._stop_requested, wake) if wake is not None else None
+        if watch is not None:
+            watch.start()
         try:
             while True:
                 finished = self.tick()
@@ -162,6 +178,10 @@ class WaveRunner:
                 busy = self.changed or self.checking()
                 sleep(self.wave.poll_s if busy else max(self.wave.poll_s, self.wave.idle_poll_s))
         finally:
+            if watch is not None:
+                watch.close()
+            if self._checks and self.end_checks is not None:
+                self.end_checks()  # their results would never be read: none is left running
             if self.sup.publish_early == self.park_early:
                 self.sup.publish_early = None
 
@@ -193,11 +213,13 @@ class WaveRunner:
     def tick(self) -> bool:
         """One sweep: observe, decide, act (recording first). True when the wave has ended."""
         self.changed = False
+        if not self._outbox_checked:  # what a dead runner left undelivered leaves first (its
+            self._outbox_checked = True  # wave's own end message too)
+            self.outbox.resend_undelivered(self.state)
         if self.state.status != "running":
             return True
-        if not self._outbox_checked:  # what a dead runner left undelivered leaves first
-            self._outbox_checked = True
-            self.outbox.resend_undelivered(self.state)
+        if self.state.ending is not None and self._resume_end(self.state.ending):
+            return True
         if self._stop_requested():
             return self._end("stopped", "wave-stopped")
         snap = self.sup.poll_once()
@@ -245,12 +267,36 @@ class WaveRunner:
             self.save()  # none composed (the prompt is gone): no longer owed
 
     def _end(self, status: str, event: str) -> bool:
-        self.announce(self.ctx.clock())  # what a dead runner owed leaves before the end
-        self.state.status = status
-        self.state.ended_at = self.ctx.clock()
-        self.ctx.record("wave-end", wave=self.wave.name, status=status)
+        """End the run, its ``wave-end`` recorded exactly once whatever line a kill hits: the
+        end is saved first (:class:`~paw.core.wave.WaveEnd`), then recorded, then written as
+        the wave's status with its message (one write, the outbox's)."""
+        now = self.ctx.clock()
+        self.announce(now)  # what a dead runner owed leaves before the end
+        ending = WaveEnd(
+            id=f"{self.wave.name}-end-{secrets.token_hex(6)}", status=status, event=event, at=now
+        )
+        self.state.ending = ending
+        self.save()
+        self.ctx.fault("wave:ending")
+        self.ctx.record("wave-end", wave=self.wave.name, status=status, end=ending.id)
+        self.ctx.fault("wave:end-recorded")
+        return self._ended(ending)
+
+    def _resume_end(self, ending: WaveEnd) -> bool:
+        """A runner killed while ending: recorded, the end stands (finished here, not recorded
+        again); never recorded, nothing was said, and this run decides anew (True: it ended)."""
+        if ending.id in audited(self.ctx.audit.read(), "wave-end", self.wave.name, "end"):
+            return self._ended(ending)
+        self.state.ending = None
+        self.save()
+        return False
+
+    def _ended(self, ending: WaveEnd) -> bool:
+        self.state.status, self.state.ended_at = ending.status, ending.at
+        self.state.ending = None
         # ended and its message recorded in one write (the outbox's)
-        self.outbox.send(self.state, [wave_message(event, self.state, repo=self.ctx.repo_root)])
+        message = wave_message(ending.event, self.state, repo=self.ctx.repo_root)
+        self.outbox.send(self.state, [message])
         self.outbox.update_badge(0)
         return True
 

@@ -103,6 +103,8 @@ class Replay:
         self.event_requests = 0  # GET /event requests made (streams opened), over its life
         self.replies: list[tuple[str, dict[str, Any]]] = []
         self.down = threading.Event()  # while set, /event answers 503
+        self.closed = threading.Event()  # set by close(): every held stream ends then
+        self.holding: list[threading.Thread] = []  # the handlers holding a stream open
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -156,17 +158,22 @@ class Replay:
                 if self.path == "/event" and replay.down.is_set():
                     return self._send(503, "")
                 if self.path == "/event":
+                    # connected, and listed for emit(), at once (under emit's lock): an event
+                    # emitted once the client saw "connected" reaches its stream
                     with replay.lock:
                         replay.event_requests += 1
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.end_headers()
-                    self.wfile.write(b'data: {"type":"server.connected","properties":{}}\n\n')
-                    self.wfile.flush()
-                    with replay.lock:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "text/event-stream")
+                        self.end_headers()
+                        self.wfile.write(b'data: {"type":"server.connected","properties":{}}\n\n')
+                        self.wfile.flush()
                         replay.streams.append(self.connection)
-                    self.close_connection = False
-                    threading.Event().wait(60)  # hold the stream open
+                        replay.holding.append(threading.current_thread())
+                    # hold the stream open until the replay closes, then end it: a handler
+                    # that outlived its test read its dead connection again in a later test
+                    # (a connection reset printed there)
+                    replay.closed.wait()
+                    self.close_connection = True
                     return None
                 return self._send(404, "")
 
@@ -186,9 +193,15 @@ class Replay:
         return Handler
 
     def close(self) -> None:
+        self.closed.set()
         self.drop_streams()
         self.server.shutdown()
         self.server.server_close()
+        with self.lock:
+            holding = list(self.holding)
+        for thread in holding:  # nothing of this replay outlives it
+            thread.join(budget(10.0))
+            assert not thread.is_alive(), "a stream handler did not end"
 
 
 @pytest.fixture
@@ -200,6 +213,29 @@ def replay() -> Iterator[Replay]:
 
 def _server(port: int, password: str = "s3cret") -> OpencodeServer:  # noqa: S107 - a test server
     return OpencodeServer("a1", "opencode", "127.0.0.1", port, "opencode", password)
+
+
+def test_a_closed_replay_leaves_no_thread_behind() -> None:
+    """The stand-in server ends every handler when it closes, a held event stream's too: one
+    that outlived its test read its dead connection again during a later test of the same
+    worker, which printed that test a connection reset from a client it never had."""
+    before = set(threading.enumerate())
+    replay = Replay("s3cret")
+    channel = OpencodeChannel(_server(replay.port)).start()
+    try:
+        assert channel.wait_connected(WAIT)  # a stream is held open
+    finally:
+        channel.close()
+        replay.close()
+
+    def handlers() -> list[threading.Thread]:  # (the server's: a request each)
+        new = set(threading.enumerate()) - before
+        return [t for t in new if "process_request_thread" in t.name]
+
+    end = time.monotonic() + budget(10.0)
+    while time.monotonic() < end and handlers():
+        time.sleep(0.05)
+    assert not handlers()
 
 
 def test_a_request_pending_before_paw_connected_is_listed(replay: Replay) -> None:

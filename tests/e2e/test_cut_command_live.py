@@ -1,0 +1,142 @@
+"""A command some dialogs cannot show whole, live (issue 33): paw lists it whole, or marked
+incomplete and never ``allow`` — never a part of it as the whole.
+
+One real agent CLI at a time, spawned by paw against the stub model, is asked for a 20-line
+command (``shell_long``: taller than opencode's and Kilo Code's boxes, which cut it without a
+mark) and then a command with an empty line (``shell_blank``: ``ls``, an empty line, ``touch
+…``). paw reads the screen alone (``[channels] enabled = false``: a channel would list its
+exact input). Every listing ``paw prompts --json`` gives while the dialog is up (the first, and
+again once the screen has settled) must hold the whole command, or the guard's
+``approve.incomplete-subject`` finding with a verdict other than ``allow``. The prompt is then
+denied and nothing runs.
+
+Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, NamedTuple, NoReturn
+
+import pytest
+
+from tests.e2e import capture, paw_run
+from tests.e2e.pane import POLL
+from tests.e2e.scenarios import SCENARIOS, effect_done
+from tests.support.budget import budget
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(1200)))]
+
+START_TIMEOUT = budget(240.0)
+PROMPT_TIMEOUT = budget(180.0)
+SETTLE_TIMEOUT = budget(90.0)
+SEND_GRACE = budget(45.0)
+INCOMPLETE_RULE = "approve.incomplete-subject"
+# The agents this was run against live (docs/e2e.md, "A command a dialog may cut"); each draws
+# its shell dialog with a command of 20 lines and with an empty line.
+AGENTS = ("opencode", "kilocode")
+SIZES = ((120, 40), (80, 24))
+STEPS = ("shell_long", "shell_blank")
+
+
+class CutCase(NamedTuple):
+    test_id: str
+    agent: str
+    cols: int
+    rows: int
+
+
+CASES = [CutCase(f"{a}-{c}x{r}", a, c, r) for a in AGENTS for c, r in SIZES]
+
+
+def _fail(run: paw_run.PawRun, case: CutCase, message: str) -> NoReturn:
+    pane = run.pane
+    shot = capture.Shot(pane.capture(), pane.capture_ansi(), pane.info())
+    path = capture.save_failure(f"cut-{case.test_id}", shot, message)
+    pytest.fail(f"{message}\nscreen saved to {path}:\n{shot.text}", pytrace=False)
+
+
+def _wait(predicate: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(POLL)
+    return True
+
+
+def listing_problem(prompt: dict[str, Any], command: str) -> str | None:
+    """What is wrong with one listing of a shell prompt for ``command``, or None: it must be
+    the whole command, or marked incomplete with a verdict other than ``allow``."""
+    if prompt.get("prompt_kind") != "shell":
+        return f"listed as {prompt.get('prompt_kind')!r}, not a shell command"
+    subject = prompt.get("subject")
+    marked = INCOMPLETE_RULE in (prompt.get("rules") or [])
+    if subject == command:
+        return None
+    if not marked:
+        return f"listed {subject!r} as the whole command (it is {command!r}), not incomplete"
+    if prompt.get("verdict") == "allow":
+        return f"an incomplete command {subject!r} was judged allow"
+    return None
+
+
+def _check_listings(run: paw_run.PawRun, case: CutCase, scenario: str, timeout: float) -> str:
+    """Check the first listing and the one once the screen has settled; the prompt's id."""
+    action = SCENARIOS[scenario]
+    assert action is not None
+    try:
+        first = paw_run.wait_prompt(run, timeout)
+    except TimeoutError as err:
+        _fail(run, case, f"{scenario}: {err}")
+    problem = listing_problem(first, action.command)
+    if problem:
+        _fail(run, case, f"{scenario} (first listing): {problem}: {json.dumps(first)}")
+    run.pane.wait_stable(quiet=2.0, timeout=SETTLE_TIMEOUT)
+    settled = paw_run.prompts(run)
+    if not settled:
+        _fail(run, case, f"{scenario}: the prompt was no longer listed once the screen settled")
+    problem = listing_problem(settled[0], action.command)
+    if problem:
+        _fail(run, case, f"{scenario} (settled): {problem}: {json.dumps(settled[0])}")
+    return str(settled[0]["id"])
+
+
+def _deny(run: paw_run.PawRun, case: CutCase, scenario: str, prompt_id: str) -> None:
+    action = SCENARIOS[scenario]
+    assert action is not None
+    decision = paw_run.decide(run, "deny", prompt_id)
+    if decision.get("outcome") not in ("sent", "sent-unconfirmed"):
+        _fail(run, case, f"{scenario}: paw deny did not send: {decision}")
+    try:
+        paw_run.wait_no_prompt(run, SETTLE_TIMEOUT)
+    except TimeoutError as err:
+        _fail(run, case, f"{scenario}: {err} after the deny")
+    run.pane.wait_stable(quiet=1.5, timeout=SETTLE_TIMEOUT)
+    if effect_done(action, run.worktree):
+        _fail(run, case, f"{scenario}: denied, but it ran")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
+def test_a_command_the_dialog_may_cut_is_whole_or_incomplete(
+    installed_agents: object, case: CutCase
+) -> None:
+    run = paw_run.start(case.agent, case.cols, case.rows)
+    try:
+        # The screen alone: with the agent's channel on, paw lists the channel's exact input.
+        with (run.ws.repo / "paw.toml").open("a", encoding="utf-8") as toml:
+            toml.write("[channels]\nenabled = false\n")
+        for index, scenario in enumerate(STEPS):
+            text = f"SCENARIO {scenario}"
+            if index == 0:
+                paw_run.spawn(run, text)
+            else:
+                paw_run.send(run, text)
+                if not _wait(lambda s=scenario: run.stub.scenario_requests(s), SEND_GRACE):
+                    _fail(run, case, f"the model never received {text!r}")
+            timeout = START_TIMEOUT if index == 0 else PROMPT_TIMEOUT
+            prompt_id = _check_listings(run, case, scenario, timeout)
+            _deny(run, case, scenario, prompt_id)
+    finally:
+        paw_run.stop(run)

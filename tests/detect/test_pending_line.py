@@ -237,3 +237,17 @@ def test_a_live_capture_whose_transcript_starts_above_the_pane_stays_incomplete(
     assert _marked(found)
     assert FROM_TRANSCRIPT not in found.notes
     assert _action(found) is not Action.ALLOW
+
+
+@pytest.mark.parametrize("variant", ["txt", "ansi"])
+def test_a_live_capture_of_a_command_the_box_cut_is_read_whole(variant: str) -> None:
+    """opencode at 120x40, a 20-line command: the box shows 7 lines, the transcript's pending
+    ``$ <command>`` all 20 from its first row (proven live: approving ran all 20)."""
+    case = FIXTURES / "incomplete" / "opencode" / "shell_long_120x40"
+    found = detect(_read(case / f"screen.{variant}"), "opencode")
+    assert found.prompt is not None
+    assert found.prompt.subject == "\n".join(
+        [*(f"echo line-{n} >> paw-long.txt" for n in range(1, 20)), "touch paw-long-done.txt"]
+    )
+    assert FROM_TRANSCRIPT in found.notes
+    assert not _marked(found)

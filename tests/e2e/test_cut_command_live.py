@@ -7,8 +7,10 @@ mark) and then a command with an empty line (``shell_blank``: ``ls``, an empty l
 …``). paw reads the screen alone (``[channels] enabled = false``: a channel would list its
 exact input). Every listing ``paw prompts --json`` gives while the dialog is up (the first, and
 again once the screen has settled) must hold the whole command, or the guard's
-``approve.incomplete-subject`` finding with a verdict other than ``allow``. The prompt is then
-denied and nothing runs.
+``approve.incomplete-subject`` finding with a verdict other than ``allow``; or paw lists
+nothing and shows the agent ``unknown`` or ``waiting`` (what it asks is folded or off screen: a
+human looks). The prompt is then denied (``paw deny``, or ``Escape`` in the pane for one paw did
+not list) and nothing runs.
 
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
 """
@@ -32,10 +34,11 @@ START_TIMEOUT = budget(240.0)
 PROMPT_TIMEOUT = budget(180.0)
 SETTLE_TIMEOUT = budget(90.0)
 SEND_GRACE = budget(45.0)
+UNLISTED_FOR = budget(15.0)
 INCOMPLETE_RULE = "approve.incomplete-subject"
 # The agents this was run against live (docs/e2e.md, "A command a dialog may cut"); each draws
 # its shell dialog with a command of 20 lines and with an empty line.
-AGENTS = ("opencode", "kilocode")
+AGENTS = tuple(__import__("os").environ.get("PAW_CUT_AGENTS", "opencode kilocode").split())
 SIZES = ((120, 40), (80, 24))
 STEPS = ("shell_long", "shell_blank")
 
@@ -82,14 +85,48 @@ def listing_problem(prompt: dict[str, Any], command: str) -> str | None:
     return None
 
 
+def _status(run: paw_run.PawRun) -> str:
+    """The agent's status in ``paw ls --json``."""
+    done = paw_run.paw(run, "ls", "--json")
+    agents = json.loads(done.stdout).get("agents") or [{}]
+    return str(agents[0].get("status", ""))
+
+
+def _first_reading(
+    run: paw_run.PawRun, case: CutCase, scenario: str, timeout: float
+) -> dict[str, Any] | None:
+    """The first listing of the gated call's prompt; None when paw lists none but shows the
+    agent ``unknown`` or ``waiting`` (a human looks) for ``UNLISTED_FOR`` seconds on a settled
+    screen once the call was sent: what is asked is folded or off screen."""
+    deadline = time.monotonic() + timeout
+    unlisted_since: float | None = None
+    while time.monotonic() < deadline:
+        listed = paw_run.prompts(run)
+        if listed:
+            return listed[0]
+        status = _status(run) if run.stub.gated_issued(scenario) else ""
+        if status in ("unknown", "waiting"):
+            if unlisted_since is None:
+                unlisted_since = time.monotonic()
+            elif time.monotonic() - unlisted_since > UNLISTED_FOR:
+                return None
+        else:
+            unlisted_since = None
+        time.sleep(POLL)
+    _fail(run, case, f"{scenario}: paw listed no prompt and never showed a human must look")
+
+
 def _check_listings(run: paw_run.PawRun, case: CutCase, scenario: str, timeout: float) -> str:
-    """Check the first listing and the one once the screen has settled; the prompt's id."""
+    """Check the first listing and the one once the screen has settled; the prompt's id, or
+    "" when paw lists none and shows that a human must look."""
     action = SCENARIOS[scenario]
     assert action is not None
-    try:
-        first = paw_run.wait_prompt(run, timeout)
-    except TimeoutError as err:
-        _fail(run, case, f"{scenario}: {err}")
+    first = _first_reading(run, case, scenario, timeout)
+    if first is None:
+        run.pane.wait_stable(quiet=2.0, timeout=SETTLE_TIMEOUT)
+        if paw_run.prompts(run) or _status(run) not in ("unknown", "waiting"):
+            _fail(run, case, f"{scenario}: an unlisted dialog became listed or read otherwise")
+        return ""
     problem = listing_problem(first, action.command)
     if problem:
         _fail(run, case, f"{scenario} (first listing): {problem}: {json.dumps(first)}")
@@ -104,11 +141,16 @@ def _check_listings(run: paw_run.PawRun, case: CutCase, scenario: str, timeout: 
 
 
 def _deny(run: paw_run.PawRun, case: CutCase, scenario: str, prompt_id: str) -> None:
+    """``paw deny`` the listed prompt; an unlisted one is answered in the pane as a human
+    would (``Escape``: these agents' dialogs cancel on it)."""
     action = SCENARIOS[scenario]
     assert action is not None
-    decision = paw_run.decide(run, "deny", prompt_id)
-    if decision.get("outcome") not in ("sent", "sent-unconfirmed"):
-        _fail(run, case, f"{scenario}: paw deny did not send: {decision}")
+    if prompt_id:
+        decision = paw_run.decide(run, "deny", prompt_id)
+        if decision.get("outcome") not in ("sent", "sent-unconfirmed"):
+            _fail(run, case, f"{scenario}: paw deny did not send: {decision}")
+    else:
+        run.pane.send_keys("Escape")
     try:
         paw_run.wait_no_prompt(run, SETTLE_TIMEOUT)
     except TimeoutError as err:

@@ -240,11 +240,11 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
     body = lines[title + len(rows) : options[0].line]
     question = _question(body, width)
     rest = match["rest"].strip().removesuffix("←").rstrip()
-    top = -1
+    top: int | None = -1
     if TOOLS[0][0].match(match["tool"]):
         top = _proven_block_top(lines[title : title + len(rows)], body)
-        if top is None:
-            return UNREADABLE
+    if top is None:
+        return UNREADABLE
     return _Request(match["tool"], rest, body, tuple(options), question, False, top)
 
 

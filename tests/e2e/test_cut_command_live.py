@@ -18,6 +18,7 @@ Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Any, NamedTuple, NoReturn
 
@@ -36,9 +37,9 @@ SETTLE_TIMEOUT = budget(90.0)
 SEND_GRACE = budget(45.0)
 UNLISTED_FOR = budget(15.0)
 INCOMPLETE_RULE = "approve.incomplete-subject"
-# The agents this was run against live (docs/e2e.md, "A command a dialog may cut"); each draws
-# its shell dialog with a command of 20 lines and with an empty line.
-AGENTS = tuple(__import__("os").environ.get("PAW_CUT_AGENTS", "opencode kilocode").split())
+# The agents to run (docs/e2e.md, "A command a dialog may cut"): all ten were run live;
+# ``PAW_CUT_AGENTS="AGENT …"`` picks others than the default two.
+AGENTS = tuple(os.environ.get("PAW_CUT_AGENTS", "opencode kilocode").split())
 SIZES = ((120, 40), (80, 24))
 STEPS = ("shell_long", "shell_blank")
 

@@ -18,6 +18,7 @@ import pytest
 from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
 from paw.core.config import GuardConfig
 from paw.core.detect import detect
+from paw.core.detect.tall_box import FROM_TRANSCRIPT
 from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, Detection, DetectionState, PromptKind
 from tests.detect.corpus import FIXTURES
@@ -65,8 +66,9 @@ def test_a_full_box_whose_command_the_transcript_shows_whole_is_whole() -> None:
     assert not _marked(found)
 
 
-def test_a_full_box_is_incomplete_when_the_transcript_shows_more() -> None:
-    """The transcript's command goes on past the box's last row: the box cut it."""
+def test_a_full_box_whose_transcript_shows_more_is_read_whole_from_there() -> None:
+    """The transcript's command goes on past the box's last row: the box cut it, and the
+    pending tool line right above it, which begins with all the box shows, has it whole."""
     text = _read(FULL)
     tail = f"       {LAST}\n"
     assert text.count(tail) == 1
@@ -74,8 +76,9 @@ def test_a_full_box_is_incomplete_when_the_transcript_shows_more() -> None:
     assert found.state is DetectionState.PROMPT
     assert found.prompt is not None
     assert found.prompt.subject is not None
-    assert found.prompt.subject.endswith(LAST)
-    assert _marked(found)
+    assert found.prompt.subject.endswith(f"{LAST}\nrm -rf ~/hidden")
+    assert FROM_TRANSCRIPT in found.notes
+    assert not _marked(found)
     assert not _allowed(found)
 
 

@@ -7,7 +7,8 @@ Captured live from the pinned opencode (tests/fixtures/incomplete/opencode):
 - the box is at most 15 rows tall (opencode's ``maxHeight``, as in its fork Kilo Code): a
   20-line command shows 7 lines at 80x24 and 5 at 64x20, no mark for the rest. A box that tall
   cannot be told from one whose command fits exactly, so its command is ``subject incomplete``
-  (the guard confirms) unless the transcript shows the pending ``$ <command>`` whole.
+  (the guard confirms) unless the transcript shows the pending ``$ <command>`` whole (then it
+  is read from there: tests/detect/test_pending_line.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
 from paw.core.config import GuardConfig
 from paw.core.detect import detect
+from paw.core.detect.tall_box import FROM_TRANSCRIPT
 from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, Detection
 from tests.detect.corpus import FIXTURES
@@ -125,16 +127,18 @@ def test_a_full_box_whose_command_the_transcript_shows_whole_is_whole() -> None:
     assert not _marked(found)
 
 
-def test_a_full_box_is_incomplete_when_the_transcript_shows_more() -> None:
-    """The transcript's command goes on past the box's last row: the box cut it."""
+def test_a_full_box_whose_transcript_shows_more_is_read_whole_from_there() -> None:
+    """The transcript's command goes on past the box's last row: the box cut it, and the
+    pending tool line right above it, which begins with all the box shows, has it whole."""
     text = _read(FULL)
     tail = f"       {LAST}\n"
     assert text.count(tail) == 1
     found = detect(text.replace(tail, tail + "       rm -rf ~/hidden\n"), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject is not None
-    assert found.prompt.subject.endswith(LAST)
-    assert _marked(found)
+    assert found.prompt.subject.endswith(f"{LAST}\nrm -rf ~/hidden")
+    assert FROM_TRANSCRIPT in found.notes
+    assert not _marked(found)
     assert _action(found) is not Action.ALLOW
 
 

@@ -54,6 +54,11 @@ MCP_MARKER = "paw-mcp.txt"
 MULTILINE_COMMAND = "\n".join(
     [f"echo line-{n} >> paw-multiline.txt" for n in range(1, 7)] + ["touch paw-multiline-done.txt"]
 )
+# twenty lines, longer than some agents' dialogs are tall; and a command with an empty line
+LONG_COMMAND = "\n".join(
+    [f"echo line-{n} >> paw-long.txt" for n in range(1, 20)] + ["touch paw-long-done.txt"]
+)
+BLANK_COMMAND = "ls\n\ntouch paw-blank-done.txt"
 PIPE_COMMAND = "printf '%s\\n' \"alpha beta\" 'gamma|delta' | grep -c \"a\" > paw-pipe.txt"
 LONG_EDIT_FILE = "src/paw_heldout/deeply/nested/package/with_a_rather_long_module_name.md"
 FETCH_URL = "https://example.invalid/paw/heldout/page.html"
@@ -70,6 +75,9 @@ SCENARIOS: dict[str, Action | None] = {
     "quote": None,
     # a command of seven lines: agents that show only its first lines must say so
     "shell_multiline": Action("shell", command=MULTILINE_COMMAND),
+    # tests/e2e/test_cut_command_live.py: listed whole, or incomplete and never allowed
+    "shell_long": Action("shell", command=LONG_COMMAND),
+    "shell_blank": Action("shell", command=BLANK_COMMAND),
     # a call of the MCP tool of tests/e2e/mcp_server.py, where an agent is given that server
     "mcp": Action("mcp", path=MCP_MARKER, content="hello from paw"),
     # held-out turns (tests/e2e/heldout.py): quotes and a pipe, a new file in a subfolder, an

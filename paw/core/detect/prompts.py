@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
 _READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
 # What an agent prints in place of lines it folded away: "… +12 lines (ctrl+r to expand)",
-# "... 3 more lines", "12 lines hidden", "show more lines".
+# "... 3 more lines", "12 lines hidden", "show more lines", codex's "[… 26 lines] ^a view all".
 HIDDEN_LINES = re.compile(
     r"(?:^|[\s…⋯.(])(?:\+\s?\d+\s+(?:more\s+)?lines?\b|\d+\s+more\s+lines?\b"
-    r"|\d+\s+lines?\s+(?:hidden|not\s+shown)\b|show\s+(?:\d+\s+)?more\s+lines?\b)",
+    r"|\d+\s+lines?\s+(?:hidden|not\s+shown)\b|show\s+(?:\d+\s+)?more\s+lines?\b)"
+    r"|\[[…⋯]\s?\d+\s+lines?\]",
     re.IGNORECASE,
 )
 

@@ -22,6 +22,7 @@ from paw.core.detect.prompts import (
     busy,
     find_url,
     idle,
+    incomplete_note,
     make_prompt,
     prompt_found,
     unknown,
@@ -131,7 +132,9 @@ def detect_screen(text: str) -> Detection:
         if _subject_cut(screen, match, start):
             return unknown(AGENT, "the question's subject starts above the top of the pane")
         prompt = _build_prompt(screen, match, start)
-        return prompt_found(AGENT, prompt, *wrap_notes(prompt, screen.lines))
+        unbounded = prompt.kind is PromptKind.SHELL and not _command_rows(screen, start)[1]
+        notes = (*wrap_notes(prompt, screen.lines), *((UNBOUNDED_NOTE,) if unbounded else ()))
+        return prompt_found(AGENT, prompt, *notes)
     if INPUT.match(last.strip()) and _after_rule(screen, start):
         return idle(AGENT)
     return busy(AGENT, "aider is printing (no input prompt or question at the bottom)")
@@ -187,6 +190,8 @@ def _build_prompt(screen: Screen, match: re.Match[str], start: int) -> Prompt:
         found = pattern.match(question)
         if found:
             kind = pattern_kind
+            if kind is PromptKind.SHELL:
+                above = _command_rows(screen, start)[0]
             subject = finder(above, screen)
             break
     else:
@@ -225,6 +230,57 @@ def _subject_cut(screen: Screen, match: re.Match[str], start: int) -> bool:
             return False
         index -= 1
     return index < 0
+
+
+USAGE = re.compile(r"^Tokens:\s")  # aider's usage report, printed before a command's block
+UNBOUNDED_NOTE = incomplete_note(
+    "aider's usage report is not right above the command: an empty line of the command cannot "
+    "be told from the gap above it, so lines may precede what is shown"
+)
+
+
+def _command_rows(screen: Screen, start: int) -> tuple[list[str], bool]:
+    """The command block above the question: its paragraphs up to aider's usage report
+    (``Tokens: …``, printed before the block, one blank row between), the blank rows between
+    them kept (a command's empty line prints one); and whether that report bounds it. Without
+    it, the paragraph right above the question, as for any question."""
+    lines = screen.lines
+    fallback = (_lines_above(screen, start), False)
+    paragraphs: list[list[str]] = []
+    gaps: list[int] = []  # blank rows above each paragraph
+    end = start
+    while True:
+        top = end
+        while top > 0 and lines[top - 1].strip():
+            top -= 1
+        raw = list(lines[top:end])
+        if not raw:
+            return fallback
+        if USAGE.match(raw[0]):
+            break
+        if any(_ends_block(row) for row in raw):
+            return fallback
+        above = top
+        while above > 0 and not lines[above - 1].strip():
+            above -= 1
+        if above == 0:
+            return fallback
+        paragraphs.append(_unwrap_terminal(raw, screen.pane_width))
+        gaps.append(top - above)
+        end = above
+    if not paragraphs:
+        return fallback
+    rows: list[str] = []
+    for index in range(len(paragraphs) - 1, -1, -1):  # top down
+        rows += paragraphs[index]
+        if index:
+            rows += [""] * gaps[index - 1]
+    return rows, True
+
+
+def _ends_block(row: str) -> bool:
+    """A row no command block holds: a rule, a question, an answered question."""
+    return is_rule(row) or bool(CONFIRM.match(row) or re.search(r"\]:\s*\S+\s*$", row))
 
 
 def _lines_above(screen: Screen, start: int) -> list[str]:

@@ -374,8 +374,13 @@ def _command(body: tuple[str, ...], width: int) -> str | None:
     if block is None:
         lines = _plain_command(body, width)
         return "\n".join(lines[:-1] if len(lines) > 1 else lines) or None
-    content = dedent([line for line in block if line.strip()] or block)
-    return unwrap(content, width - 3) or None
+    # A command's empty line is a blank row inside the block (``│`` alone): kept; only the
+    # block's own blank rows above and below the command are not the command's.
+    while block and not block[-1].strip():
+        block.pop()
+    while block and not block[0].strip():
+        block.pop(0)
+    return unwrap(dedent(block), width - 3) or None
 
 
 def _plain_command(body: tuple[str, ...], width: int) -> list[str]:

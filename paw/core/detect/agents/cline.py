@@ -96,11 +96,12 @@ def detect_screen(text: str) -> Detection:
 
 
 def _omitted_lines(prompt: Prompt) -> tuple[str, ...]:
-    """Cline shows the first lines of a multi-line command and leaves out the rest without a
-    mark (seen live: 2 of 7 lines at 80x24): a command of more than one line is never known
-    to be whole."""
-    if prompt.kind is PromptKind.SHELL and prompt.subject and "\n" in prompt.subject:
-        return (incomplete_note("Cline may leave out further lines of a multi-line command"),)
+    """Cline shows the first rows of a command and leaves out the rest without a mark (seen
+    live: 2 of 7 lines at 80x24, 5 at 120x40), and draws nothing for an empty line among the
+    rows it shows: ``ls``, an empty line, ``touch …`` showed ``$ ls`` alone at 80x24, the
+    same screen as a one-line ``ls``. So no command it draws is known to be whole."""
+    if prompt.kind is PromptKind.SHELL and prompt.subject:
+        return (incomplete_note("Cline may leave out further lines of a command"),)
     return ()
 
 

@@ -157,11 +157,14 @@ def _subject(kind: PromptKind, arg: str, body: list[str], width: int) -> str | N
         start = next((i for i, line in enumerate(body) if WILL_RUN.match(line.strip())), -1)
         if start < 0:
             return arg or None
-        block = [WILL_RUN.sub(r"\g<command>", body[start].strip())]
-        for line in body[start + 1 :]:
-            if not line.strip():
-                break
-            block.append(line)
+        # Down to the question: a command's empty line is a blank row among its rows (``ls``,
+        # an empty line, ``touch …`` was read as ``ls``); only the box's padding follows it.
+        # The rows under the first hang two columns right of its ``⎿``.
+        hang = len(body[start]) - len(body[start].lstrip()) + 2
+        rest = [row[hang:] if not row[:hang].strip() else row.strip() for row in body[start + 1 :]]
+        block = [WILL_RUN.sub(r"\g<command>", body[start].strip()), *rest]
+        while block and not block[-1].strip():
+            block.pop()
         return unwrap(block, width - 15 if width else 0) or None
     if kind is PromptKind.FETCH:
         return find_url(arg) or arg or None

@@ -19,8 +19,10 @@ status line means busy (the status line is hidden while a prompt waits).
 
 The permission box is at most 15 rows tall (tall_box.py, shared with opencode): a longer command
 loses its last rows without a mark, so a command in a box that tall is ``subject incomplete``
-unless the transcript shows the pending ``$ <command>`` whole. The pending tool line right above
-the box (``← Write <path>``, read over the rows it wrapped onto) tells a new file from an edit.
+unless the transcript shows the pending ``$ <command>`` whole (the same as the box, or longer and
+beginning with all the box shows: then read from there, said in a note). Only the pending tool
+line right above the box (``← Write <path>``, read over the rows it wrapped onto) tells a new
+file from an edit.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from paw.core.detect.agents.opencode import (
 # Kilo draws opencode's input box: the same reader (registry.py finds it by name).
 from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
+from paw.core.detect.pending_line import announced_write, pending_element
 from paw.core.detect.prompts import (
     busy,
     idle,
@@ -49,7 +52,7 @@ from paw.core.detect.prompts import (
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
-from paw.core.detect.tall_box import box_top, may_be_cut, pending_tool
+from paw.core.detect.tall_box import box_top, whole_subject
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -157,12 +160,12 @@ def _permission(
     if (
         kind is PromptKind.EDIT
         and subject
-        and _announced_write(pending_tool(screen.lines, top), subject)
+        and announced_write(pending_element(screen.lines, top), subject)
     ):
         kind = PromptKind.WRITE
     # A fetch's kind line names the URL too, and the kind line is never cut.
     rest = None if detail is None else detail.string[detail.end() :]
-    cut = (CUT_NOTE,) if may_be_cut(screen.lines, top, kind, subject, rest) else ()
+    subject, cut = whole_subject(screen.lines, top, (kind, subject, rest), CUT_NOTE)
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
     prompt = make_prompt(
@@ -176,20 +179,6 @@ def _permission(
         selected=CHOICE_LABELS[selected],
     )
     return prompt, cut
-
-
-WRITE_LINE = re.compile(r"^\s*[←→]\s*Write\s+(?P<path>\S.*?)\s*$")
-
-
-def _announced_write(pending: tuple[str, ...], path: str) -> bool:
-    """The pending tool line says ``Write <path>`` (a new file): its rows joined the ways a
-    wrap may have cut them (with nothing, at a ``/`` or ``-`` or inside a word, or at a
-    blank) give the box's path exactly."""
-    match = WRITE_LINE.match(pending[0]) if pending else None
-    if match is None:
-        return False
-    pieces = [match["path"], *(row.strip() for row in pending[1:])]
-    return re.fullmatch(" ?".join(re.escape(piece) for piece in pieces), path) is not None
 
 
 def _always_confirm(block: list[str]) -> Prompt | None:

@@ -158,13 +158,13 @@ def _kind(tool: str) -> PromptKind:
 
 def _subject(kind: PromptKind, tool: str, body: list[str], width: int) -> str | None:
     if kind is PromptKind.SHELL:
-        block: list[str] = []
-        for line in body:
-            if not line.strip():
-                if block:
-                    break
-                continue
-            block.append(line)
+        # Down to the choices: a command's empty line is a blank row among its rows (``ls``,
+        # an empty line, ``touch …`` was read as ``ls``, live); only padding surrounds it.
+        block = list(body)
+        while block and not block[0].strip():
+            block.pop(0)
+        while block and not block[-1].strip():
+            block.pop()
         return unwrap(block, width - 4 if width else 0) or None
     if kind in (PromptKind.EDIT, PromptKind.WRITE):
         return _file_path(body)

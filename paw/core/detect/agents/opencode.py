@@ -12,8 +12,11 @@ at the right of their title. ``esc interrupt`` in the status line means busy.
 
 The permission box is at most 15 rows tall (tall_box.py, shared with Kilo Code): a longer
 command loses its last rows without a mark (7 of 20 lines at 80x24), so a command in a box that
-tall is ``subject incomplete`` unless the transcript shows the pending ``$ <command>`` whole. A
-command's empty line draws a blank row in the box; the rows under it are still the command.
+tall is ``subject incomplete`` unless the transcript shows the pending ``$ <command>`` whole: the
+same as the box, or longer and beginning with all the box shows (then read from there, said in a
+note). A command's empty line draws a blank row in the box; the rows under it are still the
+command. Only that pending tool line (the transcript's last, right above the box) tells a new
+file (``← Write <path>``) from an edit: the same line further up, or quoted, is not the call.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import field_lines, join_wrapped, strip_border
 from paw.core.detect.inputs import bordered, screen_lines
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
+from paw.core.detect.pending_line import announced_write, pending_element
 from paw.core.detect.prompts import (
     busy,
     find_url,
@@ -37,7 +41,7 @@ from paw.core.detect.prompts import (
 )
 from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
-from paw.core.detect.tall_box import box_command, box_top, may_be_cut
+from paw.core.detect.tall_box import box_command, box_top, may_be_cut, whole_subject
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -205,13 +209,16 @@ def _permission(
     body = block[title + 1 : row]
     kind, detail = _kind(body, screen.pane_width or screen.width)
     subject = subject_of(kind, detail, body, screen.pane_width)
-    if kind is PromptKind.EDIT and subject and announced_write(screen, subject):
+    top = box_top(screen.lines)
+    if (
+        kind is PromptKind.EDIT
+        and subject
+        and announced_write(pending_element(screen.lines, top), subject)
+    ):
         kind = PromptKind.WRITE
     # A fetch's kind line names the URL too, and the kind line is never cut.
     rest = None if detail is None else detail.string[detail.end() :]
-    cut = (
-        (CUT_NOTE,) if may_be_cut(screen.lines, box_top(screen.lines), kind, subject, rest) else ()
-    )
+    subject, cut = whole_subject(screen.lines, top, (kind, subject, rest), CUT_NOTE)
     first = next((line.strip() for line in body if line.strip()), "Permission required")
     approve, deny, always = _choice_keys(selected)
     prompt = make_prompt(
@@ -284,12 +291,6 @@ def subject_of(
         field = [line.strip()[4:] for line in body if line.strip().startswith("URL:")]
         return find_url("\n".join(field or body))
     return None
-
-
-def announced_write(screen: Screen, path: str) -> bool:
-    """The pending tool line in the transcript says ``Write <path>`` (a new file)."""
-    pattern = re.compile(r"^\s*[←→]\s*Write\s+" + re.escape(path) + r"\s*$")
-    return any(pattern.match(line) for line in screen.lines)
 
 
 def _always_confirmation(screen: Screen, block: list[str]) -> tuple[Prompt, tuple[str, ...]] | None:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from paw.core.agentspec import AgentSpec, Install, SignIn
 from paw.core.detect.boxes import (
@@ -118,6 +119,7 @@ class _Request:
     options: tuple[Option, ...]
     question: str
     boxed: bool
+    block_top: int = -1  # a shell command block's first row in ``body`` when proven so
 
 
 def detect_screen(text: str) -> Detection:
@@ -238,7 +240,36 @@ def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
     body = lines[title + len(rows) : options[0].line]
     question = _question(body, width)
     rest = match["rest"].strip().removesuffix("←").rstrip()
-    return _Request(match["tool"], rest, body, tuple(options), question, False)
+    top: int | None = -1
+    if TOOLS[0][0].match(match["tool"]):
+        top = _proven_block_top(lines[title : title + len(rows)], body)
+    if top is None:
+        return UNREADABLE
+    return _Request(match["tool"], rest, body, tuple(options), question, False, top)
+
+
+def _proven_block_top(title: Sequence[str], body: Sequence[str]) -> int | None:
+    """Where a shell command block of several paragraphs starts (an empty line in the command,
+    or a paragraph of the tool line whose rows are all indented): at the paragraph from which
+    down the block is the command the tool line shows (``title``: its first rows), all the
+    rows between them the tool line's; -1 for a block of one paragraph; None when no paragraph
+    gives that (which rows are the command's is not known)."""
+    block = _command_block(body)
+    if block.paragraphs < 2:
+        return -1
+    tops = [i for i in range(block.top, block.bottom) if _starts_paragraph(body, i, block.top)]
+    for top in reversed(tops):  # the fewest paragraphs first
+        command = "\n".join(dedent(list(body[top : block.bottom])))
+        tool_rows = [*title, *body[:top]]
+        while tool_rows and not tool_rows[-1].strip():
+            tool_rows.pop()
+        if _same_call(tool_rows, command):
+            return top
+    return None
+
+
+def _starts_paragraph(rows: Sequence[str], index: int, first: int) -> bool:
+    return bool(rows[index].strip()) and (index == first or not rows[index - 1].strip())
 
 
 def _join_tool_rows(rows: Sequence[str], width: int) -> str:
@@ -358,22 +389,52 @@ def _untitled_request(
 
 
 def _command_is_whole(body: tuple[str, ...]) -> bool:
-    """The blank row above the command block (the paragraph above the question) is on screen."""
-    top, _bottom = _block_above_question(body)
-    return top > 0
+    """The command block (above the question) is on screen from its first row, a row of the
+    tool line above it, and it has no empty line (which only the tool line, off screen, could
+    tell from a paragraph of the tool line whose rows are all indented)."""
+    block = _command_block(body)
+    return block.bounded and block.paragraphs == 1
 
 
-def _block_above_question(body: Sequence[str]) -> tuple[int, int]:
-    """Rows ``[top, bottom)`` of the paragraph above the last one (the question, which may
-    wrap over several rows); ``top`` is 0 when the paragraph reaches the screen's top."""
+class _Block(NamedTuple):
+    """The command block above the question: rows ``[top, bottom)``, the paragraphs it holds
+    (more than one: the command has an empty line), and whether a row left of its margin (the
+    tool line's) is on screen above it."""
+
+    top: int
+    bottom: int
+    paragraphs: int
+    bounded: bool
+
+
+def _command_block(body: Sequence[str]) -> _Block:
+    """The command block: the paragraphs above the question at the block's margin (two columns
+    right of the question's; the tool line's rows above it are one column right of the
+    question's), blank rows between them kept (a command's empty line draws one)."""
     index = len(body) - 1
-    for blank in (True, False, True):  # trailing blanks, the question, the gap above it
+    while index >= 0 and not body[index].strip():
+        index -= 1
+    question = index
+    for blank in (False, True):  # the question (it may wrap), the gap above it
         while index >= 0 and (not body[index].strip()) == blank:
             index -= 1
-    bottom = index + 1
-    while index >= 0 and body[index].strip():
-        index -= 1
-    return index + 1, bottom
+    margin = _indent(body[question]) + 2 if question >= 0 else 0
+    bottom = top = index + 1
+    paragraphs = 0
+    while index >= 0:
+        end = index
+        while index >= 0 and body[index].strip():
+            index -= 1
+        if any(_indent(row) < margin for row in body[index + 1 : end + 1]):
+            return _Block(top, bottom, paragraphs, bounded=True)
+        top, paragraphs = index + 1, paragraphs + 1
+        while index >= 0 and not body[index].strip():
+            index -= 1
+    return _Block(top, bottom, paragraphs, bounded=False)
+
+
+def _indent(row: str) -> int:
+    return len(row) - len(row.lstrip())
 
 
 def _boxed_request(lines: tuple[str, ...]) -> _Request | str | None:
@@ -447,7 +508,7 @@ def _build_prompt(screen: Screen, request: _Request) -> Prompt:
 
 def _subject(screen: Screen, request: _Request, kind: PromptKind) -> str | None:
     if kind is PromptKind.SHELL:
-        return _command(request.body, screen.pane_width)
+        return _command(request.body, screen.pane_width, request.block_top)
     if kind in (PromptKind.EDIT, PromptKind.WRITE):
         # The tool line names one path, spaces and all: up to "path: old => new" (a release
         # that shows the change) or to the line's end.
@@ -465,14 +526,41 @@ def _subject(screen: Screen, request: _Request, kind: PromptKind) -> str | None:
     return None
 
 
-def _command(body: tuple[str, ...], width: int) -> str | None:
-    """The command block: the last paragraph above the question (the tool line repeats it)."""
-    top, bottom = _block_above_question(body)
-    block = list(body[top:bottom])
-    if not block:
+def _command(body: tuple[str, ...], width: int, top: int = -1) -> str | None:
+    """The command block above the question (the tool line repeats it), its empty lines kept;
+    from row ``top`` when the tool line proved where it starts."""
+    block = _command_block(body)
+    rows = list(body[top if top >= 0 else block.top : block.bottom])
+    if not rows:
         return None
-    indent = min(len(line) - len(line.lstrip()) for line in block if line.strip())
-    return unwrap(dedent(block), width - indent) or None
+    indent = min(_indent(line) for line in rows if line.strip())
+    return unwrap(dedent(rows), width - indent) or None
+
+
+def _tool_text(rows: Sequence[str]) -> str | None:
+    """The command the tool line shows (its first row after ``? Shell``, the rows under it one
+    column right of the question's, blank rows kept), or None when its rows do not read so."""
+    match = TOOL_LINE.match(rows[0]) if rows else None
+    if match is None:
+        return None
+    lines = [match["rest"].strip().removesuffix("←").strip()]
+    margin = _indent(rows[0]) + 2  # "  ? Shell …": its later rows hang four columns in
+    for row in rows[1:]:
+        if row.strip() and _indent(row) < margin:
+            return None
+        lines.append(row[margin:].rstrip())
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def _same_call(tool_rows: Sequence[str], command: str) -> bool:
+    """The tool line shows ``command``, with at most its description after it (``(<what it
+    does>)``): the command block holds no row of the tool line."""
+    shown = _tool_text(tool_rows)
+    if shown is None:
+        return False
+    return shown == command or (shown.startswith(command + " (") and shown.endswith(")"))
 
 
 def _listed_url(body: tuple[str, ...]) -> str | None:

@@ -1,17 +1,29 @@
 """Benchmark paw's shell guard against a naive regex-list check over the command corpus.
 
 Usage: python scripts/bench_guard.py [--rounds N]
+       valgrind --tool=callgrind --dump-before=getppid python scripts/bench_guard.py --markers bare
+       python scripts/bench_guard.py --summarise DIR  # the callgrind.out.* files of that run
 
 Prints p50/p99 in microseconds of ``evaluate_command`` per command (in-process, warmed up;
 wall time, then this thread's CPU time, which a busy machine's preemptions do not inflate),
 the same for a git-guardrails-style list of ~20 regexes searched over the raw string, and the
 ratio between them. Figures are given over every sample and over each command's median across
 rounds (the latter is robust to a busy machine preempting single calls). The rounds repeat each
-command, so paw's memos (nested-script trees, path classes) are warm; paw memoises no decision.
-A second paw row clears every memo before each call (outside the timed region) to show the cost
-when every nested script and path is new. A third judges each command as the supervisor does:
-from an agent's worktree, with the other agents' worktrees and the user's home named
-(``others=``, ``home=``: the other-worktree rule looks at every path operand).
+command, so paw's memos (the reading and tree of each script, path classes and places, verdicts
+by their findings) are warm, as when the supervisor judges a prompt's command again; paw
+memoises no decision (every rule runs on every call). A second paw row clears every memo before
+each call (outside the timed region) to show the cost of a command never seen. A third judges
+each command as the supervisor does: from an agent's worktree, with the other agents' worktrees
+and the user's home named (``others=``, ``home=``: the other-worktree rule looks at every path
+operand).
+
+``--markers SHAPE`` counts instructions instead of time, for a loaded machine: it judges the
+corpus ten times (every memo and specialisation warm), then once more with an ``os.getppid()``
+call before each command and after the last, so that callgrind run with
+``--dump-before=getppid`` writes one dump per command (run it with ``PYTHONHASHSEED=0``).
+SHAPE is ``bare`` (no directory), ``cold`` (every memo cleared before each command, outside
+the counted region) or ``supervisor`` (the supervisor's call, as above). ``--summarise DIR``
+prints the mean, p50, p99 and max instructions per command of those dumps.
 """
 
 from __future__ import annotations
@@ -98,13 +110,62 @@ def _figures(samples: list[list[float]]) -> tuple[float, float, float, float]:
     return (*_percentiles(every), *_percentiles(medians))
 
 
+def _markers(commands: list[str], shape: str) -> None:
+    """One ``os.getppid()`` before each command (and after the last): callgrind's dump points."""
+
+    def call(command: str) -> object:
+        if shape == "supervisor":
+            return evaluate_command(command, WORKTREE, others=OTHERS, home=HOME)
+        return evaluate_command(command)
+
+    for _ in range(10):  # CPython specialises a function after a few calls: all of them warm
+        for command in commands:
+            call(command)
+    gc.collect()
+    gc.disable()
+    for command in commands:
+        if shape == "cold":
+            clear_memos()
+        os.getppid()
+        call(command)
+    os.getppid()
+
+
+def _summarise(directory: Path, count: int) -> None:
+    """Instructions per command from the dumps of a ``--markers`` run under callgrind."""
+    dumps = sorted(directory.glob("callgrind.out.*.*"), key=lambda p: int(p.suffix[1:]))
+    totals: list[int] = []
+    for dump in dumps:
+        for line in dump.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                totals.append(int(line.split()[1]))
+                break
+    per = sorted(totals[1 : count + 1])  # the first dump is start-up and warm-up
+    if len(per) != count:
+        print(f"expected {count} per-command dumps in {directory}, found {len(per)}")
+        return
+    p50, p99 = _percentiles([float(v) for v in per])
+    print(
+        f"instructions per command ({count}): mean {statistics.mean(per) / 1000:.1f}k "
+        f"p50 {p50 / 1000:.1f}k p99 {p99 / 1000:.1f}k max {per[-1] / 1000:.1f}k"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--markers", choices=("bare", "cold", "supervisor"))
+    parser.add_argument("--summarise", type=Path, metavar="DIR")
     args = parser.parse_args(argv)
     lines = CORPUS.read_text(encoding="utf-8").splitlines()
     commands = [json.loads(line)["cmd"] for line in lines if line.strip()]
+    if args.markers:
+        _markers(commands, args.markers)
+        return 0
+    if args.summarise:
+        _summarise(args.summarise, len(commands))
+        return 0
     compiled = tuple(re.compile(p) for p in NAIVE_PATTERNS)
 
     def naive_check(command: str) -> bool:

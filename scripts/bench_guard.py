@@ -24,12 +24,19 @@ call before each command and after the last, so that callgrind run with
 SHAPE is ``bare`` (no directory), ``cold`` (every memo cleared before each command, outside
 the counted region) or ``supervisor`` (the supervisor's call, as above). ``--summarise DIR``
 prints the mean, p50, p99 and max instructions per command of those dumps.
+
+``--ab PACKAGE [--shape SHAPE]`` times this tree's guard against another tree's in one
+process: that tree's ``paw`` copied under another name (``paw_base``, its ``paw.`` imports and
+the agent registry's package name rewritten) on ``PYTHONPATH``; each command is judged by one
+tree then the other, the order alternating, in thread CPU time; it prints the ratios of the
+same figures (the two copies share the caches, so absolute figures are higher than alone).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import inspect
 import json
 import os
@@ -38,6 +45,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from paw.core.guard.shell import clear_memos, evaluate_command
 
@@ -151,12 +159,58 @@ def _summarise(directory: Path, count: int) -> None:
     )
 
 
+def _ab(commands: list[str], package: str, rounds: int, shape: str) -> None:
+    """Time this tree's guard against another's in one process (``package``: that tree's
+    ``paw`` copied under another name, on ``PYTHONPATH``), alternating which runs first."""
+    other = importlib.import_module(f"{package}.core.guard.shell")
+    trees = [other, importlib.import_module("paw.core.guard.shell")]
+
+    def caller(module: Any) -> Callable[[str], object]:
+        judge: Callable[..., object] = module.evaluate_command
+        if shape == "supervisor":
+            return lambda command: judge(command, WORKTREE, others=OTHERS, home=HOME)
+        return judge
+
+    calls = [caller(module) for module in trees]
+    clears = [module.clear_memos for module in trees]
+    for _ in range(5):
+        for command in commands:
+            for call in calls:
+                call(command)
+    samples: list[list[list[float]]] = [[[] for _ in commands] for _ in trees]
+    clock = time.thread_time_ns
+    gc.collect()
+    gc.disable()
+    try:
+        for round_ in range(rounds):
+            for index, command in enumerate(commands):
+                order = (0, 1) if (round_ + index) % 2 == 0 else (1, 0)
+                for which in order:
+                    if shape == "cold":
+                        clears[which]()
+                    start = clock()
+                    calls[which](command)
+                    samples[which][index].append((clock() - start) / 1000)
+    finally:
+        gc.enable()
+    before, after = (_figures(per_tree) for per_tree in samples)
+    means = [statistics.mean(statistics.median(s) for s in per_tree) for per_tree in samples]
+    names = ("all p50", "all p99", "per-command p50", "per-command p99")
+    shown = ", ".join(
+        f"{name} {a:.1f} -> {b:.1f} us ({b / a:.2f}x)"
+        for name, a, b in zip(names, before, after, strict=True)
+    )
+    print(f"A/B {shape}, {package} -> paw: {shown}; mean {means[1] / means[0]:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--markers", choices=("bare", "cold", "supervisor"))
     parser.add_argument("--summarise", type=Path, metavar="DIR")
+    parser.add_argument("--ab", metavar="PACKAGE", help="another tree's paw, renamed")
+    parser.add_argument("--shape", choices=("bare", "cold", "supervisor"), default="bare")
     args = parser.parse_args(argv)
     lines = CORPUS.read_text(encoding="utf-8").splitlines()
     commands = [json.loads(line)["cmd"] for line in lines if line.strip()]
@@ -165,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.summarise:
         _summarise(args.summarise, len(commands))
+        return 0
+    if args.ab:
+        _ab(commands, args.ab, args.rounds, args.shape)
         return 0
     compiled = tuple(re.compile(p) for p in NAIVE_PATTERNS)
 

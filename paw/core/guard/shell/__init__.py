@@ -132,25 +132,15 @@ def _places(
     return siblings, placed_home, nested
 
 
-def _new_context(
-    cwd: str | None,
-    config: GuardConfig | None,
-    resolve: Resolver | None = None,
-    others: tuple[str, ...] = (),
-    home: str | None = None,
-) -> Context:
-    patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
-    ctx = Context(config, CwdKind.PROJECT, patterns)
-    if cwd is not None:  # None: a project (the default kind)
-        ctx.cwd = _cwd_kind(cwd, ctx)
-    if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
+def _place_cwd(ctx: Context, cwd: str, resolve: Resolver | None) -> None:
+    """What the directory the command runs in is: a project (its path, the resolver) or a
+    dangerous one (root, a home, a system directory: relative paths are judged there)."""
+    ctx.cwd = _cwd_kind(cwd, ctx)
+    if ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = ctx.project = cwd.rstrip("/")
         ctx.resolve = resolve
-    elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
+    elif ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
-    if others:
-        ctx.others, ctx.home, ctx.others_nested = _places(cwd, others, home)
-    return ctx
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +160,15 @@ def _judge(
     home: str | None = None,
 ) -> tuple[Verdict, list[GitWrite]]:
     try:
-        ctx = _new_context(cwd, config, resolve, others, home)
+        # a fresh context for this call (built here, not in a helper: a frame less per call)
+        patterns = (
+            compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
+        )
+        ctx = Context(config, CwdKind.PROJECT, patterns)
+        if cwd is not None:
+            _place_cwd(ctx, cwd, resolve)
+        if others:
+            ctx.others, ctx.home, ctx.others_nested = _places(cwd, others, home)
         _run_script(ctx, command, "command")
     except RecursionError:
         found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)

@@ -199,19 +199,12 @@ def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) ->
         name in _RUNNERS or name.startswith(_PYTHONS)
     ):
         _read_verbs(cmd, ctx, ruled, text)
-    if name in _EFFECT_NAMES or _hinted(text):
-        if _ADDRESS_HINT_RE.search(text):
-            for arg in args:
-                if "." in arg or ":" in arg:  # every address pattern needs one of these
-                    _check_address(name, arg, ctx)
-        _check_effects(cmd, ctx)
-
-
-def _hinted(text: str) -> bool:
-    """Whether any word may name an address, a listener or a settings change (substring tests:
-    one case-insensitive regex here cost more than the rest of the posture)."""
-    return (
-        "config" in text
+    if (
+        name in _EFFECT_NAMES
+        # whether a word may name an address, a listener or a settings change: substring tests
+        # (one case-insensitive regex cost more than the rest of the posture), inline (a call
+        # less for every command with arguments)
+        or "config" in text
         or "settings" in text
         or "--global" in text
         or "--system" in text
@@ -222,7 +215,12 @@ def _hinted(text: str) -> bool:
         or "[f" in text
         or "[F" in text
         or ("." in text and _DOTTED_RE.search(text) is not None)
-    )
+    ):
+        if _ADDRESS_HINT_RE.search(text):
+            for arg in args:
+                if "." in arg or ":" in arg:  # every address pattern needs one of these
+                    _check_address(name, arg, ctx)
+        _check_effects(cmd, ctx)
 
 
 def _read_verbs(cmd: SimpleCommand, ctx: Context, ruled: bool, text: str) -> None:

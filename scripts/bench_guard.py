@@ -1,23 +1,42 @@
 """Benchmark paw's shell guard against a naive regex-list check over the command corpus.
 
 Usage: python scripts/bench_guard.py [--rounds N]
+       valgrind --tool=callgrind --dump-before=getppid python scripts/bench_guard.py --markers bare
+       python scripts/bench_guard.py --summarise DIR  # the callgrind.out.* files of that run
 
 Prints p50/p99 in microseconds of ``evaluate_command`` per command (in-process, warmed up;
 wall time, then this thread's CPU time, which a busy machine's preemptions do not inflate),
 the same for a git-guardrails-style list of ~20 regexes searched over the raw string, and the
 ratio between them. Figures are given over every sample and over each command's median across
 rounds (the latter is robust to a busy machine preempting single calls). The rounds repeat each
-command, so paw's memos (nested-script trees, path classes) are warm; paw memoises no decision.
-A second paw row clears every memo before each call (outside the timed region) to show the cost
-when every nested script and path is new. A third judges each command as the supervisor does:
-from an agent's worktree, with the other agents' worktrees and the user's home named
-(``others=``, ``home=``: the other-worktree rule looks at every path operand).
+command, so paw's memos (the reading and tree of each script, path classes and places, verdicts
+by their findings) are warm, as when the supervisor judges a prompt's command again; paw
+memoises no decision (every rule runs on every call). A second paw row clears every memo before
+each call (outside the timed region) to show the cost of a command never seen. A third judges
+each command as the supervisor does: from an agent's worktree, with the other agents' worktrees
+and the user's home named (``others=``, ``home=``: the other-worktree rule looks at every path
+operand).
+
+``--markers SHAPE`` counts instructions instead of time, for a loaded machine: it judges the
+corpus ten times (every memo and specialisation warm), then once more with an ``os.getppid()``
+call before each command and after the last, so that callgrind run with
+``--dump-before=getppid`` writes one dump per command (run it with ``PYTHONHASHSEED=0``).
+SHAPE is ``bare`` (no directory), ``cold`` (every memo cleared before each command, outside
+the counted region) or ``supervisor`` (the supervisor's call, as above). ``--summarise DIR``
+prints the mean, p50, p99 and max instructions per command of those dumps.
+
+``--ab PACKAGE [--shape SHAPE]`` times this tree's guard against another tree's in one
+process: that tree's ``paw`` copied under another name (``paw_base``, its ``paw.`` imports and
+the agent registry's package name rewritten) on ``PYTHONPATH``; each command is judged by one
+tree then the other, the order alternating, in thread CPU time; it prints the ratios of the
+same figures (the two copies share the caches, so absolute figures are higher than alone).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import inspect
 import json
 import os
@@ -26,6 +45,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from paw.core.guard.shell import clear_memos, evaluate_command
 
@@ -98,13 +118,111 @@ def _figures(samples: list[list[float]]) -> tuple[float, float, float, float]:
     return (*_percentiles(every), *_percentiles(medians))
 
 
+def _markers(commands: list[str], shape: str) -> None:
+    """One ``os.getppid()`` before each command (and after the last): callgrind's dump points."""
+
+    def call(command: str) -> object:
+        if shape == "supervisor":
+            return evaluate_command(command, WORKTREE, others=OTHERS, home=HOME)
+        return evaluate_command(command)
+
+    for _ in range(10):  # CPython specialises a function after a few calls: all of them warm
+        for command in commands:
+            call(command)
+    gc.collect()
+    gc.disable()
+    for command in commands:
+        if shape == "cold":
+            clear_memos()
+        os.getppid()
+        call(command)
+    os.getppid()
+
+
+def _summarise(directory: Path, count: int) -> None:
+    """Instructions per command from the dumps of a ``--markers`` run under callgrind."""
+    dumps = sorted(directory.glob("callgrind.out.*.*"), key=lambda p: int(p.suffix[1:]))
+    totals: list[int] = []
+    for dump in dumps:
+        for line in dump.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                totals.append(int(line.split()[1]))
+                break
+    per = sorted(totals[1 : count + 1])  # the first dump is start-up and warm-up
+    if len(per) != count:
+        print(f"expected {count} per-command dumps in {directory}, found {len(per)}")
+        return
+    p50, p99 = _percentiles([float(v) for v in per])
+    print(
+        f"instructions per command ({count}): mean {statistics.mean(per) / 1000:.1f}k "
+        f"p50 {p50 / 1000:.1f}k p99 {p99 / 1000:.1f}k max {per[-1] / 1000:.1f}k"
+    )
+
+
+def _ab(commands: list[str], package: str, rounds: int, shape: str) -> None:
+    """Time this tree's guard against another's in one process (``package``: that tree's
+    ``paw`` copied under another name, on ``PYTHONPATH``), alternating which runs first."""
+    other = importlib.import_module(f"{package}.core.guard.shell")
+    trees = [other, importlib.import_module("paw.core.guard.shell")]
+
+    def caller(module: Any) -> Callable[[str], object]:
+        judge: Callable[..., object] = module.evaluate_command
+        if shape == "supervisor":
+            return lambda command: judge(command, WORKTREE, others=OTHERS, home=HOME)
+        return judge
+
+    calls = [caller(module) for module in trees]
+    clears = [module.clear_memos for module in trees]
+    for _ in range(5):
+        for command in commands:
+            for call in calls:
+                call(command)
+    samples: list[list[list[float]]] = [[[] for _ in commands] for _ in trees]
+    clock = time.thread_time_ns
+    gc.collect()
+    gc.disable()
+    try:
+        for round_ in range(rounds):
+            for index, command in enumerate(commands):
+                order = (0, 1) if (round_ + index) % 2 == 0 else (1, 0)
+                for which in order:
+                    if shape == "cold":
+                        clears[which]()
+                    start = clock()
+                    calls[which](command)
+                    samples[which][index].append((clock() - start) / 1000)
+    finally:
+        gc.enable()
+    before, after = (_figures(per_tree) for per_tree in samples)
+    means = [statistics.mean(statistics.median(s) for s in per_tree) for per_tree in samples]
+    names = ("all p50", "all p99", "per-command p50", "per-command p99")
+    shown = ", ".join(
+        f"{name} {a:.1f} -> {b:.1f} us ({b / a:.2f}x)"
+        for name, a, b in zip(names, before, after, strict=True)
+    )
+    print(f"A/B {shape}, {package} -> paw: {shown}; mean {means[1] / means[0]:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--markers", choices=("bare", "cold", "supervisor"))
+    parser.add_argument("--summarise", type=Path, metavar="DIR")
+    parser.add_argument("--ab", metavar="PACKAGE", help="another tree's paw, renamed")
+    parser.add_argument("--shape", choices=("bare", "cold", "supervisor"), default="bare")
     args = parser.parse_args(argv)
     lines = CORPUS.read_text(encoding="utf-8").splitlines()
     commands = [json.loads(line)["cmd"] for line in lines if line.strip()]
+    if args.markers:
+        _markers(commands, args.markers)
+        return 0
+    if args.summarise:
+        _summarise(args.summarise, len(commands))
+        return 0
+    if args.ab:
+        _ab(commands, args.ab, args.rounds, args.shape)
+        return 0
     compiled = tuple(re.compile(p) for p in NAIVE_PATTERNS)
 
     def naive_check(command: str) -> bool:

@@ -10,20 +10,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.dispatch import clear_name_cache, evaluate_simple
 from paw.core.guard.shell.evaluation import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.fastjudge import fast_command, fast_pipeline
-from paw.core.guard.shell.fastpath import FAST_PATH, fast_parts
-from paw.core.guard.shell.gitwrites import GitWrite
+from paw.core.guard.shell.fastpath import FAST_PATH, clear_fast_memo, fast_parts
+from paw.core.guard.shell.gitwrites import GitWrite, clear_made
 from paw.core.guard.shell.parse import (
     MAX_SCRIPT_CHARS,
     clear_inner_cache,
     parse_inner,
-    parse_script,
 )
 from paw.core.guard.shell.rules.code import check_unparsed
 from paw.core.guard.shell.rules.files import clear_class_cache
@@ -94,7 +93,7 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
         finally:
             ctx.depth -= 1
         return
-    root = parse_script(text) if ctx.depth == 0 else parse_inner(text)
+    root = parse_inner(text)  # a tree is immutable: memoised by text, top-level or nested
     if root.has_error:
         ctx.confirm("shell.parse-error", f"`{origin}`: the shell syntax does not parse cleanly")
         check_unparsed(text, ctx, origin)
@@ -110,6 +109,11 @@ def _run_script(ctx: Context, text: str, origin: str) -> None:
 
 def _evaluate_in(ctx: Context, cmd: SimpleCommand) -> SimpleCommand:
     return evaluate_simple(cmd, ctx)
+
+
+# Every context judges nested scripts and commands with these (see ``Context.run_script``).
+Context.run_script = _run_script  # type: ignore[method-assign, assignment]
+Context.run_command = _evaluate_in  # type: ignore[method-assign, assignment]
 
 
 @lru_cache(maxsize=64)
@@ -128,27 +132,15 @@ def _places(
     return siblings, placed_home, nested
 
 
-def _new_context(
-    cwd: str | None,
-    config: GuardConfig | None,
-    resolve: Resolver | None = None,
-    others: tuple[str, ...] = (),
-    home: str | None = None,
-) -> Context:
-    patterns = compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
-    ctx = Context(config, CwdKind.PROJECT, patterns)
-    if cwd is not None:  # None: a project (the default kind)
-        ctx.cwd = _cwd_kind(cwd, ctx)
-    if cwd is not None and ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
+def _place_cwd(ctx: Context, cwd: str, resolve: Resolver | None) -> None:
+    """What the directory the command runs in is: a project (its path, the resolver) or a
+    dangerous one (root, a home, a system directory: relative paths are judged there)."""
+    ctx.cwd = _cwd_kind(cwd, ctx)
+    if ctx.cwd is CwdKind.PROJECT and cwd.startswith("/"):
         ctx.cwd_path = ctx.project = cwd.rstrip("/")
         ctx.resolve = resolve
-    elif cwd is not None and ctx.cwd is CwdKind.DANGEROUS:
+    elif ctx.cwd is CwdKind.DANGEROUS:
         ctx.cwd_prefix = cwd.rstrip("/") or "/"
-    if others:
-        ctx.others, ctx.home, ctx.others_nested = _places(cwd, others, home)
-    ctx.run_script = partial(_run_script, ctx)
-    ctx.run_command = partial(_evaluate_in, ctx)
-    return ctx
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +160,15 @@ def _judge(
     home: str | None = None,
 ) -> tuple[Verdict, list[GitWrite]]:
     try:
-        ctx = _new_context(cwd, config, resolve, others, home)
+        # a fresh context for this call (built here, not in a helper: a frame less per call)
+        patterns = (
+            compile_patterns(config.blocked_patterns.resolve(())) if config is not None else ()
+        )
+        ctx = Context(config, CwdKind.PROJECT, patterns)
+        if cwd is not None:
+            _place_cwd(ctx, cwd, resolve)
+        if others:
+            ctx.others, ctx.home, ctx.others_nested = _places(cwd, others, home)
         _run_script(ctx, command, "command")
     except RecursionError:
         found = (Finding("shell.limit", Action.CONFIRM, "too deeply nested"),)
@@ -239,16 +239,37 @@ def find_git_write(command: str) -> GitWrite | None:
 
 
 def clear_memos() -> None:
-    """Forget every memo the guard keeps between calls (nested-script trees, path classes, rules
-    by command name): no decision is memoised, and the benchmark's cold figures start here."""
+    """Forget every memo the guard keeps between calls (script readings and trees, path classes
+    and places, rules by command name, verdicts and git writes by their values): no decision is
+    memoised (every rule runs on every call), and the benchmark's cold figures start here."""
     clear_inner_cache()
     clear_class_cache()
     clear_name_cache()
     _places.cache_clear()
+    _VERDICTS.clear()
+    clear_fast_memo()
+    clear_made()
+
+
+# Verdicts by the findings they are built from: a verdict is a value (frozen, made only of
+# strings), so handing out one built earlier from the same findings changes nothing, and spares
+# building a Finding per finding (a frozen dataclass costs several µs). Bounded: emptied when full.
+_VERDICTS: dict[tuple[tuple[str, Action, str], ...], Verdict] = {}
+_VERDICTS_MAX = 1024
 
 
 def _verdict(findings: list[tuple[str, Action, str]]) -> Verdict:
     """``Verdict.from_findings`` over the distinct findings (by rule and reason, first kept)."""
+    key = tuple(findings)
+    verdict = _VERDICTS.get(key)
+    if verdict is None:
+        if len(_VERDICTS) >= _VERDICTS_MAX:
+            _VERDICTS.clear()
+        verdict = _VERDICTS[key] = _build_verdict(findings)
+    return verdict
+
+
+def _build_verdict(findings: list[tuple[str, Action, str]]) -> Verdict:
     seen: dict[tuple[str, str], Action] = {}
     for rule, action, reason in findings:
         seen.setdefault((rule, reason), action)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from paw.core.guard.shell.words import UNKNOWN, Word
 
@@ -70,7 +70,7 @@ HERE_STRING = -1
 """The ``subs`` key of the commands run by substitutions in a here-string (``<<< "$(…)"``)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)  # built for every simple command: a plain __init__ is cheaper
 class SimpleCommand:
     """One executed simple command after normalisation.
 
@@ -80,19 +80,37 @@ class SimpleCommand:
     """
 
     argv: list[Word]
-    redirects: list[Redirect] = field(default_factory=list)
-    stdin_text: str | None = None
-    upstream: tuple[SimpleCommand, ...] = ()
-    subs: dict[int, list[SimpleCommand]] = field(default_factory=dict)
-    wrappers: tuple[str, ...] = ()
-    name: str = field(init=False)
+    redirects: list[Redirect]
+    stdin_text: str | None
+    upstream: tuple[SimpleCommand, ...]
+    subs: dict[int, list[SimpleCommand]]
+    wrappers: tuple[str, ...]
+    name: str
     """The command word's basename (``/bin/rm`` is ``rm``)."""
-    args: list[str] = field(init=False)
+    args: list[str]
     """Normalised argument texts (without the command word)."""
 
-    def __post_init__(self) -> None:
-        self.name = self.argv[0].text.rsplit("/", 1)[-1] if self.argv else ""
-        self.args = [w.text for w in self.argv[1:]]
+    def __init__(
+        self,
+        argv: list[Word],
+        redirects: list[Redirect] | None = None,
+        stdin_text: str | None = None,
+        upstream: tuple[SimpleCommand, ...] = (),
+        subs: dict[int, list[SimpleCommand]] | None = None,
+        wrappers: tuple[str, ...] = (),
+    ) -> None:
+        self.argv = argv
+        self.redirects = [] if redirects is None else redirects
+        self.stdin_text = stdin_text
+        self.upstream = upstream
+        self.subs = {} if subs is None else subs
+        self.wrappers = wrappers
+        if argv:
+            text = argv[0].text
+            self.name = text.rsplit("/", 1)[-1] if "/" in text else text
+        else:
+            self.name = ""
+        self.args = [w.text for w in argv[1:]] if len(argv) > 1 else []
 
     def set_command_word(self, word: Word) -> None:
         """Replace the command word (after resolving or folding it)."""

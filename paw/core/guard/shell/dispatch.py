@@ -83,13 +83,16 @@ def _build_table() -> dict[str, tuple[Check, ...]]:
 
 
 _TABLE = _build_table()
-# Run on every command; redirections are checked only where there are some (the common case
-# has none, and this loop runs for every simple command).
-_GLOBAL: tuple[Check, ...] = (*agents.GLOBAL, *secrets.GLOBAL)
+# Run on every command, in this order; redirections are checked only where there are some (the
+# common case has none).
+(_agent_flags,) = agents.GLOBAL
+(_secret_readers,) = secrets.GLOBAL
 _LOOKUP = frozenset({"which", "command", "type", "whereis"})
 
 
+@lru_cache(maxsize=1024)
 def _checks_for(name: str) -> tuple[Check, ...]:
+    """The rules for a name the table does not hold as written, memoised by name."""
     found = _TABLE.get(name)
     if found is not None:
         return found
@@ -108,6 +111,7 @@ def _pattern_checks(low: str) -> tuple[Check, ...]:
 def clear_name_cache() -> None:
     """Forget the memoised pattern rules per command name."""
     _pattern_checks.cache_clear()
+    _checks_for.cache_clear()
 
 
 def _resolve_dynamic(cmd: SimpleCommand) -> str | None:
@@ -201,7 +205,7 @@ def _command_word(cmd: SimpleCommand, ctx: Context) -> bool:
     return True
 
 
-def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
+def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:  # noqa: C901 - hot path
     """Judge one simple command (and whatever it wraps) into ``ctx.findings``.
 
     Returns the command that actually runs once wrappers are peeled (``nohup curl …`` is
@@ -213,12 +217,22 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     first = cmd.argv[0]
     if not first.quoted and first.text in _KEYWORDS:
         cmd = _strip_keyword(cmd, ctx)
-    if not cmd.argv or not _command_word(cmd, ctx):
+        if not cmd.argv:
+            writers.check_redirects(cmd, ctx)
+            return cmd
+        first = cmd.argv[0]
+    text = first.text
+    # `_command_word` has nothing to do for a plain ASCII word with no `/` (the common case)
+    if (
+        (UNKNOWN in text or GUARDED in text or SUBST in text or "/" in text or ctx.downloads)
+        or not text.isascii()
+    ) and not _command_word(cmd, ctx):
         writers.check_redirects(cmd, ctx)
         return cmd
-    cmd, judged = _unwrap_all(cmd, ctx)
-    if judged:
-        return cmd
+    if ctx.patterns or cmd.name in WRAPPER_NAMES:  # else `_unwrap_all` has nothing to do
+        cmd, judged = _unwrap_all(cmd, ctx)
+        if judged:
+            return cmd
     name = cmd.name
     if name in ctx.aliases:
         ctx.run_script(ctx.aliases[name] + " " + " ".join(cmd.args), f"alias {name}")
@@ -235,8 +249,9 @@ def evaluate_simple(cmd: SimpleCommand, ctx: Context) -> SimpleCommand:
     posture.check(cmd, ctx, bool(checks), len(ctx.findings) > before)
     if cmd.redirects:
         writers.check_redirects(cmd, ctx)
-    for check in _GLOBAL:
-        check(cmd, ctx)
+    if cmd.args:  # the agent-flag check reads arguments only
+        _agent_flags(cmd, ctx)
+    _secret_readers(cmd, ctx)
     return cmd
 
 

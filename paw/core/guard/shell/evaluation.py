@@ -75,8 +75,6 @@ class Context:
         "project",
         "protected",
         "resolve",
-        "run_command",
-        "run_script",
         "scripts",
         "sinks",
         "var_subs",
@@ -124,8 +122,19 @@ class Context:
         # Variables set from a substitution: the commands that produced each value, so a later
         # `curl -d "$x"` is judged as if it held the substitution (`x=$(env)`).
         self.var_subs: dict[str, list[SimpleCommand]] = {}
-        self.run_script: Callable[[str, str], None] = _no_script
-        self.run_command: Callable[[SimpleCommand], object] = _no_command
+
+    # How a nested script or a command is judged in this context: set once, on the class, by
+    # paw.core.guard.shell (which builds on the walker and dispatch; this module is below them),
+    # so that no context binds them per call.
+    def run_script(self, text: str, origin: str) -> None:
+        """Judge ``text`` as a script nested in the command (``origin`` names where it came
+        from)."""
+        del text, origin
+
+    def run_command(self, cmd: SimpleCommand) -> object:
+        """Judge ``cmd`` as a simple command run by the command."""
+        del cmd
+        return None
 
     def add(self, rule: str, action: Action, reason: str) -> None:
         """Record one finding."""
@@ -138,11 +147,3 @@ class Context:
     def confirm(self, rule: str, reason: str) -> None:
         """Record a confirm finding."""
         self.findings.append((rule, _CONFIRM, reason))
-
-
-def _no_script(text: str, origin: str) -> None:
-    del text, origin
-
-
-def _no_command(cmd: SimpleCommand) -> None:
-    del cmd

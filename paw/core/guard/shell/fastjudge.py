@@ -36,14 +36,16 @@ def fast_command(
 ) -> None:
     """Judge one simple command of the fast path as ``Walker._command`` does."""
     words, reds, raw = command
+    # `command` is the fast path's memoised reading: it is copied, never changed (a judged
+    # command's word list is: `set_command_word`)
     if not words:  # the redirection of an `&&`/`||` chain: the walk adds it to no sink
-        evaluate_simple(SimpleCommand([], reds), ctx)  # type: ignore[arg-type]
+        evaluate_simple(SimpleCommand([], list(reds)), ctx)  # type: ignore[arg-type]
         return
     argv: list[Word]
     redirects: list[Redirect]
     if raw is None:  # no expansions: every word is read already
-        argv = words  # type: ignore[assignment]
-        redirects = reds  # type: ignore[assignment]
+        argv = list(words)  # type: ignore[arg-type]
+        redirects = list(reds)  # type: ignore[arg-type]
     else:
         env = ctx.env
         argv = [w if type(w) is Word else _read_word(w, env) for w in words]  # type: ignore[arg-type]

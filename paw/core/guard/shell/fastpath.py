@@ -113,11 +113,39 @@ def _possessive_quantifiers_work() -> bool:
 FAST_PATH = _possessive_quantifiers_work()
 
 
+# What `fast_parts` read, by text: the reading depends on the text alone (not on the directory,
+# the variables or anything else of a call), and what it returns is never changed by the judge
+# (`fastjudge.fast_command` copies the lists it hands on; words are values). An agent's commands
+# recur (a prompt judged again, the same `sh -c` body): reading one again costs a dict lookup.
+# Bounded: texts up to 4096 characters, 512 of them, emptied when full.
+FAST_MEMO_SIZE = 512
+FAST_MEMO_MAX_CHARS = 4096
+_MEMO: dict[str, FastList | None] = {}
+_MISSING = object()
+
+
 def fast_parts(text: str) -> FastList | None:
     """The simple commands of ``text`` when it is such a list or pipeline (see above); None
-    for everything where :data:`FAST_PATH` is off."""
+    for everything where :data:`FAST_PATH` is off. Callers do not change what it returns."""
     if not FAST_PATH:
         return None
+    found = _MEMO.get(text, _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    parts = _read_parts(text)
+    if len(text) <= FAST_MEMO_MAX_CHARS:
+        if len(_MEMO) >= FAST_MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[text] = parts
+    return parts
+
+
+def clear_fast_memo() -> None:
+    """Forget every memoised reading (the benchmark's cold figures)."""
+    _MEMO.clear()
+
+
+def _read_parts(text: str) -> FastList | None:
     if text.endswith(" "):  # `alias ll='rm -rf ~'` then `ll` runs `rm -rf ~ ` (no words there)
         return _rich_parts(text.rstrip(" "))
     if _WORDS_RE.fullmatch(text) is not None:  # one command of plain words: the common case

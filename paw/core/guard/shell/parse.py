@@ -85,10 +85,12 @@ def parse_script(text: str) -> Node:
 
 
 def parse_inner(text: str) -> Node:
-    """:func:`parse_script` for scripts nested inside a command, memoised by text when short.
+    """:func:`parse_script` memoised by text when short: for a command and the scripts nested
+    inside one.
 
     ``sh -c '…'`` bodies, decoded payloads and interpreter ``-c`` code recur across an agent's
-    commands; a tree is immutable, so sharing one between evaluations changes no verdict.
+    commands, and a prompt's command is judged again; a tree is immutable, so sharing one
+    between evaluations changes no verdict.
     """
     return _parse_memo(text) if len(text) <= INNER_CACHE_MAX_CHARS else parse_script(text)
 

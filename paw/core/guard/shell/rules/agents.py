@@ -143,6 +143,18 @@ def _agent_only_words(name: str, args: list[str]) -> bool:
     return False
 
 
+def _short_flags(joined: str) -> bool:
+    """Whether a short option an agent reads is among the words (each between newlines):
+    `-y` (aider, gemini, qwen), `-a`/`-s` with a mode (codex), bare or with `=`."""
+    return (
+        "\n-y\n" in joined
+        or "\n-a\n" in joined
+        or "\n-a=" in joined
+        or "\n-s\n" in joined
+        or "\n-s=" in joined
+    )
+
+
 def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     args = cmd.args
     if cmd.name in _DATA_COMMANDS or not args:
@@ -150,6 +162,8 @@ def _check_agent_flags(cmd: SimpleCommand, ctx: Context) -> None:
     joined = "\n" + "\n".join(args)
     if "\n-" not in joined and "\nBash" not in joined:
         return  # no option and no `Bash…` word: neither an agent's flag nor a danger flag
+    if "\n--" not in joined and "\nBash" not in joined and not _short_flags(joined + "\n"):
+        return  # `-rf`, `-la`: only long options, `Bash…` and `-y`, `-a`, `-s` can flag
     head = "\n".join(args[:3])  # no package name holds a newline: no false match across words
     agent = _agent_only_words(cmd.name, args) and (
         cmd.name in agent_clis() or _packages_re().search(head) is not None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Container
 
 
 class Parsed(NamedTuple):
@@ -13,39 +16,44 @@ class Parsed(NamedTuple):
     letters: frozenset[str]
 
 
-def split_args(args: list[str], with_value: frozenset[str] = frozenset()) -> Parsed:
-    """Split ``args``: options stop at ``--``; short clusters contribute to ``letters``."""
+def split_args(args: list[str], with_value: Container[str] = ()) -> Parsed:
+    """Split ``args``: options stop at ``--``; short clusters contribute to ``letters``.
+    ``with_value``: the options that take the next word (a constant tuple or set)."""
     options: list[str] = []
     operands: list[str] = []
     letters: set[str] = set()
     i, n = 0, len(args)
     while i < n:
         arg = args[i]
+        if arg[:1] != "-" or arg == "-":
+            operands.append(arg)
+            i += 1
+            continue
         if arg == "--":
             operands.extend(args[i + 1 :])
             break
-        if arg.startswith("--"):
-            if arg in with_value and i + 1 < n:
-                options.append(f"{arg}={args[i + 1]}")
-                i += 2
-                continue
-            options.append(arg)
-        elif arg.startswith("-") and len(arg) > 1:
-            if arg in with_value and i + 1 < n:
-                options.append(f"{arg}={args[i + 1]}")
-                i += 2
-                continue
-            options.append(arg)
+        if arg in with_value and i + 1 < n:
+            options.append(f"{arg}={args[i + 1]}")
+            i += 2
+            continue
+        options.append(arg)
+        if arg[1] != "-":  # a short cluster
             letters.update(arg[1:])
-        else:
-            operands.append(arg)
         i += 1
-    return Parsed(options, operands, frozenset(letters))
+    # `Parsed(...)` without its generated `__new__` frame (a call per command with options)
+    return _new_parsed(Parsed, (options, operands, frozenset(letters) if letters else _NONE))
+
+
+_new_parsed = tuple.__new__
+_NONE: frozenset[str] = frozenset()
 
 
 def has_long(parsed: Parsed, *names: str) -> bool:
     """True when any long option (with or without ``=value``) is among ``names``."""
-    return any(opt.split("=", 1)[0] in names for opt in parsed.options)
+    for opt in parsed.options:  # noqa: SIM110 - a loop, not a generator: runs for most `rm`s
+        if opt.split("=", 1)[0] in names:
+            return True
+    return False
 
 
 def option_value(args: list[str], *names: str) -> str | None:

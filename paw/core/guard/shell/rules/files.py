@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from paw.core.guard.files import PathClass, _classify_memo, classify_path
@@ -96,6 +97,7 @@ def _names_paw_config(path: str) -> bool:
     return "paw.toml" in low or ".paw" in low or ".config/paw" in low or "guardrails.toml" in low
 
 
+@lru_cache(maxsize=4096)  # a path's place depends on its text alone; the same paths recur
 def any_place(path: str) -> bool:
     """True when one of the special-place patterns matches ``path`` (see above)."""
     head = path[:1]
@@ -204,6 +206,7 @@ _PATH_DIRS_RE = re.compile(
 
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/dev/shm/")  # noqa: S108 - paths to judge
 _SCRATCH_DIRS = frozenset(p.rstrip("/") for p in _SCRATCH)
+_SCRATCH_OR_DEVICES = (*_SCRATCH, "/dev/")
 
 
 def check_contained(path: str, ctx: Context, verb: str) -> None:
@@ -218,7 +221,7 @@ def check_contained(path: str, ctx: Context, verb: str) -> None:
             return
     if ctx.cwd_path and (path == ctx.cwd_path or path.startswith(ctx.cwd_path + "/")):
         return
-    if path.startswith((*_SCRATCH, "/dev/")) or path in _SCRATCH_DIRS:
+    if path.startswith(_SCRATCH_OR_DEVICES) or path in _SCRATCH_DIRS:
         return  # the system's scratch space: shared, but nothing there runs or configures later
     home = home_segments(path)
     if (home and home[0].startswith(".") and len(home) == 1) or _PATH_DIRS_RE.search(path):
@@ -391,9 +394,10 @@ def classify_cached(path: str, config: GuardConfig | None) -> PathClass:
 
 
 def clear_class_cache() -> None:
-    """Forget every memoised path class (here and in ``classify_path``)."""
+    """Forget every memoised path class (here and in ``classify_path``) and special place."""
     _CLASS_CACHE.clear()
     _classify_memo.cache_clear()
+    any_place.cache_clear()
 
 
 def _classify(path: str, ctx: Context) -> PathClass:

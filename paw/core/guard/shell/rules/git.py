@@ -6,7 +6,8 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from paw.core.guard.shell.gitwrites import GIT_WRITES, git_write
-from paw.core.guard.shell.rules.argv import split_args
+from paw.core.guard.shell.pushargs import PushPlan, parse_push
+from paw.core.guard.shell.rules.argv import Parsed, split_args
 from paw.core.guard.shell.rules.files import check_write_target
 from paw.core.guard.shell.rules.gitpush import check_push
 from paw.core.guard.shell.rules.secretpaths import is_secret_path
@@ -76,8 +77,11 @@ def parse_git(args: list[str]) -> GitCall:
                 config.append("core.execpath=" + arg.split("=", 1)[1])
             i += 1
         else:
-            return GitCall(arg, args[i + 1 :], config)
-    return GitCall("", [], config)
+            return _new_call(GitCall, (arg, args[i + 1 :], config))
+    return _new_call(GitCall, ("", [], config))
+
+
+_new_call = tuple.__new__  # `GitCall(...)` without its generated `__new__` frame
 
 
 _BENIGN_PROGRAMS = frozenset(
@@ -110,7 +114,7 @@ def _check_config_pairs(call: GitCall, ctx: Context) -> None:
 
 
 def _check_config_cmd(args: list[str], ctx: Context) -> None:
-    parsed = split_args(args, frozenset({"--file", "-f", "--blob", "--type"}))
+    parsed = split_args(args, ("--file", "-f", "--blob", "--type"))
     reading = any(o.startswith(("--get", "--list", "-l")) for o in parsed.options)
     if reading or len(parsed.operands) < 2:
         return
@@ -120,7 +124,7 @@ def _check_config_cmd(args: list[str], ctx: Context) -> None:
 
 
 def _check_discard(sub: str, args: list[str], ctx: Context) -> None:
-    parsed = split_args(args, frozenset({"-s", "--source", "-b", "-B", "--orphan"}))
+    parsed = split_args(args, ("-s", "--source", "-b", "-B", "--orphan"))
     if (
         sub == "restore"
         and any(o in {"--staged", "-S"} for o in parsed.options)
@@ -138,8 +142,7 @@ def _check_discard(sub: str, args: list[str], ctx: Context) -> None:
         ctx.confirm("git.discard-file", f"`git {sub}` discards uncommitted changes in {paths[0]}")
 
 
-def _check_branch(args: list[str], ctx: Context) -> None:
-    parsed = split_args(args)
+def _check_branch(parsed: Parsed, ctx: Context) -> None:
     force_delete = "D" in parsed.letters or (
         ("d" in parsed.letters or "--delete" in parsed.options)
         and ("f" in parsed.letters or "--force" in parsed.options)
@@ -155,8 +158,7 @@ def _check_branch(args: list[str], ctx: Context) -> None:
         ctx.confirm("git.branch-delete", "`git branch -D` deletes unmerged commits")
 
 
-def _check_maintenance(sub: str, args: list[str], ctx: Context) -> None:
-    parsed = split_args(args)
+def _check_maintenance(sub: str, args: list[str], parsed: Parsed, ctx: Context) -> None:
     if sub == "stash" and args[:1] == ["clear"]:
         ctx.block("git.stash-clear", "`git stash clear` deletes every stash")
     elif sub == "stash" and args[:1] == ["drop"]:
@@ -173,9 +175,8 @@ def _check_maintenance(sub: str, args: list[str], ctx: Context) -> None:
         ctx.confirm("git.write", "`git tag -d` deletes a tag")
 
 
-def _check_local(call: GitCall, ctx: Context) -> None:
+def _check_local(call: GitCall, parsed: Parsed, ctx: Context) -> None:
     sub, args = call.sub, call.args
-    parsed = split_args(args)
     if sub == "reset" and "--hard" in args:
         ctx.block("git.reset-hard", "`git reset --hard` throws away uncommitted work")
     elif sub == "reset" and any(a in {"--merge", "--keep"} for a in args):
@@ -188,7 +189,7 @@ def _check_local(call: GitCall, ctx: Context) -> None:
     elif sub == "switch" and ("--discard-changes" in args or "f" in parsed.letters):
         ctx.block("git.discard", "`git switch --discard-changes` throws away uncommitted work")
     elif sub == "branch":
-        _check_branch(args, ctx)
+        _check_branch(parsed, ctx)
     elif sub in {"mv", "rm"}:
         forced = "f" in parsed.letters or "--force" in parsed.options
         if (
@@ -201,7 +202,7 @@ def _check_local(call: GitCall, ctx: Context) -> None:
         for operand in parsed.operands:
             check_write_target(operand, ctx, f"git {sub}", None)
     else:
-        _check_maintenance(sub, args, ctx)
+        _check_maintenance(sub, args, parsed, ctx)
 
 
 _PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--tool-cmd")
@@ -253,10 +254,9 @@ def _quote(word: str) -> str:
 _REV_RE = re.compile(r"[~^@]|^[0-9a-f]{7,40}$|^(ORIG_HEAD|FETCH_HEAD|MERGE_HEAD)$")
 
 
-def _check_history(call: GitCall, ctx: Context) -> None:
+def _check_history(call: GitCall, parsed: Parsed, ctx: Context) -> None:
     """Moving a branch to another commit rewrites what it holds (soft and mixed resets too)."""
     sub, args = call.sub, call.args
-    parsed = split_args(args)
     if sub == "reset" and not any(
         a in {"--hard", "--merge", "--keep", "-p", "--patch"} for a in args
     ):
@@ -291,23 +291,34 @@ def _check_history(call: GitCall, ctx: Context) -> None:
 
 def _check_stage(call: GitCall, ctx: Context) -> None:
     """``git add`` of a key or credential file stages a secret for the next commit."""
-    parsed = split_args(call.args, frozenset({"--chmod", "--pathspec-from-file"}))
+    parsed = split_args(call.args, ("--chmod", "--pathspec-from-file"))
     for operand in parsed.operands:
         if is_secret_path(operand, ctx):
             ctx.block("shell.secret-stage", f"`git add {operand}` stages a secret for a commit")
             return
 
 
-def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
-    call = parse_git(cmd.args)
-    _check_config_pairs(call, ctx)
-    _check_programs(call, ctx)
+def _note_write(call: GitCall, ctx: Context) -> PushPlan | None:
+    """Record a commit or push for the confirmation; a push's arguments are read once, here,
+    for the confirmation and the verdict."""
+    plan = parse_push(call.args) if call.sub == "push" else None
     if call.sub in GIT_WRITES:
-        found = git_write(call.sub, call.args)
+        found = git_write(call.sub, call.args, plan)
         if found is not None:
             ctx.git_writes.append(found)
+    return plan
+
+
+def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
+    call = parse_git(cmd.args)
+    if call.config:
+        _check_config_pairs(call, ctx)
+    _check_programs(call, ctx)
+    plan = _note_write(call, ctx)
+    parsed: Parsed | None = None  # the arguments split once, for the checks that need them
     if call.sub in {"reset", "branch", "checkout", "switch", "tag"}:
-        _check_history(call, ctx)
+        parsed = split_args(call.args)
+        _check_history(call, parsed, ctx)
     elif call.sub == "add":
         _check_stage(call, ctx)
     elif call.sub == "credential" and call.args[:1] in (["fill"], ["get"]):
@@ -318,13 +329,13 @@ def _check_git(cmd: SimpleCommand, ctx: Context) -> None:
     if "\ue000" in sub or "\ue002" in sub:
         ctx.confirm("shell.unresolved", "the git subcommand comes from a value paw cannot see")
     elif sub == "push" or (sub == "subtree" and call.args[:1] == ["push"]):
-        check_push(call.args, ctx, subtree=sub == "subtree")
+        check_push(call.args, ctx, subtree=sub == "subtree", plan=plan)
     elif sub in _HISTORY_REWRITE:
         ctx.block("git.history-rewrite", f"`git {sub}` rewrites the whole history")
     elif sub in _WRITES and "--dry-run" not in call.args:
         ctx.confirm("git.write", f"`git {sub}` writes commits or refs (and runs hooks)")
     elif sub in _READ_ONLY or sub in _WRITES:
-        _check_local(call, ctx)
+        _check_local(call, parsed or split_args(call.args), ctx)
     else:
         ctx.confirm(
             "git.unknown", f"`git {sub}` is not a known git command (an alias can run anything)"

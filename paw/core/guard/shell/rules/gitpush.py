@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paw.core.guard.shell.pushargs import IMPLICIT, parse_push
+from paw.core.guard.shell.pushargs import IMPLICIT, PushPlan, parse_push
 
 if TYPE_CHECKING:
     from paw.core.guard.shell.evaluation import Context
@@ -26,28 +26,33 @@ def _protected(branch: str, ctx: Context) -> bool:
     )
 
 
-def check_push(args: list[str], ctx: Context, *, subtree: bool = False) -> None:
-    """Block force or delete to a protected or implicit branch; confirm every other push."""
-    plan = parse_push(args, subtree=subtree)
-    if plan.dry_run:
+def check_push(
+    args: list[str], ctx: Context, *, subtree: bool = False, plan: PushPlan | None = None
+) -> None:
+    """Block force or delete to a protected or implicit branch; confirm every other push
+    (``plan``: ``args`` parsed already, when the caller has them)."""
+    if plan is None:
+        plan = parse_push(args, subtree=subtree)
+    flags = plan.flags  # the plan's flag properties, read from the set once
+    if "--dry-run" in flags:
         return
-    if plan.mirror:
+    if "--mirror" in flags:
         ctx.block("git.push-mirror", "`git push --mirror` overwrites and deletes every remote ref")
         return
-    if plan.prune:
+    if "--prune" in flags:
         ctx.block("git.push-delete", "`git push --prune` deletes remote branches missing locally")
         return
-    targets = plan.targets or [(IMPLICIT, False, plan.delete)]
-    any_force = plan.force or plan.lease
+    targets = plan.targets or [(IMPLICIT, False, "--delete" in flags)]
+    force = "--force" in flags
+    lease = "--force-with-lease" in flags or "--force-if-includes" in flags
+    any_force = force or lease
     for dest, plus, deleted in targets:
         forced = plus or any_force
         if deleted and _protected(dest, ctx):
             ctx.block("git.push-delete", f"`git push` deletes the protected branch `{dest}`")
             return
         if forced and (_protected(dest, ctx) or plan.wide):
-            how = (
-                "--force-with-lease" if plan.lease and not (plan.force or plus) else "a force push"
-            )
+            how = "--force-with-lease" if lease and not (force or plus) else "a force push"
             ctx.block("git.force-push", f"{how} rewrites the history of {_shown(dest)}")
             return
         if forced:

@@ -249,7 +249,7 @@ def _check_exfiltration(cmd: SimpleCommand, ctx: Context) -> None:
 
 
 def _check_copy_out(cmd: SimpleCommand, ctx: Context) -> None:
-    operands = split_args(cmd.args, frozenset({"-i", "-P", "-p", "-o", "-F", "-J", "-e"})).operands
+    operands = split_args(cmd.args, ("-i", "-P", "-p", "-o", "-F", "-J", "-e")).operands
     if len(operands) >= 2 and ":" not in operands[-1] and cmd.name == "scp":
         check_write_target(operands[-1], ctx, cmd.name, None)
         check_outside_write(operands[-1], ctx, cmd.name)

@@ -54,7 +54,7 @@ def _wide_target(operand: str, ctx: Context) -> bool:
 
 
 def _check_chmod(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"--reference"}))
+    parsed = split_args(cmd.args, ("--reference",))
     args = [a for a in cmd.args if a not in {"-R", "--recursive", "-v", "-c", "-f", "--"}]
     operands = parsed.operands
     mode = operands[0] if operands else next((a for a in args if _SYMBOLIC_RE.match(a)), "")
@@ -72,7 +72,7 @@ def _check_chmod(cmd: SimpleCommand, ctx: Context) -> None:
 
 
 def _check_chown(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"--reference", "--from"}))
+    parsed = split_args(cmd.args, ("--reference", "--from"))
     targets = parsed.operands[1:]
     for target in targets:
         check_paw_state(target, ctx, cmd.name)

@@ -170,7 +170,7 @@ _PRINTERS = known.PRINTERS
 _INFO = frozenset({"--help", "-h", "--version", "-V", "-v", "version", "help"})
 
 
-def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) -> None:
+def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) -> None:  # noqa: C901
     """The posture checks for one command (after its own rules; ``fired``: they found
     something, so its paths were judged already). Runs for every simple command: ordinary
     commands pass with set lookups and a few substring tests."""
@@ -194,19 +194,17 @@ def check(cmd: SimpleCommand, ctx: Context, ruled: bool, fired: bool = False) ->
         return
     if home and not fired:
         _check_home(cmd, ctx)
-    _read_verbs(cmd, ctx, ruled, text)
-    if name in _EFFECT_NAMES or _hinted(text):
-        if _ADDRESS_HINT_RE.search(text):
-            for arg in args:
-                _check_address(name, arg, ctx)
-        _check_effects(cmd, ctx)
-
-
-def _hinted(text: str) -> bool:
-    """Whether any word may name an address, a listener or a settings change (substring tests:
-    one case-insensitive regex here cost more than the rest of the posture)."""
-    return (
-        "config" in text
+    # `_read_verbs`, with its common "nothing to read" case decided here (a call less)
+    if (name not in VERB_OWNED and (not ruled or name in VERB_READ or name in known.CLIENTS)) or (
+        name in _RUNNERS or name.startswith(_PYTHONS)
+    ):
+        _read_verbs(cmd, ctx, ruled, text)
+    if (
+        name in _EFFECT_NAMES
+        # whether a word may name an address, a listener or a settings change: substring tests
+        # (one case-insensitive regex cost more than the rest of the posture), inline (a call
+        # less for every command with arguments)
+        or "config" in text
         or "settings" in text
         or "--global" in text
         or "--system" in text
@@ -217,7 +215,12 @@ def _hinted(text: str) -> bool:
         or "[f" in text
         or "[F" in text
         or ("." in text and _DOTTED_RE.search(text) is not None)
-    )
+    ):
+        if _ADDRESS_HINT_RE.search(text):
+            for arg in args:
+                if "." in arg or ":" in arg:  # every address pattern needs one of these
+                    _check_address(name, arg, ctx)
+        _check_effects(cmd, ctx)
 
 
 def _read_verbs(cmd: SimpleCommand, ctx: Context, ruled: bool, text: str) -> None:

@@ -51,14 +51,14 @@ def _check_rm(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_tree_delete(cmd: SimpleCommand, ctx: Context) -> None:
     """``rimraf``, ``del-cli``, ``trash``: package-run deleters, recursive by design."""
-    parsed = split_args(cmd.args, frozenset({"--glob", "--preserve-root", "--impl"}))
+    parsed = split_args(cmd.args, ("--glob", "--preserve-root", "--impl"))
     check_targets(ctx, f"{cmd.name} (rm -r)", parsed.operands, recursive=True)
     for operand in parsed.operands:
         check_write_target(operand, ctx, cmd.name, None, delete=True)
 
 
 def _check_plain_delete(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"-n", "--iterations", "-s", "--size"}))
+    parsed = split_args(cmd.args, ("-n", "--iterations", "-s", "--size"))
     check_targets(ctx, cmd.name, parsed.operands, recursive=False)
     for operand in parsed.operands:
         check_write_target(operand, ctx, cmd.name, None, delete=True)
@@ -84,7 +84,7 @@ def _check_rsync(cmd: SimpleCommand, ctx: Context) -> None:
 
 
 def _check_mv(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S", "--suffix"}))
+    parsed = split_args(cmd.args, ("-t", "--target-directory", "-S", "--suffix"))
     target = option_value(cmd.args, "-t", "--target-directory")
     operands = parsed.operands
     sources = operands if target else operands[:-1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from paw.core.guard.shell.evaluation import CwdKind
@@ -54,7 +55,7 @@ def _segments(path: str) -> list[str]:
 
 
 def _is_glob(segment: str) -> bool:
-    return any(c in GLOB_CHARS for c in segment)
+    return "*" in segment or "?" in segment or "[" in segment  # GLOB_CHARS
 
 
 def _is_bare_glob(segment: str) -> bool:
@@ -172,7 +173,15 @@ def judge_path(text: str, ctx: Context) -> Danger | None:
     return _judge(joined, ctx)
 
 
+# A path that cannot be dangerous below (the common `node_modules`, `dist/app.js`): it starts with
+# none of `/`, `~`, `.` (no root, home, `..` or `.git`), holds no glob and no sentinel, and has no
+# `/..` (nothing to normalise): `_relative_danger` finds nothing for it in any directory kind.
+_PLAIN_RELATIVE_RE = re.compile(r"[^/~.*?\[\ue000-\ue002][^*?\[\ue000-\ue002]*+")
+
+
 def _judge(text: str, ctx: Context) -> Danger | None:
+    if "/.." not in text and _PLAIN_RELATIVE_RE.fullmatch(text) is not None:
+        return None
     if GUARDED in text:
         text = text.replace(GUARDED, "guarded")
     if text.startswith(SUBST):

@@ -58,8 +58,9 @@ def terminal_danger(path: str) -> tuple[Action, str] | None:
     """
     if "/." in path or "//" in path:
         path = normalise(path)
-    computed = any(s in path for s in SENTINELS)
-    globbed = any(c in path for c in _GLOB)
+    # (the sentinels and glob characters spelled out: a generator per path costs more)
+    computed = UNKNOWN in path or GUARDED in path or SUBST in path
+    globbed = "*" in path or "?" in path or "[" in path
     if not computed and not globbed:
         if _TERMINAL_RE.match(path):
             return Action.BLOCK, f"the terminal device `{path}`"
@@ -197,7 +198,7 @@ def _check_socat(cmd: SimpleCommand, ctx: Context) -> None:
 
 def _check_link(cmd: SimpleCommand, ctx: Context) -> None:
     """``ln -s /dev/pts/3 out``: a second name for a terminal, written through later."""
-    operands = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S"})).operands
+    operands = split_args(cmd.args, ("-t", "--target-directory", "-S")).operands
     for source in operands[:-1] if len(operands) > 1 else operands:
         check_terminal_target(source, ctx, cmd.name, opens="links to")
 

@@ -80,7 +80,7 @@ def _check_tee(cmd: SimpleCommand, ctx: Context) -> None:
 
 
 def _check_copy(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S", "-m", "-o", "-g"}))
+    parsed = split_args(cmd.args, ("-t", "--target-directory", "-S", "-m", "-o", "-g"))
     target = option_value(cmd.args, "-t", "--target-directory")
     sources = parsed.operands
     if target is None and len(parsed.operands) >= 2:
@@ -104,7 +104,7 @@ def _check_symlink(cmd: SimpleCommand, ctx: Context) -> None:
     """``ln -s ../../home/.bashrc NOTES.md``: a link out of the project turns a later "write
     NOTES.md" into a write there. A link into a home folder or above the project is confirm;
     public system files (``ln -s /usr/bin/python3 bin/python``) are not."""
-    parsed = split_args(cmd.args, frozenset({"-t", "--target-directory", "-S"}))
+    parsed = split_args(cmd.args, ("-t", "--target-directory", "-S"))
     if "s" not in parsed.letters and "--symbolic" not in parsed.options:
         return
     target = option_value(cmd.args, "-t", "--target-directory")
@@ -139,7 +139,7 @@ def _check_in_place(cmd: SimpleCommand, ctx: Context) -> None:
         for a in args
     ):
         return
-    parsed = split_args(args, frozenset({"-e", "--expression", "-f", "--file"}))
+    parsed = split_args(args, ("-e", "--expression", "-f", "--file"))
     operands = parsed.operands
     has_script = any(o.startswith(("-e", "--expression", "-f", "--file")) for o in parsed.options)
     files = operands if has_script else operands[1:]
@@ -170,7 +170,7 @@ def _check_ssh_keygen(cmd: SimpleCommand, ctx: Context) -> None:
 
 
 def _check_crontab(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"-u"}))
+    parsed = split_args(cmd.args, ("-u",))
     if parsed.letters & {"l"}:
         return
     if parsed.letters & {"r", "e"} or parsed.operands or cmd.upstream or cmd.stdin_text:
@@ -178,7 +178,7 @@ def _check_crontab(cmd: SimpleCommand, ctx: Context) -> None:
 
 
 def _check_touch(cmd: SimpleCommand, ctx: Context) -> None:
-    parsed = split_args(cmd.args, frozenset({"-r", "-d", "-t", "--reference", "--date"}))
+    parsed = split_args(cmd.args, ("-r", "-d", "-t", "--reference", "--date"))
     for operand in parsed.operands:
         check_write_target(operand, ctx, cmd.name, None)
 

@@ -33,13 +33,12 @@ from tests.detect.corpus import FIXTURES
 
 CODEX_LONG = FIXTURES / "incomplete" / "codex" / "shell_long_80x24"
 CLINE_BLANK = FIXTURES / "incomplete" / "cline" / "shell_blank_80x24"
-# The agents that draw an empty line as a blank row among the command's rows.
+# The captures of agents that draw an empty line as a blank row among the command's rows (Cline,
+# which draws none, has its own test above).
 BLANK_ROW = {
-    "claude-code": "shell_blank_120x40",
-    "continue-cli": "shell_blank_80x24",
-    "mistral-vibe": "shell_blank_80x24",
-    "aider": "shell_blank_80x24",
-    "qwen-code": "shell_blank_120x40",
+    capture.parent.name: capture.name
+    for capture in sorted(FIXTURES.glob("incomplete/*/shell_blank_*"))
+    if capture.parent.name != "cline"
 }
 BLANK = "ls\n\ntouch paw-blank-done.txt"
 

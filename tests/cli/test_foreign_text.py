@@ -59,7 +59,10 @@ def _hostile_pane(server: Server) -> str:
     )
     pane = str(server.cmd("new-session", "-d", "-P", "-F", "#{pane_id}", command).stdout[0])
     assert retry_until(
-        lambda: "cm0gLXJmIH4" in _pane_argv(server, pane), budget(30), raises=False
+        # the real escape byte: bash's own argv (before its exec) names the printf only
+        lambda: "\x1b]52;c;cm0gLXJmIH4" in _pane_argv(server, pane),
+        budget(30),
+        raises=False,
     ), "the pane's process never started"
     return pane
 

@@ -8,6 +8,11 @@ its subject the whole command the hook recorded (the dialog wraps it), marked ``
 claim is unproven, so the verdict stays ``confirm`` and the approval goes by keys with the
 screen's proof.
 
+Where the scratch space sits below a directory group or others may write to (a HOME under a
+shared ``/tmp``), Gemini would skip the settings file: paw wires nothing and says why, and the
+same dialog is then listed from the screen alone and approved by keys; the test checks that
+path instead (it is the one a user there gets).
+
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
 """
 
@@ -21,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from paw.adapters.channels.gemini import insecure_ancestor
 from tests.e2e import paw_run, scenarios
 from tests.e2e.pane import POLL
 from tests.e2e.scenarios import Action
@@ -64,9 +70,30 @@ def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
+def _unwired_below_a_shared_directory(run: paw_run.PawRun) -> None:
+    """paw wires nothing, says why, and the screen's dialog is listed and approved by keys."""
+    done = paw_run.paw(
+        run, "spawn", paw_run.AGENT_NAME, "--agent", run.agent, "--task", "SCENARIO shell_long",
+        "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr + done.stdout
+    notes = json.loads(done.stdout)["startup"]["notes"]
+    assert any("gemini-cli's channel is off" in n for n in notes), notes
+    assert not (run.ws.repo / ".paw" / "channels" / paw_run.AGENT_NAME).exists()
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert prompt["source"] != "observed", prompt
+    assert prompt["verdict"] == "confirm", prompt  # joined from wrapped rows: confirm at best
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
+    assert _wait(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
+
+
 def test_a_wrapped_command_is_listed_whole_from_the_hook_and_approved_by_keys(
     run: paw_run.PawRun,
 ) -> None:
+    if insecure_ancestor(run.ws.repo / ".paw" / "channels") is not None:
+        _unwired_below_a_shared_directory(run)
+        return
     paw_run.spawn(run, "SCENARIO shell_long")
     first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     screen = run.pane.capture()

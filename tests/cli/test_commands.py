@@ -17,6 +17,7 @@ from libtmux.test.retry import retry_until
 from paw.cli import build_parser, main
 from paw.cli.compose import build_supervisor
 from tests.support.budget import budget
+from tests.support.panes import wait_pane_runs
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -184,6 +185,7 @@ def test_json_convention_holds_for_every_command_through_an_agent_life(
         "new-session", "-d", "-P", "-F", "#{pane_id}",
         f"{sys.executable} -m paw.demo.agent --script /dev/null",
     ).stdout[0]  # fmt: skip
+    wait_pane_runs(server, pane, "paw.demo.agent")
     code, adopted = j("adopt", pane, "--name", "found")
     assert (code, adopted["agent"]["name"], adopted["agent"]["kind"]) == (0, "found", "scripted")
     code, checked = j("check", "git push --force")

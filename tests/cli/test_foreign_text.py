@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import psutil
 import pytest
 from libtmux.test.retry import retry_until
 
 from paw.cli import main
 from paw.cli.compose import build_supervisor
 from tests.support.budget import budget
+from tests.support.panes import wait_pane_runs
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -58,21 +58,9 @@ def _hostile_pane(server: Server) -> str:
         f"\"$(printf '\\033]52;c;cm0gLXJmIH4=\\007')\""
     )
     pane = str(server.cmd("new-session", "-d", "-P", "-F", "#{pane_id}", command).stdout[0])
-    assert retry_until(
-        # the real escape byte: bash's own argv (before its exec) names the printf only
-        lambda: "\x1b]52;c;cm0gLXJmIH4" in _pane_argv(server, pane),
-        budget(30),
-        raises=False,
-    ), "the pane's process never started"
+    # the real escape byte: bash's own argv (before its exec) names the printf only
+    wait_pane_runs(server, pane, "\x1b]52;c;cm0gLXJmIH4")
     return pane
-
-
-def _pane_argv(server: Server, pane: str) -> str:
-    pid = int(server.cmd("display-message", "-p", "-t", pane, "#{pane_pid}").stdout[0])
-    try:
-        return " ".join(psutil.Process(pid).cmdline())
-    except psutil.Error:
-        return ""
 
 
 def _no_raw(text: str) -> None:

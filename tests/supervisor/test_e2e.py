@@ -16,6 +16,7 @@ from paw.cli import main
 from paw.cli.compose import build_supervisor
 from paw.supervisor.model import LivePrompt
 from tests.support.budget import budget
+from tests.support.panes import wait_pane_runs
 
 if TYPE_CHECKING:
     from libtmux.server import Server
@@ -433,6 +434,7 @@ def test_e2e_adopt_only_a_pane_that_runs_an_agent(
     assert (code, "does not run a known agent" in err) == (1, True)
     agent_cmd = f"{sys.executable} -m paw.demo.agent --script /dev/null"
     pane = server.cmd("new-window", "-d", "-P", "-F", "#{pane_id}", agent_cmd).stdout[0]
+    wait_pane_runs(server, pane, "paw.demo.agent")
     code, out, err = paw(capsys, "adopt", pane, "--name", "found", "--json")
     assert code == 0, err
     adopted = json.loads(out)["agent"]
@@ -452,6 +454,7 @@ def test_e2e_rm_of_an_adopted_agent_leaves_the_users_pane_and_says_so(
     configure(paw_env)
     agent_cmd = f"{sys.executable} -m paw.demo.agent --script /dev/null"
     pane = server.cmd("new-session", "-d", "-P", "-F", "#{pane_id}", agent_cmd).stdout[0]
+    wait_pane_runs(server, pane, "paw.demo.agent")
     assert paw(capsys, "adopt", pane, "--name", "mine")[0] == 0
     code, out, err = paw(capsys, "rm", "mine")
     assert (code, err) == (0, "")

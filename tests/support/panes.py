@@ -12,6 +12,15 @@ import shlex
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import psutil
+from libtmux.test.retry import retry_until
+
+from tests.support.budget import budget
+
+if TYPE_CHECKING:
+    from libtmux import Server
 
 BATCH = 25  # commands per tmux process: a tagged pane's commands take about 400 bytes
 
@@ -51,3 +60,21 @@ def tag_panes(socket: str, tags: Mapping[str, Mapping[str, str]]) -> None:
             for key, value in values.items():
                 argv += ["set-option", "-p", "-t", pane, f"@{key}", value, ";"]
         tmux(socket, argv[:-1])
+
+
+def pane_argv(server: Server, pane: str) -> str:
+    """The command line of the process a pane runs ("" while it cannot be read)."""
+    pid = int(server.cmd("display-message", "-p", "-t", pane, "#{pane_pid}").stdout[0])
+    try:
+        return " ".join(psutil.Process(pid).cmdline())
+    except psutil.Error:
+        return ""
+
+
+def wait_pane_runs(server: Server, pane: str, needle: str) -> None:
+    """Wait until the pane's own process runs what ``needle`` names: right after
+    ``new-session`` it may still be the shell that execs it (on a loaded machine, long enough
+    for a test to adopt the shell)."""
+    assert retry_until(lambda: needle in pane_argv(server, pane), budget(30), raises=False), (
+        f"pane {pane} never ran {needle!r}: {pane_argv(server, pane)!r}"
+    )

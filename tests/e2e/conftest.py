@@ -42,7 +42,7 @@ def pytest_runtest_makereport(
     del call
     report = yield
     if report.when == "call" and report.failed:
-        found = diagnose.take(item)
+        found = diagnose.take(item) or diagnose.from_fixtures(item)
         if found:
             report.sections.append(("paw e2e diagnostics", found))
     return report

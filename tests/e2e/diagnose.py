@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.e2e import agents
+from tests.e2e import agents, paw_run
 from tests.support.budget import budget
 
 if TYPE_CHECKING:
@@ -191,3 +191,15 @@ def take(item: pytest.Item) -> str | None:
             if key in _FOUND:
                 return _FOUND.pop(key)
     return None
+
+
+def from_fixtures(item: pytest.Item) -> str | None:
+    """The diagnostics of every paw run among ``item``'s fixtures, for a failed test that
+    recorded none itself: the report hook runs before the fixtures' teardown, so the agent's
+    tmux server is still up."""
+    runs = [v for v in getattr(item, "funcargs", {}).values() if isinstance(v, paw_run.PawRun)]
+    if not runs:
+        return None
+    text = "\n\n".join(collect(run, paw_run.AGENT_NAME) for run in runs)
+    record(item.nodeid, text)
+    return take(item)

@@ -300,9 +300,22 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
     toml = run.ws.repo / "paw.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + 'detector = "aider"\n', "utf-8")
     paw_run.spawn(run, "SCENARIO shell")
-    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    # Claude draws its dialog while its hook program starts: on a loaded machine a sweep in
+    # between lists the screen's dialog alone, which this detector cannot read (no subject,
+    # never better than confirm). Once the hook's record lands, the same prompt rests on the
+    # channel (a run at load 12 listed the screen's first).
+    assert first["verdict"] != "allow" or first["source"] == "channel-only", first
+
+    def from_the_channel() -> dict[str, Any] | None:
+        listed = paw_run.prompts(run)
+        return listed[0] if listed and listed[0]["source"] == "channel-only" else None
+
+    assert _wait(from_the_channel, PROMPT_TIMEOUT), first
+    prompt = from_the_channel()
+    assert prompt is not None
     assert (prompt["subject"], prompt["verdict"]) == (scenarios.SHELL_COMMAND, "allow")
-    assert (prompt["source"], prompt["screen_subject"]) == ("channel-only", None)
+    assert prompt["screen_subject"] is None
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []

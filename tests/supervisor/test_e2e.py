@@ -471,8 +471,8 @@ def test_e2e_rm_of_an_adopted_agent_leaves_the_users_pane_and_says_so(
     # adopted again, then `paw stop` ends it, and `paw rm` just forgets it
     assert paw(capsys, "adopt", pane, "--name", "mine")[0] == 0
     assert paw(capsys, "stop", "mine")[0] == 0
-    code, out, _ = paw(capsys, "rm", "mine", "--json")
-    assert code == 0
+    code, out, err = paw(capsys, "rm", "mine", "--json")
+    assert code == 0, err
     assert (
         json.loads(out)["message"] == "stopped supervising mine (adopted; its pane is already gone)"
     )

@@ -68,6 +68,7 @@ import uvicorn
 from paw.cli.compose import build_fleet, build_supervisor
 from paw.cli.demo import kill_tmux_server
 from paw.cli.serve import start_feed
+from paw.web import parts as page_parts
 from paw.web import render
 from paw.web.app import WebSettings, create_app
 from paw.web.auth import hash_token, new_token
@@ -373,7 +374,8 @@ def whole_board(*, active: bool) -> Iterator[None]:
     if not active:
         yield
         return
-    parts, wrap, steady, updates = render.board_parts, render.wrap, render.steady, render.updates
+    parts, wrap = render.board_parts, page_parts.wrap
+    steady, updates = page_parts.steady, page_parts.updates
 
     def whole(
         board: Board, csrf: str, extra: render.Extra | None = None
@@ -381,17 +383,17 @@ def whole_board(*, active: bool) -> Iterator[None]:
         return (("all", "".join(html for _, html in parts(board, csrf, extra))),)
 
     render.board_parts = whole
-    render.wrap = lambda name, html: html
-    render.steady = lambda html: html
-    render.updates = lambda name, before, html: (
+    page_parts.wrap = lambda name, html: html
+    page_parts.steady = lambda html: html
+    page_parts.updates = lambda name, before, html: (
         ([] if before == html else [("part", f"{name}\n{html}")]),
         html,
     )
     try:
         yield
     finally:
-        render.board_parts, render.wrap, render.steady = parts, wrap, steady
-        render.updates = updates
+        render.board_parts, page_parts.wrap, page_parts.steady = parts, wrap, steady
+        page_parts.updates = updates
 
 
 def measure(page: Page, port: int, token: str, root: Path, stamp: Path, first: int, n: int,

@@ -18,9 +18,8 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from paw.cli.sweep_child import FrameWriter
 from paw.errors import PawError, TmuxError
-from paw.supervisor.feed import agent_panes, duty_rest
 from paw.supervisor.model import AgentView, LivePrompt
-from paw.supervisor.pump import EventPump
+from paw.supervisor.pump import EventPump, agent_panes, duty_rest
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 from paw.errors import PawError, TmuxError
-from paw.supervisor.details import AgentDetails, DetailsPacing
-from paw.supervisor.pump import SWEEP_DUTY, EventPump
+from paw.supervisor.details import DetailsPacing
+from paw.supervisor.pictures import EarlyLooks, FeedEvent, Picture, Pushes, SweepFailed
+from paw.supervisor.pump import EventPump, agent_panes, duty_rest
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -49,83 +49,20 @@ if TYPE_CHECKING:
     from paw.core.wave_view import WaveReading
     from paw.supervisor.model import Snapshot, SupervisorApi
 
+# The feed's API: what front ends import (the events are :mod:`paw.supervisor.pictures`').
+__all__ = [
+    "SAFETY_SWEEP_S",
+    "EarlyLooks",
+    "Feed",
+    "FeedEvent",
+    "Picture",
+    "Pushes",
+    "Subscription",
+    "SweepFailed",
+]
+
 AUDIT_LINES = 8  # audit records each picture carries
 SAFETY_SWEEP_S = 30.0  # with pane events arriving, a full sweep at least this often anyway
-
-
-def duty_rest(cpu_s: float, wall_s: float) -> float:
-    """The rest after a sweep that cost ``cpu_s`` CPU seconds in ``wall_s`` (SWEEP_DUTY)."""
-    return min(cpu_s, wall_s) * SWEEP_DUTY
-
-
-def agent_panes(snapshot: Snapshot) -> frozenset[str]:
-    """The panes whose events count after ``snapshot`` (its agents'; see EventPump.only)."""
-    return frozenset(view.event_key for view in snapshot.agents if view.event_key)
-
-
-@dataclass(frozen=True, slots=True)
-class Picture:
-    """A sweep's picture (this process's or a sweeper's) and what goes with it."""
-
-    snapshot: Snapshot
-    audit: list[dict[str, object]]
-    wave: WaveReading | None  # the latest wave (None: there is none)
-    waves: bool  # whether waves are looked for at all
-    # A channel-only look's picture (a hook channel's poke), posted before the screen sweep
-    # that cross-checks it: its channel-only prompts are listed, nothing was captured; the
-    # screen sweep's own picture (``early`` False) follows.
-    early: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SweepFailed:
-    """A sweep raised (a :class:`~paw.errors.TmuxError`: tmux is gone)."""
-
-    error: BaseException
-
-
-FeedEvent = Picture | AgentDetails | SweepFailed
-
-
-class Pushes(Protocol):
-    """Pictures a sweeper process pushes on its own pane events (``paw.cli.sweep_child``):
-    with them the feed runs no event client and no event pump of its own."""
-
-    def follow(
-        self,
-        on_picture: Callable[[Snapshot, frozenset[str]], None],
-        on_failure: Callable[[PawError], None],
-        on_early: Callable[[Snapshot], None] | None = None,
-    ) -> bool:
-        """Start the pushes (False: they cannot start); ``on_early`` is given each
-        channel-only look the sweeper makes before a poked sweep (see :meth:`Feed._early`)."""
-        ...
-
-    @property
-    def following(self) -> bool:
-        """The pushes were started and the sweeper still runs."""
-        ...
-
-    def events_live(self) -> bool:
-        """Following, and the sweeper's pane events arrive."""
-        ...
-
-    def handled(self) -> None:
-        """The front end handled a picture: the next push may come."""
-        ...
-
-    def drain_touched(self) -> set[str]:
-        """The panes the answers to sweep requests said drew since the last call."""
-        ...
-
-
-@runtime_checkable
-class EarlyLooks(Protocol):
-    """A supervisor that makes a channel-only look before a poked sweep
-    (:attr:`paw.supervisor.service.Supervisor.publish_early`; a Fleet's is this machine's look
-    beside the hosts' last picture: :attr:`paw.supervisor.fleet.Fleet.publish_early`)."""
-
-    publish_early: Callable[[Snapshot], None] | None
 
 
 def _in_thread(job: Callable[[], None], name: str) -> None:

@@ -11,8 +11,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from paw.core.debounce import Debounce
+
+if TYPE_CHECKING:
+    from paw.supervisor.model import Snapshot
 
 # Sweeps may use at most about half of a core: after a sweep that cost c seconds of CPU the
 # next one waits until c * SWEEP_DUTY more seconds have passed (agents that keep printing would
@@ -20,6 +24,16 @@ from paw.core.debounce import Debounce
 # the wall clock: a sweep in the sweeper process spent half its 30 ms waiting for tmux and for
 # a core, and a rest as long as that was a wait for every prompt drawn meanwhile.
 SWEEP_DUTY = 1.0
+
+
+def duty_rest(cpu_s: float, wall_s: float) -> float:
+    """The rest after a sweep that cost ``cpu_s`` CPU seconds in ``wall_s`` (SWEEP_DUTY)."""
+    return min(cpu_s, wall_s) * SWEEP_DUTY
+
+
+def agent_panes(snapshot: Snapshot) -> frozenset[str]:
+    """The panes whose events count after ``snapshot`` (its agents'; see EventPump.only)."""
+    return frozenset(view.event_key for view in snapshot.agents if view.event_key)
 
 
 class EventPump:

@@ -34,7 +34,8 @@ from starlette.routing import Route
 from paw.core.links import LinkClaim, link_csrf, link_id, read_link
 from paw.core.models import Action
 from paw.supervisor.model import Outcome
-from paw.web import render
+from paw.web import assets, render
+from paw.web import parts as page_parts
 from paw.web.auth import FailedTries, Session, Sessions, csrf_matches, token_id, token_matches
 from paw.web.source import Asker
 
@@ -105,8 +106,8 @@ def create_app(source: Source, settings: WebSettings) -> ASGIApp:
         Route("/events", web.events),
         Route("/decide", web.decide, methods=["POST"]),
         Route("/link/{token}", web.link, methods=["GET", "POST"]),
-        Route("/static/app.css", lambda _r: Response(render.CSS, media_type="text/css")),
-        Route("/static/app.js", lambda _r: Response(render.JS, media_type="text/javascript")),
+        Route("/static/app.css", lambda _r: Response(assets.CSS, media_type="text/css")),
+        Route("/static/app.js", lambda _r: Response(assets.JS, media_type="text/javascript")),
     ]
     return _Guarded(Starlette(routes=routes), settings.allowed_hosts)
 
@@ -176,14 +177,14 @@ class _Web:
             return _signed_out()
         board, extra = await run_in_threadpool(self._read, _selected(request))
         parts = render.board_parts(board, session.csrf, extra)
-        self._keep({render.digest(s): s for s in (render.steady(h) for _, h in parts)})
+        self._keep({page_parts.digest(s): s for s in (page_parts.steady(h) for _, h in parts)})
         return HTMLResponse(render.home_page(parts, self.s.name))
 
     async def board(self, request: Request) -> Response:
         """The board, whole (HTML); or, with ``parts=1`` (the page's short poll, when the
         events cannot be had), only what changed since the parts the page holds (``have``):
         JSON ``{"events": [[KIND, DATA], …], "have": …}``, the events as the stream sends
-        them (``part``, ``row``; :func:`render.poll_updates`), applied by the same code."""
+        them (``part``, ``row``; :func:`page_parts.poll_updates`), applied by the same code."""
         session = self._session(request)
         if session is None:
             return _signed_out()
@@ -192,7 +193,7 @@ class _Web:
             return HTMLResponse(render.render_board(board, session.csrf, extra))
         parts = render.board_parts(board, session.csrf, extra)
         have = request.query_params.get("have", "")
-        events, now, sent = render.poll_updates(parts, have, self.known)
+        events, now, sent = page_parts.poll_updates(parts, have, self.known)
         self._keep(sent)
         return JSONResponse({"events": events, "have": now})
 
@@ -209,7 +210,7 @@ class _Web:
         """The list as server-sent events: first the whole board (``board``), then each part
         of it again (``part``) only when more than its prompts' ages changed (the page ages
         them itself), or only the agents' rows that changed (``row``; see
-        :func:`render.updates`). At 200 agents one new prompt sends the prompts and one row,
+        :func:`page_parts.updates`). At 200 agents one new prompt sends the prompts and one row,
         not the agents' table. The page falls back to the short poll of ``/board`` when this
         stream cannot be had."""
         session = self._session(request)
@@ -235,11 +236,11 @@ class _Web:
                     parts = render.board_parts(board, session.csrf, extra)
                     sent = False
                     if last is None:
-                        yield _event("board", "".join(render.wrap(n, h) for n, h in parts))
-                        last, sent = {n: render.steady(h) for n, h in parts}, True
+                        yield _event("board", "".join(page_parts.wrap(n, h) for n, h in parts))
+                        last, sent = {n: page_parts.steady(h) for n, h in parts}, True
                     else:
                         for name, html in parts:
-                            events, last[name] = render.updates(name, last.get(name), html)
+                            events, last[name] = page_parts.updates(name, last.get(name), html)
                             for kind, data in events:
                                 yield _event(kind, data)
                                 sent = True

@@ -9,7 +9,6 @@ carrying ``<script>``, markup or an OSC sequence is shown as text and never acts
 from __future__ import annotations
 
 import functools
-import hashlib
 import html
 import re
 import time
@@ -20,100 +19,12 @@ from urllib.parse import quote
 from paw.core.channels.fuse import Fusion, source_label, source_text
 from paw.core.models import Action
 from paw.core.printable import printable
+from paw.web import parts as page_parts
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from paw.core.models import PromptSource
     from paw.supervisor.model import AgentView, Decision, LivePrompt
     from paw.web.source import AgentDetails, Board
-
-CSS = """
-:root{color-scheme:light dark;--bad:#c62828;--warn:#b26a00;--ok:#2e7d32;--line:#8884}
-*{box-sizing:border-box}
-body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;padding:.75rem;max-width:64rem;
-     overflow-wrap:break-word}
-h1{font-size:1.2rem;margin:.2rem 0 .6rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}
-table{border-collapse:collapse;width:100%;font-size:.9rem}
-td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
-.wrap{overflow-x:auto}
-.card{border:1px solid var(--line);border-radius:.5rem;padding:.6rem;margin:.5rem 0}
-pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0;padding:.4rem;
-    background:#8881;border-radius:.3rem;font-size:.9rem}
-.v{font-weight:600;text-transform:uppercase;font-size:.8rem;padding:.1rem .4rem;
-   border-radius:.3rem;color:#fff}
-.v-allow{background:var(--ok)}.v-confirm{background:var(--warn)}.v-block{background:var(--bad)}
-.meta{opacity:.8;font-size:.85rem}
-form{display:inline}
-button{font:inherit;padding:.5rem 1rem;margin:.3rem .4rem .1rem 0;border-radius:.4rem;
-       border:1px solid var(--line);min-height:2.6rem}
-button.go{background:var(--ok);color:#fff}button.warn{background:var(--warn);color:#fff}
-.note{font-style:italic}
-.src{font-size:.8rem;padding:0 .3rem;border:1px solid var(--line);border-radius:.3rem}
-.src-disagree{border-color:var(--bad);color:var(--bad);font-weight:600}
-.source.disagree{color:var(--bad)}
-.audit td:first-child{white-space:nowrap}
-"""
-
-JS = """
-(function(){
-  var board=document.getElementById('board');if(!board)return;
-  var q=location.search,polling=false,skew=0;
-  function tag(n){return n.cloneNode(false).outerHTML}
-  function morph(a,b){
-    if(a.nodeType!==b.nodeType||a.nodeName!==b.nodeName||(a.nodeType===1&&tag(a)!==tag(b))){
-      a.parentNode.replaceChild(b.cloneNode(true),a);return}
-    if(a.nodeType!==1){if(a.nodeValue!==b.nodeValue)a.nodeValue=b.nodeValue;return}
-    kids(a,b)}
-  function kids(a,b){
-    var x=a.childNodes,y=b.childNodes,i;
-    if(x.length!==y.length){a.innerHTML=b.innerHTML;return}
-    for(i=0;i<y.length;i++)morph(x[i],y[i])}
-  function clock(){
-    var n=board.querySelector('[data-now]');
-    if(n)skew=Number(n.getAttribute('data-now'))-Date.now()/1000}
-  function show(t){
-    if(t===null)return;var d=document.createElement('div');d.innerHTML=t;kids(board,d);clock()}
-  function part(t){  /* "NAME\\nHTML": that one part of the board again */
-    var i=t.indexOf('\\n'),el=document.getElementById('pt-'+t.slice(0,i));
-    if(!el||el.parentNode!==board)return;
-    var d=document.createElement('div');d.innerHTML=t.slice(i+1);kids(el,d);clock()}
-  function row(t){  /* "ID\\nROW": one agent's row of the table again */
-    var i=t.indexOf('\\n'),el=document.getElementById(t.slice(0,i));
-    if(!el||el.nodeName!=='TR'||!board.contains(el))return;
-    var b=document.createElement('tbody');b.innerHTML=t.slice(i+1);
-    if(b.firstElementChild)morph(el,b.firstElementChild)}
-  function age(s){s=Math.max(0,Math.floor(s));
-    return s<120?s+'s':s<7200?Math.floor(s/60)+'m':Math.floor(s/3600)+'h'}
-  function ages(){  /* the server sends a part again only when more than its ages changed */
-    var now=Date.now()/1000+skew,a=board.querySelectorAll('.age[data-seen]'),i,t;
-    for(i=0;i<a.length;i++){t=age(now-Number(a[i].getAttribute('data-seen')));
-      if(a[i].textContent!==t)a[i].textContent=t}}
-  clock();setInterval(ages,1000);
-  var on={board:show,part:part,row:row};  /* the stream's events and the poll's: one path */
-  function held(v){board.dataset.have=v}  /* the parts as the page holds them (the poll's) */
-  function apply(j){  /* the poll's answer: the parts (or rows) that changed, as events */
-    if(!j)return;var e=j.events||[],i;
-    for(i=0;i<e.length;i++)if(on.hasOwnProperty(e[i][0]))on[e[i][0]](e[i][1]);
-    held(String(j.have||''))}
-  function tick(){
-    var h=encodeURIComponent(board.dataset.have||'');
-    fetch('/board'+(q?q+'&':'?')+'parts=1&have='+h,{credentials:'same-origin',cache:'no-store'}
-    ).then(function(r){
-      if(r.status===401){location.reload();return null}return r.ok?r.json():null
-    }).then(apply).catch(function(){}).then(function(){setTimeout(tick,1500)});
-  }
-  function poll(){if(polling)return;polling=true;board.dataset.live='poll';setTimeout(tick,1500)}
-  if(!window.EventSource){poll();return}
-  var es=new EventSource('/events'+q),got=false;
-  function ev(k){es.addEventListener(k,function(e){  /* (what the page holds: not the poll's) */
-    got=true;board.dataset.live='events';held('');on[k](e.data)})}
-  ev('board');ev('part');ev('row');
-  es.addEventListener('signed-out',function(){es.close();location.reload()});
-  es.onerror=poll;  /* the stream retries on its own; the poll covers the gap */
-  setTimeout(function(){if(!got)poll()},5000);  /* a proxy that holds the stream back */
-})();
-"""
 
 
 def inert(text: object) -> str:
@@ -153,9 +64,10 @@ def render_home(board: Board, csrf: str, name: str, extra: Extra | None = None) 
 
 def home_page(parts: tuple[tuple[str, str], ...], name: str) -> str:
     """The main page of the board's ``parts``; it names the parts as it holds them
-    (``data-have``: :func:`versions`), so its first poll brings only what changed since."""
-    inner = "".join(wrap(n, h) for n, h in parts)
-    have = versions({n: steady(h) for n, h in parts})
+    (``data-have``: :func:`paw.web.parts.versions`), so its first poll brings only what
+    changed since."""
+    inner = "".join(page_parts.wrap(n, h) for n, h in parts)
+    have = page_parts.versions({n: page_parts.steady(h) for n, h in parts})
     body = f"<h1>paw · {inert(name)}</h1><div id=board data-have='{have}'>{inner}</div>"
     return page(f"paw · {printable(name)}", body, script=True)
 
@@ -171,109 +83,14 @@ class Extra:
     home: str | None = None  # the user's home directory, shown as ``~`` in paw's own words
 
 
-PARTS = ("notes", "prompts", "agents", "details", "audit")
-"""The board's parts, in order: each its own ``<div id=pt-NAME>``, replaced on its own."""
-# (escaped text has no ``<``: only paw's own tags match)
-_AGES = re.compile(r"<span class=age data-seen=\d+>[^<]*</span>|(?<=<h2) data-now=\d+")
-
-
 def render_board(board: Board, csrf: str, extra: Extra | None = None) -> str:
     """The part of the page the script refreshes (a stream's first event carries it whole)."""
-    return "".join(wrap(name, html) for name, html in board_parts(board, csrf, extra))
-
-
-def wrap(name: str, html: str) -> str:
-    """One part as the page holds it."""
-    return f"<div id=pt-{name}>{html}</div>"
-
-
-def steady(html: str) -> str:
-    """``html`` without what changes by the clock alone (the prompts' ages, the server's
-    time): an open page's script ages the prompts itself, so a stream sends a part again only
-    when this changed."""
-    if "<span class=age " not in html and "<h2 data-now=" not in html:
-        return html  # (the agents' table, the audit: at 200 agents most of the bytes)
-    return _AGES.sub("", html)
-
-
-_ROW = re.compile(r"<tr id=(ag-\d+)>.*?</tr>", re.DOTALL)  # (escaped text has no ``<``)
-
-
-def updates(name: str, before: str | None, html: str) -> tuple[list[tuple[str, str]], str]:
-    """What a stream sends for part ``name`` now ``html`` (as :func:`steady` left ``before``
-    when last sent): the part (``part``: its name, a newline, its HTML), or, when only some
-    agents' rows changed (the same agents, in the same order), those rows alone (``row``: the
-    row's id, a newline, the row). At 200 agents one agent's new status is one row, not the
-    table. Nothing when only the ages changed. Also ``steady(html)``, to compare with next."""
-    now = steady(html)
-    if before == now:
-        return [], now
-    rows_before, rows_now = _ROW.findall(before or ""), _ROW.findall(now)
-    if (
-        before is None
-        or not rows_now
-        or _ROW.sub("", before) != _ROW.sub("", now)
-        or len(rows_before) != len(rows_now)
-    ):
-        return [("part", f"{name}\n{html}")], now
-    old = [m.group(0) for m in _ROW.finditer(before)]
-    rows = [
-        ("row", f"{m.group(1)}\n{m.group(0)}")
-        for m, was in zip(_ROW.finditer(now), old, strict=True)
-        if m.group(0) != was
-    ]
-    return rows, now
-
-
-HAVE_MAX = 400  # a page's ``have`` (five parts' names and digests) is far shorter
-
-
-def digest(steady_html: str) -> str:
-    """A part's version as a page holds it (of its :func:`steady` HTML)."""
-    return hashlib.sha256(steady_html.encode()).hexdigest()[:32]
-
-
-def versions(held: Mapping[str, str]) -> str:
-    """``NAME:DIGEST,…`` of each part's :func:`steady` HTML: what a polling page holds."""
-    return ",".join(f"{name}:{digest(text)}" for name, text in held.items())
-
-
-def _held(have: str) -> dict[str, str]:
-    """A page's ``have`` read back (anything not well formed: the page holds nothing known)."""
-    held: dict[str, str] = {}
-    for item in have[:HAVE_MAX].split(","):
-        name, _, version = item.partition(":")
-        if name in PARTS and re.fullmatch(r"[0-9a-f]{32}", version):
-            held[name] = version
-    return held
-
-
-def poll_updates(
-    parts: tuple[tuple[str, str], ...], have: str, known: Mapping[str, str]
-) -> tuple[list[tuple[str, str]], str, dict[str, str]]:
-    """What a short poll answers a page that holds ``have`` (:func:`versions`): the same
-    events a stream sends (:func:`updates`), only for the parts whose version changed: a part
-    whole, or an agent's row alone when ``known`` (digest -> steady HTML, what the server
-    kept) has the part the page holds. Nothing when only ages changed. Also the page's new
-    ``have``, and the steady HTML of each part sent (for ``known``)."""
-    held = _held(have)
-    events: list[tuple[str, str]] = []
-    now: dict[str, str] = {}
-    sent: dict[str, str] = {}
-    for name, text in parts:
-        now[name] = steady(text)
-        version = digest(now[name])
-        if held.get(name) == version:
-            continue
-        before = known.get(held.get(name, ""))
-        changed, _ = updates(name, before, text)
-        events += changed
-        sent[version] = now[name]
-    return events, versions(now), sent
+    return "".join(page_parts.wrap(name, html) for name, html in board_parts(board, csrf, extra))
 
 
 def board_parts(board: Board, csrf: str, extra: Extra | None = None) -> tuple[tuple[str, str], ...]:
-    """Each part of the board (:data:`PARTS`) and its HTML (empty when it has nothing)."""
+    """Each part of the board (:data:`paw.web.parts.PARTS`) and its HTML (empty when it has
+    nothing)."""
     extra = extra or Extra()
     snap = board.snapshot
     notes: list[str] = []

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from paw.core.models import Action, Finding, PromptSource, Verdict
 from paw.supervisor.model import AgentStatus, AgentView, Snapshot, WorktreeStat
+from paw.web import parts as page_parts
 from paw.web import render
 from paw.web.render import Extra
 from paw.web.source import Board
@@ -29,9 +30,9 @@ def test_the_board_is_its_parts_each_in_its_own_wrapper() -> None:
     board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(_prompt(PromptSource()),)), {})
     whole = render.render_board(board, "csrf", Extra(now=5.0))
     parts = render.board_parts(board, "csrf", Extra(now=5.0))
-    assert [name for name, _ in parts] == list(render.PARTS)
+    assert [name for name, _ in parts] == list(page_parts.PARTS)
     assert whole == "".join(f"<div id=pt-{n}>{h}</div>" for n, h in parts)
-    assert re.findall(r"<div id=pt-(\w+)>", whole) == list(render.PARTS)
+    assert re.findall(r"<div id=pt-(\w+)>", whole) == list(page_parts.PARTS)
 
 
 def test_ages_alone_do_not_send_a_part_again() -> None:
@@ -39,21 +40,21 @@ def test_ages_alone_do_not_send_a_part_again() -> None:
     assert early["prompts"] != later["prompts"]  # the ages as rendered: 5s, then 65s
     assert "data-seen=0>5s</span>" in early["prompts"]
     assert "data-seen=0>65s</span>" in later["prompts"]
-    assert render.steady(early["prompts"]) == render.steady(later["prompts"])  # not resent
+    assert page_parts.steady(early["prompts"]) == page_parts.steady(later["prompts"])  # not resent
     # a new subject is a change, whatever the clock
     other = _parts(now=65.0, subject="git push --force")
-    assert render.steady(other["prompts"]) != render.steady(later["prompts"])
+    assert page_parts.steady(other["prompts"]) != page_parts.steady(later["prompts"])
 
 
 def test_a_subject_cannot_pass_for_an_age() -> None:
     """Text paw did not write is escaped before the ages are left out: a subject spelled like
     an age span or a server time is a change like any other, shown inert."""
     plain, hostile = _parts(now=5.0), _parts(now=5.0, subject=HOSTILE)
-    assert render.steady(plain["prompts"]) != render.steady(hostile["prompts"])
+    assert page_parts.steady(plain["prompts"]) != page_parts.steady(hostile["prompts"])
     assert "&lt;span class=age data-seen=1&gt;x&lt;/span&gt; data-now=5" in hostile["prompts"]
-    assert "&lt;span class=age" in render.steady(hostile["prompts"])
+    assert "&lt;span class=age" in page_parts.steady(hostile["prompts"])
     one, two = _parts(now=5.0, subject="x data-now=1"), _parts(now=5.0, subject="x data-now=2")
-    assert render.steady(one["prompts"]) != render.steady(two["prompts"])
+    assert page_parts.steady(one["prompts"]) != page_parts.steady(two["prompts"])
 
 
 def test_paws_own_words_show_the_home_as_a_tilde_and_subjects_stay_exact() -> None:
@@ -102,8 +103,8 @@ def _agents(*statuses: str) -> str:
 def test_one_agents_new_status_sends_its_row_alone() -> None:
     before = _agents("busy", "idle", "busy")
     after = _agents("busy", "prompt", "busy")
-    (sent,), kept = render.updates("agents", render.steady(before), after)
-    assert kept == render.steady(after)
+    (sent,), kept = page_parts.updates("agents", page_parts.steady(before), after)
+    assert kept == page_parts.steady(after)
     kind, data = sent
     assert kind == "row"
     row_id, row = data.split("\n", 1)
@@ -112,20 +113,22 @@ def test_one_agents_new_status_sends_its_row_alone() -> None:
     assert ">prompt<" in row
     assert "a0" not in data
     assert "a2" not in data
-    assert render.updates("agents", render.steady(after), after) == ([], after)  # nothing new
+    nothing_new = page_parts.updates("agents", page_parts.steady(after), after)
+    assert nothing_new == ([], after)
 
 
 def test_agents_added_removed_or_first_sent_send_the_part() -> None:
     two, three = _agents("busy", "idle"), _agents("busy", "idle", "busy")
-    assert [k for k, _ in render.updates("agents", None, two)[0]] == ["part"]  # the first time
-    assert render.updates("agents", two, three)[0] == [("part", f"agents\n{three}")]
-    assert [k for k, _ in render.updates("agents", three, two)[0]] == ["part"]
+    assert [k for k, _ in page_parts.updates("agents", None, two)[0]] == ["part"]  # the first time
+    assert page_parts.updates("agents", two, three)[0] == [("part", f"agents\n{three}")]
+    assert [k for k, _ in page_parts.updates("agents", three, two)[0]] == ["part"]
     prompts = _parts(now=5.0)["prompts"]  # a part without rows: whole when it changed
     other = _parts(now=5.0, subject="git push --force")["prompts"]
-    assert render.updates("prompts", render.steady(prompts), other)[0] == [
+    assert page_parts.updates("prompts", page_parts.steady(prompts), other)[0] == [
         ("part", f"prompts\n{other}")
     ]
-    assert render.updates("prompts", render.steady(prompts), _parts(now=99.0)["prompts"])[0] == []
+    aged = _parts(now=99.0)["prompts"]
+    assert page_parts.updates("prompts", page_parts.steady(prompts), aged)[0] == []
 
 
 def _board(
@@ -146,8 +149,8 @@ def _board(
 
 def _have(parts: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
     """What the page holds after it was given ``parts``, and what the server kept of them."""
-    steady = {name: render.steady(html) for name, html in parts}
-    return render.versions(steady), {render.digest(s): s for s in steady.values()}
+    steady = {name: page_parts.steady(html) for name, html in parts}
+    return page_parts.versions(steady), {page_parts.digest(s): s for s in steady.values()}
 
 
 def test_a_polling_page_gets_only_the_parts_that_changed() -> None:
@@ -157,30 +160,30 @@ def test_a_polling_page_gets_only_the_parts_that_changed() -> None:
     nothing the server knows."""
     first = _board(("busy", "idle"), ("git push",))
     have, known = _have(first)
-    assert render.poll_updates(first, have, known) == ([], have, {})
+    assert page_parts.poll_updates(first, have, known) == ([], have, {})
     later = _board(("busy", "idle"), ("git push",), now=99.0)  # the ages alone
-    assert render.poll_updates(later, have, known)[0] == []
+    assert page_parts.poll_updates(later, have, known)[0] == []
     # a1's new status: its row alone (the server kept the table the page holds)
     status = _board(("busy", "prompt"), ("git push",))
-    events, now, sent = render.poll_updates(status, have, known)
+    events, now, sent = page_parts.poll_updates(status, have, known)
     assert [(k, d.split("\n", 1)[0]) for k, d in events] == [("row", "ag-1")]
     assert now == _have(status)[0]
-    assert list(sent.values()) == [render.steady(dict(status)["agents"])]
-    assert render.poll_updates(status, now, {**known, **sent})[0] == []  # then nothing
+    assert list(sent.values()) == [page_parts.steady(dict(status)["agents"])]
+    assert page_parts.poll_updates(status, now, {**known, **sent})[0] == []  # then nothing
     # the table the page holds forgotten by the server: the part, whole
-    assert render.poll_updates(status, have, {})[0] == [
+    assert page_parts.poll_updates(status, have, {})[0] == [
         ("part", f"agents\n{dict(status)['agents']}")
     ]
     # a new prompt, and a decided one gone: the prompts part
     other = _board(("busy", "idle"), ("npm test",))
-    assert render.poll_updates(other, have, known)[0] == [
+    assert page_parts.poll_updates(other, have, known)[0] == [
         ("part", f"prompts\n{dict(other)['prompts']}")
     ]
     # a page holding nothing known (first poll after the stream, or garbage): every part
     for held in ("", "agents:zz,prompts", "x" * 5000, "agents:" + "0" * 32, have.upper()):
-        events = render.poll_updates(first, held, known)[0]
-        assert [k for k, _ in events] == ["part"] * len(render.PARTS), held[:40]
-        assert [d.split("\n", 1)[0] for _, d in events] == list(render.PARTS)
+        events = page_parts.poll_updates(first, held, known)[0]
+        assert [k for k, _ in events] == ["part"] * len(page_parts.PARTS), held[:40]
+        assert [d.split("\n", 1)[0] for _, d in events] == list(page_parts.PARTS)
 
 
 def test_the_home_page_names_the_parts_it_holds() -> None:

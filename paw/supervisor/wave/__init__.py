@@ -1,11 +1,12 @@
 """The wave runner and what it needs beside the loop (see :mod:`.runner`).
 
 The rooms: :mod:`.runner` (the loop: observe, decide through :mod:`paw.core.wave`, act,
-recording each step first), :mod:`.views` (what a sweep shows the decisions), :mod:`.outbox`
-(the messages: recorded, delivered at most once, the badge), :mod:`.resume` (what a killed
-runner left, settled before anything is decided) and :mod:`.report` (the report, with the
-humans' answers counted from the audit). This module names their public API, so ``from
-paw.supervisor.wave import …`` reads as before the split.
+recording each step first), :mod:`.starts` (starting tasks), :mod:`.acts` (rule approvals and
+follow-ups), :mod:`.checks` (checks beside the sweeps), :mod:`.views` (what a sweep shows the
+decisions), :mod:`.outbox` (the messages: recorded, delivered at most once, the badge),
+:mod:`.resume` (what a killed runner left, settled before anything is decided) and
+:mod:`.report` (the report, with the humans' answers counted from the audit). This module
+names their public API, so ``from paw.supervisor.wave import …`` reads as before the split.
 """
 
 from __future__ import annotations

@@ -3,24 +3,20 @@
 Every step is written to ``.paw/waves/<name>.json`` (and, for anything that reaches an agent, to
 the audit) BEFORE it is carried out, so a runner killed at any moment and resumed never starts a
 task twice, approves twice or sends a follow-up twice: at worst a step recorded but not carried
-out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module only observes and acts.
+out is left for a human. Decisions are :mod:`paw.core.wave`'s; this module observes and hands
+each effect to its room: :mod:`.acts` (rule approvals, follow-ups), :mod:`.checks` (checks
+beside the sweeps), :mod:`.starts` (starting tasks).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import secrets
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from paw.core.output_tail import tail
 from paw.core.wave import (
-    WARN_AT,
     ApproveByRule,
-    CheckResult,
-    CheckRun,
-    CheckRunner,
     DueNote,
     FollowUp,
     Notify,
@@ -29,39 +25,34 @@ from paw.core.wave import (
     TaskView,
     WaveEnd,
     WaveState,
-    after_check,
     audited,
     describe,
-    followup_refused,
     initial_state,
     notify_settings,
     park_early,
-    ready_to_start,
     step_checking,
     step_task,
     wave_finished,
-    wave_over_budget,
     wave_spent,
 )
 from paw.core.wave_report import wave_message
 from paw.errors import PawError
-from paw.supervisor.context import Actor
-from paw.supervisor.model import Outcome
-from paw.supervisor.records import load_agents
-from paw.supervisor.spawn import spawn as spawn_agent
-from paw.supervisor.spawn import start_up
+from paw.supervisor.wave.acts import approve_by_rule, follow_up
+from paw.supervisor.wave.checks import collect_checks, start_check
 from paw.supervisor.wave.outbox import Outbox
 from paw.supervisor.wave.report import wave_report
 from paw.supervisor.wave.resume import settle_rule_approvals, settle_starting
+from paw.supervisor.wave.starts import start_ready, start_task
 from paw.supervisor.wave.stopwatch import StopWatch
 from paw.supervisor.wave.views import screen_hashes
 from paw.supervisor.wave.views import task_view as task_view_of
 
 if TYPE_CHECKING:
-    from paw.core.wave import Effect, NotifySettings, TaskState, WaveFile, WaveTask
+    from paw.core.wave import CheckRunner, Effect, NotifySettings, TaskState, WaveFile, WaveTask
     from paw.supervisor.model import AgentView, Snapshot
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
+    from paw.supervisor.wave.checks import RunningChecks
     from paw.supervisor.wave.outbox import Notifier
 
 
@@ -107,9 +98,7 @@ class WaveRunner:
         self.outbox = Outbox(self.ctx, store, wave.name, notifier, self.settings, self.save)
         self.state = self._load_or_start()
         self._outbox_checked = False  # messages a dead runner left undelivered: first tick
-        # Checks run beside the sweeps (a test suite may take minutes): task -> the thread's
-        # result box (empty until it ends), the view the check started from, its start time.
-        self._checks: dict[str, tuple[list[CheckResult], TaskView, float]] = {}
+        self.checks: RunningChecks = {}  # the checks running beside the sweeps (checks.py)
         self.changed = False  # did the last tick change anything?
 
     # -- persistence -----------------------------------------------------------------------
@@ -142,7 +131,8 @@ class WaveRunner:
         if self.state.due:
             self.ctx.fault("wave:decided")  # decided, its messages owed, none recorded yet
 
-    def _put(self, task: TaskState) -> None:
+    def put(self, task: TaskState) -> None:
+        """Put ``task`` in the state in place of its namesake."""
         self.state.tasks = [task if t.name == task.name else t for t in self.state.tasks]
 
     def _stop_requested(self) -> bool:
@@ -180,7 +170,7 @@ class WaveRunner:
         finally:
             if watch is not None:
                 watch.close()
-            if self._checks and self.end_checks is not None:
+            if self.checks and self.end_checks is not None:
                 self.end_checks()  # their results would never be read: none is left running
             if self.sup.publish_early == self.park_early:
                 self.sup.publish_early = None
@@ -202,7 +192,7 @@ class WaveRunner:
                 continue
             step = park_early(self.wave, task, task_view_of(task, view, snap, {}))
             if step.task != task:
-                self._put(step.task)
+                self.put(step.task)
                 self.owe([e for e in step.effects if isinstance(e, Notify)])
                 self.save()  # parked, and its message owed, in one write
                 parked = True
@@ -229,7 +219,7 @@ class WaveRunner:
         now = self.ctx.clock()
         settle_starting(self)
         settle_rule_approvals(self, now)
-        self._collect_checks(now)
+        collect_checks(self, now)
         views = {v.name: v for v in snap.agents}
         hashes = screen_hashes(self.ctx.terminal, self.state.tasks, views)
         for task in list(self.state.tasks):
@@ -238,7 +228,7 @@ class WaveRunner:
             view = views.get(task.agent)
             self._step(task, view, snap, hashes, now)
         self.announce(now)  # what the sweep found (and a dead runner owed) leaves first
-        self._start_ready(now)
+        start_ready(self, now, self.STARTS_PER_SWEEP)
         self.announce(now)
         self.outbox.update_badge(self.waiting())
         if wave_finished(self.state):
@@ -315,206 +305,38 @@ class WaveRunner:
             spent = wave_spent(self.wave, self.state)
             over = spent[1] if spent is not None and spent[0] >= 1.0 else None
             task_view = dataclasses.replace(task_view, tokens=tokens, usd=usd, wave_over=over)
-        if task.name in self._checks:  # its check runs: only its prompts are parked meanwhile
+        if task.name in self.checks:  # its check runs: only its prompts are parked meanwhile
             step = step_checking(self.wave, task, task_view, now)
         else:
             step = step_task(self.wave, spec, task, task_view, now)
         self.owe([e for e in step.effects if isinstance(e, Notify)])
         if step.task != task:
-            self._put(step.task)
+            self.put(step.task)
             self.save()  # prompts routed, stuck flag, outcome, their messages: before any effect
         for effect in step.effects:
-            self._apply(effect, task_view, now)
+            self.apply(effect, task_view, now)
 
-    def _apply(self, effect: Effect, view: TaskView, now: float) -> None:
+    def apply(self, effect: Effect, view: TaskView, now: float) -> None:
+        """Carry out an effect a decision asked for (its messages are owed with it)."""
         if isinstance(effect, Notify):
             return  # owed with its decision
         if isinstance(effect, ApproveByRule):
             self.approve_by_rule(effect, now)
         elif isinstance(effect, RunCheck):
-            self._check(effect.task, view, now)
+            start_check(self, effect.task, view, now)
         elif isinstance(effect, FollowUp):
-            self._follow_up(effect, view, now)
+            follow_up(self, effect, view, now)
         else:
-            self._spawn(effect.task, now)
+            start_task(self, effect.task, now)
 
     def approve_by_rule(self, effect: ApproveByRule, now: float) -> None:
-        """Approve a prompt through the normal approval path, citing the standing rule (recorded
-        first: never tried twice); refused, a human decides (its message owed in the same
-        write)."""
-        task = self.state.task(effect.task)
-        prompt = task.prompt(effect.prompt_id)
-        if prompt is None or prompt.approving:
-            return
-        prompt.approving = True
-        self.save()
-        rule = self.wave.rules[effect.rule - 1]
-        by = f"approved by rule {effect.rule} of {self.file} ({self.sha256})"
-        self.ctx.record(
-            "wave-rule-approve", wave=self.wave.name, task=task.name, agent=task.agent,
-            prompt_id=effect.prompt_id, rule=effect.rule, rule_kind=rule.kind,
-            rule_subject=rule.subject, file=self.file, sha256=self.sha256, reason=by,
-        )  # fmt: skip
-        actor = self.ctx.actor
-        try:
-            by_rule = Actor(user=f"{actor.user} ({by})", tty=actor.tty)
-            decision = self.sup.approve(effect.prompt_id, actor=by_rule)
-        except PawError as err:
-            decision = None
-            reason = err.message
-        if decision is not None and decision.outcome in (Outcome.SENT, Outcome.SENT_UNCONFIRMED):
-            prompt.answered = f"approved by rule {effect.rule}"
-            prompt.answered_at = now
-            self.save()
-            return
-        # Refused (the prompt changed or went away, the guard said otherwise): a human decides.
-        prompt.route = "human"
-        prompt.why = f"rule {effect.rule} matched but paw did not approve: " + (
-            decision.reason if decision is not None else reason
-        )
-        if prompt.live:
-            self.owe([Notify("parked", task.name, prompt.id)])
-        self.save()
-
-    def _check(self, name: str, view: TaskView, now: float) -> None:
-        """Start the task's check in the background; :meth:`_collect_checks` takes its result."""
-        spec = self.wave.task(name)
-        if spec.check is None or name in self._checks:
-            return
-        self.ctx.record("wave-check", wave=self.wave.name, task=name, command=spec.check)
-        box: list[CheckResult] = []
-        command, timeout = spec.check, self.wave.check_timeout_s
-
-        def work() -> None:
-            try:
-                box.append(self.run_check(command, view.worktree, timeout))
-            except Exception as err:  # noqa: BLE001 - a check that cannot run fails, loudly
-                box.append(CheckResult(127, f"paw could not run the check: {err}", 0.0))
-
-        self._checks[name] = (box, view, now)
-        self.state.task(name).checking_since = now
-        self.save()  # readers (the TUI) show the task as checking
-        threading.Thread(target=work, name=f"paw-check-{name}", daemon=True).start()
-
-    def _collect_checks(self, now: float) -> None:
-        for name, (box, view, started) in list(self._checks.items()):
-            if not box:
-                continue
-            del self._checks[name]
-            result = box[0]
-            run = CheckRun(
-                at=started, exit_code=result.exit_code, tail=tail(result.output),
-                duration_s=round(result.duration_s, 2),
-            )  # fmt: skip
-            self.ctx.record(
-                "wave-check-result", wave=self.wave.name, task=name, exit_code=run.exit_code,
-                tail=run.tail,
-            )  # fmt: skip
-            updated, effects = after_check(self.wave.task(name), self.state.task(name), run, now)
-            updated.checking_since = None
-            self._put(updated)
-            self.owe([e for e in effects if isinstance(e, Notify)])
-            self.save()
-            for effect in effects:
-                self._apply(effect, view, now)
+        """Approve a prompt by a standing rule (:func:`paw.supervisor.wave.acts.approve_by_rule`:
+        recorded first, never tried twice; refused, a human decides)."""
+        approve_by_rule(self, effect, now)
 
     def checking(self) -> bool:
         """True while a check runs."""
-        return bool(self._checks)
-
-    def _follow_up(self, effect: FollowUp, view: TaskView, now: float) -> None:
-        """Type a failed check's follow-up (the agent was idle at the last sweep; the send
-        proves it again right before typing). Refused: not sent, not counted, it waits."""
-        task = self.state.task(effect.task)
-        if task.followup_text is None:
-            return
-        task.followups += 1
-        task.followup_text = None
-        task.followup_screen = view.screen
-        task.seen_working = False
-        self.save()  # counted before typing: a crash never sends it twice
-        self.ctx.record(
-            "wave-followup", wave=self.wave.name, task=task.name, agent=task.agent,
-            number=task.followups, text=effect.text,
-        )  # fmt: skip
-        try:
-            self.sup.send(task.agent, effect.text)
-        except PawError as err:
-            self.ctx.record(
-                "wave-followup-refused", wave=self.wave.name, task=task.name, agent=task.agent,
-                number=task.followups, error=err.message,
-            )  # fmt: skip
-            step = followup_refused(task, effect.text, err.message, now)
-            self._put(step.task)
-            self.owe([e for e in step.effects if isinstance(e, Notify)])
-            self.save()
-            return
-        task.followup_why, task.followup_notified = None, None
-        self.save()
-
-    # -- starting tasks --------------------------------------------------------------------
-
-    def _start_ready(self, now: float) -> None:
-        spent = wave_spent(self.wave, self.state)
-        if spent is not None and spent[0] >= WARN_AT and not self.state.spend_warned:
-            self.state.spend_warned = True
-            self.owe([Notify("wave-budget-warning", None)])
-            self.save()
-            self.ctx.record("wave-budget-warning", wave=self.wave.name, used=spent[1])
-        if wave_over_budget(self.wave, self.state, now) and not self.state.over_budget:
-            self.state.over_budget = True
-            self.owe([Notify("wave-over-budget", None)])
-            self.save()
-            self.ctx.record("wave-over-budget", wave=self.wave.name)
-        start, never = ready_to_start(self.wave, self.state, now)
-        for name, why in never:
-            task = self.state.task(name)
-            task.phase, task.outcome, task.ended_at = Phase.FAILED, why, now
-            self.owe([Notify("task-failed", name)])
-            self.save()
-        for name in start[: self.STARTS_PER_SWEEP]:
-            self._spawn(name, now)
-
-    def _spawn(self, name: str, now: float) -> None:
-        task = self.state.task(name)
-        spec = self.wave.task(name)
-        task.phase, task.started_at = Phase.STARTING, now
-        self.save()  # recorded before anything is created
-        kind = spec.agent or self.wave.agent
-        self.ctx.record(
-            "wave-task-start", wave=self.wave.name, task=name, agent=task.agent, kind=kind
-        )
-        waiting = False
-        try:
-            record = spawn_agent(
-                self.ctx, task.agent, kind, self.texts.get(name), spec.base or self.wave.base
-            )
-            task.phase = Phase.RUNNING  # the agent exists: never started again
-            self.save()
-            startup = start_up(self.ctx, record)
-            waiting = startup.task_typed is False
-        except PawError as err:
-            if task.agent in load_agents(self.ctx.state):
-                # It started, then died on start (the next sweep fails it: exited), or its
-                # typed task could not be typed (a human types it: escalated as a dialog).
-                task.phase = Phase.RUNNING
-                task.outcome = err.message
-                waiting = "not typed" in err.message
-            else:
-                task.phase, task.outcome, task.ended_at = (
-                    Phase.FAILED,
-                    f"could not start: {err.message}",
-                    now,
-                )
-                self.owe([Notify("task-failed", name)])
-            self.save()
-            if task.phase is Phase.FAILED:
-                return
-        task.phase = Phase.RUNNING
-        task.last_change = now
-        if waiting:
-            self.owe([Notify("dialog", name)])
-        self.save()
+        return bool(self.checks)
 
     def waiting(self) -> int:
         """Prompts parked for a human right now."""

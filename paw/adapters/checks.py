@@ -9,6 +9,7 @@ import subprocess
 import threading
 import time
 
+from paw.adapters import autogroup
 from paw.core.wave import CheckResult
 
 TIMEOUT_EXIT = 124  # as timeout(1)
@@ -30,6 +31,7 @@ def run_check(command: str, worktree: str, timeout: float) -> CheckResult:
         )  # fmt: skip
     except OSError as err:
         return CheckResult(127, f"cannot run the check: {err}", time.monotonic() - start)
+    autogroup.share_nice(proc.pid)  # a niced paw's nice for the check's session
     with _lock:
         _running.add(proc)
     try:

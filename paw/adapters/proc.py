@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
-from paw.adapters import parent_death
+from paw.adapters import autogroup, parent_death
 
 if TYPE_CHECKING:
     from paw.errors import PawError
@@ -146,6 +146,7 @@ def spawn(
 
     stderr goes to /dev/null unless given (:data:`PIPE`, or a file the child writes to);
     ``new_session``: the helper gets a session of its own (a terminal's signals stay paw's);
+    (given paw's nice where paw is niced: :mod:`paw.adapters.autogroup`);
     ``die_with_paw``: on Linux the kernel kills the helper when paw dies, even by SIGKILL
     (see :mod:`paw.adapters.parent_death`; elsewhere the caller's cleanup is all).
     The caller owns the process and must close and reap it.
@@ -167,9 +168,12 @@ def spawn(
 
     if not (die_with_paw and parent_death.available()):
         command = list(argv)
-        return start()
-    command = parent_death.bound(argv, cwd=cwd)  # no Python between fork and exec
-    process: subprocess.Popen[bytes] = parent_death.call(start)
+        process = start()
+    else:
+        command = parent_death.bound(argv, cwd=cwd)  # no Python between fork and exec
+        process = parent_death.call(start)
+    if new_session:  # a niced paw's nice for it (setpriv execs the helper: the same pid)
+        autogroup.share_nice(process.pid)
     return process
 
 

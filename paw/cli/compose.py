@@ -237,7 +237,12 @@ def _channels(config: PawConfig, state_dir: Path, *, streams: bool) -> ChannelHu
         return None
     from paw.adapters.channels.hub import FileChannelHub
 
-    return FileChannelHub(state_dir, sys.executable, streams=streams)
+    return FileChannelHub(
+        state_dir,
+        sys.executable,
+        streams=streams,
+        server_timeout=config.channels.server_timeout_s,
+    )
 
 
 def build_supervisor(

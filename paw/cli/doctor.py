@@ -13,6 +13,7 @@ import argparse
 import os
 import re
 import shutil
+import stat
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -42,6 +43,11 @@ what it checks:
   AGENT login  a credentials file or an API-key variable the agent reads (listed in the row);
                presence only: paw never reads secrets or contacts a provider, so an expired
                sign-in still shows ok
+  gemini-cli hook
+               (inside a git repository) whether `paw spawn` can wire Gemini CLI's hook
+               channel here: not when a directory above the repository's .paw/ may be written
+               by group or others (such as /tmp: Gemini skips a settings file there), and then
+               the agent runs on the screen path alone (warn, with what to do)
 
 exit codes: 0 nothing failed (warnings allowed), 1 tmux or git missing, or paw's install broken
 
@@ -255,6 +261,46 @@ def install_row() -> CheckRow:
     return CheckRow("paw", OK, f"{paw.__version__} at {root} (bash grammar, TUI stylesheet)")
 
 
+GEMINI_HOOK = "gemini-cli hook"
+
+
+def gemini_hook_rows(start: str | None = None) -> list[CheckRow]:
+    """Whether `paw spawn` can wire Gemini CLI's hook for the repository containing ``start``
+    (default: the cwd): Gemini skips a settings file below a directory group or others may
+    write to, and paw keeps it in the repository's ``.paw/``. No row outside a repository."""
+    from paw.adapters.channels.gemini import insecure_ancestor
+    from paw.adapters.config_store import load_config
+    from paw.cli.common import STATE_DIR, find_config, find_repo_root
+    from paw.errors import PawError
+
+    try:
+        root = Path(find_repo_root(start))
+    except (PawError, OSError):
+        return []
+    path = find_config(str(root))
+    config = load_config(path, missing_ok=True)[0] if path is not None else None
+    if config is not None and not config.channels.enabled:
+        detail = "not wired: channels are off in paw.toml ([channels] enabled = false)"
+        return [CheckRow(GEMINI_HOOK, OK, detail)]
+    state = root / STATE_DIR
+    bad = insecure_ancestor(state / "channels")
+    if bad is None:
+        detail = f"wired at each spawn: {state} lies below directories only you may write to"
+        return [CheckRow(GEMINI_HOOK, OK, detail)]
+    todo = "keep the repository below directories only you may write to (under your home)"
+    try:
+        info = bad.stat()
+    except OSError:
+        info = None
+    if info is not None and info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX:
+        todo += f", or make {bad} yours alone: chmod go-w {bad}"
+    detail = (
+        f"not wired here: Gemini skips a settings file below {bad}, which group or others may "
+        f"write to, so paw reads Gemini's prompts from the screen alone; to wire it, {todo}"
+    )
+    return [CheckRow(GEMINI_HOOK, WARN, detail)]
+
+
 def collect() -> list[CheckRow]:
     """Every check, in display order."""
     rows = [_tool_row("tmux", "apt-get install tmux"), _tool_row("git", "apt-get install git")]
@@ -269,6 +315,8 @@ def collect() -> list[CheckRow]:
         rows.append(row)
         if row.status == OK or "differs" in row.detail:
             rows.append(sign_in_row(spec.kind))
+        if spec.kind == "gemini-cli":
+            rows.extend(gemini_hook_rows())
     return rows
 
 

@@ -11,6 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from paw.core.notify_settings import NotifySettings
 
+# Default of ``[channels] server_timeout_s``: generous, since a loaded machine answers late and
+# a late answer is still the agent's word (a short wait dropped it for the screen).
+SERVER_TIMEOUT_S = 30.0
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
@@ -199,6 +203,13 @@ class ChannelsConfig(_Strict):
     """Wire each spawned agent's channel where paw has one (Claude Code's PermissionRequest
     hook): the agent then tells paw what it asks, with the exact input, and paw answers that
     request; the screen stays the cross-check. ``false``: the screen path alone."""
+
+    server_timeout_s: float = Field(default=SERVER_TIMEOUT_S, gt=0, le=86400, allow_inf_nan=False)
+    """How long paw waits, on the wall clock, for an opencode or Kilo Code server to answer
+    one request (its list of pending permission requests, an answer, the first connection of a
+    long-running paw process). A server that takes longer counts as down for that look: the
+    screen path applies, as without a channel. Raise it on a heavily loaded machine; lower it
+    only if a frozen agent holding ``paw prompts`` that long bothers you."""
 
 
 class ServeConfig(_Strict):

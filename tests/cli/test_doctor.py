@@ -4,12 +4,18 @@ verified ones, credentials looked for where each agent keeps them."""
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import shutil
+import stat
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from paw.adapters.channels.gemini import insecure_ancestor
 from paw.cli import main
 
 
@@ -194,3 +200,91 @@ def test_doctor_says_whether_tmux_clients_can_die_with_paw(
     row = _doctor(capsys)["setpriv"]
     assert row["status"] == "warn"
     assert "util-linux" in row["detail"]
+
+
+def _repo(path: Path) -> Path:
+    path.mkdir(mode=0o755, parents=True)
+    path.chmod(0o755)  # (whatever the umask: only the directory above is shared)
+    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True)
+    return path
+
+
+def _private_base() -> Path | None:
+    """A directory of this machine below which every directory is the user's alone (the
+    checkout, else the user's real home), or None when there is none."""
+    checkout = Path(__file__).resolve().parents[2]
+    for base in (checkout / ".pytest-private", Path(pwd.getpwuid(os.getuid()).pw_dir)):
+        if insecure_ancestor(base / "x") is None and base.parent.is_dir():
+            base.mkdir(mode=0o700, exist_ok=True)
+            if not base.stat().st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                return base
+    return None
+
+
+@pytest.mark.parametrize("sticky", [False, True], ids=["shared", "sticky-like-tmp"])
+def test_doctor_says_gemini_hook_is_not_wired_below_a_shared_directory(
+    tmp_path: Path,
+    isolated_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    sticky: bool,
+) -> None:
+    """A repository below a directory group or others may write to (as /tmp is): paw wires no
+    Gemini hook there (Gemini would skip its settings file); the doctor says so, why, and what
+    to do, in --json and in text."""
+    del isolated_env
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777 if sticky else 0o777)
+    repo = _repo(shared / "repo")
+    monkeypatch.chdir(repo)
+    row = _doctor(capsys)["gemini-cli hook"]
+    assert row["status"] == "warn"
+    assert f"Gemini skips a settings file below {shared}" in row["detail"]
+    assert "screen alone" in row["detail"]
+    assert "keep the repository below directories only you may write to" in row["detail"]
+    # a directory of the user's own can be made private; a shared one such as /tmp cannot
+    assert (f"chmod go-w {shared}" in row["detail"]) is not sticky
+    assert main(["doctor"]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "gemini-cli hook" in x]
+    assert line.split()[0] == "warn"
+    assert f"below {shared}" in line
+    # that directory made private: no longer the reason (a shared one above it, as /tmp, may be)
+    shared.chmod(0o755)
+    row = _doctor(capsys)["gemini-cli hook"]
+    assert str(shared) not in row["detail"]
+    assert (row["status"] == "ok") is (insecure_ancestor(repo / ".paw" / "channels") is None)
+
+
+def test_doctor_says_gemini_hook_is_wired_in_a_private_directory(
+    isolated_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    del isolated_env
+    base = _private_base()
+    if base is None:
+        pytest.skip("no directory here lies below directories only the user may write to")
+    scratch = Path(tempfile.mkdtemp(dir=base))
+    try:
+        repo = _repo(scratch / "repo")
+        monkeypatch.chdir(repo)
+        row = _doctor(capsys)["gemini-cli hook"]
+        assert row["status"] == "ok"
+        assert row["detail"].startswith("wired at each spawn")
+        assert str(repo / ".paw") in row["detail"]
+        assert main(["doctor"]) == 0
+        (line,) = [x for x in capsys.readouterr().out.splitlines() if "gemini-cli hook" in x]
+        assert line.split()[0] == "ok"
+        # channels off in paw.toml: not wired, by the user's choice
+        (repo / "paw.toml").write_text("[channels]\nenabled = false\n", encoding="utf-8")
+        row = _doctor(capsys)["gemini-cli hook"]
+        assert row["status"] == "ok"
+        assert "channels are off in paw.toml" in row["detail"]
+    finally:
+        shutil.rmtree(scratch)
+
+
+def test_doctor_has_no_gemini_hook_row_outside_a_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert "gemini-cli hook" not in _doctor(capsys)

@@ -56,6 +56,7 @@ from paw.adapters.channels.opencode_wiring import (
 from paw.adapters.channels.wake import WakeListener
 from paw.adapters.pstree import PsutilInspector
 from paw.core.channels import claude, qwen
+from paw.core.config import SERVER_TIMEOUT_S
 from paw.core.ports import ChannelPort, Wired
 
 CLAUDE_KIND = "claude-code"
@@ -73,10 +74,6 @@ SERVER_PROGRAMS: dict[str, frozenset[str]] = {
     "opencode": frozenset({"opencode"}),
     "kilocode": frozenset({"kilo", "kilocode"}),
 }
-# Wall clock: how long opening a server's channel waits for its stream and pending list when
-# something listens on the port (a one-shot `paw prompts` or `paw approve` must see what the
-# agent holds open, not an empty list that the screen alone would then answer by keys).
-CONNECT_WAIT_S = 5.0
 PROBE_TIMEOUT_S = 0.5
 # Without streams: one read of the machine's listening sockets serves every agent's look in a
 # sweep (reading them costs tens of milliseconds), for this long.
@@ -118,13 +115,25 @@ class FileChannelHub:
     """Channels wired from paw's state dir: Claude Code's and Qwen Code's hook, opencode's and
     Kilo Code's server."""
 
-    def __init__(self, state_root: str | Path, python: str, *, streams: bool = False) -> None:
+    def __init__(
+        self,
+        state_root: str | Path,
+        python: str,
+        *,
+        streams: bool = False,
+        server_timeout: float = SERVER_TIMEOUT_S,
+    ) -> None:
         """``streams``: this process is long-running (the TUI, the sweeper, a wave runner) and
         keeps one event stream per opencode or Kilo agent; otherwise (one-shot commands) it
-        never opens one and reads each server's pending list when it looks."""
+        never opens one and reads each server's pending list when it looks.
+        ``server_timeout``: the wall-clock budget of one request to a server, and of the first
+        connection of its stream when something listens on its port (``[channels]
+        server_timeout_s``): a loaded machine answers late, and a late answer is still the
+        agent's word."""
         self.root = Path(state_root)
         self.python = python
         self.streams = streams
+        self.server_timeout = server_timeout
         self._ports: dict[tuple[str, str], ClaudeHookChannel] = {}
         self._observers: dict[tuple[str, str], GeminiNotifyChannel] = {}
         self._servers: dict[str, _Open] = {}
@@ -305,14 +314,20 @@ class FileChannelHub:
             slot = self._take_slot(agent)
         if slot is None:
             channel = OpencodeChannel(
-                server, is_agent=is_agent, stream=False, listeners=self._listeners
+                server,
+                timeout=self.server_timeout,
+                is_agent=is_agent,
+                stream=False,
+                listeners=self._listeners,
             )
             self._servers[agent] = _Open(kind, spawn, agent_pid, channel, None, time.monotonic())
             return channel
-        channel = OpencodeChannel(server, is_agent=is_agent).start()
+        channel = OpencodeChannel(server, timeout=self.server_timeout, is_agent=is_agent).start()
         self._servers[agent] = _Open(kind, spawn, agent_pid, channel, slot)
         if _listening(server):
-            channel.wait_connected(CONNECT_WAIT_S)
+            # (the first look must see what the agent holds open, not an empty list that the
+            # screen alone would then answer by keys)
+            channel.wait_connected(self.server_timeout)
         return channel
 
     def _may_stream(self, opened: _Open) -> bool:

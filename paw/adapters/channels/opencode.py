@@ -30,6 +30,7 @@ from paw.adapters.channels.opencode_wiring import OpencodeServer
 from paw.adapters.channels.sse import sse_data
 from paw.core.channels.opencode import REPLIES, Book, Replied, parse_event, parse_pending
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
+from paw.core.config import SERVER_TIMEOUT_S
 from paw.errors import ChannelRefused, DeliveryUnknown
 
 # How long a request paw answered stays listed (state RESOLVED) after the answer: the agent may
@@ -50,15 +51,12 @@ class OpencodeChannel:
     RETRY_MAX = 5.0
     LIST_TTL = 0.2  # without a stream: a sweep's looks at one agent share one list request
     LIST_INTERVAL = 0.05  # without a stream: how often the waits re-read the list
-    # Without a stream: a list request unanswered this long leaves the channel down (the screen
-    # path applies, as with a lost stream) instead of holding a command on a frozen agent.
-    LIST_TIMEOUT = 3.0
 
     def __init__(
         self,
         server: OpencodeServer,
         *,
-        timeout: float = 10.0,
+        timeout: float = SERVER_TIMEOUT_S,
         clock: Callable[[], float] = time.time,
         is_agent: Callable[[int], bool] | None = None,
         stream: bool = True,
@@ -68,13 +66,16 @@ class OpencodeChannel:
         Given, the server is trusted only while every process listening on the port is the
         agent's (checked when the stream connects, or before every list request without one):
         a process that took the port after the agent exited serves nothing to paw.
-        ``listeners(port)``: the processes listening on a port (default: read now)."""
+        ``listeners(port)``: the processes listening on a port (default: read now).
+        ``timeout``: the wall-clock budget of one request to the server (``[channels]
+        server_timeout_s``); a list request unanswered within it leaves the channel down for
+        that look (the screen path applies, as with a lost stream)."""
         self.server = server
         self._is_agent = is_agent
         self.stream = stream
         self._listeners = listeners
         self._listed_at: float | None = None  # monotonic time of the last list (no stream)
-        self.timeout = timeout  # for the list and the reply requests
+        self.timeout = timeout  # the budget of the list and the reply requests
         self._clock = clock
         self._book = Book()
         self._lock = threading.Lock()
@@ -288,8 +289,7 @@ class OpencodeChannel:
         listed: tuple[ChannelRequest, ...] | None = None
         if not self._stop.is_set() and self._owned():
             try:
-                timeout = min(self.timeout, self.LIST_TIMEOUT)
-                status, text = self._request("GET", "/permission", timeout=timeout)
+                status, text = self._request("GET", "/permission")
                 payload = json.loads(text) if status == 200 else None
             except (OSError, http.client.HTTPException, ValueError):
                 payload = None
@@ -348,11 +348,8 @@ class OpencodeChannel:
     def _headers(self, accept: str) -> dict[str, str]:
         return {"Authorization": self.server.authorization(), "Accept": accept}
 
-    def _request(
-        self, method: str, path: str, body: str | None = None, *, timeout: float | None = None
-    ) -> tuple[int, str]:
-        wait = self.timeout if timeout is None else timeout
-        conn = http.client.HTTPConnection(self.server.host, self.server.port, wait)
+    def _request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
+        conn = http.client.HTTPConnection(self.server.host, self.server.port, self.timeout)
         try:
             headers = self._headers("application/json")
             if body is not None:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.adapters import proc
+from paw.adapters import autogroup, proc
 from paw.adapters.proc import last_line
 from paw.adapters.tmux.captures import Captures
 from paw.adapters.tmux.clients import without_own_clients
@@ -151,10 +151,14 @@ class TmuxTerminal(Captures):
             try:
                 if self._server.has_session(name, exact=True):
                     return
+                niced = autogroup.own_nice() > 0
+                started = niced and not self._server.is_alive()  # (this paw starts the server)
                 width, height = self.default_size or (None, None)
                 self._server.new_session(
                     session_name=name, start_directory=cwd, attach=False, x=width, y=height
                 )
+                if niced:
+                    self._share_nice(name, server=started)
             except _libtmux_error() as err:
                 if self._has_session_quietly(name):
                     return  # created concurrently by another paw process
@@ -165,6 +169,19 @@ class TmuxTerminal(Captures):
                 # session and no client and ended; start one again
             else:
                 return
+
+    def _share_nice(self, session: str, *, server: bool) -> None:
+        """A niced paw's nice for the session's first pane and, when this paw started it, the
+        tmux server (each runs in a session of its own: :mod:`paw.adapters.autogroup`)."""
+        done = self._tmux(
+            "display-message", "-p", "-t", f"={session}:", "#{pid} #{pane_pid}", check=False
+        )
+        pids = done.stdout.split() if done.ok else []
+        if len(pids) != 2 or not all(p.isdigit() for p in pids):
+            return
+        if server:
+            autogroup.share_nice(int(pids[0]))
+        autogroup.share_nice(int(pids[1]))
 
     def has_session(self, name: str) -> bool:
         """True when the session ``name`` exists (exact match)."""
@@ -231,6 +248,7 @@ class TmuxTerminal(Captures):
         listed = parse_pane_list(done.stdout, sep, TAG_KEYS)
         if not listed:
             raise TmuxError(f"tmux: pane {pane_id} vanished while starting {argv[0]!r}")
+        autogroup.share_nice(listed[0].pane_pid)  # (the pane is a session of its own)
         return listed[0]
 
     def agent_tmpdir(self) -> str:

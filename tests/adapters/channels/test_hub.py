@@ -26,7 +26,9 @@ from paw.adapters.channels.hub import MAX_STREAMS, FileChannelHub
 from paw.adapters.channels.opencode import OpencodeChannel
 from paw.adapters.channels.opencode_wiring import LAUNCHER, load_opencode_server
 from paw.adapters.tmux.terminal import TmuxTerminal
+from paw.cli import compose
 from paw.core.channels.request import ChannelAnswer, ChannelState
+from paw.core.config import SERVER_TIMEOUT_S, PawConfig
 from paw.core.ports import Wired
 from paw.errors import ChannelRefused
 from tests.adapters.channels.test_opencode_wire import Replay
@@ -189,6 +191,64 @@ def test_a_one_shot_process_holds_no_stream_and_reads_the_list_when_it_looks(
         hub.close()
         stranger.kill()
         stranger.wait()
+        replay.close()
+
+
+# Longer than the fixed waits paw once had (3 s for a one-shot look's list, 5 s for a
+# long-running process's first connection), well within the default budget.
+SLOW_SERVER_S = 6.0
+
+
+@pytest.mark.parametrize("streams", [False, True], ids=["one-shot", "long-running"])
+def test_a_slow_server_is_still_read_through_the_channel(tmp_path: Path, streams: bool) -> None:
+    """On a loaded machine the agent's server answers late: within ``[channels]
+    server_timeout_s`` (default SERVER_TIMEOUT_S) its pending request is still listed through
+    the channel, not dropped for the screen; a budget shorter than the server's delay (set in
+    paw.toml) gives the look up, and the screen path applies."""
+    assert SERVER_TIMEOUT_S > SLOW_SERVER_S
+    hub = compose._channels(PawConfig(), tmp_path, streams=streams)
+    assert isinstance(hub, FileChannelHub)
+    assert hub.server_timeout == SERVER_TIMEOUT_S
+    hub.wire("alice", "opencode", "tok1", ("opencode",))
+    server = load_opencode_server("alice", tmp_path)
+    assert server is not None
+    replay = Replay(server.password)
+    try:
+        _point_at(tmp_path, "alice", replay)
+        props = replay.asked["properties"]
+        replay.pending.append(props)
+        replay.list_delay = SLOW_SERVER_S
+        port = hub.port("alice", "opencode", "tok1", os.getpid())
+        assert isinstance(port, OpencodeChannel)
+        assert [r.request_id for r in port.pending()] == [props["id"]]
+    finally:
+        hub.close()
+        replay.close()
+
+
+def test_a_budget_shorter_than_the_server_gives_the_look_up(tmp_path: Path) -> None:
+    """``[channels] server_timeout_s`` in paw.toml is the budget the channel gets."""
+    (tmp_path / "paw.toml").write_text("[channels]\nserver_timeout_s = 1.0\n", "utf-8")
+    config = compose.load_config(tmp_path / "paw.toml")
+    hub = compose._channels(config, tmp_path / "state", streams=False)
+    assert isinstance(hub, FileChannelHub)
+    assert hub.server_timeout == 1.0
+    hub.wire("alice", "opencode", "tok1", ("opencode",))
+    server = load_opencode_server("alice", tmp_path / "state")
+    assert server is not None
+    replay = Replay(server.password)
+    try:
+        _point_at(tmp_path / "state", "alice", replay)
+        replay.pending.append(replay.asked["properties"])
+        replay.list_delay = SLOW_SERVER_S
+        port = hub.port("alice", "opencode", "tok1", os.getpid())
+        assert isinstance(port, OpencodeChannel)
+        started = time.monotonic()
+        assert port.pending() == []
+        assert not port.connected
+        assert time.monotonic() - started < SLOW_SERVER_S
+    finally:
+        hub.close()
         replay.close()
 
 

@@ -105,6 +105,7 @@ class Replay:
         self.down = threading.Event()  # while set, /event answers 503
         self.closed = threading.Event()  # set by close(): every held stream ends then
         self.holding: list[threading.Thread] = []  # the handlers holding a stream open
+        self.list_delay = 0.0  # seconds GET /permission takes to answer (a loaded machine)
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -153,6 +154,8 @@ class Replay:
                 if self.headers.get("Authorization") != good:
                     return self._send(401, "")
                 if self.path == "/permission":
+                    if replay.list_delay:
+                        replay.closed.wait(replay.list_delay)
                     with replay.lock:
                         return self._send(200, json.dumps(replay.pending))
                 if self.path == "/event" and replay.down.is_set():
@@ -380,21 +383,20 @@ def test_a_request_paw_answered_reads_answered_while_its_dialog_may_still_show(
         channel.close()
 
 
-def test_without_a_stream_a_frozen_server_holds_a_look_only_briefly() -> None:
-    """A server that accepts and never answers (a stopped agent): a one-shot look gives up after
-    LIST_TIMEOUT and the channel vouches for nothing (the screen path applies), instead of
-    holding `paw prompts` for the answer's whole timeout."""
+def test_without_a_stream_a_frozen_server_holds_a_look_only_for_its_budget() -> None:
+    """A server that accepts and never answers (a stopped agent): a one-shot look gives up once
+    the server's budget (``[channels] server_timeout_s``, here 0.3 s) passed and the channel
+    vouches for nothing (the screen path applies), instead of holding `paw prompts` for
+    ever."""
     with socket.socket() as frozen:
         frozen.bind(("127.0.0.1", 0))
         frozen.listen(8)  # the kernel accepts; nobody reads
-        answer_timeout = budget(20.0)  # an answer's request waits this long for its reply
         port = frozen.getsockname()[1]
-        channel = OpencodeChannel(_server(port), stream=False, timeout=answer_timeout)
-        channel.LIST_TIMEOUT = 0.3
+        channel = OpencodeChannel(_server(port), stream=False, timeout=0.3)
         started = time.monotonic()
         assert channel.pending() == []
         assert not channel.connected
-        assert time.monotonic() - started < answer_timeout
+        assert 0.3 <= time.monotonic() - started < budget(20.0)
         with pytest.raises(ChannelRefused) as refused:
             channel.answer("per_x", ChannelAnswer.ALLOW)
         assert refused.value.reason == "channel-down"

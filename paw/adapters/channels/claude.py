@@ -173,24 +173,10 @@ class ClaudeHookChannel:
         """Requests whose live hook holds them open, oldest first; answered ones stay listed
         (RESOLVED) for a grace period so keys never answer the dialog a second time."""
         now = self._clock()
-        found: list[ChannelRequest] = []
-        refused: dict[str, str] = {}
-        try:
-            entries = list(os.scandir(self._req))
-        except OSError:
+        read = read_requests(self._req, lambda rid, path: self._read(rid, path, now))
+        if read is None:
             return []
-        for entry in entries:
-            name = entry.name
-            if not name.endswith(".json") or name.startswith("."):
-                continue
-            rid = name[: -len(".json")]
-            result = self._read(rid, Path(entry.path), now)
-            if isinstance(result, str):
-                if result:
-                    refused[rid] = result
-                continue
-            found.append(result)
-        self.refused = refused
+        found, self.refused = read
         found.sort(key=lambda r: (r.seen_at, r.request_id))
         return found
 
@@ -308,6 +294,32 @@ class ClaudeHookChannel:
         """The hook's outcome for ``request_id`` once it ended (``answered:allow``, ...)."""
         done = _read_json(self.wiring.directory / "done" / f"{request_id}.json")
         return str(done.get("outcome")) if isinstance(done, dict) else None
+
+
+def read_requests(
+    req: str, read: Callable[[str, Path], ChannelRequest | str]
+) -> tuple[list[ChannelRequest], dict[str, str]] | None:
+    """Each hook request record in the folder ``req`` (``<id>.json``), read by ``read``: the
+    requests it lists and, by request id, why it refused the others (``read`` returns "" for a
+    record that is over: neither). None when the folder cannot be read."""
+    found: list[ChannelRequest] = []
+    refused: dict[str, str] = {}
+    try:
+        entries = list(os.scandir(req))
+    except OSError:
+        return None
+    for entry in entries:
+        name = entry.name
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        rid = name[: -len(".json")]
+        result = read(rid, Path(entry.path))
+        if isinstance(result, str):
+            if result:
+                refused[rid] = result
+            continue
+        found.append(result)
+    return found, refused
 
 
 def _read_json(path: Path) -> object | None:

@@ -12,7 +12,6 @@ against the stub model, in real tmux at 80x24 (issue 32).
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import channel_figure, long_command, paw_run, scenarios
-from tests.e2e.long_command import LONG_COMMAND, LONG_FILE, channel_dir
+from tests.e2e import channel_case, channel_figure, paw_run, scenarios
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE, channel_dir
 from tests.e2e.pane import wait_until
 from tests.e2e.scenarios import Action
 from tests.support.budget import budget
@@ -36,7 +35,7 @@ EFFECT_TIMEOUT = budget(90.0)
 @pytest.fixture
 def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    yield from long_command.started(AGENT, monkeypatch)
+    yield from channel_case.started(AGENT, monkeypatch)
 
 
 def _occurrences(run: paw_run.PawRun) -> dict[str, dict[str, Any]]:
@@ -76,7 +75,7 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
     assert wait_until(
         lambda: "Allowed by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT
     )
-    sends = long_command.sends(run)
+    sends = channel_case.sends(run)
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
     # the occurrence machine bound the occurrence to the request and closed it by the channel
@@ -101,7 +100,7 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
         lambda: "Denied by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT
     )
     assert not (run.worktree / "paw-shell-denied.txt").exists()
-    assert [s.get("path") for s in long_command.sends(run)] == ["channel"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["channel"]
     channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
 
 
@@ -116,7 +115,7 @@ def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.Paw
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
     assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in long_command.sends(run)] == ["keys"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["keys"]
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(
@@ -124,33 +123,11 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
 ) -> None:
     """The model's Bash tool runs paw's hook program itself, with the spawn's real directory
     and secret at hand: its record verifies, but its writer is not Claude's hook runner."""
-    paw_run.spawn(run, "SCENARIO shell")
-    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    paw_run.decide(run, "approve", first["id"])
-    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    directory = channel_dir(run)
-    settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
-    hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
     event = {"hook_event_name": "PermissionRequest", "tool_name": "Bash",
              "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
-    forge = f"printf %s {shlex.quote(json.dumps(event))} | /bin/sh -c {shlex.quote(hook)}"
-    monkeypatch.setitem(scenarios.SCENARIOS, "forge", Action("shell", command=forge))
-    before = set((directory / "req").iterdir())
-    paw_run.send(run, "SCENARIO forge")
-    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    assert prompt["subject"] == forge  # the real request, carried exactly by the channel
-    paw_run.decide(run, "approve", prompt["id"])
-    assert wait_until(lambda: len(set((directory / "req").iterdir()) - before) >= 2, EFFECT_TIMEOUT)
-    # the forged request waits for an answer now; paw lists nothing for it
-    for _ in range(3):
-        assert paw_run.prompts(run) == []
-    forged = [
-        p for p in set((directory / "req").iterdir()) - before
-        if json.loads(p.read_text(encoding="utf-8"))["tool_input"] == event["tool_input"]
-    ]  # fmt: skip
-    assert len(forged) == 1
-    assert not (directory / "ans" / forged[0].name).exists()
-    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
+    channel_case.assert_a_forged_hook_run_is_refused(
+        run, monkeypatch, (event, "/bin/sh"), (PROMPT_TIMEOUT, EFFECT_TIMEOUT)
+    )
 
 
 def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> None:
@@ -164,7 +141,7 @@ def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> Non
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     done = [json.loads(p.read_text(encoding="utf-8")) for p in (directory / "done").iterdir()]
     assert [d["outcome"] for d in done] == ["resolved-elsewhere"]
-    assert long_command.sends(run) == []
+    assert channel_case.sends(run) == []
 
 
 @pytest.mark.parametrize("step", ["approve:channel-recorded", "approve:channel-sent"])
@@ -188,7 +165,7 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     answers = list((channel_dir(run) / "ans").iterdir())
     assert len(answers) == 1
-    assert all(s.get("path") == "channel" for s in long_command.sends(run))
+    assert all(s.get("path") == "channel" for s in channel_case.sends(run))
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)
     assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
     if step == "approve:channel-sent":
@@ -257,7 +234,7 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     refused = paw_run.decide(run, "approve", shown["id"])
     assert refused["outcome"] == "refused", refused
     assert "disagree" in refused["reason"]
-    assert long_command.sends(run) == []
+    assert channel_case.sends(run) == []
     assert not list((channel_dir(run) / "ans").iterdir())
     assert BLOCKED not in "".join(run.stub.results_for("blocked"))
 
@@ -278,5 +255,5 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
     assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in long_command.sends(run)] == ["channel"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["channel"]
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from paw.adapters.channels.gemini import insecure_ancestor
-from tests.e2e import long_command, paw_run
-from tests.e2e.long_command import LONG_COMMAND, LONG_FILE
+from tests.e2e import channel_case, paw_run
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE
 from tests.e2e.pane import POLL
 from tests.support.budget import budget
 
@@ -51,7 +51,7 @@ def _wait(predicate: Any, timeout: float) -> Any:
 @pytest.fixture
 def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    yield from long_command.started(AGENT, monkeypatch)
+    yield from channel_case.started(AGENT, monkeypatch)
 
 
 def _unwired_below_a_shared_directory(run: paw_run.PawRun) -> None:
@@ -101,6 +101,6 @@ def test_a_wrapped_command_is_listed_whole_from_the_hook_and_approved_by_keys(
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []  # the screen's path: the channel cannot answer
     assert _wait(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
-    sends = long_command.sends(run)
+    sends = channel_case.sends(run)
     assert [(s.get("path"), s.get("source")) for s in sends] == [("keys", "observed")], sends
     assert sends[0]["subject"] == LONG_COMMAND

@@ -30,8 +30,8 @@ import psutil
 import pytest
 
 from paw.adapters.channels.opencode_wiring import load_opencode_server
-from tests.e2e import channel_figure, long_command, paw_run
-from tests.e2e.long_command import LONG_COMMAND, LONG_FILE
+from tests.e2e import channel_case, channel_figure, paw_run
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE
 from tests.e2e.pane import POLL, wait_until
 from tests.support.budget import budget
 
@@ -53,7 +53,7 @@ def run(
     request: pytest.FixtureRequest, installed_agents: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    yield from long_command.started(str(request.param), monkeypatch)
+    yield from channel_case.started(str(request.param), monkeypatch)
 
 
 def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(

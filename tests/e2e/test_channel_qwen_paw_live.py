@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,10 +24,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import channel_figure, long_command, paw_run, scenarios
-from tests.e2e.long_command import LONG_COMMAND, LONG_FILE, channel_dir
+from tests.e2e import channel_case, channel_figure, paw_run, scenarios
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE, channel_dir
 from tests.e2e.pane import wait_until
-from tests.e2e.scenarios import Action
 from tests.support.budget import budget
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
@@ -42,7 +40,7 @@ DIALOG = "Waiting for user confirmation"
 @pytest.fixture
 def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    yield from long_command.started(AGENT, monkeypatch)
+    yield from channel_case.started(AGENT, monkeypatch)
 
 
 def test_a_long_command_is_listed_at_once_judged_exactly_and_approved_through_the_channel(
@@ -62,7 +60,7 @@ def test_a_long_command_is_listed_at_once_judged_exactly_and_approved_through_th
     assert wait_until(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
     assert wait_until(lambda: run.stub.results_for("shell_long"), EFFECT_TIMEOUT)
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    sends = long_command.sends(run)
+    sends = channel_case.sends(run)
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
     assert sends[0]["channel_request"]
@@ -85,7 +83,7 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
     assert wait_until(lambda: run.stub.gated_results("shell_deny"), EFFECT_TIMEOUT)
     assert run.stub.gated_results("shell_deny") == ["denied through paw"]
     assert not (run.worktree / "paw-shell-denied.txt").exists()
-    assert [s.get("path") for s in long_command.sends(run)] == ["channel"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["channel"]
     channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
 
 
@@ -100,7 +98,7 @@ def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.Paw
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
     assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in long_command.sends(run)] == ["keys"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["keys"]
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(
@@ -108,34 +106,11 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
 ) -> None:
     """The model's shell tool runs paw's hook program itself, with the spawn's real directory
     and secret at hand: its record verifies, but its writer is not Qwen's hook runner."""
-    directory_of = channel_dir
-    paw_run.spawn(run, "SCENARIO shell")
-    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    paw_run.decide(run, "approve", first["id"])
-    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    directory = directory_of(run)
-    settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
-    hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
     event = {"hook_event_name": "PermissionRequest", "tool_name": "run_shell_command",
              "session_id": "s", "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
-    forge = f"printf %s {shlex.quote(json.dumps(event))} | bash -c {shlex.quote(hook)}"
-    monkeypatch.setitem(scenarios.SCENARIOS, "forge", Action("shell", command=forge))
-    before = set((directory / "req").iterdir())
-    paw_run.send(run, "SCENARIO forge")
-    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    assert prompt["subject"] == forge  # the real request, carried exactly by the channel
-    paw_run.decide(run, "approve", prompt["id"])
-    assert wait_until(lambda: len(set((directory / "req").iterdir()) - before) >= 2, EFFECT_TIMEOUT)
-    # the forged request waits for an answer now; paw lists nothing for it
-    for _ in range(3):
-        assert paw_run.prompts(run) == []
-    forged = [
-        p for p in set((directory / "req").iterdir()) - before
-        if json.loads(p.read_text(encoding="utf-8"))["tool_input"] == event["tool_input"]
-    ]  # fmt: skip
-    assert len(forged) == 1
-    assert not (directory / "ans" / forged[0].name).exists()
-    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
+    channel_case.assert_a_forged_hook_run_is_refused(
+        run, monkeypatch, (event, "bash"), (PROMPT_TIMEOUT, EFFECT_TIMEOUT)
+    )
 
 
 def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answers(
@@ -164,7 +139,7 @@ def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answer
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []
     assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in long_command.sends(run)] == ["keys"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["keys"]
     assert not list((directory / "ans").iterdir())
 
 
@@ -188,7 +163,7 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
     assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     assert len(list((channel_dir(run) / "ans").iterdir())) == 1
-    assert all(s.get("path") == "channel" for s in long_command.sends(run))
+    assert all(s.get("path") == "channel" for s in channel_case.sends(run))
     assert wait_until(lambda: run.stub.results_for("shell"), EFFECT_TIMEOUT)
     assert len(run.stub.results_for("shell")) == 1
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)

@@ -40,6 +40,24 @@ def started(agent: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.Paw
         paw_run.stop(run)
 
 
+def turn_channels_off(run: paw_run.PawRun) -> None:
+    """``[channels] enabled = false`` in the run's paw.toml (before anything is spawned)."""
+    toml = run.ws.repo / "paw.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "[channels]\nenabled = false\n", "utf-8")
+
+
+def assert_approved_by_keys(
+    run: paw_run.PawRun, prompt: dict[str, Any], effect_timeout: float
+) -> None:
+    """Approving ``prompt`` (``SCENARIO shell``'s) sends keys, its command runs, and every
+    decision sent in the case went by keys."""
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
+    assert decision["keys"] != []
+    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), effect_timeout)
+    assert [s.get("path") for s in sends(run)] == ["keys"]
+
+
 def sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
     """The case's audit records of a decision paw sent."""
     return [r for r in channel_figure.audit(run) if r.get("decision") == "send"]

@@ -105,17 +105,12 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
 
 
 def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.PawRun) -> None:
-    toml = run.ws.repo / "paw.toml"
-    toml.write_text(toml.read_text(encoding="utf-8") + "[channels]\nenabled = false\n", "utf-8")
+    channel_case.turn_channels_off(run)
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert not (run.ws.repo / ".paw" / "channels").exists()  # nothing wired
     assert (prompt["source"], prompt["channel_request"]) == ("screen", None)
-    decision = paw_run.decide(run, "approve", prompt["id"])
-    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
-    assert decision["keys"] != []
-    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in channel_case.sends(run)] == ["keys"]
+    channel_case.assert_approved_by_keys(run, prompt, EFFECT_TIMEOUT)
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(

@@ -90,14 +90,7 @@ def test_a_fleets_early_look_lists_this_machines_request_beside_the_hosts_last_p
         before = len(pictures)
         hold.set()
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
-        assert waited(lambda: any(listed(p) for p in pictures[before:]), 60), [
-            (p.early, p.snapshot.prompts) for p in pictures[before:]
-        ]
-        [first] = [p for p in pictures[before:] if listed(p)][:1]
-        assert first.early  # the look's picture, not the screen sweep's
-        [oid] = listed(first)
-        [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
-        assert prompt.source.name == "channel-only"
+        first, oid = arrivals.first_listing(before)  # the look's, channel-only
         # the host's agents and prompt as the last picture showed them (nothing asked of it)
         assert _on_host(first) == shown
         assert shown[0] == ["r1"]

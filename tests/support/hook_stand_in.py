@@ -171,3 +171,18 @@ class Pictures(Arrivals[Picture]):
     def took(self, event: FeedEvent) -> None:
         if isinstance(event, Picture):
             self.add(event)
+
+    def first_listing(self, since: int) -> tuple[Picture, str]:
+        """The first picture after the first ``since`` that lists the stand-in's request
+        (waited for), and the request's occurrence id: it must be an early look's picture (not
+        the screen sweep's), the prompt channel-only."""
+        items = self.items
+        assert self.waited(lambda: any(listed(p) for p in items[since:]), 60), [
+            (p.early, p.snapshot.prompts) for p in items[since:]
+        ]
+        [first] = [p for p in items[since:] if listed(p)][:1]
+        assert first.early
+        [oid] = listed(first)
+        [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
+        assert prompt.source.name == "channel-only"
+        return first, oid

@@ -87,14 +87,7 @@ def test_paw_serves_feed_lists_a_channel_request_from_the_pokes_early_look(
         before = len(pictures)
         hold.set()
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
-        assert waited(lambda: any(listed(p) for p in pictures[before:]), 60), [
-            (p.early, p.snapshot.prompts) for p in pictures[before:]
-        ]
-        [first] = [p for p in pictures[before:] if listed(p)][:1]
-        assert first.early  # the look's picture, not posted as the screen sweep's
-        [oid] = listed(first)
-        [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
-        assert prompt.source.name == "channel-only"
+        first, oid = arrivals.first_listing(before)  # the look's, channel-only
         # the page reads it, and an open page's stream was woken by it
         assert [p.id for p in source.read_board().snapshot.prompts] == [oid]
         woken = asyncio.run_coroutine_threadsafe(_woken(changed), loop)

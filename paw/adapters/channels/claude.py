@@ -375,17 +375,11 @@ def _create_exclusive(path: Path, data: bytes, *, mode: int, staging: Path | Non
     atomic and exclusive: two processes answering at once, one wins). ``staging``: where the
     temporary file is made (default: beside ``path``); an answer's is the spawn's channel
     directory, whose mtime then marks the change (FileChannelHub.mark)."""
-    where = path.parent if staging is None else staging
-    fd, tmp = tempfile.mkstemp(dir=where, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _staged(path.parent if staging is None else staging, path.name, data, mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp).chmod(mode)
         os.link(tmp, path)
     finally:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
@@ -394,14 +388,25 @@ def _create_exclusive(path: Path, data: bytes, *, mode: int, staging: Path | Non
 
 
 def _replace_file(path: Path, data: bytes, *, mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _staged(path.parent, path.name, data, mode)
+    try:
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _staged(where: Path, name: str, data: bytes, mode: int) -> Path:
+    """A temporary file in ``where`` holding ``data``, fsync'd and of ``mode``, to be put in
+    place as ``name`` (removed again if writing it fails)."""
+    fd, tmp = tempfile.mkstemp(dir=where, prefix=f".{name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         Path(tmp).chmod(mode)
-        Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)

@@ -56,34 +56,20 @@ def carry_out(
         elif isinstance(effect, NoteEnded):
             ctx.note(
                 "prompt-ended", outside=True, client_attached=effect.client_attached,
-                reason=effect.reason, **_ids(record),
+                reason=effect.reason, **record.audit_ids(),
             )  # fmt: skip
         else:
             extra = {"confirmed": effect.confirmed} if effect.confirmed is not None else {}
             ctx.record(
                 "outcome", action=effect.action, outcome=effect.outcome, **extra,
-                reason=effect.reason, **_ids(record),
+                reason=effect.reason, **record.audit_ids(),
             )  # fmt: skip
-
-
-def _ids(record: PromptRecord) -> dict[str, object]:
-    return {
-        "agent": record.agent,
-        "kind": record.kind,
-        "pane": record.pane_id,
-        "prompt_id": record.id,
-        "fingerprint": record.fingerprint,
-    }
 
 
 def _record_seen(ctx: Context, record: PromptRecord, verdict: Verdict) -> None:
     ctx.note(
         "prompt-seen",
-        agent=record.agent,
-        kind=record.kind,
-        pane=record.pane_id,
-        prompt_id=record.id,
-        fingerprint=record.fingerprint,
+        **record.audit_ids(),
         prompt_kind=record.prompt_kind,
         subject=record.subject,
         question=record.question,

@@ -6,20 +6,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from paw.adapters.channels.claude import ClaudeHookChannel, ClaudeWiring, wire_claude
 from paw.adapters.channels.hub import FileChannelHub
-from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
+from paw.core.channels.request import ChannelAnswer, ChannelState
 from paw.core.ports import Wired
 from paw.errors import PawError
-from tests.support.budget import budget
+from tests.support.hook_runs import HookRuns, hook_output, one_request, wait_for
 
 EVENT = {
     "hook_event_name": "PermissionRequest",
@@ -29,38 +28,11 @@ EVENT = {
 }
 
 
-def _wait(predicate: Callable[[], object], what: str, timeout: float = 30.0) -> object:
-    deadline = time.monotonic() + budget(timeout)
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+class Hooks(HookRuns):
+    """paw's hook run as Claude runs it (``/bin/sh -c <command>``)."""
 
-
-class Hooks:
     def __init__(self, wiring: ClaudeWiring) -> None:
-        self.wiring = wiring
-        self.procs: list[subprocess.Popen[bytes]] = []
-
-    def run(self, argv: list[str] | None = None, event: object = EVENT) -> subprocess.Popen[bytes]:
-        """Start the hook as Claude does (or ``argv``), the event on its stdin."""
-        proc = subprocess.Popen(
-            argv or ["/bin/sh", "-c", self.wiring.command],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )  # fmt: skip
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(event).encode())
-        proc.stdin.close()
-        self.procs.append(proc)
-        return proc
-
-    def end(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.terminate()
-            proc.wait(timeout=budget(10))
+        super().__init__(wiring, ("/bin/sh", "-c"), EVENT)
 
 
 @pytest.fixture
@@ -70,23 +42,8 @@ def hooks(tmp_path: Path) -> Iterator[Hooks]:
     made.end()
 
 
-def _output(proc: subprocess.Popen[bytes]) -> bytes:
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    proc.wait(timeout=budget(30))
-    return out
-
-
 def _records(wiring: ClaudeWiring) -> list[Path]:
     return sorted((wiring.directory / "req").glob("*.json"))
-
-
-def _one(port: ClaudeHookChannel) -> ChannelRequest:
-    found = _wait(port.pending, "the request to be listed")
-    assert isinstance(found, list)
-    assert len(found) == 1
-    request: ChannelRequest = found[0]
-    return request
 
 
 def test_wiring_stays_in_paws_state_dir_and_is_private(tmp_path: Path) -> None:
@@ -109,11 +66,11 @@ def test_wiring_stays_in_paws_state_dir_and_is_private(tmp_path: Path) -> None:
 def test_allow_through_the_channel_reaches_only_that_request(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     assert request.subject == EVENT["tool_input"]["command"]  # type: ignore[index]
     assert port.state(request.request_id) is ChannelState.PENDING
     port.answer(request.request_id, ChannelAnswer.ALLOW)
-    out = _output(proc)
+    out = hook_output(proc)
     decision = json.loads(out)["hookSpecificOutput"]["decision"]
     assert decision == {"behavior": "allow"}
     assert port.state(request.request_id) is ChannelState.RESOLVED
@@ -127,12 +84,12 @@ def test_deny_and_never_twice(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     other = ClaudeHookChannel(hooks.wiring, os.getpid())  # a second paw process
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     other.pending()
     port.answer(request.request_id, ChannelAnswer.DENY)
     with pytest.raises(PawError):
         other.answer(request.request_id, ChannelAnswer.ALLOW)
-    out = _output(proc)
+    out = hook_output(proc)
     assert json.loads(out)["hookSpecificOutput"]["decision"]["behavior"] == "deny"
 
 
@@ -140,7 +97,7 @@ def test_no_decision_leaves_the_dialog_to_the_screen(tmp_path: Path) -> None:
     wiring = wire_claude(tmp_path, "alice", "tok1", sys.executable, wait_s=0.5)
     hooks = Hooks(wiring)
     proc = hooks.run()
-    out = _output(proc)
+    out = hook_output(proc)
     assert out == b""  # nothing: Claude keeps its dialog
     rid = json.loads(_records(wiring)[0].read_text())["id"]
     port = ClaudeHookChannel(wiring, os.getpid())
@@ -151,10 +108,10 @@ def test_no_decision_leaves_the_dialog_to_the_screen(tmp_path: Path) -> None:
 def test_claudes_timeout_signal_ends_the_hook_quietly(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     hook_pid = json.loads(_records(hooks.wiring)[0].read_text())["hook_pid"]
     os.kill(hook_pid, 15)  # Claude ends the hook itself on its timeout
-    out = _output(proc)
+    out = hook_output(proc)
     assert out == b""
     assert port.state(request.request_id) is ChannelState.TIMED_OUT
 
@@ -165,12 +122,12 @@ def test_a_forged_hook_run_by_the_agents_shell_is_refused(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     bash = shutil.which("bash") or "/bin/bash"
     hooks.run([bash, "-c", hooks.wiring.command + "; true"])
-    _wait(lambda: _records(hooks.wiring), "the forged record")
-    _wait(lambda: port.pending() == [] and port.refused, "the refusal")
+    wait_for(lambda: _records(hooks.wiring), "the forged record")
+    wait_for(lambda: port.pending() == [] and port.refused, "the refusal")
     assert "not started by Claude's hook runner" in next(iter(port.refused.values()))
     # even the exact `sh -c <command>`, started by another process than the agent's
     deep = hooks.run([bash, "-c", f"/bin/sh -c {json.dumps(hooks.wiring.command)}; true"])
-    _wait(lambda: port.pending() == [] and len(port.refused) == 2, "the second refusal")
+    wait_for(lambda: port.pending() == [] and len(port.refused) == 2, "the second refusal")
     assert any("not the agent's" in why for why in port.refused.values())
     assert deep.poll() is None
 
@@ -178,10 +135,10 @@ def test_a_forged_hook_run_by_the_agents_shell_is_refused(hooks: Hooks) -> None:
 def test_replayed_and_copied_records_are_refused(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     path = _records(hooks.wiring)[0]
     port.answer(request.request_id, ChannelAnswer.ALLOW)
-    _output(proc)
+    hook_output(proc)
     # a replay: the old record written again under its name after its hook ended
     (hooks.wiring.directory / "done" / path.name).unlink()
     (hooks.wiring.directory / "ans" / path.name).unlink()
@@ -189,7 +146,7 @@ def test_replayed_and_copied_records_are_refused(hooks: Hooks) -> None:
     assert "does not hold it open" in port.refused[request.request_id]
     # a live hook's record copied under another name
     live = hooks.run()
-    _wait(lambda: len(_records(hooks.wiring)) == 2, "the second record")
+    wait_for(lambda: len(_records(hooks.wiring)) == 2, "the second record")
     copy = hooks.wiring.directory / "req" / "feedfacefeedface.json"
     newest = next(p for p in _records(hooks.wiring) if p != path)
     copy.write_text(newest.read_text())
@@ -205,7 +162,7 @@ def test_another_agents_record_is_refused(tmp_path: Path) -> None:
     hooks = Hooks(bob)
     try:
         hooks.run()
-        _wait(lambda: _records(bob), "bob's record")
+        wait_for(lambda: _records(bob), "bob's record")
         stolen = _records(bob)[0]
         (alice.directory / "req" / stolen.name).write_text(stolen.read_text())
         port = ClaudeHookChannel(alice, os.getpid())
@@ -228,7 +185,7 @@ def test_an_answer_at_the_pane_ends_the_request(tmp_path: Path) -> None:
     try:
         proc = hooks.run(event={**EVENT, "transcript_path": str(transcript)})
         port = ClaudeHookChannel(wiring, os.getpid())
-        request = _one(port)
+        request = one_request(port)
         result = {"type": "tool_result", "tool_use_id": "call_0", "content": "x"}
         with transcript.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps({"message": {"content": [result]}}) + "\n")  # another call's
@@ -239,7 +196,7 @@ def test_an_answer_at_the_pane_ends_the_request(tmp_path: Path) -> None:
                 json.dumps({"message": {"content": [{**result, "tool_use_id": "call_1"}]}})
             )
             handle.write("\n")
-        assert _output(proc) == b""
+        assert hook_output(proc) == b""
         assert port.state(request.request_id) is ChannelState.RESOLVED
         assert port.pending() == []
     finally:

@@ -8,10 +8,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,55 +21,19 @@ from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelStat
 from paw.core.models import PromptKind
 from paw.core.ports import Wired
 from paw.errors import PawError
-from tests.support.budget import budget
+from tests.support.hook_runs import HookRuns, hook_output, one_request, wait_for
+from tests.support.hook_stand_in import permission_request
 
 COMMAND = "touch a.txt && echo " + "x" * 200
-EVENT = {
-    "session_id": "s",
-    "transcript_path": "",
-    "cwd": "/tmp",
-    "hook_event_name": "PermissionRequest",
-    "timestamp": "2026-12-04T00:00:00Z",
-    "permission_mode": "default",
-    "prompt_id": "p1",
-    "tool_name": "run_shell_command",
-    "tool_input": {"command": COMMAND, "description": "make a file"},
-}
+EVENT = permission_request(COMMAND)
 BASH = shutil.which("bash") or "/bin/bash"
 
 
-def _wait(predicate: Callable[[], object], what: str, timeout: float = 30.0) -> object:
-    deadline = time.monotonic() + budget(timeout)
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+class Hooks(HookRuns):
+    """paw's hook run as Qwen runs it (``bash -c <command>``)."""
 
-
-class Hooks:
     def __init__(self, wiring: ClaudeWiring) -> None:
-        self.wiring = wiring
-        self.procs: list[subprocess.Popen[bytes]] = []
-
-    def run(self, argv: list[str] | None = None, event: object = EVENT) -> subprocess.Popen[bytes]:
-        """Start the hook as Qwen does (``bash -c CMD``, or ``argv``), the event on its stdin."""
-        proc = subprocess.Popen(
-            argv or ["bash", "-c", self.wiring.command],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )  # fmt: skip
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(event).encode())
-        proc.stdin.close()
-        self.procs.append(proc)
-        return proc
-
-    def end(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.terminate()
-            proc.wait(timeout=budget(10))
+        super().__init__(wiring, ("bash", "-c"), EVENT)
 
 
 @pytest.fixture
@@ -81,23 +43,8 @@ def hooks(tmp_path: Path) -> Iterator[Hooks]:
     made.end()
 
 
-def _output(proc: subprocess.Popen[bytes]) -> bytes:
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    proc.wait(timeout=budget(30))
-    return out
-
-
-def _one(port: ClaudeHookChannel) -> ChannelRequest:
-    found = _wait(port.pending, "the request to be listed")
-    assert isinstance(found, list)
-    assert len(found) == 1
-    request: ChannelRequest = found[0]
-    return request
-
-
 def _record(wiring: ClaudeWiring) -> dict[str, object]:
-    path = _wait(lambda: sorted((wiring.directory / "req").glob("*.json")), "the record")
+    path = wait_for(lambda: sorted((wiring.directory / "req").glob("*.json")), "the record")
     assert isinstance(path, list)
     doc: dict[str, object] = json.loads(path[0].read_text())
     return doc
@@ -130,7 +77,7 @@ def test_wired_by_the_environment_in_paws_state_dir(tmp_path: Path) -> None:
 def test_the_exact_input_is_listed_and_allow_reaches_only_that_hook(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     assert (request.source, request.tool, request.kind) == (
         qwen.SOURCE, "run_shell_command", PromptKind.SHELL,
     )  # fmt: skip
@@ -141,7 +88,7 @@ def test_the_exact_input_is_listed_and_allow_reaches_only_that_hook(hooks: Hooks
     with pytest.raises(PawError, match="'always' is not offered"):
         port.answer(request.request_id, ChannelAnswer.ALWAYS)
     port.answer(request.request_id, ChannelAnswer.ALLOW)
-    out = json.loads(_output(proc))
+    out = json.loads(hook_output(proc))
     assert out == {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                                           "decision": {"behavior": "allow"}}}  # fmt: skip
     assert port.state(request.request_id) is ChannelState.RESOLVED
@@ -154,11 +101,11 @@ def test_deny_carries_a_message_and_is_given_once(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     other = ClaudeHookChannel(hooks.wiring, os.getpid())  # a second paw process
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     port.answer(request.request_id, ChannelAnswer.DENY)
     with pytest.raises(PawError):
         other.answer(request.request_id, ChannelAnswer.ALLOW)
-    decision = json.loads(_output(proc))["hookSpecificOutput"]["decision"]
+    decision = json.loads(hook_output(proc))["hookSpecificOutput"]["decision"]
     assert decision == {"behavior": "deny", "message": "denied through paw"}
 
 
@@ -171,10 +118,10 @@ def test_a_hook_run_by_qwens_relaunched_copy_is_the_agents(hooks: Hooks) -> None
         f"subprocess.run(['bash', '-c', {hooks.wiring.command!r}], stdin=sys.stdin, check=False)"
     )
     proc = hooks.run([sys.executable, "-c", script])
-    request = _one(port)
+    request = one_request(port)
     assert request.subject == COMMAND
     port.answer(request.request_id, ChannelAnswer.ALLOW)
-    assert json.loads(_output(proc))["hookSpecificOutput"]["decision"]["behavior"] == "allow"
+    assert json.loads(hook_output(proc))["hookSpecificOutput"]["decision"]["behavior"] == "allow"
 
 
 def test_a_hook_run_by_the_agents_shell_tool_is_refused(hooks: Hooks) -> None:
@@ -186,7 +133,7 @@ def test_a_hook_run_by_the_agents_shell_tool_is_refused(hooks: Hooks) -> None:
     hooks.run(["/bin/sh", "-c", f"bash -c {json.dumps(hooks.wiring.command)}; true"])
     script = f"printf '%s' {json.dumps(json.dumps(EVENT))} | {hooks.wiring.command}"
     piped = hooks.run([BASH, "-c", script], event={})
-    _wait(lambda: port.pending() == [] and len(port.refused) == 3, "the refusals")
+    wait_for(lambda: port.pending() == [] and len(port.refused) == 3, "the refusals")
     assert all("not the agent's" in why for why in port.refused.values()), port.refused
     assert piped.poll() is None  # it waits for an answer no one gives
     for rid in port.refused:
@@ -199,7 +146,7 @@ def test_on_paws_silence_the_hook_prints_nothing_and_qwen_draws_its_dialog(
 ) -> None:
     hooks = Hooks(wire_qwen(tmp_path, "alice", "tok1", sys.executable, wait_s=0.5))
     proc = hooks.run()
-    assert _output(proc) == b""  # Qwen then shows its own dialog: the screen path
+    assert hook_output(proc) == b""  # Qwen then shows its own dialog: the screen path
     rid = str(_record(hooks.wiring)["id"])
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     assert port.state(rid) is ChannelState.TIMED_OUT
@@ -215,9 +162,9 @@ def test_on_paws_silence_the_hook_prints_nothing_and_qwen_draws_its_dialog(
 def test_qwens_timeout_signal_ends_the_hook_quietly(hooks: Hooks) -> None:
     port = ClaudeHookChannel(hooks.wiring, os.getpid())
     proc = hooks.run()
-    request = _one(port)
+    request = one_request(port)
     os.kill(proc.pid, 15)  # Qwen ends the hook's process group on its timeout or on Esc
-    assert _output(proc) == b""
+    assert hook_output(proc) == b""
     assert port.state(request.request_id) is ChannelState.TIMED_OUT
     assert port.pending() == []
 

@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
 from paw.core.detect import detect
-from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, DetectionState
 from tests.detect.corpus import FIXTURES
+from tests.support.judging import judge, marked_incomplete
 
 CODEX_LONG = FIXTURES / "incomplete" / "codex" / "shell_long_80x24"
 CLINE_BLANK = FIXTURES / "incomplete" / "cline" / "shell_blank_80x24"
@@ -57,16 +55,8 @@ def test_clines_one_line_command_is_never_known_whole(variant: str) -> None:
     found = detect(text, "cline")
     assert found.prompt is not None, found
     assert found.prompt.subject == "ls"
-    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-    verdict = evaluate_subject(
-        found.prompt,
-        worktree="/w",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=found.notes,
-    )
-    assert verdict.action is not Action.ALLOW
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 @pytest.mark.parametrize("variant", ["txt", "ansi"])
@@ -76,4 +66,4 @@ def test_an_empty_line_drawn_as_a_blank_row_is_kept(agent: str, variant: str) ->
     found = detect((case / f"screen.{variant}").read_text(encoding="utf-8"), agent)
     assert found.prompt is not None, found
     assert found.prompt.subject == BLANK
-    assert not any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
+    assert not marked_incomplete(found)

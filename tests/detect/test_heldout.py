@@ -16,11 +16,9 @@ import re
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
+from paw.core.approval import INCOMPLETE_NOTE_PREFIX
 from paw.core.detect import detect
 from paw.core.detect.prompts import incomplete_notes, make_prompt
-from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, Detection, DetectionState, PromptKind
 from tests.detect.corpus import (
     FIXTURES,
@@ -30,6 +28,7 @@ from tests.detect.corpus import (
     problems,
     subject_matches,
 )
+from tests.support.judging import judge
 
 CASES = load_cases(FIXTURES / "heldout", "heldout/")
 OTHER_SIZES = {(120, 40), (80, 24), (40, 15), (30, 20)}
@@ -72,15 +71,7 @@ def wrong_reading(case: Case, variant: str) -> list[str]:
         if not (whole or all(part.strip() in subject for part in shown)):
             return [f"incomplete subject {found.prompt.subject!r} not a part of {subject!r}"]
         wrong = [p for p in wrong if not p.startswith("subject ")]
-        verdict = evaluate_subject(
-            found.prompt,
-            worktree="/home/u/src",
-            config=GuardConfig(),
-            mcp_allowed=(),
-            shell=evaluate_command,
-            notes=found.notes,
-        )
-        if verdict.action is Action.ALLOW:
+        if judge(found, worktree="/home/u/src").action is Action.ALLOW:
             wrong.append("incomplete subject allowed")
     return wrong
 

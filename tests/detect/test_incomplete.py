@@ -10,23 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
+from paw.core.approval import INCOMPLETE_NOTE_PREFIX
 from paw.core.detect import AGENTS, detect
-from paw.core.guard.shell import evaluate_command
 from paw.core.models import Action, DetectionState, Prompt, PromptKind
 from tests.detect.corpus import FIXTURES, Case, load_cases, load_live_cases
+from tests.support.judging import judge_prompt, marked_incomplete
 
 
 def _judge(prompt: Prompt, notes: tuple[str, ...]) -> tuple[Action, tuple[str, ...]]:
-    verdict = evaluate_subject(
-        prompt,
-        worktree="/w",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=notes,
-    )
+    verdict = judge_prompt(prompt, notes)
     return verdict.action, verdict.rules
 
 
@@ -71,7 +63,7 @@ def test_command_shortened_with_an_ellipsis_is_marked_incomplete(case: Case) -> 
     assert found.prompt is not None
     if found.prompt.subject is None:
         return  # listed without a subject: the guard confirms (approve.no-subject)
-    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes), found
+    assert marked_incomplete(found), found
     action, rules = _judge(found.prompt, found.notes)
     assert action is not Action.ALLOW
     assert "approve.incomplete-subject" in rules
@@ -104,7 +96,7 @@ def test_multiline_command_drawn_whole_is_read_whole(case: Case) -> None:
     found = detect(case.text(), case.agent)
     assert found.prompt is not None, found
     assert found.prompt.subject == case.meta["command"]
-    marked = any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
+    marked = marked_incomplete(found)
     # A screen that cannot be told from one of a longer command cut short (its meta says why)
     # is marked, and confirms.
     assert marked is bool(case.meta.get("may_be_cut")), found
@@ -129,7 +121,7 @@ def test_command_shown_in_part_is_listed_as_incomplete_and_confirms(
     command = case.meta["command"].split("\n")
     assert all(c.startswith(s) for s, c in zip(shown, command, strict=False)), shown  # in order
     assert len(shown) < len(command)
-    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes), found
+    assert marked_incomplete(found), found
     action, rules = _judge(found.prompt, found.notes)
     assert action is not Action.ALLOW
     assert "approve.incomplete-subject" in rules

@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.detect.tall_box import FROM_TRANSCRIPT
-from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, Detection, DetectionState, PromptKind
+from paw.core.models import Action, DetectionState, PromptKind
 from tests.detect.corpus import FIXTURES
+from tests.support.judging import judge, marked_incomplete
 
 FULL = FIXTURES / "incomplete" / "kilocode" / "shell_multiline_120x40" / "screen.txt"
 SHORT = FIXTURES / "screens-live" / "kilocode" / "shell_80x24" / "screen.txt"
@@ -34,28 +32,11 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _marked(found: Detection) -> bool:
-    return any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-
-
-def _allowed(found: Detection) -> bool:
-    assert found.prompt is not None
-    verdict = evaluate_subject(
-        found.prompt,
-        worktree="/w",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=found.notes,
-    )
-    return verdict.action is Action.ALLOW
-
-
 def test_a_short_box_is_read_whole() -> None:
     found = detect(_read(SHORT), "kilocode")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt"
-    assert not _marked(found)
+    assert not marked_incomplete(found)
 
 
 def test_a_full_box_whose_command_the_transcript_shows_whole_is_whole() -> None:
@@ -63,7 +44,7 @@ def test_a_full_box_whose_command_the_transcript_shows_whole_is_whole() -> None:
     assert found.prompt is not None
     assert found.prompt.subject is not None
     assert found.prompt.subject.endswith(LAST)
-    assert not _marked(found)
+    assert not marked_incomplete(found)
 
 
 def test_a_full_box_whose_transcript_shows_more_is_read_whole_from_there() -> None:
@@ -78,8 +59,8 @@ def test_a_full_box_whose_transcript_shows_more_is_read_whole_from_there() -> No
     assert found.prompt.subject is not None
     assert found.prompt.subject.endswith(f"{LAST}\nrm -rf ~/hidden")
     assert FROM_TRANSCRIPT in found.notes
-    assert not _marked(found)
-    assert not _allowed(found)
+    assert not marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_full_box_is_incomplete_when_the_command_starts_above_the_pane() -> None:
@@ -89,8 +70,8 @@ def test_a_full_box_is_incomplete_when_the_command_starts_above_the_pane() -> No
     start = next(i for i, line in enumerate(lines) if line.startswith("     $ echo line-1"))
     found = detect("\n".join(lines[start + 2 :]), "kilocode")
     assert found.prompt is not None
-    assert _marked(found)
-    assert not _allowed(found)
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_full_box_with_no_transcript_command_is_incomplete() -> None:
@@ -98,7 +79,7 @@ def test_a_full_box_with_no_transcript_command_is_incomplete() -> None:
     box = next(i for i, line in enumerate(lines) if "Permission required" in line) - 1
     found = detect("\n".join(["", "     ▣  Code · paw stub", "", *lines[box:]]), "kilocode")
     assert found.prompt is not None
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 def test_a_box_that_fills_the_pane_is_incomplete() -> None:
@@ -108,7 +89,7 @@ def test_a_box_that_fills_the_pane_is_incomplete() -> None:
     found = detect("\n".join(lines[box:]), "kilocode")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt"
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 def test_a_blank_line_inside_the_command_does_not_end_it() -> None:
@@ -120,7 +101,7 @@ def test_a_blank_line_inside_the_command_does_not_end_it() -> None:
     found = detect(text, "kilocode")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt\n\nrm -rf build"
-    assert not _allowed(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_new_file_whose_transcript_line_wrapped_is_a_write() -> None:
@@ -162,11 +143,11 @@ def test_a_fetch_in_a_full_box_is_whole_when_its_kind_line_names_the_url() -> No
     found = detect("\n".join(lines[box:]), "kilocode")  # the box fills the pane
     assert found.prompt is not None
     assert found.prompt.subject == "https://example.invalid/paw/heldout/page.html"
-    assert not _marked(found)
+    assert not marked_incomplete(found)
     cut = text.replace(
         "  ┃  URL: https://example.invalid/paw/heldout/page.html",
         "  ┃  URL: https://example.invalid/paw/",
     )
     found = detect("\n".join(cut.split("\n")[box:]), "kilocode")
     assert found.prompt is not None
-    assert _marked(found)
+    assert marked_incomplete(found)

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
+from paw.core.approval import INCOMPLETE_NOTE_PREFIX
 from paw.core.detect import detect
-from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, Detection, DetectionState
+from paw.core.models import Action, DetectionState
 from paw.core.verified import verified_versions
 from tests.detect.corpus import FIXTURES, Case, load_cases, problems
+from tests.support.judging import judge, marked_incomplete
 
 CASES = load_cases(FIXTURES / "versions", "versions/")
 
@@ -60,32 +59,12 @@ def test_older_release_prompt_is_read(case: Case, variant: str) -> None:
         subject = str(case.meta["subject"])
         assert all(line.strip() in subject for line in found.prompt.subject.split("\n"))
         wrong = [p for p in wrong if not p.startswith("subject ")]
-        verdict = evaluate_subject(
-            found.prompt,
-            worktree="/home/u/src",
-            config=GuardConfig(),
-            mcp_allowed=(),
-            shell=evaluate_command,
-            notes=found.notes,
-        )
-        assert verdict.action is not Action.ALLOW
+        assert judge(found, worktree="/home/u/src").action is not Action.ALLOW
     assert wrong == [], found
 
 
 def _case(name: str) -> Case:
     return next(c for c in CASES if c.name == name)
-
-
-def _judge(found: Detection) -> Action:
-    assert found.prompt is not None
-    return evaluate_subject(
-        found.prompt,
-        worktree="/home/u/src",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=found.notes,
-    ).action
 
 
 # --- a command drawn without the ``╌╌╌`` rules (claude-code three months older) -------------
@@ -104,8 +83,8 @@ def test_plain_command_with_its_description_is_read_and_confirms() -> None:
     found = detect(_plain(BLOCK), "claude-code")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt"
-    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-    assert _judge(found) is Action.CONFIRM
+    assert marked_incomplete(found)
+    assert judge(found, worktree="/home/u/src").action is Action.CONFIRM
 
 
 def test_plain_command_without_a_blank_row_before_the_question() -> None:
@@ -118,8 +97,8 @@ def test_plain_command_alone_is_whole() -> None:
     found = detect(_plain("   touch paw-shell.txt\n"), "claude-code")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt"
-    assert not any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-    assert _judge(found) is Action.ALLOW
+    assert not marked_incomplete(found)
+    assert judge(found, worktree="/home/u/src").action is Action.ALLOW
 
 
 def test_plain_multiline_command_never_passes_for_whole() -> None:
@@ -129,8 +108,8 @@ def test_plain_multiline_command_never_passes_for_whole() -> None:
     found = detect(_plain(block), "claude-code")
     assert found.prompt is not None
     assert found.prompt.subject == "touch a.txt\nrm -rf ~/x\ntouch b.txt"
-    assert any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-    assert _judge(found) is not Action.ALLOW
+    assert marked_incomplete(found)
+    assert judge(found, worktree="/home/u/src").action is not Action.ALLOW
 
 
 # --- a notice drawn between the framed dialog and the spinner (qwen-code older releases) -----

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.detect.tall_box import FROM_TRANSCRIPT
-from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, Detection
+from paw.core.models import Action
 from tests.detect.corpus import FIXTURES
+from tests.support.judging import judge, marked_incomplete
 
 CAPTURES = FIXTURES / "incomplete" / "opencode"
 BLANK = ("shell_blank_80x24", "shell_blank_64x20")
@@ -45,29 +43,13 @@ def _from_box(text: str) -> str:
     return "\n".join(lines[box:])
 
 
-def _marked(found: Detection) -> bool:
-    return any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-
-
-def _action(found: Detection) -> Action:
-    assert found.prompt is not None
-    return evaluate_subject(
-        found.prompt,
-        worktree="/w",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=found.notes,
-    ).action
-
-
 @pytest.mark.parametrize("variant", ["txt", "ansi"])
 @pytest.mark.parametrize("case", BLANK)
 def test_a_blank_line_inside_the_command_does_not_end_it(case: str, variant: str) -> None:
     found = detect(_read(case, variant), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject == BLANK_COMMAND
-    assert not _marked(found)
+    assert not marked_incomplete(found)
 
 
 @pytest.mark.parametrize("case", BLANK)
@@ -78,7 +60,7 @@ def test_a_command_hidden_under_a_blank_line_is_judged(case: str) -> None:
     found = detect(text.replace("┃  touch paw-blank-done.txt", "┃  rm -rf x"), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject == "ls\n\nrm -rf x"
-    assert _action(found) is not Action.ALLOW
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_the_always_allow_box_keeps_a_command_under_a_blank_line() -> None:
@@ -108,15 +90,15 @@ def test_a_command_the_box_cut_is_incomplete_and_confirms(case: str, variant: st
     found = detect(_read(case, variant), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject == "\n".join(LONG_LINES[: LONG[case]])
-    assert _marked(found)
-    assert _action(found) is not Action.ALLOW
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_short_box_is_read_whole() -> None:
     found = detect(SHORT.read_text(encoding="utf-8"), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt"
-    assert not _marked(found)
+    assert not marked_incomplete(found)
 
 
 def test_a_full_box_whose_command_the_transcript_shows_whole_is_whole() -> None:
@@ -124,7 +106,7 @@ def test_a_full_box_whose_command_the_transcript_shows_whole_is_whole() -> None:
     assert found.prompt is not None
     assert found.prompt.subject is not None
     assert found.prompt.subject.endswith(LAST)
-    assert not _marked(found)
+    assert not marked_incomplete(found)
 
 
 def test_a_full_box_whose_transcript_shows_more_is_read_whole_from_there() -> None:
@@ -138,8 +120,8 @@ def test_a_full_box_whose_transcript_shows_more_is_read_whole_from_there() -> No
     assert found.prompt.subject is not None
     assert found.prompt.subject.endswith(f"{LAST}\nrm -rf ~/hidden")
     assert FROM_TRANSCRIPT in found.notes
-    assert not _marked(found)
-    assert _action(found) is not Action.ALLOW
+    assert not marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_full_box_is_incomplete_when_the_command_starts_above_the_pane() -> None:
@@ -149,8 +131,8 @@ def test_a_full_box_is_incomplete_when_the_command_starts_above_the_pane() -> No
     start = next(i for i, line in enumerate(lines) if line.startswith("     $ echo line-1"))
     found = detect("\n".join(lines[start + 2 :]), "opencode")
     assert found.prompt is not None
-    assert _marked(found)
-    assert _action(found) is not Action.ALLOW
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_box_that_fills_the_pane_is_incomplete() -> None:
@@ -158,7 +140,7 @@ def test_a_box_that_fills_the_pane_is_incomplete() -> None:
     found = detect(_from_box(SHORT.read_text(encoding="utf-8")), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject == "touch paw-shell.txt"
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 def test_a_fetch_in_a_full_box_is_whole_when_its_kind_line_names_the_url() -> None:
@@ -167,14 +149,14 @@ def test_a_fetch_in_a_full_box_is_whole_when_its_kind_line_names_the_url() -> No
     found = detect(_from_box(text), "opencode")
     assert found.prompt is not None
     assert found.prompt.subject == "https://example.invalid/paw/heldout/page.html"
-    assert not _marked(found)
+    assert not marked_incomplete(found)
     cut = text.replace(
         "  ┃  URL: https://example.invalid/paw/heldout/page.html",
         "  ┃  URL: https://example.invalid/paw/",
     )
     found = detect(_from_box(cut), "opencode")
     assert found.prompt is not None
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 def test_a_command_the_always_allow_box_may_have_cut_is_incomplete() -> None:
@@ -197,8 +179,8 @@ def test_a_command_the_always_allow_box_may_have_cut_is_incomplete() -> None:
     assert found.prompt is not None
     assert found.prompt.subject == "\n".join(LONG_LINES[:6])
     assert found.prompt.always_keys == ("Enter",)
-    assert _marked(found)
+    assert marked_incomplete(found)
     short = [row for row in rows if "line-6" not in row]
     found = detect("\n".join(["     ▣  Build · paw stub", "", *short]), "opencode")
     assert found.prompt is not None
-    assert not _marked(found)
+    assert not marked_incomplete(found)

@@ -16,13 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from paw.core.approval import INCOMPLETE_NOTE_PREFIX, evaluate_subject
-from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.detect.tall_box import FROM_TRANSCRIPT
-from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, Detection, PromptKind
+from paw.core.models import Action, PromptKind
 from tests.detect.corpus import FIXTURES
+from tests.support.judging import judge, marked_incomplete
 
 AGENTS = ("opencode", "kilocode")
 WRITE = FIXTURES / "corpus" / "opencode" / "write" / "screen.txt"  # "← Write hello.py", 120x40
@@ -50,22 +48,6 @@ TAIL = f"       {LAST}\n"  # the transcript's last row of the command
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
-
-
-def _marked(found: Detection) -> bool:
-    return any(n.startswith(INCOMPLETE_NOTE_PREFIX) for n in found.notes)
-
-
-def _action(found: Detection) -> Action:
-    assert found.prompt is not None
-    return evaluate_subject(
-        found.prompt,
-        worktree="/w",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=found.notes,
-    ).action
 
 
 def _kind(text: str, agent: str = "opencode") -> PromptKind:
@@ -137,8 +119,8 @@ def test_a_command_the_box_cut_is_read_whole_from_the_pending_line(agent: str) -
     assert found.prompt is not None
     assert found.prompt.subject == f"{SHOWN}\nrm -rf ~/hidden"
     assert FROM_TRANSCRIPT in found.notes
-    assert not _marked(found)
-    assert _action(found) is not Action.ALLOW
+    assert not marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -157,7 +139,7 @@ def test_a_transcript_command_that_does_not_begin_as_the_box_is_not_taken(agent:
     found = detect(text.replace(row, "       echo other >> paw-multiline.txt\n"), agent)
     assert found.prompt is not None
     assert found.prompt.subject == SHOWN
-    assert _marked(found)
+    assert marked_incomplete(found)
     assert FROM_TRANSCRIPT not in found.notes
 
 
@@ -170,8 +152,8 @@ def test_a_whole_command_above_another_element_is_not_taken(agent: str) -> None:
     found = detect(text, agent)
     assert found.prompt is not None
     assert found.prompt.subject == SHOWN
-    assert _marked(found)
-    assert _action(found) is not Action.ALLOW
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -185,7 +167,7 @@ def test_a_command_quoted_under_an_answer_is_not_taken(agent: str) -> None:
     found = detect(text, agent)
     assert found.prompt is not None
     assert found.prompt.subject == SHOWN
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -198,7 +180,7 @@ def test_a_command_in_the_users_message_is_not_taken(agent: str) -> None:
     found = detect("\n".join(message + lines[box:]), agent)
     assert found.prompt is not None
     assert found.prompt.subject == SHOWN
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -212,7 +194,7 @@ def test_two_commands_that_begin_as_the_box_leave_it_incomplete(agent: str) -> N
     found = detect(text, agent)
     assert found.prompt is not None
     assert found.prompt.subject == SHOWN
-    assert _marked(found)
+    assert marked_incomplete(found)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -222,7 +204,7 @@ def test_a_row_the_transcript_may_have_wrapped_leaves_it_incomplete(agent: str) 
     found = detect(_longer(agent, "echo " + "x" * 104, "touch paw-x.txt"), agent)
     assert found.prompt is not None
     assert found.prompt.subject == SHOWN
-    assert _marked(found)
+    assert marked_incomplete(found)
     found = detect(_longer(agent, "echo " + "x" * 60, "touch paw-x.txt"), agent)
     assert found.prompt is not None
     assert found.prompt.subject == f"{SHOWN}\necho {'x' * 60}\ntouch paw-x.txt"
@@ -234,9 +216,9 @@ def test_a_live_capture_whose_transcript_starts_above_the_pane_stays_incomplete(
     text = _read(FIXTURES / "incomplete" / "opencode" / "shell_long_80x24" / "screen.txt")
     found = detect(text, "opencode")
     assert found.prompt is not None
-    assert _marked(found)
+    assert marked_incomplete(found)
     assert FROM_TRANSCRIPT not in found.notes
-    assert _action(found) is not Action.ALLOW
+    assert judge(found).action is not Action.ALLOW
 
 
 @pytest.mark.parametrize("variant", ["txt", "ansi"])
@@ -250,4 +232,4 @@ def test_a_live_capture_of_a_command_the_box_cut_is_read_whole(variant: str) -> 
         [*(f"echo line-{n} >> paw-long.txt" for n in range(1, 20)), "touch paw-long-done.txt"]
     )
     assert FROM_TRANSCRIPT in found.notes
-    assert not _marked(found)
+    assert not marked_incomplete(found)

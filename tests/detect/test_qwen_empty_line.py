@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import pytest
 
-from paw.core.approval import evaluate_subject
-from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.detect.screen import parse_screen
-from paw.core.guard.shell import evaluate_command
-from paw.core.models import Action, Detection, DetectionState
+from paw.core.models import Action, DetectionState
 from tests.detect.corpus import FIXTURES
+from tests.support.judging import judge
 
 LIVE = FIXTURES / "incomplete" / "qwen-code" / "shell_blank_120x40"
 COMMAND = "ls\n\ntouch paw-blank-done.txt"
@@ -34,18 +32,6 @@ def _read(variant: str = "txt") -> str:
     can be replaced."""
     text = (LIVE / f"screen.{variant}").read_text(encoding="utf-8")
     return "\n".join(parse_screen(text).lines) + "\n"
-
-
-def _action(found: Detection) -> Action:
-    assert found.prompt is not None
-    return evaluate_subject(
-        found.prompt,
-        worktree="/w",
-        config=GuardConfig(),
-        mcp_allowed=(),
-        shell=evaluate_command,
-        notes=found.notes,
-    ).action
 
 
 @pytest.mark.parametrize("variant", ["txt", "ansi"])
@@ -67,7 +53,7 @@ def test_a_line_above_the_empty_line_is_judged() -> None:
     found = detect(text, "qwen-code")
     assert found.prompt is not None, found
     assert found.prompt.subject == "rm -rf build\n\ntouch paw-blank-done.txt"
-    assert _action(found) is not Action.ALLOW
+    assert judge(found).action is not Action.ALLOW
 
 
 def test_a_block_the_tool_line_does_not_show_is_not_read() -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e import agents, capture, driver, narrow
-from tests.e2e.pane import Pane
+from tests.e2e.pane import Pane, wait_until
 from tests.e2e.scenarios import (
     EDIT_NEW,
     EDIT_OLD,
@@ -155,11 +155,11 @@ def _prompt(run: driver.Run, scenario: str) -> str:
         run.pane.send_keys(*deny)
     else:
         run.pane.send_keys(*approve)
-        if not narrow._wait(lambda: effect_done(action, run.ws.repo), STEP_TIMEOUT):
+        if not wait_until(lambda: effect_done(action, run.ws.repo), STEP_TIMEOUT):
             line += f" (! approve keys {approve} had no effect)"
     if run.agent != "aider":  # aider has no tool result, so no final text
         finished = f"Finished scenario {scenario}"
-        narrow._wait(lambda: finished in run.pane.capture(), STEP_TIMEOUT)
+        wait_until(lambda: finished in run.pane.capture(), STEP_TIMEOUT)
     run.pane.wait_stable(quiet=2.0, timeout=20.0)
     return line
 

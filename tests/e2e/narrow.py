@@ -17,11 +17,10 @@ import json
 import sys
 import time
 import uuid
-from typing import Any
 
 from tests.e2e import capture, driver
 from tests.e2e.agents import AGENT_IDS
-from tests.e2e.pane import POLL
+from tests.e2e.pane import POLL, wait_until
 from tests.e2e.scenarios import SCENARIOS, Action, effect_done, subject_of
 from tests.support.budget import budget
 
@@ -58,21 +57,12 @@ def _wait_ready(run: driver.Run) -> None:
     raise TimeoutError(f"{run.agent} never became ready; screen:\n{run.pane.capture()}")
 
 
-def _wait(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(POLL)
-    return True
-
-
 def _prompt_shot(run: driver.Run, scenario: str) -> capture.Shot:
     """The settled screen once the gated call is out (aider: once its reply is in)."""
     if run.agent == "aider":
-        ok = _wait(lambda: run.stub.scenario_requests(scenario), PROMPT_TIMEOUT)
+        ok = wait_until(lambda: run.stub.scenario_requests(scenario), PROMPT_TIMEOUT)
     else:
-        ok = _wait(lambda: run.stub.gated_issued(scenario), PROMPT_TIMEOUT)
+        ok = wait_until(lambda: run.stub.gated_issued(scenario), PROMPT_TIMEOUT)
     if not ok:
         raise TimeoutError(f"the stub never sent {scenario}'s gated call")
     text = run.pane.wait_stable(quiet=3.0, timeout=PROMPT_TIMEOUT)
@@ -87,15 +77,15 @@ def _send(run: driver.Run, scenario: str) -> None:
     shown = False
     while not shown and time.monotonic() < deadline:
         run.pane.type_text(text)  # again when an input that was not ready yet dropped it
-        shown = _wait(lambda: text in " ".join(run.pane.capture().split()), budget(15))
+        shown = wait_until(lambda: text in " ".join(run.pane.capture().split()), budget(15))
     if not shown:
         raise TimeoutError(f"{text!r} never showed; screen:\n{run.pane.capture()}")
     run.pane.send_keys(driver.ENTER)
-    if _wait(lambda: run.stub.scenario_requests(scenario), budget(60)):
+    if wait_until(lambda: run.stub.scenario_requests(scenario), budget(60)):
         return
     if run.pane.capture().rstrip().endswith(text):
         run.pane.send_keys(driver.ENTER)
-    if not _wait(lambda: run.stub.scenario_requests(scenario), budget(60)):
+    if not wait_until(lambda: run.stub.scenario_requests(scenario), budget(60)):
         raise TimeoutError(f"{run.agent} never sent {text!r}")
 
 
@@ -120,7 +110,7 @@ def record_case(run: driver.Run, scenario: str, cols: int, rows: int) -> str:
     if run.pane.capture() != shot.text:  # an animated dialog (a timer): the frame before keys
         shot = capture.Shot(run.pane.capture(), run.pane.capture_ansi(), run.pane.info())
     run.pane.send_keys(*approve)
-    if not _wait(lambda: effect_done(action, run.ws.repo), EFFECT_TIMEOUT):
+    if not wait_until(lambda: effect_done(action, run.ws.repo), EFFECT_TIMEOUT):
         return f"{run.agent} {scenario} {cols}x{rows}: approve keys {approve} had no effect"
     meta = {
         "state": "permission_prompt",
@@ -139,7 +129,9 @@ def record_case(run: driver.Run, scenario: str, cols: int, rows: int) -> str:
         ),
     }
     path = capture.save_case(run.agent, f"{scenario}_{cols}x{rows}", shot, meta, run.ws.root)
-    _wait(lambda: bool(run.stub.gated_results(scenario)) or run.agent == "aider", EFFECT_TIMEOUT)
+    wait_until(
+        lambda: bool(run.stub.gated_results(scenario)) or run.agent == "aider", EFFECT_TIMEOUT
+    )
     run.pane.wait_stable(quiet=2.0, timeout=EFFECT_TIMEOUT)
     return f"{run.agent} {scenario} {cols}x{rows}: saved {path.relative_to(capture.LIVE_DIR)}"
 

@@ -116,3 +116,13 @@ def _tmux(socket: str, *args: str) -> str:
     if out.returncode != 0:
         raise RuntimeError(f"tmux {' '.join(args[:3])}: {out.stderr.strip()}")
     return out.stdout
+
+
+def wait_until(predicate: Callable[..., object], timeout: float) -> bool:
+    """Whether ``predicate()`` came true within ``timeout`` seconds, looked at every ``POLL``."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(POLL)
+    return True

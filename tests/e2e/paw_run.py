@@ -114,6 +114,32 @@ def start(agent: str, cols: int, rows: int) -> PawRun:
     return PawRun(agent, ws, worktree, stub, socket, env)
 
 
+def set_up_wave(ws: agents.Workspace, agent: str, worktree: Path, stub_url: str) -> dict[str, str]:
+    """Set ``agent`` up against the stub model at ``stub_url`` for a wave whose task works in
+    ``worktree``, and write ``paw.toml``: the agent's own environment."""
+    agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub_url)
+    (ws.repo / "paw.toml").write_text(_paw_toml(agent, ws.root / "wt", agent_env), "utf-8")
+    return agent_env
+
+
+def start_wave(
+    ws: agents.Workspace, env: dict[str, str], socket: str, wave_text: str
+) -> subprocess.Popen[str]:
+    """A 120x40 tmux session on ``socket``, then ``paw wave run`` of ``wave_text`` (written to
+    ``wave.toml``) in its own process, its output piped."""
+    subprocess.run(
+        ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", SESSION,
+         "-x120", "-y40", "-c", str(ws.repo)],
+        env=env, check=True,
+    )  # fmt: skip
+    wave = ws.root / "wave.toml"
+    wave.write_text(wave_text, encoding="utf-8")
+    return subprocess.Popen(
+        [sys.executable, "-m", "paw", "wave", "run", str(wave), "--quiet", "--json"],
+        cwd=ws.repo, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
 def stop(run: PawRun) -> None:
     """Kill the tmux server and what ran in its panes (gemini-cli ignores the hangup), stop
     the stub, delete the scratch space."""

@@ -33,8 +33,8 @@ from urllib.parse import unquote
 from paw.core.detect import detect
 from paw.core.models import DetectionState
 from tests.e2e import agents, capture, driver
-from tests.e2e.narrow import EFFECT_TIMEOUT, PROMPT_TIMEOUT, _keys, _send, _wait
-from tests.e2e.pane import POLL
+from tests.e2e.narrow import EFFECT_TIMEOUT, PROMPT_TIMEOUT, _keys, _send
+from tests.e2e.pane import POLL, wait_until
 from tests.e2e.scenarios import SCENARIOS, effect_done, subject_of
 
 SIZES = ((120, 40), (80, 24))
@@ -60,7 +60,7 @@ def _frames(run: driver.Run, scenario: str) -> list[tuple[float, capture.Shot]]:
     """Every distinct frame from the gated call until the screen stays the same for 3 s (20 s
     while paw does not read it as a prompt: a loaded machine can freeze a spinner for seconds
     before the agent draws its dialog)."""
-    issued = _wait(lambda: run.stub.gated_issued(scenario), PROMPT_TIMEOUT)
+    issued = wait_until(lambda: run.stub.gated_issued(scenario), PROMPT_TIMEOUT)
     print(f"{run.agent} {scenario}: gated call issued: {issued}", file=sys.stderr, flush=True)
     if not issued and run.agent != "aider":
         raise TimeoutError(f"the stub never sent {scenario}'s gated call")
@@ -122,7 +122,7 @@ def record_case(
     if effect_done(action, run.ws.repo):
         return f"{run.agent} {name}: took effect before any key, not saved"
     run.pane.send_keys(*approve)
-    if not _wait(lambda: effect_done(action, run.ws.repo), EFFECT_TIMEOUT):
+    if not wait_until(lambda: effect_done(action, run.ws.repo), EFFECT_TIMEOUT):
         return f"{run.agent} {name}: approve keys {approve} had no effect"
     meta: dict[str, object] = {
         "agent_version": version,
@@ -141,7 +141,9 @@ def record_case(
     if scenario == "shell_multiline":
         meta["command"] = action.command
     path = _save(out, run.agent, name, shot, meta, run.ws.root)
-    _wait(lambda: bool(run.stub.gated_results(scenario)) or run.agent == "aider", EFFECT_TIMEOUT)
+    wait_until(
+        lambda: bool(run.stub.gated_results(scenario)) or run.agent == "aider", EFFECT_TIMEOUT
+    )
     run.pane.wait_stable(quiet=2.0, timeout=EFFECT_TIMEOUT)
     return f"{run.agent} {name}: saved {path} ({len(frames)} frames in {keep})"
 

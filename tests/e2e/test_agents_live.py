@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -26,7 +25,7 @@ from paw.core.detect import detect
 from paw.core.models import DetectionState
 from tests.e2e import capture, diagnose, paw_run
 from tests.e2e.agents import AGENT_IDS
-from tests.e2e.pane import POLL
+from tests.e2e.pane import wait_until
 from tests.e2e.scenarios import SCENARIOS, Action, effect_done, subject_of
 from tests.support.budget import budget
 
@@ -85,15 +84,6 @@ def _fail(run: paw_run.PawRun, test_id: str, message: str) -> NoReturn:
     pytest.fail(f"{message}\nscreen saved to {path}:\n{shot.text}", pytrace=False)
 
 
-def _wait(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(POLL)
-    return True
-
-
 def _trigger(run: paw_run.PawRun, scenario: str, first: bool) -> None:
     text = f"SCENARIO {scenario}"
     if first:
@@ -102,7 +92,7 @@ def _trigger(run: paw_run.PawRun, scenario: str, first: bool) -> None:
     # `paw send` waits for the echo before Enter, so a TUI that reads a burst plus Enter as a
     # paste (codex) still submits the line: no second Enter here.
     paw_run.send(run, text)
-    assert _wait(lambda: run.stub.scenario_requests(scenario), SEND_GRACE), (
+    assert wait_until(lambda: run.stub.scenario_requests(scenario), SEND_GRACE), (
         f"the model never received {text!r} typed by `paw send`"
     )
 
@@ -135,13 +125,13 @@ def _verify_effect(
 ) -> None:
     repo = run.worktree
     if step.verb == "approve":
-        if not _wait(lambda: effect_done(action, repo), EFFECT_TIMEOUT):
+        if not wait_until(lambda: effect_done(action, repo), EFFECT_TIMEOUT):
             _fail(
                 run,
                 case.test_id,
                 f"approved {step.scenario} ({outcome}) but its effect never showed",
             )
-        if case.agent != "aider" and not _wait(
+        if case.agent != "aider" and not wait_until(
             lambda: run.stub.gated_results(step.scenario), EFFECT_TIMEOUT
         ):
             _fail(run, case.test_id, f"the stub never got the tool result of {step.scenario}")
@@ -169,7 +159,7 @@ def _run_step(
 
 def _check_quote(run: paw_run.PawRun, case: LiveCase, shots: dict[str, Any]) -> None:
     _trigger(run, "quote", first=False)
-    if not _wait(lambda: "Nothing to approve here" in run.pane.capture(), PROMPT_TIMEOUT):
+    if not wait_until(lambda: "Nothing to approve here" in run.pane.capture(), PROMPT_TIMEOUT):
         _fail(run, case.test_id, "the quoting final answer never showed")
     screen = _settle(run)
     listed = paw_run.prompts(run)

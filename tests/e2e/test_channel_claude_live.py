@@ -12,17 +12,16 @@ against the stub model, in real tmux at 80x24 (issue 32).
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e import channel_figure, paw_run, scenarios
-from tests.e2e.pane import POLL
+from tests.e2e import channel_case, channel_figure, paw_run, scenarios
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE, channel_dir
+from tests.e2e.pane import wait_until
 from tests.e2e.scenarios import Action
 from tests.support.budget import budget
 
@@ -31,52 +30,17 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
 AGENT = "claude-code"
 PROMPT_TIMEOUT = budget(240.0)
 EFFECT_TIMEOUT = budget(90.0)
-LONG_FILE = "paw-long.txt"
-# Harmless and long: wraps at 80 columns; the guard allows it (judged on the exact input).
-LONG_COMMAND = (
-    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
-    "running across the long wide field until the evening comes"
-)
-
-
-def _wait(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(POLL)
-    return True
 
 
 @pytest.fixture
 def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
-    started = paw_run.start(AGENT, 80, 24)
-    try:
-        yield started
-    finally:
-        paw_run.stop(started)
-
-
-def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    path = run.ws.repo / ".paw" / "audit.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    yield from channel_case.started(AGENT, monkeypatch)
 
 
 def _occurrences(run: paw_run.PawRun) -> dict[str, dict[str, Any]]:
     stored = json.loads((run.ws.repo / ".paw" / "prompts.json").read_text(encoding="utf-8"))
     return {r["id"]: r for r in stored["prompts"]}
-
-
-def _sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    return [r for r in _audit(run) if r.get("decision") == "send"]
-
-
-def _channel_dir(run: paw_run.PawRun) -> Path:
-    dirs = list((run.ws.repo / ".paw" / "channels" / paw_run.AGENT_NAME).iterdir())
-    assert len(dirs) == 1, dirs
-    return dirs[0]
 
 
 def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
@@ -92,7 +56,7 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
         listed = paw_run.prompts(run)
         return listed[0] if listed and listed[0]["verdict"] == "allow" else None
 
-    assert _wait(from_the_channel, PROMPT_TIMEOUT), first
+    assert wait_until(from_the_channel, PROMPT_TIMEOUT), first
     prompt = from_the_channel()
     assert prompt is not None
     screen = run.pane.capture()
@@ -105,11 +69,13 @@ def test_a_wrapped_command_is_judged_exactly_and_approved_through_the_channel(
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
-    assert (run.worktree / LONG_FILE).exists() or _wait(
+    assert (run.worktree / LONG_FILE).exists() or wait_until(
         lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT
     )
-    assert _wait(lambda: "Allowed by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT)
-    sends = _sends(run)
+    assert wait_until(
+        lambda: "Allowed by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT
+    )
+    sends = channel_case.sends(run)
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
     # the occurrence machine bound the occurrence to the request and closed it by the channel
@@ -130,24 +96,21 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
     decision = paw_run.decide(run, "deny", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
-    assert _wait(lambda: "Denied by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT)
+    assert wait_until(
+        lambda: "Denied by PermissionRequest hook" in run.pane.capture(), EFFECT_TIMEOUT
+    )
     assert not (run.worktree / "paw-shell-denied.txt").exists()
-    assert [s.get("path") for s in _sends(run)] == ["channel"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["channel"]
     channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
 
 
 def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.PawRun) -> None:
-    toml = run.ws.repo / "paw.toml"
-    toml.write_text(toml.read_text(encoding="utf-8") + "[channels]\nenabled = false\n", "utf-8")
+    channel_case.turn_channels_off(run)
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert not (run.ws.repo / ".paw" / "channels").exists()  # nothing wired
     assert (prompt["source"], prompt["channel_request"]) == ("screen", None)
-    decision = paw_run.decide(run, "approve", prompt["id"])
-    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
-    assert decision["keys"] != []
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == ["keys"]
+    channel_case.assert_approved_by_keys(run, prompt, EFFECT_TIMEOUT)
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(
@@ -155,33 +118,11 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
 ) -> None:
     """The model's Bash tool runs paw's hook program itself, with the spawn's real directory
     and secret at hand: its record verifies, but its writer is not Claude's hook runner."""
-    paw_run.spawn(run, "SCENARIO shell")
-    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    paw_run.decide(run, "approve", first["id"])
-    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    directory = _channel_dir(run)
-    settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
-    hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
     event = {"hook_event_name": "PermissionRequest", "tool_name": "Bash",
              "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
-    forge = f"printf %s {shlex.quote(json.dumps(event))} | /bin/sh -c {shlex.quote(hook)}"
-    monkeypatch.setitem(scenarios.SCENARIOS, "forge", Action("shell", command=forge))
-    before = set((directory / "req").iterdir())
-    paw_run.send(run, "SCENARIO forge")
-    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    assert prompt["subject"] == forge  # the real request, carried exactly by the channel
-    paw_run.decide(run, "approve", prompt["id"])
-    assert _wait(lambda: len(set((directory / "req").iterdir()) - before) >= 2, EFFECT_TIMEOUT)
-    # the forged request waits for an answer now; paw lists nothing for it
-    for _ in range(3):
-        assert paw_run.prompts(run) == []
-    forged = [
-        p for p in set((directory / "req").iterdir()) - before
-        if json.loads(p.read_text(encoding="utf-8"))["tool_input"] == event["tool_input"]
-    ]  # fmt: skip
-    assert len(forged) == 1
-    assert not (directory / "ans" / forged[0].name).exists()
-    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
+    channel_case.assert_a_forged_hook_run_is_refused(
+        run, monkeypatch, (event, "/bin/sh"), (PROMPT_TIMEOUT, EFFECT_TIMEOUT)
+    )
 
 
 def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> None:
@@ -189,13 +130,13 @@ def test_an_answer_at_the_pane_leaves_nothing_listed(run: paw_run.PawRun) -> Non
     take it, and paw lists no stale channel-only prompt afterwards (nor answers anything)."""
     paw_run.spawn(run, "SCENARIO shell")
     paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    directory = _channel_dir(run)
+    directory = channel_dir(run)
     run.pane.send_keys("1")  # the human, at the pane
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     done = [json.loads(p.read_text(encoding="utf-8")) for p in (directory / "done").iterdir()]
     assert [d["outcome"] for d in done] == ["resolved-elsewhere"]
-    assert _sends(run) == []
+    assert channel_case.sends(run) == []
 
 
 @pytest.mark.parametrize("step", ["approve:channel-recorded", "approve:channel-sent"])
@@ -215,11 +156,11 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
         decision = paw_run.decide(run, "approve", again["id"])
         assert decision["outcome"] == "sent", decision
         assert decision["keys"] == []
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    answers = list((_channel_dir(run) / "ans").iterdir())
+    answers = list((channel_dir(run) / "ans").iterdir())
     assert len(answers) == 1
-    assert all(s.get("path") == "channel" for s in _sends(run))
+    assert all(s.get("path") == "channel" for s in channel_case.sends(run))
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)
     assert run.stub.results_for("shell") == ["(Bash completed with no output)"]
     if step == "approve:channel-sent":
@@ -227,7 +168,9 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
         # took paw's answer (sent, confirmed by the channel) or, past the channel's grace, the
         # prompt is gone (interrupted); never "not sent", never open again
         outcomes = [
-            r for r in _audit(run) if r.get("event") == "outcome" and r["prompt_id"] == prompt["id"]
+            r
+            for r in channel_figure.audit(run)
+            if r.get("event") == "outcome" and r["prompt_id"] == prompt["id"]
         ]
         assert len(outcomes) == 1, outcomes
         assert (outcomes[0]["outcome"], outcomes[0].get("confirmed")) in (
@@ -261,13 +204,13 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     line = rows[row].replace(BLOCKED, SHOWN.ljust(len(BLOCKED)))
     with open(tty, "w", encoding="utf-8") as terminal:  # noqa: PTH123 - a terminal, not a file
         terminal.write(f"\0337\033[{row + 1};1H{line}\0338")
-    assert _wait(lambda: SHOWN in pane.capture().splitlines()[row], EFFECT_TIMEOUT)
+    assert wait_until(lambda: SHOWN in pane.capture().splitlines()[row], EFFECT_TIMEOUT)
 
     def disagreeing() -> dict[str, Any] | None:
         listed = paw_run.prompts(run)
         return listed[0] if listed and "channel disagrees" in listed[0]["question"] else None
 
-    assert _wait(disagreeing, EFFECT_TIMEOUT)
+    assert wait_until(disagreeing, EFFECT_TIMEOUT)
     shown = disagreeing()
     assert shown is not None
     assert shown["subject"] is None
@@ -286,8 +229,8 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     refused = paw_run.decide(run, "approve", shown["id"])
     assert refused["outcome"] == "refused", refused
     assert "disagree" in refused["reason"]
-    assert _sends(run) == []
-    assert not list((_channel_dir(run) / "ans").iterdir())
+    assert channel_case.sends(run) == []
+    assert not list((channel_dir(run) / "ans").iterdir())
     assert BLOCKED not in "".join(run.stub.results_for("blocked"))
 
 
@@ -319,6 +262,6 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == ["channel"]
+    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert [s.get("path") for s in channel_case.sends(run)] == ["channel"]
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)

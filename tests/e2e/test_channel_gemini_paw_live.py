@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 
 from paw.adapters.channels.gemini import insecure_ancestor
-from tests.e2e import paw_run, scenarios
+from tests.e2e import channel_case, paw_run
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE
 from tests.e2e.pane import POLL
-from tests.e2e.scenarios import Action
 from tests.support.budget import budget
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
@@ -37,12 +37,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
 AGENT = "gemini-cli"
 PROMPT_TIMEOUT = budget(240.0)
 EFFECT_TIMEOUT = budget(90.0)
-LONG_FILE = "paw-long.txt"
-# Harmless and long: it wraps at 80 columns; the guard allows it whole.
-LONG_COMMAND = (
-    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
-    "running across the long wide field until the evening comes"
-)
 
 
 def _wait(predicate: Any, timeout: float) -> Any:
@@ -57,17 +51,7 @@ def _wait(predicate: Any, timeout: float) -> Any:
 @pytest.fixture
 def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
-    started = paw_run.start(AGENT, 80, 24)
-    try:
-        yield started
-    finally:
-        paw_run.stop(started)
-
-
-def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    path = run.ws.repo / ".paw" / "audit.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    yield from channel_case.started(AGENT, monkeypatch)
 
 
 def _unwired_below_a_shared_directory(run: paw_run.PawRun) -> None:
@@ -117,6 +101,6 @@ def test_a_wrapped_command_is_listed_whole_from_the_hook_and_approved_by_keys(
     assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
     assert decision["keys"] != []  # the screen's path: the channel cannot answer
     assert _wait(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
-    sends = [r for r in _audit(run) if r.get("decision") == "send"]
+    sends = channel_case.sends(run)
     assert [(s.get("path"), s.get("source")) for s in sends] == [("keys", "observed")], sends
     assert sends[0]["subject"] == LONG_COMMAND

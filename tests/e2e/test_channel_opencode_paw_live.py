@@ -25,22 +25,20 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psutil
 import pytest
 
 from paw.adapters.channels.opencode_wiring import load_opencode_server
-from tests.e2e import channel_figure, paw_run, scenarios
-from tests.e2e.pane import POLL
-from tests.e2e.scenarios import Action
+from tests.e2e import channel_case, channel_figure, paw_run
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE
+from tests.e2e.pane import POLL, wait_until
 from tests.support.budget import budget
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
 
 PROMPT_TIMEOUT = budget(300.0)
 EFFECT_TIMEOUT = budget(90.0)
-LONG_FILE = "paw-long.txt"
 # One-shot `paw prompts` at once: Node warns at the eleventh listener of one event, and each
 # event stream a one-shot command held was one (twelve: one more than needed, as they overlap).
 STORM = 12
@@ -48,20 +46,6 @@ STORM_AGENT = "opencode"  # Kilo Code's server takes the same path in paw (see t
 # Node's warning as it lands on an 80x24 TUI: its first line scrolls off, its stack stays
 # (seen live with eleven streams: "type: "event", count: 11, at overflowWarning (node:events…").
 WARNING_MARKS = ("MaxListeners", "overflowWarning", "EventEmitter memory leak")
-# Harmless and long: wraps at 80 columns; the guard allows it (judged on the exact input).
-LONG_COMMAND = (
-    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
-    "running across the long wide field until the evening comes"
-)
-
-
-def _wait(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(POLL)
-    return True
 
 
 @pytest.fixture(params=["opencode", "kilocode"])
@@ -69,17 +53,7 @@ def run(
     request: pytest.FixtureRequest, installed_agents: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
-    started = paw_run.start(str(request.param), 80, 24)
-    try:
-        yield started
-    finally:
-        paw_run.stop(started)
-
-
-def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    path = run.ws.repo / ".paw" / "audit.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    yield from channel_case.started(str(request.param), monkeypatch)
 
 
 def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
@@ -110,10 +84,10 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
-    assert _wait(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
-    assert _wait(lambda: run.stub.gated_results("shell_long"), EFFECT_TIMEOUT)
+    assert wait_until(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
+    assert wait_until(lambda: run.stub.gated_results("shell_long"), EFFECT_TIMEOUT)
 
-    audit = _audit(run)
+    audit = channel_figure.audit(run)
     sends = [r for r in audit if r.get("decision") == "send"]
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND

@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e import channel_figure, paw_run, scenarios
-from tests.e2e.pane import POLL
-from tests.e2e.scenarios import Action
+from tests.e2e import channel_case, channel_figure, paw_run, scenarios
+from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE, channel_dir
+from tests.e2e.pane import wait_until
 from tests.support.budget import budget
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
@@ -37,47 +35,12 @@ AGENT = "qwen-code"
 PROMPT_TIMEOUT = budget(240.0)
 EFFECT_TIMEOUT = budget(90.0)
 DIALOG = "Waiting for user confirmation"
-LONG_FILE = "paw-long.txt"
-# Harmless and long: it would wrap at 80 columns; the guard allows it (judged on the exact input).
-LONG_COMMAND = (
-    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
-    "running across the long wide field until the evening comes"
-)
-
-
-def _wait(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(POLL)
-    return True
 
 
 @pytest.fixture
 def run(installed_agents: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
     del installed_agents
-    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
-    started = paw_run.start(AGENT, 80, 24)
-    try:
-        yield started
-    finally:
-        paw_run.stop(started)
-
-
-def _audit(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    path = run.ws.repo / ".paw" / "audit.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-def _sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    return [r for r in _audit(run) if r.get("decision") == "send"]
-
-
-def _channel_dir(run: paw_run.PawRun) -> Path:
-    dirs = list((run.ws.repo / ".paw" / "channels" / paw_run.AGENT_NAME).iterdir())
-    assert len(dirs) == 1, dirs
-    return dirs[0]
+    yield from channel_case.started(AGENT, monkeypatch)
 
 
 def test_a_long_command_is_listed_at_once_judged_exactly_and_approved_through_the_channel(
@@ -94,16 +57,16 @@ def test_a_long_command_is_listed_at_once_judged_exactly_and_approved_through_th
     decision = paw_run.decide(run, "approve", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
-    assert _wait(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
-    assert _wait(lambda: run.stub.results_for("shell_long"), EFFECT_TIMEOUT)
+    assert wait_until(lambda: (run.worktree / LONG_FILE).exists(), EFFECT_TIMEOUT)
+    assert wait_until(lambda: run.stub.results_for("shell_long"), EFFECT_TIMEOUT)
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    sends = _sends(run)
+    sends = channel_case.sends(run)
     assert [(s.get("path"), s.get("keys")) for s in sends] == [("channel", None)]
     assert sends[0]["subject"] == LONG_COMMAND
     assert sends[0]["channel_request"]
     # the hook gave Qwen paw's answer, once; no dialog was drawn
     done = [
-        json.loads(p.read_text(encoding="utf-8")) for p in (_channel_dir(run) / "done").iterdir()
+        json.loads(p.read_text(encoding="utf-8")) for p in (channel_dir(run) / "done").iterdir()
     ]
     assert [d["outcome"] for d in done] == ["answered:allow"]
     assert DIALOG not in run.pane.capture()
@@ -117,25 +80,20 @@ def test_a_denial_goes_through_the_channel(run: paw_run.PawRun) -> None:
     decision = paw_run.decide(run, "deny", prompt["id"])
     assert decision["outcome"] == "sent", decision
     assert decision["keys"] == []
-    assert _wait(lambda: run.stub.gated_results("shell_deny"), EFFECT_TIMEOUT)
+    assert wait_until(lambda: run.stub.gated_results("shell_deny"), EFFECT_TIMEOUT)
     assert run.stub.gated_results("shell_deny") == ["denied through paw"]
     assert not (run.worktree / "paw-shell-denied.txt").exists()
-    assert [s.get("path") for s in _sends(run)] == ["channel"]
+    assert [s.get("path") for s in channel_case.sends(run)] == ["channel"]
     channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
 
 
 def test_with_the_channel_off_the_screen_path_answers_with_keys(run: paw_run.PawRun) -> None:
-    toml = run.ws.repo / "paw.toml"
-    toml.write_text(toml.read_text(encoding="utf-8") + "[channels]\nenabled = false\n", "utf-8")
+    channel_case.turn_channels_off(run)
     paw_run.spawn(run, "SCENARIO shell")
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert not (run.ws.repo / ".paw" / "channels").exists()  # nothing wired
     assert DIALOG in run.pane.capture()  # Qwen drew its own dialog: no hook held it
-    decision = paw_run.decide(run, "approve", prompt["id"])
-    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
-    assert decision["keys"] != []
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == ["keys"]
+    channel_case.assert_approved_by_keys(run, prompt, EFFECT_TIMEOUT)
 
 
 def test_a_record_forged_by_the_agents_shell_is_refused(
@@ -143,34 +101,11 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
 ) -> None:
     """The model's shell tool runs paw's hook program itself, with the spawn's real directory
     and secret at hand: its record verifies, but its writer is not Qwen's hook runner."""
-    directory_of = _channel_dir
-    paw_run.spawn(run, "SCENARIO shell")
-    first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    paw_run.decide(run, "approve", first["id"])
-    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    directory = directory_of(run)
-    settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
-    hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
     event = {"hook_event_name": "PermissionRequest", "tool_name": "run_shell_command",
              "session_id": "s", "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
-    forge = f"printf %s {shlex.quote(json.dumps(event))} | bash -c {shlex.quote(hook)}"
-    monkeypatch.setitem(scenarios.SCENARIOS, "forge", Action("shell", command=forge))
-    before = set((directory / "req").iterdir())
-    paw_run.send(run, "SCENARIO forge")
-    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
-    assert prompt["subject"] == forge  # the real request, carried exactly by the channel
-    paw_run.decide(run, "approve", prompt["id"])
-    assert _wait(lambda: len(set((directory / "req").iterdir()) - before) >= 2, EFFECT_TIMEOUT)
-    # the forged request waits for an answer now; paw lists nothing for it
-    for _ in range(3):
-        assert paw_run.prompts(run) == []
-    forged = [
-        p for p in set((directory / "req").iterdir()) - before
-        if json.loads(p.read_text(encoding="utf-8"))["tool_input"] == event["tool_input"]
-    ]  # fmt: skip
-    assert len(forged) == 1
-    assert not (directory / "ans" / forged[0].name).exists()
-    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
+    channel_case.assert_a_forged_hook_run_is_refused(
+        run, monkeypatch, (event, "bash"), (PROMPT_TIMEOUT, EFFECT_TIMEOUT)
+    )
 
 
 def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answers(
@@ -182,7 +117,7 @@ def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answer
     paw_run.spawn(run, "SCENARIO shell")
     first = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert first["question"].endswith("(from the agent's channel)"), first
-    directory = _channel_dir(run)
+    directory = channel_dir(run)
     (record,) = list((directory / "req").iterdir())
     os.kill(json.loads(record.read_text(encoding="utf-8"))["hook_pid"], signal.SIGTERM)
 
@@ -190,16 +125,12 @@ def test_when_the_hook_gives_up_qwen_draws_its_dialog_and_the_screen_path_answer
         listed = paw_run.prompts(run)
         return listed[0] if listed and listed[0]["id"] != first["id"] else None
 
-    assert _wait(from_the_screen, PROMPT_TIMEOUT)
+    assert wait_until(from_the_screen, PROMPT_TIMEOUT)
     prompt = from_the_screen()
     assert prompt is not None
     assert DIALOG in run.pane.capture()
     assert prompt["subject"] == scenarios.SHELL_COMMAND
-    decision = paw_run.decide(run, "approve", prompt["id"])
-    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
-    assert decision["keys"] != []
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
-    assert [s.get("path") for s in _sends(run)] == ["keys"]
+    channel_case.assert_approved_by_keys(run, prompt, EFFECT_TIMEOUT)
     assert not list((directory / "ans").iterdir())
 
 
@@ -220,10 +151,10 @@ def test_kill_9_while_answering_through_the_channel_answers_once(
         decision = paw_run.decide(run, "approve", again["id"])
         assert decision["outcome"] == "sent", decision
         assert decision["keys"] == []
-    assert _wait(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
+    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), EFFECT_TIMEOUT)
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
-    assert len(list((_channel_dir(run) / "ans").iterdir())) == 1
-    assert all(s.get("path") == "channel" for s in _sends(run))
-    assert _wait(lambda: run.stub.results_for("shell"), EFFECT_TIMEOUT)
+    assert len(list((channel_dir(run) / "ans").iterdir())) == 1
+    assert all(s.get("path") == "channel" for s in channel_case.sends(run))
+    assert wait_until(lambda: run.stub.results_for("shell"), EFFECT_TIMEOUT)
     assert len(run.stub.results_for("shell")) == 1
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND)

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, NoReturn
 import pytest
 
 from tests.e2e import capture, paw_run
-from tests.e2e.pane import POLL
+from tests.e2e.pane import POLL, wait_until
 from tests.e2e.scenarios import SCENARIOS, effect_done
 from tests.support.budget import budget
 
@@ -59,15 +59,6 @@ def _fail(run: paw_run.PawRun, case: CutCase, message: str) -> NoReturn:
     shot = capture.Shot(pane.capture(), pane.capture_ansi(), pane.info())
     path = capture.save_failure(f"cut-{case.test_id}", shot, message)
     pytest.fail(f"{message}\nscreen saved to {path}:\n{shot.text}", pytrace=False)
-
-
-def _wait(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(POLL)
-    return True
 
 
 def listing_problem(prompt: dict[str, Any], command: str) -> str | None:
@@ -176,7 +167,7 @@ def test_a_command_the_dialog_may_cut_is_whole_or_incomplete(
                 paw_run.spawn(run, text)
             else:
                 paw_run.send(run, text)
-                if not _wait(lambda s=scenario: run.stub.scenario_requests(s), SEND_GRACE):
+                if not wait_until(lambda s=scenario: run.stub.scenario_requests(s), SEND_GRACE):
                     _fail(run, case, f"the model never received {text!r}")
             timeout = START_TIMEOUT if index == 0 else PROMPT_TIMEOUT
             prompt_id = _check_listings(run, case, scenario, timeout)

@@ -85,22 +85,9 @@ def test_wave_task_over_its_token_budget_is_parked_and_announced(
     receiver = Receiver()
     runner: subprocess.Popen[str] | None = None
     try:
-        agent_env = agents.SPECS[agent].setup(ws._replace(repo=worktree), stub.url)
-        (ws.repo / "paw.toml").write_text(
-            paw_run._paw_toml(agent, ws.root / "wt", agent_env), "utf-8"
-        )
+        agent_env = paw_run.set_up_wave(ws, agent, worktree, stub.url)
         env = paw_run.base_env(ws, socket)
-        subprocess.run(
-            ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s",
-             paw_run.SESSION, "-x120", "-y40", "-c", str(ws.repo)],
-            env=env, check=True,
-        )  # fmt: skip
-        wave = ws.root / "wave.toml"
-        wave.write_text(_wave_file(receiver.url, agent), encoding="utf-8")
-        runner = subprocess.Popen(
-            [sys.executable, "-m", "paw", "wave", "run", str(wave), "--quiet", "--json"],
-            cwd=ws.repo, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )  # fmt: skip
+        runner = paw_run.start_wave(ws, env, socket, _wave_file(receiver.url, agent))
         proc = runner
 
         def parked(ms: list[dict[str, object]]) -> bool:

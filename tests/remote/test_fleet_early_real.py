@@ -4,7 +4,7 @@ agents and prompts in that picture as the last one showed them.
 
 The feed runs as `paw tui` and `paw serve` run it over a Fleet (pane events of this machine and
 of the host's tmux over ssh, its safety sweep at 600 s), with paw's real hook program run as
-Qwen Code runs it (the stand-in agent of :mod:`tests.tui.test_channel_wake_real`, which draws
+Qwen Code runs it (the stand-in agent of :mod:`tests.support.hook_stand_in`, which draws
 nothing while its hook waits). This machine's screen sweep is held at its first tmux call: the
 request must reach a picture marked early while it is held; the sweep's own picture follows
 with the same occurrence. A host has no channel wired (docs/remote.md): its scripted agent's
@@ -12,31 +12,29 @@ prompt comes from its screen, as always."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
-import sys
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 
 from paw.cli.compose import build_fleet
-from paw.supervisor.feed import Feed, FeedEvent, Picture
+from paw.supervisor.feed import Feed, Picture
 from paw.supervisor.fleet import Fleet
-from paw.supervisor.records import load_agents
 from tests.remote.conftest import Site
 from tests.support.budget import budget
-from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _hooks
+from tests.support.hook_stand_in import (
+    EVENT,
+    HeldSurvey,
+    Pictures,
+    agent_table,
+    install_stand_in,
+    launched_pid,
+    listed,
+    stop_hooks,
+)
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
-
-
-def _listed(picture: Picture) -> list[str]:
-    return [p.id for p in picture.snapshot.prompts if p.prompt.subject == COMMAND]
 
 
 def _on_host(picture: Picture) -> tuple[list[str], list[str]]:
@@ -49,57 +47,21 @@ def _on_host(picture: Picture) -> tuple[list[str], list[str]]:
 def test_a_fleets_early_look_lists_this_machines_request_beside_the_hosts_last_picture(
     site: Site, tmp_path: Path
 ) -> None:
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
+    agent, go = install_stand_in(tmp_path)
     with (site.repo / "paw.toml").open("a", encoding="utf-8") as config:
-        config.write(
-            "\n".join([
-                "", "[agents.qwen-code]", f"command = [{json.dumps(str(agent))}]",
-                'match = { interpreters = ["python"], scripts = ["qwen"] }',
-                f"env = {{ FAKE_QWEN_GO = {json.dumps(str(go))} }}", "",
-            ])
-        )  # fmt: skip
+        config.write("\n".join(["", *agent_table(agent, go), ""]))
     fleet = build_fleet(str(site.repo), control=True)  # as `paw tui` and `paw serve` build it
     assert isinstance(fleet, Fleet)
     fleet.spawn_agent("r1", "demo-safe", None, host="box")  # asks `ls -la`, on its screen
     fleet.spawn_agent("alice", "qwen-code", None)
-    record = load_agents(fleet.local.ctx.state)["alice"]
-    assert record.launched is not None
-    pid = record.launched.pid
+    pid = launched_pid(fleet.local.ctx.state)
 
     # This machine's screen sweep, held at its first tmux call while ``hold`` is set.
-    terminal = fleet.local.ctx.terminal
-    survey = terminal.survey
-    held, hold, entered = threading.Event(), threading.Event(), threading.Event()
-
-    def gated(*args: object, **kwargs: object) -> object:
-        if hold.is_set():
-            entered.set()
-            held.wait(budget(120))
-        return survey(*args, **kwargs)  # type: ignore[arg-type]
-
-    terminal.survey = gated  # type: ignore[method-assign,assignment]
+    gate = HeldSurvey(fleet.local.ctx.terminal)
+    held, hold, entered = gate.held, gate.hold, gate.entered
     feed = Feed(fleet, safety_interval=600.0, poll_interval=600.0)
-    pictures: list[Picture] = []
-    arrived = threading.Condition()
-
-    def took(event: FeedEvent) -> None:
-        if isinstance(event, Picture):
-            with arrived:
-                pictures.append(event)
-                arrived.notify_all()
-
-    def waited(check: Callable[[], bool], seconds: float) -> bool:
-        end = time.monotonic() + budget(seconds)
-        with arrived:
-            while not check():
-                left = end - time.monotonic()
-                if left <= 0:
-                    return False
-                arrived.wait(min(left, 1.0))
-            return True
+    arrivals = Pictures()
+    pictures, waited, took = arrivals.items, arrivals.waited, arrivals.took
 
     def settled() -> bool:  # alice seen, proven, asking nothing, its mark settled; r1 asks
         seen = fleet.local.ctx.memory.observed.get("alice")
@@ -128,14 +90,7 @@ def test_a_fleets_early_look_lists_this_machines_request_beside_the_hosts_last_p
         before = len(pictures)
         hold.set()
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
-        assert waited(lambda: any(_listed(p) for p in pictures[before:]), 60), [
-            (p.early, p.snapshot.prompts) for p in pictures[before:]
-        ]
-        [first] = [p for p in pictures[before:] if _listed(p)][:1]
-        assert first.early  # the look's picture, not the screen sweep's
-        [oid] = _listed(first)
-        [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
-        assert prompt.source.name == "channel-only"
+        first, oid = arrivals.first_listing(before)  # the look's, channel-only
         # the host's agents and prompt as the last picture showed them (nothing asked of it)
         assert _on_host(first) == shown
         assert shown[0] == ["r1"]
@@ -143,16 +98,14 @@ def test_a_fleets_early_look_lists_this_machines_request_beside_the_hosts_last_p
         assert entered.wait(budget(60))  # this machine's screen sweep is held all this time
         # the sweep's own picture follows: the cross-check keeps the occurrence
         held.set()
-        assert waited(lambda: any(not p.early and _listed(p) for p in pictures[before:]), 60)
-        [after] = [p for p in pictures[before:] if not p.early and _listed(p)][:1]
-        assert _listed(after) == [oid]
+        assert waited(lambda: any(not p.early and listed(p) for p in pictures[before:]), 60)
+        [after] = [p for p in pictures[before:] if not p.early and listed(p)][:1]
+        assert listed(after) == [oid]
         assert _on_host(after)[0] == ["r1"]
         assert pictures.index(after) > pictures.index(first)
     finally:
         held.set()
         feed.stop()
-        for hook in _hooks(pid):
-            with contextlib.suppress(psutil.Error):
-                hook.send_signal(signal.SIGTERM)
+        stop_hooks(pid)
         fleet.close()
     assert fleet.local.publish_early is None  # the feed's look went with it

@@ -16,23 +16,26 @@ Whatever the step, each message ends with exactly one ``wave-notify`` (record, t
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import psutil
 import pytest
 
 from paw.adapters.state import StateStore
 from paw.supervisor.crash_steps import WAVE_STEPS
-from paw.supervisor.records import load_agents
 from tests.supervisor.test_wave_real import BUDGET_S, _agent, _audit, _paw, _state, _task, _wait
 from tests.supervisor.test_wave_windows_real import _finish, _notify, _setup, _start
+from tests.support.hook_stand_in import (
+    COMMAND,
+    EVENT,
+    install_stand_in,
+    launched_pid,
+    stand_in_config,
+    stop_hooks,
+)
 from tests.support.receiver import Receiver
-from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -121,12 +124,9 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
     same window, should the poke land mid-tick), the runner killed right after the park was
     saved (``wave:decided``): ``paw wave run`` again announces it, once."""
     socket, repo = server.socket_name or "", git_repo
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
+    agent, go = install_stand_in(tmp_path)
     wave_file = _setup(
-        repo, socket, _config(socket, agent, go),
+        repo, socket, stand_in_config(socket, agent, go),
         'name = "night"\nagent = "qwen-code"\npoll_s = 1\nidle_poll_s = 1\n'
         f'{_notify(receiver.url)}[[tasks]]\nname = "t0"\ntask = "make a file"\n',
     )  # fmt: skip
@@ -135,9 +135,7 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
     try:
         # its agent seen and its screen stepped on (the poke's early look then knows it)
         _wait("t0 observed", lambda: _task(_state(repo), "t0").get("last_signature") is not None)
-        record = load_agents(StateStore(repo / ".paw"))["night-t0"]
-        assert record.launched is not None
-        pid = record.launched.pid
+        pid = launched_pid(StateStore(repo / ".paw"), "night-t0")
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
         code, output = _finish(crashed)
         assert code == -signal.SIGKILL, output
@@ -155,9 +153,7 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
         assert code == 0, output
     finally:
         if pid is not None:
-            for hook in _hooks(pid):
-                with contextlib.suppress(psutil.Error):
-                    hook.send_signal(signal.SIGTERM)
+            stop_hooks(pid)
     assert _needs_human(receiver.messages) == 1, receiver.titles()
 
 

@@ -1,7 +1,7 @@
 """A wave's runner parks a hook channel's request from the poke's early look, before the screen
 sweep (issue 32): over real tmux (control mode, as `paw wave run` builds its supervisor) and
 git, the runner's own loop (its ticks 3600 s apart, a poke's wake only), paw's real hook program
-run as Qwen Code runs it (the stand-in agent of :mod:`tests.tui.test_channel_wake_real`, which
+run as Qwen Code runs it (the stand-in agent of :mod:`tests.support.hook_stand_in`, which
 draws nothing while its hook waits), and notifications through real apprise to a local HTTP
 receiver.
 
@@ -11,17 +11,13 @@ sweep's step that follows announces nothing more."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 from libtmux.server import Server
 
@@ -30,13 +26,19 @@ from paw.adapters.state import StateStore
 from paw.cli.compose import build_supervisor
 from paw.core.wave import CheckResult, Phase, WaveFile, WaveState, file_digest
 from paw.supervisor.channels import WakeableSleep
-from paw.supervisor.records import load_agents
 from paw.supervisor.service import Supervisor
 from paw.supervisor.wave import WaveRunner
 from paw.supervisor.wave.runner import STOP_SUFFIX
 from tests.support.budget import budget
+from tests.support.hook_stand_in import (
+    COMMAND,
+    EVENT,
+    HeldSurvey,
+    configure_stand_in,
+    launched_pid,
+    stop_hooks,
+)
 from tests.support.receiver import Receiver
-from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
@@ -96,11 +98,7 @@ def test_a_wave_parks_a_channel_request_from_the_pokes_early_look(
     git_repo: Path, server: Server, tmp_path: Path, receiver: Receiver
 ) -> None:
     socket = server.socket_name or ""
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
-    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    go = configure_stand_in(git_repo, socket, tmp_path)
     wave = WaveFile.model_validate(
         {
             "name": "night", "agent": "qwen-code", "poll_s": 3600, "idle_poll_s": 3600,
@@ -122,17 +120,8 @@ def test_a_wave_parks_a_channel_request_from_the_pokes_early_look(
         store=store, notifier=notifier, run_check=run_check,
     )  # fmt: skip
     # The screen sweep, held at its first tmux call while ``hold`` is set.
-    terminal = sup.ctx.terminal
-    survey = terminal.survey
-    held, hold, entered = threading.Event(), threading.Event(), threading.Event()
-
-    def gated(*args: object, **kwargs: object) -> object:
-        if hold.is_set():
-            entered.set()
-            held.wait(budget(120))
-        return survey(*args, **kwargs)  # type: ignore[arg-type]
-
-    terminal.survey = gated  # type: ignore[method-assign,assignment]
+    gate = HeldSurvey(sup.ctx.terminal)
+    held, hold, entered = gate.held, gate.hold, gate.entered
     loop = Loop()
     sup.listen_counts(loop.wakeable.wake)  # as `paw wave run` does
 
@@ -154,9 +143,7 @@ def test_a_wave_parks_a_channel_request_from_the_pokes_early_look(
     pid: int | None = None
     try:
         assert loop.ticked_until(idle, 90), runner.state.task("t0")
-        record = load_agents(sup.ctx.state)[AGENT]
-        assert record.launched is not None
-        pid = record.launched.pid
+        pid = launched_pid(sup.ctx.state, AGENT)
         assert sup.publish_early == runner.park_early
         deadline = time.monotonic() + budget(30)
         while not loop.sleeping.is_set() and time.monotonic() < deadline:
@@ -185,9 +172,7 @@ def test_a_wave_parks_a_channel_request_from_the_pokes_early_look(
         loop.wakeable.wake()
         ran.join(budget(60))
         if pid is not None:
-            for hook in _hooks(pid):
-                with contextlib.suppress(psutil.Error):
-                    hook.send_signal(signal.SIGTERM)
+            stop_hooks(pid)
         notifier.close()
         sup.close()
     assert not ran.is_alive()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paw.core.wave import CheckResult, WaveFile, WaveState
+from paw.core.wave import CheckResult, TaskState, WaveFile, WaveState
 from paw.core.wave_report import Message
 from paw.supervisor.crash_steps import WAVE_END_STEPS, WAVE_HANDED_STEPS, WAVE_STEPS
 from paw.supervisor.wave import WaveRunner
@@ -382,42 +382,55 @@ def test_a_refused_follow_up_is_not_counted_waits_and_is_announced_once() -> Non
     assert events.count("wave-followup") == 2
 
 
+class CodexLog:
+    """A real Codex session log on disk (today's, below ``home``) of the wave's first agent,
+    and the usage paw reads from it for a task (a runner's ``usage_of``)."""
+
+    def __init__(self, rig: Rig, home: Path) -> None:
+        from paw.adapters.usage import UsageCache
+
+        self.rig, self.home = rig, home
+        self.day = home / "sessions" / time.strftime("%Y/%m/%d")
+        self.day.mkdir(parents=True)
+        self.cache = UsageCache()
+
+    def usage_of(self, task: TaskState) -> tuple[int | None, float | None]:
+        from paw.adapters.usage import read_usage
+
+        self.cache.new_look()
+        worktree = self.rig.sup.ctx.worktree_path(task.agent)
+        env = {"CODEX_HOME": str(self.home)}
+        found = read_usage("codex", worktree, env, None, self.cache).usage
+        return (None, None) if found is None else (found.total_tokens, found.cost_usd)
+
+    def used(self, tokens: int) -> None:
+        """The agent ``night-t0`` has used ``tokens`` in all."""
+        cwd = self.rig.sup.ctx.worktree_path("night-t0")
+        meta = {"type": "session_meta", "payload": {"id": "s", "cwd": cwd}}
+        usage = {"input_tokens": tokens, "cached_input_tokens": 0, "output_tokens": 0}
+        info = {"total_token_usage": usage}
+        count = {"type": "event_msg", "payload": {"type": "token_count", "info": info}}
+        text = json.dumps(meta) + "\n" + json.dumps(count) + "\n"
+        (self.day / "rollout-1.jsonl").write_text(text)
+
+
 def test_a_task_over_its_token_budget_is_warned_at_80_then_parked_never_killed(
     tmp_path: Path,
 ) -> None:
     """The usage is read from a real Codex session log on disk (the runner over fakes)."""
-    from paw.adapters.usage import UsageCache, read_usage
-    from paw.core.wave import Phase, TaskState
+    from paw.core.wave import Phase
 
     rig = make_rig()
     notes = Collect()
     checks: list[str] = []
     wave = _wave(1, task_budget_tokens=1000)
     runner = _runner(rig, wave, notes, checks)
-    home = tmp_path / "codex"
-    day = home / "sessions" / time.strftime("%Y/%m/%d")
-    day.mkdir(parents=True)
-    cache = UsageCache()
-
-    def usage_of(task: TaskState) -> tuple[int | None, float | None]:
-        cache.new_look()
-        worktree = rig.sup.ctx.worktree_path(task.agent)
-        found = read_usage("codex", worktree, {"CODEX_HOME": str(home)}, None, cache).usage
-        return (None, None) if found is None else (found.total_tokens, found.cost_usd)
-
-    def used(tokens: int) -> None:
-        cwd = rig.sup.ctx.worktree_path("night-t0")
-        meta = {"type": "session_meta", "payload": {"id": "s", "cwd": cwd}}
-        usage = {"input_tokens": tokens, "cached_input_tokens": 0, "output_tokens": 0}
-        info = {"total_token_usage": usage}
-        count = {"type": "event_msg", "payload": {"type": "token_count", "info": info}}
-        (day / "rollout-1.jsonl").write_text(json.dumps(meta) + "\n" + json.dumps(count) + "\n")
-
-    runner.usage_of = usage_of
+    log = CodexLog(rig, tmp_path / "codex")
+    runner.usage_of = log.usage_of
     runner.tick()  # starts t0
     for tokens, events in ((700, []), (850, ["budget-warning"]), (900, []),
                            (1200, ["budget-parked"]), (1500, [])):  # fmt: skip
-        used(tokens)
+        log.used(tokens)
         seen = len(notes.messages)
         rig.now[0] += 1
         runner.tick()
@@ -440,7 +453,7 @@ def test_a_task_over_its_token_budget_is_warned_at_80_then_parked_never_killed(
     assert (row["status"], row["budget_parked"]) == ("parked", task.budget_parked)
     # a runner resumed on the same state says nothing again
     again = _runner(rig, wave, notes, checks)
-    again.usage_of = usage_of
+    again.usage_of = log.usage_of
     seen = len(notes.messages)
     rig.now[0] += 1
     again.tick()
@@ -451,38 +464,19 @@ def test_a_wave_over_its_token_budget_warns_at_80_starts_nothing_more_and_parks_
     tmp_path: Path,
 ) -> None:
     """The wave's own budget, summed over its tasks' agents (a real Codex log on disk)."""
-    from paw.adapters.usage import UsageCache, read_usage
-    from paw.core.wave import Phase, TaskState
+    from paw.core.wave import Phase
 
     rig = make_rig()
     notes = Collect()
     checks: list[str] = []
     wave = _wave(2, max_parallel=1, budget_tokens=1000)
     runner = _runner(rig, wave, notes, checks)
-    home = tmp_path / "codex"
-    day = home / "sessions" / time.strftime("%Y/%m/%d")
-    day.mkdir(parents=True)
-    cache = UsageCache()
-
-    def usage_of(task: TaskState) -> tuple[int | None, float | None]:
-        cache.new_look()
-        worktree = rig.sup.ctx.worktree_path(task.agent)
-        found = read_usage("codex", worktree, {"CODEX_HOME": str(home)}, None, cache).usage
-        return (None, None) if found is None else (found.total_tokens, found.cost_usd)
-
-    def used(tokens: int) -> None:
-        cwd = rig.sup.ctx.worktree_path("night-t0")
-        meta = {"type": "session_meta", "payload": {"id": "s", "cwd": cwd}}
-        usage = {"input_tokens": tokens, "cached_input_tokens": 0, "output_tokens": 0}
-        info = {"total_token_usage": usage}
-        count = {"type": "event_msg", "payload": {"type": "token_count", "info": info}}
-        (day / "rollout-1.jsonl").write_text(json.dumps(meta) + "\n" + json.dumps(count) + "\n")
-
-    runner.usage_of = usage_of
+    log = CodexLog(rig, tmp_path / "codex")
+    runner.usage_of = log.usage_of
     runner.tick()  # starts t0 (one at a time)
     events: list[str] = []
     for tokens in (500, 850, 900, 1100, 1100, 1200):
-        used(tokens)
+        log.used(tokens)
         seen = len(notes.messages)
         rig.now[0] += 1
         runner.tick()

@@ -1,6 +1,6 @@
 """A hook channel's poke lists the request before any screen is captured (issue 32): over real
 tmux and git, paw's real hook program run as Qwen Code runs it (the stand-in agent of
-:mod:`tests.tui.test_channel_wake_real`, which draws nothing while its hook waits).
+:mod:`tests.support.hook_stand_in`, which draws nothing while its hook waits).
 
 The screen sweep is held at its first tmux call until the test lets it go: the request must be
 in the picture ``publish_early`` is given (and in the prompts table) while it is held. A forged
@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 from libtmux.server import Server
 
@@ -28,7 +27,13 @@ from paw.supervisor.model import Snapshot
 from paw.supervisor.records import load_agents, load_prompts
 from paw.supervisor.service import Supervisor
 from tests.support.budget import budget
-from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
+from tests.support.hook_stand_in import (
+    COMMAND,
+    EVENT,
+    HeldSurvey,
+    configure_stand_in,
+    stop_hooks,
+)
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
 
@@ -53,11 +58,7 @@ def test_a_poke_lists_the_channel_request_before_any_screen_is_captured(
     git_repo: Path, server: Server, tmp_path: Path
 ) -> None:
     socket = server.socket_name or ""
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
-    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    go = configure_stand_in(git_repo, socket, tmp_path)
     supervisor = build_supervisor(str(git_repo), socket_name=socket, control=True)
     other = build_supervisor(str(git_repo), socket_name=socket, control=True)
     assert isinstance(supervisor, Supervisor)
@@ -89,17 +90,8 @@ def test_a_poke_lists_the_channel_request_before_any_screen_is_captured(
         )
 
     # The screen sweep, held at its first tmux call while ``hold`` is set.
-    terminal = supervisor.ctx.terminal
-    survey = terminal.survey
-    held, hold, entered = threading.Event(), threading.Event(), threading.Event()
-
-    def gated(*args: object, **kwargs: object) -> object:
-        if hold.is_set():
-            entered.set()
-            held.wait(budget(120))
-        return survey(*args, **kwargs)  # type: ignore[arg-type]
-
-    terminal.survey = gated  # type: ignore[method-assign,assignment]
+    gate = HeldSurvey(supervisor.ctx.terminal)
+    held, hold, entered = gate.held, gate.hold, gate.entered
     try:
         assert _until(idle, 60, sweep), last
         # A forged record in the agent's channel (written by this process, not the agent's
@@ -153,9 +145,7 @@ def test_a_poke_lists_the_channel_request_before_any_screen_is_captured(
         assert _listed(last[0]) == [oid]  # the screen sweep's cross-check keeps it
     finally:
         held.set()
-        for hook in _hooks(pid):
-            with contextlib.suppress(psutil.Error):
-                hook.send_signal(signal.SIGTERM)
+        stop_hooks(pid)
         other.close()
         supervisor.close()
 
@@ -199,11 +189,7 @@ def test_kill_9_in_the_early_look_lists_the_request_once_for_the_next_paw(
     from paw.adapters.crash_switch import CRASH_ENV
 
     socket = server.socket_name or ""
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
-    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    go = configure_stand_in(git_repo, socket, tmp_path)
     supervisor = build_supervisor(str(git_repo), socket_name=socket, control=True)
     assert isinstance(supervisor, Supervisor)
     supervisor.spawn("alice", "qwen-code", None)
@@ -237,7 +223,5 @@ def test_kill_9_in_the_early_look_lists_the_request_once_for_the_next_paw(
         if child.poll() is None:
             child.kill()
             child.wait()
-        for hook in _hooks(record.launched.pid):
-            with contextlib.suppress(psutil.Error):
-                hook.send_signal(signal.SIGTERM)
+        stop_hooks(record.launched.pid)
         supervisor.close()

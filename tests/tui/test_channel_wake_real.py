@@ -2,7 +2,8 @@
 own loop (its :class:`~paw.supervisor.feed.Feed` following the sweeper process,
 ``python -m paw.cli.sweeper``, with a safety sweep of 600 s and no timer), and paw's real hook
 program run as Qwen Code runs it (``bash -c <command>`` by the agent's own process, which here is
-a script named ``qwen`` that draws nothing while its hook waits, as Qwen draws no dialog).
+a script named ``qwen`` that draws nothing while its hook waits, as Qwen draws no dialog:
+:mod:`tests.support.hook_stand_in`).
 
 Nothing on the pane changes when the record lands, so only the hook's poke can start the sweep
 that lists it, and only the channel's changed mark can make that sweep read the channel of an
@@ -10,114 +11,47 @@ agent whose screen it would otherwise keep."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
-import sys
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 from libtmux.server import Server
 
 from paw.cli.compose import build_supervisor
 from paw.cli.tui import start_sweeper
 from paw.supervisor.feed import Feed, FeedEvent, Picture
-from paw.supervisor.records import load_agents
 from tests.support.budget import budget
+from tests.support.hook_stand_in import (
+    COMMAND,
+    EVENT,
+    Pictures,
+    configure_stand_in,
+    launched_pid,
+    stop_hooks,
+)
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
-
-COMMAND = "touch waked.txt && echo " + "word " * 30
-EVENT = {
-    "session_id": "s",
-    "transcript_path": "",
-    "cwd": "/tmp",
-    "hook_event_name": "PermissionRequest",
-    "timestamp": "2026-12-04T00:00:00Z",
-    "permission_mode": "default",
-    "prompt_id": "p1",
-    "tool_name": "run_shell_command",
-    "tool_input": {"command": COMMAND, "description": "make a file"},
-}
-# The agent: prints one line, then waits silently for the test's go and runs its hook the way
-# Qwen 0.24.4 does (the command from the settings file paw named in its environment).
-FAKE_QWEN = """\
-import json, os, subprocess, sys, time
-print("qwen (a stand-in): ready", flush=True)
-go = os.environ["FAKE_QWEN_GO"]
-while not os.path.exists(go):
-    time.sleep(0.05)
-with open(os.environ["QWEN_CODE_SYSTEM_DEFAULTS_PATH"], encoding="utf-8") as f:
-    command = json.load(f)["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
-with open(go, encoding="utf-8") as f:
-    event = f.read()
-subprocess.run(["bash", "-c", command], input=event.encode(), stdout=subprocess.DEVNULL)
-time.sleep(3600)
-"""
-
-
-def _config(socket: str, agent: Path, go: Path) -> str:
-    return "\n".join(
-        [
-            "[tmux]",
-            f'socket_name = "{socket}"',
-            "[agents.qwen-code]",
-            f"command = [{json.dumps(str(agent))}]",
-            'match = { interpreters = ["python"], scripts = ["qwen"] }',
-            f"env = {{ FAKE_QWEN_GO = {json.dumps(str(go))} }}",
-            "",
-        ]
-    )
-
-
-def _hooks(pid: int) -> list[psutil.Process]:
-    try:
-        return [p for p in psutil.Process(pid).children(recursive=True) if "paw.channel_hook" in
-                " ".join(p.cmdline())]  # fmt: skip
-    except psutil.Error:
-        return []
 
 
 def test_a_channel_only_request_is_listed_by_the_hooks_poke_not_the_safety_sweep(
     git_repo: Path, server: Server, tmp_path: Path
 ) -> None:
     socket = server.socket_name or ""
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
-    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    go = configure_stand_in(git_repo, socket, tmp_path)
     supervisor = build_supervisor(str(git_repo), socket_name=socket, control=True)
     supervisor.spawn("alice", "qwen-code", None)
-    record = load_agents(supervisor.ctx.state)["alice"]
-    assert record.launched is not None
-    pid = record.launched.pid
+    pid = launched_pid(supervisor.ctx.state)
     child = start_sweeper(supervisor, str(git_repo), None)
     assert child is not None
     feed = Feed(supervisor, safety_interval=600.0, poll_interval=600.0)
-    pictures: list[Picture] = []
-    arrived = threading.Condition()
+    arrivals = Pictures()
+    pictures, waited = arrivals.items, arrivals.waited
 
     def took(event: FeedEvent) -> None:
+        arrivals.took(event)
         if isinstance(event, Picture):
-            with arrived:
-                pictures.append(event)
-                arrived.notify_all()
             feed.handled()
-
-    def waited(check: Callable[[], bool], seconds: float) -> bool:
-        end = time.monotonic() + budget(seconds)
-        with arrived:
-            while not check():
-                left = end - time.monotonic()
-                if left <= 0:
-                    return False
-                arrived.wait(left)
-            return True
 
     def listed() -> bool:
         return any(
@@ -154,8 +88,6 @@ def test_a_channel_only_request_is_listed_by_the_hooks_poke_not_the_safety_sweep
     finally:
         feed.stop()
         child.close()
-        for hook in _hooks(pid):
-            with contextlib.suppress(psutil.Error):
-                hook.send_signal(signal.SIGTERM)
+        stop_hooks(pid)
         supervisor.close()
     assert not list((git_repo / ".paw" / "channels" / ".wake").glob("*.fifo"))

@@ -1,7 +1,7 @@
 """The TUI's sweeper process hands a hook channel's early look to the TUI marked early (issue
 32): over real tmux and git, the real sweeper process (``python -m paw.cli.sweeper``, started
 as ``paw tui`` starts it), the TUI's feed following its pushes, and paw's real hook program run
-as Qwen Code runs it (the stand-in agent of :mod:`tests.tui.test_channel_wake_real`, which draws
+as Qwen Code runs it (the stand-in agent of :mod:`tests.support.hook_stand_in`, which draws
 nothing while its hook waits).
 
 The look's picture reaches the feed's subscribers as the feed's own look does
@@ -12,16 +12,9 @@ end."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
-import sys
-import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 from libtmux.server import Server
 
@@ -29,56 +22,40 @@ from paw.cli.compose import build_supervisor
 from paw.cli.tui import start_sweeper
 from paw.supervisor.feed import Feed, FeedEvent, Picture
 from paw.supervisor.model import Snapshot
-from paw.supervisor.records import load_agents
 from paw.tui.messages import PanesPolled
 from tests.support.budget import budget
-from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
+from tests.support.hook_stand_in import (
+    EVENT,
+    Arrivals,
+    configure_stand_in,
+    launched_pid,
+    listed,
+    stop_hooks,
+)
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
-
-
-def _listed(picture: Picture) -> list[str]:
-    return [p.id for p in picture.snapshot.prompts if p.prompt.subject == COMMAND]
 
 
 def test_the_sweepers_early_look_reaches_the_tui_marked_early_then_its_sweep(
     git_repo: Path, server: Server, tmp_path: Path
 ) -> None:
     socket = server.socket_name or ""
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
-    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    go = configure_stand_in(git_repo, socket, tmp_path)
     supervisor = build_supervisor(str(git_repo), socket_name=socket, control=True)
     supervisor.spawn("alice", "qwen-code", None)
-    record = load_agents(supervisor.ctx.state)["alice"]
-    assert record.launched is not None
-    pid = record.launched.pid
+    pid = launched_pid(supervisor.ctx.state)
     child = start_sweeper(supervisor, str(git_repo), None)
     assert child is not None
     feed = Feed(supervisor, safety_interval=600.0, poll_interval=600.0)
     # each picture, with the feed's sweep count when it was posted
-    pictures: list[tuple[Picture, int]] = []
-    arrived = threading.Condition()
+    arrivals: Arrivals[tuple[Picture, int]] = Arrivals()
+    pictures, waited = arrivals.items, arrivals.waited
 
     def took(event: FeedEvent) -> None:
         if isinstance(event, Picture):
-            with arrived:
-                pictures.append((event, feed.sweeps))
-                arrived.notify_all()
+            arrivals.add((event, feed.sweeps))
             if not event.early:  # as the TUI's main screen does (PanesPolled.early)
                 feed.handled()
-
-    def waited(check: Callable[[], bool], seconds: float) -> bool:
-        end = time.monotonic() + budget(seconds)
-        with arrived:
-            while not check():
-                left = end - time.monotonic()
-                if left <= 0:
-                    return False
-                arrived.wait(min(left, 1.0))
-            return True
 
     def idle() -> bool:  # the agent is seen, proven and asking nothing
         if not pictures:
@@ -98,11 +75,11 @@ def test_the_sweepers_early_look_reaches_the_tui_marked_early_then_its_sweep(
         before, sweeps = len(pictures), feed.sweeps
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
         # the sweep's own picture that lists it (the last thing asserted on) comes
-        assert waited(lambda: any(not p.early and _listed(p) for p, _ in pictures[before:]), 60)
+        assert waited(lambda: any(not p.early and listed(p) for p, _ in pictures[before:]), 60)
         new = pictures[before:]
-        [(first, swept)] = [(p, n) for p, n in new if _listed(p)][:1]
-        assert first.early, [(p.early, _listed(p)) for p, _ in new]
-        [oid] = _listed(first)
+        [(first, swept)] = [(p, n) for p, n in new if listed(p)][:1]
+        assert first.early, [(p.early, listed(p)) for p, _ in new]
+        [oid] = listed(first)
         [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
         assert prompt.source.name == "channel-only"
         at = pictures.index((first, swept))
@@ -111,16 +88,14 @@ def test_the_sweepers_early_look_reaches_the_tui_marked_early_then_its_sweep(
         # it carries the last sweep's audit (nothing read for it)
         [*_, (whole, _)] = [(p, n) for p, n in pictures[:at] if not p.early]
         assert first.audit is whole.audit
-        [(after, _)] = [(p, n) for p, n in new if not p.early and _listed(p)][:1]
-        assert _listed(after) == [oid]
+        [(after, _)] = [(p, n) for p, n in new if not p.early and listed(p)][:1]
+        assert listed(after) == [oid]
         assert after.snapshot.taken_at > first.snapshot.taken_at
         assert feed.sweeps > sweeps
     finally:
         feed.stop()
         child.close()
-        for hook in _hooks(pid):
-            with contextlib.suppress(psutil.Error):
-                hook.send_signal(signal.SIGTERM)
+        stop_hooks(pid)
         supervisor.close()
 
 

@@ -2,7 +2,7 @@
 screen sweep (issue 32): over real tmux (control mode's pane events) and git, the feed
 :func:`paw.cli.serve.start_feed` starts (its safety sweep set to 600 s), the page's
 :class:`~paw.web.source.Source` over it, and paw's real hook program run as Qwen Code runs it
-(the stand-in agent of :mod:`tests.tui.test_channel_wake_real`, which draws nothing while its
+(the stand-in agent of :mod:`tests.support.hook_stand_in`, which draws nothing while its
 hook waits).
 
 The screen sweep the poke starts is held at its first tmux call until the test lets it go: the
@@ -12,81 +12,47 @@ a picture marked early; the screen sweep's own picture follows with the same occ
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import signal
-import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-import psutil
 import pytest
 from libtmux.server import Server
 
 from paw.cli.compose import build_fleet
 from paw.cli.serve import start_feed
-from paw.supervisor.feed import FeedEvent, Picture
-from paw.supervisor.records import load_agents
 from paw.supervisor.service import Supervisor
 from paw.web.source import Source
 from tests.support.budget import budget
-from tests.tui.test_channel_wake_real import COMMAND, EVENT, FAKE_QWEN, _config, _hooks
+from tests.support.hook_stand_in import (
+    EVENT,
+    HeldSurvey,
+    Pictures,
+    configure_stand_in,
+    launched_pid,
+    listed,
+    stop_hooks,
+)
 
 pytestmark = [pytest.mark.tmux, pytest.mark.git]
-
-
-def _listed(picture: Picture) -> list[str]:
-    return [p.id for p in picture.snapshot.prompts if p.prompt.subject == COMMAND]
 
 
 def test_paw_serves_feed_lists_a_channel_request_from_the_pokes_early_look(
     git_repo: Path, server: Server, tmp_path: Path
 ) -> None:
     socket = server.socket_name or ""
-    agent, go = tmp_path / "bin" / "qwen", tmp_path / "go.json"
-    agent.parent.mkdir()
-    agent.write_text(f"#!{sys.executable}\n{FAKE_QWEN}", encoding="utf-8")
-    agent.chmod(0o755)
-    (git_repo / "paw.toml").write_text(_config(socket, agent, go), encoding="utf-8")
+    go = configure_stand_in(git_repo, socket, tmp_path)
     sup = build_fleet(str(git_repo), socket, control=True)  # as `paw serve` builds it
     assert isinstance(sup, Supervisor)  # (no host added)
     sup.spawn("alice", "qwen-code", None)
-    record = load_agents(sup.ctx.state)["alice"]
-    assert record.launched is not None
-    pid = record.launched.pid
+    pid = launched_pid(sup.ctx.state)
 
     # The screen sweep, held at its first tmux call while ``hold`` is set.
-    terminal = sup.ctx.terminal
-    survey = terminal.survey
-    held, hold, entered = threading.Event(), threading.Event(), threading.Event()
-
-    def gated(*args: object, **kwargs: object) -> object:
-        if hold.is_set():
-            entered.set()
-            held.wait(budget(120))
-        return survey(*args, **kwargs)  # type: ignore[arg-type]
-
-    terminal.survey = gated  # type: ignore[method-assign,assignment]
-    pictures: list[Picture] = []
-    arrived = threading.Condition()
-
-    def took(event: FeedEvent) -> None:
-        if isinstance(event, Picture):
-            with arrived:
-                pictures.append(event)
-                arrived.notify_all()
-
-    def waited(check: Callable[[], bool], seconds: float) -> bool:
-        end = time.monotonic() + budget(seconds)
-        with arrived:
-            while not check():
-                left = end - time.monotonic()
-                if left <= 0:
-                    return False
-                arrived.wait(min(left, 1.0))
-            return True
+    gate = HeldSurvey(sup.ctx.terminal)
+    held, hold, entered = gate.held, gate.hold, gate.entered
+    arrivals = Pictures()
+    pictures, waited, took = arrivals.items, arrivals.waited, arrivals.took
 
     def idle() -> bool:  # seen, proven, asking nothing, its channel's mark settled
         seen = sup.ctx.memory.observed.get("alice")
@@ -121,14 +87,7 @@ def test_paw_serves_feed_lists_a_channel_request_from_the_pokes_early_look(
         before = len(pictures)
         hold.set()
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
-        assert waited(lambda: any(_listed(p) for p in pictures[before:]), 60), [
-            (p.early, p.snapshot.prompts) for p in pictures[before:]
-        ]
-        [first] = [p for p in pictures[before:] if _listed(p)][:1]
-        assert first.early  # the look's picture, not posted as the screen sweep's
-        [oid] = _listed(first)
-        [prompt] = [p for p in first.snapshot.prompts if p.id == oid]
-        assert prompt.source.name == "channel-only"
+        first, oid = arrivals.first_listing(before)  # the look's, channel-only
         # the page reads it, and an open page's stream was woken by it
         assert [p.id for p in source.read_board().snapshot.prompts] == [oid]
         woken = asyncio.run_coroutine_threadsafe(_woken(changed), loop)
@@ -137,20 +96,18 @@ def test_paw_serves_feed_lists_a_channel_request_from_the_pokes_early_look(
         assert entered.wait(budget(60))  # the screen sweep is held all this time
         # the screen sweep's own picture follows: the cross-check keeps the occurrence
         held.set()
-        assert waited(lambda: any(not p.early and _listed(p) for p in pictures[before:]), 60)
-        [after] = [p for p in pictures[before:] if not p.early and _listed(p)][:1]
-        assert _listed(after) == [oid]
+        assert waited(lambda: any(not p.early and listed(p) for p in pictures[before:]), 60)
+        [after] = [p for p in pictures[before:] if not p.early and listed(p)][:1]
+        assert listed(after) == [oid]
         assert pictures.index(after) > pictures.index(first)
-        assert all(p.early or not _listed(p) for p in pictures[before : pictures.index(first)])
+        assert all(p.early or not listed(p) for p in pictures[before : pictures.index(first)])
     finally:
         held.set()
         feed.stop()
         loop.call_soon_threadsafe(loop.stop)
         looping.join(budget(30))
         loop.close()
-        for hook in _hooks(pid):
-            with contextlib.suppress(psutil.Error):
-                hook.send_signal(signal.SIGTERM)
+        stop_hooks(pid)
         sup.close()
 
 

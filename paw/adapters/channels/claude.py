@@ -173,24 +173,10 @@ class ClaudeHookChannel:
         """Requests whose live hook holds them open, oldest first; answered ones stay listed
         (RESOLVED) for a grace period so keys never answer the dialog a second time."""
         now = self._clock()
-        found: list[ChannelRequest] = []
-        refused: dict[str, str] = {}
-        try:
-            entries = list(os.scandir(self._req))
-        except OSError:
+        read = read_requests(self._req, lambda rid, path: self._read(rid, path, now))
+        if read is None:
             return []
-        for entry in entries:
-            name = entry.name
-            if not name.endswith(".json") or name.startswith("."):
-                continue
-            rid = name[: -len(".json")]
-            result = self._read(rid, Path(entry.path), now)
-            if isinstance(result, str):
-                if result:
-                    refused[rid] = result
-                continue
-            found.append(result)
-        self.refused = refused
+        found, self.refused = read
         found.sort(key=lambda r: (r.seen_at, r.request_id))
         return found
 
@@ -310,6 +296,32 @@ class ClaudeHookChannel:
         return str(done.get("outcome")) if isinstance(done, dict) else None
 
 
+def read_requests(
+    req: str, read: Callable[[str, Path], ChannelRequest | str]
+) -> tuple[list[ChannelRequest], dict[str, str]] | None:
+    """Each hook request record in the folder ``req`` (``<id>.json``), read by ``read``: the
+    requests it lists and, by request id, why it refused the others (``read`` returns "" for a
+    record that is over: neither). None when the folder cannot be read."""
+    found: list[ChannelRequest] = []
+    refused: dict[str, str] = {}
+    try:
+        entries = list(os.scandir(req))
+    except OSError:
+        return None
+    for entry in entries:
+        name = entry.name
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        rid = name[: -len(".json")]
+        result = read(rid, Path(entry.path))
+        if isinstance(result, str):
+            if result:
+                refused[rid] = result
+            continue
+        found.append(result)
+    return found, refused
+
+
 def _read_json(path: Path) -> object | None:
     try:
         value: object = json.loads(path.read_bytes())
@@ -363,17 +375,11 @@ def _create_exclusive(path: Path, data: bytes, *, mode: int, staging: Path | Non
     atomic and exclusive: two processes answering at once, one wins). ``staging``: where the
     temporary file is made (default: beside ``path``); an answer's is the spawn's channel
     directory, whose mtime then marks the change (FileChannelHub.mark)."""
-    where = path.parent if staging is None else staging
-    fd, tmp = tempfile.mkstemp(dir=where, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _staged(path.parent if staging is None else staging, path.name, data, mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp).chmod(mode)
         os.link(tmp, path)
     finally:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
@@ -382,14 +388,25 @@ def _create_exclusive(path: Path, data: bytes, *, mode: int, staging: Path | Non
 
 
 def _replace_file(path: Path, data: bytes, *, mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _staged(path.parent, path.name, data, mode)
+    try:
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _staged(where: Path, name: str, data: bytes, mode: int) -> Path:
+    """A temporary file in ``where`` holding ``data``, fsync'd and of ``mode``, to be put in
+    place as ``name`` (removed again if writing it fails)."""
+    fd, tmp = tempfile.mkstemp(dir=where, prefix=f".{name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         Path(tmp).chmod(mode)
-        Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)

@@ -17,14 +17,19 @@ screen path) and says why.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from paw.adapters.channels.claude import _prepare, _read_json, _replace_file, channel_dir
+from paw.adapters.channels.claude import (
+    _prepare,
+    _read_json,
+    _replace_file,
+    channel_dir,
+    read_requests,
+)
 from paw.core.channels import claude, gemini
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.errors import PawError
@@ -122,33 +127,23 @@ class GeminiNotifyChannel:
     def pending(self) -> list[ChannelRequest]:
         """The latest verified record, as an observe-only claim (never answerable); older
         ones are over (the hook removes them). Empty without one."""
-        refused: dict[str, str] = {}
-        found: list[ChannelRequest] = []
-        try:
-            entries = list(os.scandir(self._req))
-        except OSError:
+        read = read_requests(self._req, self._read)
+        if read is None:
             return []
-        for entry in entries:
-            name = entry.name
-            if not name.endswith(".json") or name.startswith("."):
-                continue
-            rid = name[: -len(".json")]
-            doc = _read_json(Path(entry.path))
-            written = doc.get("written_at") if isinstance(doc, dict) else None
-            at = float(written) if isinstance(written, (int, float)) else 0.0
-            request = claude.parse_record(
-                doc, secret=self._secret, agent=self.wiring.agent, spawn=self.wiring.spawn,
-                request_id=rid, seen_at=at, source=gemini.SOURCE, classify=gemini.classify_tool,
-            )  # fmt: skip
-            if isinstance(request, str):
-                refused[rid] = request
-                continue
-            found.append(request)
-        self.refused = refused
+        found, self.refused = read
         if not found:
             return []
         latest = max(found, key=lambda r: (r.seen_at, r.request_id))
         return [_observed(latest)]
+
+    def _read(self, rid: str, path: Path) -> ChannelRequest | str:
+        doc = _read_json(path)
+        written = doc.get("written_at") if isinstance(doc, dict) else None
+        at = float(written) if isinstance(written, (int, float)) else 0.0
+        return claude.parse_record(
+            doc, secret=self._secret, agent=self.wiring.agent, spawn=self.wiring.spawn,
+            request_id=rid, seen_at=at, source=gemini.SOURCE, classify=gemini.classify_tool,
+        )  # fmt: skip
 
     def answer(self, request_id: str, answer: ChannelAnswer) -> None:
         """Never: Gemini's notification takes no answer."""

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import secrets
 import socket
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from paw.adapters.channels.claude import _replace_file
 from paw.errors import PawError
 
 HOST = "127.0.0.1"
@@ -142,16 +141,7 @@ def _save(server: OpencodeServer, state_dir: Path) -> None:
 def _write_private(path: Path, text: str) -> None:
     """``text`` to ``path`` atomically, mode 0600 from its creation on."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:  # mkstemp: mode 0600
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _replace_file(path, text.encode("utf-8"), mode=0o600)  # (mkstemp's mode: 0600 already)
 
 
 def _free_port() -> int:

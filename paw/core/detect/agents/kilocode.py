@@ -31,16 +31,15 @@ import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.agents.opencode import (
+    Keys,
     bottom_block,
-    kind_line,
+    permission_prompt,
     selected_choice,
-    subject_of,
 )
 
 # Kilo draws opencode's input box: the same reader (registry.py finds it by name).
 from paw.core.detect.agents.opencode import input_text as input_text  # noqa: PLC0414
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
-from paw.core.detect.pending_line import announced_write, pending_element
 from paw.core.detect.prompts import (
     busy,
     idle,
@@ -52,7 +51,6 @@ from paw.core.detect.prompts import (
     wrap_notes,
 )
 from paw.core.detect.screen import Screen, parse_screen
-from paw.core.detect.tall_box import box_top, whole_subject
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -122,7 +120,7 @@ def detect_screen(text: str) -> Detection:
     return prompt_found(AGENT, other, *wrap_notes(other, screen.lines))
 
 
-def _choice_keys(selected: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def _choice_keys(selected: int) -> Keys:
     """Approve, deny and always keys from the highlighted choice (0 once, 1 always, 2 reject)."""
 
     def move(target: int) -> tuple[str, ...]:
@@ -154,31 +152,7 @@ def _permission(
     if title < 0:
         return None
     body = block[title + 1 : -1]
-    kind, detail = _kind(body, screen.pane_width or screen.width)
-    subject = subject_of(kind, detail, body, screen.pane_width)
-    top = box_top(screen.lines)
-    if (
-        kind is PromptKind.EDIT
-        and subject
-        and announced_write(pending_element(screen.lines, top), subject)
-    ):
-        kind = PromptKind.WRITE
-    # A fetch's kind line names the URL too, and the kind line is never cut.
-    rest = None if detail is None else detail.string[detail.end() :]
-    subject, cut = whole_subject(screen.lines, top, (kind, subject, rest), CUT_NOTE)
-    first = next((line.strip() for line in body if line.strip()), "Permission required")
-    approve, deny, always = _choice_keys(selected)
-    prompt = make_prompt(
-        kind,
-        subject,
-        f"Permission required: {first}",
-        approve=approve,
-        deny=deny,
-        always=always,
-        options=CHOICE_LABELS,
-        selected=CHOICE_LABELS[selected],
-    )
-    return prompt, cut
+    return permission_prompt(screen, body, KINDS, (_choice_keys(selected), selected), CUT_NOTE)
 
 
 def _always_confirm(block: list[str]) -> Prompt | None:
@@ -223,11 +197,6 @@ def _reject_feedback(block: list[str]) -> Prompt | None:
     body = " ".join(line.strip() for line in block[title + 1 : -1] if line.strip())
     question = f"Reject permission: {body}" if body else "Reject permission"
     return make_prompt(PromptKind.OTHER, None, question, approve=(), deny=(ENTER,))
-
-
-def _kind(body: list[str], width: int) -> tuple[PromptKind, re.Match[str] | None]:
-    """The kind line (the body's first), with the rows it wrapped onto on a narrow pane."""
-    return kind_line(body, width, KINDS)
 
 
 def _hints_below(block: list[str], row: int) -> bool:

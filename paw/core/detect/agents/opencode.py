@@ -145,7 +145,7 @@ def selected_choice(text: str) -> int:
     return 0
 
 
-def _choice_keys(selected: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def _choice_keys(selected: int) -> Keys:
     """Approve, deny and always keys from the highlighted choice (0 once, 1 always, 2 reject)."""
 
     def move(target: int) -> tuple[str, ...]:
@@ -207,7 +207,25 @@ def _permission(
     if title < 0:
         return UNREADABLE if _reaches_top(screen, block) else None
     body = block[title + 1 : row]
-    kind, detail = _kind(body, screen.pane_width or screen.width)
+    return permission_prompt(screen, body, KINDS, (_choice_keys(selected), selected), CUT_NOTE)
+
+
+Keys = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # approve, deny, always
+
+
+def permission_prompt(
+    screen: Screen,
+    body: list[str],
+    kinds: tuple[tuple[re.Pattern[str], PromptKind], ...],
+    choice: tuple[Keys, int],
+    cut_note: str,
+) -> tuple[Prompt, tuple[str, ...]]:
+    """The permission box's prompt from its ``body`` (the rows between its title and its
+    choices) and the notes on its subject (a command the box may have cut: ``cut_note``);
+    ``choice``: the keys for the highlighted choice, and its index. opencode's and Kilo Code's
+    boxes alike (``kinds``: how each names a kind)."""
+    keys, selected = choice
+    kind, detail = kind_line(body, screen.pane_width or screen.width, kinds)
     subject = subject_of(kind, detail, body, screen.pane_width)
     top = box_top(screen.lines)
     if (
@@ -218,9 +236,9 @@ def _permission(
         kind = PromptKind.WRITE
     # A fetch's kind line names the URL too, and the kind line is never cut.
     rest = None if detail is None else detail.string[detail.end() :]
-    subject, cut = whole_subject(screen.lines, top, (kind, subject, rest), CUT_NOTE)
+    subject, cut = whole_subject(screen.lines, top, (kind, subject, rest), cut_note)
     first = next((line.strip() for line in body if line.strip()), "Permission required")
-    approve, deny, always = _choice_keys(selected)
+    approve, deny, always = keys
     prompt = make_prompt(
         kind,
         subject,

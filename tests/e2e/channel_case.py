@@ -1,0 +1,109 @@
+"""What the channel live tests share: the long command they give the model (``SCENARIO
+shell_long``; harmless and long, it wraps at 80 columns and the guard allows it, judged on the
+exact input), a paw run that asks for it, what they read around it, and the forged hook run
+every hook channel must refuse."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import channel_figure, paw_run, scenarios
+from tests.e2e.pane import wait_until
+from tests.e2e.scenarios import Action
+
+LONG_FILE = "paw-long.txt"
+LONG_COMMAND = (
+    f"touch {LONG_FILE} && echo the quick brown fox jumps over the lazy dog and keeps on "
+    "running across the long wide field until the evening comes"
+)
+
+
+def use_long_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``SCENARIO shell_long`` ask for :data:`LONG_COMMAND`."""
+    monkeypatch.setitem(scenarios.SCENARIOS, "shell_long", Action("shell", command=LONG_COMMAND))
+
+
+def started(agent: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[paw_run.PawRun]:
+    """A fixture's body: paw and ``agent`` at 80x24, ``shell_long`` asking the long command;
+    stopped after the test."""
+    use_long_command(monkeypatch)
+    run = paw_run.start(agent, 80, 24)
+    try:
+        yield run
+    finally:
+        paw_run.stop(run)
+
+
+def turn_channels_off(run: paw_run.PawRun) -> None:
+    """``[channels] enabled = false`` in the run's paw.toml (before anything is spawned)."""
+    toml = run.ws.repo / "paw.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "[channels]\nenabled = false\n", "utf-8")
+
+
+def assert_approved_by_keys(
+    run: paw_run.PawRun, prompt: dict[str, Any], effect_timeout: float
+) -> None:
+    """Approving ``prompt`` (``SCENARIO shell``'s) sends keys, its command runs, and every
+    decision sent in the case went by keys."""
+    decision = paw_run.decide(run, "approve", prompt["id"])
+    assert decision["outcome"] in ("sent", "sent-unconfirmed"), decision
+    assert decision["keys"] != []
+    assert wait_until(lambda: (run.worktree / scenarios.SHELL_FILE).exists(), effect_timeout)
+    assert [s.get("path") for s in sends(run)] == ["keys"]
+
+
+def sends(run: paw_run.PawRun) -> list[dict[str, Any]]:
+    """The case's audit records of a decision paw sent."""
+    return [r for r in channel_figure.audit(run) if r.get("decision") == "send"]
+
+
+def channel_dir(run: paw_run.PawRun) -> Path:
+    """The spawn's channel directory (the only one)."""
+    dirs = list((run.ws.repo / ".paw" / "channels" / paw_run.AGENT_NAME).iterdir())
+    assert len(dirs) == 1, dirs
+    return dirs[0]
+
+
+def assert_a_forged_hook_run_is_refused(
+    run: paw_run.PawRun,
+    monkeypatch: pytest.MonkeyPatch,
+    forged: tuple[dict[str, Any], str],
+    timeouts: tuple[float, float],
+) -> None:
+    """The model's shell tool runs paw's hook program itself (``forged``: the event it pipes to
+    it, and the shell the agent runs its hook with), with the spawn's real directory and secret
+    at hand: its record verifies, but its writer is not the agent's hook runner, so paw lists
+    nothing for it and answers nothing. ``timeouts``: for a prompt, for an effect."""
+    event, shell = forged
+    prompt_timeout, effect_timeout = timeouts
+    paw_run.spawn(run, "SCENARIO shell")
+    first = paw_run.wait_prompt(run, prompt_timeout)
+    paw_run.decide(run, "approve", first["id"])
+    paw_run.wait_no_prompt(run, effect_timeout)
+    directory = channel_dir(run)
+    settings = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
+    hook = settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+    forge = f"printf %s {shlex.quote(json.dumps(event))} | {shell} -c {shlex.quote(hook)}"
+    monkeypatch.setitem(scenarios.SCENARIOS, "forge", Action("shell", command=forge))
+    before = set((directory / "req").iterdir())
+    paw_run.send(run, "SCENARIO forge")
+    prompt = paw_run.wait_prompt(run, prompt_timeout)
+    assert prompt["subject"] == forge  # the real request, carried exactly by the channel
+    paw_run.decide(run, "approve", prompt["id"])
+    assert wait_until(lambda: len(set((directory / "req").iterdir()) - before) >= 2, effect_timeout)
+    # the forged request waits for an answer now; paw lists nothing for it
+    for _ in range(3):
+        assert paw_run.prompts(run) == []
+    found = [
+        p for p in set((directory / "req").iterdir()) - before
+        if json.loads(p.read_text(encoding="utf-8"))["tool_input"] == event["tool_input"]
+    ]  # fmt: skip
+    assert len(found) == 1
+    assert not (directory / "ans" / found[0].name).exists()
+    channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)

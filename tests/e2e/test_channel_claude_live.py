@@ -254,7 +254,7 @@ def test_a_screen_paw_cannot_read_becomes_a_prompt_answerable_through_the_channe
         listed = paw_run.prompts(run)
         return listed[0] if listed and listed[0]["source"] == "channel-only" else None
 
-    assert _wait(from_the_channel, PROMPT_TIMEOUT), first
+    assert wait_until(from_the_channel, PROMPT_TIMEOUT), first
     prompt = from_the_channel()
     assert prompt is not None
     assert (prompt["subject"], prompt["verdict"]) == (scenarios.SHELL_COMMAND, "allow")

@@ -17,12 +17,6 @@ from paw.core.guard.shell.rules import files
 from paw.core.models import Action
 from tests.core.guard.test_shell_parse import _corpus_commands
 
-# On a Python whose `re` misreads possessive quantifiers the fast path is off (every command
-# goes to the parser): these tests compare a fast path that does not run there.
-pytestmark = pytest.mark.skipif(
-    not fastpath.FAST_PATH, reason="no fast path on this Python (gh-106052): the parser judges all"
-)
-
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "guard"
 
 # Fragments of the special places (and near misses) to build paths from.

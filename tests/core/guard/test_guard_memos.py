@@ -23,8 +23,7 @@ def test_a_judged_command_word_does_not_change_the_memoised_reading() -> None:
     command = "'ｒｍ' -rf build"
     first = _shown(command)
     assert any(rule == "shell.lookalike-command" for rule, _, _ in first[1])
-    if fastpath.FAST_PATH:  # (off before CPython 3.11.5, gh-106052: the parser reads it all)
-        assert fastpath.fast_parts(command) is not None  # read by the fast path, memoised
+    assert fastpath.fast_parts(command) is not None  # read by the fast path, memoised
     assert _shown(command) == first
     assert _shown(command) == first
 

@@ -87,7 +87,6 @@ def _both_paths(commands: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[l
     return fast, with_fast, parsed
 
 
-@pytest.mark.skipif(not fastpath.FAST_PATH, reason="no fast path on this Python (gh-106052)")
 def test_evaluate_command_fast_path_matches_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     fast, with_fast, parsed = _both_paths(_corpus_commands(), monkeypatch)
     assert len(fast) > 150
@@ -106,7 +105,6 @@ _NESTINGS = (
 )
 
 
-@pytest.mark.skipif(not fastpath.FAST_PATH, reason="no fast path on this Python (gh-106052)")
 def test_fast_path_nested_in_a_pipe_or_substitution_matches_the_parser(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -174,19 +172,3 @@ def test_parse_inner_memo_changes_no_verdict() -> None:
     assert parse_inner("echo hi") is parse_inner("echo hi")
     long_script = "echo x; " * 1000
     assert parse_inner(long_script) is not parse_inner(long_script)
-
-
-def test_the_fast_path_is_off_where_possessive_quantifiers_are_misread(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """CPython before 3.11.5 (gh-106052) matched with `X*+` what `X*` refuses: there the fast
-    path is off and the parser judges every command, with the same verdicts."""
-    import platform
-
-    cpython = platform.python_implementation() == "CPython"
-    assert (cpython and sys.version_info >= (3, 11, 5)) == fastpath.FAST_PATH
-    commands = [c for c in _corpus_commands() if "\n" not in c][:300]
-    verdicts = [repr(evaluate_command(c)) for c in commands]
-    monkeypatch.setattr(fastpath, "FAST_PATH", False)
-    assert all(fastpath.fast_parts(c) is None for c in commands)
-    assert [repr(evaluate_command(c)) for c in commands] == verdicts

@@ -17,7 +17,7 @@ from paw.core.guard.shell.commands import SimpleCommand
 from paw.core.guard.shell.dispatch import clear_name_cache, evaluate_simple
 from paw.core.guard.shell.evaluation import MAX_DEPTH, Context, CwdKind, compile_patterns
 from paw.core.guard.shell.fastjudge import fast_command, fast_pipeline
-from paw.core.guard.shell.fastpath import FAST_PATH, clear_fast_memo, fast_parts
+from paw.core.guard.shell.fastpath import clear_fast_memo, fast_parts
 from paw.core.guard.shell.gitwrites import GitWrite, clear_made
 from paw.core.guard.shell.parse import (
     MAX_SCRIPT_CHARS,
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "FAST_PATH",
     "Analysis",
     "GitWrite",
     "analyse_command",

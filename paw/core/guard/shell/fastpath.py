@@ -4,9 +4,7 @@ tree-sitter (see the comment below for the shape); fastjudge.py judges them as t
 
 from __future__ import annotations
 
-import platform
 import re
-import sys
 
 from paw.core.guard.shell.commands import Redirect
 from paw.core.guard.shell.words import Word
@@ -28,36 +26,45 @@ from paw.core.guard.shell.words import Word
 # misreads (`a && b > f` redirects the whole list, `cat - 2>f` loses the `-`, `"$1 $2"` the
 # blank, `b@c` its `b`) are either judged as the walk judges them or left to the parser; the
 # differential tests fuzz each rule here against the parser.
-# Possessive quantifiers: a piece ends where a blank, an operator or a quote starts, so giving
-# characters back can never help a match; a command the fast path cannot take is rejected at
-# its first other token.
-_PLAIN = r"[A-Za-z0-9_./:=@%+,~*?-]++"
-_QUOTED = r"'[^'\n]*+'|\"[^\"$`\\!\n]*+\""
-_WORDS_RE = re.compile(rf"{_PLAIN}(?: ++{_PLAIN})*+")
+# No possessive quantifier or atomic group (CPython before 3.11.5 misreads them, gh-106052, and
+# Debian 12's Python is 3.11.2): the possessive `X*+` is written `X*(?!X)`. For an X that
+# matches at most one way wherever it starts (one character of a class, a maximal plain run, a
+# quoted piece, an expansion, blanks then a word), that is the same match in every context: the
+# greedy repeat stops where X no longer matches, and the lookahead refuses each shorter
+# repetition backtracking would try, at once; a run of one class is never split into several
+# pieces (what makes `(?:[a]+)+` exponential), so matching stays linear. A piece ends where a
+# blank, an operator or a quote starts; a command the fast path cannot take is rejected at its
+# first other token. tests/core/guard/test_fastpath_regex.py compares each pattern with its
+# possessive form and times them on long texts that almost match.
+_PLAIN_CHARS = r"[A-Za-z0-9_./:=@%+,~*?-]"
+_PLAIN = rf"{_PLAIN_CHARS}+(?!{_PLAIN_CHARS})"
+_QUOTED = r"'[^'\n]*'|\"[^\"$`\\!\n]*\""
+_PLAIN_WORDS = rf"{_PLAIN}(?: +{_PLAIN})*(?! +{_PLAIN_CHARS})"
+_WORDS_RE = re.compile(_PLAIN_WORDS)
 # The first fast path's lists and pipelines: plain, quoted or find words, blanks, `&&`, `||`,
 # `;` and `|`, read by `_plain_parts` (one regex pass, then one token a word).
 _OLD_WORD = rf"(?:{_PLAIN}|{_QUOTED}|\{{\}}|\\;)"
-_SEP = r" *+(?:&&|\|\||;|\|) *+"
-_LIST_RE = re.compile(
-    rf"{_OLD_WORD}(?: ++{_OLD_WORD})*+(?:{_SEP}{_OLD_WORD}(?: ++{_OLD_WORD})*+)*+"
-)
+_OLD_WORDS = rf"{_OLD_WORD}(?: +{_OLD_WORD})*(?! +{_OLD_WORD})"
+_SEP = r" *(?:&&|\|\||;|\|) *(?! )"
+_LIST_RE = re.compile(rf"{_OLD_WORDS}(?:{_SEP}{_OLD_WORDS})*(?!{_SEP}{_OLD_WORDS})")
 _LIST_TOKEN_RE = re.compile(
-    rf"(&&|\|\||;)|(\|)|({_PLAIN})|'([^'\n]*+)'|\"([^\"$`\\!\n]*+)\"|(\{{\}})|\\(;)"
+    rf"(&&|\|\||;)|(\|)|({_PLAIN})|'([^'\n]*)'|\"([^\"$`\\!\n]*)\"|(\{{\}})|\\(;)"
 )
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*+"
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])"
 # `$NAME`, `$1`, `$@`, `$*` (group 1) or `${NAME}`, `${NAME?}`, `${NAME:?}` (groups 2, 3).
 _EXPANSION = rf"\$(?:({_NAME}|[0-9@*])|\{{({_NAME})(:?\?)?\}})"
 _EXPANSION_RE = re.compile(_EXPANSION)
-_PIECES = rf"(?:{_PLAIN}|'[^'\n]*+'|\"[^\"`\\!\n]*+\"|\$(?:{_NAME}|[0-9@*]|\{{{_NAME}:?\??\}}))++"
+_PIECE = rf"(?:{_PLAIN}|'[^'\n]*'|\"[^\"`\\!\n]*\"|\$(?:{_NAME}|[0-9@*]|\{{{_NAME}:?\??\}}))"
+_PIECES = rf"{_PIECE}+(?!{_PIECE})"
 _BOUNDARY = r"(?=[ \n;&|<>]|$)"
 # Blanks before a token are part of it (`match.start(kind) > match.start()`).
 _TOKEN_RE = re.compile(
-    r" *+(?:"
+    r" *(?! )(?:"
     r"(&&|\|\||;|\n)"  # 1 list operator
     r"|(\|)"  # 2 pipe
     r"|([0-9]?>>|[0-9]?>|&>>|&>|<)(?![<>&(|])"  # 3 redirection taking a target
     r"|([0-9]?>&[0-9])(?=[ \n;&|]|$)"  # 4 duplication (`2>&1`): the walk drops it
-    rf"|({_PLAIN}(?: ++{_PLAIN})*+)(?=[ \n;&|]|$)"  # 5 plain words (none before `2>`)
+    rf"|({_PLAIN_WORDS})(?=[ \n;&|]|$)"  # 5 plain words (none before `2>`)
     rf"|({_PLAIN}){_BOUNDARY}"  # 6 a plain word
     rf"|(\{{\}}|\\;){_BOUNDARY}"  # 7 find's `{{}}` and `\;`, words on their own
     rf"|({_PIECES}){_BOUNDARY}"  # 8 a word glued from pieces (quoted, expanded)
@@ -68,14 +75,16 @@ _TOKEN_RE = re.compile(
 # inside quotes only sends the command to the parser).
 _ODD_RE = re.compile(r"\?(?!\})|[^ \n;&|<>'\"]@|(?<![^ \n;&|<>])=[=~](?![^ \n;&|<>])")
 # One piece of a word: plain (1), single-quoted (2), double-quoted (3), expansion (4: 5, 6, 7).
-_PIECE_RE = re.compile(rf"({_PLAIN})|'([^'\n]*+)'|\"([^\"`\\!\n]*+)\"|({_EXPANSION})")
+_PIECE_RE = re.compile(rf"({_PLAIN})|'([^'\n]*)'|\"([^\"`\\!\n]*)\"|({_EXPANSION})")
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
      "function", "select", "coproc", "in", "time", "!", "{", "}", "[[", "]]"}
 )  # fmt: skip
 # tree-sitter-bash misparses some plain words in a pipeline (`b@c`, `b%`, `b?c`, `x+:`, `==`,
 # `=~`): a pipeline's unquoted pieces stay within this narrower set (fuzzed against the parser).
-_PIPE_WORD_RE = re.compile(r"(?!==$|=~$)@?(?:[A-Za-z0-9_./:,~*=-]|\+(?!:))++")
+_PIPE_WORD_RE = re.compile(
+    r"(?!==$|=~$)@?(?:[A-Za-z0-9_./:,~*=-]|\+(?!:))+(?![A-Za-z0-9_./:,~*=-]|\+(?!:))"
+)
 _FIND_WORDS = frozenset({"{}", ";"})  # not a command word the fast path knows how to read
 _DASH = Word("-")
 _SUBSTITUTION_RE = re.compile(r"\$\(|`|<\(|>\(")
@@ -98,21 +107,6 @@ FastCommand = tuple[list[Word | FastWord], list[Redirect | tuple[str, FastWord]]
 FastList = tuple[list[FastCommand], bool, bool]
 
 
-def _possessive_quantifiers_work() -> bool:
-    """False where ``re`` misreads possessive quantifiers: CPython before 3.11.5 could match
-    with ``X*+`` what ``X*`` refuses (gh-106052; Debian 12's Python is 3.11.2), so the fast
-    path's patterns would take commands they must leave to the parser. There (and on other
-    implementations) the parser judges every command: slower, the same verdicts."""
-    return (
-        platform.python_implementation() == "CPython"
-        and sys.version_info >= (3, 11, 5)
-        and re.fullmatch("(?:ab?c)*+", "a") is None
-    )
-
-
-FAST_PATH = _possessive_quantifiers_work()
-
-
 # What `fast_parts` read, by text: the reading depends on the text alone (not on the directory,
 # the variables or anything else of a call), and what it returns is never changed by the judge
 # (`fastjudge.fast_command` copies the lists it hands on; words are values). An agent's commands
@@ -125,10 +119,8 @@ _MISSING = object()
 
 
 def fast_parts(text: str) -> FastList | None:
-    """The simple commands of ``text`` when it is such a list or pipeline (see above); None
-    for everything where :data:`FAST_PATH` is off. Callers do not change what it returns."""
-    if not FAST_PATH:
-        return None
+    """The simple commands of ``text`` when it is such a list or pipeline (see above), else
+    None (the parser's business). Callers do not change what it returns."""
     found = _MEMO.get(text, _MISSING)
     if found is not _MISSING:
         return found  # type: ignore[return-value]

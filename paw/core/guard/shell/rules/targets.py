@@ -176,7 +176,7 @@ def judge_path(text: str, ctx: Context) -> Danger | None:
 # A path that cannot be dangerous below (the common `node_modules`, `dist/app.js`): it starts with
 # none of `/`, `~`, `.` (no root, home, `..` or `.git`), holds no glob and no sentinel, and has no
 # `/..` (nothing to normalise): `_relative_danger` finds nothing for it in any directory kind.
-_PLAIN_RELATIVE_RE = re.compile(r"[^/~.*?\[\ue000-\ue002][^*?\[\ue000-\ue002]*+")
+_PLAIN_RELATIVE_RE = re.compile(r"[^/~.*?\[\ue000-\ue002][^*?\[\ue000-\ue002]*")
 
 
 def _judge(text: str, ctx: Context) -> Danger | None:

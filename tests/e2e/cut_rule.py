@@ -31,6 +31,9 @@ Fail = Callable[[str], NoReturn]
 
 INCOMPLETE_RULE = "approve.incomplete-subject"
 SETTLE_TIMEOUT = budget(90.0)
+# How long a listing or a denial waits for the screen to stop changing before it is read anyway
+# (90 s as SETTLE_TIMEOUT would cost three minutes a case on a screen that never settles).
+STABLE_AT_MOST = budget(30.0)
 # Unlisted while paw shows the agent unknown/waiting this long, on a settled screen once the
 # call was sent: what the dialog asks is folded or off screen, and a human looks.
 UNLISTED_FOR = budget(15.0)
@@ -103,14 +106,14 @@ def check_listings(run: paw_run.PawRun, scenario: str, timeout: float, fail: Fai
     assert action is not None
     first = first_reading(run, scenario, timeout, fail)
     if first is None:
-        run.pane.wait_stable(quiet=2.0, timeout=SETTLE_TIMEOUT)
+        run.pane.wait_stable(quiet=2.0, timeout=STABLE_AT_MOST)
         if paw_run.prompts(run) or status(run) not in HUMAN_LOOKS:
             fail(f"{scenario}: an unlisted dialog became listed or read otherwise")
         return ""
     problem = listing_problem(first, action.command)
     if problem:
         fail(f"{scenario} (first listing): {problem}: {json.dumps(first)}")
-    run.pane.wait_stable(quiet=2.0, timeout=SETTLE_TIMEOUT)
+    run.pane.wait_stable(quiet=2.0, timeout=STABLE_AT_MOST)
     settled = paw_run.prompts(run)
     if not settled:
         fail(f"{scenario}: the prompt was no longer listed once the screen settled")
@@ -135,6 +138,6 @@ def deny(run: paw_run.PawRun, scenario: str, prompt_id: str, fail: Fail) -> None
         paw_run.wait_no_prompt(run, SETTLE_TIMEOUT)
     except TimeoutError as err:
         fail(f"{scenario}: {err} after the deny")
-    run.pane.wait_stable(quiet=1.5, timeout=SETTLE_TIMEOUT)
+    run.pane.wait_stable(quiet=1.5, timeout=STABLE_AT_MOST)
     if not nothing_ran(action, run.worktree):
         fail(f"{scenario}: denied, but it ran")

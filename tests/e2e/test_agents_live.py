@@ -2,9 +2,11 @@
 
 For each agent and pane size, one paw-spawned agent goes through: a shell command approved with
 ``paw approve`` (the file appears, the stub gets the tool result), a twin shell command denied
-with ``paw deny`` (nothing happens), the same for a file edit (aider: a new file), and a final
-answer that quotes prompt text (``paw prompts`` lists nothing). Every prompt must be listed by
-``paw prompts --json`` with the right kind and subject.
+with ``paw deny`` (nothing happens), the same for a file edit (aider: a new file), a 20-line
+command some dialogs cannot show whole (listed whole, or marked incomplete and never ``allow``,
+then denied: tests/e2e/cut_rule.py), and a final answer that quotes prompt text (``paw prompts``
+lists nothing). Every prompt must be listed by ``paw prompts --json`` with the right kind and
+subject.
 
 Needs the CLIs from ``scripts/install-agents``; fails (never skips) without them.
 Set ``PAW_E2E_CAPTURE=1`` to record the screens under tests/fixtures/screens-live/.
@@ -23,7 +25,7 @@ import pytest
 
 from paw.core.detect import detect
 from paw.core.models import DetectionState
-from tests.e2e import capture, diagnose, paw_run
+from tests.e2e import capture, cut_rule, diagnose, paw_run
 from tests.e2e.agents import AGENT_IDS
 from tests.e2e.pane import wait_until
 from tests.e2e.scenarios import SCENARIOS, Action, effect_done, subject_of
@@ -44,6 +46,15 @@ JOBS_ENV = "PAW_E2E_JOBS"
 DEFAULT_JOBS = 3
 # aider edits existing files only once they are in the chat; a new file is its file prompt.
 FILE_SCENARIO = {"aider": "write"}
+# Commands a dialog may cut (issue 33), held to tests/e2e/cut_rule.py's rule and denied.
+CUT_STEPS = ("shell_long",)
+# The agents whose session takes that step (docs/e2e.md): by default those for which it costs
+# seconds. For Claude Code, Cline and Continue it took 1.5-4 minutes a case at load 9-15 (a
+# settle that never came, capped since at 30 s) and Vibe and qwen-code have not run it yet: CI
+# must stay under 30 minutes. ``PAW_CUT_STEP_AGENTS="all"`` (or a list) runs it for others.
+_CUT_DEFAULT = "aider codex gemini-cli kilocode opencode"
+_CUT_CHOICE = os.environ.get("PAW_CUT_STEP_AGENTS", _CUT_DEFAULT).split()
+CUT_AGENTS = frozenset(AGENT_IDS if _CUT_CHOICE == ["all"] else _CUT_CHOICE)
 
 
 class LiveCase(NamedTuple):
@@ -157,6 +168,19 @@ def _run_step(
     shots[step.scenario] = (shot, prompt, decision)
 
 
+def _check_cut(run: paw_run.PawRun, case: LiveCase, scenario: str) -> None:
+    """A command the dialog may cut: every listing is the whole command, or marked incomplete
+    and never ``allow`` (or nothing listed while paw shows that a human must look); denied,
+    nothing of it runs."""
+
+    def fail(message: str) -> NoReturn:
+        _fail(run, case.test_id, message)
+
+    _trigger(run, scenario, first=False)
+    prompt_id = cut_rule.check_listings(run, scenario, PROMPT_TIMEOUT, fail)
+    cut_rule.deny(run, scenario, prompt_id, fail)
+
+
 def _check_quote(run: paw_run.PawRun, case: LiveCase, shots: dict[str, Any]) -> None:
     _trigger(run, "quote", first=False)
     if not wait_until(lambda: "Nothing to approve here" in run.pane.capture(), PROMPT_TIMEOUT):
@@ -232,6 +256,8 @@ def run_case(case: LiveCase) -> None:
         with diagnose.on_failure(run, case.test_id, paw_run.AGENT_NAME):
             for index, step in enumerate(_steps(case.agent)):
                 _run_step(run, case, step, index == 0, shots)
+            for scenario in CUT_STEPS if case.agent in CUT_AGENTS else ():
+                _check_cut(run, case, scenario)
             _check_quote(run, case, shots)
     finally:
         if capture.capturing() and shots:

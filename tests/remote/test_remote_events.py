@@ -21,7 +21,7 @@ def control(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_session_is_quoted_for_the_hosts_shell() -> None:
     transport = SshTransport(parse_target("ssh://me@127.0.0.1:2222"))
     base = (*transport.base_argv(), "tmux", "-u", "-L", "paw")
-    events = HostEvents(transport, base, "paw-a b")
+    events = HostEvents(transport, base, "paw-a b", socket_name="paw")
     argv = events._argv
     assert argv[: len(base)] == list(base)
     assert argv[len(base) :] == [
@@ -32,7 +32,7 @@ def test_the_session_is_quoted_for_the_hosts_shell() -> None:
 @pytest.mark.usefixtures("control")
 def test_an_unreachable_host_starts_no_client_and_is_not_live() -> None:
     transport = SshTransport(parse_target(f"ssh://me@127.0.0.1:{free_port()}"), connect_timeout=5)
-    events = HostEvents(transport, (*transport.base_argv(), "tmux"), "paw")
+    events = HostEvents(transport, (*transport.base_argv(), "tmux"), "paw", socket_name="paw")
     heard: list[str | None] = []
     events.subscribe(heard.append)
     assert not events._attach_once()

@@ -65,7 +65,9 @@ class RemoteTerminal(TmuxTerminal):
         if self.control and session is not None:
             with self._steady_lock:
                 if self._events is None:
-                    self._events = HostEvents(self.transport, self._base, session)
+                    self._events = HostEvents(
+                        self.transport, self._base, session, socket_name=self.socket_name or ""
+                    )
         return super().watch(listener)
 
     @property

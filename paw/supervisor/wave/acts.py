@@ -10,28 +10,19 @@ from paw.core.wave import Notify, followup_refused
 from paw.errors import PawError
 from paw.supervisor.context import Actor
 from paw.supervisor.model import Outcome
+from paw.supervisor.wave.runner_view import RunnerView
 
 if TYPE_CHECKING:
-    from paw.core.wave import ApproveByRule, FollowUp, TaskState, TaskView, WaveFile, WaveState
-    from paw.supervisor.context import Context
+    from paw.core.wave import ApproveByRule, FollowUp, TaskState, TaskView
     from paw.supervisor.service import Supervisor
 
 
-class ActingRunner(Protocol):
+class ActingRunner(RunnerView, Protocol):
     """What the acts need of the runner that calls them (:class:`paw.supervisor.wave.runner.
     WaveRunner`), passed in: this room never imports the runner."""
 
     @property
     def sup(self) -> Supervisor: ...
-
-    @property
-    def ctx(self) -> Context: ...
-
-    @property
-    def wave(self) -> WaveFile: ...
-
-    @property
-    def state(self) -> WaveState: ...
 
     @property
     def file(self) -> str:
@@ -43,16 +34,8 @@ class ActingRunner(Protocol):
         """The wave file's digest, as the rule approvals cite it."""
         ...
 
-    def save(self) -> None:
-        """Write the wave's state (durable) before the next step."""
-        ...
-
     def put(self, task: TaskState) -> None:
         """Put ``task`` in the state in place of its namesake."""
-        ...
-
-    def owe(self, notes: list[Notify]) -> None:
-        """Owe the messages of a decision (saved with it by the next :meth:`save`)."""
         ...
 
 

@@ -9,28 +9,19 @@ from typing import TYPE_CHECKING, Protocol
 
 from paw.core.output_tail import tail
 from paw.core.wave import CheckResult, CheckRun, Notify, after_check
+from paw.supervisor.wave.runner_view import RunnerView
 
 if TYPE_CHECKING:
-    from paw.core.wave import CheckRunner, Effect, TaskState, TaskView, WaveFile, WaveState
-    from paw.supervisor.context import Context
+    from paw.core.wave import CheckRunner, Effect, TaskState, TaskView
 
 # task -> the thread's result box (empty until it ends), the view the check started from, and
 # its start time
 RunningChecks = dict[str, tuple[list[CheckResult], "TaskView", float]]
 
 
-class CheckingRunner(Protocol):
+class CheckingRunner(RunnerView, Protocol):
     """What the checks need of the runner that calls them (:class:`paw.supervisor.wave.runner.
     WaveRunner`), passed in: this room never imports the runner."""
-
-    @property
-    def ctx(self) -> Context: ...
-
-    @property
-    def wave(self) -> WaveFile: ...
-
-    @property
-    def state(self) -> WaveState: ...
 
     @property
     def run_check(self) -> CheckRunner: ...
@@ -40,16 +31,8 @@ class CheckingRunner(Protocol):
         """The checks running now."""
         ...
 
-    def save(self) -> None:
-        """Write the wave's state (durable) before the next step."""
-        ...
-
     def put(self, task: TaskState) -> None:
         """Put ``task`` in the state in place of its namesake."""
-        ...
-
-    def owe(self, notes: list[Notify]) -> None:
-        """Owe the messages of a decision (saved with it by the next :meth:`save`)."""
         ...
 
     def apply(self, effect: Effect, view: TaskView, now: float) -> None:

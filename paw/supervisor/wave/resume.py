@@ -3,40 +3,20 @@ anything: tasks caught starting, and standing-rule approvals caught between reco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from paw.core.wave import ApproveByRule, Notify, Phase
 from paw.core.wave_recovery import Fate, decision_fate
 from paw.supervisor.records import load_agents
-
-if TYPE_CHECKING:
-    from paw.core.wave import WaveFile, WaveState
-    from paw.supervisor.context import Context
+from paw.supervisor.wave.runner_view import RunnerView
 
 
-class ResumingRunner(Protocol):
+class ResumingRunner(RunnerView, Protocol):
     """What settling needs of the runner that calls it (:class:`paw.supervisor.wave.runner.
     WaveRunner`), passed in: this room never imports the runner."""
 
-    @property
-    def ctx(self) -> Context: ...
-
-    @property
-    def wave(self) -> WaveFile: ...
-
-    @property
-    def state(self) -> WaveState: ...
-
-    def save(self) -> None:
-        """Write the wave's state (durable) before the next step."""
-        ...
-
     def approve_by_rule(self, effect: ApproveByRule, now: float) -> None:
         """Carry out a standing rule's approval (recorded first, proven before its key)."""
-        ...
-
-    def owe(self, notes: list[Notify]) -> None:
-        """Owe the messages of a decision (saved with it by the next :meth:`save`)."""
         ...
 
 

@@ -3,43 +3,23 @@ failed, and the ready ones started a few per sweep, each recorded before its age
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from paw.core.wave import WARN_AT, Notify, Phase, ready_to_start, wave_over_budget, wave_spent
 from paw.errors import PawError
 from paw.supervisor.records import load_agents
 from paw.supervisor.spawn import spawn as spawn_agent
 from paw.supervisor.spawn import start_up
-
-if TYPE_CHECKING:
-    from paw.core.wave import WaveFile, WaveState
-    from paw.supervisor.context import Context
+from paw.supervisor.wave.runner_view import RunnerView
 
 
-class StartingRunner(Protocol):
+class StartingRunner(RunnerView, Protocol):
     """What starting needs of the runner that calls it (:class:`paw.supervisor.wave.runner.
     WaveRunner`), passed in: this room never imports the runner."""
 
     @property
-    def ctx(self) -> Context: ...
-
-    @property
-    def wave(self) -> WaveFile: ...
-
-    @property
-    def state(self) -> WaveState: ...
-
-    @property
     def texts(self) -> dict[str, str]:
         """Each task's text (task files already read)."""
-        ...
-
-    def save(self) -> None:
-        """Write the wave's state (durable) before the next step."""
-        ...
-
-    def owe(self, notes: list[Notify]) -> None:
-        """Owe the messages of a decision (saved with it by the next :meth:`save`)."""
         ...
 
 

@@ -240,23 +240,6 @@ def pane_format(sep: str, *, command: bool = True) -> str:
     return sep.join(fields + [f"#{{@{key}}}" for key in TAG_KEYS])
 
 
-def listing_failure(stderr: str) -> str:
-    """Why a tmux listing failed, said the same way whenever it is asked: a server that is gone
-    is "server is gone" with no word of tmux's, which change while the server exits ("server
-    exited unexpectedly", then "no server running on …"), so two commands a moment apart say
-    the same thing; any other failure keeps tmux's last line.
-
-    >>> listing_failure("server exited unexpectedly") == listing_failure("no server running on x")
-    True
-    >>> listing_failure("can't find session: =x")
-    "list-panes failed (can't find session: =x)"
-    """
-    if server_gone(stderr):
-        return "server is gone (no tmux server answers on its socket)"
-    lines = stderr.strip().splitlines()
-    return f"list-panes failed ({lines[-1] if lines else 'failed'})"
-
-
 def server_gone(stderr: str) -> bool:
     """True when tmux's ``stderr`` says no server answers on the socket.
 

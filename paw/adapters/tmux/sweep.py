@@ -22,11 +22,11 @@ from paw.adapters.tmux.delta import PaneState, parse_pane_states
 from paw.adapters.tmux.format import (
     TAG_KEYS,
     is_pane_id,
-    listing_failure,
     pane_format,
     parse_listing,
     parse_pane_list,
     parse_sweep,
+    server_gone,
     split_by_budget,
     sweep_argv,
 )
@@ -94,7 +94,8 @@ def _sweep_chunk(
 
 def _failure(done: Completed) -> str:
     """Why a chain whose listing did not even run failed (server gone, command refused…)."""
-    return listing_failure(done.stderr)
+    reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
+    return f"{reason} ({last_line(done.stderr)})"
 
 
 def survey(

@@ -30,7 +30,6 @@ from paw.adapters.tmux.format import (
     TAG_KEYS,
     escape_arg,
     is_pane_id,
-    listing_failure,
     pane_format,
     parse_pane_list,
     server_gone,
@@ -331,7 +330,8 @@ class TmuxTerminal(Captures):
         fmt = f"{token} {STATE_FIELDS}"
         done = self._tmux("list-panes", "-a", "-F", fmt, check=False)
         if not done.ok:  # no listing is not "no panes": callers would take every pane for gone
-            raise TmuxError(f"tmux: {listing_failure(done.stderr)}")
+            reason = "server is gone" if server_gone(done.stderr) else "list-panes failed"
+            raise TmuxError(f"tmux: {reason} ({last_line(done.stderr)})")
         return parse_pane_states(done.stdout, token)
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -290,12 +291,24 @@ def test_a_missing_dash_c_directory_is_a_usage_error(
 # -- no tmux server ---------------------------------------------------------------------------
 
 
+def _no_server(server: Server) -> bool:
+    """True once tmux says no server runs on ``server``'s socket (it has exited)."""
+    done = subprocess.run(
+        ["tmux", "-L", str(server.socket_name), "list-sessions"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return done.returncode != 0 and "no server running" in done.stderr
+
+
 def test_without_the_tmux_server_ls_and_prompts_say_the_same_true_thing(
     repo: Path, server: Server, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(capsys, "spawn", "alice", "--agent", "scripted")[0] == 0
     wait_prompt(repo, "touch one.txt")
     server.kill()
+    # until the server has exited: while it exits, tmux says "server exited unexpectedly",
+    # and after, "no server running on …" (each listing repeats tmux's words)
+    assert retry_until(lambda: _no_server(server), budget(30.0), raises=False)
     code, out, ls_err = run(capsys, "ls")
     assert code == 1
     header, row = out.splitlines()

@@ -79,12 +79,14 @@ def test_pipelines_of_corpus_commands_judged_as_the_parser_judges_them(
 def test_only_a_lone_pipeline_without_declaration_takes_the_fast_path() -> None:
     assert fastpath.fast_parts("echo aGkK | base64 -d | sh") is not None
     assert fastpath.fast_parts("ls | echo 'GITHUB_TOKEN'") is not None
-    # The walk reads variable names in the raw text of a printing command, quoted or not: the
-    # fast path hands that text along.
+    # The walk reads variable names in the raw text of a printing command where they expand
+    # (not in single quotes, nor after a backslash): the fast path hands that text along.
     parts = fastpath.fast_parts("ls | echo '$GITHUB_TOKEN'")
     assert parts is not None
     assert parts[0][1][2] == "echo '$GITHUB_TOKEN'"
-    assert evaluate_command("ls | echo '$GITHUB_TOKEN'").rules == ("shell.secret-read",)
+    assert evaluate_command("ls | echo '$GITHUB_TOKEN'").rules == ()
+    assert evaluate_command('ls | echo "$GITHUB_TOKEN"').rules == ("shell.secret-read",)
+    assert evaluate_command('ls | echo "it\'s $GITHUB_TOKEN"').rules == ("shell.secret-read",)
     assert fastpath.fast_parts("a | b | c && d") is None  # tree-sitter nests this its own way
     assert fastpath.fast_parts("export X=1 | sh") is None  # a declaration, not a command stage
     for misparsed in ("echo hi | me@h", "a | b%c", "a | b?c", "a | 0_+:", "a | b =="):
@@ -372,3 +374,32 @@ def test_words_without_odd_characters_are_read_alike_in_pipelines() -> None:
             failing += 1
             assert fastpath._may_be_odd(f"x | {word}"), word
     assert failing > 10_000
+
+
+# The fast path and the walk disagreed here (the fast path ran only on some interpreters until
+# it ran on all): settled by what the shell and `env` do, with both paths deciding alike.
+_SETTLED = (
+    ("echo '$GITHUB_TOKEN'", Action.ALLOW),  # single quotes: the letters, not the token
+    ("echo \\$GITHUB_TOKEN", Action.ALLOW),  # a backslash: the same
+    ("echo $'$GITHUB_TOKEN'", Action.ALLOW),  # ANSI-C quotes expand no variable either
+    ("echo '$GITHUB_TOKEN' > out.txt", Action.ALLOW),
+    ('echo "$GITHUB_TOKEN"', Action.BLOCK),  # double quotes expand it
+    ('echo "it\'s $GITHUB_TOKEN"', Action.BLOCK),  # a single quote inside double ones is text
+    ("echo 'a' $GITHUB_TOKEN", Action.BLOCK),
+    ("bash -c 'echo $GITHUB_TOKEN'", Action.BLOCK),  # the script expands it
+    ("env A=1 ==", Action.BLOCK),  # env sets `==` as it sets `A=1`, runs nothing: prints all
+    ("env A=1 =~", Action.BLOCK),
+    ("env =x", Action.BLOCK),
+)
+
+
+@pytest.mark.parametrize(("command", "action"), _SETTLED)
+def test_the_fast_path_and_the_walk_agree_where_they_once_differed(
+    command: str, action: Action, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_fast = shell.analyse_command(command, cwd="/srv/proj").verdict
+    monkeypatch.setattr(shell, "fast_parts", lambda text: None)
+    fastpath.clear_fast_memo()
+    walked = shell.analyse_command(command, cwd="/srv/proj").verdict
+    assert with_fast.action is action, with_fast
+    assert walked.action is action, walked

@@ -174,7 +174,7 @@ def _unwrap_env(args: list[Word]) -> Unwrapped:
             return Unwrapped("env", [], script=" ".join(rest))
         if text in {"-u", "--unset", "-C", "--chdir", "-P"}:
             i += 2
-        elif text.startswith("-") or ("=" in text and not text.startswith("=")):
+        elif text.startswith("-") or "=" in text:  # env sets `=x` too (`env ==` dumps all)
             i += 1
         else:
             break

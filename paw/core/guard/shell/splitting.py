@@ -51,14 +51,47 @@ def resplit(
 
 
 def printed_secret_variable(raw: bytes, ctx: Context) -> None:
-    """``echo $GITHUB_TOKEN`` prints a credential into the agent's context."""
+    """``echo $GITHUB_TOKEN`` prints a credential into the agent's context; ``echo
+    '$GITHUB_TOKEN'`` prints those letters (nothing expands in single quotes, nor after a
+    backslash), as the fast path, which reads the words, has always judged it."""
     from paw.core.guard.shell.rules.secrets import secret_variable
 
-    for match in VAR_REF_RE.finditer(raw):
+    for match in VAR_REF_RE.finditer(expanding(raw)):
         name = match.group(1).decode("ascii", "replace")
         if secret_variable(name) and name not in ctx.env:
             ctx.block("shell.secret-read", f"`echo ${name}` prints a credential")
             return
+
+
+def expanding(raw: bytes) -> bytes:
+    """``raw`` with what the shell takes literally blanked: single-quoted text outside double
+    quotes (also ``$'…'``) and each backslash with the character it escapes. A quote left open
+    keeps the rest as it is (a text that does not parse is read whole: fail closed).
+
+    >>> expanding(b"echo '$A' $B")
+    b'echo      $B'
+    """
+    if b"'" not in raw and b"\\" not in raw:
+        return raw
+    out = bytearray(raw)
+    i, n, double = 0, len(raw), False
+    while i < n:
+        c = raw[i]
+        if c == 0x5C:  # a backslash: the next character is literal (in double quotes too)
+            out[i : i + 2] = b" " * len(out[i : i + 2])
+            i += 2
+        elif c == 0x22:
+            double = not double
+            i += 1
+        elif c == 0x27 and not double:
+            end = raw.find(b"'", i + 1)
+            if end < 0:
+                return bytes(out)
+            out[i : end + 1] = b" " * (end + 1 - i)
+            i = end + 1
+        else:
+            i += 1
+    return bytes(out)
 
 
 def _split_ifs(argv: list[Word]) -> list[Word]:

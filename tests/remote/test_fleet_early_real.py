@@ -28,6 +28,7 @@ from tests.support.hook_stand_in import (
     HeldSurvey,
     Pictures,
     agent_table,
+    channel_files,
     install_stand_in,
     launched_pid,
     listed,
@@ -90,7 +91,14 @@ def test_a_fleets_early_look_lists_this_machines_request_beside_the_hosts_last_p
         before = len(pictures)
         hold.set()
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
-        first, oid = arrivals.first_listing(before)  # the look's, channel-only
+        first, oid = arrivals.first_listing(
+            before,
+            lambda: (
+                f"feed: sweeps={feed.sweeps} early_looks={feed.early_looks} "
+                f"in_flight={feed.in_flight}; a sweep reached the held survey: "
+                f"{entered.is_set()}; channel files: {channel_files(site.repo)}"
+            ),
+        )  # the look's, channel-only
         # the host's agents and prompt as the last picture showed them (nothing asked of it)
         assert _on_host(first) == shown
         assert shown[0] == ["r1"]

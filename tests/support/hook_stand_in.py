@@ -60,6 +60,19 @@ time.sleep(3600)
 """
 
 
+def channel_files(root: Path) -> list[str]:
+    """Every file under the repository's ``.paw/channels`` (records, answers, wake FIFOs), with
+    its size: what a hook left and which paw processes listen, for a failure's message."""
+    channels = root / ".paw" / "channels"
+    if not channels.exists():
+        return ["(no .paw/channels)"]
+    return [
+        f"{p.relative_to(channels)} {p.lstat().st_size}"
+        for p in sorted(channels.rglob("*"))
+        if not p.is_dir()
+    ]
+
+
 def install_stand_in(tmp_path: Path) -> tuple[Path, Path]:
     """The stand-in's script (``<tmp_path>/bin/qwen``) and the go file it waits for (written by
     the test: the hook event it hands its hook)."""
@@ -172,14 +185,18 @@ class Pictures(Arrivals[Picture]):
         if isinstance(event, Picture):
             self.add(event)
 
-    def first_listing(self, since: int) -> tuple[Picture, str]:
+    def first_listing(
+        self, since: int, explain: Callable[[], str] = lambda: ""
+    ) -> tuple[Picture, str]:
         """The first picture after the first ``since`` that lists the stand-in's request
         (waited for), and the request's occurrence id: it must be an early look's picture (not
-        the screen sweep's), the prompt channel-only."""
+        the screen sweep's), the prompt channel-only. ``explain`` says, on a failure, what the
+        caller can see of the feed and the channel (a flake must say where it stopped)."""
         items = self.items
-        assert self.waited(lambda: any(listed(p) for p in items[since:]), 60), [
-            (p.early, p.snapshot.prompts) for p in items[since:]
-        ]
+        assert self.waited(lambda: any(listed(p) for p in items[since:]), 60), (
+            [(p.early, p.snapshot.prompts) for p in items[since:]],
+            explain(),
+        )
         [first] = [p for p in items[since:] if listed(p)][:1]
         assert first.early
         [oid] = listed(first)

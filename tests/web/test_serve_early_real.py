@@ -29,6 +29,7 @@ from tests.support.hook_stand_in import (
     EVENT,
     HeldSurvey,
     Pictures,
+    channel_files,
     configure_stand_in,
     launched_pid,
     listed,
@@ -87,7 +88,14 @@ def test_paw_serves_feed_lists_a_channel_request_from_the_pokes_early_look(
         before = len(pictures)
         hold.set()
         go.write_text(json.dumps(EVENT), encoding="utf-8")  # the real hook lands it and pokes
-        first, oid = arrivals.first_listing(before)  # the look's, channel-only
+        first, oid = arrivals.first_listing(
+            before,
+            lambda: (
+                f"feed: sweeps={feed.sweeps} early_looks={feed.early_looks} "
+                f"in_flight={feed.in_flight}; a sweep reached the held survey: "
+                f"{entered.is_set()}; channel files: {channel_files(git_repo)}"
+            ),
+        )  # the look's, channel-only
         # the page reads it, and an open page's stream was woken by it
         assert [p.id for p in source.read_board().snapshot.prompts] == [oid]
         woken = asyncio.run_coroutine_threadsafe(_woken(changed), loop)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
@@ -39,16 +40,20 @@ def host(
     sshd: Sshd, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[SshTransport, str]]:
     """A transport to the test sshd and a tmux socket name of the test's own on the host."""
-    monkeypatch.setenv("PAW_SSH_CONTROL_DIR", str(Path("/tmp") / f"paw-ev-{uuid.uuid4().hex[:8]}"))
+    control = Path("/tmp") / f"paw-ev-{uuid.uuid4().hex[:8]}"  # short: a socket path's limit
+    monkeypatch.setenv("PAW_SSH_CONTROL_DIR", str(control))
     transport = SshTransport(parse_target(sshd.url), config_file=str(sshd.client_config))
     socket_name = f"paw-ev-{uuid.uuid4().hex[:8]}"
     yield transport, socket_name
-    with pytest.MonkeyPatch.context():
-        try:
-            sshd.ssh("tmux", "-L", socket_name, "kill-server")
-        except subprocess.TimeoutExpired:
-            subprocess.run(["tmux", "-L", socket_name, "kill-server"], check=False)
-        transport.disconnect()
+    try:
+        ended = sshd.ssh("tmux", "-L", socket_name, "kill-server").returncode == 0
+    except subprocess.TimeoutExpired:
+        ended = False
+    if not ended:  # the host is this machine, the same user
+        kill = ["tmux", "-L", socket_name, "kill-server"]
+        subprocess.run(kill, capture_output=True, check=False)
+    transport.disconnect()
+    shutil.rmtree(control, ignore_errors=True)
 
 
 def _clients(sshd: Sshd, socket_name: str) -> list[int] | None:

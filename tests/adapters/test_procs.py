@@ -45,10 +45,17 @@ def _psutil_tree(pid: int) -> list[int]:
     return [pid, *(c.pid for c in root.children(recursive=True))]
 
 
+def _sleeps(tree: Any) -> int:
+    return sum(1 for p in tree if p.name == "sleep" and p.cmdline[:1] == ("sleep",))
+
+
 def test_procs_trees_match_psutil_children_from_one_table_pass(
     families: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     inspector = PsutilInspector()
+    # four processes each, and both sleeps past their exec: a child forked but not yet exec'd
+    # still shows its parent's name (python), and psutil would then name it differently
+    retry_until(lambda: all(_sleeps(inspector.tree(pid)) == 2 for pid in families), budget(30))
     retry_until(lambda: all(len(inspector.tree(pid)) == 4 for pid in families), budget(30))
     passes: list[object] = []
     real_map, real_walk = pstree._children_map, pstree._walk_children

@@ -387,11 +387,17 @@ def test_real_terminal_80x24_shows_the_wave_parked_first(git_repo: Path, server:
     runner = start_runner(git_repo, socket)
     try:
         wait_until_parked(git_repo, runner)
+        # the shell reaps the TUI and writes its exit status: tmux 3.3a under load has left a
+        # pane's ended process unreaped (a zombie, the pane not dead) for more than 30 s
+        status = git_repo.parent / "tui-exit-status"
         command = " ".join(
             (sys.executable, "-m", "paw", "tui", "-C", str(git_repo), "--interval", "0.2")
         )
+        command = f"{command}; echo $? > {status}"
         env = ["-e", "TERM=xterm-256color", "-e", "TEXTUAL_ANIMATIONS=none"]
         server.cmd("new-session", "-d", "-s", "ui", "-x", "80", "-y", "24", *env, command)
+        # a TUI that ends leaves its last words on screen (else the pane and its text vanish)
+        server.cmd("set-option", "-t", "ui", "remain-on-exit", "on")
         ui = str(server.cmd("display-message", "-p", "-t", "ui", "#{pane_id}").stdout[0])
         assert wait_for(lambda: "● tmux" in capture(socket, ui), budget(30)), capture(socket, ui)
 
@@ -414,8 +420,14 @@ def test_real_terminal_80x24_shows_the_wave_parked_first(git_repo: Path, server:
         assert "confirm" in push
         assert "q Quit" in lines[-1]
         kill_runner(runner)
-        assert wait_for(lambda: RESUME_HINT in capture(socket, ui), budget(30)), capture(socket, ui)
+        assert wait_for(lambda: RESUME_HINT in capture(socket, ui), budget(30)), (
+            server.cmd("list-panes", "-a", "-F", "#{pane_id} #{pane_dead}").stdout,
+            capture(socket, ui),
+        )
+        assert not status.exists(), capture(socket, ui)
         server.cmd("send-keys", "-t", ui, "q")
-        assert wait_for(lambda: server.cmd("has-session", "-t", "ui").returncode != 0)
+        assert wait_for(status.exists, budget(30)), capture(socket, ui)
+        assert wait_for(lambda: status.read_text().strip() != ""), capture(socket, ui)
+        assert status.read_text().strip() == "0", capture(socket, ui)
     finally:
         kill_runner(runner)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 
@@ -26,3 +27,12 @@ def home_directory() -> str | None:
     except RuntimeError:  # no HOME and no password entry
         return None
     return home if home.startswith("/") else None
+
+
+def machine_name() -> str:
+    """This machine's name (``socket.gethostname()``; "" when it has none): messages name it
+    beside the repository, for someone who runs paw on more than one."""
+    try:
+        return socket.gethostname()
+    except OSError:
+        return ""

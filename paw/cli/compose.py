@@ -21,7 +21,7 @@ from paw.adapters.audit import JsonlAuditLog, current_tty, current_user
 from paw.adapters.config_store import format_problem
 from paw.adapters.crash_switch import crash_points
 from paw.adapters.git.runner import EarlyStatuses, GitCli
-from paw.adapters.paths import home_directory, resolve_path
+from paw.adapters.paths import home_directory, machine_name, resolve_path
 from paw.adapters.pstree import PsutilInspector, lower_thread_priority
 from paw.adapters.state import StateStore
 from paw.adapters.tmux.terminal import TmuxTerminal
@@ -296,6 +296,7 @@ def build_supervisor(
         git_details=git_details_for(config),
         which=shutil.which,
         fault=crash_points(os.environ),
+        machine=machine_name() or None,
         # writes follow symlinks on this machine; other agents' worktrees and the user's home
         # (to place `~/…`) are named to the guard
         shell=default_shell_evaluator(resolve_path, agent_worktrees(state), home_directory()),

@@ -70,15 +70,21 @@ def compose_message(
     repo: str = "",
     links: Sequence[str] = (),
     opens: Sequence[tuple[str, str]] = (),
+    host: str = "",
 ) -> Message:
-    """One message of a wave (or its landing): ``repo`` named in the title and the body, the
-    outgoing text redacted, the level its event has; ``links`` (one-occurrence links: a
-    credential paw made, not text to redact) are added after the redaction, unchanged;
-    ``opens``: the same links as (label, URL) for a service's buttons."""
+    """One message of a wave (or its landing): ``repo`` named in the title and the body, on
+    ``host`` (the machine paw runs on: someone with several reads which one), the outgoing text
+    redacted, the level its event has; ``links`` (one-occurrence links: a credential paw made,
+    not text to redact) are added after the redaction, unchanged; ``opens``: the same links as
+    (label, URL) for a service's buttons."""
     if repo:  # which checkout, for someone reading it away from the terminal
         name = repo.rstrip("/").rsplit("/", 1)[-1] or repo
-        title = title.replace(f"paw wave {wave}:", f"paw wave {wave} ({name}):", 1)
-        lines = [*lines, f"repo: {repo}"]
+        where = f"{name} on {host}" if host else name
+        title = title.replace(f"paw wave {wave}:", f"paw wave {wave} ({where}):", 1)
+        lines = [*lines, f"repo: {host}:{repo}" if host else f"repo: {repo}"]
+    elif host:
+        title = title.replace(f"paw wave {wave}:", f"paw wave {wave} (on {host}):", 1)
+        lines = [*lines, f"host: {host}"]
     body = "\n".join(lines)
     out_title, t_changed = redact(title)
     out_body, b_changed = redact(body)
@@ -114,7 +120,7 @@ def prompt_lines(task: TaskState, prompt: PromptState, now: float) -> list[str]:
 
 def prompt_message(
     event: str, wave: str, task: TaskState, prompt: PromptState, now: float, *, repo: str = "",
-    link: str | None = None,
+    link: str | None = None, host: str = "",
 ) -> Message:  # fmt: skip
     """A parked prompt, a reminder about it, or the news that it was answered; ``link``: the
     `paw serve` page of this one occurrence (``[serve] public_url``)."""
@@ -132,12 +138,13 @@ def prompt_message(
         ]
     opens = [("Open", link)] if link and event != "answered" else []
     links = [f"open: {url}" for _, url in opens]
-    return compose_message(event, wave, task.name, prompt.id, title, lines, repo, links, opens)
+    return compose_message(event, wave, task.name, prompt.id, title, lines, repo, links, opens,
+                           host)  # fmt: skip
 
 
 def digest_message(
     wave: str, items: Sequence[tuple[TaskState, PromptState]], now: float, *, repo: str = "",
-    links: Mapping[str, str] | None = None,
+    links: Mapping[str, str] | None = None, host: str = "",
 ) -> Message:  # fmt: skip
     """Many prompts at once: one message listing them all (``links``: prompt id -> its
     one-occurrence link)."""
@@ -152,10 +159,10 @@ def digest_message(
     found = links or {}
     opens = [(f"Open {t.name}", found[p.id]) for t, p in items if p.id in found]
     said = [f"open {label.removeprefix('Open ')}: {url}" for label, url in opens]
-    return compose_message("digest", wave, None, None, title, lines, repo, said, opens)
+    return compose_message("digest", wave, None, None, title, lines, repo, said, opens, host)
 
 
-def _spend_message(event: str, wave: str, task: TaskState, repo: str) -> Message:
+def _spend_message(event: str, wave: str, task: TaskState, repo: str, host: str) -> Message:
     """A task's agent used 80 % of its token or dollar budget, or all of it (parked)."""
     used = [f"{task.used_tokens:,} tokens" if task.used_tokens is not None else "",
             f"${task.used_usd:.2f}" if task.used_usd is not None else ""]  # fmt: skip
@@ -172,10 +179,12 @@ def _spend_message(event: str, wave: str, task: TaskState, repo: str) -> Message
         ]
     else:
         title = f"paw wave {wave}: {task.name} has used 80 % of its budget"
-    return compose_message(event, wave, task.name, None, title, lines, repo)
+    return compose_message(event, wave, task.name, None, title, lines, repo, host=host)
 
 
-def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: str = "") -> Message:
+def task_message(
+    event: str, wave: str, task: TaskState, now: float, *, repo: str = "", host: str = ""
+) -> Message:
     """A task stuck, failed or done, a dialog, or a follow-up that waits (``parked``)."""
     if event == "parked":
         title = f"paw wave {wave}: {task.name} needs a human: its follow-up waits"
@@ -189,9 +198,9 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
             ),
             f"look at it: paw attach {task.agent}",
         ]
-        return compose_message(event, wave, task.name, None, title, lines, repo)
+        return compose_message(event, wave, task.name, None, title, lines, repo, host=host)
     if event in ("budget-warning", "budget-parked"):
-        return _spend_message(event, wave, task, repo)
+        return _spend_message(event, wave, task, repo, host)
     if event == "dialog":
         title = f"paw wave {wave}: {task.name} waits on a dialog only a human can answer"
         lines = [
@@ -199,7 +208,7 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
             f"task: {task.name}",
             f"answer it in the agent's pane: paw attach {task.agent}",
         ]
-        return compose_message(event, wave, task.name, None, title, lines, repo)
+        return compose_message(event, wave, task.name, None, title, lines, repo, host=host)
     if event in ("stuck", "stuck-reminder"):
         since = now - (task.last_change or now)
         title = f"paw wave {wave}: {task.name} is stuck"
@@ -212,22 +221,22 @@ def task_message(event: str, wave: str, task: TaskState, now: float, *, repo: st
                 f"`paw attach {task.agent}`, or `paw send {task.agent} TEXT`"
             ),
         ]
-        return compose_message(event, wave, task.name, None, title, lines, repo)
+        return compose_message(event, wave, task.name, None, title, lines, repo, host=host)
     title = f"paw wave {wave}: {task.name} {task.phase.value}: {task.outcome or ''}".rstrip()
     lines = [f"agent: {task.agent}", f"task: {task.name}", f"outcome: {task.outcome}"]
     if task.checks:
         last = task.checks[-1]
         lines += [f"check: exit {last.exit_code}", last.tail[-800:]]
-    return compose_message(event, wave, task.name, None, title, lines, repo)
+    return compose_message(event, wave, task.name, None, title, lines, repo, host=host)
 
 
-def wave_message(event: str, state: WaveState, *, repo: str = "") -> Message:
+def wave_message(event: str, state: WaveState, *, repo: str = "", host: str = "") -> Message:
     """The wave finished, failed, was stopped or ran over its budget."""
     counts = _counts(state)
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     title = f"paw wave {state.name}: {event.replace('wave-', '')} ({summary})"
     lines = [f"wave: {state.name}", f"tasks: {summary}", "report: paw wave report " + state.name]
-    return compose_message(event, state.name, None, None, title, lines, repo)
+    return compose_message(event, state.name, None, None, title, lines, repo, host=host)
 
 
 def _counts(state: WaveState) -> dict[str, int]:

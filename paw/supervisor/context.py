@@ -159,6 +159,7 @@ class Context:
     # None: paw's own readers (``paw.core.detect.read_input``)
     input_reader: Callable[[str, str], str | None] | None = None
     host: str | None = None  # the host the agents run on (None: this machine)
+    machine: str | None = None  # this machine's name, as messages name it (None: unnamed)
     # where a path on this machine really leads (symlinks followed; None: cannot tell): edit and
     # write prompts are judged by it. None: paths are judged as written (remote hosts, tests)
     resolve_path: Callable[[str], str | None] | None = None
@@ -167,6 +168,12 @@ class Context:
     memory: SweepMemory = field(default_factory=SweepMemory)
     # Agents' structured prompt channels (None: the screen path alone, as before issue 32).
     channels: ChannelHub | None = None
+
+    @property
+    def where(self) -> str:
+        """The machine messages name beside ``repo_root``: a host's name for its agents' repository,
+        else this machine's ("" when unknown)."""
+        return self.host or self.machine or ""
 
     @property
     def local_procs(self) -> ProcessInspector:

@@ -55,6 +55,7 @@ class Supervisor:
         which: Callable[[str], str | None] | None = None,
         fault: Callable[[str], None] | None = None,
         host: str | None = None,
+        machine: str | None = None,
         own_procs: ProcessInspector | None = None,
         settings: SweepSettings | None = None,
         resolve_path: Callable[[str], str | None] | None = None,
@@ -62,8 +63,9 @@ class Supervisor:
         agent_version: Callable[[Sequence[str], Sequence[str]], str | None] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called. ``host``: the host the
-        agents run on (``procs`` reads it; ``own_procs`` this machine); ``settings``: how the
-        sweeps work."""
+        agents run on (``procs`` reads it; ``own_procs`` this machine); ``machine``: this
+        machine's name (messages name it beside the repository); ``settings``: how the sweeps
+        work."""
         self.ctx = Context(
             config=config,
             repo_root=repo_root,
@@ -82,6 +84,7 @@ class Supervisor:
             which=which,
             fault=fault or (lambda _step: None),
             host=host,
+            machine=machine,
             own_procs=own_procs,
             settings=settings or SweepSettings(),
             resolve_path=resolve_path,

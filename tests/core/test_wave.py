@@ -448,6 +448,28 @@ def test_messages_name_the_repository_and_carry_apprise_levels() -> None:
     assert one.title == "paw wave night: 1 prompt needs a human"
 
 
+def test_messages_name_the_machine_beside_the_repository() -> None:
+    """Issue 35: someone running paw on several machines reads which one, in the title and the
+    body; over budget is a warning."""
+    w = wave()
+    state = initial_state(w, "/x/night.toml", "ab" * 32, 0.0)
+    t = step_task(
+        w, w.tasks[0], running(), view("prompt", prompts=(prompt(verdict=Action.CONFIRM),)), 1.0
+    ).task
+    parked = prompt_message("parked", "night", t, t.prompts[0], 2.0, repo="/src/shop",
+                            host="build-box")  # fmt: skip
+    assert parked.title.startswith("paw wave night (shop on build-box): a needs a human")
+    assert parked.outgoing_title.startswith("paw wave night (shop on build-box): ")
+    assert parked.body.endswith("\nrepo: build-box:/src/shop")
+    assert parked.outgoing_body.endswith("\nrepo: build-box:/src/shop")
+    over = wave_message("wave-over-budget", state, repo="/src/shop", host="build-box")
+    assert over.title.startswith("paw wave night (shop on build-box): over-budget (")
+    assert over.level == "warning"
+    digest = digest_message("night", [(t, t.prompts[0])], 2.0, repo="/src/shop", host="b")
+    assert digest.title == "paw wave night (shop on b): 1 prompt needs a human"
+    assert task_message("stuck", "night", t, 3.0, host="b").body.endswith("\nhost: b")
+
+
 def test_a_failed_check_after_one_follow_up_says_follow_up() -> None:
     w = wave()
     t = running(followups=1)

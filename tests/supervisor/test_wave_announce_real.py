@@ -25,7 +25,16 @@ import pytest
 
 from paw.adapters.state import StateStore
 from paw.supervisor.crash_steps import WAVE_STEPS
-from tests.supervisor.test_wave_real import BUDGET_S, _agent, _audit, _paw, _state, _task, _wait
+from tests.supervisor.test_wave_real import (
+    BUDGET_S,
+    WHERE,
+    _agent,
+    _audit,
+    _paw,
+    _state,
+    _task,
+    _wait,
+)
 from tests.supervisor.test_wave_windows_real import _finish, _notify, _setup, _start
 from tests.support.hook_stand_in import (
     COMMAND,
@@ -45,7 +54,7 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.tmux, pytest.mark.git, pytest.mark.timeout(300)]
 
 TASKS = ("one", "two")
-TITLE = "paw wave night (repo): {} needs a human: shell git push origin feature"
+TITLE = f"paw wave night ({WHERE}): {{}} needs a human: shell git push origin feature"
 
 
 @pytest.fixture

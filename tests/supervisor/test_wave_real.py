@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -30,6 +31,7 @@ pytestmark = [pytest.mark.tmux, pytest.mark.git, pytest.mark.timeout(300)]
 
 PAW = [sys.executable, "-m", "paw"]
 BUDGET_S = budget(90.0)  # generous: a loaded two-core machine (PAW_TEST_SLOW scales it)
+WHERE = f"repo on {socket.gethostname()}"  # a message names the repository and the machine
 
 
 def _agent(kind: str, *steps: str) -> str:
@@ -286,19 +288,21 @@ def test_wave_escalates_resumes_after_kill_and_reports(
 
     # One message per prompt occurrence, across the kill, each with its exact commands.
     assert receiver.wait(
-        lambda ms: any("night (repo): failed" in str(m.get("title")) for m in ms), 10
+        lambda ms: any(f"night ({WHERE}): failed" in str(m.get("title")) for m in ms), 10
     )
     titles = receiver.titles()
     parked = [t for t in titles if "needs a human" in t]
     assert sorted(parked) == sorted(
         [
-            "paw wave night (repo): push needs a human: shell git push origin feature",
-            "paw wave night (repo): wipe needs a human: shell rm -rf /",
-            "paw wave night (repo): ask needs a human: question Which database?",
+            f"paw wave night ({WHERE}): push needs a human: shell git push origin feature",
+            f"paw wave night ({WHERE}): wipe needs a human: shell rm -rf /",
+            f"paw wave night ({WHERE}): ask needs a human: question Which database?",
         ]
     )
     bodies = {str(m["title"]): str(m["message"]) for m in receiver.messages}
-    push_body = bodies["paw wave night (repo): push needs a human: shell git push origin feature"]
+    push_body = bodies[
+        f"paw wave night ({WHERE}): push needs a human: shell git push origin feature"
+    ]
     assert f"paw approve {push['id']}" in push_body
     assert f"paw deny {push['id']}" in push_body
     assert "guard: confirm" in push_body

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import subprocess
+from socket import gethostname
 from typing import TYPE_CHECKING
 
 import psutil
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.tmux, pytest.mark.git, pytest.mark.timeout(300)]
 
 QUIET = "[notify]\nbell = false\ntmux_badge = false\n"
-STOPPED = ": stopped (1 running)"  # "paw wave night (<repo>): stopped (1 running)"
+STOPPED = ": stopped (1 running)"  # "paw wave night (<repo> on <host>): stopped (1 running)"
 
 
 @pytest.fixture
@@ -121,7 +122,7 @@ def test_a_runner_killed_while_it_ends_records_the_end_once(
         receiver.titles()
     )
     assert [t for t in receiver.titles() if "stopped" in t] == [
-        f"paw wave night ({repo.name}){STOPPED}"
+        f"paw wave night ({repo.name} on {gethostname()}){STOPPED}"
     ]
 
 

@@ -23,6 +23,7 @@ import pytest
 from tests.supervisor.test_wave_real import (
     BUDGET_S,
     PAW,
+    WHERE,
     _agent,
     _agent_of,
     _audit,
@@ -140,7 +141,7 @@ def test_a_rule_approval_killed_before_its_key_is_parked_for_a_human_on_resume(
     assert outcomes.count("not-sent") == 1
     assert outcomes.count("sent") + outcomes.count("sent-unconfirmed") == 1  # the human's
     titles = receiver.titles()
-    assert titles.count("paw wave night (repo): list needs a human: shell ls -la") == 1, titles
+    assert titles.count(f"paw wave night ({WHERE}): list needs a human: shell ls -la") == 1, titles
     report = json.loads(_paw(repo, socket, "wave", "report", "--json").stdout)
     row = report["tasks"][0]
     assert (row["approved_by_human"], row["approved_by_rule"]) == (1, 0)
@@ -179,7 +180,7 @@ def test_messages_cut_off_by_a_kill_during_a_slow_delivery_arrive_once_after_res
     first = receiver.titles()
     assert len(first) == 1, first
     wanted = {
-        f"paw wave night (repo): {t} needs a human: shell git push origin feature"
+        f"paw wave night ({WHERE}): {t} needs a human: shell git push origin feature"
         for t in ("one", "two")
     }
 

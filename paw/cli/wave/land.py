@@ -115,7 +115,8 @@ def cmd_land(args: argparse.Namespace) -> Result:
         notifier = ChannelNotifier(wave.notify or sup.ctx.config.notify)
         lander = Lander(
             sup, wave, lambda: read_state(docs, name), store=docs, git=LandGitCli(),
-            run_check=run_check, on_change=_reporter(args, notifier, sup.ctx.repo_root),
+            run_check=run_check,
+            on_change=_reporter(args, notifier, sup.ctx.repo_root, sup.ctx.where),
         )  # fmt: skip
 
         def running() -> bool:  # the wave's runner is alive: land its tasks as they finish
@@ -185,7 +186,7 @@ def _pull_requests(lander: Lander) -> PrOutcome:
 
 
 def _reporter(
-    args: argparse.Namespace, notifier: ChannelNotifier, repo: str
+    args: argparse.Namespace, notifier: ChannelNotifier, repo: str, host: str
 ) -> Callable[[LandState, str, str], None]:
     """Print each state change and send it to the wave's channels (one message each)."""
     from paw.core.land import land_message
@@ -193,7 +194,7 @@ def _reporter(
     def tell(land: LandState, task: str, text: str) -> None:
         if not (args.quiet or args.json):
             write_live(f"land {land.wave}: {task}: {text}")
-        notifier.send(land_message(land, task, text, repo=repo))
+        notifier.send(land_message(land, task, text, repo=repo, host=host))
 
     return tell
 

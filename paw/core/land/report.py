@@ -25,7 +25,9 @@ _LAND_EVENTS = {
 }
 
 
-def land_message(land: LandState, task: str, text: str, *, repo: str = "") -> Message:
+def land_message(
+    land: LandState, task: str, text: str, *, repo: str = "", host: str = ""
+) -> Message:
     """One state change of the queue as a message (redacted for the channels)."""
     t = land.task(task)
     status = t.status if t is not None else LandStatus.QUEUED
@@ -37,7 +39,9 @@ def land_message(land: LandState, task: str, text: str, *, repo: str = "") -> Me
             lines += [f"`{t.check}`, last lines:", t.tail]
         lines.append(f"see: paw wave report {land.wave}")
     title = f"paw wave {land.wave}: {task} {status.value}: {text}"
-    message = compose_message(_LAND_EVENTS[status], land.wave, task, None, title, lines, repo)
+    message = compose_message(
+        _LAND_EVENTS[status], land.wave, task, None, title, lines, repo, host=host
+    )
     if status is LandStatus.PARKED:
         return replace(message, level="warning")
     return replace(message, level="success") if status is LandStatus.LANDED else message

@@ -68,6 +68,7 @@ class Outbox:
         self.store = store
         self.wave = wave
         self.repo = ctx.repo_root
+        self.host = ctx.where  # the machine messages name beside the repository
         self.notifier = notifier
         self.settings = settings
         self.save = save
@@ -112,7 +113,8 @@ class Outbox:
                     items.append((task, prompt))
             if items:
                 links = {p.id: url for t, p in items if (url := self._link(t, p, now))}
-                outbox.append(digest_message(self.wave, items, now, repo=self.repo, links=links))
+                outbox.append(digest_message(self.wave, items, now, repo=self.repo, links=links,
+                                              host=self.host))  # fmt: skip
         for note in notes:
             if digest and note in parked:
                 continue
@@ -124,7 +126,7 @@ class Outbox:
 
     def _compose(self, state: WaveState, note: Notify, now: float) -> Message | None:
         if note.event in ("wave-over-budget", "wave-budget-warning"):
-            return wave_message(note.event, state, repo=self.repo)
+            return wave_message(note.event, state, repo=self.repo, host=self.host)
         task = state.task(note.task) if note.task else None
         if task is None:
             return None
@@ -144,12 +146,12 @@ class Outbox:
                 prompt.last_reminded = now
             link = self._link(task, prompt, now) if note.event != "answered" else None
             return prompt_message(
-                note.event, self.wave, task, prompt, now, repo=self.repo, link=link
+                note.event, self.wave, task, prompt, now, repo=self.repo, link=link, host=self.host
             )
         if note.event in ("stuck", "stuck-reminder"):
             task.stuck_notified = now
             task.stuck_count += 1 if note.event == "stuck" else 0
-        return task_message(note.event, self.wave, task, now, repo=self.repo)
+        return task_message(note.event, self.wave, task, now, repo=self.repo, host=self.host)
 
     def _link(self, task: TaskState, prompt: PromptState, now: float) -> str | None:
         """The one-occurrence link of a live prompt (``[serve] public_url``), or None."""

@@ -285,7 +285,9 @@ class WaveRunner:
         self.state.status, self.state.ended_at = ending.status, ending.at
         self.state.ending = None
         # ended and its message recorded in one write (the outbox's)
-        message = wave_message(ending.event, self.state, repo=self.ctx.repo_root)
+        message = wave_message(
+            ending.event, self.state, repo=self.ctx.repo_root, host=self.ctx.where
+        )
         self.outbox.send(self.state, [message])
         self.outbox.update_badge(0)
         return True

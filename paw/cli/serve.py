@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 from paw.cli import UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from paw.supervisor.feed import Feed
     from paw.supervisor.fleet import Fleet
@@ -46,6 +46,32 @@ def check_bind(host: str, *, cert: str | None, key: str | None, trusted_proxy: b
         hint="give --cert FILE --key FILE, or --trusted-proxy when a proxy or tunnel in front "
         "terminates TLS; or keep 127.0.0.1 and use `ssh -L` (docs/web.md)",
     )
+
+
+def allowed_hosts(
+    bind: str, port: int, *, public_url: str | None = None, named: Sequence[str] = ()
+) -> frozenset[str] | None:
+    """The ``Host`` headers a server bound to ``bind``:``port`` answers (others get 421: a page
+    of another site whose name points here, DNS rebinding, reads nothing). On a loopback
+    address: its own names on that port, ``public_url``'s host (a tunnel or proxy in front,
+    such as ``tailscale serve``, passes the browser's Host on) and the ``named`` ones
+    (``--allow-host``, ``[serve] allow_hosts``), nothing broader. None (any) for another
+    address: TLS or the trusted proxy guards it. UsageError for a name that is not
+    ``NAME[:PORT]``."""
+    from paw.core.config import host_header, public_host
+
+    try:
+        extra = {host_header(name) for name in named}
+    except ValueError as err:
+        raise UsageError(f"--allow-host {err}", hint="e.g. --allow-host box.example.ts.net "
+                         "or --allow-host localhost:9000") from err  # fmt: skip
+    if not is_loopback(bind):
+        return None
+    own = ("127.0.0.1", "localhost", "[::1]") if bind != "::1" else ("[::1]", "localhost")
+    hosts = {f"{n}:{port}" for n in own} | extra
+    if public_url is not None:
+        hosts.add(public_host(public_url))
+    return frozenset(hosts)
 
 
 def load_token(state: StateStore, *, rotate: bool) -> tuple[str, str | None]:
@@ -108,6 +134,7 @@ def _socket(host: str, port: int) -> socket.socket:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the page of agents and prompts (and decisions) over HTTP(S)."""
     check_bind(args.host, cert=args.cert, key=args.key, trusted_proxy=args.trusted_proxy)
+    allowed_hosts(args.host, 0, named=args.allow_host)  # a wrong name: exit 2 before anything
     from paw.cli.compose import build_fleet
     from paw.supervisor.links import load_link_key
 
@@ -147,13 +174,12 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
     from paw.web.source import Source
 
     port = sock.getsockname()[1]
-    hosts = None
-    if is_loopback(args.host):
-        names = (
-            ("127.0.0.1", "localhost", "[::1]") if args.host != "::1" else ("[::1]", "localhost")
-        )
-        hosts = frozenset(f"{n}:{port}" for n in names)
-    settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=bool(args.cert),
+    serve = sup.ctx.config.serve
+    hosts = allowed_hosts(args.host, port, public_url=serve.public_url,
+                          named=[*serve.allow_hosts, *args.allow_host])  # fmt: skip
+    # an https public URL: TLS ends at the tunnel or proxy in front, so the cookie is Secure
+    tls = bool(args.cert) or (serve.public_url or "").startswith("https://")
+    settings = WebSettings(repo=sup.ctx.repo_root, token_hash=digest, tls=tls,
                            allowed_hosts=hosts, link_key=link_key,
                            home=home_directory())  # fmt: skip
     feed = start_feed(sup)
@@ -218,6 +244,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=(
             "examples:\n  paw serve\n  paw serve --port 9000 --rotate-token\n"
             "  paw serve --host 0.0.0.0 --cert cert.pem --key key.pem\n"
+            "  paw serve --trusted-proxy   # behind `tailscale serve` ([serve] public_url)\n"
             "  ssh -L 8765:127.0.0.1:8765 HOST   # then open the printed URL here (docs/web.md)"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -234,6 +261,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--trusted-proxy",
         action="store_true",
         help="a proxy or tunnel in front terminates TLS (and sets X-Forwarded-For)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME[:PORT]",
+        help="also answer requests for this Host (a tunnel's name, or localhost:9000 for "
+        "`ssh -L 9000:...`); repeatable; [serve] public_url's host counts already. Other "
+        "names get 421",
     )
     p.add_argument(
         "--no-qr",

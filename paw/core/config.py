@@ -223,6 +223,18 @@ class ServeConfig(_Strict):
     link_ttl_s: float = Field(default=1800.0, gt=0, allow_inf_nan=False)
     """Seconds a notification's link stays valid; after that it is refused (default-deny)."""
 
+    allow_hosts: tuple[str, ...] = ()
+    """More names ``paw serve`` on a loopback address answers to, as the browser's ``Host``
+    header has them: ``NAME`` (the scheme's default port, as behind a tunnel) or ``NAME:PORT``
+    (``localhost:9000`` for ``ssh -L 9000:127.0.0.1:8765``). ``public_url``'s host counts
+    without being named here. Any other name is refused (a page another site's DNS points at
+    this machine gets nothing); ``paw serve --allow-host`` adds more for one run."""
+
+    @field_validator("allow_hosts")
+    @classmethod
+    def _check_hosts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(host_header(v) for v in value)
+
     @field_validator("public_url")
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:
@@ -238,6 +250,30 @@ class ServeConfig(_Strict):
                 "http:// only for a loopback address: the link is a credential (use https://)"
             )
         return value.rstrip("/")
+
+
+_HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\]")
+
+
+def host_header(name: str) -> str:
+    """``name`` (``NAME`` or ``NAME:PORT``, an IPv6 address in brackets) as a ``Host`` header
+    says it, lower case; ValueError for anything else (a scheme, a path, a user, a bad port)."""
+    text = name.strip().lower()
+    parts = urlsplit(f"//{text}")
+    try:
+        parts.port  # noqa: B018 - read for its check
+    except ValueError as err:
+        raise ValueError(f"{name!r}: not NAME or NAME:PORT (a port is 0-65535)") from err
+    name_part = text.rsplit(":", 1)[0] if parts.port is not None else text
+    if parts.netloc != text or not _HOST_NAME.fullmatch(name_part) or text.endswith(":"):
+        raise ValueError(f"{name!r}: not NAME or NAME:PORT (no scheme, path, user or pattern)")
+    return text
+
+
+def public_host(url: str) -> str:
+    """The ``Host`` header a browser sends to ``url`` (a checked ``public_url``)."""
+    parts = urlsplit(url)
+    return parts.netloc.rsplit("@", 1)[-1].lower()
 
 
 def _loopback(host: str) -> bool:

@@ -75,7 +75,7 @@ class WebSettings:
 
     repo: str  # the repository's root (links are signed over it; never shown: see ``name``)
     token_hash: str
-    tls: bool = False  # the cookie is Secure
+    tls: bool = False  # the cookie is Secure (TLS here, or at the tunnel of an https public_url)
     allowed_hosts: frozenset[str] | None = None  # Host headers accepted (None: any)
     clock: Callable[[], float] = time.time
     link_key: str | None = None  # signs one-occurrence links (None: links are refused)

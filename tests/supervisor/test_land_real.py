@@ -507,3 +507,68 @@ def test_while_the_wave_runs_tasks_land_as_they_finish(git_repo: Path, server: S
         out, err = lander.communicate(timeout=budget(60))
     assert lander.returncode == 0, out + err
     assert subjects(repo) == ["initial", "task x", "task y"]
+
+
+LAND_CHECK = "if test -f a.txt && test -f b.txt; then echo 'suite: a and b clash'; exit 3; fi"
+LAND_CHECK_WAVE = f"""
+name = "night"
+land_check = "{LAND_CHECK}"
+
+[[tasks]]
+name = "a"
+task = "a"
+check = "test -f a.txt"
+retries = 0
+
+[[tasks]]
+name = "b"
+task = "b"
+check = "test -f b.txt"
+retries = 0
+"""
+
+
+def test_a_land_check_failing_after_the_rebase_parks_the_task_and_leaves_the_base(
+    git_repo: Path, server: Server
+) -> None:
+    """The wave's ``land_check`` fails only on the combined work: a lands; b's own check passes
+    on top of a, the land check does not: b is parked with the land check's tail (no follow-up
+    left: ``retries = 0``), the base stays at a's landing, and the report says why."""
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-a", {"a.txt": "a\n"}, "task a")
+    head_b = commit_on(repo, "paw/night-b", {"b.txt": "b\n"}, "task b")
+    write_wave(repo, LAND_CHECK_WAVE, {"a": 1.0, "b": 2.0})
+
+    done = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = {row["task"]: row for row in json.loads(done.stdout)["tasks"]}
+    assert rows["a"]["status"] == "landed"
+    b = rows["b"]
+    assert b["status"] == "parked"
+    assert b["problem"] == "check failed after the rebase"
+    assert b["check"] == LAND_CHECK
+    assert "suite: a and b clash" in b["tail"]
+    assert b["why"] == "check failed after the rebase (exit 3) after 0 follow-ups"
+    assert (b["attempts"], b["followups"], b["commits"]) == (1, 0, [])
+    # the base holds a alone: b's rebased work never reached it; b's branch is untouched
+    assert subjects(repo) == ["initial", "task a"]
+    assert not (repo / "b.txt").exists()
+    assert git(repo, "rev-parse", "paw/night-b") == head_b
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+    checks = [
+        json.loads(line)
+        for line in (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+        if '"land-check"' in line
+    ]
+    assert [(c["task"], c["exit_code"]) for c in checks] == [
+        ("a", 0), ("a", 0), ("b", 0), ("b", 3),
+    ]  # fmt: skip  # each task's own check, then the land check
+    report = subprocess.run(
+        [*PAW, "wave", "report"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    assert "| b | parked: check failed after the rebase |" in report
+    assert "**b** (parked): check failed after the rebase (exit 3) after 0 follow-ups" in report
+    assert "suite: a and b clash" in report

@@ -4,7 +4,8 @@ Where the files are follows the agent's environment as paw starts it: paw's own 
 with the kind's ``[agents.<kind>] env`` of paw.toml on top (``HOME``, ``CLAUDE_CONFIG_DIR``,
 ``CODEX_HOME``). Only the sessions of the task's worktree count: Claude Code's are filed
 under the worktree's path, Codex's name it on their first line (and only logs of the days
-since the task started are opened).
+since the task started are opened). Within them, only what was written since paw started the
+agent counts: an agent before it in the same worktree path (a wave run again) is not its.
 
 A :class:`UsageCache` keeps each file's parse while its size and modification time stay the
 same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `paw ls` at
@@ -173,7 +174,7 @@ def read_usage(
     cache = cache or UsageCache()
     try:
         usage = (
-            _claude(worktree, env, cache)
+            _claude(worktree, env, since, cache)
             if kind == "claude-code"
             else _codex(worktree, env, since, cache)
         )
@@ -193,7 +194,9 @@ def _lines(path: Path) -> Iterator[str]:
         yield from handle
 
 
-def _claude(worktree: str, env: Mapping[str, str], cache: UsageCache) -> Usage | None:
+def _claude(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
     config = env.get("CLAUDE_CONFIG_DIR")
     projects = (Path(config) if config else _home(env) / ".claude") / "projects"
     names = cache.once(f"claude\0{projects}", lambda: _folders(projects))
@@ -206,9 +209,9 @@ def _claude(worktree: str, env: Mapping[str, str], cache: UsageCache) -> Usage |
         for path in _jsonl(folder):
             found = _usage_of(
                 cache.parsed(
-                    f"claude\0{worktree}\0{path}",
+                    f"claude\0{worktree}\0{since}\0{path}",
                     path,
-                    functools.partial(_claude_file, path, worktree),
+                    functools.partial(_claude_file, path, worktree, since),
                     _usage_valid,
                 )
             )
@@ -217,16 +220,16 @@ def _claude(worktree: str, env: Mapping[str, str], cache: UsageCache) -> Usage |
     return total
 
 
-def _claude_file(path: Path, worktree: str) -> object:
-    return _usage_data(parse_claude_session(_lines(path), worktree))
+def _claude_file(path: Path, worktree: str, since: float | None) -> object:
+    return _usage_data(parse_claude_session(_lines(path), worktree, since))
 
 
 def _codex_cwd(path: Path) -> object:
     return codex_session_cwd(_first_line(path))
 
 
-def _codex_file(path: Path) -> object:
-    return _usage_data(parse_codex_rollout(_lines(path)))
+def _codex_file(path: Path, since: float | None) -> object:
+    return _usage_data(parse_codex_rollout(_lines(path), since))
 
 
 def _folders(projects: Path) -> list[str]:
@@ -268,9 +271,9 @@ def _codex(
             continue
         found = _usage_of(
             cache.parsed(
-                f"codex\0{path}",
+                f"codex\0{since}\0{path}",
                 path,
-                functools.partial(_codex_file, path),
+                functools.partial(_codex_file, path, since),
                 _usage_valid,
             )
         )

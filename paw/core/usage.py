@@ -8,18 +8,26 @@ pinned versions, see docs/waves.md#what-each-agent-cost):
   ``<config dir>/projects/<cwd with every non-alphanumeric character as ->/<session>.jsonl``:
   ``type = "assistant"`` lines carry ``message.usage`` (``input_tokens``,
   ``output_tokens``, ``cache_creation_input_tokens``, ``cache_read_input_tokens``), the
-  ``cwd`` and a ``requestRef`` shared by the blocks of one response (counted once). It states
-  no price (older versions wrote ``costUSD``: summed when every counted response has it).
+  ``cwd``, the ``timestamp`` (ISO 8601, UTC) and a ``requestRef`` shared by the blocks of one
+  response (counted once). It states no price (older versions wrote ``costUSD``: summed when
+  every counted response has it).
 - Codex writes ``<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl``: a ``session_meta`` line
   with the ``cwd``, then ``event_msg`` lines of ``type = "token_count"`` whose
   ``info.total_token_usage`` is the session's running total (``input_tokens`` includes
-  ``cached_input_tokens``). It states no price.
+  ``cached_input_tokens``); every line has its ``timestamp``. It states no price.
+
+Only what the agent used since paw started it counts (``since``): a worktree path used again
+(a wave run again under the same name) keeps the sessions of the agents before it, and those
+are not this agent's. A response (Claude Code) or a running total (Codex) dated before
+``since`` is left out; Codex's running total counts from the last one told before ``since``.
+A record without a readable date is counted (the pinned versions date every one).
 
 Every other agent: paw does not read its usage, and says "unknown".
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from dataclasses import dataclass
@@ -48,6 +56,18 @@ class Usage:
             + self.output_tokens
             + self.cache_read_tokens
             + self.cache_write_tokens
+        )
+
+    def __sub__(self, other: Usage) -> Usage:
+        """What a running total gained since ``other`` (an earlier total of it; never below
+        zero; the requests are this one's: the caller counts them)."""
+        return Usage(
+            max(0, self.input_tokens - other.input_tokens),
+            max(0, self.output_tokens - other.output_tokens),
+            max(0, self.cache_read_tokens - other.cache_read_tokens),
+            max(0, self.cache_write_tokens - other.cache_write_tokens),
+            self.requests,
+            self.cost_usd,
         )
 
     def __add__(self, other: Usage) -> Usage:
@@ -103,19 +123,46 @@ def _records(lines: Iterable[str]) -> Iterable[dict[str, object]]:
             yield data
 
 
+def record_time(record: dict[str, object]) -> float | None:
+    """When the agent wrote ``record`` (its ``timestamp``: ISO 8601, UTC when it names no
+    zone), as epoch seconds; None when it has no readable one."""
+    stamp = record.get("timestamp")
+    if not isinstance(stamp, str):
+        return None
+    try:
+        when = dt.datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.timestamp()
+
+
+def _before(record: dict[str, object], since: float | None) -> bool:
+    """True when ``record`` is dated before ``since`` (not this agent's: an earlier one's)."""
+    if since is None:
+        return False
+    when = record_time(record)
+    return when is not None and when < since
+
+
 def _count(data: object, key: str) -> int:
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-def parse_claude_session(lines: Iterable[str], worktree: str) -> Usage | None:
+def parse_claude_session(
+    lines: Iterable[str], worktree: str, since: float | None = None
+) -> Usage | None:
     """The usage of one Claude Code session file, counting only responses given in
-    ``worktree`` (or below it); None when it holds none."""
+    ``worktree`` (or below it) since ``since`` (None: ever); None when it holds none."""
     seen: set[str] = set()
     total: Usage | None = None
     for record in _records(lines):
         if record.get("type") != "assistant" or not is_within(str(record.get("cwd")), worktree):
             continue
+        if _before(record, since):
+            continue  # an earlier agent's response in the same worktree path
         message = record.get("message")
         usage = message.get("usage") if isinstance(message, dict) else None
         if not isinstance(message, dict) or not isinstance(usage, dict):
@@ -151,9 +198,11 @@ def codex_session_cwd(first_line: str) -> str | None:
     return None
 
 
-def parse_codex_rollout(lines: Iterable[str]) -> Usage | None:
-    """The usage of one Codex session log: its last running total; None when it has none."""
+def parse_codex_rollout(lines: Iterable[str], since: float | None = None) -> Usage | None:
+    """The usage of one Codex session log since ``since`` (None: ever): its last running
+    total, less the last one told before ``since``; None when it has none since."""
     last: dict[str, object] | None = None
+    before: dict[str, object] | None = None  # the running total when `since` came
     requests = 0
     for record in _records(lines):
         payload = record.get("payload")
@@ -163,17 +212,27 @@ def parse_codex_rollout(lines: Iterable[str]) -> Usage | None:
         if payload.get("type") != "token_count" or not isinstance(info, dict):
             continue
         total = info.get("total_token_usage")
-        if isinstance(total, dict) and total != last:  # the same total told again: no response
+        if not isinstance(total, dict):
+            continue
+        if _before(record, since):
+            before = total  # an earlier agent's (or turn's) total: counted from here on
+            continue
+        if total != last and total != before:  # the same total told again: no response
             last = total
             requests += 1
     if last is None:
         return None
-    cached = _count(last, "cached_input_tokens")
+    return _codex_usage(last, requests) - _codex_usage(before or {}, 0)
+
+
+def _codex_usage(total: dict[str, object], requests: int) -> Usage:
+    """A Codex running total as a usage."""
+    cached = _count(total, "cached_input_tokens")
     return Usage(
-        input_tokens=max(0, _count(last, "input_tokens") - cached),
-        output_tokens=_count(last, "output_tokens"),
+        input_tokens=max(0, _count(total, "input_tokens") - cached),
+        output_tokens=_count(total, "output_tokens"),
         cache_read_tokens=cached,
-        cache_write_tokens=_count(last, "cache_write_input_tokens"),
+        cache_write_tokens=_count(total, "cache_write_input_tokens"),
         requests=requests,
     )
 

@@ -42,6 +42,7 @@ from paw.core.land import (
 from paw.core.land_respawn import Respawn
 from paw.core.wave import CheckRunner, WaveState
 from paw.errors import PawError
+from paw.supervisor.land_outbox import LandOutbox
 from paw.supervisor.land_respawn import finish_cut_respawns, respawn
 from paw.supervisor.records import load_agents
 
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from paw.core.wave import WaveFile, WaveTask
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
+    from paw.supervisor.wave.outbox import Notifier
 
 LAND_STEPS = (
     "land:begun",  # the attempt is recorded; no scratch worktree yet
@@ -60,6 +62,9 @@ LAND_STEPS = (
     "land:recorded",  # the landing is recorded; the scratch worktree is still there
     "land:followup",  # a follow-up is counted; nothing typed
 )  # proven by tests/supervisor/test_land_real.py (kill -9 at each)
+LAND_MESSAGE_STEPS = (
+    "land:noted",  # a change is in the journal (written); its message not handed to a channel
+)  # proven by tests/supervisor/test_land_real.py (kill -9, real apprise: sent once after)
 
 
 class LandGit(Protocol):
@@ -147,9 +152,12 @@ class Lander:
         git: LandGit,
         run_check: CheckRunner,
         on_change: Callable[[LandState, str, str], None] | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
         """``read_wave`` reads the wave's state (the runner may still be writing it);
-        ``on_change(land, task, text)`` hears of every state change (a message each)."""
+        ``on_change(land, task, text)`` hears of every state change as it is written;
+        ``notifier`` gets a message for each, owed until its channels have it
+        (:mod:`paw.supervisor.land_outbox`)."""
         self.sup = sup
         self.ctx = sup.ctx
         self.wave = wave
@@ -163,7 +171,10 @@ class Lander:
         self.scratch_root = posixpath.join(self.repo, ".paw", SCRATCH_DIR, wave.name)
         self.doc = f"{wave.name}{LAND_SUFFIX}"
         self.state = self._load()
-        self._told = len(self.state.events)
+        self._told = len(self.state.events)  # the messages of older ones: resend_undelivered
+        self.outbox = (
+            LandOutbox(self.ctx, store, self.doc, notifier) if notifier is not None else None
+        )
 
     # -- the journal -----------------------------------------------------------------------
 
@@ -178,12 +189,26 @@ class Lander:
         )  # fmt: skip
 
     def save(self) -> None:
-        """Write the journal (atomically, fsync'd), then tell of the changes it holds."""
+        """Write the journal (atomically, fsync'd), then tell of the changes it holds (their
+        messages are owed from this write on: a lander killed before they leave sends them
+        when started again, :meth:`resend_undelivered`)."""
         self.store.write(self.doc, self.state.model_dump(mode="json"))
-        if self.on_change is not None:
-            for event in self.state.events[self._told :]:
+        new = self.state.events[self._told :]
+        if not new:
+            return
+        self.ctx.fault("land:noted")
+        for event in new:
+            if self.on_change is not None:
                 self.on_change(self.state, str(event["task"]), str(event["text"]))
+            if self.outbox is not None:
+                self.outbox.send(self.state, event)
         self._told = len(self.state.events)
+
+    def resend_undelivered(self) -> None:
+        """The messages a killed lander owed: sent now, once (at most once: one whose delivery
+        was cut off is not sent again)."""
+        if self.outbox is not None and self.outbox.resend_undelivered(self.state):
+            self.save()
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -198,6 +223,7 @@ class Lander:
         """Land until every done task is landed or parked (``wait``: also wait for the agents
         of tasks sent back; ``follow``: and, while it says the wave still runs, for tasks
         still to finish); return the last decision (:class:`Wait` when it stopped waiting)."""
+        self.resend_undelivered()
         self.recover()
         while True:
             now = self.ctx.clock()

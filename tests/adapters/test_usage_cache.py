@@ -28,9 +28,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     done: list[str] = []
     from paw.core.usage import parse_claude_session as real
 
-    def counted(lines: object, worktree: str) -> object:
+    def counted(lines: object, worktree: str, since: float | None = None) -> object:
         done.append(worktree)
-        return real(lines, worktree)  # type: ignore[arg-type]
+        return real(lines, worktree, since)  # type: ignore[arg-type]
 
     monkeypatch.setattr(reader, "parse_claude_session", counted)
     return done
@@ -92,7 +92,7 @@ def test_a_corrupt_or_foreign_cache_is_read_past(tmp_path: Path, parses: list[st
     assert read_usage("claude-code", wt, env, None, UsageCache(store)).usage is not None
     # an entry of another shape (another paw version) for the same file, size and mtime
     info = path.stat()
-    key = f"claude\0{wt}\0{path}"
+    key = f"claude\0{wt}\0None\0{path}"  # read since ever (None)
     for foreign in ({"x": 1}, {"input_tokens": "10"}, 7):
         store.write("usage-cache", {"files": {key: [info.st_size, info.st_mtime_ns, foreign]}})
         reading = read_usage("claude-code", wt, env, None, UsageCache(store))

@@ -507,3 +507,176 @@ def test_while_the_wave_runs_tasks_land_as_they_finish(git_repo: Path, server: S
         out, err = lander.communicate(timeout=budget(60))
     assert lander.returncode == 0, out + err
     assert subjects(repo) == ["initial", "task x", "task y"]
+
+
+LAND_CHECK = "if test -f a.txt && test -f b.txt; then echo 'suite: a and b clash'; exit 3; fi"
+LAND_CHECK_WAVE = f"""
+name = "night"
+land_check = "{LAND_CHECK}"
+
+[[tasks]]
+name = "a"
+task = "a"
+check = "test -f a.txt"
+retries = 0
+
+[[tasks]]
+name = "b"
+task = "b"
+check = "test -f b.txt"
+retries = 0
+"""
+
+
+def test_a_land_check_failing_after_the_rebase_parks_the_task_and_leaves_the_base(
+    git_repo: Path, server: Server
+) -> None:
+    """The wave's ``land_check`` fails only on the combined work: a lands; b's own check passes
+    on top of a, the land check does not: b is parked with the land check's tail (no follow-up
+    left: ``retries = 0``), the base stays at a's landing, and the report says why."""
+    repo = git_repo
+    assert server.socket_name is not None
+    commit_on(repo, "paw/night-a", {"a.txt": "a\n"}, "task a")
+    head_b = commit_on(repo, "paw/night-b", {"b.txt": "b\n"}, "task b")
+    write_wave(repo, LAND_CHECK_WAVE, {"a": 1.0, "b": 2.0})
+
+    done = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = {row["task"]: row for row in json.loads(done.stdout)["tasks"]}
+    assert rows["a"]["status"] == "landed"
+    b = rows["b"]
+    assert b["status"] == "parked"
+    assert b["problem"] == "check failed after the rebase"
+    assert b["check"] == LAND_CHECK
+    assert "suite: a and b clash" in b["tail"]
+    assert b["why"] == "check failed after the rebase (exit 3) after 0 follow-ups"
+    assert (b["attempts"], b["followups"], b["commits"]) == (1, 0, [])
+    # the base holds a alone: b's rebased work never reached it; b's branch is untouched
+    assert subjects(repo) == ["initial", "task a"]
+    assert not (repo / "b.txt").exists()
+    assert git(repo, "rev-parse", "paw/night-b") == head_b
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+    checks = [
+        json.loads(line)
+        for line in (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+        if '"land-check"' in line
+    ]
+    assert [(c["task"], c["exit_code"]) for c in checks] == [
+        ("a", 0), ("a", 0), ("b", 0), ("b", 3),
+    ]  # fmt: skip  # each task's own check, then the land check
+    report = subprocess.run(
+        [*PAW, "wave", "report"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    assert "| b | parked: check failed after the rebase |" in report
+    assert "**b** (parked): check failed after the rebase (exit 3) after 0 follow-ups" in report
+    assert "suite: a and b clash" in report
+
+
+TWO_TASKS = '[[tasks]]\nname = "a"\ntask = "a"\n[[tasks]]\nname = "b"\ntask = "b"\n'
+TOLD = [  # each change of a landing of a then b, as its message's title
+    "paw wave night (repo): a queued: entered the queue",
+    "paw wave night (repo): b queued: entered the queue",
+    "paw wave night (repo): a landed: landed: 1 commit",
+    "paw wave night (repo): b landed: landed: 1 commit",
+]
+
+
+def _land_events(repo: Path) -> list[dict[str, Any]]:
+    """The lander's ``land-notify-*`` audit records."""
+    audit = (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    return [r for r in map(json.loads, audit) if str(r.get("event")).startswith("land-notify")]
+
+
+def _two_tasks_to_land(repo: Path, url: str) -> None:
+    commit_on(repo, "paw/night-a", {"a.txt": "a\n"}, "task a")
+    commit_on(repo, "paw/night-b", {"b.txt": "b\n"}, "task b")
+    toml = f'name = "night"\n[notify]\nurls = ["{url}"]\nbell = false\n{TWO_TASKS}'
+    write_wave(repo, toml, {"a": 1.0, "b": 2.0})
+
+
+def test_messages_written_to_the_journal_but_never_sent_leave_once_after_kill_9(
+    git_repo: Path, server: Server
+) -> None:
+    """Killed right after the journal holds changes and before their messages left
+    (``land:noted``): `paw wave land` again sends them, then the rest; each message once."""
+    from paw.supervisor.land import LAND_MESSAGE_STEPS
+    from tests.support.receiver import Receiver
+
+    repo = git_repo
+    assert server.socket_name is not None
+    receiver = Receiver()
+    try:
+        _two_tasks_to_land(repo, receiver.url)
+
+        killed = land(repo, server.socket_name, "--no-wait", crash=LAND_MESSAGE_STEPS[0])
+
+        assert killed.returncode == -9, killed.stdout + killed.stderr
+        noted = journal(repo)["events"]
+        assert [(e["task"], e["status"]) for e in noted] == [("a", "queued"), ("b", "queued")]
+        assert receiver.titles() == []  # the process is gone: nothing more can arrive
+
+        again = land(repo, server.socket_name, "--no-wait")
+
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert subjects(repo) == ["initial", "task a", "task b"]
+        assert receiver.titles() == TOLD  # the owed ones first, then the rest: once each
+        resumed = [(r["event"], r["id"]) for r in _land_events(repo)]
+        assert resumed == [("land-notify-resumed", e["id"]) for e in noted]
+
+        nothing = land(repo, server.socket_name, "--no-wait")  # all landed, all told
+
+        assert nothing.returncode == 0, nothing.stdout + nothing.stderr
+        assert receiver.titles() == TOLD
+    finally:
+        receiver.close()
+
+
+def test_a_message_cut_off_mid_delivery_is_never_sent_twice_the_rest_leave_after_kill_9(
+    git_repo: Path, server: Server
+) -> None:
+    """The channel has the first message but has not answered when the lander is killed -9:
+    that one may have arrived and is not sent again (``uncertain``); the messages queued behind
+    it never reached a channel and leave when `paw wave land` runs again, once each."""
+    from tests.support.budget import budget
+    from tests.support.receiver import Receiver
+
+    repo = git_repo
+    assert server.socket_name is not None
+    receiver = Receiver()
+    try:
+        _two_tasks_to_land(repo, receiver.url)
+        receiver.gate.clear()  # the channel takes the first message, then does not answer
+        lander = subprocess.Popen(
+            [*PAW, "wave", "land", "--no-wait"], cwd=repo, text=True,
+            env={**os.environ, "PAW_TMUX_SOCKET": server.socket_name},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            assert receiver.wait(lambda ms: len(ms) >= 1, budget(60)), receiver.titles()
+            lander.kill()  # SIGKILL, while the channel holds the first message
+        finally:
+            out, err = lander.communicate(timeout=budget(60))
+        assert lander.returncode == -9, out + err
+        receiver.gate.set()
+        assert receiver.titles() == TOLD[:1]
+
+        again = land(repo, server.socket_name, "--no-wait")
+
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert subjects(repo) == ["initial", "task a", "task b"]
+        events = journal(repo)["events"]
+        # each change told once, in order: the first not again, the others once each (and a
+        # landing the kill cut off, if it hit one, is a change too: "cut off: again")
+        titles = receiver.titles()
+        assert titles == [
+            f"paw wave night (repo): {e['task']} {e['status']}: {e['text']}" for e in events
+        ]
+        assert all(titles.count(title) == 1 for title in TOLD), titles
+        assert events[0]["outcome"] == "uncertain"
+        told = {r["id"]: r["event"] for r in _land_events(repo)}
+        assert told[events[0]["id"]] == "land-notify-uncertain"
+        assert all(told.get(e["id"]) != "land-notify-uncertain" for e in events[1:])
+    finally:
+        receiver.close()

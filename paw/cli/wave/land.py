@@ -14,7 +14,6 @@ from paw.errors import PawError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from paw.adapters.notify import ChannelNotifier
     from paw.adapters.state import StateStore
     from paw.core.land import LandState
     from paw.supervisor.land import Lander
@@ -115,8 +114,7 @@ def cmd_land(args: argparse.Namespace) -> Result:
         notifier = ChannelNotifier(wave.notify or sup.ctx.config.notify)
         lander = Lander(
             sup, wave, lambda: read_state(docs, name), store=docs, git=LandGitCli(),
-            run_check=run_check,
-            on_change=_reporter(args, notifier, sup.ctx.repo_root, sup.ctx.where),
+            run_check=run_check, on_change=_reporter(args), notifier=notifier,
         )  # fmt: skip
 
         def running() -> bool:  # the wave's runner is alive: land its tasks as they finish
@@ -185,16 +183,12 @@ def _pull_requests(lander: Lander) -> PrOutcome:
     return open_pull_requests(lander, GhCli())
 
 
-def _reporter(
-    args: argparse.Namespace, notifier: ChannelNotifier, repo: str, host: str
-) -> Callable[[LandState, str, str], None]:
-    """Print each state change and send it to the wave's channels (one message each)."""
-    from paw.core.land import land_message
+def _reporter(args: argparse.Namespace) -> Callable[[LandState, str, str], None]:
+    """Print each state change (the lander sends each to the wave's channels)."""
 
     def tell(land: LandState, task: str, text: str) -> None:
         if not (args.quiet or args.json):
             write_live(f"land {land.wave}: {task}: {text}")
-        notifier.send(land_message(land, task, text, repo=repo, host=host))
 
     return tell
 

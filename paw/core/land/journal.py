@@ -89,8 +89,10 @@ class LandState(_State):
 
 
 def note_event(land: LandState, task: str, status: LandStatus, text: str, now: float) -> None:
-    """One state change of the queue, in the journal (told as a message once it is saved)."""
-    land.events.append({"at": now, "task": task, "status": status.value, "text": text})
+    """One state change of the queue, in the journal (told as a message once it is saved; its
+    ``id`` keys the message's delivery marks, see paw.supervisor.land_outbox)."""
+    key = f"{land.wave}-land-{len(land.events) + 1}"
+    land.events.append({"id": key, "at": now, "task": task, "status": status.value, "text": text})
 
 
 def task_landing(land: LandState, task: str) -> TaskLanding:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
+SESSION_BUDGET_S = 10.0  # a forked pane's process calls setsid first thing; generous under load
 _NICE = re.compile(r"\bnice\s+(-?\d+)\s*$")
 
 
@@ -43,11 +45,33 @@ def group_nice(pid: int | str) -> int | None:
         return None
 
 
+def _leads_its_session(pid: int, budget_s: float = SESSION_BUDGET_S) -> bool:
+    """True once ``pid`` leads a session of its own (its ``setsid`` done), within ``budget_s``.
+
+    A process writes to the group it is in *now*: a pane's process that tmux has forked but
+    that has not yet called ``setsid`` is still in the tmux server's group, and a nice written
+    for it then went to the server (seen under load: a niced paw niced a user's own server,
+    every pane of it). Before its ``setsid`` nothing is written; a process that never leads a
+    session (gone, or never meant to) gets nothing."""
+    deadline = time.monotonic() + budget_s
+    while True:
+        try:
+            if os.getsid(pid) == pid:
+                return True
+        except OSError:  # gone, or not ours to ask
+            return False
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.005)
+
+
 def share_nice(pid: int, nice: int | None = None) -> bool:
     """Give the autogroup of ``pid`` (the leader of a session paw just started) ``nice``
     (default: paw's own) when that is above 0 and above the group's; True when written."""
     value = own_nice() if nice is None else nice
     if value <= 0:
+        return False
+    if not _leads_its_session(pid):
         return False
     current = group_nice(pid)
     if current is None or current >= value:

@@ -164,3 +164,32 @@ def test_a_niced_paws_wave_check_runs_with_its_nice(tmp_path: Path) -> None:
         env=_env(tmp_path),
     )
     assert parse_autogroup(done.stdout.strip().splitlines()[-1]) == _niced(NICE)
+
+
+# a process in a session of its own starts a child that stays in that session (as a pane's
+# process is in the tmux server's session until its setsid) and asks paw to nice the child's
+# group; prints what paw said and the nice of its own group afterwards
+NOT_A_LEADER = """
+import json, subprocess, sys
+from paw.adapters import autogroup
+child = subprocess.Popen(["sleep", "600"])
+try:
+    shared = autogroup._leads_its_session(child.pid, 0.2) or autogroup.share_nice(child.pid, 5)
+    print(json.dumps({"shared": shared, "mine": autogroup.group_nice("self")}), flush=True)
+finally:
+    child.kill()
+    child.wait()
+"""
+
+
+def test_a_process_that_does_not_lead_its_session_gets_no_nice_and_its_group_stays(
+    tmp_path: Path,
+) -> None:
+    """Writing a nice for a process before its ``setsid`` would nice the group it is still in
+    (a user's tmux server under load): paw writes nothing for a process not leading a session."""
+    done = subprocess.run(
+        [sys.executable, "-c", NOT_A_LEADER], capture_output=True, text=True, timeout=WAIT,
+        cwd=tmp_path, env=_env(tmp_path), start_new_session=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"shared": False, "mine": 0}

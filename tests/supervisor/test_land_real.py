@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -575,11 +576,12 @@ def test_a_land_check_failing_after_the_rebase_parks_the_task_and_leaves_the_bas
 
 
 TWO_TASKS = '[[tasks]]\nname = "a"\ntask = "a"\n[[tasks]]\nname = "b"\ntask = "b"\n'
+WHERE = f"repo on {socket.gethostname()}"  # a message names the repository and the machine
 TOLD = [  # each change of a landing of a then b, as its message's title
-    "paw wave night (repo): a queued: entered the queue",
-    "paw wave night (repo): b queued: entered the queue",
-    "paw wave night (repo): a landed: landed: 1 commit",
-    "paw wave night (repo): b landed: landed: 1 commit",
+    f"paw wave night ({WHERE}): a queued: entered the queue",
+    f"paw wave night ({WHERE}): b queued: entered the queue",
+    f"paw wave night ({WHERE}): a landed: landed: 1 commit",
+    f"paw wave night ({WHERE}): b landed: landed: 1 commit",
 ]
 
 
@@ -671,7 +673,7 @@ def test_a_message_cut_off_mid_delivery_is_never_sent_twice_the_rest_leave_after
         # landing the kill cut off, if it hit one, is a change too: "cut off: again")
         titles = receiver.titles()
         assert titles == [
-            f"paw wave night (repo): {e['task']} {e['status']}: {e['text']}" for e in events
+            f"paw wave night ({WHERE}): {e['task']} {e['status']}: {e['text']}" for e in events
         ]
         assert all(titles.count(title) == 1 for title in TOLD), titles
         assert events[0]["outcome"] == "uncertain"

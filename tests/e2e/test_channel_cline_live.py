@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,7 @@ def _start(rec: Path) -> Run:
         path.chmod(0o755)
     argv = [*agents.launch_argv("cline", ws, stub.url), "--hooks-dir", str(stray)]
     try:
-        pane = Pane.start("pawchan-cline", argv, ws.repo, 120, 40)
+        pane = Pane.start(f"pawchan-cline-{uuid.uuid4().hex[:8]}", argv, ws.repo, 120, 40)
     except Exception:
         stub.stop()
         agents.remove_workspace(ws)

@@ -14,6 +14,7 @@ import json
 import shutil
 import stat
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,7 @@ def _start() -> tuple[Run, Path]:
     argv = agents.launch_argv("gemini-cli", ws, stub.url)
     argv.insert(argv.index("-i") + 1, f"GEMINI_CLI_SYSTEM_DEFAULTS_PATH={defaults}")
     try:
-        pane = Pane.start("pawchan-gemini", argv, ws.repo, 80, 24)
+        pane = Pane.start(f"pawchan-gemini-{uuid.uuid4().hex[:8]}", argv, ws.repo, 80, 24)
     except Exception:
         stub.stop()
         agents.remove_workspace(ws)

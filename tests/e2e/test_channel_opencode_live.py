@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def _start(agent: str, state_dir: Path) -> tuple[Run, OpencodeServer]:
     argv[at:at] = [f"{k}={v}" for k, v in env.items()]
     argv += flags
     try:
-        pane = Pane.start(f"pawchan-{agent}", argv, ws.repo, 80, 24)
+        pane = Pane.start(f"pawchan-{agent}-{uuid.uuid4().hex[:8]}", argv, ws.repo, 80, 24)
     except Exception:
         stub.stop()
         agents.remove_workspace(ws)

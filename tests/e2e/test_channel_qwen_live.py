@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def _start(hooks: Path) -> Run:
     argv = agents.launch_argv("qwen-code", ws, stub.url)
     argv.insert(argv.index("-i") + 1, f"QWEN_CODE_SYSTEM_DEFAULTS_PATH={defaults}")
     try:
-        pane = Pane.start("pawchan-qwen", argv, ws.repo, 120, 40)
+        pane = Pane.start(f"pawchan-qwen-{uuid.uuid4().hex[:8]}", argv, ws.repo, 120, 40)
     except Exception:
         stub.stop()
         agents.remove_workspace(ws)

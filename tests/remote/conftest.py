@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from paw.cli import main
-from paw.cli.demo import render_demo_config
+from paw.cli.demo import kill_tmux_server, render_demo_config, tmux_socket_path
 from tests.support.sshd import SSHD, Sshd
 
 
@@ -77,7 +77,9 @@ def site(
         host_socket = Path(f"/tmp/tmux-{os.getuid()}") / remote_socket
         kill = ["tmux", "-S", str(host_socket), "kill-server"]
         subprocess.run(kill, capture_output=True, check=False)
-    subprocess.run(["tmux", "-L", local_socket, "kill-server"], capture_output=True, check=False)
+    kill_tmux_server(local_socket)  # (and its socket file, which tmux leaves behind)
+    # the host is this machine and the same user: its server's socket file stays behind too
+    tmux_socket_path(remote_socket).unlink(missing_ok=True)
     for sock in control.glob("*") if control.exists() else ():
         # the test's masters end, and with them every session over them (kept shells, tmux
         # control clients) that the test's supervisors still hold

@@ -24,6 +24,7 @@ import pytest
 from paw.adapters.remote.events import HostEvents
 from paw.adapters.remote.ssh import SshTransport, parse_target
 from paw.adapters.remote.terminal import RemoteTerminal
+from paw.cli.demo import tmux_socket_path
 from tests.support.budget import budget
 from tests.support.sshd import Sshd
 from tests.tui.real_world import wait_for
@@ -53,6 +54,7 @@ def host(
         kill = ["tmux", "-L", socket_name, "kill-server"]
         subprocess.run(kill, capture_output=True, check=False)
     transport.disconnect()
+    tmux_socket_path(socket_name).unlink(missing_ok=True)  # tmux leaves it behind
     shutil.rmtree(control, ignore_errors=True)
 
 

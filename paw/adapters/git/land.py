@@ -13,13 +13,14 @@ import shutil
 from pathlib import Path
 
 from paw.adapters import proc
+from paw.adapters.git.half_made import run_git
 from paw.errors import GitError, PawError
 
 _TIMEOUT = 300.0
 
 
 def _git(cwd: str, *args: str, check: bool = True) -> proc.Completed:
-    return proc.run_or_raise(
+    return run_git(
         ["git", "-C", cwd, *args], GitError, label=args[0], timeout=_TIMEOUT, check=check
     )
 

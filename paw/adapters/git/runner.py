@@ -19,6 +19,7 @@ from pathlib import Path
 from paw.adapters import proc
 from paw.adapters.git import refs
 from paw.adapters.git.counting import StatusCounting
+from paw.adapters.git.half_made import run_git
 from paw.adapters.git.parse import (
     Worktree,
     parse_status_z,
@@ -332,7 +333,7 @@ class GitCli(StatusCounting):
         input: str | None = None,  # noqa: A002 - mirrors subprocess.run's keyword
     ) -> proc.Completed:
         argv = ["git", "-C", cwd, *args]
-        return proc.run_or_raise(
+        return run_git(
             argv, GitError, label=_verb(args), env=env, input=input, timeout=TIMEOUT,
             check=check,
         )  # fmt: skip

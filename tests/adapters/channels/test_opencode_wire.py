@@ -145,10 +145,12 @@ class Replay:
 
             def _send(self, status: int, body: str) -> None:
                 raw = body.encode()
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+                # paw may have given up on a delayed answer (what a delay is there to show)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.send_response(status)
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
 
             def do_GET(self) -> None:
                 if self.headers.get("Authorization") != good:

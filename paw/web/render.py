@@ -258,7 +258,7 @@ def _form(csrf: str, prompt_id: str, action: str, label: str, css: str = "", *,
 
 
 def _actions(p: LivePrompt, csrf: str, target: str) -> str:
-    if p.prompt.needs_human:
+    if p.only_in_the_pane:
         return (f"<p class=note>A dialog only a human can answer: answer it in the pane "
                 f"(<code>paw attach {inert(p.agent)}</code>).</p>")  # fmt: skip
     deny = _form(csrf, p.id, "deny", "Deny", target=target)

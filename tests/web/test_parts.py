@@ -193,3 +193,33 @@ def test_the_home_page_names_the_parts_it_holds() -> None:
     page = render.home_page(parts, "shop")
     assert f"<div id=board data-have='{_have(parts)[0]}'>" in page
     assert re.fullmatch(r"(\w+:[0-9a-f]{32},){4}\w+:[0-9a-f]{32}", _have(parts)[0])
+
+
+def test_a_request_the_channel_answers_is_offered_though_it_has_no_keys() -> None:
+    """A hook's request that draws no dialog (``channel-only``: no keys of its own) is a tool
+    permission paw answers through the channel: the card offers Approve and Deny. A folder
+    trust or a question stays a dialog for the pane whatever its source, and so does a screen
+    prompt without approve keys. The same through a real hook and `paw serve`:
+    tests/web/test_serve.py::test_a_web_approval_goes_through_the_agents_channel_with_no_key."""
+    from paw.core.models import PromptKind
+
+    def card(name: str, kind: PromptKind = PromptKind.SHELL, request: str | None = "r1") -> str:
+        base = _prompt(PromptSource(name=name, request_id=request))
+        prompt = replace(base.prompt, kind=kind, approve_keys=(), deny_keys=())
+        live = replace(base, prompt=prompt, verdict=Verdict(Action.ALLOW))
+        board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(live,)), {})
+        return dict(render.board_parts(board, "csrf"))["prompts"]
+
+    for name in ("channel-only", "agree"):
+        assert "value=approve>Approve</button>" in card(name), name
+        assert "value=deny>Deny</button>" in card(name), name
+    for offered_nothing in (
+        card("channel-only", PromptKind.TRUST),
+        card("channel-only", PromptKind.QUESTION),
+        card("channel-only", request=None),
+        card("screen-only"),
+        card("screen", request=None),
+        card("disagree"),
+    ):
+        assert "<form" not in offered_nothing
+        assert "A dialog only a human can answer" in offered_nothing

@@ -590,6 +590,67 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     assert len(_sends(web.repo, push.id)) == 1
 
 
+def test_a_web_approval_goes_through_the_agents_channel_with_no_key(
+    git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real `paw serve` over an agent whose prompt channel is a hook: the stand-in of
+    :mod:`tests.support.hook_stand_in` runs paw's real hook program as Qwen Code runs it and
+    draws no dialog. The request is listed from the channel; approved from the web, the answer
+    goes through the channel (the hook hands the agent ``allow``) and no key is sent: the
+    audit's send names the channel and carries no keys, after the web request's record."""
+    from tests.support.hook_stand_in import (
+        COMMAND,
+        EVENT,
+        channel_files,
+        configure_stand_in,
+        launched_pid,
+        stop_hooks,
+    )
+
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    go = configure_stand_in(git_repo, server.socket_name, tmp_path)
+    pid = None
+    proc, url = _serve(git_repo, "--no-qr")
+    try:
+        parts = urlsplit(url)
+        assert parts.port is not None
+        web = Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), git_repo)
+        assert main(["spawn", "alice", "--agent", "qwen-code"]) == 0
+        pid = launched_pid(build_supervisor(str(git_repo)).ctx.state)
+        go.write_text(json.dumps(EVENT), encoding="utf-8")  # the hook lands the request
+        web.login()
+        prompt = _wait_prompt(web, "touch waked.txt")
+        card = _card(web, prompt)
+        assert "title='source'>channel</span>" in card, card
+        assert "value=approve>Approve</button>" in card
+        status, text = web.decide(prompt, "approve")
+        assert status == 200, text
+        assert "Sent" in text
+        (sent,) = _sends(git_repo, prompt)
+        assert sent["path"] == "channel", sent
+        assert sent.get("keys") is None, sent
+        assert sent["subject"] == COMMAND
+        asked = [r for r in _audit(git_repo) if r.get("event") == "web-request"]
+        assert asked[-1]["prompt_id"] == prompt
+        records = _audit(git_repo)
+        assert records.index(asked[-1]) < records.index(sent)
+        keys = [r for r in records if r.get("path") == "keys" or r.get("keys")]
+        assert keys == [], keys  # not one key went to the agent's pane
+        done = git_repo / ".paw" / "channels" / "alice"
+
+        def answered() -> list[str]:
+            return [json.loads(p.read_text("utf-8"))["outcome"] for p in done.rglob("done/*.json")]
+
+        assert retry_until(lambda: answered() == ["answered:allow"], budget(60),
+                           raises=False), (answered(), channel_files(git_repo))  # fmt: skip
+    finally:
+        if pid is not None:
+            stop_hooks(pid)
+        _stop(proc)
+
+
 def test_over_tls_the_cookie_is_secure(repo: Path, tmp_path: Path) -> None:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(

@@ -335,8 +335,9 @@ class _Web:
                          "answered: nothing offered", 410, home=False)  # fmt: skip
         target, csrf = request.url.path, link_csrf(key, claim)
         if request.method == "GET":  # a link never acts on GET
+            wave = self.source.wave_tasks().get(live.agent)
             return HTMLResponse(
-                render.render_link(live, now, csrf, target, self.s.name, self.s.home)
+                render.render_link(live, now, csrf, target, self.s.name, self.s.home, wave)
             )
         return await self._decide_by_link(request, claim, live, csrf, target)
 

@@ -590,6 +590,68 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     assert len(_sends(web.repo, push.id)) == 1
 
 
+def test_a_rotated_token_refuses_the_old_token_its_sessions_and_every_old_link(
+    repo: Path,
+) -> None:
+    """Real `paw serve` processes, one after the other on the same repository: a restart
+    alone keeps the token and the links (sessions end with the process: they live in its
+    memory); a restart with ``--rotate-token`` makes a new token and a new link key, so the old
+    token, a session opened since the restart and a link made before are refused, and only the
+    new token and new links work."""
+    assert main(["spawn", "a1", "--agent", "scripted"]) == 0
+    proc, url = _serve(repo, "--no-qr")
+    token = urlsplit(url).query.removeprefix("token=")
+    try:
+        first = _web(proc, url, repo, token)
+        first.login()
+        allow = _live(repo, "touch one.txt")
+        link = _link(repo, allow)
+        assert first.request("GET", link)[0] == 200
+        jar = first.cookie
+    finally:
+        _stop(proc)
+
+    # restarted as it was: the old session is gone; the token and the link still work
+    proc, url = _serve(repo, "--no-qr")
+    assert "token=" not in url  # (not shown again: only its hash is kept)
+    try:
+        again = _web(proc, url, repo, token)
+        again.cookie = jar
+        assert again.request("GET", "/")[0] == 401
+        again.login()
+        assert again.request("GET", "/")[0] == 200
+        jar = again.cookie
+        assert again.request("GET", link)[0] == 200
+    finally:
+        _stop(proc)
+
+    # restarted with --rotate-token: a new token; the old one, its session, the link refused
+    proc, url = _serve(repo, "--no-qr", "--rotate-token")
+    new = urlsplit(url).query.removeprefix("token=")
+    assert new
+    assert new != token
+    try:
+        rotated = _web(proc, url, repo, token)
+        rotated.cookie = jar
+        assert rotated.request("GET", "/")[0] == 401
+        assert rotated.request("GET", f"/login?token={token}")[0] == 401
+        status, _, text = rotated.request("GET", link)
+        assert status == 404
+        assert "Not a valid link" in text
+        rotated.token, rotated.cookie = new, None
+        rotated.login()
+        assert rotated.request("GET", "/")[0] == 200
+        assert rotated.request("GET", _link(repo, allow))[0] == 200  # a link made now works
+    finally:
+        _stop(proc)
+
+
+def _web(proc: subprocess.Popen[str], url: str, repo: Path, token: str) -> Web:
+    port = urlsplit(url).port
+    assert port is not None
+    return Web(proc, "127.0.0.1", port, token, repo)
+
+
 def test_a_web_approval_goes_through_the_agents_channel_with_no_key(
     git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -590,6 +590,35 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     assert len(_sends(web.repo, push.id)) == 1
 
 
+def test_wrong_links_are_rate_limited(repo: Path) -> None:
+    """A real `paw serve`: five wrong links from one address are refused (404), the sixth and
+    everything after it for a while gets 429, a correctly signed link and the access token
+    included (one count of wrong tries for tokens and links: docs/web.md)."""
+    proc, url = _serve(repo, "--no-qr")
+    try:
+        parts = urlsplit(url)
+        assert parts.port is not None
+        web = Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), repo)
+        codes = [web.request("GET", f"/link/wrong{i}")[0] for i in range(6)]
+        assert codes == [404] * 5 + [429], codes
+        status, _, text = web.request("GET", "/link/wrong6")
+        assert status == 429
+        assert "too many wrong links" in text
+        from paw.adapters.state import StateStore
+        from paw.supervisor.links import load_link_key
+
+        key = load_link_key(StateStore(repo / ".paw"), rotate=False)
+        signed = make_link(key, repo=find_repo_root(str(repo)), agent="a1",
+                           prompt_id="0123456789", fingerprint="0" * 16, verdict="allow",
+                           now=time.time())  # fmt: skip
+        assert web.request("GET", f"/link/{signed}")[0] == 429  # not even looked up
+        form = urlencode({"csrf": "x", "prompt": "0123456789", "action": "approve"})
+        assert web.request("POST", f"/link/{signed}", form)[0] == 429
+        assert web.request("GET", f"/login?token={web.token}")[0] == 429
+    finally:
+        _stop(proc)
+
+
 def test_a_rotated_token_refuses_the_old_token_its_sessions_and_every_old_link(
     repo: Path,
 ) -> None:

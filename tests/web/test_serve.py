@@ -477,6 +477,26 @@ def test_a_bind_others_can_reach_needs_tls_or_a_trusted_proxy(
     assert not (repo / ".paw" / "web-token.json").exists()  # refused before anything was made
 
 
+def test_the_tls_refusal_is_one_line_and_its_hint(repo: Path) -> None:
+    """The refusal as the user sees it (a real `paw serve` process): exit 2, one ``paw:`` line
+    saying why and one ``hint:`` line with the ways out (docs/cli.md: every error is one
+    ``paw:`` line and at most a hint), nothing else; nothing made, nothing served."""
+    done = subprocess.run(
+        [sys.executable, "-m", "paw", "serve", "--host", ANY, "--port", "0"],
+        cwd=repo, capture_output=True, text=True, timeout=budget(60), check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2, done.stderr
+    assert lines[0] == (
+        "paw: refusing to serve on 0.0.0.0 without TLS: others could read the token and the page"
+    )
+    assert lines[1].startswith("hint: give --cert FILE --key FILE, or --trusted-proxy "), lines
+    assert "ssh -L" in lines[1]
+    assert not (repo / ".paw" / "web-token.json").exists()
+
+
 def test_the_token_is_kept_hashed_and_rotates(repo: Path) -> None:
     from paw.adapters.state import StateStore
     from paw.cli.serve import load_token

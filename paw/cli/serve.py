@@ -7,6 +7,7 @@ import ipaddress
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from paw.cli import UsageError
@@ -170,6 +171,8 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
     import uvicorn
 
     from paw.adapters.paths import home_directory
+    from paw.adapters.wave_watch import WaveWatcher
+    from paw.cli.compose import STATE_DIR
     from paw.web.app import WebSettings, create_app
     from paw.web.source import Source
 
@@ -183,7 +186,8 @@ def _run(sup: Supervisor | Fleet, sock: socket.socket, args: argparse.Namespace,
                            allowed_hosts=hosts, link_key=link_key,
                            home=home_directory())  # fmt: skip
     feed = start_feed(sup)
-    source = Source(sup, time.time, feed)
+    waves = WaveWatcher(Path(sup.ctx.repo_root) / STATE_DIR / "waves")  # (the TUI's reader)
+    source = Source(sup, time.time, feed, waves.read)
     source.start()
     app = create_app(source, settings)
     config = uvicorn.Config(

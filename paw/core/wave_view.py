@@ -156,3 +156,24 @@ def status_counts(rows: list[WaveRow]) -> dict[str, int]:
 def wave_elapsed(state: WaveState, now: float) -> float:
     """Seconds since the wave started (to its end when it ended)."""
     return max(0.0, (state.ended_at or now) - state.started_at)
+
+
+@dataclass(frozen=True, slots=True)
+class WaveTask:
+    """The wave and task an agent runs (what a prompt's card names beside its agent)."""
+
+    wave: str
+    task: str
+
+
+def agent_tasks(reading: WaveReading | None) -> dict[str, WaveTask]:
+    """Each agent of the wave ``reading`` shows, by its name: the wave's name and its task's
+    (tasks not started yet have no agent running). Empty without a readable wave."""
+    state = reading.state if reading is not None else None
+    if state is None:
+        return {}
+    return {
+        t.agent: WaveTask(state.name, t.name)
+        for t in state.tasks
+        if t.started_at is not None or str(t.phase.value) != "pending"
+    }

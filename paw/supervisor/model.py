@@ -9,7 +9,18 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from paw.core.models import SCREEN_SOURCE, DetectionState, Prompt, PromptSource, Verdict
+from paw.core.models import (
+    SCREEN_SOURCE,
+    DetectionState,
+    Prompt,
+    PromptKind,
+    PromptSource,
+    Verdict,
+)
+
+# The sources whose prompt the agent's channel answers (:class:`paw.core.channels.fuse.Fusion`)
+CHANNEL_ANSWERS = frozenset({"agree", "channel-only"})
+PANE_KINDS = frozenset({PromptKind.TRUST, PromptKind.QUESTION})  # dialogs, whatever the source
 
 LOCAL_HOST = "local"  # the host name of this machine's agents when paw also drives hosts
 
@@ -98,6 +109,18 @@ class LivePrompt:
     verdict: Verdict
     first_seen: float  # epoch seconds
     source: PromptSource = SCREEN_SOURCE  # the screen, the agent's channel, or both (issue 32)
+
+    @property
+    def only_in_the_pane(self) -> bool:
+        """A dialog only a human can answer, in the agent's pane (:attr:`Prompt.needs_human`),
+        but for a tool request the agent's channel carries (``agree``, ``channel-only``): paw
+        answers that through the channel, so the keys it lacks (a hook's request draws no
+        dialog) do not make it a dialog. A folder trust or a question stays the pane's."""
+        prompt, source = self.prompt, self.source
+        by_channel = source.name in CHANNEL_ANSWERS and source.request_id is not None
+        if by_channel and not prompt.dialog and prompt.kind not in PANE_KINDS:
+            return False
+        return prompt.needs_human
 
 
 @dataclass(frozen=True, slots=True)

@@ -285,7 +285,7 @@ class _Web:
         if action not in ("approve", "deny") or not prompt_id:
             return _page("Refused", "not a decision", 400)
         live = await run_in_threadpool(self._live, prompt_id)
-        if live is not None and live.prompt.needs_human:
+        if live is not None and live.only_in_the_pane:
             return _page("Needs the terminal", "a dialog only a human can answer: answer it "
                          f"in the pane (paw attach {live.agent})", 409)  # fmt: skip
         if action == "approve" and live is not None and live.verdict.action is Action.BLOCK:
@@ -335,8 +335,9 @@ class _Web:
                          "answered: nothing offered", 410, home=False)  # fmt: skip
         target, csrf = request.url.path, link_csrf(key, claim)
         if request.method == "GET":  # a link never acts on GET
+            wave = self.source.wave_tasks().get(live.agent)
             return HTMLResponse(
-                render.render_link(live, now, csrf, target, self.s.name, self.s.home)
+                render.render_link(live, now, csrf, target, self.s.name, self.s.home, wave)
             )
         return await self._decide_by_link(request, claim, live, csrf, target)
 
@@ -351,7 +352,7 @@ class _Web:
         action, confirmed = form.get("action", ""), form.get("confirmed") == "1"
         if action not in ("approve", "deny") or form.get("prompt") != claim.prompt_id:
             return _page("Refused", "not a decision on this link's prompt", 400, home=False)
-        if live.prompt.needs_human:
+        if live.only_in_the_pane:
             return _page("Needs the terminal", "a dialog only a human can answer: answer it "
                          f"in the pane (paw attach {live.agent})", 409, home=False)  # fmt: skip
         if action == "approve" and live.verdict.action is Action.BLOCK:

@@ -23,6 +23,7 @@ from paw.web import parts as page_parts
 
 if TYPE_CHECKING:
     from paw.core.models import PromptSource
+    from paw.core.wave_view import WaveTask
     from paw.supervisor.model import AgentView, Decision, LivePrompt
     from paw.web.source import AgentDetails, Board
 
@@ -107,8 +108,10 @@ def board_parts(board: Board, csrf: str, extra: Extra | None = None) -> tuple[tu
     if not snap.prompts:
         prompts.append("<p>No live prompt.</p>")
     prompts += [
-        _prompt_card(p, now, tasks.get(p.agent), csrf, home=extra.home) for p in snap.prompts
-    ]
+        _prompt_card(p, now, tasks.get(p.agent), csrf, home=extra.home,
+                     wave=board.waves.get(p.agent))
+        for p in snap.prompts
+    ]  # fmt: skip
     agents = f"<h2>Agents ({len(snap.agents)})</h2>" + (
         _agents_table(snap.agents, extra.home) if snap.agents else "<p>No agent.</p>"
     )
@@ -197,12 +200,12 @@ def _age(seconds: float) -> str:
 
 def _prompt_card(
     p: LivePrompt, now: float, task: str | None, csrf: str, target: str = "/decide",
-    *, home: str | None = None,
+    *, home: str | None = None, wave: WaveTask | None = None,
 ) -> str:  # fmt: skip
     action = p.verdict.action
     subject = p.prompt.subject if p.prompt.subject is not None else p.prompt.question
     reasons = "".join(f"<li>{inert(tilde(r, home))}</li>" for r in p.verdict.reasons)
-    task_line = f"<div class=meta>task: {inert(task)}</div>" if task else ""
+    task_line = _wave_line(wave) + (f"<div class=meta>task: {inert(task)}</div>" if task else "")
     head = (
         f"<div class=card id='p-{inert(p.id)}'><div><span class='v v-{action.value}'>"
         f"{action.value}</span> <b>{inert(p.prompt.kind.value)}</b>{_source_tag(p.source)}"
@@ -214,6 +217,16 @@ def _prompt_card(
         + (f"<ul class=reasons>{reasons}</ul>" if reasons else "")
     )
     return head + _actions(p, csrf, target) + "</div>"
+
+
+def _wave_line(wave: WaveTask | None) -> str:
+    """The wave and task of the prompt's agent, when it runs one (``paw wave run``)."""
+    if wave is None:
+        return ""
+    return (
+        f"<div class='meta wave'>wave <b>{inert(wave.wave)}</b> · "
+        f"task <b>{inert(wave.task)}</b></div>"
+    )
 
 
 def _source_tag(source: PromptSource) -> str:
@@ -258,7 +271,7 @@ def _form(csrf: str, prompt_id: str, action: str, label: str, css: str = "", *,
 
 
 def _actions(p: LivePrompt, csrf: str, target: str) -> str:
-    if p.prompt.needs_human:
+    if p.only_in_the_pane:
         return (f"<p class=note>A dialog only a human can answer: answer it in the pane "
                 f"(<code>paw attach {inert(p.agent)}</code>).</p>")  # fmt: skip
     deny = _form(csrf, p.id, "deny", "Deny", target=target)
@@ -293,12 +306,15 @@ def render_confirm(
 
 
 def render_link(
-    p: LivePrompt, now: float, csrf: str, target: str, name: str = "", home: str | None = None
-) -> str:
+    p: LivePrompt, now: float, csrf: str, target: str, name: str = "", home: str | None = None,
+    wave: WaveTask | None = None,
+) -> str:  # fmt: skip
     """The page a one-occurrence link opens: that one prompt as it is now, nothing else
-    (``name``: the repository's directory name, as the main page's heading)."""
+    (``name``: the repository's directory name, as the main page's heading; ``wave``: the
+    wave and task of its agent, when it runs one)."""
     where = f" · {inert(name)}" if name else ""
-    body = f"<h1>paw{where} · one prompt</h1>{_prompt_card(p, now, None, csrf, target, home=home)}"
+    card = _prompt_card(p, now, None, csrf, target, home=home, wave=wave)
+    body = f"<h1>paw{where} · one prompt</h1>{card}"
     return page("paw: prompt", body)
 
 

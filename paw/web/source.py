@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from paw.core.wave_view import WaveTask, agent_tasks
 from paw.errors import PawError
 from paw.supervisor.feed import Picture, SweepFailed
 from paw.web.details import FileStat, diff_stat, pane_tail
@@ -25,6 +26,7 @@ from paw.web.details import FileStat, diff_stat, pane_tail
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from paw.core.wave_view import WaveReading
     from paw.supervisor.context import Context
     from paw.supervisor.feed import Feed, FeedEvent
     from paw.supervisor.model import Decision, Snapshot
@@ -79,6 +81,7 @@ class Board:
 
     snapshot: Snapshot
     unreachable: dict[str, str]
+    waves: dict[str, WaveTask] = field(default_factory=dict)  # agent -> its wave and task
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +107,18 @@ class Source:
     shared between threads, and the approval path takes its own cross-process lock anyway."""
 
     def __init__(
-        self, sup: Supervised, clock: Callable[[], float], feed: Feed | None = None
-    ) -> None:
+        self, sup: Supervised, clock: Callable[[], float], feed: Feed | None = None,
+        waves: Callable[[], WaveReading | None] | None = None,
+    ) -> None:  # fmt: skip
         """Read and decide through ``sup``; read its pictures from ``feed`` when given (it
-        sweeps ``sup``; :meth:`start` subscribes)."""
+        sweeps ``sup``; :meth:`start` subscribes); ``waves`` reads the repository's latest
+        wave (the TUI's reader: a stat, a parse only when its file changed), so a prompt's
+        card names the wave and task of its agent."""
         self.sup = sup
         self.clock = clock
         self.feed = feed
+        self.waves = waves
+        self._waves_lock = threading.Lock()  # (the reader keeps what it parsed last)
         self._lock = threading.Lock()
         self._picture: Picture | None = None  # the feed's latest
         self._waiters_lock = threading.Lock()
@@ -197,7 +205,7 @@ class Source:
         prompt as it is now, not as the last picture had it)."""
         picture, feed = self._picture, self.feed
         if feed is not None and picture is not None and not fresh:
-            return Board(picture.snapshot, self._unreachable())
+            return Board(picture.snapshot, self._unreachable(), self.wave_tasks())
         with self._lock:
             now = self.clock()
             if fresh or self._last is None or now - self._last_at >= READ_TTL_S:
@@ -206,8 +214,20 @@ class Source:
                         snapshot = self.sup.poll_once()
                 else:
                     snapshot = self.sup.poll_once()
-                self._last, self._last_at = Board(snapshot, self._unreachable()), now
+                board = Board(snapshot, self._unreachable(), self.wave_tasks())
+                self._last, self._last_at = board, now
             return self._last
+
+    def wave_tasks(self) -> dict[str, WaveTask]:
+        """The agents of the latest wave, with their wave and task (none without a reader,
+        a wave, or a readable state)."""
+        if self.waves is None:
+            return {}
+        with self._waves_lock:
+            try:
+                return agent_tasks(self.waves())
+            except (OSError, ValueError):
+                return {}
 
     def _unreachable(self) -> dict[str, str]:
         unreachable = getattr(self.sup, "unreachable", None)

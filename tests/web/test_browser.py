@@ -25,13 +25,16 @@ import re
 import shutil
 import struct
 import subprocess
+import time
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from paw.cli.compose import build_supervisor
 from tests.support.budget import budget
+from tests.support.hook_stand_in import permission_request
 from tests.web.test_serve import HOSTILE, _link, _live, _serve, _stop
 
 if TYPE_CHECKING:
@@ -568,4 +571,212 @@ def test_without_event_source_the_poll_applies_only_what_changed(
         browser.execute_cdp_cmd(
             "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
         )
+        _stop(proc)
+
+
+# -- what a browser is refused, or offered nothing ---------------------------------------------
+
+# A subject a hook channel hands paw as it came: an OSC (set the title, then the clipboard), a
+# zero-width space, joiner and BOM. A screen never carries these (tmux takes the OSC itself).
+OSC_SUBJECT = "echo \x1b]0;pwned\x07hi\x1b]52;c;cm0gLXJm\x1b\\ a\u200bb\u200dc\ufeffd"
+INVISIBLE = ("\x1b", "\x07", "\u200b", "\u200d", "\ufeff")
+
+
+@pytest.fixture
+def refusals(
+    git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """A repository with two agents: the scripted one asks an ``allow`` (touch) and then shows
+    a folder-trust dialog; the hook-channel stand-in (:mod:`tests.support.hook_stand_in`) asks,
+    once the test writes its go file, for :data:`OSC_SUBJECT` through paw's real hook program."""
+    from tests.support.hook_stand_in import agent_table, install_stand_in
+
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    script = tmp_path / "steps.txt"
+    script.write_text("shell touch one.txt\ntrust .\n", encoding="utf-8")
+    command = json.dumps(["{python}", "-m", "paw.demo.agent", "--script", str(script)])
+    record = json.dumps(str(tmp_path / "answers.jsonl"))
+    agent, go = install_stand_in(tmp_path)
+    (git_repo / "paw.toml").write_text(
+        f"[agents.scripted]\ncommand = {command}\nenv = {{ PAW_DEMO_RECORD = {record} }}\n"
+        + "\n".join(agent_table(agent, go)) + "\n",
+        "utf-8",
+    )  # fmt: skip
+    return git_repo
+
+
+class _Origin:
+    """Another web origin on this machine (127.0.0.1 or localhost, its own port): one page
+    whose form posts to paw by itself as it loads, as another site's page would."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.page = b""
+        origin = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.end_headers()
+                self.wfile.write(origin.page)
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                del format, args
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def posting(self, target: str, form: dict[str, str]) -> None:
+        """Serve a page that POSTs ``form`` to ``target`` (another origin's URL) on load."""
+        import html
+
+        fields = "".join(
+            f"<input type=hidden name='{html.escape(k)}' value='{html.escape(v)}'>"
+            for k, v in form.items()
+        )
+        self.page = (
+            f"<!doctype html><html><body><form method=post action='{html.escape(target)}'>"
+            f"{fields}</form><script>document.forms[0].submit()</script></body></html>"
+        ).encode()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def _sends(repo: Path, prompt: str) -> list[dict[str, object]]:
+    """The audit's records of keys or an answer sent for ``prompt``."""
+    lines = (repo / ".paw" / "audit.jsonl").read_text("utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    return [r for r in records if r.get("prompt_id") == prompt and r.get("decision") == "send"]
+
+
+def _csrf(driver: WebDriver) -> str:
+    """The CSRF token of the first form the browser shows (what another site's page would
+    need to know: the test hands it over, so that only the browser's own defences remain)."""
+    value = driver.find_element("css selector", "input[name=csrf]").get_attribute("value")
+    assert value
+    return str(value)
+
+
+def _refused_from(driver: WebDriver, origin: _Origin, host: str, expect: str) -> None:
+    """The browser opens ``origin``'s page at ``host`` (it posts to paw at once) and lands
+    on paw's answer, which says ``expect``."""
+    driver.get(f"http://{host}:{origin.port}/")
+    _until(driver, f"paw's answer to the post from {host}", lambda d: expect in _text(d))
+    assert not driver.find_elements("tag name", "button")
+
+
+def test_a_browser_is_refused_what_it_should_not_have_and_offered_nothing_it_cannot_do(
+    refusals: Path, tmp_path: Path, browser: WebDriver
+) -> None:
+    """In Chromium: a wrong token signs nobody in; another origin's page that posts a decision
+    (with the session's own CSRF token, or a link's) is refused by the browser's SameSite
+    cookie (another site) or by paw's Sec-Fetch-Site check (another port of this site), and
+    nothing is sent; an expired link and a link whose prompt was answered say so and offer
+    nothing; a dialog only a human can answer offers no button; a subject carrying OSC and
+    zero-width characters (through a hook channel) is shown as visible escapes."""
+    from paw.cli import main
+    from paw.core.printable import printable
+    from tests.support.hook_stand_in import launched_pid, stop_hooks
+
+    assert main(["spawn", "a1", "--agent", "scripted"]) == 0
+    proc, url = _serve(refusals, "--no-qr")
+    base = url.split("login?", 1)[0]
+    port = int(base.rsplit(":", 1)[1].strip("/"))
+    origin, pid = _Origin(), None
+    browser.execute_cdp_cmd("Network.enable", {})  # (a test before may have blocked the events)
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})  # (a test before signed in)
+    try:
+        _viewport(browser, DESKTOP)
+        # a wrong token: refused, no cookie, and the list stays closed
+        browser.get(base + "login?token=wrong")
+        _until(browser, "the refusal", lambda d: "Not signed in" in _text(d))
+        assert "wrong or old token" in _text(browser)
+        assert browser.get_cookies() == []
+        browser.get(base)
+        _until(browser, "the list refused", lambda d: "Not signed in" in _text(d))
+        assert not browser.find_elements("id", "board")
+
+        browser.get(url)  # the right one signs in
+        _until(browser, "the list after sign-in", lambda d: d.current_url == base)
+        _wait_card(browser, "touch one.txt")
+        allow = _live(refusals, "touch one.txt")
+        csrf = _csrf(browser)
+        decision = {"csrf": csrf, "prompt": allow.id, "action": "approve"}
+        # another site (localhost, another port) posts the decision: Chromium keeps the
+        # SameSite=Strict cookie back, so paw sees nobody signed in
+        origin.posting(f"http://127.0.0.1:{port}/decide", decision)
+        _refused_from(browser, origin, "localhost", "Not signed in")
+        # another origin of this site (127.0.0.1, another port): the cookie goes along (same
+        # site), the browser says where the post comes from and paw refuses it
+        _refused_from(browser, origin, "127.0.0.1", "a request from another site")
+        # the prompt's link, posted from there with the link's own form token: refused too
+        link = base.rstrip("/") + _link(refusals, allow)
+        browser.get(link)
+        _until(browser, "the link's page", lambda d: _card(d, "touch one.txt"))
+        origin.posting(link, {**decision, "csrf": _csrf(browser)})
+        _refused_from(browser, origin, "127.0.0.1", "a request from another site")
+        assert _sends(refusals, allow.id) == []
+        assert _answers(tmp_path) == []
+
+        # an expired link: it says so and offers nothing
+        browser.get(base.rstrip("/") + _link(refusals, allow, now=time.time() - 3600))
+        _until(browser, "the expired link's page", lambda d: "expired" in _text(d))
+        assert "Not a valid link" in _text(browser)
+        assert not browser.find_elements("tag name", "form")
+        # the link still opens its prompt, until the prompt is answered (here, on the list)
+        browser.get(link)
+        _until(browser, "the link's page", lambda d: _card(d, "touch one.txt"))
+        _home(browser, base)
+        _press(browser, _wait_card(browser, "touch one.txt"), "Approve")
+        _until(browser, "the result", lambda d: "Sent" in _text(d))
+        _until(browser, "the agent taking it", lambda _d: _answers(tmp_path) == ["approve"])
+        browser.get(link)
+        _until(browser, "the answered link's page", lambda d: "Nothing to decide" in _text(d))
+        assert "changed, ended or was answered" in _text(browser)
+        assert not browser.find_elements("tag name", "form")
+
+        # a dialog only a human can answer: said so, no button
+        _home(browser, base)
+        _until(browser, "the trust dialog", lambda d: "Trust this folder?" in _text(d))
+        (card,) = browser.find_elements("css selector", "div.card")
+        assert "A dialog only a human can answer" in str(card.get_attribute("textContent"))
+        assert _buttons(card) == []
+        assert not card.find_elements("tag name", "form")
+
+        # a subject with OSC and zero-width characters, through a hook channel: inert
+        assert main(["spawn", "q1", "--agent", "qwen-code"]) == 0
+        pid = launched_pid(build_supervisor(str(refusals)).ctx.state, "q1")
+        event = permission_request(OSC_SUBJECT)
+        (tmp_path / "go.json").write_text(json.dumps(event), encoding="utf-8")
+        title = browser.title
+        shown = printable(OSC_SUBJECT)
+        card = _wait_card(browser, shown)
+        assert "\\x1b]0;pwned\\x07" in shown
+        assert "\\u200b" in shown
+        text = _text(browser)
+        for char in INVISIBLE:
+            assert char not in text
+        assert browser.title == title
+        assert not card.find_elements("css selector", "pre.subject *")
+        qwen = _live(refusals, "pwned")
+        assert qwen.prompt.subject == OSC_SUBJECT  # paw read it exactly; the page shows it inert
+        _press(browser, card, "Deny")
+        _until(browser, "the result", lambda d: "Sent" in _text(d))
+        (sent,) = _sends(refusals, qwen.id)
+        assert sent["path"] == "channel"
+    finally:
+        origin.close()
+        if pid is not None:
+            stop_hooks(pid)
         _stop(proc)

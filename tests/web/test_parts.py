@@ -193,3 +193,60 @@ def test_the_home_page_names_the_parts_it_holds() -> None:
     page = render.home_page(parts, "shop")
     assert f"<div id=board data-have='{_have(parts)[0]}'>" in page
     assert re.fullmatch(r"(\w+:[0-9a-f]{32},){4}\w+:[0-9a-f]{32}", _have(parts)[0])
+
+
+def test_a_prompt_card_names_the_wave_and_task_of_its_agent() -> None:
+    """A prompt of an agent that runs a wave's task says the wave and the task (as read from
+    the runner's state: tasks started, not those still queued); another agent's says none; the
+    names are shown inert. The same on a real `paw serve`: tests/web/test_wave_card_real.py."""
+    from paw.core.wave.state import Phase, TaskState, WaveState
+    from paw.core.wave_view import WaveReading, WaveTask, agent_tasks
+
+    state = WaveState(name="night", file="night.toml", sha256="0" * 64, started_at=1.0, tasks=[
+        TaskState(name="push", agent="night-push", phase=Phase.RUNNING, started_at=2.0),
+        TaskState(name="later", agent="night-later"),
+    ])  # fmt: skip
+    tasks = agent_tasks(WaveReading("night", state, runner_alive=True))
+    assert tasks == {"night-push": WaveTask("night", "push")}
+    assert agent_tasks(WaveReading("night", None, runner_alive=False, error="bad")) == {}
+    assert agent_tasks(None) == {}
+    ours = replace(_prompt(PromptSource()), agent="night-push")
+    theirs = replace(_prompt(PromptSource()), id="def1234567", agent="a1")
+    board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(ours, theirs)), {}, tasks)
+    cards = dict(render.board_parts(board, "csrf"))["prompts"].split("<div class=card ")[1:]
+    assert "<div class='meta wave'>wave <b>night</b> · task <b>push</b></div>" in cards[0]
+    assert "wave" not in cards[1]
+    hostile = {"night-push": WaveTask("<i>n</i>\u202e", "t\x1b]0;x\x07")}
+    board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(ours,)), {}, hostile)
+    card = dict(render.board_parts(board, "csrf"))["prompts"]
+    assert "wave <b>&lt;i&gt;n&lt;/i&gt;\\u202e</b> · task <b>t\\x1b]0;x\\x07</b>" in card
+
+
+def test_a_request_the_channel_answers_is_offered_though_it_has_no_keys() -> None:
+    """A hook's request that draws no dialog (``channel-only``: no keys of its own) is a tool
+    permission paw answers through the channel: the card offers Approve and Deny. A folder
+    trust or a question stays a dialog for the pane whatever its source, and so does a screen
+    prompt without approve keys. The same through a real hook and `paw serve`:
+    tests/web/test_serve.py::test_a_web_approval_goes_through_the_agents_channel_with_no_key."""
+    from paw.core.models import PromptKind
+
+    def card(name: str, kind: PromptKind = PromptKind.SHELL, request: str | None = "r1") -> str:
+        base = _prompt(PromptSource(name=name, request_id=request))
+        prompt = replace(base.prompt, kind=kind, approve_keys=(), deny_keys=())
+        live = replace(base, prompt=prompt, verdict=Verdict(Action.ALLOW))
+        board = Board(Snapshot(taken_at=1.0, agents=(), prompts=(live,)), {})
+        return dict(render.board_parts(board, "csrf"))["prompts"]
+
+    for name in ("channel-only", "agree"):
+        assert "value=approve>Approve</button>" in card(name), name
+        assert "value=deny>Deny</button>" in card(name), name
+    for offered_nothing in (
+        card("channel-only", PromptKind.TRUST),
+        card("channel-only", PromptKind.QUESTION),
+        card("channel-only", request=None),
+        card("screen-only"),
+        card("screen", request=None),
+        card("disagree"),
+    ):
+        assert "<form" not in offered_nothing
+        assert "A dialog only a human can answer" in offered_nothing

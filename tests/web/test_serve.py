@@ -453,7 +453,11 @@ def test_the_list_is_streamed_as_server_sent_events(web: Web) -> None:
         assert "<html" not in first
         # a change is pushed on the open stream: the next prompt after the decision
         assert web.decide(allow, "approve")[0] == 200
+        # (the selected agent's pane, its own part, may show the new box drawn before the
+        # sweep lists it: a loaded run saw that event first)
         pushed = stream.until("git push origin main")
+        while pushed.startswith("part:details\n"):
+            pushed = stream.until("git push origin main")
         # only the part that changed: the prompts, not the agents' table nor the rest
         assert pushed.startswith("part:prompts\n"), pushed[:40]
         assert "touch one.txt" not in pushed
@@ -475,6 +479,26 @@ def test_a_bind_others_can_reach_needs_tls_or_a_trusted_proxy(
     assert main(["serve", "--host", ANY, "--cert", "c.pem"]) == 2
     assert "--cert and --key go together" in capsys.readouterr().err
     assert not (repo / ".paw" / "web-token.json").exists()  # refused before anything was made
+
+
+def test_the_tls_refusal_is_one_line_and_its_hint(repo: Path) -> None:
+    """The refusal as the user sees it (a real `paw serve` process): exit 2, one ``paw:`` line
+    saying why and one ``hint:`` line with the ways out (docs/cli.md: every error is one
+    ``paw:`` line and at most a hint), nothing else; nothing made, nothing served."""
+    done = subprocess.run(
+        [sys.executable, "-m", "paw", "serve", "--host", ANY, "--port", "0"],
+        cwd=repo, capture_output=True, text=True, timeout=budget(60), check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2, done.stderr
+    assert lines[0] == (
+        "paw: refusing to serve on 0.0.0.0 without TLS: others could read the token and the page"
+    )
+    assert lines[1].startswith("hint: give --cert FILE --key FILE, or --trusted-proxy "), lines
+    assert "ssh -L" in lines[1]
+    assert not (repo / ".paw" / "web-token.json").exists()
 
 
 def test_the_token_is_kept_hashed_and_rotates(repo: Path) -> None:
@@ -588,6 +612,158 @@ def test_a_link_shows_its_one_prompt_and_decides_it_once(web: Web) -> None:
     status, _, text = web.request("POST", link, urlencode({**approve, "confirmed": "1"}))
     assert status == 200, text
     assert len(_sends(web.repo, push.id)) == 1
+
+
+def test_wrong_links_are_rate_limited(repo: Path) -> None:
+    """A real `paw serve`: five wrong links from one address are refused (404), the sixth and
+    everything after it for a while gets 429, a correctly signed link and the access token
+    included (one count of wrong tries for tokens and links: docs/web.md)."""
+    proc, url = _serve(repo, "--no-qr")
+    try:
+        parts = urlsplit(url)
+        assert parts.port is not None
+        web = Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), repo)
+        codes = [web.request("GET", f"/link/wrong{i}")[0] for i in range(6)]
+        assert codes == [404] * 5 + [429], codes
+        status, _, text = web.request("GET", "/link/wrong6")
+        assert status == 429
+        assert "too many wrong links" in text
+        from paw.adapters.state import StateStore
+        from paw.supervisor.links import load_link_key
+
+        key = load_link_key(StateStore(repo / ".paw"), rotate=False)
+        signed = make_link(key, repo=find_repo_root(str(repo)), agent="a1",
+                           prompt_id="0123456789", fingerprint="0" * 16, verdict="allow",
+                           now=time.time())  # fmt: skip
+        assert web.request("GET", f"/link/{signed}")[0] == 429  # not even looked up
+        form = urlencode({"csrf": "x", "prompt": "0123456789", "action": "approve"})
+        assert web.request("POST", f"/link/{signed}", form)[0] == 429
+        assert web.request("GET", f"/login?token={web.token}")[0] == 429
+    finally:
+        _stop(proc)
+
+
+def test_a_rotated_token_refuses_the_old_token_its_sessions_and_every_old_link(
+    repo: Path,
+) -> None:
+    """Real `paw serve` processes, one after the other on the same repository: a restart
+    alone keeps the token and the links (sessions end with the process: they live in its
+    memory); a restart with ``--rotate-token`` makes a new token and a new link key, so the old
+    token, a session opened since the restart and a link made before are refused, and only the
+    new token and new links work."""
+    assert main(["spawn", "a1", "--agent", "scripted"]) == 0
+    proc, url = _serve(repo, "--no-qr")
+    token = urlsplit(url).query.removeprefix("token=")
+    try:
+        first = _web(proc, url, repo, token)
+        first.login()
+        allow = _live(repo, "touch one.txt")
+        link = _link(repo, allow)
+        assert first.request("GET", link)[0] == 200
+        jar = first.cookie
+    finally:
+        _stop(proc)
+
+    # restarted as it was: the old session is gone; the token and the link still work
+    proc, url = _serve(repo, "--no-qr")
+    assert "token=" not in url  # (not shown again: only its hash is kept)
+    try:
+        again = _web(proc, url, repo, token)
+        again.cookie = jar
+        assert again.request("GET", "/")[0] == 401
+        again.login()
+        assert again.request("GET", "/")[0] == 200
+        jar = again.cookie
+        assert again.request("GET", link)[0] == 200
+    finally:
+        _stop(proc)
+
+    # restarted with --rotate-token: a new token; the old one, its session, the link refused
+    proc, url = _serve(repo, "--no-qr", "--rotate-token")
+    new = urlsplit(url).query.removeprefix("token=")
+    assert new
+    assert new != token
+    try:
+        rotated = _web(proc, url, repo, token)
+        rotated.cookie = jar
+        assert rotated.request("GET", "/")[0] == 401
+        assert rotated.request("GET", f"/login?token={token}")[0] == 401
+        status, _, text = rotated.request("GET", link)
+        assert status == 404
+        assert "Not a valid link" in text
+        rotated.token, rotated.cookie = new, None
+        rotated.login()
+        assert rotated.request("GET", "/")[0] == 200
+        assert rotated.request("GET", _link(repo, allow))[0] == 200  # a link made now works
+    finally:
+        _stop(proc)
+
+
+def _web(proc: subprocess.Popen[str], url: str, repo: Path, token: str) -> Web:
+    port = urlsplit(url).port
+    assert port is not None
+    return Web(proc, "127.0.0.1", port, token, repo)
+
+
+def test_a_web_approval_goes_through_the_agents_channel_with_no_key(
+    git_repo: Path, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real `paw serve` over an agent whose prompt channel is a hook: the stand-in of
+    :mod:`tests.support.hook_stand_in` runs paw's real hook program as Qwen Code runs it and
+    draws no dialog. The request is listed from the channel; approved from the web, the answer
+    goes through the channel (the hook hands the agent ``allow``) and no key is sent: the
+    audit's send names the channel and carries no keys, after the web request's record."""
+    from tests.support.hook_stand_in import (
+        COMMAND,
+        EVENT,
+        channel_files,
+        configure_stand_in,
+        launched_pid,
+        stop_hooks,
+    )
+
+    assert server.socket_name is not None
+    monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
+    monkeypatch.chdir(git_repo)
+    go = configure_stand_in(git_repo, server.socket_name, tmp_path)
+    pid = None
+    proc, url = _serve(git_repo, "--no-qr")
+    try:
+        parts = urlsplit(url)
+        assert parts.port is not None
+        web = Web(proc, "127.0.0.1", parts.port, parts.query.removeprefix("token="), git_repo)
+        assert main(["spawn", "alice", "--agent", "qwen-code"]) == 0
+        pid = launched_pid(build_supervisor(str(git_repo)).ctx.state)
+        go.write_text(json.dumps(EVENT), encoding="utf-8")  # the hook lands the request
+        web.login()
+        prompt = _wait_prompt(web, "touch waked.txt")
+        card = _card(web, prompt)
+        assert "title='source'>channel</span>" in card, card
+        assert "value=approve>Approve</button>" in card
+        status, text = web.decide(prompt, "approve")
+        assert status == 200, text
+        assert "Sent" in text
+        (sent,) = _sends(git_repo, prompt)
+        assert sent["path"] == "channel", sent
+        assert sent.get("keys") is None, sent
+        assert sent["subject"] == COMMAND
+        asked = [r for r in _audit(git_repo) if r.get("event") == "web-request"]
+        assert asked[-1]["prompt_id"] == prompt
+        records = _audit(git_repo)
+        assert records.index(asked[-1]) < records.index(sent)
+        keys = [r for r in records if r.get("path") == "keys" or r.get("keys")]
+        assert keys == [], keys  # not one key went to the agent's pane
+        done = git_repo / ".paw" / "channels" / "alice"
+
+        def answered() -> list[str]:
+            return [json.loads(p.read_text("utf-8"))["outcome"] for p in done.rglob("done/*.json")]
+
+        assert retry_until(lambda: answered() == ["answered:allow"], budget(60),
+                           raises=False), (answered(), channel_files(git_repo))  # fmt: skip
+    finally:
+        if pid is not None:
+            stop_hooks(pid)
+        _stop(proc)
 
 
 def test_over_tls_the_cookie_is_secure(repo: Path, tmp_path: Path) -> None:

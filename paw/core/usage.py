@@ -23,6 +23,12 @@ pinned versions, see docs/waves.md#what-each-agent-cost):
 - Qwen Code (0.24.4) writes ``<qwen dir>/projects/<cwd as Claude Code names it>/chats/
   <session>.jsonl``: ``type = "assistant"`` lines carry the API's ``usageMetadata``, the
   ``cwd``, the ``timestamp`` and a ``uuid``. It states no price.
+- opencode (1.18.33) keeps its sessions in a SQLite database,
+  ``<data dir>/opencode/opencode.db`` (``OPENCODE_DB`` names another): a ``session`` row has
+  the ``directory`` it ran in, a ``message`` row the message as JSON, a response's with its
+  ``tokens`` and the ``cost`` opencode states (see :func:`parse_opencode_messages`).
+- Kilo Code (7.7.7), an opencode fork, keeps the same tables in ``<data dir>/kilo/kilo.db``
+  (``KILO_DB`` names another).
 
 Only what the agent used since paw started it counts (``since``): a worktree path used again
 (a wave run again under the same name) keeps the sessions of the agents before it, and those
@@ -36,6 +42,7 @@ pinned version, what each records).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -110,6 +117,8 @@ SOURCES = {
     "codex": "Codex's session logs",
     "gemini-cli": "Gemini CLI's chat files",
     "qwen-code": "Qwen Code's chat records",
+    "opencode": "opencode's database",
+    "kilocode": "Kilo Code's database",
 }
 
 
@@ -317,6 +326,48 @@ def parse_qwen_chat(
             cache_read_tokens=cached,
             requests=1,
         )
+        total = one if total is None else total + one
+    return total
+
+
+def parse_opencode_messages(
+    rows: Iterable[tuple[str, str]], worktree: str, since: float | None = None
+) -> Usage | None:
+    """The usage in opencode's (or Kilo Code's) messages: ``rows`` are ``(the session's
+    directory, the message's data as JSON)``; only sessions run in ``worktree`` (or below it)
+    count, and only responses begun since ``since`` (None: ever). None when there is none.
+
+    An assistant message's data carries ``tokens`` (``input`` without the cached ones,
+    ``output``, ``reasoning``, ``cache.read``, ``cache.write``), the ``cost`` in dollars the
+    CLI states for it (from its model's price; 0 for a model it has no price for) and
+    ``time.created`` (epoch milliseconds). A response still streaming (no tokens yet, not
+    completed) is not counted."""
+    total: Usage | None = None
+    for directory, text in rows:
+        if not is_within(directory, worktree):
+            continue
+        data = next(iter(_records([text])), None)
+        tokens = data.get("tokens") if data is not None else None
+        if data is None or data.get("role") != "assistant" or not isinstance(tokens, dict):
+            continue
+        times = data.get("time")
+        created = times.get("created") if isinstance(times, dict) else None
+        if since is not None and isinstance(created, int | float) and created / 1000 < since:
+            continue  # an earlier agent's response in the same worktree path
+        cache = tokens.get("cache")
+        one = Usage(
+            input_tokens=_count(tokens, "input"),
+            output_tokens=_count(tokens, "output") + _count(tokens, "reasoning"),
+            cache_read_tokens=_count(cache, "read"),
+            cache_write_tokens=_count(cache, "write"),
+            requests=1,
+        )
+        if one.total_tokens == 0 and not (isinstance(times, dict) and "completed" in times):
+            continue  # still streaming: told when it ends
+        cost = data.get("cost")
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or cost < 0:
+            cost = None  # not stated
+        one = dataclasses.replace(one, cost_usd=None if cost is None else float(cost))
         total = one if total is None else total + one
     return total
 

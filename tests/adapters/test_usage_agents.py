@@ -6,9 +6,14 @@ stub model, which reports 12 tokens in and 8 out per response; the scratch paths
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import json
 import shutil
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from paw.adapters.usage import read_usage
 from paw.core.usage import (
@@ -129,3 +134,87 @@ def test_qwen_chats_are_found_under_the_worktree_project_folder(tmp_path: Path) 
     assert read_usage("qwen-code", wt, {"HOME": str(home), "QWEN_HOME": str(moved)}, None).usage
     env = {"HOME": str(home), "QWEN_RUNTIME_DIR": str(moved), "QWEN_HOME": "/nowhere"}
     assert read_usage("qwen-code", wt, env, None).usage == ONE_RESPONSE
+
+
+# kind -> (its dump, its data folder and database, the variable naming another database, a
+# time between its two responses)
+DATABASES = {
+    "opencode": (
+        FIXTURES / "opencode-1.18.33" / "opencode.json", "opencode/opencode.db", "OPENCODE_DB",
+        1796495400.0,
+    ),
+    "kilocode": (
+        FIXTURES / "kilocode-7.7.7" / "kilo.json", "kilo/kilo.db", "KILO_DB", 1796495850.0,
+    ),
+}  # fmt: skip
+
+
+def _opencode_db(dump_file: Path, path: Path, worktree: str, cost: float | None = None) -> None:
+    """A database with the tables and rows the CLI wrote (``session``'s directory moved to
+    ``worktree``; each response's ``cost`` set to ``cost`` when given)."""
+    dump = json.loads(_fixture_text(dump_file, worktree))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        for create in dump["schema"]:
+            db.execute(create)
+        for table, content in dump["tables"].items():
+            marks = ", ".join("?" for _ in content["columns"])
+            for row in content["rows"]:
+                values = dict(zip(content["columns"], row, strict=True))
+                if table == "message" and cost is not None:
+                    data = json.loads(values["data"])
+                    if data["role"] == "assistant":
+                        data["cost"] = cost
+                    values["data"] = json.dumps(data)
+                insert = f"INSERT INTO {table} VALUES ({marks})"  # noqa: S608 - the fixture's names
+                db.execute(insert, list(values.values()))
+        db.commit()
+
+
+@pytest.mark.parametrize("kind", sorted(DATABASES))
+def test_opencode_and_kilo_responses_of_its_worktree_with_the_cost_stated(
+    tmp_path: Path, kind: str
+) -> None:
+    dump, name, variable, between = DATABASES[kind]
+    wt = str(tmp_path / "repo" / ".paw-worktrees" / "night-a")
+    home = tmp_path / "home"
+    _opencode_db(dump, home / ".local" / "share" / name, wt)
+    reading = read_usage(kind, wt, {"HOME": str(home)}, None)
+    # the tool call and the final text; the CLI states $0 for a model it has no price for
+    assert reading.usage == Usage(24, 16, 0, 0, requests=2, cost_usd=0.0)
+    assert reading.source == SOURCES[kind]
+    assert read_usage(kind, wt + "-2", {"HOME": str(home)}, None).usage is None
+    assert read_usage(kind, wt, {"HOME": str(home)}, between).usage == Usage(
+        12, 8, 0, 0, requests=1, cost_usd=0.0
+    )
+    priced = tmp_path / "data" / name
+    _opencode_db(dump, priced, wt, cost=0.0125)
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(tmp_path / "data")}
+    got = read_usage(kind, wt, env, None)
+    assert got.usage is not None
+    assert got.usage.cost_usd == 0.025
+    assert read_usage(kind, wt, {"HOME": str(home), variable: str(priced)}, None) == got
+
+
+def test_opencode_database_not_its_shape_is_said_unreadable(tmp_path: Path) -> None:
+    database = tmp_path / "home" / ".local" / "share" / "opencode" / "opencode.db"
+    database.parent.mkdir(parents=True)
+    database.write_bytes(b"not a database, but long enough to look like one" * 100)
+    reading = read_usage("opencode", str(tmp_path / "wt"), {"HOME": str(tmp_path / "home")}, None)
+    assert reading.usage is None
+    assert reading.unknown is not None
+    assert reading.unknown.startswith("opencode's database unreadable: opencode.db: ")
+
+
+def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
+    assert set(SOURCES) == {
+        "claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "kilocode",
+    }  # fmt: skip
+    for kind, source in SOURCES.items():
+        reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+        assert (reading.source, reading.unknown) == (
+            source,
+            f"no usage in {source} for its worktree",
+        )
+    aider = read_usage("aider", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+    assert aider.unknown == "paw does not read aider's usage"

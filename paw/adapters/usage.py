@@ -2,10 +2,13 @@
 
 Where the files are follows the agent's environment as paw starts it: paw's own environment
 with the kind's ``[agents.<kind>] env`` of paw.toml on top (``HOME``, ``CLAUDE_CONFIG_DIR``,
-``CODEX_HOME``). Only the sessions of the task's worktree count: Claude Code's are filed
-under the worktree's path, Codex's name it on their first line (and only logs of the days
-since the task started are opened). Within them, only what was written since paw started the
-agent counts: an agent before it in the same worktree path (a wave run again) is not its.
+``CODEX_HOME``, ``GEMINI_CLI_HOME``, ``QWEN_HOME``, ``QWEN_RUNTIME_DIR``, ``XDG_DATA_HOME``,
+``OPENCODE_DB``, ``KILO_DB``). Only the sessions of the task's worktree count: Claude Code's
+and Qwen Code's are filed under the worktree's path, Codex's name it on their first line (and
+only logs of the days since the task started are opened), Gemini CLI's folder names it in its
+``.project_root``, opencode's and Kilo Code's sessions have it as their ``directory``. Within
+them, only what was written since paw started the agent counts: an agent before it in the same
+worktree path (a wave run again) is not its. Databases are opened read-only, never written.
 
 A :class:`UsageCache` keeps each file's parse while its size and modification time stay the
 same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `paw ls` at

@@ -2,10 +2,13 @@
 
 Where the files are follows the agent's environment as paw starts it: paw's own environment
 with the kind's ``[agents.<kind>] env`` of paw.toml on top (``HOME``, ``CLAUDE_CONFIG_DIR``,
-``CODEX_HOME``). Only the sessions of the task's worktree count: Claude Code's are filed
-under the worktree's path, Codex's name it on their first line (and only logs of the days
-since the task started are opened). Within them, only what was written since paw started the
-agent counts: an agent before it in the same worktree path (a wave run again) is not its.
+``CODEX_HOME``, ``GEMINI_CLI_HOME``, ``QWEN_HOME``, ``QWEN_RUNTIME_DIR``, ``XDG_DATA_HOME``,
+``OPENCODE_DB``, ``KILO_DB``). Only the sessions of the task's worktree count: Claude Code's
+and Qwen Code's are filed under the worktree's path, Codex's name it on their first line (and
+only logs of the days since the task started are opened), Gemini CLI's folder names it in its
+``.project_root``, opencode's and Kilo Code's sessions have it as their ``directory``. Within
+them, only what was written since paw started the agent counts: an agent before it in the same
+worktree path (a wave run again) is not its. Databases are opened read-only, never written.
 
 A :class:`UsageCache` keeps each file's parse while its size and modification time stay the
 same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `paw ls` at
@@ -23,6 +26,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from paw.adapters import usage_db
 from paw.core.usage import (
     SOURCES,
     Usage,
@@ -32,6 +36,8 @@ from paw.core.usage import (
     is_within,
     parse_claude_session,
     parse_codex_rollout,
+    parse_gemini_chat,
+    parse_qwen_chat,
 )
 
 if TYPE_CHECKING:
@@ -173,11 +179,7 @@ def read_usage(
         return UsageReading(None, unknown=f"paw does not read {kind}'s usage")
     cache = cache or UsageCache()
     try:
-        usage = (
-            _claude(worktree, env, since, cache)
-            if kind == "claude-code"
-            else _codex(worktree, env, since, cache)
-        )
+        usage = _READERS[kind](worktree, env, since, cache)
     except OSError as err:
         return UsageReading(None, source, unknown=f"{source} unreadable: {err.strerror or err}")
     if usage is None:
@@ -199,7 +201,31 @@ def _claude(
 ) -> Usage | None:
     config = env.get("CLAUDE_CONFIG_DIR")
     projects = (Path(config) if config else _home(env) / ".claude") / "projects"
-    names = cache.once(f"claude\0{projects}", lambda: _folders(projects))
+    return _project_folders("claude", projects, worktree, since, cache, _claude_file)
+
+
+def _qwen(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    """Qwen Code files its chats like Claude Code: ``<runtime dir>/projects/<the worktree's
+    path, every character but letters and digits as ->/chats/<session>.jsonl`` (the runtime
+    dir: ``QWEN_RUNTIME_DIR``, else ``QWEN_HOME``, else ``~/.qwen``)."""
+    base = env.get("QWEN_RUNTIME_DIR") or env.get("QWEN_HOME")
+    projects = (Path(base).expanduser() if base else _home(env) / ".qwen") / "projects"
+    return _project_folders("qwen", projects, worktree, since, cache, _qwen_file)
+
+
+def _project_folders(
+    kind: str,
+    projects: Path,
+    worktree: str,
+    since: float | None,
+    cache: UsageCache,
+    parse: Callable[[Path, str, float | None], object],
+) -> Usage | None:
+    """The usage in the ``.jsonl`` files of the project folders named after ``worktree`` (or a
+    folder below it) in ``projects``."""
+    names = cache.once(f"{kind}\0{projects}", lambda: _folders(projects))
     wanted = claude_project_dir(worktree.rstrip("/"))[:_CLAUDE_PREFIX]
     total: Usage | None = None
     at = bisect.bisect_left(names, wanted)  # the names starting with it follow, in order
@@ -209,9 +235,9 @@ def _claude(
         for path in _jsonl(folder):
             found = _usage_of(
                 cache.parsed(
-                    f"claude\0{worktree}\0{since}\0{path}",
+                    f"{kind}\0{worktree}\0{since}\0{path}",
                     path,
-                    functools.partial(_claude_file, path, worktree, since),
+                    functools.partial(parse, path, worktree, since),
                     _usage_valid,
                 )
             )
@@ -222,6 +248,65 @@ def _claude(
 
 def _claude_file(path: Path, worktree: str, since: float | None) -> object:
     return _usage_data(parse_claude_session(_lines(path), worktree, since))
+
+
+def _qwen_file(path: Path, worktree: str, since: float | None) -> object:
+    return _usage_data(parse_qwen_chat(_lines(path), worktree, since))
+
+
+def _gemini(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    """Gemini CLI keeps each project's chats in ``<gemini dir>/tmp/<short id>/chats/`` (the
+    gemini dir: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``); the folder's
+    ``.project_root`` names the project's path (the worktree, or a folder below it)."""
+    home = env.get("GEMINI_CLI_HOME")
+    tmp = (Path(home) if home else _home(env)) / ".gemini" / "tmp"
+    index = cache.once(f"gemini\0{tmp}", lambda: _gemini_index(tmp, cache))
+    total: Usage | None = None
+    at = bisect.bisect_left(index, (worktree,))  # the folders of it and below it follow
+    while at < len(index) and index[at][0].startswith(worktree):
+        root, folder = index[at]
+        at += 1
+        if not is_within(root, worktree):
+            continue
+        for path in _jsonl(folder / "chats"):
+            found = _usage_of(
+                cache.parsed(
+                    f"gemini\0{since}\0{path}",
+                    path,
+                    functools.partial(_gemini_file, path, since),
+                    _usage_valid,
+                )
+            )
+            if found is not None:
+                total = found if total is None else total + found
+    return total
+
+
+def _gemini_file(path: Path, since: float | None) -> object:
+    return _usage_data(parse_gemini_chat(_lines(path), since))
+
+
+def _project_root(path: Path) -> object:
+    text = path.read_text(encoding="utf-8", errors="replace").strip()
+    return text.rstrip("/") if text.startswith("/") else None
+
+
+def _gemini_index(tmp: Path, cache: UsageCache) -> list[tuple[str, Path]]:
+    """Every project folder with the path its ``.project_root`` names, sorted by the path
+    (searched by prefix); a folder without one is left out."""
+    index: list[tuple[str, Path]] = []
+    for name in _folders(tmp):
+        marker = tmp / name / ".project_root"
+        if not marker.is_file():
+            continue
+        root = cache.parsed(
+            f"gemini-root\0{marker}", marker, functools.partial(_project_root, marker), _cwd_valid
+        )
+        if isinstance(root, str):
+            index.append((root, tmp / name))
+    return sorted(index)
 
 
 def _codex_cwd(path: Path) -> object:
@@ -280,6 +365,16 @@ def _codex(
         if found is not None:
             total = found if total is None else total + found
     return total
+
+
+_READERS: dict[str, Callable[[str, Mapping[str, str], float | None, UsageCache], Usage | None]] = {
+    "claude-code": _claude,
+    "codex": _codex,
+    "gemini-cli": _gemini,
+    "qwen-code": _qwen,
+    "opencode": usage_db.read_opencode,
+    "kilocode": usage_db.read_kilo,
+}
 
 
 def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:

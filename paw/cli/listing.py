@@ -46,8 +46,9 @@ TMUX_HINT = "`tmux ls` (or `tmux -L NAME ls` for a private socket) shows whether
 def cmd_ls(args: argparse.Namespace) -> Result:
     """List the agents.
 
-    TOKENS: what each agent used, read from its own records (Claude Code's session files,
-    Codex's session logs; `?` where none is found yet, no column when no agent's are read).
+    TOKENS: what each agent used, read from its own records (Claude Code, Codex, Gemini CLI,
+    Qwen Code, opencode, Kilo Code: paw.core.usage; `?` where none is found yet, no column when
+    no agent's are read).
     --json: `usage` per agent (tokens in, out, cached; null when unknown) and
     `usage_unknown` (why it, or its price, is not known)."""
     with counting_supervisor(args) as sup:

@@ -15,6 +15,20 @@ pinned versions, see docs/waves.md#what-each-agent-cost):
   with the ``cwd``, then ``event_msg`` lines of ``type = "token_count"`` whose
   ``info.total_token_usage`` is the session's running total (``input_tokens`` includes
   ``cached_input_tokens``); every line has its ``timestamp``. It states no price.
+- Gemini CLI (0.61.0) writes ``<gemini dir>/tmp/<project>/chats/session-*.jsonl``, the
+  folder's ``.project_root`` naming the project's path: each message is a line (written again
+  when it changes: the last of an ``id`` counts), a model response ``type = "gemini"`` with
+  ``tokens`` (``input``, ``output``, ``cached``, ``thoughts``, ``tool``) and a ``timestamp``.
+  It states no price.
+- Qwen Code (0.24.4) writes ``<qwen dir>/projects/<cwd as Claude Code names it>/chats/
+  <session>.jsonl``: ``type = "assistant"`` lines carry the API's ``usageMetadata``, the
+  ``cwd``, the ``timestamp`` and a ``uuid``. It states no price.
+- opencode (1.18.33) keeps its sessions in a SQLite database,
+  ``<data dir>/opencode/opencode.db`` (``OPENCODE_DB`` names another): a ``session`` row has
+  the ``directory`` it ran in, a ``message`` row the message as JSON, a response's with its
+  ``tokens`` and the ``cost`` opencode states (see :func:`parse_opencode_messages`).
+- Kilo Code (7.7.7), an opencode fork, keeps the same tables in ``<data dir>/kilo/kilo.db``
+  (``KILO_DB`` names another).
 
 Only what the agent used since paw started it counts (``since``): a worktree path used again
 (a wave run again under the same name) keeps the sessions of the agents before it, and those
@@ -22,11 +36,13 @@ are not this agent's. A response (Claude Code) or a running total (Codex) dated 
 ``since`` is left out; Codex's running total counts from the last one told before ``since``.
 A record without a readable date is counted (the pinned versions date every one).
 
-Every other agent: paw does not read its usage, and says "unknown".
+Every other agent: paw does not read its usage, and says "unknown" (docs/agents.md says, per
+pinned version, what each records).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -99,6 +115,10 @@ class UsageReading:
 SOURCES = {
     "claude-code": "Claude Code's session files",
     "codex": "Codex's session logs",
+    "gemini-cli": "Gemini CLI's chat files",
+    "qwen-code": "Qwen Code's chat records",
+    "opencode": "opencode's database",
+    "kilocode": "Kilo Code's database",
 }
 
 
@@ -235,6 +255,121 @@ def _codex_usage(total: dict[str, object], requests: int) -> Usage:
         cache_write_tokens=_count(total, "cache_write_input_tokens"),
         requests=requests,
     )
+
+
+def _gemini_tokens(tokens: dict[str, object]) -> Usage:
+    """Gemini CLI's ``tokens`` of one response (the API's ``usageMetadata`` renamed: ``input``
+    includes ``cached``; ``thoughts`` are output, ``tool`` is input)."""
+    cached = _count(tokens, "cached")
+    return Usage(
+        input_tokens=max(0, _count(tokens, "input") - cached) + _count(tokens, "tool"),
+        output_tokens=_count(tokens, "output") + _count(tokens, "thoughts"),
+        cache_read_tokens=cached,
+        requests=1,
+    )
+
+
+def parse_gemini_chat(lines: Iterable[str], since: float | None = None) -> Usage | None:
+    """The usage of one Gemini CLI chat file (``chats/session-*.jsonl``) since ``since``
+    (None: ever); None when it holds none.
+
+    The file is a log of records: a message (an ``id``, a ``type``; a model response is
+    ``type = "gemini"`` with its ``tokens``) is written again each time it changes (its tokens,
+    then its tool calls): the last one of an ``id`` counts, once. ``{"$set": {"messages":
+    [...]}}`` (a rewritten conversation) holds messages too."""
+    messages: dict[str, dict[str, object]] = {}
+    for record in _records(lines):
+        update = record.get("$set")
+        listed = update.get("messages") if isinstance(update, dict) else None
+        for message in listed if isinstance(listed, list) else [record]:
+            if isinstance(message, dict) and isinstance(message.get("id"), str):
+                messages[str(message["id"])] = message
+    total: Usage | None = None
+    for message in messages.values():
+        tokens = message.get("tokens")
+        if message.get("type") != "gemini" or not isinstance(tokens, dict):
+            continue
+        if _before(message, since):
+            continue  # an earlier agent's response in the same project folder
+        one = _gemini_tokens(tokens)
+        total = one if total is None else total + one
+    return total
+
+
+def parse_qwen_chat(
+    lines: Iterable[str], worktree: str, since: float | None = None
+) -> Usage | None:
+    """The usage of one Qwen Code chat file, counting only responses given in ``worktree`` (or
+    below it) since ``since`` (None: ever); None when it holds none.
+
+    Each ``type = "assistant"`` record is one response with the API's ``usageMetadata``
+    (``promptTokenCount`` includes ``cachedContentTokenCount``; ``thoughtsTokenCount`` is
+    output), its ``cwd``, ``timestamp`` and ``uuid`` (counted once)."""
+    seen: set[str] = set()
+    total: Usage | None = None
+    for record in _records(lines):
+        usage = record.get("usageMetadata")
+        if record.get("type") != "assistant" or not isinstance(usage, dict):
+            continue
+        if not is_within(str(record.get("cwd")), worktree) or _before(record, since):
+            continue
+        key = record.get("uuid")
+        if isinstance(key, str):
+            if key in seen:
+                continue  # the same record written again
+            seen.add(key)
+        cached = _count(usage, "cachedContentTokenCount")
+        one = Usage(
+            input_tokens=max(0, _count(usage, "promptTokenCount") - cached),
+            output_tokens=_count(usage, "candidatesTokenCount")
+            + _count(usage, "thoughtsTokenCount"),
+            cache_read_tokens=cached,
+            requests=1,
+        )
+        total = one if total is None else total + one
+    return total
+
+
+def parse_opencode_messages(
+    rows: Iterable[tuple[str, str]], worktree: str, since: float | None = None
+) -> Usage | None:
+    """The usage in opencode's (or Kilo Code's) messages: ``rows`` are ``(the session's
+    directory, the message's data as JSON)``; only sessions run in ``worktree`` (or below it)
+    count, and only responses begun since ``since`` (None: ever). None when there is none.
+
+    An assistant message's data carries ``tokens`` (``input`` without the cached ones,
+    ``output``, ``reasoning``, ``cache.read``, ``cache.write``), the ``cost`` in dollars the
+    CLI states for it (from its model's price; 0 for a model it has no price for) and
+    ``time.created`` (epoch milliseconds). A response still streaming (no tokens yet, not
+    completed) is not counted."""
+    total: Usage | None = None
+    for directory, text in rows:
+        if not is_within(directory, worktree):
+            continue
+        data = next(iter(_records([text])), None)
+        tokens = data.get("tokens") if data is not None else None
+        if data is None or data.get("role") != "assistant" or not isinstance(tokens, dict):
+            continue
+        times = data.get("time")
+        created = times.get("created") if isinstance(times, dict) else None
+        if since is not None and isinstance(created, int | float) and created / 1000 < since:
+            continue  # an earlier agent's response in the same worktree path
+        cache = tokens.get("cache")
+        one = Usage(
+            input_tokens=_count(tokens, "input"),
+            output_tokens=_count(tokens, "output") + _count(tokens, "reasoning"),
+            cache_read_tokens=_count(cache, "read"),
+            cache_write_tokens=_count(cache, "write"),
+            requests=1,
+        )
+        if one.total_tokens == 0 and not (isinstance(times, dict) and "completed" in times):
+            continue  # still streaming: told when it ends
+        cost = data.get("cost")
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or cost < 0:
+            cost = None  # not stated
+        one = dataclasses.replace(one, cost_usd=None if cost is None else float(cost))
+        total = one if total is None else total + one
+    return total
 
 
 def usage_json(reading: UsageReading) -> dict[str, object] | None:

@@ -1,0 +1,220 @@
+"""Usage read from the records of the agents beyond Claude Code and Codex (issue 36), on files
+the pinned CLIs really wrote (tests/fixtures/usage/: a turn of ``SCENARIO shell`` against the
+stub model, which reports 12 tokens in and 8 out per response; the scratch paths replaced by
+``/home/u/src``), laid out on disk where each CLI files them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paw.adapters.usage import read_usage
+from paw.core.usage import (
+    SOURCES,
+    Usage,
+    claude_project_dir,
+    parse_gemini_chat,
+    parse_qwen_chat,
+)
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "usage"
+GEMINI = FIXTURES / "gemini-cli-0.61.0" / "session-2026-12-05T18-17-dedde0e9.jsonl"
+QWEN = FIXTURES / "qwen-code-0.24.4" / "chat.jsonl"
+RECORDED_WT = "/home/u/src/wt/e2e"  # the worktree the fixtures were recorded in
+# Gemini CLI: the two responses of the turn, the tool call then the final text (12 in, 8 out
+# each); Qwen Code: the tool call, its prompt left open
+TWO_RESPONSES = Usage(24, 16, 0, 0, requests=2)
+ONE_RESPONSE = Usage(12, 8, 0, 0, requests=1)
+
+
+def _epoch(stamp: str) -> float:
+    return dt.datetime.fromisoformat(stamp).timestamp()
+
+
+def _fixture_text(path: Path, worktree: str) -> str:
+    return path.read_text(encoding="utf-8").replace(RECORDED_WT, worktree)
+
+
+def test_gemini_each_response_counts_once_though_written_again() -> None:
+    # 0.61.0 writes the tool-call response twice (its tokens, then its tool calls), same id
+    lines = GEMINI.read_text(encoding="utf-8").splitlines()
+    assert parse_gemini_chat(lines) == TWO_RESPONSES
+    # since the first response: only the second (the final text) is this agent's
+    assert parse_gemini_chat(lines, _epoch("2026-12-05T18:17:14Z")) == ONE_RESPONSE
+    assert parse_gemini_chat(lines, _epoch("2026-12-05T18:19:00Z")) is None
+
+
+def test_gemini_token_fields_as_the_api_names_them() -> None:
+    tokens = {"input": 100, "output": 7, "cached": 40, "thoughts": 5, "tool": 3, "total": 115}
+    line = f'{{"id": "m1", "type": "gemini", "tokens": {tokens}}}'.replace("'", '"')
+    # fresh input: prompt less the cached, plus the tool-use prompt; thoughts are output
+    assert parse_gemini_chat([line]) == Usage(63, 12, 40, 0, requests=1)
+
+
+def _gemini_home(tmp_path: Path, worktree: str, folder: str = "e2e") -> Path:
+    home = tmp_path / "home"
+    project = home / ".gemini" / "tmp" / folder
+    (project / "chats").mkdir(parents=True)
+    (project / ".project_root").write_text(worktree, encoding="utf-8")
+    chat = project / "chats" / GEMINI.name
+    chat.write_text(_fixture_text(GEMINI, worktree), encoding="utf-8")
+    return home
+
+
+def test_gemini_chats_are_found_by_the_project_root_of_their_folder(tmp_path: Path) -> None:
+    wt = str(tmp_path / "repo" / ".paw-worktrees" / "night-a")
+    home = _gemini_home(tmp_path, wt)
+    # the agent beside it (night-a-2: same leading characters) is not this one
+    other = home / ".gemini" / "tmp" / "night-a-2"
+    shutil.copytree(home / ".gemini" / "tmp" / "e2e", other)
+    (other / ".project_root").write_text(wt + "-2", encoding="utf-8")
+    reading = read_usage("gemini-cli", wt, {"HOME": str(home)}, None)
+    assert reading.usage == TWO_RESPONSES
+    assert reading.source == SOURCES["gemini-cli"] == "Gemini CLI's chat files"
+    # GEMINI_CLI_HOME moves its folder as it moves the CLI's
+    moved = tmp_path / "moved"
+    shutil.move(str(home / ".gemini"), str(moved / ".gemini"))
+    env = {"HOME": str(home), "GEMINI_CLI_HOME": str(moved)}
+    assert read_usage("gemini-cli", wt, env, None).usage == TWO_RESPONSES
+    assert read_usage("gemini-cli", wt, {"HOME": str(home)}, None).usage is None
+
+
+def test_gemini_chats_of_an_earlier_agent_in_the_same_worktree_do_not_count(
+    tmp_path: Path,
+) -> None:
+    wt = str(tmp_path / "wt")
+    home = _gemini_home(tmp_path, wt)
+    later = _epoch("2026-12-05T18:30:00Z")  # a new agent started after the recorded turn
+    reading = read_usage("gemini-cli", wt, {"HOME": str(home)}, later)
+    assert reading.usage is None
+    assert reading.unknown == "no usage in Gemini CLI's chat files for its worktree"
+
+
+def test_qwen_counts_the_assistant_records_of_its_worktree() -> None:
+    text = QWEN.read_text(encoding="utf-8")
+    assert parse_qwen_chat(text.splitlines(), RECORDED_WT) == ONE_RESPONSE
+    assert parse_qwen_chat(text.splitlines(), RECORDED_WT + "-2") is None
+    assert parse_qwen_chat(text.splitlines(), "/home/u/src/wt") == ONE_RESPONSE
+    assert parse_qwen_chat(text.splitlines(), RECORDED_WT, _epoch("2026-12-05T18:21:34Z")) is None
+
+
+def test_qwen_token_fields_as_the_api_names_them() -> None:
+    usage = {"promptTokenCount": 100, "candidatesTokenCount": 7, "thoughtsTokenCount": 5,
+             "totalTokenCount": 112, "cachedContentTokenCount": 40}  # fmt: skip
+    line = (
+        f'{{"uuid": "a", "type": "assistant", "cwd": "{RECORDED_WT}", "usageMetadata": {usage}}}'
+    ).replace("'", '"')
+    assert parse_qwen_chat([line, line], RECORDED_WT) == Usage(60, 12, 40, 0, requests=1)
+
+
+def test_qwen_chats_are_found_under_the_worktree_project_folder(tmp_path: Path) -> None:
+    wt = str(tmp_path / "repo" / ".paw-worktrees" / "night-a")
+    home = tmp_path / "home"
+    chats = home / ".qwen" / "projects" / claude_project_dir(wt) / "chats"
+    chats.mkdir(parents=True)
+    (chats / "s.jsonl").write_text(_fixture_text(QWEN, wt), encoding="utf-8")
+    beside = home / ".qwen" / "projects" / claude_project_dir(wt + "-2") / "chats"
+    beside.mkdir(parents=True)
+    (beside / "s.jsonl").write_text(_fixture_text(QWEN, wt + "-2"), encoding="utf-8")
+    reading = read_usage("qwen-code", wt, {"HOME": str(home)}, None)
+    assert reading.usage == ONE_RESPONSE
+    assert reading.source == "Qwen Code's chat records"
+    later = _epoch("2026-12-05T19:00:00Z")
+    assert read_usage("qwen-code", wt, {"HOME": str(home)}, later).usage is None
+    # QWEN_HOME (or QWEN_RUNTIME_DIR) moves its folder as it moves the CLI's
+    moved = tmp_path / "moved"
+    shutil.move(str(home / ".qwen"), str(moved))
+    assert read_usage("qwen-code", wt, {"HOME": str(home), "QWEN_HOME": str(moved)}, None).usage
+    env = {"HOME": str(home), "QWEN_RUNTIME_DIR": str(moved), "QWEN_HOME": "/nowhere"}
+    assert read_usage("qwen-code", wt, env, None).usage == ONE_RESPONSE
+
+
+# kind -> (its dump, its data folder and database, the variable naming another database, a
+# time between its two responses)
+DATABASES = {
+    "opencode": (
+        FIXTURES / "opencode-1.18.33" / "opencode.json", "opencode/opencode.db", "OPENCODE_DB",
+        1796495400.0,
+    ),
+    "kilocode": (
+        FIXTURES / "kilocode-7.7.7" / "kilo.json", "kilo/kilo.db", "KILO_DB", 1796495850.0,
+    ),
+}  # fmt: skip
+
+
+def _opencode_db(dump_file: Path, path: Path, worktree: str, cost: float | None = None) -> None:
+    """A database with the tables and rows the CLI wrote (``session``'s directory moved to
+    ``worktree``; each response's ``cost`` set to ``cost`` when given)."""
+    dump = json.loads(_fixture_text(dump_file, worktree))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        for create in dump["schema"]:
+            db.execute(create)
+        for table, content in dump["tables"].items():
+            marks = ", ".join("?" for _ in content["columns"])
+            for row in content["rows"]:
+                values = dict(zip(content["columns"], row, strict=True))
+                if table == "message" and cost is not None:
+                    data = json.loads(values["data"])
+                    if data["role"] == "assistant":
+                        data["cost"] = cost
+                    values["data"] = json.dumps(data)
+                insert = f"INSERT INTO {table} VALUES ({marks})"  # noqa: S608 - the fixture's names
+                db.execute(insert, list(values.values()))
+        db.commit()
+
+
+@pytest.mark.parametrize("kind", sorted(DATABASES))
+def test_opencode_and_kilo_responses_of_its_worktree_with_the_cost_stated(
+    tmp_path: Path, kind: str
+) -> None:
+    dump, name, variable, between = DATABASES[kind]
+    wt = str(tmp_path / "repo" / ".paw-worktrees" / "night-a")
+    home = tmp_path / "home"
+    _opencode_db(dump, home / ".local" / "share" / name, wt)
+    reading = read_usage(kind, wt, {"HOME": str(home)}, None)
+    # the tool call and the final text; the CLI states $0 for a model it has no price for
+    assert reading.usage == Usage(24, 16, 0, 0, requests=2, cost_usd=0.0)
+    assert reading.source == SOURCES[kind]
+    assert read_usage(kind, wt + "-2", {"HOME": str(home)}, None).usage is None
+    assert read_usage(kind, wt, {"HOME": str(home)}, between).usage == Usage(
+        12, 8, 0, 0, requests=1, cost_usd=0.0
+    )
+    priced = tmp_path / "data" / name
+    _opencode_db(dump, priced, wt, cost=0.0125)
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(tmp_path / "data")}
+    got = read_usage(kind, wt, env, None)
+    assert got.usage is not None
+    assert got.usage.cost_usd == 0.025
+    assert read_usage(kind, wt, {"HOME": str(home), variable: str(priced)}, None) == got
+
+
+def test_opencode_database_not_its_shape_is_said_unreadable(tmp_path: Path) -> None:
+    database = tmp_path / "home" / ".local" / "share" / "opencode" / "opencode.db"
+    database.parent.mkdir(parents=True)
+    database.write_bytes(b"not a database, but long enough to look like one" * 100)
+    reading = read_usage("opencode", str(tmp_path / "wt"), {"HOME": str(tmp_path / "home")}, None)
+    assert reading.usage is None
+    assert reading.unknown is not None
+    assert reading.unknown.startswith("opencode's database unreadable: opencode.db: ")
+
+
+def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
+    assert set(SOURCES) == {
+        "claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "kilocode",
+    }  # fmt: skip
+    for kind, source in SOURCES.items():
+        reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+        assert (reading.source, reading.unknown) == (
+            source,
+            f"no usage in {source} for its worktree",
+        )
+    aider = read_usage("aider", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+    assert aider.unknown == "paw does not read aider's usage"

@@ -123,11 +123,12 @@ def _until_quiet(run: paw_run.PawRun, quiet: float, done: Callable[[], bool]) ->
 
 
 def settled_listing(run: paw_run.PawRun) -> list[dict[str, Any]]:
-    """paw's listing once the dialog has settled: two listings ``LISTING_QUIET`` seconds
-    apart that agree (a dialog still drawing may list a part first), or a pane that has not
-    changed for 2 s; at most ``STABLE_AT_MOST``. Then a fresh listing."""
+    """paw's listing once the dialog has settled: the later of two listings ``LISTING_QUIET``
+    seconds apart that agree (a dialog still drawing may list a part first); else, once the
+    pane has not changed for 2 s or after ``STABLE_AT_MOST``, a fresh listing."""
     listed = paw_run.prompts(run)
     since = time.monotonic()
+    agreeing: list[list[dict[str, Any]]] = []
 
     def agreed() -> bool:
         nonlocal listed, since
@@ -135,12 +136,13 @@ def settled_listing(run: paw_run.PawRun) -> list[dict[str, Any]]:
             return False
         again = paw_run.prompts(run)
         if _listed(again) == _listed(listed):
+            agreeing.append(again)
             return True
         listed, since = again, time.monotonic()
         return False
 
     _until_quiet(run, 2.0, agreed)
-    return paw_run.prompts(run)
+    return agreeing[0] if agreeing else paw_run.prompts(run)
 
 
 def check_listings(run: paw_run.PawRun, scenario: str, timeout: float, fail: Fail) -> str:
@@ -151,8 +153,7 @@ def check_listings(run: paw_run.PawRun, scenario: str, timeout: float, fail: Fai
     assert action is not None
     first = first_reading(run, scenario, timeout, fail)
     if first is None:
-        settled_listing(run)
-        if paw_run.prompts(run) or status(run) not in HUMAN_LOOKS:
+        if settled_listing(run) or status(run) not in HUMAN_LOOKS:
             fail(f"{scenario}: an unlisted dialog became listed or read otherwise")
         return ""
     problem = listing_problem(first, action.command)

@@ -37,6 +37,9 @@ STABLE_AT_MOST = budget(30.0)
 # Unlisted while paw shows the agent unknown/waiting this long, on a settled screen once the
 # call was sent: what the dialog asks is folded or off screen, and a human looks.
 UNLISTED_FOR = budget(15.0)
+# A listing that stays the same this long is the settled one (an animated screen, a spinner or
+# a clock, never stops changing: waiting for the whole pane cost 30 s a step on some agents).
+LISTING_QUIET = 2.0
 HUMAN_LOOKS = ("unknown", "waiting")
 _WRITES = re.compile(r"(?:>>?|\btouch)\s+(\S+)")
 
@@ -98,6 +101,50 @@ def first_reading(
     return fail(f"{scenario}: paw listed no prompt and never showed a human must look")
 
 
+def _listed(prompts: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [
+        (p.get("id"), p.get("subject"), tuple(p.get("rules") or ()), p.get("verdict"))
+        for p in prompts
+    ]
+
+
+def _until_quiet(run: paw_run.PawRun, quiet: float, done: Callable[[], bool]) -> None:
+    """Until ``done()``, or the pane has not changed for ``quiet`` seconds; at most
+    ``STABLE_AT_MOST`` (an agent whose screen animates never stops changing)."""
+    deadline = time.monotonic() + STABLE_AT_MOST
+    screen, since = run.pane.capture(), time.monotonic()
+    while time.monotonic() < deadline and not done():
+        time.sleep(POLL)
+        now = run.pane.capture()
+        if now != screen:
+            screen, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+
+
+def settled_listing(run: paw_run.PawRun) -> list[dict[str, Any]]:
+    """paw's listing once the dialog has settled: the later of two listings ``LISTING_QUIET``
+    seconds apart that agree (a dialog still drawing may list a part first); else, once the
+    pane has not changed for 2 s or after ``STABLE_AT_MOST``, a fresh listing."""
+    listed = paw_run.prompts(run)
+    since = time.monotonic()
+    agreeing: list[list[dict[str, Any]]] = []
+
+    def agreed() -> bool:
+        nonlocal listed, since
+        if time.monotonic() - since < LISTING_QUIET:
+            return False
+        again = paw_run.prompts(run)
+        if _listed(again) == _listed(listed):
+            agreeing.append(again)
+            return True
+        listed, since = again, time.monotonic()
+        return False
+
+    _until_quiet(run, 2.0, agreed)
+    return agreeing[0] if agreeing else paw_run.prompts(run)
+
+
 def check_listings(run: paw_run.PawRun, scenario: str, timeout: float, fail: Fail) -> str:
     """Hold the first listing and the one once the screen has settled to
     :func:`listing_problem`; the prompt's id, or "" when paw lists none and shows that a human
@@ -106,15 +153,13 @@ def check_listings(run: paw_run.PawRun, scenario: str, timeout: float, fail: Fai
     assert action is not None
     first = first_reading(run, scenario, timeout, fail)
     if first is None:
-        run.pane.wait_stable(quiet=2.0, timeout=STABLE_AT_MOST)
-        if paw_run.prompts(run) or status(run) not in HUMAN_LOOKS:
+        if settled_listing(run) or status(run) not in HUMAN_LOOKS:
             fail(f"{scenario}: an unlisted dialog became listed or read otherwise")
         return ""
     problem = listing_problem(first, action.command)
     if problem:
         fail(f"{scenario} (first listing): {problem}: {json.dumps(first)}")
-    run.pane.wait_stable(quiet=2.0, timeout=STABLE_AT_MOST)
-    settled = paw_run.prompts(run)
+    settled = settled_listing(run)
     if not settled:
         fail(f"{scenario}: the prompt was no longer listed once the screen settled")
     problem = listing_problem(settled[0], action.command)
@@ -138,6 +183,8 @@ def deny(run: paw_run.PawRun, scenario: str, prompt_id: str, fail: Fail) -> None
         paw_run.wait_no_prompt(run, SETTLE_TIMEOUT)
     except TimeoutError as err:
         fail(f"{scenario}: {err} after the deny")
-    run.pane.wait_stable(quiet=1.5, timeout=STABLE_AT_MOST)
+    # until the agent told the model the call was refused, or its screen stopped changing
+    # (an agent that ends its turn on a refusal tells the model nothing)
+    _until_quiet(run, 1.5, lambda: bool(run.stub.gated_results(scenario)))
     if not nothing_ran(action, run.worktree):
         fail(f"{scenario}: denied, but it ran")

@@ -14,7 +14,8 @@ from paw.core.config import GuardConfig
 from paw.core.detect import detect
 from paw.core.guard.shell import evaluate_command
 from tests.detect.corpus import FIXTURES
-from tests.e2e.cut_rule import listing_problem, nothing_ran, written_files
+from tests.e2e import cut_rule, paw_run
+from tests.e2e.cut_rule import listing_problem, nothing_ran, settled_listing, written_files
 from tests.e2e.scenarios import LONG_COMMAND, SCENARIOS
 
 OPENCODE_LONG = FIXTURES / "incomplete" / "opencode" / "shell_long_80x24"
@@ -85,3 +86,35 @@ def test_any_line_that_ran_counts(tmp_path: Path) -> None:
     assert nothing_ran(action, tmp_path)
     (tmp_path / "paw-long.txt").write_text("line-1\n", encoding="utf-8")  # the first line ran
     assert not nothing_ran(action, tmp_path)
+
+
+class _AnimatedPane:
+    """A pane whose screen never stops changing (a spinner): only the listings can settle."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def capture(self) -> str:
+        self.frames += 1
+        return f"frame {self.frames}"
+
+
+class _Run:
+    def __init__(self) -> None:
+        self.pane = _AnimatedPane()
+
+
+def test_the_settled_listing_is_the_later_of_two_that_agree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A dialog still drawing lists a part first; the settled listing is the one two
+    listings agreed on, never the part, nor a listing taken after they agreed."""
+    part = [{"id": "p1", "subject": "echo line-1", "rules": [], "verdict": "allow"}]
+    whole = [{"id": "p1", "subject": LONG_COMMAND, "rules": [], "verdict": "allow"}]
+    later = [{"id": "p2", "subject": "touch later.txt", "rules": [], "verdict": "allow"}]
+    listings = iter([part, whole, whole, later])
+    monkeypatch.setattr(paw_run, "prompts", lambda run: next(listings))
+    monkeypatch.setattr(cut_rule, "POLL", 0.01)
+    monkeypatch.setattr(cut_rule, "LISTING_QUIET", 0.05)
+    assert settled_listing(_Run()) == whole  # type: ignore[arg-type]
+    assert next(listings) == later  # no listing taken after the two agreed

@@ -56,35 +56,24 @@ class ClaudeWiring:
     settings: Path
     source: str = claude.SOURCE  # the hook's agent: claude.SOURCE, qwen.SOURCE, codex.SOURCE
 
-    @property
-    def runners(self) -> frozenset[tuple[str, ...]]:
-        """The command lines of the agent's hook runner (the parent of paw's hook program):
-        Claude runs ``/bin/sh -c CMD``, Qwen ``bash -c CMD`` (bash from its PATH); Codex its
-        user's shell (see :meth:`is_runner`)."""
-        if self.source == qwen.SOURCE:
-            return frozenset((bash, "-c", self.command) for bash in _BASHES)
-        if self.source == codex.SOURCE:
-            return frozenset()
-        return frozenset({("/bin/sh", "-c", self.command)})
-
     def is_runner(self, cmdline: tuple[str, ...]) -> bool:
-        """Whether ``cmdline`` is the agent's hook runner for this command. Codex 0.171.0 ran
-        ``/bin/bash -c CMD`` (its user's shell, not ``$SHELL``): any absolute path of a known
-        shell, with ``-c`` (or ``-lc``, as newer Codex sources do) and exactly CMD."""
-        if self.source != codex.SOURCE:
-            return cmdline in self.runners
-        return (
-            len(cmdline) == 3
-            and cmdline[0].startswith("/")
-            and posixpath.basename(cmdline[0]) in _SHELLS
-            and cmdline[1] in ("-c", "-lc")
-            and cmdline[2] == self.command
-        )
+        """Whether ``cmdline`` is the agent's hook runner (the parent of paw's hook program) for
+        this command: Claude's ``/bin/sh -c CMD``, Qwen's ``bash -c CMD`` (bash from its PATH),
+        Codex's ``<its user's shell> -c CMD`` (0.171.0 ran ``/bin/bash``, whatever ``$SHELL``
+        said: any absolute path of a known shell; ``-lc`` as newer Codex sources do)."""
+        if len(cmdline) != 3 or cmdline[2] != self.command:
+            return False
+        shell, flag = cmdline[0], cmdline[1]
+        if self.source == qwen.SOURCE:
+            return shell in _BASHES and flag == "-c"
+        if self.source == codex.SOURCE:
+            known = shell.startswith("/") and posixpath.basename(shell) in _SHELLS
+            return known and flag in ("-c", "-lc")
+        return (shell, flag) == ("/bin/sh", "-c")
 
     @property
     def execed(self) -> frozenset[tuple[str, ...]]:
-        """The hook program's own command line when the runner replaced itself by it (bash runs
-        a one-command ``-c`` in place): Qwen's and Codex's."""
+        """The hook's own command line once its runner exec'd it in place (Qwen's, Codex's)."""
         if self.source in (qwen.SOURCE, codex.SOURCE):
             return frozenset({tuple(shlex.split(self.command))})
         return frozenset()
@@ -98,8 +87,7 @@ class ClaudeWiring:
 
     @property
     def argv(self) -> tuple[str, ...]:
-        """The flags that pass the settings to this launch of ``claude`` (``codex``: the ``-c``
-        flags that add and trust the hook; none for Qwen)."""
+        """The flags that wire this launch (``claude --settings``, ``codex -c``; Qwen: none)."""
         if self.source == qwen.SOURCE:
             return ()
         if self.source == codex.SOURCE:
@@ -135,14 +123,7 @@ def wire_claude(
 ) -> ClaudeWiring:
     """Create the spawn's channel directory, secret and settings file (nothing else is touched:
     not the user's settings, not the worktree)."""
-    directory = _prepare(state_root, agent, spawn)
-    # -I: isolated, so the worktree the hook runs in (Claude's cwd) cannot shadow paw's modules.
-    argv = [python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}"]
-    command = shlex.join(argv)
-    settings = directory / "settings.json"
-    text = json.dumps(claude.render_settings(command)).encode("utf-8")
-    _replace_file(settings, text, mode=0o600)
-    return ClaudeWiring(directory, agent, spawn, command, settings)
+    return _wire(state_root, (agent, spawn), python, wait_s, claude.SOURCE)
 
 
 def wire_qwen(
@@ -151,16 +132,7 @@ def wire_qwen(
     """As :func:`wire_claude`, for Qwen Code: the settings file is named to Qwen by
     ``QWEN_CODE_SYSTEM_DEFAULTS_PATH`` in the launch's environment (its lowest-precedence
     layer: the user's and the project's settings are read as always, and untouched)."""
-    directory = _prepare(state_root, agent, spawn)
-    argv = [
-        python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}",
-        "qwen",
-    ]  # fmt: skip
-    command = shlex.join(argv)
-    settings = directory / "settings.json"
-    text = json.dumps(qwen.render_settings(command)).encode("utf-8")
-    _replace_file(settings, text, mode=0o600)
-    return ClaudeWiring(directory, agent, spawn, command, settings, qwen.SOURCE)
+    return _wire(state_root, (agent, spawn), python, wait_s, qwen.SOURCE)
 
 
 def wire_codex(
@@ -170,16 +142,29 @@ def wire_codex(
     by ``-c`` flags (:attr:`ClaudeWiring.argv`); the user's ``~/.codex`` is read as always, and
     untouched. The settings file records the hook table those flags carry (Codex never reads
     it); the secret is only in paw's state dir, never in an argv."""
+    return _wire(state_root, (agent, spawn), python, wait_s, codex.SOURCE)
+
+
+# A hook's source -> the hook program's flavor argument and its settings' shape.
+_FLAVORS = {
+    claude.SOURCE: ((), claude.render_settings),
+    qwen.SOURCE: (("qwen",), qwen.render_settings),
+    codex.SOURCE: (("codex",), codex.render_settings),
+}
+
+
+def _wire(
+    state_root: Path, names: tuple[str, str], python: str, wait_s: float, source: str
+) -> ClaudeWiring:
+    agent, spawn = names
     directory = _prepare(state_root, agent, spawn)
-    argv = [
-        python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}",
-        "codex",
-    ]  # fmt: skip
-    command = shlex.join(argv)
+    flavor, render = _FLAVORS[source]
+    # -I: isolated, so the worktree the hook runs in (the agent's cwd) cannot shadow paw.
+    argv = [python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}"]
+    command = shlex.join([*argv, *flavor])
     settings = directory / "settings.json"
-    text = json.dumps(codex.render_settings(command)).encode("utf-8")
-    _replace_file(settings, text, mode=0o600)
-    return ClaudeWiring(directory, agent, spawn, command, settings, codex.SOURCE)
+    _replace_file(settings, json.dumps(render(command)).encode("utf-8"), mode=0o600)
+    return ClaudeWiring(directory, agent, spawn, command, settings, source)
 
 
 def _prepare(state_root: Path, agent: str, spawn: str) -> Path:
@@ -289,8 +274,10 @@ class ClaudeHookChannel:
             return False
         if pid == self.agent_pid:
             return True
-        if self.wiring.source == codex.SOURCE:
-            return self._is_codex_native(pid)
+        if self.wiring.source == codex.SOURCE:  # the native codex npm's launcher started
+            exe = _exe(self._proc / str(pid))
+            named = exe is not None and posixpath.basename(exe) == "codex"
+            return named and _ppid(self._proc / str(pid)) == self.agent_pid
         if self.wiring.source != qwen.SOURCE:
             return False
         launched = _exe(self._proc / str(self.agent_pid))
@@ -305,16 +292,6 @@ class ClaudeHookChannel:
                 return True
             current = parent
         return False
-
-    def _is_codex_native(self, pid: int) -> bool:
-        """Whether ``pid`` is the native ``codex`` program the launched ``codex`` (npm's node
-        launcher) started: its child, running an executable named ``codex``."""
-        exe = _exe(self._proc / str(pid))
-        return (
-            exe is not None
-            and posixpath.basename(exe) == "codex"
-            and _ppid(self._proc / str(pid)) == self.agent_pid
-        )
 
     def answer(self, request_id: str, answer: ChannelAnswer) -> None:
         """Deliver ``answer`` to the hook holding ``request_id``, exactly once."""

@@ -1,9 +1,10 @@
-"""paw's ``PermissionRequest`` hook program (``python -m paw.channel_hook``) for Claude Code and
-Qwen Code, and its ``Notification`` hook for Gemini CLI (observe only, see the end).
+"""paw's ``PermissionRequest`` hook program (``python -m paw.channel_hook``) for Claude Code,
+Qwen Code and Codex, and its ``Notification`` hook for Gemini CLI (observe only, see the end).
 
 Claude runs it (``/bin/sh -c <command>``, the command paw wrote into the per-launch settings in
 its state dir) while its permission dialog is drawn, with the event as JSON on stdin; Qwen runs
-it (``bash -c <command>``) *before* it draws its dialog, and draws none if the hook answers. It:
+it (``bash -c <command>``) *before* it draws its dialog, and draws none if the hook answers;
+Codex as Qwen (``<its user's shell> -c <command>``, the command paw passed in ``-c`` flags). It:
 
 1. mints a request id and writes the signed record ``req/<id>.json`` atomically (fsync'd) under
    the spawn's channel directory, and keeps the file open (the adapter checks this live process
@@ -41,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from paw.core.channels import claude, gemini, qwen
+from paw.core.channels import claude, codex, gemini, qwen
 from paw.core.channels.request import ChannelAnswer
 from paw.core.channels.wake import MAX_POKED, SUFFIX, wake_dir_of
 
@@ -54,6 +55,7 @@ MAX_EVENT_BYTES = 1 << 20
 FLAVORS = {
     "claude": (claude.SOURCE, claude.WAIT_S),
     "qwen": (qwen.SOURCE, qwen.WAIT_S),
+    "codex": (codex.SOURCE, codex.WAIT_S),
     "gemini": (gemini.SOURCE, 0.0),
 }
 DENIED = "denied through paw"
@@ -286,7 +288,7 @@ def _contents(line: bytes) -> list[dict[str, object]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S [claude|qwen|gemini]]``."""
+    """``python -m paw.channel_hook DIR AGENT SPAWN [WAIT_S [claude|qwen|codex|gemini]]``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (3, 4, 5):
         return 0

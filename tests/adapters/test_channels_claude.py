@@ -57,7 +57,7 @@ def test_wiring_stays_in_paws_state_dir_and_is_private(tmp_path: Path) -> None:
     command = json.loads(settings.read_text())["hooks"]["PermissionRequest"][0]["hooks"][0]
     assert " -I -m paw.channel_hook " in command["command"]  # the worktree cannot shadow paw
     # other agents and custom commands are launched as they are
-    assert hub.wire("bob", "codex", "t", ("codex",)) == Wired(("codex",))
+    assert hub.wire("bob", "aider", "t", ("aider",)) == Wired(("aider",))
     assert hub.wire("bob", "claude-code", "t", ("my-wrapper",)) == Wired(("my-wrapper",))
     assert hub.port("bob", "claude-code", "t", 1) is None  # never wired: no channel
     assert hub.port("alice", "claude-code", "tok1", os.getpid()) is not None

@@ -1,11 +1,12 @@
-"""Claude Code's and Qwen Code's ``PermissionRequest`` hook channel: the wiring at spawn and the
-port paw reads (one shape for both; the wiring's ``source`` says whose hook it is).
+"""Claude Code's, Qwen Code's and Codex's ``PermissionRequest`` hook channel: the wiring at spawn
+and the port paw reads (one shape for all; the wiring's ``source`` says whose hook it is).
 
 Layout of one spawn's channel directory (in paw's state dir, mode 0700, never the worktree):
 
 - ``secret``: 32 random bytes (0600); records and answers are signed with it;
 - ``settings.json``: what paw passes as ``claude --settings FILE``, or names to Qwen with
-  ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` (only the hook);
+  ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` (only the hook); for Codex, the hook table paw passes
+  in ``-c`` flags (Codex does not read the file: it records the exact command);
 - ``req/<id>.json``: one record per request, written by the hook program (:mod:`paw.channel_hook`);
 - ``ans/<id>.json``: paw's decision, created exclusively (a second answer fails: never twice);
 - ``done/<id>.json``: the hook's outcome (answered, timed-out, ended).
@@ -16,8 +17,8 @@ moved (or linked) into its folder, so the spawn directory's mtime changes with e
 
 A record is listed only when it verifies (signature, agent, spawn, id = file name) *and* the
 process it names is alive, holds that very file open, and was started by Claude's hook runner:
-its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process (Qwen:
-see :meth:`ClaudeHookChannel._writer_problem`). This is read from /proc, not from the record.
+its parent is ``/bin/sh -c <the command paw wrote>`` whose parent is the agent's process (Qwen,
+Codex: see :meth:`ClaudeHookChannel._writer_problem`). This is read from /proc, not from the record.
 See SECURITY.md for what this can and cannot prove.
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import posixpath
 import secrets
 import shlex
 import tempfile
@@ -34,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from paw.core.channels import claude, qwen
+from paw.core.channels import claude, codex, qwen
 from paw.core.channels.request import ChannelAnswer, ChannelRequest, ChannelState
 from paw.errors import PawError
 
@@ -52,21 +54,27 @@ class ClaudeWiring:
     spawn: str
     command: str  # the hook command in the settings, exactly as the agent runs it (sh/bash -c)
     settings: Path
-    source: str = claude.SOURCE  # the hook's agent: claude.SOURCE or qwen.SOURCE
+    source: str = claude.SOURCE  # the hook's agent: claude.SOURCE, qwen.SOURCE, codex.SOURCE
 
-    @property
-    def runners(self) -> frozenset[tuple[str, ...]]:
-        """The command lines of the agent's hook runner (the parent of paw's hook program):
-        Claude runs ``/bin/sh -c CMD``, Qwen ``bash -c CMD`` (bash from its PATH)."""
+    def is_runner(self, cmdline: tuple[str, ...]) -> bool:
+        """Whether ``cmdline`` is the agent's hook runner (the parent of paw's hook program) for
+        this command: Claude's ``/bin/sh -c CMD``, Qwen's ``bash -c CMD`` (bash from its PATH),
+        Codex's ``<its user's shell> -c CMD`` (0.171.0 ran ``/bin/bash``, whatever ``$SHELL``
+        said: any absolute path of a known shell; ``-lc`` as newer Codex sources do)."""
+        if len(cmdline) != 3 or cmdline[2] != self.command:
+            return False
+        shell, flag = cmdline[0], cmdline[1]
         if self.source == qwen.SOURCE:
-            return frozenset((bash, "-c", self.command) for bash in _BASHES)
-        return frozenset({("/bin/sh", "-c", self.command)})
+            return shell in _BASHES and flag == "-c"
+        if self.source == codex.SOURCE:
+            known = shell.startswith("/") and posixpath.basename(shell) in _SHELLS
+            return known and flag in ("-c", "-lc")
+        return (shell, flag) == ("/bin/sh", "-c")
 
     @property
     def execed(self) -> frozenset[tuple[str, ...]]:
-        """The hook program's own command line when the runner replaced itself by it (bash runs
-        a one-command ``-c`` in place): Qwen's only."""
-        if self.source == qwen.SOURCE:
+        """The hook's own command line once its runner exec'd it in place (Qwen's, Codex's)."""
+        if self.source in (qwen.SOURCE, codex.SOURCE):
             return frozenset({tuple(shlex.split(self.command))})
         return frozenset()
 
@@ -79,22 +87,29 @@ class ClaudeWiring:
 
     @property
     def argv(self) -> tuple[str, ...]:
-        """The flags that pass the settings to this launch of ``claude`` (none for Qwen)."""
+        """The flags that wire this launch (``claude --settings``, ``codex -c``; Qwen: none)."""
         if self.source == qwen.SOURCE:
             return ()
+        if self.source == codex.SOURCE:
+            return codex.launch_flags(self.command)
         return ("--settings", str(self.settings))
 
 
 # Qwen Code reads a settings file named by this variable as its lowest-precedence layer.
 QWEN_DEFAULTS_VAR = "QWEN_CODE_SYSTEM_DEFAULTS_PATH"
 _BASHES = ("bash", "/bin/bash", "/usr/bin/bash")
+# The shells Codex may run its hooks with (its user's login shell).
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish"})
 # How many copies of itself an agent's program may start before its hooks' parent (Qwen 0.24.4:
 # two).
 _RELAUNCHES = 4
+# A record's source -> whose hook runner it names in a refusal.
+_WHO = {claude.SOURCE: "Claude", qwen.SOURCE: "Qwen", codex.SOURCE: "Codex"}
 # A record's source -> how its agent names its tools.
 _CLASSIFY: dict[str, claude.Classify] = {
     claude.SOURCE: claude.classify_tool,
     qwen.SOURCE: qwen.classify_tool,
+    codex.SOURCE: codex.classify_tool,
 }
 
 
@@ -108,14 +123,7 @@ def wire_claude(
 ) -> ClaudeWiring:
     """Create the spawn's channel directory, secret and settings file (nothing else is touched:
     not the user's settings, not the worktree)."""
-    directory = _prepare(state_root, agent, spawn)
-    # -I: isolated, so the worktree the hook runs in (Claude's cwd) cannot shadow paw's modules.
-    argv = [python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}"]
-    command = shlex.join(argv)
-    settings = directory / "settings.json"
-    text = json.dumps(claude.render_settings(command)).encode("utf-8")
-    _replace_file(settings, text, mode=0o600)
-    return ClaudeWiring(directory, agent, spawn, command, settings)
+    return _wire(state_root, (agent, spawn), python, wait_s, claude.SOURCE)
 
 
 def wire_qwen(
@@ -124,16 +132,39 @@ def wire_qwen(
     """As :func:`wire_claude`, for Qwen Code: the settings file is named to Qwen by
     ``QWEN_CODE_SYSTEM_DEFAULTS_PATH`` in the launch's environment (its lowest-precedence
     layer: the user's and the project's settings are read as always, and untouched)."""
+    return _wire(state_root, (agent, spawn), python, wait_s, qwen.SOURCE)
+
+
+def wire_codex(
+    state_root: Path, agent: str, spawn: str, python: str, *, wait_s: float = codex.WAIT_S
+) -> ClaudeWiring:
+    """As :func:`wire_claude`, for Codex: the hook is passed, and trusted for that launch only,
+    by ``-c`` flags (:attr:`ClaudeWiring.argv`); the user's ``~/.codex`` is read as always, and
+    untouched. The settings file records the hook table those flags carry (Codex never reads
+    it); the secret is only in paw's state dir, never in an argv."""
+    return _wire(state_root, (agent, spawn), python, wait_s, codex.SOURCE)
+
+
+# A hook's source -> the hook program's flavor argument and its settings' shape.
+_FLAVORS = {
+    claude.SOURCE: ((), claude.render_settings),
+    qwen.SOURCE: (("qwen",), qwen.render_settings),
+    codex.SOURCE: (("codex",), codex.render_settings),
+}
+
+
+def _wire(
+    state_root: Path, names: tuple[str, str], python: str, wait_s: float, source: str
+) -> ClaudeWiring:
+    agent, spawn = names
     directory = _prepare(state_root, agent, spawn)
-    argv = [
-        python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}",
-        "qwen",
-    ]  # fmt: skip
-    command = shlex.join(argv)
+    flavor, render = _FLAVORS[source]
+    # -I: isolated, so the worktree the hook runs in (the agent's cwd) cannot shadow paw.
+    argv = [python, "-I", "-m", "paw.channel_hook", str(directory), agent, spawn, f"{wait_s:g}"]
+    command = shlex.join([*argv, *flavor])
     settings = directory / "settings.json"
-    text = json.dumps(qwen.render_settings(command)).encode("utf-8")
-    _replace_file(settings, text, mode=0o600)
-    return ClaudeWiring(directory, agent, spawn, command, settings, qwen.SOURCE)
+    _replace_file(settings, json.dumps(render(command)).encode("utf-8"), mode=0o600)
+    return ClaudeWiring(directory, agent, spawn, command, settings, source)
 
 
 def _prepare(state_root: Path, agent: str, spawn: str) -> Path:
@@ -150,7 +181,8 @@ def _prepare(state_root: Path, agent: str, spawn: str) -> Path:
 
 
 class ClaudeHookChannel:
-    """The :class:`~paw.core.ports.ChannelPort` of one Claude Code (or Qwen Code) spawn."""
+    """The :class:`~paw.core.ports.ChannelPort` of one Claude Code (or Qwen Code, or Codex)
+    spawn."""
 
     def __init__(
         self,
@@ -213,7 +245,9 @@ class ClaudeHookChannel:
         Claude's hook runs as ``/bin/sh -c CMD``, a child of Claude's process. Qwen's as
         ``bash -c CMD``, which bash replaces by paw's hook program itself (its command line is
         then CMD's words), a child of Qwen's node process (a copy of itself that the launched
-        ``qwen`` started: see :meth:`_is_agent`)."""
+        ``qwen`` started: see :meth:`_is_agent`). Codex's as ``<its user's shell> -c CMD``,
+        replaced in place the same way, a child of Codex's native program (started by the
+        launched ``codex``, npm's node launcher)."""
         if pid is None:
             return "it names no writer"
         if not _holds(self._proc / str(pid), path):
@@ -221,12 +255,12 @@ class ClaudeHookChannel:
         parent = _ppid(self._proc / str(pid))
         if parent is None:
             return f"process {pid} is gone"
-        if _cmdline(self._proc / str(parent)) in self.wiring.runners:
+        if self.wiring.is_runner(_cmdline(self._proc / str(parent))):
             runner = parent
         elif _cmdline(self._proc / str(pid)) in self.wiring.execed:
             runner = pid  # the runner replaced itself by the hook: the agent is its parent
         else:
-            who = "Qwen" if self.wiring.source == qwen.SOURCE else "Claude"
+            who = _WHO.get(self.wiring.source, "Claude")
             return f"process {pid} was not started by {who}'s hook runner"
         if self.agent_pid is not None and not self._is_agent(_ppid(self._proc / str(runner))):
             return f"process {pid}'s hook runner is not the agent's (pid {self.agent_pid})"
@@ -240,6 +274,10 @@ class ClaudeHookChannel:
             return False
         if pid == self.agent_pid:
             return True
+        if self.wiring.source == codex.SOURCE:  # the native codex npm's launcher started
+            exe = _exe(self._proc / str(pid))
+            named = exe is not None and posixpath.basename(exe) == "codex"
+            return named and _ppid(self._proc / str(pid)) == self.agent_pid
         if self.wiring.source != qwen.SOURCE:
             return False
         launched = _exe(self._proc / str(self.agent_pid))
@@ -258,7 +296,7 @@ class ClaudeHookChannel:
     def answer(self, request_id: str, answer: ChannelAnswer) -> None:
         """Deliver ``answer`` to the hook holding ``request_id``, exactly once."""
         if answer is ChannelAnswer.ALWAYS:
-            raise PawError("Claude's hook channel answers once or denies; 'always' is not offered")
+            raise PawError("a hook channel answers once or denies; 'always' is not offered")
         listed = {r.request_id: r for r in self.pending()}
         request = listed.get(request_id)
         if request is None or request.state is not ChannelState.PENDING:

@@ -1,7 +1,8 @@
 """The channels paw can wire, by agent kind: :class:`~paw.core.ports.ChannelHub`.
 
-- Claude Code and Qwen Code: their ``PermissionRequest`` hook, a settings file per spawn
+- Claude Code, Qwen Code and Codex: their ``PermissionRequest`` hook, a settings file per spawn
   (``claude --settings FILE``; ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in Qwen's environment)
+  or ``-c`` flags that add and trust the hook for that launch (``codex``)
   (:mod:`paw.adapters.channels.claude`).
 - Gemini CLI: its ``Notification`` hook, observe only (a settings file per spawn named by
   ``GEMINI_CLI_SYSTEM_DEFAULTS_PATH``; :mod:`paw.adapters.channels.gemini`); not wired when a
@@ -36,6 +37,7 @@ from paw.adapters.channels.claude import (
     ClaudeWiring,
     channel_dir,
     wire_claude,
+    wire_codex,
     wire_qwen,
 )
 from paw.adapters.channels.gemini import (
@@ -55,18 +57,20 @@ from paw.adapters.channels.opencode_wiring import (
 )
 from paw.adapters.channels.wake import WakeListener
 from paw.adapters.pstree import PsutilInspector
-from paw.core.channels import claude, qwen
+from paw.core.channels import claude, codex, qwen
 from paw.core.config import SERVER_TIMEOUT_S
 from paw.core.ports import ChannelPort, Wired
 
 CLAUDE_KIND = "claude-code"
 QWEN_KIND = "qwen-code"
+CODEX_KIND = "codex"
 GEMINI_KIND = "gemini-cli"
 # The agent kinds with a PermissionRequest hook paw wires: their program and their records'
 # source.
 HOOK_KINDS: dict[str, tuple[str, str]] = {
     CLAUDE_KIND: ("claude", claude.SOURCE),
     QWEN_KIND: ("qwen", qwen.SOURCE),
+    CODEX_KIND: ("codex", codex.SOURCE),
 }
 # The agent kinds with an opencode-style server, and the programs paw knows take its flags (a
 # custom command, a wrapper whose flags paw does not know, is launched as it is).
@@ -112,8 +116,8 @@ class _Open:
 
 
 class FileChannelHub:
-    """Channels wired from paw's state dir: Claude Code's and Qwen Code's hook, opencode's and
-    Kilo Code's server."""
+    """Channels wired from paw's state dir: Claude Code's, Qwen Code's and Codex's hook,
+    Gemini CLI's notification, opencode's and Kilo Code's server."""
 
     def __init__(
         self,
@@ -190,7 +194,8 @@ class FileChannelHub:
         return (info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
 
     def wire(self, agent: str, kind: str, spawn: str, argv: Sequence[str]) -> Wired:
-        """``claude`` gets ``--settings FILE`` right after its program name; ``qwen`` gets
+        """``claude`` gets ``--settings FILE`` right after its program name; ``codex`` gets the
+        ``-c`` flags that add and trust paw's hook there; ``qwen`` gets
         ``QWEN_CODE_SYSTEM_DEFAULTS_PATH=FILE`` in its environment; ``opencode`` and ``kilo``
         get ``--port N --hostname 127.0.0.1 --no-mdns`` there and are started through a
         launcher that reads the server's password from a file (0600) into their environment,
@@ -198,6 +203,9 @@ class FileChannelHub:
         program = posixpath.basename(argv[0]) if argv else ""
         if kind == CLAUDE_KIND and program == "claude":
             wiring = wire_claude(self.root, agent, spawn, self.python)
+            return Wired((argv[0], *wiring.argv, *argv[1:]))
+        if kind == CODEX_KIND and program == "codex":
+            wiring = wire_codex(self.root, agent, spawn, self.python)
             return Wired((argv[0], *wiring.argv, *argv[1:]))
         if kind == QWEN_KIND and program == "qwen":
             wiring = wire_qwen(self.root, agent, spawn, self.python)

@@ -225,6 +225,7 @@ class Lander:
         still to finish); return the last decision (:class:`Wait` when it stopped waiting)."""
         self.resend_undelivered()
         self.recover()
+        last_look = False  # the wave ended: one more look, for the tasks that finished last
         while True:
             now = self.ctx.clock()
             wave_state = self.read_wave()
@@ -250,6 +251,8 @@ class Lander:
                 sleep(poll_s)
             elif follow is not None and follow():
                 sleep(poll_s)  # the wave runs: tasks still to finish land as they do
+            elif follow is not None and not last_look:
+                last_look = True  # it ended since this look read its state: read it again
             else:
                 return decision
 

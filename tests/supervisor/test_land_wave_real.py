@@ -13,7 +13,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -163,3 +163,131 @@ def test_a_wave_of_six_runs_then_lands_through_a_kill_9(
         check=True,
     ).stdout  # fmt: skip
     assert json.loads(report)["landing"]["into"] == "main"
+
+
+AS_THEY_FINISH_WORK = """\
+set -e
+n=$(basename "$PWD")
+g="git -c user.name=agent -c user.email=agent@example.invalid"
+case $n in
+  night-a) echo a > a.txt ;;
+  night-b) seen=no; i=0
+    while [ $i -lt {tries} ]; do
+      if git log main --format=%s | grep -qx "task a"; then seen=yes; break; fi
+      sleep 0.5; i=$((i + 1))
+    done
+    echo "a on main while the wave ran: $seen" > b.txt ;;
+esac
+git add -A
+$g commit -qm "task ${{n#night-}}"
+"""
+
+AS_THEY_FINISH_WAVE = """
+name = "night"
+agent = "worker"
+poll_s = 0.5
+settle_s = 1
+
+[land]
+as_tasks_finish = true
+
+[[tasks]]
+name = "a"
+task = "write a"
+
+[[tasks]]
+name = "b"
+task = "write b"
+depends_on = ["a"]
+"""
+
+
+def _worker(repo: Path, work: Path) -> None:
+    command = json.dumps(
+        ["{python}", "-m", "paw.demo.agent", "--on-line", f"sh {work}", "busy 0.3"]
+    )
+    (repo / "paw.toml").write_text(
+        f'[agents.worker]\ncommand = {command}\ndetector = "scripted"\ntask_mode = "stdin-typed"\n'
+        'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }\n',
+        encoding="utf-8",
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "setup")
+
+
+def test_land_as_tasks_finish_lands_during_the_run_through_kill_9s(
+    git_repo: Path, server: Server, tmp_path: Path
+) -> None:
+    """``[land] as_tasks_finish = true``: a real ``paw wave run`` lands each task as it is done
+    (``b``'s agent, started after ``a`` was done, sees ``a`` on main while the wave runs). Its
+    lander is killed -9 right after each move of the base (and started again by the runner),
+    then the runner itself is killed -9 and ``paw wave run`` started again: each task lands
+    once, the base moves by fast-forward only, no scratch worktree is left."""
+    import time
+
+    from paw.adapters import parent_death
+    from paw.cli.wave.store import RunnerLock
+
+    repo = git_repo
+    assert server.socket_name is not None
+    work = tmp_path / "work.sh"
+    work.write_text(AS_THEY_FINISH_WORK.format(tries=int(budget(240))), encoding="utf-8")
+    _worker(repo, work)
+    wave_file = tmp_path / "night.toml"
+    wave_file.write_text(AS_THEY_FINISH_WAVE, encoding="utf-8")
+    before = git(repo, "rev-parse", "main")
+    env = {**os.environ, "PAW_TMUX_SOCKET": server.socket_name}
+
+    def wait_for(what: str, predicate: Any, seconds: float = 180) -> None:
+        end = time.monotonic() + budget(seconds)
+        while time.monotonic() < end:
+            if predicate():
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"timed out waiting for: {what}")
+
+    def landed(task: str) -> bool:
+        path = repo / ".paw" / "waves" / "night.land.json"
+        tasks = json.loads(path.read_text(encoding="utf-8"))["tasks"] if path.exists() else []
+        return any(t["name"] == task and t["status"] == "landed" for t in tasks)
+
+    runner = subprocess.Popen(
+        [*PAW, "wave", "run", str(wave_file)], cwd=repo, text=True,
+        env={**env, "PAW_TEST_CRASH_AT": "land:moved"},  # its lander: killed at each move
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        wait_for("a landed while the wave runs", lambda: landed("a"))
+        assert runner.poll() is None  # the wave still runs: b waits for a on main
+        runner.kill()  # kill -9 of the runner (its lander dies with it)
+    finally:
+        out, err = runner.communicate(timeout=budget(60))
+    assert runner.returncode == -9, out + err
+    assert "paw: the lander was killed (signal 9); started again" in err, err
+    if parent_death.available():
+        from paw.adapters.state import StateStore
+
+        docs = StateStore(repo / ".paw" / "waves")
+        wait_for("its lander gone", lambda: not RunnerLock(docs, "night.land").held_by_other(), 30)
+
+    again = subprocess.run(
+        [*PAW, "wave", "run", str(wave_file)], cwd=repo, env=env, capture_output=True,
+        text=True, check=False, timeout=budget(300),
+    )  # fmt: skip
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "wave night: 2 of 2 landed on main" in again.stdout, again.stdout
+    assert subjects(repo) == ["initial", "setup", "task a", "task b"]
+    assert git(repo, "merge-base", "--is-ancestor", before, "main") == ""
+    assert (repo / "b.txt").read_text(encoding="utf-8") == "a on main while the wave ran: yes\n"
+    events = journal(repo)["events"]
+    assert sorted(str(e["task"]) for e in events if e["status"] == "landed") == ["a", "b"]
+    assert journal(repo)["current"] is None
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+    audit = (repo / ".paw" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    recovered = [r for r in map(json.loads, audit) if r.get("event") == "land-recover"]
+    assert ("a", "landed") in [(r["task"], r["outcome"]) for r in recovered], recovered
+    nothing = land(repo, server.socket_name, "--no-wait")  # all landed: nothing moves
+    assert nothing.returncode == 0, nothing.stdout + nothing.stderr
+    assert subjects(repo) == ["initial", "setup", "task a", "task b"]

@@ -248,3 +248,31 @@ def test_a_follow_up_refused_again_for_the_same_reason_is_told_once() -> None:
     followup_typed(land, "a", 6.0)
     assert land.events[-1]["text"] == "follow-up 1 typed"
     assert t.followups == 1
+
+
+def test_a_task_that_conflicted_was_sent_back_then_landed_keeps_its_history() -> None:
+    """Landing clears the problem of the attempt before; the report still says what it took:
+    ``landed after 1 conflict`` (Markdown), ``history`` and ``setbacks`` (JSON), and the time it
+    spent in the queue, from entering it to landing."""
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})  # a entered the queue at 1.0
+    assert decide(wave, land, {}, 1.0) == Land("a")
+    begin(land, "a", "/s", "base", "h1", 2.0)
+    t = after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 3.0, "rebase")
+    assert t.status is LandStatus.SENT_BACK
+    followup_counted(land, "a", 4.0)
+    followup_typed(land, "a", 4.0)
+    assert decide(wave, land, {"a": AgentSeen("h2", "idle")}, 6.0) == Land("a")  # came back
+    begin(land, "a", "/s", "base2", "h2", 7.0)
+    after_attempt(wave.task("a"), land, Outcome("landed", commits=("c1",)), "h2", 9.5, "rebase")
+
+    data = landing_data(land, wave, 100.0)
+    row = data["tasks"][0]  # type: ignore[index]
+    assert row["status"] == "landed"
+    assert row["problem"] is None  # the last attempt's problem is gone...
+    assert row["history"] == "1 conflict"  # ...its history is not
+    assert [(s["kind"], s["files"]) for s in row["setbacks"]] == [("conflict", ["x"])]
+    assert row["queued_s"] == 8.5  # 1.0 (entered) to 9.5 (landed), not to now
+    assert (row["attempts"], row["followups"]) == (2, 1)
+    assert "| a | landed after 1 conflict | 2 | 1 | 8s | c1 |" in landing_markdown(data)
+    assert land.events[-1]["text"] == "landed: 1 commit (after 1 conflict)"

@@ -64,6 +64,9 @@ class TaskLanding(_State):
     check: str | None = None  # the check that failed
     tail: str = ""  # its output's tail
     why: str | None = None  # one line: why it is parked, or what it waits for
+    # each attempt that did not land, oldest first: {"kind": "conflict" | "check-failed",
+    # "problem", "files", "check", "exit_code", "at"} (kept when it lands: its history)
+    setbacks: list[dict[str, object]] = Field(default_factory=list)
     commits: list[str] = Field(default_factory=list)  # what the base gained (oldest first)
     base_before: str | None = None
     base_after: str | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from paw.core.land.attempt import setbacks_text
 from paw.core.land.journal import LandState, LandStatus
 from paw.core.land.queue import blocked_tasks
 from paw.core.wave_report import Message, compose_message
@@ -68,6 +69,8 @@ def landing_rows(land: LandState, wave: WaveFile | None, now: float) -> list[dic
             "files": list(t.files),
             "check": t.check,
             "tail": t.tail,
+            "setbacks": [dict(s) for s in t.setbacks],
+            "history": setbacks_text(t.setbacks),
         }
         rows.append(row)
     return rows
@@ -100,6 +103,8 @@ def landing_markdown(data: Mapping[str, object]) -> str:
         status = str(row["status"])
         if row.get("problem") and status != "landed":
             status += f": {row['problem']}"
+        if row.get("history") and status == "landed":
+            status += f" after {row['history']}"  # its setbacks: what it took
         commits = row.get("commits") or []
         shas = ", ".join(str(c)[:10] for c in commits) if isinstance(commits, list) else ""
         lines.append(

@@ -291,3 +291,78 @@ def test_land_as_tasks_finish_lands_during_the_run_through_kill_9s(
     nothing = land(repo, server.socket_name, "--no-wait")  # all landed: nothing moves
     assert nothing.returncode == 0, nothing.stdout + nothing.stderr
     assert subjects(repo) == ["initial", "setup", "task a", "task b"]
+
+
+TAIL_WORK = """\
+set -e
+g="git -c user.name=agent -c user.email=agent@example.invalid"
+echo "turn" >> t.txt
+git add -A
+$g commit -qm "task t: turn $(wc -l < t.txt)"
+"""
+
+TAIL_WAVE = """
+name = "night"
+agent = "worker"
+poll_s = 0.5
+settle_s = 1
+land_check = "for i in $(seq 1 40); do echo suite line $i; done; exit 4"
+
+[land]
+as_tasks_finish = true
+wait_s = 240
+
+[[tasks]]
+name = "t"
+task = "write t"
+retries = 1
+"""
+
+
+def test_a_check_failing_on_top_of_the_base_in_a_real_run_is_sent_back_then_parked_with_its_tail(
+    git_repo: Path, server: Server, tmp_path: Path
+) -> None:
+    """A real ``paw wave run`` landing as tasks finish: the wave's ``land_check`` fails on the
+    task's work; the follow-up goes to its live agent, which commits again; it fails again and
+    the task is parked with the check's last 30 lines, in ``--json`` and in the report; the base
+    is untouched and ``paw wave run`` exits 1."""
+    repo = git_repo
+    assert server.socket_name is not None
+    work = tmp_path / "work.sh"
+    work.write_text(TAIL_WORK, encoding="utf-8")
+    _worker(repo, work)
+    wave_file = tmp_path / "night.toml"
+    wave_file.write_text(TAIL_WAVE, encoding="utf-8")
+    before = git(repo, "rev-parse", "main")
+    env = {**os.environ, "PAW_TMUX_SOCKET": server.socket_name}
+
+    ran = subprocess.run(
+        [*PAW, "wave", "run", str(wave_file), "--json"], cwd=repo, env=env,
+        capture_output=True, text=True, check=False, timeout=budget(400),
+    )  # fmt: skip
+
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    out = json.loads(ran.stdout)
+    assert out["status"] == "done"
+    assert out["error"]["message"] == "wave night done: not every task landed"
+    row = out["landing"]["tasks"][0]
+    assert (row["task"], row["status"]) == ("t", "parked")
+    assert (row["attempts"], row["followups"]) == (2, 1)
+    assert row["problem"] == "check failed after the rebase"
+    assert row["why"] == "check failed after the rebase (exit 4) after 1 follow-up"
+    assert row["history"] == "2 failing checks"
+    lines = row["tail"].splitlines()
+    assert lines == [f"suite line {i}" for i in range(11, 41)]  # its last 30 lines
+    assert isinstance(row["queued_s"], float)
+    assert row["queued_s"] > 0
+    assert git(repo, "rev-parse", "main") == before  # nothing landed
+    assert subjects(repo, "paw/night-t")[-2:] == ["task t: turn 1", "task t: turn 2"]
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+    report = subprocess.run(
+        [*PAW, "wave", "report"], cwd=repo, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "| t | parked: check failed after the rebase | 2 | 1 |" in report
+    assert "**t** (parked): check failed after the rebase (exit 4) after 1 follow-up" in report
+    assert "suite line 40" in report
+    assert "suite line 10\n" not in report

@@ -276,3 +276,24 @@ def test_a_task_that_conflicted_was_sent_back_then_landed_keeps_its_history() ->
     assert (row["attempts"], row["followups"]) == (2, 1)
     assert "| a | landed after 1 conflict | 2 | 1 | 8s | c1 |" in landing_markdown(data)
     assert land.events[-1]["text"] == "landed: 1 commit (after 1 conflict)"
+
+
+@pytest.mark.parametrize(
+    "branch",
+    ["main", "release/main", "team/production", "refs/heads/trunk", "feature/x", "main-2", "x"],
+)
+def test_the_lander_tells_a_protected_branch_as_the_guard_does(branch: str) -> None:
+    """``paw wave land --push`` and the guard ask the same rule: the lander refuses a push
+    without a standing rule exactly where the guard blocks a force push (``release/main`` is
+    protected for both: its last path segment is ``main``)."""
+    from paw.core.config import GuardConfig
+    from paw.core.guard.shell import evaluate_command
+    from paw.core.land import push_refusal
+    from paw.core.models import Action
+
+    config = GuardConfig()
+    wave = _wave()
+    refused = push_refusal(wave, branch, "origin", config.protected_branches) is not None
+    verdict = evaluate_command(f"git push --force origin {branch}", config=config)
+    assert refused == (verdict.action is Action.BLOCK), verdict
+    assert refused == (branch.rsplit("/", 1)[-1] in config.protected_branches)

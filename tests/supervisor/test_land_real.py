@@ -799,3 +799,35 @@ def test_a_conflicting_merge_leaves_the_scratch_worktree_clean(git_repo: Path) -
         assert (scratch / "shared.txt").read_text(encoding="utf-8") == expected
         cli.remove_scratch(str(repo), str(scratch))
     assert scratch_left(repo) == []
+
+
+def test_a_branch_the_guard_protects_by_its_last_segment_is_not_pushed_without_a_rule(
+    git_repo: Path, server: Server
+) -> None:
+    """``release/main`` is protected for the guard (its last path segment is ``main``), so the
+    lander too pushes it only with a standing rule naming that push."""
+    repo = git_repo
+    assert server.socket_name is not None
+    bare = _bare(repo)
+    git(repo, "branch", "release/main")
+    git(repo, "push", "-q", "origin", "release/main")
+    remote_before = git(bare, "rev-parse", "release/main")
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    land_into = '[land]\ninto = "release/main"\n'
+    write_wave(repo, f'name = "night"\n{land_into}{ONE_TASK}', {"x": 1.0})
+
+    refused = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "paw: not pushed: release/main is a protected branch" in refused.stderr
+    assert git(bare, "rev-parse", "release/main") == remote_before
+    assert subjects(repo, "release/main")[-1] == "task x"  # landed locally
+    rule = '[[rules]]\nkind = "shell"\nsubject = "git push origin release/main"\n'
+    (repo.parent / "night.toml").write_text(
+        f'name = "night"\n{rule}{land_into}{ONE_TASK}', encoding="utf-8"
+    )
+
+    pushed = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    assert git(bare, "rev-parse", "release/main") == git(repo, "rev-parse", "release/main")

@@ -297,3 +297,24 @@ def test_the_lander_tells_a_protected_branch_as_the_guard_does(branch: str) -> N
     verdict = evaluate_command(f"git push --force origin {branch}", config=config)
     assert refused == (verdict.action is Action.BLOCK), verdict
     assert refused == (branch.rsplit("/", 1)[-1] in config.protected_branches)
+
+
+def test_a_sent_back_agent_at_a_prompt_is_told_once_per_prompt() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    told = len(land.events)
+    asking = AgentSeen("h1", "prompt", "p1", "shell rm -rf build (paw approve p1 / paw deny p1)")
+    for now in (3.0, 4.0, 5.0):  # every look while it asks: said once
+        assert decide(wave, land, {"a": asking}, now) == Wait(("a",))
+    assert [(e["text"], e.get("kind")) for e in land.events[told:]] == [
+        ("waiting on a prompt: its agent shows shell rm -rf build (paw approve p1 / paw deny p1)",
+         "prompt"),
+    ]  # fmt: skip
+    message = land_message(land, "a", str(land.events[-1]["text"]), kind="prompt")
+    assert message.level == "warning"
+    decide(wave, land, {"a": AgentSeen("h1", "busy")}, 6.0)  # answered
+    decide(wave, land, {"a": AgentSeen("h1", "waiting")}, 7.0)  # a dialog now: said again
+    assert land.events[-1]["text"] == "waiting on a prompt: its agent shows a dialog"
+    assert len(land.events) == told + 2

@@ -27,9 +27,10 @@ _LAND_EVENTS = {
 
 
 def land_message(
-    land: LandState, task: str, text: str, *, repo: str = "", host: str = ""
+    land: LandState, task: str, text: str, *, repo: str = "", host: str = "", kind: str = ""
 ) -> Message:
-    """One state change of the queue as a message (redacted for the channels)."""
+    """One state change of the queue as a message (redacted for the channels); ``kind``
+    ``prompt``: a sent-back agent waits on a prompt (a warning: a human answers it)."""
     t = land.task(task)
     status = t.status if t is not None else LandStatus.QUEUED
     lines = [f"task: {task}", f"landing: {status.value}", text, f"onto: {land.into}"]
@@ -43,6 +44,13 @@ def land_message(
     message = compose_message(
         _LAND_EVENTS[status], land.wave, task, None, title, lines, repo, host=host
     )
+    if kind == "prompt":
+        message = compose_message(
+            "land-prompt", land.wave, task, None, title,
+            [*lines, f"answer it: paw prompts, or paw attach {t.agent if t else task}"], repo,
+            host=host,
+        )  # fmt: skip
+        return replace(message, level="warning")
     if status is LandStatus.PARKED:
         return replace(message, level="warning")
     return replace(message, level="success") if status is LandStatus.LANDED else message

@@ -180,6 +180,32 @@ def spawn(
 PIPE = subprocess.PIPE
 
 
+def start_beside(
+    argv: Sequence[str], *, cwd: str | None = None, quiet: bool = False
+) -> subprocess.Popen[bytes]:
+    """Start a paw command beside this one (``paw wave land`` beside ``paw wave run``): no
+    input, its lines on this terminal (``quiet``: its stdout dropped, its stderr kept), and on
+    Linux bound to die with this process, even by SIGKILL (:mod:`paw.adapters.parent_death`).
+    The caller reaps it.
+
+    Raises:
+        OSError: the program could not be started.
+    """
+    out = subprocess.DEVNULL if quiet else None
+
+    def begin() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, close_fds=True
+        )
+
+    if not parent_death.available():
+        command = list(argv)
+        return begin()
+    command = parent_death.bound(argv, cwd=cwd)
+    process: subprocess.Popen[bytes] = parent_death.call(begin)
+    return process
+
+
 def run_foreground(argv: Sequence[str]) -> int:
     """Run ``argv`` on paw's own terminal (``tmux attach``) until it exits; its exit status.
 

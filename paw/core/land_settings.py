@@ -31,6 +31,10 @@ class LandSettings(BaseModel):
     protected task branch is pushed only when a standing rule names that push. Where ``gh`` or
     a remote is missing, paw says so once."""
 
+    as_tasks_finish: bool = False
+    """``paw wave run`` lands each task as it is done: it starts ``paw wave land`` beside its
+    runner (started again if it is killed) and waits for it once the wave has ended."""
+
     @field_validator("into")
     @classmethod
     def _check_into(cls, value: str | None) -> str | None:

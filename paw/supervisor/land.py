@@ -40,6 +40,7 @@ from paw.core.land import (
     scratch_name,
 )
 from paw.core.land_respawn import Respawn
+from paw.core.printable import printable_line
 from paw.core.wave import CheckRunner, WaveState
 from paw.errors import PawError
 from paw.supervisor.land_outbox import LandOutbox
@@ -49,6 +50,7 @@ from paw.supervisor.records import load_agents
 if TYPE_CHECKING:
     from paw.core.land import Decision
     from paw.core.wave import WaveFile, WaveTask
+    from paw.supervisor.model import LivePrompt
     from paw.supervisor.records import StateStore
     from paw.supervisor.service import Supervisor
     from paw.supervisor.wave.outbox import Notifier
@@ -115,6 +117,17 @@ class LandGit(Protocol):
     def push(self, repo: str, remote: str, branch: str) -> str | None:
         """Push ``branch`` (never forced): None, or why it failed."""
         ...
+
+
+def prompt_words(live: LivePrompt, agent: str) -> str:
+    """A sent-back agent's prompt in a message: its kind and subject (pane text: one printable
+    line, cut short) and how to answer it."""
+    prompt = live.prompt
+    subject = printable_line(prompt.subject or prompt.question or "")[:120]
+    what = f"{prompt.kind.value} {subject}".strip()
+    if prompt.needs_human or not prompt.approve_keys:
+        return f"{what} (answer it in its pane: paw attach {agent})"
+    return f"{what} (paw approve {live.id} / paw deny {live.id})"
 
 
 def land_into(wave: WaveFile, git: LandGit, repo: str) -> str:
@@ -225,6 +238,7 @@ class Lander:
         still to finish); return the last decision (:class:`Wait` when it stopped waiting)."""
         self.resend_undelivered()
         self.recover()
+        last_look = False  # the wave ended: one more look, for the tasks that finished last
         while True:
             now = self.ctx.clock()
             wave_state = self.read_wave()
@@ -250,6 +264,8 @@ class Lander:
                 sleep(poll_s)
             elif follow is not None and follow():
                 sleep(poll_s)  # the wave runs: tasks still to finish land as they do
+            elif follow is not None and not last_look:
+                last_look = True  # it ended since this look read its state: read it again
             else:
                 return decision
 
@@ -288,6 +304,7 @@ class Lander:
             return {}
         snap = self.sup.poll_once()
         views = {v.name: v for v in snap.agents}
+        prompts = {p.agent: p for p in snap.prompts}
         seen: dict[str, AgentSeen] = {}
         for t in sent:
             view = views.get(t.agent)
@@ -298,7 +315,11 @@ class Lander:
                 status = "gone"
             else:
                 status = "exited" if view.alive is False else view.status.value
-            seen[t.name] = AgentSeen(head, status)
+            live = prompts.get(t.agent)
+            if live is not None and status in ("prompt", "waiting"):
+                seen[t.name] = AgentSeen(head, status, live.id, prompt_words(live, t.agent))
+            else:
+                seen[t.name] = AgentSeen(head, status)
         return seen
 
     def branch_of(self, agent: str) -> str:

@@ -49,7 +49,7 @@ class LandOutbox:
         """Hand the message of ``event`` (in the journal, written) to the channels."""
         message = land_message(
             land, str(event["task"]), str(event["text"]), repo=self.ctx.repo_root,
-            host=self.ctx.where,
+            host=self.ctx.where, kind=str(event.get("kind") or ""),
         )  # fmt: skip
         key = event.get("id")
         if not isinstance(key, str):

@@ -248,3 +248,73 @@ def test_a_follow_up_refused_again_for_the_same_reason_is_told_once() -> None:
     followup_typed(land, "a", 6.0)
     assert land.events[-1]["text"] == "follow-up 1 typed"
     assert t.followups == 1
+
+
+def test_a_task_that_conflicted_was_sent_back_then_landed_keeps_its_history() -> None:
+    """Landing clears the problem of the attempt before; the report still says what it took:
+    ``landed after 1 conflict`` (Markdown), ``history`` and ``setbacks`` (JSON), and the time it
+    spent in the queue, from entering it to landing."""
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})  # a entered the queue at 1.0
+    assert decide(wave, land, {}, 1.0) == Land("a")
+    begin(land, "a", "/s", "base", "h1", 2.0)
+    t = after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 3.0, "rebase")
+    assert t.status is LandStatus.SENT_BACK
+    followup_counted(land, "a", 4.0)
+    followup_typed(land, "a", 4.0)
+    assert decide(wave, land, {"a": AgentSeen("h2", "idle")}, 6.0) == Land("a")  # came back
+    begin(land, "a", "/s", "base2", "h2", 7.0)
+    after_attempt(wave.task("a"), land, Outcome("landed", commits=("c1",)), "h2", 9.5, "rebase")
+
+    data = landing_data(land, wave, 100.0)
+    row = data["tasks"][0]  # type: ignore[index]
+    assert row["status"] == "landed"
+    assert row["problem"] is None  # the last attempt's problem is gone...
+    assert row["history"] == "1 conflict"  # ...its history is not
+    assert [(s["kind"], s["files"]) for s in row["setbacks"]] == [("conflict", ["x"])]
+    assert row["queued_s"] == 8.5  # 1.0 (entered) to 9.5 (landed), not to now
+    assert (row["attempts"], row["followups"]) == (2, 1)
+    assert "| a | landed after 1 conflict | 2 | 1 | 8s | c1 |" in landing_markdown(data)
+    assert land.events[-1]["text"] == "landed: 1 commit (after 1 conflict)"
+
+
+@pytest.mark.parametrize(
+    "branch",
+    ["main", "release/main", "team/production", "refs/heads/trunk", "feature/x", "main-2", "x"],
+)
+def test_the_lander_tells_a_protected_branch_as_the_guard_does(branch: str) -> None:
+    """``paw wave land --push`` and the guard ask the same rule: the lander refuses a push
+    without a standing rule exactly where the guard blocks a force push (``release/main`` is
+    protected for both: its last path segment is ``main``)."""
+    from paw.core.config import GuardConfig
+    from paw.core.guard.shell import evaluate_command
+    from paw.core.land import push_refusal
+    from paw.core.models import Action
+
+    config = GuardConfig()
+    wave = _wave()
+    refused = push_refusal(wave, branch, "origin", config.protected_branches) is not None
+    verdict = evaluate_command(f"git push --force origin {branch}", config=config)
+    assert refused == (verdict.action is Action.BLOCK), verdict
+    assert refused == (branch.rsplit("/", 1)[-1] in config.protected_branches)
+
+
+def test_a_sent_back_agent_at_a_prompt_is_told_once_per_prompt() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    after_attempt(wave.task("a"), land, Outcome("conflict", files=("x",)), "h1", 2.0, "rebase")
+    told = len(land.events)
+    asking = AgentSeen("h1", "prompt", "p1", "shell rm -rf build (paw approve p1 / paw deny p1)")
+    for now in (3.0, 4.0, 5.0):  # every look while it asks: said once
+        assert decide(wave, land, {"a": asking}, now) == Wait(("a",))
+    assert [(e["text"], e.get("kind")) for e in land.events[told:]] == [
+        ("waiting on a prompt: its agent shows shell rm -rf build (paw approve p1 / paw deny p1)",
+         "prompt"),
+    ]  # fmt: skip
+    message = land_message(land, "a", str(land.events[-1]["text"]), kind="prompt")
+    assert message.level == "warning"
+    decide(wave, land, {"a": AgentSeen("h1", "busy")}, 6.0)  # answered
+    decide(wave, land, {"a": AgentSeen("h1", "waiting")}, 7.0)  # a dialog now: said again
+    assert land.events[-1]["text"] == "waiting on a prompt: its agent shows a dialog"
+    assert len(land.events) == told + 2

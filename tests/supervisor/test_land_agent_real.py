@@ -161,3 +161,64 @@ def test_kill_9_after_a_follow_up_is_counted_never_types_it_twice(
     assert sum(r.get("event") == "land-followup" for r in records) == 1
     assert not [r for r in records if r.get("via") == "land-followup"]  # never typed
     assert subjects(repo)[-1] == "task a"
+
+
+def test_a_sent_back_agent_at_a_prompt_is_said_once_not_left_to_wait_s(
+    git_repo: Path, server: Server
+) -> None:
+    """No runner: a task sent back whose agent shows a permission prompt cannot take its
+    follow-up. The lander does not wait silently until ``wait_s`` parks it: it says at once,
+    once (journal, terminal, message), that it waits on a prompt, with how to answer it."""
+    from tests.support.receiver import Receiver
+
+    repo = git_repo
+    assert server.socket_name is not None
+    socket = server.socket_name
+    receiver = Receiver()
+    try:
+        (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+        git(repo, "add", "shared.txt")
+        git(repo, "commit", "-q", "-m", "shared")
+        command = json.dumps(["{python}", "-m", "paw.demo.agent", "busy 0.3", "shell rm -rf build"])
+        (repo / "paw.toml").write_text(
+            f'[agents.asker]\ncommand = {command}\ndetector = "scripted"\n'
+            'match = { interpreters = ["python"], scripts = ["paw.demo.agent"] }\n',
+            encoding="utf-8",
+        )
+        git(repo, "add", "paw.toml")
+        git(repo, "commit", "-q", "-m", "paw.toml")
+        commit_on(repo, "paw/night-a", {"shared.txt": "A\n"}, "task a")
+        tree_b = _spawn(repo, socket, "night-b", "asker")  # it shows its prompt and waits
+        (tree_b / "shared.txt").write_text("B\n", encoding="utf-8")
+        git(tree_b, "commit", "-qam", "task b")
+        toml = (
+            f'name = "night"\npoll_s = 0.5\n[land]\nwait_s = 20\n'
+            f'[notify]\nurls = ["{receiver.url}"]\nbell = false\n'
+            '[[tasks]]\nname = "a"\ntask = "a"\n[[tasks]]\nname = "b"\ntask = "b"\nretries = 1\n'
+        )
+        write_wave(repo, toml, {"a": 1.0, "b": 2.0})
+
+        done = land(repo, socket)
+
+        assert done.returncode == 1, done.stdout + done.stderr
+        events = [e for e in journal(repo)["events"] if e["task"] == "b"]
+        texts = [str(e["text"]) for e in events]
+        waiting = [e for e in events if str(e["text"]).startswith("waiting on a prompt")]
+        assert len(waiting) == 1, texts  # once, not once per look
+        assert waiting[0]["kind"] == "prompt"
+        said = str(waiting[0]["text"])
+        assert said.startswith("waiting on a prompt: its agent shows shell rm -rf build"), said
+        assert "paw approve " in said
+        assert "paw deny " in said
+        assert texts.index(said) < len(texts) - 1  # said before wait_s parked it
+        assert (
+            texts[-1] == "sent back (conflict on rebase); its follow-up was never typed within 20s"
+        )
+        assert events[-1]["at"] - waiting[0]["at"] > 5  # at once, not when wait_s ran out
+        assert f"land night: b: {said}" in done.stdout
+        assert receiver.wait(lambda ms: any("waiting on a prompt" in str(m) for m in ms))
+        titles = [t for t in receiver.titles() if "waiting on a prompt" in t]
+        assert len(titles) == 1, titles
+        assert subjects(repo)[-1] == "task a"
+    finally:
+        receiver.close()

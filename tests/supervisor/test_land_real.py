@@ -682,3 +682,152 @@ def test_a_message_cut_off_mid_delivery_is_never_sent_twice_the_rest_leave_after
         assert all(told.get(e["id"]) != "land-notify-uncertain" for e in events[1:])
     finally:
         receiver.close()
+
+
+@pytest.mark.parametrize("into", ["main", "trunk"])  # checked out (merge --ff-only), or not
+def test_the_base_moved_meanwhile_is_tried_again_from_the_new_base(
+    git_repo: Path, server: Server, into: str
+) -> None:
+    """Someone commits on the base while a task's check runs on top of it: the fast-forward
+    from the old base is refused (``base-moved``), nothing of the task reaches the base then,
+    and the task is tried again on the new base, where it lands on top of their commit."""
+    repo = git_repo
+    assert server.socket_name is not None
+    git(repo, "branch", "trunk")
+    head = commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    marker = repo / ".paw" / "moved"
+    who = f"git -C {repo} -c user.name=someone -c user.email=someone@example.invalid"
+    move = (  # someone else's commit on the base, in its checkout or by update-ref
+        f"{who} commit -q --allow-empty -m elsewhere"
+        if into == "main"
+        else f"{who} update-ref refs/heads/trunk $({who} commit-tree -m elsewhere -p trunk "
+        "'trunk^{tree}')"
+    )
+    check = f"test -f {marker} || {{ touch {marker} && {move}; }}"
+    toml = f'name = "night"\n[land]\ninto = "{into}"\n[[tasks]]\nname = "x"\ntask = "x"\n'
+    toml += f'check = """{check}"""\n'
+    write_wave(repo, toml, {"x": 1.0})
+    before = git(repo, "rev-parse", into)
+
+    done = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = json.loads(done.stdout)["tasks"][0]
+    assert (row["status"], row["attempts"], row["followups"]) == ("landed", 2, 0)
+    assert row["setbacks"] == []  # the base moving is nobody's fault: no follow-up either
+    assert subjects(repo, into) == ["initial", "elsewhere", "task x"]
+    moved = [e for e in journal(repo)["events"] if "base moved" in str(e["text"])]
+    assert [e["text"] for e in moved] == ["the base moved meanwhile: tried again"]
+    # the base moved by fast-forward only, from their commit (never rewritten back to `before`)
+    elsewhere = git(repo, "rev-parse", f"{into}~1")
+    assert git(repo, "rev-parse", f"{elsewhere}~1") == before
+    assert git(repo, "merge-base", "--is-ancestor", elsewhere, into) == ""
+    assert git(repo, "rev-parse", "paw/night-x") == head
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+
+
+def test_a_merge_conflict_is_aborted_and_sent_back_naming_git_merge(
+    git_repo: Path, server: Server
+) -> None:
+    """``[land] strategy = "merge"``: a conflicting merge is aborted; the task is sent back
+    with a follow-up that says ``git merge main`` (its agent is gone here: with no retries left
+    after that, parked), the base keeps only the first task's merge, and no scratch is left."""
+    repo = git_repo
+    assert server.socket_name is not None
+    (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "shared.txt")
+    git(repo, "commit", "-q", "-m", "shared")
+    commit_on(repo, "paw/night-a", {"shared.txt": "A\n"}, "task a")
+    head_b = commit_on(repo, "paw/night-b", {"shared.txt": "B\n"}, "task b")
+    toml = (
+        'name = "night"\n[land]\nstrategy = "merge"\n'
+        '[[tasks]]\nname = "a"\ntask = "a"\n[[tasks]]\nname = "b"\ntask = "b"\nretries = 0\n'
+    )
+    write_wave(repo, toml, {"a": 1.0, "b": 2.0})
+
+    done = land(repo, server.socket_name, "--no-wait", "--json")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = {row["task"]: row for row in json.loads(done.stdout)["tasks"]}
+    assert rows["a"]["status"] == "landed"
+    b = rows["b"]
+    assert (b["status"], b["problem"], b["files"]) == (
+        "parked",
+        "conflict on merge",
+        ["shared.txt"],
+    )
+    assert b["why"] == "conflict on merge in shared.txt after 0 follow-ups"
+    assert git(repo, "log", "--format=%s", "-1", "main") == "Merge night task a (paw wave land)"
+    assert (repo / "shared.txt").read_text(encoding="utf-8") == "A\n"
+    assert git(repo, "rev-parse", "paw/night-b") == head_b
+    assert git(repo, "status", "--porcelain") == ""
+    assert scratch_left(repo) == []
+
+
+def test_a_conflicting_merge_leaves_the_scratch_worktree_clean(git_repo: Path) -> None:
+    """The git adapter itself: after a conflicting ``merge`` (or ``rebase``) in a scratch
+    worktree, the conflicting files are named and the merge is aborted: no MERGE_HEAD, no
+    rebase in progress, nothing changed."""
+    from paw.adapters.git.land import LandGitCli
+
+    repo = git_repo
+    (repo / "shared.txt").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "shared.txt")
+    git(repo, "commit", "-q", "-m", "shared")
+    head = commit_on(repo, "paw/night-b", {"shared.txt": "B\n"}, "task b")
+    (repo / "shared.txt").write_text("A\n", encoding="utf-8")
+    git(repo, "commit", "-qam", "theirs")
+    base = git(repo, "rev-parse", "main")
+    cli = LandGitCli()
+    for strategy in ("merge", "rebase"):
+        scratch = repo / ".paw" / "land" / "night" / f"b-{strategy}"
+        cli.add_scratch(str(repo), str(scratch), base)
+
+        result, files = cli.apply(str(scratch), head, base, strategy, "Merge b")
+
+        assert (result, files) == (None, ("shared.txt",))
+        assert git(scratch, "status", "--porcelain") == ""
+        # where it started: the base (merge), or the task's head, which `git rebase BASE
+        # HEAD` checks out first (detached: no branch is touched)
+        assert git(scratch, "rev-parse", "HEAD") == (base if strategy == "merge" else head)
+        gitdir = Path(git(scratch, "rev-parse", "--absolute-git-dir"))
+        assert not (gitdir / "MERGE_HEAD").exists()
+        assert not (gitdir / "rebase-merge").exists()
+        assert not (gitdir / "rebase-apply").exists()
+        expected = "A\n" if strategy == "merge" else "B\n"
+        assert (scratch / "shared.txt").read_text(encoding="utf-8") == expected
+        cli.remove_scratch(str(repo), str(scratch))
+    assert scratch_left(repo) == []
+
+
+def test_a_branch_the_guard_protects_by_its_last_segment_is_not_pushed_without_a_rule(
+    git_repo: Path, server: Server
+) -> None:
+    """``release/main`` is protected for the guard (its last path segment is ``main``), so the
+    lander too pushes it only with a standing rule naming that push."""
+    repo = git_repo
+    assert server.socket_name is not None
+    bare = _bare(repo)
+    git(repo, "branch", "release/main")
+    git(repo, "push", "-q", "origin", "release/main")
+    remote_before = git(bare, "rev-parse", "release/main")
+    commit_on(repo, "paw/night-x", {"x.txt": "x\n"}, "task x")
+    land_into = '[land]\ninto = "release/main"\n'
+    write_wave(repo, f'name = "night"\n{land_into}{ONE_TASK}', {"x": 1.0})
+
+    refused = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "paw: not pushed: release/main is a protected branch" in refused.stderr
+    assert git(bare, "rev-parse", "release/main") == remote_before
+    assert subjects(repo, "release/main")[-1] == "task x"  # landed locally
+    rule = '[[rules]]\nkind = "shell"\nsubject = "git push origin release/main"\n'
+    (repo.parent / "night.toml").write_text(
+        f'name = "night"\n{rule}{land_into}{ONE_TASK}', encoding="utf-8"
+    )
+
+    pushed = land(repo, server.socket_name, "--no-wait", "--push")
+
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    assert git(bare, "rev-parse", "release/main") == git(repo, "rev-parse", "release/main")

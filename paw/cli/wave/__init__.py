@@ -32,7 +32,11 @@ EXAMPLES = {
   paw wave run night.toml            (foreground: a progress line per change)
   paw wave run night.toml --detach   (the runner in a window of paw's tmux session)
 
-Exit codes: 0 every task done (or stopped), 1 a task failed, 2 a bad wave file.""",
+With `[land] as_tasks_finish = true` in the wave file, each task is landed on the base as it
+is done (a `paw wave land` beside the runner; see `paw wave land --help`).
+
+Exit codes: 0 every task done (or stopped) and, with as_tasks_finish, landed; 1 a task failed
+(or, with as_tasks_finish, did not land); 2 a bad wave file.""",
     "resume": "examples:\n  paw wave resume\n  paw wave resume night --detach",
     "status": "examples:\n  paw wave status\n  paw wave status night --json",
     "report": "examples:\n  paw wave report > night.md\n  paw wave report night --json",

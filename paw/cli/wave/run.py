@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 from paw.cli import UsageError, error_object
 from paw.cli.result import ERR, Result, lines_of, write_live
 from paw.cli.wave.files import load_wave
+from paw.cli.wave.land_beside import LanderBeside
 from paw.cli.wave.show import progress, wave_json
 from paw.cli.wave.store import STOP_SUFFIX, RunnerLock, repo_and_docs, started_wave
 from paw.errors import PawError
 
 if TYPE_CHECKING:
-    from paw.core.wave import WaveFile
+    from paw.adapters.state import StateStore
+    from paw.core.wave import WaveFile, WaveState
 
 EXIT_WAVE_FAILED = 1
 
@@ -57,7 +59,7 @@ def _run(
     from paw.supervisor.channels import WakeableSleep
     from paw.supervisor.wave import WaveRunner
 
-    _root, docs = repo_and_docs(args)
+    root, docs = repo_and_docs(args)
     lock = RunnerLock(docs, wave.name)
     if not lock.acquire():
         raise PawError(
@@ -81,6 +83,12 @@ def _run(
         raise UsageError(f"{source}: {err.message}", hint=err.hint) from err
     from paw.cli.cost import task_spend
 
+    beside = (
+        LanderBeside(docs, wave.name, root, quiet=args.quiet, json=args.json)
+        if wave.land.as_tasks_finish
+        else None
+    )
+    landing: int | None = None
     try:
         runner = WaveRunner(
             sup, wave, file=str(path), sha256=sha, texts=texts, store=docs,
@@ -91,25 +99,52 @@ def _run(
         # by the wave's rules, at once rather than at the next poll
         sleep = WakeableSleep()
         sup.listen_counts(sleep.wake)
-        state = runner.run(sleep, progress(args.quiet or args.json), wake=sleep.wake)
+        tell = progress(args.quiet or args.json)
+
+        def on_tick(now: WaveState) -> None:
+            tell(now)
+            if beside is not None:  # [land] as_tasks_finish: each done task lands as it is
+                beside.ensure()
+
+        state = runner.run(sleep, on_tick, wake=sleep.wake)
+        if beside is not None:
+            landing = beside.finish(stop=state.status == "stopped", poll_s=max(wave.poll_s, 1.0))
     finally:
+        if beside is not None:
+            beside.close()
         notifier.close()
         for error in notifier.errors:  # (as they come: the run may also end by raising)
             write_live(f"paw: notify: {error}", ERR)
         sup.close()
         lock.release()
     code = 0 if state.status in ("done", "stopped") else EXIT_WAVE_FAILED
+    if landing and state.status == "done":
+        code = EXIT_WAVE_FAILED  # done, but not every task landed: `paw wave report`
     if args.json:
         result: dict[str, object] = {"wave": wave.name, "status": state.status}
+        if landing is not None:
+            result["landing"] = _landing(docs, wave)
         if code:
             failed = [t.name for t in state.tasks if t.phase.value == "failed"]
+            what = f"{', '.join(failed)} failed" if failed else "not every task landed"
             result["error"] = error_object(
-                f"wave {wave.name} {state.status}: {', '.join(failed)} failed",
+                f"wave {wave.name} {state.status}: {what}",
                 hint=f"paw wave report {wave.name}",
                 code=code,
             )
         return wave_json(result, code=code)
     return lines_of(f"wave {wave.name}: {state.status} — `paw wave report {wave.name}`", code=code)
+
+
+def _landing(docs: StateStore, wave: WaveFile) -> dict[str, object] | None:
+    """The landing as ``paw wave land --json`` says it (None: nothing was landed)."""
+    import time
+
+    from paw.cli.wave.land import latest_landing
+    from paw.core.land import landing_data
+
+    land = latest_landing(docs, wave.name)
+    return None if land is None else landing_data(land, wave, time.time())
 
 
 def _detach(args: argparse.Namespace, name: str, argv: list[str]) -> Result:

@@ -21,6 +21,8 @@ from paw.core.land.queue import park
 from paw.core.output_tail import tail
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from paw.core.wave.schema import WaveTask
 
 PARKED_TAIL_LINES = 30
@@ -69,9 +71,9 @@ def after_attempt(
         t.base_before, t.base_after = outcome.base_before, outcome.base_after
         t.problem, t.files, t.check, t.tail = None, [], None, ""
         n = len(outcome.commits)
-        note_event(
-            land, t.name, LandStatus.LANDED, f"landed: {n} commit{'' if n == 1 else 's'}", now
-        )
+        after = setbacks_text(t.setbacks)
+        said = f"landed: {n} commit{'' if n == 1 else 's'}" + (f" (after {after})" if after else "")
+        note_event(land, t.name, LandStatus.LANDED, said, now)
         return t
     if outcome.kind == "base-moved":
         note_event(land, t.name, LandStatus.QUEUED, "the base moved meanwhile: tried again", now)
@@ -83,6 +85,12 @@ def after_attempt(
         t.problem = f"check failed after the {verb}"
         t.files, t.check = [], outcome.check
         t.tail = tail(strip_ansi(outcome.output), PARKED_TAIL_LINES)
+    t.setbacks.append(
+        {
+            "kind": outcome.kind, "problem": t.problem, "files": list(t.files), "check": t.check,
+            "exit_code": outcome.exit_code if outcome.kind == "check-failed" else None, "at": now,
+        }
+    )  # fmt: skip
     if t.followups < spec.retries:
         t.status, t.sent_at, t.sent_head = LandStatus.SENT_BACK, now, head
         t.followup_text = followup_text(t, outcome, land.into, verb)
@@ -94,6 +102,18 @@ def after_attempt(
     detail = f" in {', '.join(t.files)}" if t.files else f" (exit {outcome.exit_code})"
     park(land, t.name, f"{t.problem}{detail} after {count}", now)
     return t
+
+
+def setbacks_text(setbacks: Sequence[Mapping[str, object]]) -> str:
+    """A task's setbacks in a few words: ``1 conflict, 2 failing checks`` ("" for none)."""
+    conflicts = sum(1 for s in setbacks if s.get("kind") == "conflict")
+    checks = sum(1 for s in setbacks if s.get("kind") == "check-failed")
+    words = []
+    if conflicts:
+        words.append(f"{conflicts} conflict{'' if conflicts == 1 else 's'}")
+    if checks:
+        words.append(f"{checks} failing check{'' if checks == 1 else 's'}")
+    return ", ".join(words)
 
 
 # -- after a crash -----------------------------------------------------------------------------

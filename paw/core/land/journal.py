@@ -64,9 +64,13 @@ class TaskLanding(_State):
     check: str | None = None  # the check that failed
     tail: str = ""  # its output's tail
     why: str | None = None  # one line: why it is parked, or what it waits for
+    # each attempt that did not land, oldest first: {"kind": "conflict" | "check-failed",
+    # "problem", "files", "check", "exit_code", "at"} (kept when it lands: its history)
+    setbacks: list[dict[str, object]] = Field(default_factory=list)
     commits: list[str] = Field(default_factory=list)  # what the base gained (oldest first)
     base_before: str | None = None
     base_after: str | None = None
+    prompt_told: str | None = None  # the prompt of its sent-back agent already told of
     respawns: int = 0  # new agents on its branch, its agent gone (paw.core.land_respawn)
     respawn_pending: bool = False  # a respawn counted, its agent not up yet
     respawn_kind: str | None = None  # the gone agent's kind (its record is forgotten first)
@@ -88,11 +92,19 @@ class LandState(_State):
         return next((t for t in self.tasks if t.name == name), None)
 
 
-def note_event(land: LandState, task: str, status: LandStatus, text: str, now: float) -> None:
+def note_event(
+    land: LandState, task: str, status: LandStatus, text: str, now: float, *, kind: str = ""
+) -> None:
     """One state change of the queue, in the journal (told as a message once it is saved; its
-    ``id`` keys the message's delivery marks, see paw.supervisor.land_outbox)."""
+    ``id`` keys the message's delivery marks, see paw.supervisor.land_outbox). ``kind``:
+    ``prompt`` for a sent-back agent waiting on a prompt (a message that needs a human)."""
     key = f"{land.wave}-land-{len(land.events) + 1}"
-    land.events.append({"id": key, "at": now, "task": task, "status": status.value, "text": text})
+    event: dict[str, object] = {
+        "id": key, "at": now, "task": task, "status": status.value, "text": text
+    }  # fmt: skip
+    if kind:
+        event["kind"] = kind
+    land.events.append(event)
 
 
 def task_landing(land: LandState, task: str) -> TaskLanding:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paw.core.guard.shell.rules.gitpush import is_protected_branch
 from paw.core.wave.rules import rule_matches
 
 if TYPE_CHECKING:
@@ -23,11 +24,12 @@ def push_refusal(
     wave: WaveFile, into: str, remote: str | None, protected: Sequence[str]
 ) -> str | None:
     """Why the landed base may not be pushed (None: push it). Asked for by the human (``--push``),
-    it still goes through the guard's rule for pushes: a protected branch is pushed only when a
+    it still goes through the guard's rule for pushes: a protected branch (as the guard tells
+    one: :func:`~paw.core.guard.shell.rules.gitpush.is_protected_branch`) is pushed only when a
     standing rule of the wave file names that very push."""
     if remote is None:
         return f"{into} has no remote to push to (`git remote add origin URL`)"
-    if into in protected:
+    if is_protected_branch(into, protected):  # the guard's own rule: they cannot drift
         command = push_command(remote, into)
         if not any(rule_matches(rule, "shell", command, "") for rule in wave.rules):
             return (

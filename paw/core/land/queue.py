@@ -59,6 +59,9 @@ class AgentSeen:
 
     head: str | None  # the task branch's head commit (None: the branch is gone)
     status: str  # the agent's status: idle, busy, prompt, waiting, unknown, exited, gone
+    # the prompt or dialog it shows (status prompt/waiting): its id, and how to answer it
+    prompt_id: str | None = None
+    prompt: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,7 @@ def decide(wave: WaveFile, land: LandState, seen: Mapping[str, AgentSeen], now: 
         if t.status is not LandStatus.SENT_BACK:
             continue
         agent = seen.get(t.name, AgentSeen(None, "gone"))
+        _tell_prompt(land, t, agent, now)
         if t.followup_text is not None:
             if agent.status == "idle":
                 return SendBack(t.name, t.followup_text)
@@ -127,6 +131,28 @@ def decide(wave: WaveFile, land: LandState, seen: Mapping[str, AgentSeen], now: 
     if waiting:
         return Wait(waiting)
     return Finished({n: w for n, w in blocked.items() if _status(land, n) is LandStatus.QUEUED})
+
+
+PROMPT_STATUSES = frozenset({"prompt", "waiting"})
+
+
+def _tell_prompt(land: LandState, t: TaskLanding, agent: AgentSeen, now: float) -> None:
+    """A sent-back task's agent stopped at a prompt or a dialog: the lander waits on a human,
+    and says so once per prompt (it would otherwise wait silently until ``wait_s`` parks it,
+    the runner having ended). Nothing is answered: that is the human's."""
+    if agent.status not in PROMPT_STATUSES:
+        if agent.status in ("idle", "busy"):  # answered (not a blind look: said once)
+            t.prompt_told = None
+        return
+    key = agent.prompt_id or agent.status
+    if t.prompt_told == key:
+        return
+    t.prompt_told = key
+    what = agent.prompt or ("a dialog" if agent.status == "waiting" else "a prompt")
+    note_event(
+        land, t.name, LandStatus.SENT_BACK, f"waiting on a prompt: its agent shows {what}", now,
+        kind="prompt",
+    )  # fmt: skip
 
 
 def _gone(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from paw.core.land.attempt import setbacks_text
 from paw.core.land.journal import LandState, LandStatus
 from paw.core.land.queue import blocked_tasks
 from paw.core.wave_report import Message, compose_message
@@ -26,9 +27,10 @@ _LAND_EVENTS = {
 
 
 def land_message(
-    land: LandState, task: str, text: str, *, repo: str = "", host: str = ""
+    land: LandState, task: str, text: str, *, repo: str = "", host: str = "", kind: str = ""
 ) -> Message:
-    """One state change of the queue as a message (redacted for the channels)."""
+    """One state change of the queue as a message (redacted for the channels); ``kind``
+    ``prompt``: a sent-back agent waits on a prompt (a warning: a human answers it)."""
     t = land.task(task)
     status = t.status if t is not None else LandStatus.QUEUED
     lines = [f"task: {task}", f"landing: {status.value}", text, f"onto: {land.into}"]
@@ -42,6 +44,13 @@ def land_message(
     message = compose_message(
         _LAND_EVENTS[status], land.wave, task, None, title, lines, repo, host=host
     )
+    if kind == "prompt":
+        message = compose_message(
+            "land-prompt", land.wave, task, None, title,
+            [*lines, f"answer it: paw prompts, or paw attach {t.agent if t else task}"], repo,
+            host=host,
+        )  # fmt: skip
+        return replace(message, level="warning")
     if status is LandStatus.PARKED:
         return replace(message, level="warning")
     return replace(message, level="success") if status is LandStatus.LANDED else message
@@ -68,6 +77,8 @@ def landing_rows(land: LandState, wave: WaveFile | None, now: float) -> list[dic
             "files": list(t.files),
             "check": t.check,
             "tail": t.tail,
+            "setbacks": [dict(s) for s in t.setbacks],
+            "history": setbacks_text(t.setbacks),
         }
         rows.append(row)
     return rows
@@ -100,6 +111,8 @@ def landing_markdown(data: Mapping[str, object]) -> str:
         status = str(row["status"])
         if row.get("problem") and status != "landed":
             status += f": {row['problem']}"
+        if row.get("history") and status == "landed":
+            status += f" after {row['history']}"  # its setbacks: what it took
         commits = row.get("commits") or []
         shas = ", ".join(str(c)[:10] for c in commits) if isinstance(commits, list) else ""
         lines.append(

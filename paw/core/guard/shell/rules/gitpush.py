@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from paw.core.guard.shell.pushargs import IMPLICIT, PushPlan, parse_push
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from paw.core.guard.shell.evaluation import Context
 
 
@@ -17,13 +19,21 @@ def _shown(dest: str) -> str:
     return f"`{dest}`"
 
 
-def _protected(branch: str, ctx: Context) -> bool:
+def is_protected_branch(branch: str, protected: Collection[str]) -> bool:
+    """True when a push to ``branch`` goes to a protected branch: its last path segment is one
+    of ``protected`` (``main``, ``refs/heads/main``, ``release/main``), it is the implicit
+    target, or it holds an expansion paw cannot read. The one rule: the guard's verdicts and
+    the lander's pushes (``paw wave land --push``, ``--pr``) both ask it."""
     return (
         branch == IMPLICIT
-        or branch.rsplit("/", 1)[-1] in ctx.protected
+        or branch.rsplit("/", 1)[-1] in protected
         or "\ue000" in branch
         or "\ue002" in branch
     )
+
+
+def _protected(branch: str, ctx: Context) -> bool:
+    return is_protected_branch(branch, ctx.protected)
 
 
 def check_push(

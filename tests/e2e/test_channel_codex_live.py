@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 import tomllib
+import uuid
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,7 @@ def _start(hooks: Path) -> Run:
     hook.chmod(0o755)
     argv = [*agents.launch_argv("codex", ws, stub.url), *codex.launch_flags(str(hook), 170)]
     try:
-        pane = Pane.start("pawchan-codex", argv, ws.repo, 120, 40)
+        pane = Pane.start(f"pawchan-codex-{uuid.uuid4().hex[:8]}", argv, ws.repo, 120, 40)
     except Exception:
         stub.stop()
         agents.remove_workspace(ws)
@@ -160,7 +161,12 @@ def test_without_the_trust_flag_codex_stops_on_its_review_screen(
     ws = agents.make_workspace("codex")
     stub = StubModel(str(ws.repo)).start()
     argv = [*agents.launch_argv("codex", ws, stub.url), *codex.launch_flags(str(hook))[:2]]
-    run = Run("codex", ws, stub, Pane.start("pawchan-codex-r", argv, ws.repo, 120, 40))
+    run = Run(
+        "codex",
+        ws,
+        stub,
+        Pane.start(f"pawchan-codex-r-{uuid.uuid4().hex[:8]}", argv, ws.repo, 120, 40),
+    )
     try:
         screen = run.pane.wait_for(_reviewing, WAIT, "the hook review screen")
         assert "1 hook is new or changed" in screen

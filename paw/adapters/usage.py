@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from paw.adapters import usage_db
 from paw.core.usage import (
-    SOURCES,
     Usage,
     UsageReading,
     claude_project_dir,
@@ -38,6 +37,7 @@ from paw.core.usage import (
     parse_codex_rollout,
     parse_gemini_chat,
     parse_qwen_chat,
+    usage_sources,
 )
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ def read_usage(
 ) -> UsageReading:
     """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever);
     ``cache``: files unchanged since it last read them are not read again."""
-    source = SOURCES.get(kind)
+    source = usage_sources().get(kind)
     if source is None:
         return UsageReading(None, unknown=f"paw does not read {kind}'s usage")
     cache = cache or UsageCache()
@@ -367,14 +367,15 @@ def _codex(
     return total
 
 
-_READERS: dict[str, Callable[[str, Mapping[str, str], float | None, UsageCache], Usage | None]] = {
-    "claude-code": _claude,
-    "codex": _codex,
-    "gemini-cli": _gemini,
-    "qwen-code": _qwen,
-    "opencode": usage_db.read_opencode,
-    "kilocode": usage_db.read_kilo,
-}
+# each reader by the kind whose files it reads (one line each: a new agent adds its own; the
+# spec's ``usage_source`` names it, and tests/adapters/test_usage_agents.py holds the two equal)
+_READERS: dict[str, Callable[[str, Mapping[str, str], float | None, UsageCache], Usage | None]] = {}
+_READERS["claude-code"] = _claude
+_READERS["codex"] = _codex
+_READERS["gemini-cli"] = _gemini
+_READERS["qwen-code"] = _qwen
+_READERS["opencode"] = usage_db.read_opencode
+_READERS["kilocode"] = usage_db.read_kilo
 
 
 def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:

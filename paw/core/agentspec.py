@@ -97,6 +97,9 @@ class AgentSpec:
     fork_of: str | None = None
     """The agent this one forks and whose very dialogs it draws: each one's detector reads the
     other's prompts, and ``paw detect`` without ``--agent`` names the original."""
+    usage_source: str | None = None
+    """Where paw reads the agent's token usage (and cost), as reports name it; None: paw
+    does not read it (docs/agents.md says why, per agent)."""
     rank: int = 50
     """Where the agent comes in a list that offers a default (the TUI's spawn form): lower
     first, then by name. The most used agents come first."""

@@ -111,15 +111,12 @@ class UsageReading:
     unknown: str | None = None  # why the usage is unknown (with usage None)
 
 
-# The agents whose usage paw reads (their built-in kind): the source named in the report.
-SOURCES = {
-    "claude-code": "Claude Code's session files",
-    "codex": "Codex's session logs",
-    "gemini-cli": "Gemini CLI's chat files",
-    "qwen-code": "Qwen Code's chat records",
-    "opencode": "opencode's database",
-    "kilocode": "Kilo Code's database",
-}
+def usage_sources() -> dict[str, str]:
+    """The agents whose usage paw reads (their built-in kind) and the source the report names:
+    each agent's spec says it (``AgentSpec.usage_source``)."""
+    from paw.core.detect.registry import all_specs  # every agent module: only when asked
+
+    return {s.kind: s.usage_source for s in all_specs() if s.usage_source is not None}
 
 
 def claude_project_dir(cwd: str) -> str:

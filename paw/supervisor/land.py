@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from paw.core.land import (
     LAND_SUFFIX,
@@ -43,6 +43,7 @@ from paw.core.land_respawn import Respawn
 from paw.core.printable import printable_line
 from paw.core.wave import CheckRunner, WaveState
 from paw.errors import PawError
+from paw.supervisor.land_git import LandGit
 from paw.supervisor.land_outbox import LandOutbox
 from paw.supervisor.land_respawn import finish_cut_respawns, respawn
 from paw.supervisor.records import load_agents
@@ -67,56 +68,6 @@ LAND_STEPS = (
 LAND_MESSAGE_STEPS = (
     "land:noted",  # a change is in the journal (written); its message not handed to a channel
 )  # proven by tests/supervisor/test_land_real.py (kill -9, real apprise: sent once after)
-
-
-class LandGit(Protocol):
-    """The git the lander needs (paw.adapters.git.land.LandGitCli)."""
-
-    def resolve(self, repo: str, rev: str) -> str | None:
-        """The commit ``rev`` names, or None."""
-        ...
-
-    def current_branch(self, repo: str) -> str | None:
-        """The branch checked out in ``repo`` (None: detached)."""
-        ...
-
-    def is_branch(self, repo: str, name: str) -> bool:
-        """True when the branch exists."""
-        ...
-
-    def add_scratch(self, repo: str, path: str, commit: str) -> None:
-        """A detached scratch worktree at ``commit``."""
-        ...
-
-    def remove_scratch(self, repo: str, path: str) -> None:
-        """Remove a scratch worktree, whatever state it is in."""
-        ...
-
-    def scratch_paths(self, root: str, prefix: str) -> list[str]:
-        """The scratch worktrees under ``root`` whose name starts with ``prefix``."""
-        ...
-
-    def apply(
-        self, scratch: str, head: str, base: str, strategy: str, message: str
-    ) -> tuple[str | None, tuple[str, ...]]:
-        """``head``'s work on ``base``: the result, or None and the conflicting files."""
-        ...
-
-    def commits(self, repo: str, old: str, new: str) -> list[str]:
-        """``old..new``, oldest first."""
-        ...
-
-    def fast_forward(self, repo: str, branch: str, old: str, new: str) -> bool:
-        """Move ``branch`` from ``old`` to ``new`` (a descendant); False if it is not at old."""
-        ...
-
-    def remote_for(self, repo: str, branch: str) -> str | None:
-        """The remote ``branch`` is pushed to (None: no remote)."""
-        ...
-
-    def push(self, repo: str, remote: str, branch: str) -> str | None:
-        """Push ``branch`` (never forced): None, or why it failed."""
-        ...
 
 
 def prompt_words(live: LivePrompt, agent: str) -> str:

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from paw.adapters import usage as usage_module
 from paw.adapters.usage import read_usage
 from paw.core.usage import (
-    SOURCES,
     Usage,
     claude_project_dir,
     parse_gemini_chat,
     parse_qwen_chat,
+    usage_sources,
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "usage"
@@ -77,7 +78,7 @@ def test_gemini_chats_are_found_by_the_project_root_of_their_folder(tmp_path: Pa
     (other / ".project_root").write_text(wt + "-2", encoding="utf-8")
     reading = read_usage("gemini-cli", wt, {"HOME": str(home)}, None)
     assert reading.usage == TWO_RESPONSES
-    assert reading.source == SOURCES["gemini-cli"] == "Gemini CLI's chat files"
+    assert reading.source == usage_sources()["gemini-cli"] == "Gemini CLI's chat files"
     # GEMINI_CLI_HOME moves its folder as it moves the CLI's
     moved = tmp_path / "moved"
     shutil.move(str(home / ".gemini"), str(moved / ".gemini"))
@@ -182,7 +183,7 @@ def test_opencode_and_kilo_responses_of_its_worktree_with_the_cost_stated(
     reading = read_usage(kind, wt, {"HOME": str(home)}, None)
     # the tool call and the final text; the CLI states $0 for a model it has no price for
     assert reading.usage == Usage(24, 16, 0, 0, requests=2, cost_usd=0.0)
-    assert reading.source == SOURCES[kind]
+    assert reading.source == usage_sources()[kind]
     assert read_usage(kind, wt + "-2", {"HOME": str(home)}, None).usage is None
     assert read_usage(kind, wt, {"HOME": str(home)}, between).usage == Usage(
         12, 8, 0, 0, requests=1, cost_usd=0.0
@@ -207,10 +208,10 @@ def test_opencode_database_not_its_shape_is_said_unreadable(tmp_path: Path) -> N
 
 
 def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
-    assert set(SOURCES) == {
-        "claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "kilocode",
-    }  # fmt: skip
-    for kind, source in SOURCES.items():
+    sources = usage_sources()
+    assert {"claude-code", "codex"} <= set(sources)
+    assert set(sources) == set(usage_module._READERS)  # a spec's source has a reader, and back
+    for kind, source in sources.items():
         reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
         assert (reading.source, reading.unknown) == (
             source,

@@ -67,6 +67,7 @@ SPEC = AgentSpec(
         "claude, then /login",
     ),
     rank=1,
+    usage_source="Claude Code's session files",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -54,6 +54,7 @@ SPEC = AgentSpec(
         ("${CODEX_HOME:-~/.codex}/auth.json",), ("OPENAI_API_KEY", "CODEX_API_KEY"), "codex login"
     ),
     rank=2,
+    usage_source="Codex's session logs",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

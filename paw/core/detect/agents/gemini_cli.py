@@ -68,6 +68,7 @@ SPEC = AgentSpec(
     install=Install("npm", "@google/gemini-cli", "0.61.0", "gemini"),
     sign_in=SignIn(("~/.gemini/oauth_creds.json",), ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "gemini"),
     rank=3,
+    usage_source="Gemini CLI's chat files",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -67,6 +67,7 @@ SPEC = AgentSpec(
     min_columns=60,  # verified live at 80 and 120 columns
     fork_of="opencode",
     rank=7,
+    usage_source="Kilo Code's database",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -58,6 +58,7 @@ SPEC = AgentSpec(
         "opencode auth login",
     ),
     rank=6,
+    usage_source="opencode's database",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -62,6 +62,7 @@ SPEC = AgentSpec(
     install=Install("npm", "@qwen-code/qwen-code", "0.24.4", "qwen"),
     sign_in=SignIn(("~/.qwen/oauth_creds.json",), ("OPENAI_API_KEY", "DASHSCOPE_API_KEY"), "qwen"),
     rank=5,
+    usage_source="Qwen Code's chat records",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

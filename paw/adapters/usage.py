@@ -37,7 +37,7 @@ from paw.core.usage import (
     parse_codex_rollout,
     parse_gemini_chat,
     parse_qwen_chat,
-    usage_sources,
+    usage_source,
 )
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ def read_usage(
 ) -> UsageReading:
     """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever);
     ``cache``: files unchanged since it last read them are not read again."""
-    source = usage_sources().get(kind)
+    source = usage_source(kind)
     if source is None:
         return UsageReading(None, unknown=f"paw does not read {kind}'s usage")
     cache = cache or UsageCache()

@@ -111,6 +111,15 @@ class UsageReading:
     unknown: str | None = None  # why the usage is unknown (with usage None)
 
 
+def usage_source(kind: str) -> str | None:
+    """Where paw reads the usage of agent kind ``kind`` (its spec's ``usage_source``), or None;
+    only that agent's module is imported."""
+    from paw.core.detect.registry import spec_for
+
+    spec = spec_for(kind)
+    return spec.usage_source if spec is not None else None
+
+
 def usage_sources() -> dict[str, str]:
     """The agents whose usage paw reads (their built-in kind) and the source the report names:
     each agent's spec says it (``AgentSpec.usage_source``)."""

@@ -52,6 +52,11 @@ WAVE_HANDED_STEPS = (
     "wave:handed",  # the messages are handed to the delivery thread (audited before that)
 )  # proven by tests/supervisor/test_wave_runner.py (the delivery may or may not have begun:
 # a real kill there is a race, not a window a test can aim at)
+WAVE_FOLLOWUP_STEPS = (
+    "wave:followup-counted",  # a failed check's follow-up is counted and audited; nothing typed
+)  # proven by tests/supervisor/test_wave_runner.py and tests/supervisor/test_wave_real.py (kill
+# -9, real parts): the next runner types it once the agent's unchanged screen proves it never
+# arrived, and never again once the screen shows it did
 WAVE_END_STEPS = (
     "wave:ending",  # the end is decided and saved (state.ending); no `wave-end` record yet
     "wave:end-recorded",  # the `wave-end` record is written; the state still says running

@@ -204,7 +204,15 @@ def test_wave_escalates_resumes_after_kill_and_reports(
         _wait("rule task done", lambda: _task(_state(repo), "list").get("phase") == "done")
         for task in ("push", "wipe", "ask"):
             _wait(f"{task} parked", _parked_check(repo, task))
-        _wait("fix follow-up", lambda: _task(_state(repo), "fix").get("followups") == 1)
+        # typed, not only counted (a kill between the two is its own window:
+        # test_wave_windows_real.py::test_a_follow_up_killed_before_its_keys_…)
+        _wait(
+            "fix follow-up typed",
+            lambda: (
+                _task(_state(repo), "fix").get("followups") == 1
+                and not _task(_state(repo), "fix").get("followup_typing")
+            ),
+        )
     finally:
         runner.send_signal(signal.SIGKILL)
         runner.wait(30)

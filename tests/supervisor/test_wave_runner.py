@@ -14,7 +14,12 @@ import pytest
 
 from paw.core.wave import CheckResult, TaskState, WaveFile, WaveState
 from paw.core.wave_report import Message
-from paw.supervisor.crash_steps import WAVE_END_STEPS, WAVE_HANDED_STEPS, WAVE_STEPS
+from paw.supervisor.crash_steps import (
+    WAVE_END_STEPS,
+    WAVE_FOLLOWUP_STEPS,
+    WAVE_HANDED_STEPS,
+    WAVE_STEPS,
+)
 from paw.supervisor.wave import WaveRunner
 from tests.support.fakes import FakeTerminal
 from tests.support.supervision import IDLE_SCREEN, Rig, demo_proc, demo_screen, make_rig
@@ -380,6 +385,63 @@ def test_a_refused_follow_up_is_not_counted_waits_and_is_announced_once() -> Non
     events = [r["event"] for r in rig.audit.records]
     assert events.count("wave-followup-refused") == 1
     assert events.count("wave-followup") == 2
+
+
+@pytest.mark.parametrize("arrived", [False, True])
+@pytest.mark.parametrize("step", WAVE_FOLLOWUP_STEPS)
+def test_a_follow_up_cut_off_by_a_kill_is_typed_once_when_the_screen_proves_it_never_arrived(
+    step: str, arrived: bool
+) -> None:
+    """The runner dies after it counted (and audited) a follow-up, before anything was typed.
+    The next runner looks at the agent: the same idle screen as before, long enough, proves the
+    text never arrived, and it is typed once (through the send's own proof). A screen that
+    changed since (the text in the input, a turn taken) proves it did: nothing typed again."""
+    rig = make_rig()
+    wave = _wave(1, tasks=[{"name": "t0", "task": "x", "check": "false", "retries": 1}])
+    runner = _runner(rig, wave, Collect())
+    typed: list[str] = []
+
+    def send(agent: str, text: str, *, via: str = "send") -> None:
+        del agent, via
+        typed.append(text)
+
+    runner.tick()
+    pane = _panes(rig)["night-t0"]
+    rig.terminal.set_screen(pane, IDLE_SCREEN + "\n")
+    _dies_at(runner, step)
+    runner.sup.send = send  # type: ignore[method-assign]
+    with pytest.raises(Killed):
+        _until_killed(runner, rig, early=False)
+    assert typed == []
+    left = runner.state.task("t0")
+    assert left.followups == 1
+    assert left.followup_typing is not None
+
+    again = _runner(rig, wave, Collect())
+    again.sup.send = send  # type: ignore[method-assign]
+    if arrived:  # the agent took the turn: its screen is another one
+        rig.terminal.set_screen(pane, "you said: fix it\n" + IDLE_SCREEN)
+    deadline = time.monotonic() + 60  # a check runs on its own thread
+    while time.monotonic() < deadline and not typed and rig.now[0] < 10_000:
+        rig.now[0] += 1
+        again.tick()
+        if arrived and len(again.state.task("t0").checks) >= 2:
+            break
+        time.sleep(0.01)
+    task = again.state.task("t0")
+    events = [r["event"] for r in rig.audit.records]
+    if arrived:
+        assert typed == []
+        assert task.followup_typing is None
+        assert task.followups == 1
+        assert len(task.checks) == 2, task  # the turn went on: its check ran again
+        assert events.count("wave-followup") == 1
+    else:
+        assert len(typed) == 1
+        assert typed[0] == left.followup_typing
+        assert task.followups == 1  # the same follow-up, typed once
+        assert task.followup_typing is None
+        assert events.count("wave-followup") == 2  # counted twice, typed once
 
 
 class CodexLog:

@@ -293,3 +293,57 @@ def test_a_prompt_shown_while_the_check_runs_is_parked_and_the_follow_up_waits_f
         assert "received key '1'" not in screen, screen
     titles = receiver.titles()
     assert sum(f"late needs a human: {step}" in t for t in titles) == 1, titles
+
+
+# -- a follow-up killed between its count and its keys -----------------------------------------
+
+
+def test_a_follow_up_killed_before_its_keys_is_typed_once_by_the_next_runner(
+    git_repo: Path, server: Server, receiver: Receiver, tmp_path: Path
+) -> None:
+    """Killed at ``wave:followup-counted`` (the failed check's follow-up counted and audited,
+    nothing typed): the agent's idle screen is the one from before, so the next runner types
+    the follow-up, once, and the task finishes after its second check. Before this, the
+    resumed runner took the follow-up for sent and waited for a turn that never came."""
+    assert server.socket_name is not None
+    socket, repo = server.socket_name, git_repo
+    tried = tmp_path / "tried"
+    fail = "echo 'FAILED test_add: expected 2, got 1'; exit 1"
+    check = f"test -f {tried} || {{ touch {tried}; {fail}; }}"
+    wave_file = _setup(
+        repo, socket, _agent("demo-fix", "busy 0.3"),
+        f'name = "night"\nagent = "demo-fix"\npoll_s = 0.5\nsettle_s = 1\nstuck_after_s = 600\n'
+        f'{_notify(receiver.url)}'
+        f'[[tasks]]\nname = "fix"\ntask = "fix test_add"\ncheck = "{check}"\nretries = 1\n',
+    )  # fmt: skip
+    crashed = _start(repo, socket, "run", str(wave_file), crash="wave:followup-counted")
+    code, output = _finish(crashed)
+    assert code == -signal.SIGKILL, output
+    left = _task(_state(repo), "fix")
+    assert left["followups"] == 1, left
+    assert left["followup_typing"], left  # counted, not known to be typed
+    sends = [r for r in _audit(repo) if r["event"] == "send" and r.get("agent") == "night-fix"]
+    assert sends == []
+
+    resumed = _start(repo, socket, "run", str(wave_file))
+    code, output = _finish(resumed)  # the wave ends by itself once its one task is done
+    assert code == 0, output
+    done = _task(_state(repo), "fix")
+    assert done["phase"] == "done", done
+    assert done["followups"] == 1
+    assert len(done["checks"]) == 2
+    assert done["followup_typing"] is None
+    audit = _audit(repo)
+    typed = [
+        r for r in audit
+        if r["event"] == "send" and r.get("agent") == "night-fix" and "decision" not in r
+    ]  # fmt: skip
+    assert len(typed) == 1, typed
+    assert "expected 2, got 1" in typed[0]["text"]
+    pane = next(
+        p for p in server.panes if p.pane_id and "night-fix" in _agent_of(server, p.pane_id)
+    )
+    screen = "\n".join(
+        server.cmd("capture-pane", "-p", "-J", "-S", "-200", "-t", str(pane.pane_id)).stdout
+    )
+    assert screen.count("received: ") == 1, screen

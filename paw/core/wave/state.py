@@ -102,6 +102,11 @@ class TaskState(_State):
     followup_text: str | None = None
     followup_why: str | None = None  # why it waits, once the runner was refused or must wait
     followup_notified: float | None = None  # its "parked" message left (once per follow-up)
+    # A follow-up counted and being typed (its text, and when it was counted): cleared once
+    # it is typed or refused. A runner killed in between leaves it; the next runner lets the
+    # agent's screen say whether the text arrived (steps.py: _step_cut_followup).
+    followup_typing: str | None = None
+    followup_typing_at: float | None = None
     # its agent's usage as last read (tokens; dollars where the agent states them), read only
     # for a task with a token or dollar budget
     used_tokens: int | None = None

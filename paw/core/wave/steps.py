@@ -109,6 +109,8 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     if view.status == "exited":
         _finish(t, Phase.FAILED, "the agent exited", now)
         return Step(t, (*effects, Notify("task-failed", t.name)))
+    if t.followup_typing is not None:
+        _step_cut_followup(wave, t, view, now)
     if t.followup_text is not None:
         effects += _step_followup(t, view, now)
         effects += _step_stuck(wave, t, view, now)
@@ -175,6 +177,30 @@ def _step_followup(t: TaskState, view: TaskView, now: float) -> list[Effect]:
     if view.prompts or view.status in ("busy", "prompt", WAITING):
         return []  # the prompt or dialog has its own message; a busy agent goes idle
     return _announce_followup(t, f"the agent's screen is {view.status}", now)
+
+
+# How long after a follow-up was counted the agent's idle screen must still be the one from
+# before it (no text in its input, no turn taken) before paw concludes the text never arrived.
+FOLLOWUP_ARRIVAL_S = 5.0
+
+
+def _step_cut_followup(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> None:
+    """A runner was killed after it counted a follow-up and before the text was proven typed.
+    The agent's screen decides: changed since the count (its input shows the text, or it took
+    the turn) means the text arrived, and the turn goes on as after any follow-up; the same
+    idle, prompt-free screen long after the count means it never did, and it waits to be typed
+    again (through the same proof of an idle, empty input). Anything else: look again."""
+    if view.screen != t.followup_screen:
+        t.followup_typing = t.followup_typing_at = None
+        return
+    counted = t.followup_typing_at if t.followup_typing_at is not None else now
+    if view.status != "idle" or view.prompts:
+        return
+    if now - counted < max(wave.settle_s, FOLLOWUP_ARRIVAL_S):
+        return
+    t.followups = max(0, t.followups - 1)
+    t.followup_text, t.followup_screen = t.followup_typing, None
+    t.followup_typing = t.followup_typing_at = None
 
 
 def _announce_followup(t: TaskState, why: str, now: float) -> list[Effect]:

@@ -87,12 +87,14 @@ def follow_up(runner: ActingRunner, effect: FollowUp, view: TaskView, now: float
     task.followups += 1
     task.followup_text = None
     task.followup_screen = view.screen
+    task.followup_typing, task.followup_typing_at = effect.text, now
     task.seen_working = False
     runner.save()  # counted before typing: a crash never sends it twice
     runner.ctx.record(
         "wave-followup", wave=runner.wave.name, task=task.name, agent=task.agent,
         number=task.followups, text=effect.text,
     )  # fmt: skip
+    runner.ctx.fault("wave:followup-counted")
     try:
         runner.sup.send(task.agent, effect.text)
     except PawError as err:
@@ -100,10 +102,12 @@ def follow_up(runner: ActingRunner, effect: FollowUp, view: TaskView, now: float
             "wave-followup-refused", wave=runner.wave.name, task=task.name, agent=task.agent,
             number=task.followups, error=err.message,
         )  # fmt: skip
+        task.followup_typing = task.followup_typing_at = None
         step = followup_refused(task, effect.text, err.message, now)
         runner.put(step.task)
         runner.owe([e for e in step.effects if isinstance(e, Notify)])
         runner.save()
         return
     task.followup_why, task.followup_notified = None, None
+    task.followup_typing = task.followup_typing_at = None
     runner.save()

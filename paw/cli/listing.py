@@ -192,7 +192,7 @@ def _prompt_json(p: LivePrompt, now: float) -> dict[str, object]:
         "id": p.id, "agent": p.agent, "kind": p.kind, "pane": p.pane_id,
         "prompt_kind": p.prompt.kind.value, "subject": p.prompt.subject,
         "question": p.prompt.question, "age_s": round(now - p.first_seen, 1),
-        "waiting": p.prompt.needs_human,
+        "waiting": p.only_in_the_pane,
         **p.source.to_dict(),
         **p.verdict.to_dict(),
     }  # fmt: skip

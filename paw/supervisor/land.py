@@ -76,7 +76,7 @@ def prompt_words(live: LivePrompt, agent: str) -> str:
     prompt = live.prompt
     subject = printable_line(prompt.subject or prompt.question or "")[:120]
     what = f"{prompt.kind.value} {subject}".strip()
-    if prompt.needs_human or not prompt.approve_keys:
+    if live.only_in_the_pane:
         return f"{what} (answer it in its pane: paw attach {agent})"
     return f"{what} (paw approve {live.id} / paw deny {live.id})"
 

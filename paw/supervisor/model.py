@@ -97,6 +97,17 @@ class AgentView:
         return None if self.pane_id is None else pane_key(self.host, self.pane_id)
 
 
+def only_in_the_pane(prompt: Prompt, source: PromptSource) -> bool:
+    """A dialog only a human can answer, in the agent's pane (:attr:`Prompt.needs_human`),
+    but for a tool request the agent's channel carries (``agree``, ``channel-only``): paw
+    answers that through the channel, so the keys it lacks (a hook's request draws no dialog)
+    do not make it a dialog. A folder trust or a question stays the pane's."""
+    by_channel = source.name in CHANNEL_ANSWERS and source.request_id is not None
+    if by_channel and not prompt.dialog and prompt.kind not in PANE_KINDS:
+        return False
+    return prompt.needs_human
+
+
 @dataclass(frozen=True, slots=True)
 class LivePrompt:
     """A live prompt the human can decide on, with the guard's verdict on its subject."""
@@ -116,11 +127,7 @@ class LivePrompt:
         but for a tool request the agent's channel carries (``agree``, ``channel-only``): paw
         answers that through the channel, so the keys it lacks (a hook's request draws no
         dialog) do not make it a dialog. A folder trust or a question stays the pane's."""
-        prompt, source = self.prompt, self.source
-        by_channel = source.name in CHANNEL_ANSWERS and source.request_id is not None
-        if by_channel and not prompt.dialog and prompt.kind not in PANE_KINDS:
-            return False
-        return prompt.needs_human
+        return only_in_the_pane(self.prompt, self.source)
 
 
 @dataclass(frozen=True, slots=True)

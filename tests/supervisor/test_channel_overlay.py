@@ -8,6 +8,7 @@ from paw.core.channels.request import ChannelRequest, ChannelState
 from paw.core.detect.prompts import WRAP_NOTE
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 from paw.supervisor.channels import apply_fusion, bridged
+from paw.supervisor.model import only_in_the_pane
 
 WRAP = WRAP_NOTE.split(":", 1)[0] + ": joined"
 EXACT = "touch a.txt && echo " + "word " * 20
@@ -104,3 +105,24 @@ def test_every_fusion_says_where_its_prompt_came_from() -> None:
     assert (silent.name, silent.request_id, silent.screen_subject) == ("screen-only", None, "ls")
     assert _screen("ls").source.name == "screen"  # no channel: as before
     assert source_text(_screen("ls").source) == ""
+
+
+def test_a_tool_request_the_channel_carries_is_a_prompt_a_trust_or_question_the_panes() -> None:
+    """Everything that says "a dialog only a human can answer" (the agent's status, `paw
+    prompts`, the wave's routing, the TUI, the lander's messages) asks the one question:
+    a channel-made request lacks keys because paw answers it through the channel."""
+    idle = Detection(DetectionState.UNKNOWN, "claude-code")
+    only = apply_fusion(fuse(idle, [_req()]))
+    assert only.prompt is not None
+    assert only.prompt.needs_human  # no keys of its own…
+    assert not only_in_the_pane(only.prompt, only.source)  # …answered through the channel
+    agree = apply_fusion(fuse(_screen(EXACT), [_req()]))
+    assert agree.prompt is not None
+    assert not only_in_the_pane(agree.prompt, agree.source)
+    asked = Prompt(PromptKind.QUESTION, None, "Which database?", ("1",), ("Escape",), "fq")
+    question = apply_fusion(fuse(Detection(DetectionState.PROMPT, "claude-code", asked), []))
+    assert question.prompt is not None
+    assert only_in_the_pane(question.prompt, question.source)
+    withheld = apply_fusion(fuse(_screen("ls -la"), [_req("rm -rf ~")]))
+    assert withheld.prompt is not None
+    assert withheld.prompt.subject is None  # (a disagreement: approve is refused on its own)

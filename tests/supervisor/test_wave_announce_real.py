@@ -150,6 +150,12 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
         assert code == -signal.SIGKILL, output
         [parked] = _parked(repo, ("t0",))
         assert (parked["subject"], parked["notified_at"]) == (COMMAND, None)
+        # a tool request the channel carries (answered through it): a prompt, not a dialog
+        assert "dialog" not in parked["why"], parked
+        listed = json.loads(_paw(repo, socket, "prompts", "--json").stdout)["prompts"]
+        assert [(p["id"], p["waiting"]) for p in listed] == [(parked["id"], False)], listed
+        [row] = json.loads(_paw(repo, socket, "ls", "--json").stdout)["agents"]
+        assert row["status"] == "prompt", row
         assert receiver.titles() == []
         resumed = _start(repo, socket, "run", str(wave_file))
         try:
@@ -164,6 +170,9 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
         if pid is not None:
             stop_hooks(pid)
     assert _needs_human(receiver.messages) == 1, receiver.titles()
+    [body] = [str(m["message"]) for m in receiver.messages if "needs a human" in str(m["title"])]
+    assert f"paw approve {parked['id']}" in body, body
+    assert "answer it in the agent's pane" not in body, body
 
 
 def _needs_human(messages: list[dict[str, Any]]) -> int:

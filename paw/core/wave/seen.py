@@ -34,7 +34,7 @@ class SeenPrompt:
     question: str
     verdict: Action
     reasons: tuple[str, ...]
-    approvable: bool  # a tool permission with approve keys (not a dialog: Prompt.needs_human)
+    approvable: bool  # a tool permission paw can answer (keys, or the agent's channel)
     first_seen: float
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from paw.core.models import DetectionState
 from paw.core.occurrence import DELIVERY_UNKNOWN
 from paw.core.verified import version_drift
-from paw.supervisor.model import AgentStatus, AgentView
+from paw.supervisor.model import AgentStatus, AgentView, only_in_the_pane
 from paw.supervisor.observation import Observation, Problem
 from paw.supervisor.records import REMOVING, SPAWNING
 from paw.supervisor.sweep.counts import cached_stat, shown_count
@@ -32,8 +32,12 @@ def _status(obs: Observation) -> AgentStatus:
             return AgentStatus.EXITED
         return _PROBLEM_STATUS.get(obs.problem, AgentStatus.EXITED)
     prompt = obs.detection.prompt
-    if obs.detection.state is DetectionState.PROMPT and prompt is not None and prompt.needs_human:
-        return AgentStatus.WAITING
+    if (
+        obs.detection.state is DetectionState.PROMPT
+        and prompt is not None
+        and only_in_the_pane(prompt, obs.detection.source)
+    ):
+        return AgentStatus.WAITING  # (a tool request its channel carries is a prompt)
     return _STATE_STATUS.get(obs.detection.state, AgentStatus.UNKNOWN)
 
 

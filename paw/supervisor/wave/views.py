@@ -60,7 +60,7 @@ def task_view(
             question=p.prompt.question,
             verdict=p.verdict.action,
             reasons=p.verdict.reasons,
-            approvable=not p.prompt.needs_human,
+            approvable=not p.only_in_the_pane,
             first_seen=p.first_seen,
         )
         for p in snap.prompts

@@ -176,7 +176,7 @@ def _render_prompt(prompt: LivePrompt) -> Text:
         text.append(f" [{rules}]", style="dim")
     for reason in prompt.verdict.reasons:
         text.append(f"\n  • {printable(reason)}")
-    if prompt.prompt.needs_human:
+    if prompt.only_in_the_pane:
         text.append(
             f"\nA {prompt.prompt.kind.value} dialog, not a tool permission: paw never answers it "
             "with a key. Press t to attach and answer it.",

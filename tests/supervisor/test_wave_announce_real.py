@@ -177,3 +177,49 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
 
 def _needs_human(messages: list[dict[str, Any]]) -> int:
     return sum(1 for m in messages if "needs a human" in str(m.get("title", "")))
+
+
+def test_a_standing_rule_approves_a_channel_request_through_the_channel_on_its_exact_input(
+    git_repo: Path, server: Server, tmp_path: Path, receiver: Receiver
+) -> None:
+    """Issue 32, 6: a request only the agent's channel reports (the stand-in draws nothing
+    while paw's real hook waits, as Qwen Code does) whose exact input a standing rule names and
+    the guard allows is approved by that rule, through the channel, bound to the request: no
+    key is sent, and no human is asked."""
+    socket, repo = server.socket_name or "", git_repo
+    agent, go = install_stand_in(tmp_path)
+    wave_file = _setup(
+        repo, socket, stand_in_config(socket, agent, go),
+        'name = "night"\nagent = "qwen-code"\npoll_s = 0.5\n'
+        f'{_notify(receiver.url)}'
+        '[[rules]]\nkind = "shell"\nsubject = "touch waked.txt && echo *"\n'
+        '[[tasks]]\nname = "t0"\ntask = "make a file"\n',
+    )  # fmt: skip
+    runner = _start(repo, socket, "run", str(wave_file))
+    pid: int | None = None
+    try:
+        _wait("t0 observed", lambda: _task(_state(repo), "t0").get("last_signature") is not None)
+        pid = launched_pid(StateStore(repo / ".paw"), "night-t0")
+        go.write_text(json.dumps(EVENT), encoding="utf-8")
+        _wait(
+            "approved by the rule",
+            lambda: any(
+                str(p.get("answered", "")).startswith("approved by rule 1")
+                for p in _task(_state(repo), "t0").get("prompts", [])
+            ),
+        )
+        stopped = _paw(repo, socket, "wave", "stop")
+        assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+    finally:
+        code, output = _finish(runner)
+        if pid is not None:
+            stop_hooks(pid)
+    assert code == 0, output
+    [prompt] = _task(_state(repo), "t0")["prompts"]
+    assert (prompt["subject"], prompt["route"], prompt["verdict"]) == (COMMAND, "rule", "allow")
+    decisions = [r for r in _audit(repo) if r["event"] == "approve" and r.get("decision")]
+    assert [(r["decision"], r["path"], r["source"], r["subject"]) for r in decisions] == [
+        ("send", "channel", "channel-only", COMMAND)
+    ], decisions
+    assert "approved by rule 1 of" in str(decisions[0]["user"])
+    assert not [t for t in receiver.titles() if "needs a human" in t], receiver.titles()

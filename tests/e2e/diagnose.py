@@ -80,6 +80,29 @@ def _detect(run: PawRun) -> str:
     return _paw(run, "-m", "paw", "detect", "--json", "--agent", run.agent, str(saved))
 
 
+def _channel_files(run: PawRun) -> str:
+    """What the agent's structured channel left under ``.paw/channels`` (hook records, answers,
+    done marks, wake FIFOs): each file with its size, small text files with their start (the
+    secret is never printed). A request that was never listed, or answered by keys where the
+    channel should have, is read from here."""
+    root = run.ws.repo / ".paw" / "channels"
+    if not root.exists():
+        return "(no .paw/channels: no channel wired)"
+    lines: list[str] = []
+    for path in sorted(root.rglob("*")):
+        if path.is_dir() or len(lines) > 200:
+            continue
+        try:
+            size = path.lstat().st_size
+            head = ""
+            if path.is_file() and path.name != "secret" and size <= 8192:
+                head = " " + path.read_text(encoding="utf-8", errors="replace")[:600].strip()
+        except OSError as err:
+            size, head = -1, f" ({err})"
+        lines.append(f"{path.relative_to(root)} {size}{head}")
+    return "\n".join(lines) or "(empty)"
+
+
 def collect(run: PawRun, agent_name: str) -> str:
     """Every piece, one titled block each."""
     pieces = [
@@ -89,6 +112,7 @@ def collect(run: PawRun, agent_name: str) -> str:
         ("paw prompts --json", _paw(run, "-m", "paw", "prompts", "--json")),
         ("paw log --json -n 30", _paw(run, "-m", "paw", "log", "--json", "-n", "30")),
         ("the process proof (Supervisor.proof)", _paw(run, "-c", _PROOF, agent_name)),
+        ("the agent's channel files (.paw/channels)", _channel_files(run)),
         ("stub model", f"{len(run.stub.requests)} requests received"),
     ]
     return "\n".join(f"===== {title} =====\n{text}" for title, text in pieces)

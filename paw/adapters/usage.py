@@ -3,12 +3,15 @@
 Where the files are follows the agent's environment as paw starts it: paw's own environment
 with the kind's ``[agents.<kind>] env`` of paw.toml on top (``HOME``, ``CLAUDE_CONFIG_DIR``,
 ``CODEX_HOME``, ``GEMINI_CLI_HOME``, ``QWEN_HOME``, ``QWEN_RUNTIME_DIR``, ``XDG_DATA_HOME``,
-``OPENCODE_DB``, ``KILO_DB``). Only the sessions of the task's worktree count: Claude Code's
-and Qwen Code's are filed under the worktree's path, Codex's name it on their first line (and
-only logs of the days since the task started are opened), Gemini CLI's folder names it in its
-``.project_root``, opencode's and Kilo Code's sessions have it as their ``directory``. Within
-them, only what was written since paw started the agent counts: an agent before it in the same
-worktree path (a wave run again) is not its. Databases are opened read-only, never written.
+``OPENCODE_DB``, ``KILO_DB``, ``CLINE_DIR``, ``CLINE_DATA_DIR``, ``CLINE_SESSION_DATA_DIR``,
+``CONTINUE_GLOBAL_DIR``). Only the sessions of the task's worktree count: Claude Code's and
+Qwen Code's are filed under the worktree's path, Codex's name it on their first line (and only
+logs of the days since the task started are opened), Gemini CLI's folder names it in its
+``.project_root``, opencode's and Kilo Code's sessions have it as their ``directory``, Cline's
+as their ``cwd``, Continue's index as their ``workspaceDirectory``. Within them, only what was
+written since paw started the agent counts: an agent before it in the same worktree path (a
+wave run again) is not its (Cline's and Continue's sessions count whole, by when they began).
+Databases are opened read-only, never written.
 
 A :class:`UsageCache` keeps each file's parse while its size and modification time stay the
 same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `paw ls` at
@@ -136,11 +139,11 @@ class UsageCache:
         self._dirty = False
 
 
-def _usage_data(usage: Usage | None) -> object:
+def usage_data(usage: Usage | None) -> object:
     return None if usage is None else dataclasses.asdict(usage)
 
 
-def _usage_of(data: object) -> Usage | None:
+def usage_of(data: object) -> Usage | None:
     if not isinstance(data, dict):
         return None
     try:
@@ -149,11 +152,11 @@ def _usage_of(data: object) -> Usage | None:
         return None
 
 
-def _usage_valid(data: object) -> bool:
+def usage_valid(data: object) -> bool:
     """A cached usage paw can use: None (no usage in the file) or a whole Usage."""
     if data is None:
         return True
-    usage = _usage_of(data)
+    usage = usage_of(data)
     if usage is None:
         return False
     counts = (getattr(usage, f.name) for f in dataclasses.fields(usage) if f.name != "cost_usd")
@@ -187,7 +190,7 @@ def read_usage(
     return UsageReading(usage, source)
 
 
-def _home(env: Mapping[str, str]) -> Path:
+def home_of(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or Path.home())
 
 
@@ -200,8 +203,8 @@ def _claude(
     worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
 ) -> Usage | None:
     config = env.get("CLAUDE_CONFIG_DIR")
-    projects = (Path(config) if config else _home(env) / ".claude") / "projects"
-    return _project_folders("claude", projects, worktree, since, cache, _claude_file)
+    projects = (Path(config) if config else home_of(env) / ".claude") / "projects"
+    return _projectlist_folders("claude", projects, worktree, since, cache, _claude_file)
 
 
 def _qwen(
@@ -211,11 +214,11 @@ def _qwen(
     path, every character but letters and digits as ->/chats/<session>.jsonl`` (the runtime
     dir: ``QWEN_RUNTIME_DIR``, else ``QWEN_HOME``, else ``~/.qwen``)."""
     base = env.get("QWEN_RUNTIME_DIR") or env.get("QWEN_HOME")
-    projects = (Path(base).expanduser() if base else _home(env) / ".qwen") / "projects"
-    return _project_folders("qwen", projects, worktree, since, cache, _qwen_file)
+    projects = (Path(base).expanduser() if base else home_of(env) / ".qwen") / "projects"
+    return _projectlist_folders("qwen", projects, worktree, since, cache, _qwen_file)
 
 
-def _project_folders(
+def _projectlist_folders(
     kind: str,
     projects: Path,
     worktree: str,
@@ -225,7 +228,7 @@ def _project_folders(
 ) -> Usage | None:
     """The usage in the ``.jsonl`` files of the project folders named after ``worktree`` (or a
     folder below it) in ``projects``."""
-    names = cache.once(f"{kind}\0{projects}", lambda: _folders(projects))
+    names = cache.once(f"{kind}\0{projects}", lambda: list_folders(projects))
     wanted = claude_project_dir(worktree.rstrip("/"))[:_CLAUDE_PREFIX]
     total: Usage | None = None
     at = bisect.bisect_left(names, wanted)  # the names starting with it follow, in order
@@ -233,12 +236,12 @@ def _project_folders(
         folder = projects / names[at]
         at += 1
         for path in _jsonl(folder):
-            found = _usage_of(
+            found = usage_of(
                 cache.parsed(
                     f"{kind}\0{worktree}\0{since}\0{path}",
                     path,
                     functools.partial(parse, path, worktree, since),
-                    _usage_valid,
+                    usage_valid,
                 )
             )
             if found is not None:
@@ -247,11 +250,11 @@ def _project_folders(
 
 
 def _claude_file(path: Path, worktree: str, since: float | None) -> object:
-    return _usage_data(parse_claude_session(_lines(path), worktree, since))
+    return usage_data(parse_claude_session(_lines(path), worktree, since))
 
 
 def _qwen_file(path: Path, worktree: str, since: float | None) -> object:
-    return _usage_data(parse_qwen_chat(_lines(path), worktree, since))
+    return usage_data(parse_qwen_chat(_lines(path), worktree, since))
 
 
 def _gemini(
@@ -261,7 +264,7 @@ def _gemini(
     gemini dir: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``); the folder's
     ``.project_root`` names the project's path (the worktree, or a folder below it)."""
     home = env.get("GEMINI_CLI_HOME")
-    tmp = (Path(home) if home else _home(env)) / ".gemini" / "tmp"
+    tmp = (Path(home) if home else home_of(env)) / ".gemini" / "tmp"
     index = cache.once(f"gemini\0{tmp}", lambda: _gemini_index(tmp, cache))
     total: Usage | None = None
     at = bisect.bisect_left(index, (worktree,))  # the folders of it and below it follow
@@ -271,12 +274,12 @@ def _gemini(
         if not is_within(root, worktree):
             continue
         for path in _jsonl(folder / "chats"):
-            found = _usage_of(
+            found = usage_of(
                 cache.parsed(
                     f"gemini\0{since}\0{path}",
                     path,
                     functools.partial(_gemini_file, path, since),
-                    _usage_valid,
+                    usage_valid,
                 )
             )
             if found is not None:
@@ -285,7 +288,7 @@ def _gemini(
 
 
 def _gemini_file(path: Path, since: float | None) -> object:
-    return _usage_data(parse_gemini_chat(_lines(path), since))
+    return usage_data(parse_gemini_chat(_lines(path), since))
 
 
 def _project_root(path: Path) -> object:
@@ -297,7 +300,7 @@ def _gemini_index(tmp: Path, cache: UsageCache) -> list[tuple[str, Path]]:
     """Every project folder with the path its ``.project_root`` names, sorted by the path
     (searched by prefix); a folder without one is left out."""
     index: list[tuple[str, Path]] = []
-    for name in _folders(tmp):
+    for name in list_folders(tmp):
         marker = tmp / name / ".project_root"
         if not marker.is_file():
             continue
@@ -314,10 +317,10 @@ def _codex_cwd(path: Path) -> object:
 
 
 def _codex_file(path: Path, since: float | None) -> object:
-    return _usage_data(parse_codex_rollout(_lines(path), since))
+    return usage_data(parse_codex_rollout(_lines(path), since))
 
 
-def _folders(projects: Path) -> list[str]:
+def list_folders(projects: Path) -> list[str]:
     """The names of the project folders, sorted (searched by prefix)."""
     if not projects.is_dir():
         return []
@@ -342,7 +345,7 @@ def _codex(
     worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
 ) -> Usage | None:
     home = env.get("CODEX_HOME")
-    sessions = (Path(home) if home else _home(env) / ".codex") / "sessions"
+    sessions = (Path(home) if home else home_of(env) / ".codex") / "sessions"
     total: Usage | None = None
     first = None if since is None else dt.date.fromtimestamp(since - _DAY_S)
     index = cache.once(f"codex\0{sessions}", lambda: _codex_index(sessions, cache))
@@ -354,17 +357,33 @@ def _codex(
             continue
         if not is_within(cwd, worktree):
             continue
-        found = _usage_of(
+        found = usage_of(
             cache.parsed(
                 f"codex\0{since}\0{path}",
                 path,
                 functools.partial(_codex_file, path, since),
-                _usage_valid,
+                usage_valid,
             )
         )
         if found is not None:
             total = found if total is None else total + found
     return total
+
+
+def _cline(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    from paw.adapters import usage_sessions  # its helpers are this module's
+
+    return usage_sessions.read_cline(worktree, env, since, cache)
+
+
+def _continue(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    from paw.adapters import usage_sessions
+
+    return usage_sessions.read_continue(worktree, env, since, cache)
 
 
 # each reader by the kind whose files it reads (one line each: a new agent adds its own; the
@@ -376,6 +395,8 @@ _READERS["gemini-cli"] = _gemini
 _READERS["qwen-code"] = _qwen
 _READERS["opencode"] = usage_db.read_opencode
 _READERS["kilocode"] = usage_db.read_kilo
+_READERS["cline"] = _cline
+_READERS["continue-cli"] = _continue
 
 
 def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:

@@ -29,6 +29,15 @@ pinned versions, see docs/waves.md#what-each-agent-cost):
   ``tokens`` and the ``cost`` opencode states (see :func:`parse_opencode_messages`).
 - Kilo Code (7.7.7), an opencode fork, keeps the same tables in ``<data dir>/kilo/kilo.db``
   (``KILO_DB`` names another).
+- Cline (3.0.65) writes ``<cline data>/sessions/<session>/<session>.json``: the session's
+  ``cwd``, ``started_at`` and ``metadata.usage`` (its running totals and the ``totalCost`` in
+  dollars it states: 0 for a model it has no price for); ``<session>.messages.json`` beside it
+  holds each response as an assistant message with its ``metrics`` (see
+  :mod:`paw.core.usage_sessions`).
+- Continue's ``cn`` (1.5.47) writes ``<global dir>/sessions/<session>.json`` with a
+  ``history`` whose assistant messages carry the API's ``usage``; ``sessions.json`` beside it
+  lists each session's ``workspaceDirectory`` and ``dateCreated`` (see
+  :mod:`paw.core.usage_sessions`). The costs it writes are its own estimates, not read.
 
 Only what the agent used since paw started it counts (``since``): a worktree path used again
 (a wave run again under the same name) keeps the sessions of the agents before it, and those
@@ -139,7 +148,8 @@ def is_within(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/")
 
 
-def _records(lines: Iterable[str]) -> Iterable[dict[str, object]]:
+def records(lines: Iterable[str]) -> Iterable[dict[str, object]]:
+    """The JSON objects among ``lines`` (a line not JSON, or being written: skipped)."""
     for line in lines:
         try:
             data = json.loads(line)
@@ -172,7 +182,8 @@ def _before(record: dict[str, object], since: float | None) -> bool:
     return when is not None and when < since
 
 
-def _count(data: object, key: str) -> int:
+def count_field(data: object, key: str) -> int:
+    """``data[key]`` when it is a positive whole number (a token count), else 0."""
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
@@ -184,7 +195,7 @@ def parse_claude_session(
     ``worktree`` (or below it) since ``since`` (None: ever); None when it holds none."""
     seen: set[str] = set()
     total: Usage | None = None
-    for record in _records(lines):
+    for record in records(lines):
         if record.get("type") != "assistant" or not is_within(str(record.get("cwd")), worktree):
             continue
         if _before(record, since):
@@ -203,10 +214,10 @@ def parse_claude_session(
         seen.add(str(key))
         cost = record.get("costUSD")
         one = Usage(
-            input_tokens=_count(usage, "input_tokens"),
-            output_tokens=_count(usage, "output_tokens"),
-            cache_read_tokens=_count(usage, "cache_read_input_tokens"),
-            cache_write_tokens=_count(usage, "cache_creation_input_tokens"),
+            input_tokens=count_field(usage, "input_tokens"),
+            output_tokens=count_field(usage, "output_tokens"),
+            cache_read_tokens=count_field(usage, "cache_read_input_tokens"),
+            cache_write_tokens=count_field(usage, "cache_creation_input_tokens"),
             requests=1,
             cost_usd=float(cost) if isinstance(cost, int | float) and cost >= 0 else None,
         )
@@ -216,7 +227,7 @@ def parse_claude_session(
 
 def codex_session_cwd(first_line: str) -> str | None:
     """The working directory a Codex session log names on its first line."""
-    for record in _records([first_line]):
+    for record in records([first_line]):
         payload = record.get("payload")
         if record.get("type") == "session_meta" and isinstance(payload, dict):
             cwd = payload.get("cwd")
@@ -230,7 +241,7 @@ def parse_codex_rollout(lines: Iterable[str], since: float | None = None) -> Usa
     last: dict[str, object] | None = None
     before: dict[str, object] | None = None  # the running total when `since` came
     requests = 0
-    for record in _records(lines):
+    for record in records(lines):
         payload = record.get("payload")
         if record.get("type") != "event_msg" or not isinstance(payload, dict):
             continue
@@ -253,12 +264,12 @@ def parse_codex_rollout(lines: Iterable[str], since: float | None = None) -> Usa
 
 def _codex_usage(total: dict[str, object], requests: int) -> Usage:
     """A Codex running total as a usage."""
-    cached = _count(total, "cached_input_tokens")
+    cached = count_field(total, "cached_input_tokens")
     return Usage(
-        input_tokens=max(0, _count(total, "input_tokens") - cached),
-        output_tokens=_count(total, "output_tokens"),
+        input_tokens=max(0, count_field(total, "input_tokens") - cached),
+        output_tokens=count_field(total, "output_tokens"),
         cache_read_tokens=cached,
-        cache_write_tokens=_count(total, "cache_write_input_tokens"),
+        cache_write_tokens=count_field(total, "cache_write_input_tokens"),
         requests=requests,
     )
 
@@ -266,10 +277,10 @@ def _codex_usage(total: dict[str, object], requests: int) -> Usage:
 def _gemini_tokens(tokens: dict[str, object]) -> Usage:
     """Gemini CLI's ``tokens`` of one response (the API's ``usageMetadata`` renamed: ``input``
     includes ``cached``; ``thoughts`` are output, ``tool`` is input)."""
-    cached = _count(tokens, "cached")
+    cached = count_field(tokens, "cached")
     return Usage(
-        input_tokens=max(0, _count(tokens, "input") - cached) + _count(tokens, "tool"),
-        output_tokens=_count(tokens, "output") + _count(tokens, "thoughts"),
+        input_tokens=max(0, count_field(tokens, "input") - cached) + count_field(tokens, "tool"),
+        output_tokens=count_field(tokens, "output") + count_field(tokens, "thoughts"),
         cache_read_tokens=cached,
         requests=1,
     )
@@ -284,7 +295,7 @@ def parse_gemini_chat(lines: Iterable[str], since: float | None = None) -> Usage
     then its tool calls): the last one of an ``id`` counts, once. ``{"$set": {"messages":
     [...]}}`` (a rewritten conversation) holds messages too."""
     messages: dict[str, dict[str, object]] = {}
-    for record in _records(lines):
+    for record in records(lines):
         update = record.get("$set")
         listed = update.get("messages") if isinstance(update, dict) else None
         for message in listed if isinstance(listed, list) else [record]:
@@ -313,7 +324,7 @@ def parse_qwen_chat(
     output), its ``cwd``, ``timestamp`` and ``uuid`` (counted once)."""
     seen: set[str] = set()
     total: Usage | None = None
-    for record in _records(lines):
+    for record in records(lines):
         usage = record.get("usageMetadata")
         if record.get("type") != "assistant" or not isinstance(usage, dict):
             continue
@@ -324,11 +335,11 @@ def parse_qwen_chat(
             if key in seen:
                 continue  # the same record written again
             seen.add(key)
-        cached = _count(usage, "cachedContentTokenCount")
+        cached = count_field(usage, "cachedContentTokenCount")
         one = Usage(
-            input_tokens=max(0, _count(usage, "promptTokenCount") - cached),
-            output_tokens=_count(usage, "candidatesTokenCount")
-            + _count(usage, "thoughtsTokenCount"),
+            input_tokens=max(0, count_field(usage, "promptTokenCount") - cached),
+            output_tokens=count_field(usage, "candidatesTokenCount")
+            + count_field(usage, "thoughtsTokenCount"),
             cache_read_tokens=cached,
             requests=1,
         )
@@ -352,7 +363,7 @@ def parse_opencode_messages(
     for directory, text in rows:
         if not is_within(directory, worktree):
             continue
-        data = next(iter(_records([text])), None)
+        data = next(iter(records([text])), None)
         tokens = data.get("tokens") if data is not None else None
         if data is None or data.get("role") != "assistant" or not isinstance(tokens, dict):
             continue
@@ -362,10 +373,10 @@ def parse_opencode_messages(
             continue  # an earlier agent's response in the same worktree path
         cache = tokens.get("cache")
         one = Usage(
-            input_tokens=_count(tokens, "input"),
-            output_tokens=_count(tokens, "output") + _count(tokens, "reasoning"),
-            cache_read_tokens=_count(cache, "read"),
-            cache_write_tokens=_count(cache, "write"),
+            input_tokens=count_field(tokens, "input"),
+            output_tokens=count_field(tokens, "output") + count_field(tokens, "reasoning"),
+            cache_read_tokens=count_field(cache, "read"),
+            cache_write_tokens=count_field(cache, "write"),
             requests=1,
         )
         if one.total_tokens == 0 and not (isinstance(times, dict) and "completed" in times):

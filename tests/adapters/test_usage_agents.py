@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -22,7 +23,14 @@ from paw.core.usage import (
     claude_project_dir,
     parse_gemini_chat,
     parse_qwen_chat,
+    unknown_reason,
     usage_sources,
+)
+from paw.core.usage_sessions import (
+    count_cline_responses,
+    parse_cline_session,
+    parse_continue_index,
+    parse_continue_session,
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "usage"
@@ -219,3 +227,159 @@ def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
         )
     aider = read_usage("aider", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
     assert aider.unknown == "paw does not read aider's usage"
+
+
+CONTINUE = FIXTURES / "continue-cli-1.5.47"
+CONTINUE_SESSION = "1bfb6f68-304f-43cf-b38f-b038923ebc3b"
+CONTINUE_CREATED = 1796507829.831  # the session's dateCreated in sessions.json
+
+
+def _continue_dir(root: Path, worktree: str) -> Path:
+    """Continue's global dir as ``cn`` left it after a turn of ``SCENARIO shell`` (the tool
+    call, then the final text), moved to ``worktree``."""
+    sessions = root / "sessions"
+    sessions.mkdir(parents=True)
+    for name in ("sessions.json", f"{CONTINUE_SESSION}.json"):
+        (sessions / name).write_text(_fixture_text(CONTINUE / name, worktree), encoding="utf-8")
+    return root
+
+
+def test_continue_counts_each_response_of_its_history_and_states_no_price() -> None:
+    text = (CONTINUE / f"{CONTINUE_SESSION}.json").read_text(encoding="utf-8")
+    # the session's own `usage` says $0.000056: Continue's made-up fallback price, not read
+    assert json.loads(text)["usage"]["totalCost"] == 0.000056
+    assert parse_continue_session(text) == TWO_RESPONSES
+    index = parse_continue_index((CONTINUE / "sessions.json").read_text(encoding="utf-8"))
+    assert index == [(CONTINUE_SESSION, RECORDED_WT, CONTINUE_CREATED)]
+
+
+def test_continue_usage_fields_as_openai_and_anthropic_answers_write_them() -> None:
+    def session(usage: dict[str, object]) -> str:
+        message = {"role": "assistant", "content": "x", "usage": usage}
+        return json.dumps({"history": [{"message": {"role": "user"}}, {"message": message}]})
+
+    openai = {"prompt_tokens": 100, "completion_tokens": 7, "cost_cents": 0,
+              "prompt_tokens_details": {"cached_tokens": 40}}  # fmt: skip
+    assert parse_continue_session(session(openai)) == Usage(60, 7, 40, 0, requests=1)
+    anthropic = {"prompt_tokens": 10, "completion_tokens": 7, "prompt_tokens_details": {
+        "cached_tokens": 40, "cache_read_tokens": 40, "cache_write_tokens": 5}}  # fmt: skip
+    assert parse_continue_session(session(anthropic)) == Usage(10, 7, 40, 5, requests=1)
+
+
+def test_continue_index_never_names_a_path_outside_its_sessions() -> None:
+    listed = [
+        {"sessionId": "../../x", "workspaceDirectory": "/w", "dateCreated": "1"},
+        {"sessionId": "a/b", "workspaceDirectory": "/w", "dateCreated": "1"},
+        {"sessionId": "ok", "workspaceDirectory": "/w", "dateCreated": "soon"},
+    ]
+    assert parse_continue_index(json.dumps(listed)) == [("ok", "/w", None)]
+
+
+def test_continue_sessions_of_its_worktree_since_its_start(tmp_path: Path) -> None:
+    wt = str(tmp_path / "repo" / ".paw-worktrees" / "night-a")
+    home = tmp_path / "home"
+    _continue_dir(home / ".continue", wt)
+    reading = read_usage("continue-cli", wt, {"HOME": str(home)}, None)
+    assert reading.usage == TWO_RESPONSES
+    assert reading.source == usage_sources()["continue-cli"] == "Continue's session files"
+    assert unknown_reason(reading) == ("Continue's session files count tokens but state no price")
+    assert read_usage("continue-cli", wt + "-2", {"HOME": str(home)}, None).usage is None
+    assert read_usage("continue-cli", wt + "/..", {"HOME": str(home)}, None).usage is None
+    # a session begun before the agent started is an earlier agent's
+    assert read_usage("continue-cli", wt, {"HOME": str(home)}, CONTINUE_CREATED - 1).usage
+    later = read_usage("continue-cli", wt, {"HOME": str(home)}, CONTINUE_CREATED + 1)
+    assert later.usage is None
+    # CONTINUE_GLOBAL_DIR moves it as it moves the CLI's (relative: to the agent's directory)
+    moved = _continue_dir(tmp_path / "elsewhere", wt)
+    env = {"HOME": str(tmp_path / "nobody"), "CONTINUE_GLOBAL_DIR": str(moved)}
+    assert read_usage("continue-cli", wt, env, None).usage == TWO_RESPONSES
+    _continue_dir(Path(wt) / "cfg", wt)
+    env = {"HOME": str(tmp_path / "nobody"), "CONTINUE_GLOBAL_DIR": "cfg"}
+    assert read_usage("continue-cli", wt, env, None).usage == TWO_RESPONSES
+
+
+def test_continue_session_named_like_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    wt = str(tmp_path / "wt")
+    root = _continue_dir(tmp_path / "c", wt)
+    session = root / "sessions" / f"{CONTINUE_SESSION}.json"
+    session.unlink()
+    os.mkfifo(session)  # opening it would block paw ls for ever
+    env = {"CONTINUE_GLOBAL_DIR": str(root)}
+    assert read_usage("continue-cli", wt, env, None).usage is None
+    (root / "sessions" / "sessions.json").unlink()
+    os.mkfifo(root / "sessions" / "sessions.json")
+    assert read_usage("continue-cli", wt, env, None).usage is None
+
+
+CLINE = FIXTURES / "cline-3.0.65"
+CLINE_SESSION = "1796508356309_u38ah"
+CLINE_STARTED = _epoch("2026-12-05T22:05:56.311Z")  # the session's started_at
+
+
+def _cline_sessions(sessions: Path, worktree: str, name: str = CLINE_SESSION) -> Path:
+    """A Cline session as 3.0.65 left it after a turn of ``SCENARIO shell`` (the tool call,
+    then the final text), moved to ``worktree`` and filed as ``name``."""
+    folder = sessions / name
+    folder.mkdir(parents=True)
+    for suffix in (".json", ".messages.json"):
+        text = _fixture_text(CLINE / f"{CLINE_SESSION}{suffix}", worktree)
+        (folder / f"{name}{suffix}").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_cline_session_states_its_cwd_start_totals_and_cost() -> None:
+    text = (CLINE / f"{CLINE_SESSION}.json").read_text(encoding="utf-8")
+    # the CLI states $0 for a model it has no price for (its status line: `$0.00`)
+    totals = Usage(24, 16, 0, 0, requests=0, cost_usd=0.0)
+    assert parse_cline_session(text) == (RECORDED_WT, CLINE_STARTED, totals)
+    messages = (CLINE / f"{CLINE_SESSION}.messages.json").read_text(encoding="utf-8")
+    assert count_cline_responses(messages) == 2
+    assert parse_cline_session('{"cwd": "/w"}') is None  # no usage stated
+    assert count_cline_responses("not json") == 0
+
+
+def test_cline_sessions_of_its_worktree_since_its_start(tmp_path: Path) -> None:
+    wt = str(tmp_path / "repo" / ".paw-worktrees" / "night-a")
+    home = tmp_path / "home"
+    sessions = home / ".cline" / "data" / "sessions"
+    _cline_sessions(sessions, wt)
+    _cline_sessions(sessions, wt + "-2", "1796508356309_other")  # the agent beside it
+    stated = Usage(24, 16, 0, 0, requests=2, cost_usd=0.0)
+    reading = read_usage("cline", wt, {"HOME": str(home)}, None)
+    assert reading.usage == stated
+    assert reading.source == usage_sources()["cline"] == "Cline's session files"
+    assert read_usage("cline", wt, {"HOME": str(home)}, CLINE_STARTED - 1).usage == stated
+    later = read_usage("cline", wt, {"HOME": str(home)}, CLINE_STARTED + 1)
+    assert later.usage is None  # an earlier agent's session in the same worktree path
+    assert read_usage("cline", wt + "-2", {"HOME": str(home)}, None).usage == stated
+    assert read_usage("cline", str(tmp_path / "repo"), {"HOME": str(home)}, None).usage == (
+        stated + stated  # both worktrees are below the repository
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "below"),
+    [("CLINE_DIR", "data/sessions"), ("CLINE_DATA_DIR", "sessions"),
+     ("CLINE_SESSION_DATA_DIR", "")],
+)  # fmt: skip
+def test_cline_folders_follow_its_variables(tmp_path: Path, variable: str, below: str) -> None:
+    wt = str(tmp_path / "wt")
+    moved = tmp_path / "moved"
+    _cline_sessions(moved / below if below else moved, wt)
+    env = {"HOME": str(tmp_path / "nobody"), variable: str(moved)}
+    assert read_usage("cline", wt, env, None).usage == Usage(24, 16, 0, 0, 2, 0.0)
+    assert read_usage("cline", wt, {"HOME": str(tmp_path / "nobody")}, None).usage is None
+
+
+def test_cline_session_named_like_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    wt = str(tmp_path / "wt")
+    sessions = tmp_path / "s"
+    folder = _cline_sessions(sessions, wt)
+    messages = folder / f"{CLINE_SESSION}.messages.json"
+    messages.unlink()
+    os.mkfifo(messages)  # opening it would block paw ls for ever: the responses uncounted
+    env = {"CLINE_SESSION_DATA_DIR": str(sessions)}
+    assert read_usage("cline", wt, env, None).usage == Usage(24, 16, 0, 0, 0, 0.0)
+    (folder / f"{CLINE_SESSION}.json").unlink()
+    os.mkfifo(folder / f"{CLINE_SESSION}.json")
+    assert read_usage("cline", wt, env, None).usage is None

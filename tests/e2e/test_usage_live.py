@@ -1,8 +1,9 @@
 """What an agent used, read from its own records, with real agent CLIs against the stub model
 (which reports 12 tokens in and 8 out per response, like the real APIs' usage blocks):
 
-- Gemini CLI and Qwen Code started by ``paw spawn``: ``paw ls --json`` shows the tokens they
-  wrote in their chat files;
+- Gemini CLI, Qwen Code, Cline and Continue started by ``paw spawn``: ``paw ls --json`` shows
+  the tokens they wrote in their session files (and the $0 Cline states for a model it has no
+  price for);
 - opencode, given a price for the stub's model (its config's ``cost``, dollars per million
   tokens), states a cost per response in its database: a wave task over its ``budget_usd`` is
   parked (its agent left running), and a task at 80 % of it gets one warning and is not
@@ -30,7 +31,15 @@ from tests.support.receiver import Receiver
 # The whole-test timeout is above the sum of a test's waits (BUDGET_S and paw commands of CLI_S).
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(1500)))]
 
-SOURCES = {"gemini-cli": "Gemini CLI's chat files", "qwen-code": "Qwen Code's chat records"}
+SOURCES = {
+    "gemini-cli": "Gemini CLI's chat files",
+    "qwen-code": "Qwen Code's chat records",
+    "cline": "Cline's session files",
+    "continue-cli": "Continue's session files",
+}
+# the dollars each states: Cline $0 for a model it has no price for; the others none (Continue
+# writes only estimates, see paw.core.usage.parse_continue_session)
+STATED_USD = {"cline": 0.0}
 USAGE_S = budget(300.0)  # the agent starts, answers once, and paw reads its files
 CLI_S = budget(90.0)
 
@@ -62,7 +71,7 @@ def test_paw_ls_shows_the_tokens_the_agent_recorded(
             12 * usage["requests"], 8 * usage["requests"],
         ), usage  # fmt: skip
         assert usage["total"] == 20 * usage["requests"]
-        assert usage["usd"] is None  # neither CLI states a price
+        assert usage["usd"] == STATED_USD.get(agent), usage
         turns = sum(1 for path, _ in run.stub.requests if "stream" in path or "chat" in path)
         assert usage["requests"] <= turns  # only responses the stub gave
     except BaseException:

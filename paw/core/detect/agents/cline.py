@@ -51,6 +51,7 @@ SPEC = AgentSpec(
     sign_in=SignIn(("~/.cline/data/settings/providers.json",), (), "cline auth"),
     min_columns=60,  # verified live at 80 and 120 columns
     rank=8,
+    usage_source="Cline's session files",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

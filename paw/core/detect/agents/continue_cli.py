@@ -54,6 +54,7 @@ SPEC = AgentSpec(
     ),
     min_columns=60,  # verified live at 80 and 120 columns
     rank=9,
+    usage_source="Continue's session files",
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

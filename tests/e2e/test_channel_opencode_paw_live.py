@@ -30,7 +30,7 @@ import psutil
 import pytest
 
 from paw.adapters.channels.opencode_wiring import load_opencode_server
-from tests.e2e import channel_case, channel_figure, paw_run
+from tests.e2e import channel_case, channel_figure, paw_run, scenarios
 from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE
 from tests.e2e.pane import POLL, wait_until
 from tests.support.budget import budget
@@ -99,6 +99,40 @@ def test_paw_wires_the_server_lists_the_exact_input_and_approves_through_it(
     # answered once: nothing more is listed
     paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
     assert not [m for m in WARNING_MARKS if m in _history(run)]
+
+
+def test_a_denial_goes_through_the_server_bound_to_the_request(run: paw_run.PawRun) -> None:
+    """``paw deny`` answers the request through the agent's server (``reject``), no key: the
+    command never runs, the agent goes on, and nothing is listed after."""
+    paw_run.spawn(run, "SCENARIO shell_deny")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert prompt["subject"] == "touch paw-shell-denied.txt", prompt
+    assert prompt["source"] in ("agree", "channel-only"), prompt
+    decision = paw_run.decide(run, "deny", prompt["id"])
+    assert decision["outcome"] == "sent", decision
+    assert decision["keys"] == []
+    assert wait_until(lambda: run.stub.gated_results("shell_deny"), EFFECT_TIMEOUT)
+    paw_run.wait_no_prompt(run, EFFECT_TIMEOUT)
+    assert not (run.worktree / "paw-shell-denied.txt").exists()
+    assert [(s.get("path"), s.get("keys")) for s in channel_case.sends(run)] == [("channel", None)]
+    outcomes = [r for r in channel_figure.audit(run) if r.get("event") == "outcome"]
+    assert [(o.get("path"), o.get("outcome")) for o in outcomes] == [("channel", "sent")]
+    channel_figure.assert_answered_by_the_channel_alone(run, "touch paw-shell-denied.txt")
+
+
+def test_with_the_channel_off_nothing_is_wired_and_the_screen_path_answers_with_keys(
+    run: paw_run.PawRun,
+) -> None:
+    """``[channels] enabled = false``: paw starts no server for the agent (no record, no
+    password) and the agent works exactly as before: its dialog is read off the screen and
+    approved by keys."""
+    channel_case.turn_channels_off(run)
+    paw_run.spawn(run, "SCENARIO shell")
+    prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
+    assert prompt["subject"] == scenarios.SHELL_COMMAND, prompt
+    assert prompt["source"] == "screen", prompt
+    assert not list((run.ws.repo / ".paw" / "channels").glob("*.opencode.*"))
+    channel_case.assert_approved_by_keys(run, prompt, EFFECT_TIMEOUT)
 
 
 def _server_has_its_password(run: paw_run.PawRun) -> None:

@@ -27,7 +27,10 @@ if TYPE_CHECKING:
     from paw.supervisor.context import Context
     from paw.supervisor.records import AgentRecord
 
-ECHO_TIMEOUT_S = 10.0  # wall clock: how long the typed text may take to show before Enter
+# Wall clock: how long the typed text may take to show before Enter. opencode on a loaded
+# two-core machine drew a typed follow-up about 40 s after its keys arrived; a shorter budget
+# refused it as lost while it was on its way (no Enter, and the text then sat in the input).
+ECHO_TIMEOUT_S = 90.0
 POLL_S = 0.05
 SETTLE_S = 0.15  # after the echo: longer than a terminal's paste-detection window
 # A capture may land mid-redraw (agents that redraw on every tick of a timer): a screen or an

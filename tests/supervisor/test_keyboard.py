@@ -120,6 +120,16 @@ def test_a_slow_echo_within_the_budget_is_still_awaited() -> None:
     assert SETTLE_S > 0
 
 
+def test_an_echo_drawn_tens_of_seconds_late_is_still_awaited() -> None:
+    """opencode on a loaded two-core machine drew a wave's typed follow-up about 40 s after
+    its keys arrived (recorded live): a budget of a few seconds refused it as lost while it
+    was on its way, and the text then sat in the input with no Enter."""
+    rig, _, events = typing_rig(lag=45, cost=1.0)  # 45 captures of 1 s each, and the polls
+    rig.sup.send("alice", "hello")
+    assert events.count("capture:blank") == 45
+    assert events[-1] == "keys:Enter"
+
+
 def test_a_prompt_drawn_after_the_echo_gets_no_enter() -> None:
     rig, _, events = typing_rig(lag=0, after_echo=lambda _s: demo_screen("shell", "rm -rf ~"))
     with pytest.raises(TypingRefused) as refused:

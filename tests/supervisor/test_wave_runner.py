@@ -444,6 +444,60 @@ def test_a_follow_up_cut_off_by_a_kill_is_typed_once_when_the_screen_proves_it_n
         assert events.count("wave-followup") == 2  # counted twice, typed once
 
 
+def test_a_follow_up_typed_but_never_seen_is_never_typed_again_and_waits_for_the_agent() -> None:
+    """paw typed the follow-up and never saw it in the input (no Enter pressed; opencode on a
+    loaded machine drew one 40 s late). Before, the runner took it for not typed and typed it
+    again once the input still looked empty: two copies in the input. Now it is counted, never
+    typed again, no check runs, a human hears of it once; once the agent is seen working (a
+    human pressed Enter), the turn goes on and the check runs again."""
+    from paw.errors import TypingRefused
+
+    rig = make_rig()
+    wave = _wave(1, tasks=[{"name": "t0", "task": "x", "check": "false", "retries": 2}])
+    notes = Collect()
+    runner = _runner(rig, wave, notes)
+    attempts: list[str] = []
+
+    def send(agent: str, text: str, *, via: str = "send") -> None:
+        del agent, via
+        attempts.append(text)
+        raise TypingRefused(
+            "the text typed into agent 'night-t0' never showed in its input line",
+            reason="echo-missing", typed=True,
+        )  # fmt: skip
+
+    runner.sup.send = send  # type: ignore[method-assign]
+    runner.tick()
+    pane = _panes(rig)["night-t0"]
+    rig.terminal.set_screen(pane, IDLE_SCREEN + "\n")
+    deadline = time.monotonic() + 60  # a check runs on its own thread
+    while time.monotonic() < deadline and not attempts:
+        rig.now[0] += 1
+        runner.tick()
+        time.sleep(0.01)
+    assert len(attempts) == 1
+    for _ in range(30):  # the input still looks empty (the echo has not come): nothing more
+        rig.now[0] += 1
+        runner.tick()
+    task = runner.state.task("t0")
+    assert len(attempts) == 1, attempts
+    assert (task.phase.value, task.followups, len(task.checks)) == ("running", 1, 1)
+    assert task.followup_unconfirmed
+    assert [m.event for m in notes.messages] == ["parked"]
+    assert "never saw it arrive" in notes.messages[0].body
+    # a human pressed Enter: the agent works, goes idle again, and its check runs again
+    rig.terminal.set_screen(pane, demo_screen("shell", "ls"))
+    rig.now[0] += 1
+    runner.tick()
+    rig.terminal.set_screen(pane, "you said: fix it\n" + IDLE_SCREEN)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(runner.state.task("t0").checks) < 2:
+        rig.now[0] += 1
+        runner.tick()
+        time.sleep(0.01)
+    assert len(runner.state.task("t0").checks) == 2  # (it fails again: a second follow-up)
+
+
 class CodexLog:
     """A real Codex session log on disk (today's, below ``home``) of the wave's first agent,
     and the usage paw reads from it for a task (a runner's ``usage_of``)."""

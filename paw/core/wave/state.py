@@ -107,6 +107,10 @@ class TaskState(_State):
     # agent's screen say whether the text arrived (steps.py: _step_cut_followup).
     followup_typing: str | None = None
     followup_typing_at: float | None = None
+    # paw typed the follow-up but never saw it arrive in the agent's input (no Enter pressed;
+    # it may still show up late): never typed again, no check run, until the agent is seen
+    # working (a human pressed Enter, or it took the text); a human is told once
+    followup_unconfirmed: bool = False
     # its agent's usage as last read (tokens; dollars where the agent states them), read only
     # for a task with a token or dollar budget
     used_tokens: int | None = None

@@ -109,8 +109,8 @@ def step_task(wave: WaveFile, spec: WaveTask, task: TaskState, view: TaskView, n
     if view.status == "exited":
         _finish(t, Phase.FAILED, "the agent exited", now)
         return Step(t, (*effects, Notify("task-failed", t.name)))
-    if t.followup_typing is not None:
-        _step_cut_followup(wave, t, view, now)
+    if _held_by_followup(wave, t, view, now):
+        return Step(t, tuple(effects))  # a human was told; nothing typed, no check
     if t.followup_text is not None:
         effects += _step_followup(t, view, now)
         effects += _step_stuck(wave, t, view, now)
@@ -220,6 +220,31 @@ def followup_refused(task: TaskState, text: str, why: str, now: float) -> Step:
     t.followup_text = text
     t.followup_screen = None
     return Step(t, tuple(_announce_followup(t, f"paw did not type it: {why}", now)))
+
+
+def _held_by_followup(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> bool:
+    """A follow-up whose arrival paw does not know: one a killed runner left counted (the
+    screen decides, :func:`_step_cut_followup`), or one typed and never seen (the task waits,
+    untouched, until the agent is seen working: then the turn goes on)."""
+    if t.followup_typing is not None:
+        _step_cut_followup(wave, t, view, now)
+    if not t.followup_unconfirmed:
+        return False
+    if t.seen_working:
+        t.followup_unconfirmed = False
+        return False
+    return True
+
+
+def followup_unseen(task: TaskState, why: str, now: float) -> Step:
+    """paw typed the follow-up but never saw it in the agent's input, and pressed no Enter
+    (the text may still show up late: opencode on a loaded machine drew one 40 s after its
+    keys). It is counted and never typed again (a second copy would follow the first); no
+    check runs until the agent is seen working; a human hears of it once (pure)."""
+    t = task.model_copy(deep=True)
+    t.followup_unconfirmed = True
+    said = f"paw typed it but never saw it arrive; it pressed no Enter: {why}"
+    return Step(t, tuple(_announce_followup(t, said, now)))
 
 
 def _turn_over(wave: WaveFile, t: TaskState, view: TaskView, now: float) -> bool:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from paw.core.wave import Notify, followup_refused
-from paw.errors import PawError
+from paw.core.wave import Notify, followup_refused, followup_unseen
+from paw.errors import PawError, TypingRefused
 from paw.supervisor.context import Actor
 from paw.supervisor.model import Outcome
 from paw.supervisor.wave.runner_view import RunnerView
@@ -80,7 +80,8 @@ def approve_by_rule(runner: ActingRunner, effect: ApproveByRule, now: float) -> 
 
 def follow_up(runner: ActingRunner, effect: FollowUp, view: TaskView, now: float) -> None:
     """Type a failed check's follow-up (the agent was idle at the last sweep; the send
-    proves it again right before typing). Refused: not sent, not counted, it waits."""
+    proves it again right before typing). Refused before typing: not counted, it waits;
+    typed but never seen arrive: counted, never typed again, a human is told."""
     task = runner.state.task(effect.task)
     if task.followup_text is None:
         return
@@ -103,7 +104,10 @@ def follow_up(runner: ActingRunner, effect: FollowUp, view: TaskView, now: float
             number=task.followups, error=err.message,
         )  # fmt: skip
         task.followup_typing = task.followup_typing_at = None
-        step = followup_refused(task, effect.text, err.message, now)
+        if isinstance(err, TypingRefused) and err.typed:  # the keys went: never again
+            step = followup_unseen(task, err.message, now)
+        else:
+            step = followup_refused(task, effect.text, err.message, now)
         runner.put(step.task)
         runner.owe([e for e in step.effects if isinstance(e, Notify)])
         runner.save()

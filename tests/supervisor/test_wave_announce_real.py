@@ -151,7 +151,7 @@ def test_a_channel_request_parked_from_the_early_look_is_announced_once_after_a_
         [parked] = _parked(repo, ("t0",))
         assert (parked["subject"], parked["notified_at"]) == (COMMAND, None)
         # a tool request the channel carries (answered through it): a prompt, not a dialog
-        assert "dialog" not in parked["why"], parked
+        assert "dialog" not in str(parked["why"]), parked
         listed = json.loads(_paw(repo, socket, "prompts", "--json").stdout)["prompts"]
         assert [(p["id"], p["waiting"]) for p in listed] == [(parked["id"], False)], listed
         [row] = json.loads(_paw(repo, socket, "ls", "--json").stdout)["agents"]

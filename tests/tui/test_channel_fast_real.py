@@ -134,7 +134,7 @@ def test_a_poke_lists_the_channel_request_before_any_screen_is_captured(
         [prompt] = [p for p in picture.prompts if p.id == oid]
         assert prompt.source.name == "channel-only"
         [view] = [v for v in picture.agents if v.name == "alice"]
-        assert view.status.value == "waiting"
+        assert view.status.value == "prompt"  # a request paw answers through the channel
         # recorded before it was published: an approval from any paw process finds it
         assert oid in load_prompts(supervisor.ctx.state)
         # a second paw process sweeping meanwhile finds that very occurrence

@@ -135,6 +135,21 @@ def _ide_nudge(width: int) -> list[str]:
     ]
 
 
+def _framed_notice(width: int) -> list[str]:
+    """A box with no option, no key hint and no yes/no: only its frame says it is not input."""
+    inner = width - 4
+    rows = [
+        "Sign in with your browser",
+        "",
+        "Open https://example.invalid/device and type the code WXYZ-1234",
+    ]
+    return [
+        "╭" + "─" * (width - 2) + "╮",
+        *("│ " + row.ljust(inner) + " │" for row in rows),
+        "╰" + "─" * (width - 2) + "╯",
+    ]
+
+
 STYLES: dict[str, Callable[[int], list[str]]] = {
     "picker": _picker,
     "api_key": _api_key,
@@ -143,6 +158,7 @@ STYLES: dict[str, Callable[[int], list[str]]] = {
     "promo": _promo,
     "trust": _trust,
     "ide_nudge": _ide_nudge,
+    "framed_notice": _framed_notice,
 }
 
 
@@ -176,7 +192,15 @@ def _at(agent: str, lines: list[str], width: int) -> list[str]:
     return drawn.split("\n")
 
 
-PLACED = [(agent, style, width) for agent in FRAMES for style in STYLES for width in WIDTHS]
+# aider prints lines and draws no box of its own: a frame at its bottom is output it is still
+# printing (a table of its answer), and its busy reading is right.
+PLACED = [
+    (agent, style, width)
+    for agent in FRAMES
+    for style in STYLES
+    for width in WIDTHS
+    if (agent, style) != ("aider", "framed_notice")
+]
 IDS = [f"{agent}-{style}-{width}" for agent, style, width in PLACED]
 
 

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable
 
 from paw.core.detect.dialogs import mark_dialog
-from paw.core.detect.live_dialog import find_live_dialog
+from paw.core.detect.live_dialog import find_live_dialog, framed_bottom
 from paw.core.detect.prompts import incomplete_notes, make_prompt
 from paw.core.detect.registry import InputReader, agent_kinds, load_detector, load_input_reader
 from paw.core.detect.screen import parse_screen
@@ -48,6 +48,10 @@ NESTED_DIALOG_NOTE = (
     "what looks like a dialog ({}) is drawn under other text at the bottom: it may be a quote "
     "or a dialog paw does not recognise"
 )
+FRAMED_NOTE = (
+    "a framed block is drawn at the bottom where the agent's input is not readable: a dialog "
+    "paw cannot read may be open"
+)
 
 
 def is_unrecognised_dialog(found: Detection) -> bool:
@@ -60,11 +64,21 @@ def is_unrecognised_dialog(found: Detection) -> bool:
 def _unless_dialog(screen: str, agent: str, found: Detection) -> Detection:
     """``found`` (idle or busy) unless the bottom of ``screen`` shows a dialog the agent's
     detector does not know (see :mod:`paw.core.detect.live_dialog`): then a dialog only a
-    human answers (``waiting``, no keys), or ``unknown`` when it may be a quote."""
+    human answers (``waiting``, no keys), or ``unknown`` when it may be a quote.
+
+    Idle also needs the agent's input: a framed block at the bottom where the agent's input
+    reader reads none is ``unknown`` (a box drawn over or instead of the input)."""
     parsed = parse_screen(screen)
     reader = load_input_reader(agent)
     dialog = find_live_dialog(parsed.lines, parsed.pane_width, _input_below(parsed.lines, reader))
     if dialog is None:
+        if (
+            found.state is DetectionState.IDLE
+            and reader is not None
+            and framed_bottom(parsed.lines)
+            and reader(screen) is None
+        ):
+            return Detection(DetectionState.UNKNOWN, agent, None, (FRAMED_NOTE,))
         return found if found.agent == agent else Detection(found.state, agent, None, found.notes)
     if dialog.nested:
         return Detection(

@@ -17,6 +17,11 @@ input is readable below it, it is transcript (a quoted dialog, a spinner's hint)
 finds is reported as a dialog only a human answers (``waiting``: no approve key, no deny key,
 answered in the pane), or as ``unknown`` when it is drawn nested under an answer (indented past
 the screen's margin), where it may be a quote as much as a dialog: never ``idle`` or ``busy``.
+
+An ``idle`` verdict needs more: the agent's input itself. A framed block reaching the last rows
+(a box's edge or rows behind a vertical border, :func:`framed_bottom`) where the agent's input
+reader finds no input is a box drawn over or instead of it, whatever it says (a dialog whose
+hints wrapped away on a narrow pane, one laid out in a way paw does not know): ``unknown``.
 """
 
 from __future__ import annotations
@@ -26,13 +31,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from paw.core.detect.boxes import is_box_edge, is_rule, strip_border
+from paw.core.detect.boxes import has_left_border, is_box_edge, is_rule, strip_border
 from paw.core.detect.options import Option, find_marked, find_numbered
 
 WINDOW = 24  # rows from the bottom a dialog may take
 HINT_ROWS = 4  # the last non-blank rows a dialog's key hint may sit in
 MIN_OPTIONS = 2
 CHROME_ROWS = 4  # rows of hints, notes and footer a dialog may draw under its options
+FRAME_ROWS = 4  # the last non-blank rows a framed block at the live position reaches into
+_CORNERS = "╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝"
+_EDGE_FILL = "─━═"
+_BAR_CHARS = "─━═╌┄┈▔▀▁▄_"
 
 # The key hint of a dialog (not of a busy spinner: "esc to interrupt" is not one).
 HINT = re.compile(
@@ -242,3 +251,26 @@ def _nested(lines: Sequence[str], row: int, start: int) -> bool:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def framed_bottom(lines: Sequence[str]) -> bool:
+    """A framed block reaches the bottom of ``lines``: one of the last :data:`FRAME_ROWS`
+    non-blank rows is a box's edge (a corner and its rule, however short the pane made it) or
+    starts with a vertical border (``│``, ``┃``). Where the agent's input is not readable, such
+    a block is drawn over or instead of it."""
+    filled = [line for line in lines if line.strip() and not _is_bar(line)][-FRAME_ROWS:]
+    return any(has_left_border(line) or _is_edge(line) for line in filled)
+
+
+def _is_bar(line: str) -> bool:
+    """A row of one repeated rule or block character (a rule, a bar under the input)."""
+    body = line.strip()
+    return len(body) >= 3 and body[0] in _BAR_CHARS and body.count(body[0]) == len(body)
+
+
+def _is_edge(line: str) -> bool:
+    body = line.strip()
+    if len(body) < 3 or body[0] not in _CORNERS:
+        return False
+    inner = body[1:-1] if body[-1] in _CORNERS else body[1:]
+    return bool(inner) and inner.strip(_EDGE_FILL) == ""

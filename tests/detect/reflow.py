@@ -38,10 +38,14 @@ def hard_wrap(text: str, width: int) -> str:
     return "\n".join(out)
 
 
-def reflow(text: str, width: int) -> str:
-    """Redraw ``text`` (a capture at its own width) for a pane ``width`` columns wide."""
+def reflow(text: str, width: int, source: int | None = None) -> str:
+    """Redraw ``text`` (a capture at its own width) for a pane ``width`` columns wide.
+
+    ``source`` is the width of the pane ``text`` was captured on (default: its longest line);
+    a test that made a line longer than that pane (a longer HOME) passes the pane's width, so
+    the agent's boxes keep their size and only the long line wraps."""
     lines = text.split("\n")
-    source_width = max((len(line) for line in lines), default=width)
+    source_width = source or max((len(line) for line in lines), default=width)
     out: list[str] = []
     for line in lines:
         out.extend(_reflow_line(line.rstrip(), source_width, width))

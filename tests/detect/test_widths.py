@@ -40,8 +40,9 @@ LIVE_CASES = load_live_cases()
 
 def redraw(case: Case, size: Size, text: str | None = None) -> str:
     """The case's screen (or ``text``, a variant of it) as the agent would draw it at ``size``."""
+    pane = max((len(line) for line in case.text().split("\n")), default=size.cols)
     text = case.text() if text is None else text
-    drawn = hard_wrap(text, size.cols) if case.agent == "aider" else reflow(text, size.cols)
+    drawn = hard_wrap(text, size.cols) if case.agent == "aider" else reflow(text, size.cols, pane)
     if size.rows is None:
         return drawn
     return "\n".join(shrink_rows(drawn.rstrip("\n").split("\n"), size.rows))

@@ -42,6 +42,7 @@ from paw.core.usage import (
     parse_qwen_chat,
     usage_source,
 )
+from paw.core.usage_aider import LOG_KINDS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
@@ -174,15 +175,24 @@ def read_usage(
     env: Mapping[str, str],
     since: float | None,
     cache: UsageCache | None = None,
+    *,
+    log: Path | None = None,
 ) -> UsageReading:
-    """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever);
-    ``cache``: files unchanged since it last read them are not read again."""
+    """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever); unchanged
+    files are not read again (``cache``); ``log``: see :mod:`paw.adapters.usage_logs`."""
     source = usage_source(kind)
     if source is None:
         return UsageReading(None, unknown=f"paw does not read {kind}'s usage")
     cache = cache or UsageCache()
     try:
-        usage = _READERS[kind](worktree, env, since, cache)
+        if kind not in LOG_KINDS:
+            usage = _READERS[kind](worktree, env, since, cache)
+        elif log is None or not log.exists():
+            return UsageReading(None, source, unknown=f"no {source}: {LOG_KINDS[kind]}")
+        else:
+            from paw.adapters.usage_logs import read_aider  # (it imports this module)
+
+            usage = read_aider(log, since, cache)
     except OSError as err:
         return UsageReading(None, source, unknown=f"{source} unreadable: {err.strerror or err}")
     if usage is None:

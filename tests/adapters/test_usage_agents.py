@@ -26,6 +26,7 @@ from paw.core.usage import (
     unknown_reason,
     usage_sources,
 )
+from paw.core.usage_aider import LOG_KINDS
 from paw.core.usage_sessions import (
     count_cline_responses,
     parse_cline_session,
@@ -218,15 +219,54 @@ def test_opencode_database_not_its_shape_is_said_unreadable(tmp_path: Path) -> N
 def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
     sources = usage_sources()
     assert {"claude-code", "codex"} <= set(sources)
-    assert set(sources) == set(usage_module._READERS)  # a spec's source has a reader, and back
+    # a spec's source has a reader (of the agent's files, or of a log paw has it write), and back
+    assert set(sources) == set(usage_module._READERS) | set(LOG_KINDS)
+    assert not set(usage_module._READERS) & set(LOG_KINDS)
+    log = tmp_path / "usage" / "wt" / "aider-analytics.jsonl"
     for kind, source in sources.items():
-        reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+        reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None, log=log)
+        if kind in LOG_KINDS:  # paw named no log, or the agent wrote none
+            assert reading.unknown == f"no {source}: {LOG_KINDS[kind]}"
+            continue
         assert (reading.source, reading.unknown) == (
             source,
             f"no usage in {source} for its worktree",
         )
-    aider = read_usage("aider", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
-    assert aider.unknown == "paw does not read aider's usage"
+    vibe = read_usage("mistral-vibe", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+    assert vibe.unknown == "paw does not read mistral-vibe's usage"
+
+
+AIDER_LOG = FIXTURES / "aider-0.86.2" / "analytics-no-stream.jsonl"
+
+
+def test_aider_is_read_from_the_analytics_log_paw_named(tmp_path: Path) -> None:
+    from paw.adapters.usage_logs import aider_log, prepare_aider_log
+
+    state = tmp_path / ".paw"
+    named = prepare_aider_log(state, "a1")
+    log = aider_log(state, "a1")
+    assert log is not None
+    assert named == str(log) == str(state / "usage" / "a1" / "aider-analytics.jsonl")
+    assert (log.parent.stat().st_mode & 0o777) == 0o700  # paw's folder, private
+    assert aider_log(state, "../a1") is None  # never a path outside paw's folder
+    wt = str(tmp_path / "wt" / "a1")
+    env = {"HOME": str(tmp_path)}
+    missing = read_usage("aider", wt, env, None, log=log)  # aider has not written it (yet)
+    assert missing.usage is None
+    assert missing.unknown is not None
+    assert "only when it starts the aider program" in missing.unknown
+    log.write_text(AIDER_LOG.read_text(encoding="utf-8"), encoding="utf-8")
+    reading = read_usage("aider", wt, env, None, log=log)
+    assert reading.source == "aider's analytics log"
+    assert reading.usage is not None
+    assert (reading.usage.input_tokens, reading.usage.output_tokens) == (12, 8)
+    assert reading.usage.cost_usd == pytest.approx(0.02)
+    assert unknown_reason(reading) is None  # tokens and the dollars aider stated
+    late = read_usage("aider", wt, env, 1796517921.0, log=log)  # an agent started after it
+    assert late.unknown == "no usage in aider's analytics log for its worktree"
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    assert read_usage("aider", wt, env, None, log=fifo).usage is None  # never opened
 
 
 CONTINUE = FIXTURES / "continue-cli-1.5.47"

@@ -29,9 +29,13 @@ from paw.core.usage import (
 from paw.core.usage_aider import LOG_KINDS
 from paw.core.usage_sessions import (
     count_cline_responses,
+    count_vibe_completions,
     parse_cline_session,
     parse_continue_index,
     parse_continue_session,
+    parse_vibe_meta,
+    parse_vibe_projection,
+    vibe_generation,
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "usage"
@@ -232,8 +236,8 @@ def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
             source,
             f"no usage in {source} for its worktree",
         )
-    vibe = read_usage("mistral-vibe", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
-    assert vibe.unknown == "paw does not read mistral-vibe's usage"
+    own = read_usage("my-agent", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+    assert own.unknown == "paw does not read my-agent's usage"  # a kind of the user's own
 
 
 AIDER_LOG = FIXTURES / "aider-0.86.2" / "analytics-no-stream.jsonl"
@@ -423,3 +427,54 @@ def test_cline_session_named_like_a_fifo_is_never_opened(tmp_path: Path) -> None
     (folder / f"{CLINE_SESSION}.json").unlink()
     os.mkfifo(folder / f"{CLINE_SESSION}.json")
     assert read_usage("cline", wt, env, None).usage is None
+
+
+VIBE = FIXTURES / "mistral-vibe-3.0.2"
+VIBE_SESSION = "aa97d44f-4f89-58c5-7a7e-3cb20ea2eac4"
+VIBE_STARTED = _epoch("2026-12-06T01:26:51.068000+00:00")  # meta.json's start_time
+
+
+def _vibe_home(root: Path, worktree: str) -> Path:
+    """Vibe's home as 3.0.2 left it after two turns of ``SCENARIO quote`` (the files paw reads:
+    meta.json, CURRENT, the latest generation's snapshot), moved to ``worktree``."""
+    home = root / "vibe-home"
+    unified = home / "logs" / "session" / "unified"
+    shutil.copytree(VIBE, unified)
+    for path in (unified / VIBE_SESSION).rglob("*.json"):
+        path.write_text(_fixture_text(path, worktree), encoding="utf-8")
+    return home
+
+
+def test_vibe_session_snapshot_as_3_0_2_writes_it() -> None:
+    folder = VIBE / VIBE_SESSION
+    meta = parse_vibe_meta((folder / "meta.json").read_text(encoding="utf-8"))
+    assert meta == (RECORDED_WT, VIBE_STARTED)
+    generation = vibe_generation((folder / "CURRENT").read_text(encoding="utf-8"))
+    assert generation == "0000000000000017"
+    snapshot = folder / "generations" / generation
+    # the session's running total: two responses of 12 in and 8 out
+    usage = parse_vibe_projection((snapshot / "projection-state.json").read_text("utf-8"))
+    assert usage == Usage(24, 16, 0, 0, requests=0)
+    assert count_vibe_completions((snapshot / "runtime-state.json").read_text("utf-8")) == 2
+    assert vibe_generation('{"generation": "../../elsewhere"}') is None  # never a path
+    assert parse_vibe_meta('{"start_time": "2026-12-06T01:26:51Z"}') is None
+
+
+def test_vibe_sessions_of_the_worktree_since_the_agents_start_count_whole(
+    tmp_path: Path,
+) -> None:
+    worktree = str(tmp_path / "wt" / "e2e")
+    env = {"HOME": str(tmp_path), "VIBE_HOME": str(_vibe_home(tmp_path, worktree))}
+    reading = read_usage("mistral-vibe", worktree, env, VIBE_STARTED - 5)
+    assert reading.source == "Mistral Vibe's session snapshots"
+    assert reading.usage == Usage(24, 16, 0, 0, requests=2)
+    assert (
+        unknown_reason(reading)
+        == "Mistral Vibe's session snapshots count tokens but state no price"
+    )
+    # begun before the agent started: an earlier agent's session in the same worktree path
+    assert read_usage("mistral-vibe", worktree, env, VIBE_STARTED + 1).usage is None
+    assert read_usage("mistral-vibe", worktree + "x", env, None).usage is None  # another folder
+    # ~/.vibe when VIBE_HOME is not set
+    (tmp_path / ".vibe").symlink_to(env["VIBE_HOME"])
+    assert read_usage("mistral-vibe", worktree, {"HOME": str(tmp_path)}, None).usage is not None

@@ -1,9 +1,9 @@
 """What an agent used, read from its own records, with real agent CLIs against the stub model
 (which reports 12 tokens in and 8 out per response, like the real APIs' usage blocks):
 
-- Gemini CLI, Qwen Code, Cline and Continue started by ``paw spawn``: ``paw ls --json`` shows
-  the tokens they wrote in their session files (and the $0 Cline states for a model it has no
-  price for);
+- Gemini CLI, Qwen Code, Cline, Continue and Mistral Vibe started by ``paw spawn``: ``paw ls
+  --json`` shows the tokens they wrote in their session files (and the $0 Cline states for a
+  model it has no price for);
 - aider, started by ``paw spawn`` with the analytics log paw names (``--analytics-log``, in
   paw's state directory) and a price for the stub's model in its model list: ``paw ls --json``
   shows the tokens and dollars of its ``message_send`` events. Without streaming
@@ -42,6 +42,7 @@ SOURCES = {
     "qwen-code": "Qwen Code's chat records",
     "cline": "Cline's session files",
     "continue-cli": "Continue's session files",
+    "mistral-vibe": "Mistral Vibe's session snapshots",
 }
 # the dollars each states: Cline $0 for a model it has no price for; the others none (Continue
 # writes only estimates, see paw.core.usage.parse_continue_session)

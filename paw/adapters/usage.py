@@ -4,14 +4,14 @@ Where the files are follows the agent's environment as paw starts it: paw's own 
 with the kind's ``[agents.<kind>] env`` of paw.toml on top (``HOME``, ``CLAUDE_CONFIG_DIR``,
 ``CODEX_HOME``, ``GEMINI_CLI_HOME``, ``QWEN_HOME``, ``QWEN_RUNTIME_DIR``, ``XDG_DATA_HOME``,
 ``OPENCODE_DB``, ``KILO_DB``, ``CLINE_DIR``, ``CLINE_DATA_DIR``, ``CLINE_SESSION_DATA_DIR``,
-``CONTINUE_GLOBAL_DIR``). Only the sessions of the task's worktree count: Claude Code's and
-Qwen Code's are filed under the worktree's path, Codex's name it on their first line (and only
+``CONTINUE_GLOBAL_DIR``, ``VIBE_HOME``). Only the sessions of the task's worktree count: Claude
+Code's and Qwen Code's are filed under its path, Codex's name it on their first line (and only
 logs of the days since the task started are opened), Gemini CLI's folder names it in its
 ``.project_root``, opencode's and Kilo Code's sessions have it as their ``directory``, Cline's
-as their ``cwd``, Continue's index as their ``workspaceDirectory``. Within them, only what was
-written since paw started the agent counts: an agent before it in the same worktree path (a
-wave run again) is not its (Cline's and Continue's sessions count whole, by when they began).
-Databases are opened read-only, never written.
+as their ``cwd``, Continue's index and Vibe's ``meta.json`` as their workspace. Within them,
+only what was written since paw started the agent counts: an agent before it in the same
+worktree path (a wave run again) is not its (Cline's, Continue's and Vibe's sessions count
+whole, by when they began). Databases are opened read-only, never written.
 
 A :class:`UsageCache` keeps each file's parse while its size and modification time stay the
 same (in memory, and in ``.paw/usage-cache.json`` for the one-shot commands): `paw ls` at
@@ -42,6 +42,7 @@ from paw.core.usage import (
     parse_qwen_chat,
     usage_source,
 )
+from paw.core.usage_aider import LOG_KINDS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
@@ -174,15 +175,24 @@ def read_usage(
     env: Mapping[str, str],
     since: float | None,
     cache: UsageCache | None = None,
+    *,
+    log: Path | None = None,
 ) -> UsageReading:
-    """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever);
-    ``cache``: files unchanged since it last read them are not read again."""
+    """What ``kind``'s agent used in ``worktree`` since ``since`` (a time; None: ever); unchanged
+    files are not read again (``cache``); ``log``: see :mod:`paw.adapters.usage_logs`."""
     source = usage_source(kind)
     if source is None:
         return UsageReading(None, unknown=f"paw does not read {kind}'s usage")
     cache = cache or UsageCache()
     try:
-        usage = _READERS[kind](worktree, env, since, cache)
+        if kind not in LOG_KINDS:
+            usage = _READERS[kind](worktree, env, since, cache)
+        elif log is None or not log.exists():
+            return UsageReading(None, source, unknown=f"no {source}: {LOG_KINDS[kind]}")
+        else:
+            from paw.adapters.usage_logs import read_aider  # (it imports this module)
+
+            usage = read_aider(log, since, cache)
     except OSError as err:
         return UsageReading(None, source, unknown=f"{source} unreadable: {err.strerror or err}")
     if usage is None:
@@ -370,20 +380,19 @@ def _codex(
     return total
 
 
-def _cline(
-    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
-) -> Usage | None:
-    from paw.adapters import usage_sessions  # its helpers are this module's
+def _sessions(
+    reader: str,
+) -> Callable[[str, Mapping[str, str], float | None, UsageCache], Usage | None]:
+    """The reader ``reader`` of :mod:`paw.adapters.usage_sessions` (it imports this module)."""
 
-    return usage_sessions.read_cline(worktree, env, since, cache)
+    def read(
+        worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+    ) -> Usage | None:
+        from paw.adapters import usage_sessions
 
+        return cast("Usage | None", getattr(usage_sessions, reader)(worktree, env, since, cache))
 
-def _continue(
-    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
-) -> Usage | None:
-    from paw.adapters import usage_sessions
-
-    return usage_sessions.read_continue(worktree, env, since, cache)
+    return read
 
 
 # each reader by the kind whose files it reads (one line each: a new agent adds its own; the
@@ -395,8 +404,9 @@ _READERS["gemini-cli"] = _gemini
 _READERS["qwen-code"] = _qwen
 _READERS["opencode"] = usage_db.read_opencode
 _READERS["kilocode"] = usage_db.read_kilo
-_READERS["cline"] = _cline
-_READERS["continue-cli"] = _continue
+_READERS["cline"] = _sessions("read_cline")
+_READERS["continue-cli"] = _sessions("read_continue")
+_READERS["mistral-vibe"] = _sessions("read_vibe")
 
 
 def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:

@@ -1,7 +1,8 @@
-"""Find and read Cline's and Continue's session files (see :mod:`paw.core.usage_sessions`):
-only regular files are opened (a FIFO named like one never is), only sessions run in the
-worktree (or below it) and begun since the agent's start count, and every parse is kept by
-the :class:`~paw.adapters.usage.UsageCache` while the file's size and mtime stay."""
+"""Find and read Cline's, Continue's and Mistral Vibe's session files (see
+:mod:`paw.core.usage_sessions`): only regular files are opened (a FIFO named like one never
+is), only sessions run in the worktree (or below it) and begun since the agent's start count,
+and every parse is kept by the :class:`~paw.adapters.usage.UsageCache` while the file's size
+and mtime stay."""
 
 from __future__ import annotations
 
@@ -21,11 +22,15 @@ from paw.adapters.usage import (
 )
 from paw.core.usage_sessions import (
     count_cline_responses,
+    count_vibe_completions,
     is_agents_session,
     is_session_name,
     parse_cline_session,
     parse_continue_index,
     parse_continue_session,
+    parse_vibe_meta,
+    parse_vibe_projection,
+    vibe_generation,
 )
 
 if TYPE_CHECKING:
@@ -191,3 +196,106 @@ def read_continue(
 
 def _continue_file(path: Path) -> object:
     return usage_data(parse_continue_session(_text(path)))
+
+
+def _vibe_meta(path: Path) -> object:
+    found = parse_vibe_meta(_text(path))
+    return None if found is None else list(found)
+
+
+def _vibe_meta_valid(data: object) -> bool:
+    return data is None or (
+        isinstance(data, list)
+        and len(data) == 2
+        and isinstance(data[0], str)
+        and (data[1] is None or type(data[1]) in (int, float))
+    )
+
+
+def _vibe_generation(path: Path) -> object:
+    return vibe_generation(_text(path))
+
+
+def _vibe_generation_valid(data: object) -> bool:
+    return data is None or (isinstance(data, str) and data.isdigit())
+
+
+def _vibe_projection(path: Path) -> object:
+    return usage_data(parse_vibe_projection(_text(path)))
+
+
+def _vibe_completions(path: Path) -> object:
+    return count_vibe_completions(_text(path))
+
+
+def read_vibe(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    """Mistral Vibe keeps each session in ``<VIBE_HOME>/logs/session/unified/<id>/`` (else
+    ``~/.vibe``): ``meta.json`` names its directory and start; ``CURRENT`` its latest snapshot,
+    ``generations/<generation>/``, whose ``projection-state.json`` holds the session's running
+    total and ``runtime-state.json`` its model calls. Each session run in the worktree (or below
+    it) and begun since ``since`` counts whole."""
+    named = (env.get("VIBE_HOME") or "").strip()
+    home = Path(named).expanduser() if named else home_of(env) / ".vibe"
+    sessions = home / "logs" / "session" / "unified"
+    index = cache.once(f"vibe\0{sessions}", lambda: _vibe_index(sessions, cache))
+    total: Usage | None = None
+    at = bisect.bisect_left(index, (worktree,))  # the sessions of it and below it follow
+    while at < len(index) and index[at][0].startswith(worktree):
+        cwd, started, folder = index[at]
+        at += 1
+        if not is_agents_session(cwd, started, worktree, since):
+            continue
+        current = folder / "CURRENT"
+        if not current.is_file():
+            continue
+        generation = cache.parsed(
+            f"vibe-current\0{current}",
+            current,
+            functools.partial(_vibe_generation, current),
+            _vibe_generation_valid,
+        )
+        if not isinstance(generation, str):
+            continue
+        snapshot = folder / "generations" / generation
+        projection, runtime = snapshot / "projection-state.json", snapshot / "runtime-state.json"
+        if not projection.is_file():
+            continue
+        found = usage_of(
+            cache.parsed(
+                f"vibe\0{projection}",
+                projection,
+                functools.partial(_vibe_projection, projection),
+                usage_valid,
+            )
+        )
+        if found is None:
+            continue
+        if runtime.is_file():
+            count = cache.parsed(
+                f"vibe-responses\0{runtime}",
+                runtime,
+                functools.partial(_vibe_completions, runtime),
+                _count_valid,
+            )
+            found = dataclasses.replace(found, requests=count if isinstance(count, int) else 0)
+        total = found if total is None else total + found
+    return total
+
+
+def _vibe_index(sessions: Path, cache: UsageCache) -> list[tuple[str, float | None, Path]]:
+    """Every session folder with the directory it ran in and when it started: once per look;
+    sorted by the directory (searched by prefix). A folder whose name is not a plain session
+    id, or whose ``meta.json`` names no directory, is left out."""
+    index: list[tuple[str, float | None, Path]] = []
+    for name in list_folders(sessions):
+        meta = sessions / name / "meta.json"
+        if not is_session_name(name) or not meta.is_file():
+            continue
+        found = cache.parsed(
+            f"vibe-meta\0{meta}", meta, functools.partial(_vibe_meta, meta), _vibe_meta_valid
+        )
+        if isinstance(found, list):
+            index.append((str(found[0]), cast("float | None", found[1]), sessions / name))
+    return sorted(index, key=lambda entry: (entry[0], str(entry[2])))

@@ -245,6 +245,18 @@ def _channels(config: PawConfig, state_dir: Path, *, streams: bool) -> ChannelHu
     )
 
 
+def _usage_log(state_dir: Path) -> Callable[[str], str]:
+    """Makes ready the analytics log an agent's aider writes for paw (in ``state_dir``); the
+    usage modules are imported only when an agent is spawned."""
+
+    def prepare(agent: str) -> str:
+        from paw.adapters.usage_logs import prepare_aider_log
+
+        return prepare_aider_log(state_dir, agent)
+
+    return prepare
+
+
 def build_supervisor(
     repo_dir: str | None = None,
     socket_name: str | None = None,
@@ -311,6 +323,7 @@ def build_supervisor(
         resolve_path=resolve_path,  # edit/write prompts follow symlinks
         channels=_channels(config, state_dir, streams=control),
         agent_version=read_version,
+        usage_log=_usage_log(state_dir),
     )
     if control:
         terminal.watch_session(supervisor.session)

@@ -48,8 +48,18 @@ def task_usage(root: str, state: WaveState) -> dict[str, UsageReading]:
         worktree = record.worktree if record is not None else _worktree(config, root, task.agent)
         env = {**os.environ, **(profile.env if profile is not None else {})}
         detector = profile.detector_id if profile is not None else kind
-        readings[task.name] = read_usage(detector, worktree, env, task.started_at)
+        readings[task.name] = read_usage(
+            detector, worktree, env, task.started_at, log=_log(root, task.agent)
+        )
     return readings
+
+
+def _log(root: str, agent: str) -> Path | None:
+    """The usage log paw has agent ``agent`` write, where its kind has one (aider's)."""
+    from paw.adapters.usage_logs import aider_log
+    from paw.cli.compose import STATE_DIR
+
+    return aider_log(Path(root) / STATE_DIR, agent)
 
 
 def _worktree(config: PawConfig, root: str, agent: str) -> str:
@@ -90,7 +100,7 @@ def agent_usages(
         detector = profile.detector_id if profile is not None else kind
         record = records.get(name)
         since = record.created_at if record is not None and record.created_at else None
-        readings[name] = read_usage(detector, worktree, env, since, cache)
+        readings[name] = read_usage(detector, worktree, env, since, cache, log=_log(root, name))
     cache.save()
     return readings
 
@@ -126,7 +136,14 @@ class UsageLines:
         env = {**os.environ, **(profile.env if profile is not None else {})}
         detector = profile.detector_id if profile is not None else record.kind
         self._cache.new_look()
-        reading = read_usage(detector, record.worktree, env, record.created_at or None, self._cache)
+        reading = read_usage(
+            detector,
+            record.worktree,
+            env,
+            record.created_at or None,
+            self._cache,
+            log=_log(self._root, agent),
+        )
         self._cache.save()
         return usage_text(reading)
 
@@ -155,7 +172,12 @@ def task_spend(
         detector = profile.detector_id if profile is not None else kind
         cache.new_look()
         reading = read_usage(
-            detector, _worktree(config, root, task.agent), env, task.started_at, cache
+            detector,
+            _worktree(config, root, task.agent),
+            env,
+            task.started_at,
+            cache,
+            log=_log(root, task.agent),
         )
         usage = reading.usage
         return (None, None) if usage is None else (usage.total_tokens, usage.cost_usd)

@@ -45,8 +45,15 @@ are not this agent's. A response (Claude Code) or a running total (Codex) dated 
 ``since`` is left out; Codex's running total counts from the last one told before ``since``.
 A record without a readable date is counted (the pinned versions date every one).
 
-Every other agent: paw does not read its usage, and says "unknown" (docs/agents.md says, per
-pinned version, what each records).
+- aider (0.86.2) keeps no usage record: paw has it write its analytics log and reads that
+  (see :mod:`paw.core.usage_aider`).
+- Mistral Vibe (3.0.2) writes ``<VIBE_HOME>/logs/session/unified/<session>/``: ``meta.json``
+  names the session's directory and start, and its latest snapshot's
+  ``projection-state.json`` holds the session's running total (see
+  :mod:`paw.core.usage_sessions`).
+
+Every other agent (a kind of your own): paw does not read its usage, and says "unknown"
+(docs/agents.md says, per pinned version, what each records).
 """
 
 from __future__ import annotations

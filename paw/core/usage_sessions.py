@@ -1,9 +1,10 @@
-"""What Cline and Continue used: each writes a JSON file per session, its totals (Cline) or
-its responses (Continue) in it, and the session's directory and start beside them (pure
-parsers; the files are found by :mod:`paw.adapters.usage_sessions`).
+"""What Cline, Continue and Mistral Vibe used: each writes a JSON file per session, its totals
+(Cline) or its responses (Continue) in it, or a snapshot holding its running total (Vibe), and
+the session's directory and start beside them (pure parsers; the files are found by
+:mod:`paw.adapters.usage_sessions`).
 
 A session counts whole when it ran in the agent's worktree (or below it) and began since paw
-started the agent (:func:`is_agents_session`): neither CLI dates its responses in the file
+started the agent (:func:`is_agents_session`): none of them dates its responses in the file
 paw reads for the totals.
 """
 
@@ -148,3 +149,56 @@ def parse_continue_session(text: str) -> Usage | None:
         one = Usage(fresh, count_field(usage, "completion_tokens"), read, write, requests=1)
         total = one if total is None else total + one
     return total
+
+
+def parse_vibe_meta(text: str) -> tuple[str, float | None] | None:
+    """Mistral Vibe's ``meta.json`` of a session: the directory it ran in
+    (``environment.working_directory``) and when it started (``start_time``, ISO 8601, as
+    epoch seconds; None when unreadable); None when it names no directory."""
+    data = next(iter(records([text])), None)
+    environment = data.get("environment") if data is not None else None
+    cwd = environment.get("working_directory") if isinstance(environment, dict) else None
+    if data is None or not isinstance(cwd, str):
+        return None
+    return cwd, record_time({"timestamp": data.get("start_time")})
+
+
+def vibe_generation(text: str) -> str | None:
+    """The generation a Vibe session's ``CURRENT`` names (its snapshot folder under
+    ``generations/``): digits only, never a path; None when it names none."""
+    data = next(iter(records([text])), None)
+    generation = data.get("generation") if data is not None else None
+    return generation if isinstance(generation, str) and generation.isdigit() else None
+
+
+def parse_vibe_projection(text: str) -> Usage | None:
+    """The usage in a Vibe generation's ``projection-state.json``:
+    ``snapshot.session.tokenUsage``, the session's running total (``inputTokens``,
+    ``outputTokens``, ``cachedInputTokens`` taken as part of the input, as OpenAI counts
+    them); None when it has none. The responses are counted apart
+    (:func:`count_vibe_completions`)."""
+    data = next(iter(records([text])), None)
+    snapshot = data.get("snapshot") if data is not None else None
+    session = snapshot.get("session") if isinstance(snapshot, dict) else None
+    usage = session.get("tokenUsage") if isinstance(session, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    cached = count_field(usage, "cachedInputTokens")
+    return Usage(
+        input_tokens=max(0, count_field(usage, "inputTokens") - cached),
+        output_tokens=count_field(usage, "outputTokens"),
+        cache_read_tokens=cached,
+    )
+
+
+def count_vibe_completions(text: str) -> int:
+    """The responses in a Vibe generation's ``runtime-state.json``: its ``actions`` of
+    ``kind = "completion"`` that ``succeeded``."""
+    data = next(iter(records([text])), None)
+    actions = data.get("actions") if data is not None else None
+    listed = actions if isinstance(actions, list) else []
+    return sum(
+        1
+        for a in listed
+        if isinstance(a, dict) and a.get("kind") == "completion" and a.get("state") == "succeeded"
+    )

@@ -168,6 +168,10 @@ class Context:
     memory: SweepMemory = field(default_factory=SweepMemory)
     # Agents' structured prompt channels (None: the screen path alone, as before issue 32).
     channels: ChannelHub | None = None
+    # agent name -> the usage log its aider is to write (aider's analytics log), made ready in
+    # paw's state directory, never the worktree (OSError when it cannot be; None: no such log,
+    # e.g. agents on a host)
+    usage_log: Callable[[str], str] | None = None
 
     @property
     def where(self) -> str:

@@ -61,11 +61,13 @@ class Supervisor:
         resolve_path: Callable[[str], str | None] | None = None,
         channels: ChannelHub | None = None,
         agent_version: Callable[[Sequence[str], Sequence[str]], str | None] | None = None,
+        usage_log: Callable[[str], str] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called. ``host``: the host the
         agents run on (``procs`` reads it; ``own_procs`` this machine); ``machine``: this
         machine's name (messages name it beside the repository); ``settings``: how the sweeps
-        work."""
+        work; ``usage_log``: where an agent's aider logs its usage for paw (see
+        :attr:`Context.usage_log`)."""
         self.ctx = Context(
             config=config,
             repo_root=repo_root,
@@ -90,6 +92,7 @@ class Supervisor:
             resolve_path=resolve_path,
             channels=channels,
             agent_version=agent_version,
+            usage_log=usage_log,
         )
         # Where :meth:`poll_once` sweeps instead of here (the TUI's sweeper process): the
         # picture, or None when it cannot give one (this process then sweeps itself).

@@ -36,6 +36,7 @@ from paw.supervisor.records import (
     store_agent,
     update_agents,
 )
+from paw.supervisor.usage_log import usage_logged
 from paw.supervisor.waiting import poll
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def spawn(
         ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
                    resumed=resume)  # fmt: skip
         ctx.fault("spawn:worktree")
-        wired = wire_channel(ctx, record, launch.argv)
+        wired = wire_channel(ctx, record, usage_logged(ctx, record, profile, launch.argv))
         try:
             pane = ctx.terminal.new_pane(
                 ctx.session, worktree, wired.argv, {**launch.env, **wired.env},

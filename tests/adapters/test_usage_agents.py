@@ -26,11 +26,16 @@ from paw.core.usage import (
     unknown_reason,
     usage_sources,
 )
+from paw.core.usage_aider import LOG_KINDS
 from paw.core.usage_sessions import (
     count_cline_responses,
+    count_vibe_completions,
     parse_cline_session,
     parse_continue_index,
     parse_continue_session,
+    parse_vibe_meta,
+    parse_vibe_projection,
+    vibe_generation,
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "usage"
@@ -218,15 +223,54 @@ def test_opencode_database_not_its_shape_is_said_unreadable(tmp_path: Path) -> N
 def test_every_agent_paw_names_a_source_for_is_read(tmp_path: Path) -> None:
     sources = usage_sources()
     assert {"claude-code", "codex"} <= set(sources)
-    assert set(sources) == set(usage_module._READERS)  # a spec's source has a reader, and back
+    # a spec's source has a reader (of the agent's files, or of a log paw has it write), and back
+    assert set(sources) == set(usage_module._READERS) | set(LOG_KINDS)
+    assert not set(usage_module._READERS) & set(LOG_KINDS)
+    log = tmp_path / "usage" / "wt" / "aider-analytics.jsonl"
     for kind, source in sources.items():
-        reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+        reading = read_usage(kind, str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None, log=log)
+        if kind in LOG_KINDS:  # paw named no log, or the agent wrote none
+            assert reading.unknown == f"no {source}: {LOG_KINDS[kind]}"
+            continue
         assert (reading.source, reading.unknown) == (
             source,
             f"no usage in {source} for its worktree",
         )
-    aider = read_usage("aider", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
-    assert aider.unknown == "paw does not read aider's usage"
+    own = read_usage("my-agent", str(tmp_path / "wt"), {"HOME": str(tmp_path)}, None)
+    assert own.unknown == "paw does not read my-agent's usage"  # a kind of the user's own
+
+
+AIDER_LOG = FIXTURES / "aider-0.86.2" / "analytics-no-stream.jsonl"
+
+
+def test_aider_is_read_from_the_analytics_log_paw_named(tmp_path: Path) -> None:
+    from paw.adapters.usage_logs import aider_log, prepare_aider_log
+
+    state = tmp_path / ".paw"
+    named = prepare_aider_log(state, "a1")
+    log = aider_log(state, "a1")
+    assert log is not None
+    assert named == str(log) == str(state / "usage" / "a1" / "aider-analytics.jsonl")
+    assert (log.parent.stat().st_mode & 0o777) == 0o700  # paw's folder, private
+    assert aider_log(state, "../a1") is None  # never a path outside paw's folder
+    wt = str(tmp_path / "wt" / "a1")
+    env = {"HOME": str(tmp_path)}
+    missing = read_usage("aider", wt, env, None, log=log)  # aider has not written it (yet)
+    assert missing.usage is None
+    assert missing.unknown is not None
+    assert "only when it starts the aider program" in missing.unknown
+    log.write_text(AIDER_LOG.read_text(encoding="utf-8"), encoding="utf-8")
+    reading = read_usage("aider", wt, env, None, log=log)
+    assert reading.source == "aider's analytics log"
+    assert reading.usage is not None
+    assert (reading.usage.input_tokens, reading.usage.output_tokens) == (12, 8)
+    assert reading.usage.cost_usd == pytest.approx(0.02)
+    assert unknown_reason(reading) is None  # tokens and the dollars aider stated
+    late = read_usage("aider", wt, env, 1796517921.0, log=log)  # an agent started after it
+    assert late.unknown == "no usage in aider's analytics log for its worktree"
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    assert read_usage("aider", wt, env, None, log=fifo).usage is None  # never opened
 
 
 CONTINUE = FIXTURES / "continue-cli-1.5.47"
@@ -383,3 +427,54 @@ def test_cline_session_named_like_a_fifo_is_never_opened(tmp_path: Path) -> None
     (folder / f"{CLINE_SESSION}.json").unlink()
     os.mkfifo(folder / f"{CLINE_SESSION}.json")
     assert read_usage("cline", wt, env, None).usage is None
+
+
+VIBE = FIXTURES / "mistral-vibe-3.0.2"
+VIBE_SESSION = "aa97d44f-4f89-58c5-7a7e-3cb20ea2eac4"
+VIBE_STARTED = _epoch("2026-12-06T01:26:51.068000+00:00")  # meta.json's start_time
+
+
+def _vibe_home(root: Path, worktree: str) -> Path:
+    """Vibe's home as 3.0.2 left it after two turns of ``SCENARIO quote`` (the files paw reads:
+    meta.json, CURRENT, the latest generation's snapshot), moved to ``worktree``."""
+    home = root / "vibe-home"
+    unified = home / "logs" / "session" / "unified"
+    shutil.copytree(VIBE, unified)
+    for path in (unified / VIBE_SESSION).rglob("*.json"):
+        path.write_text(_fixture_text(path, worktree), encoding="utf-8")
+    return home
+
+
+def test_vibe_session_snapshot_as_3_0_2_writes_it() -> None:
+    folder = VIBE / VIBE_SESSION
+    meta = parse_vibe_meta((folder / "meta.json").read_text(encoding="utf-8"))
+    assert meta == (RECORDED_WT, VIBE_STARTED)
+    generation = vibe_generation((folder / "CURRENT").read_text(encoding="utf-8"))
+    assert generation == "0000000000000017"
+    snapshot = folder / "generations" / generation
+    # the session's running total: two responses of 12 in and 8 out
+    usage = parse_vibe_projection((snapshot / "projection-state.json").read_text("utf-8"))
+    assert usage == Usage(24, 16, 0, 0, requests=0)
+    assert count_vibe_completions((snapshot / "runtime-state.json").read_text("utf-8")) == 2
+    assert vibe_generation('{"generation": "../../elsewhere"}') is None  # never a path
+    assert parse_vibe_meta('{"start_time": "2026-12-06T01:26:51Z"}') is None
+
+
+def test_vibe_sessions_of_the_worktree_since_the_agents_start_count_whole(
+    tmp_path: Path,
+) -> None:
+    worktree = str(tmp_path / "wt" / "e2e")
+    env = {"HOME": str(tmp_path), "VIBE_HOME": str(_vibe_home(tmp_path, worktree))}
+    reading = read_usage("mistral-vibe", worktree, env, VIBE_STARTED - 5)
+    assert reading.source == "Mistral Vibe's session snapshots"
+    assert reading.usage == Usage(24, 16, 0, 0, requests=2)
+    assert (
+        unknown_reason(reading)
+        == "Mistral Vibe's session snapshots count tokens but state no price"
+    )
+    # begun before the agent started: an earlier agent's session in the same worktree path
+    assert read_usage("mistral-vibe", worktree, env, VIBE_STARTED + 1).usage is None
+    assert read_usage("mistral-vibe", worktree + "x", env, None).usage is None  # another folder
+    # ~/.vibe when VIBE_HOME is not set
+    (tmp_path / ".vibe").symlink_to(env["VIBE_HOME"])
+    assert read_usage("mistral-vibe", worktree, {"HOME": str(tmp_path)}, None).usage is not None

@@ -81,6 +81,16 @@ def test_wave_report_cost_from_the_agents_own_files(
     day.mkdir(parents=True)
     (day / "rollout-1.jsonl").write_text(_codex_log(wt_b, 40), encoding="utf-8")
     (day / "rollout-2.jsonl").write_text(_codex_log("/elsewhere", 999), encoding="utf-8")
+    # the analytics log paw named to task c's aider (in its state dir): a reply of an earlier
+    # agent of the same name (not counted), then the task's
+    log = git_repo / ".paw" / "usage" / "w-c" / "aider-analytics.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text(
+        "".join(
+            _aider_reply(at, tokens) + "\n" for at, tokens in ((start - 60, 99), (start + 5, 12))
+        ),
+        encoding="utf-8",
+    )
 
     assert main(["wave", "report", "w", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -89,18 +99,26 @@ def test_wave_report_cost_from_the_agents_own_files(
     assert cost["a"]["source"] == "Claude Code's session files"
     assert (cost["a"]["waiting_human_s"], cost["a"]["busy_s"]) == (25.0, 75.0)
     assert cost["b"]["tokens"]["total"] == 80
-    assert cost["c"]["tokens"] is None
-    assert cost["c"]["unknown"] == "paw does not read aider's usage"
+    assert cost["c"]["tokens"]["total"] == 20  # the reply since its start only
+    assert cost["c"]["source"] == "aider's analytics log"
     assert cost["d"]["unknown"] == "the task's agent never started"
-    assert {t: c["usd"] for t, c in cost.items()} == dict.fromkeys("abcd")
-    assert data["cost"] == {"tokens": 180, "tasks_unknown": 2}
+    assert {t: c["usd"] for t, c in cost.items()} == {**dict.fromkeys("abcd"), "c": 0.02}
+    assert data["cost"] == {"tokens": 200, "tasks_unknown": 1}
 
     assert main(["wave", "report", "w"]) == 0
     text = capsys.readouterr().out
     assert "## Cost" in text
     assert "| a | 100 (24 in, 16 out, 60 cache) | unknown | 75s | 25s |" in text
-    assert "| c | unknown | unknown | 100s | 0s |" in text
-    assert "- c: paw does not read aider's usage" in text
+    assert "| c | 20 (12 in, 8 out) | $0.0200 | 100s | 0s |" in text  # the dollars aider stated
+
+
+def _aider_reply(at: float, prompt: int) -> str:
+    """A reply as aider 0.86.2 logs it (tests/fixtures/usage/aider-0.86.2/)."""
+    properties = {"main_model": "openai/paw-stub", "edit_format": "diff", "prompt_tokens": prompt,
+                  "completion_tokens": 8, "total_tokens": prompt + 8, "cost": 0.02,
+                  "total_cost": 0.02}  # fmt: skip
+    return json.dumps({"event": "message_send", "properties": properties, "user_id": "u",
+                       "time": int(at)})  # fmt: skip
 
 
 def time_path(at: float) -> str:

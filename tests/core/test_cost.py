@@ -53,10 +53,10 @@ def test_cost_unknown_before_the_start_and_without_records() -> None:
     )  # fmt: skip
     assert row["unknown"] == "the task's agent never started"
     ran = TaskState(name="a", agent="w-a", started_at=0.0, ended_at=60.0, phase=Phase.DONE)
-    unread = UsageReading(None, unknown="paw does not read aider's usage")
+    unread = UsageReading(None, unknown="paw does not read my-agent's usage")
     row = cost_row(ran, unread, now=100.0)
     assert (row["tokens"], row["busy_s"], row["unknown"]) == (
-        None, 60.0, "paw does not read aider's usage",
+        None, 60.0, "paw does not read my-agent's usage",
     )  # fmt: skip
 
 

@@ -1,9 +1,14 @@
 """What an agent used, read from its own records, with real agent CLIs against the stub model
 (which reports 12 tokens in and 8 out per response, like the real APIs' usage blocks):
 
-- Gemini CLI, Qwen Code, Cline and Continue started by ``paw spawn``: ``paw ls --json`` shows
-  the tokens they wrote in their session files (and the $0 Cline states for a model it has no
-  price for);
+- Gemini CLI, Qwen Code, Cline, Continue and Mistral Vibe started by ``paw spawn``: ``paw ls
+  --json`` shows the tokens they wrote in their session files (and the $0 Cline states for a
+  model it has no price for);
+- aider, started by ``paw spawn`` with the analytics log paw names (``--analytics-log``, in
+  paw's state directory) and a price for the stub's model in its model list: ``paw ls --json``
+  shows the tokens and dollars of its ``message_send`` events. Without streaming
+  (``--no-stream``) they are the API's usage; streaming (aider's default) they are aider's own
+  count, the one it prints (``Tokens: 2.5k sent, 82 received. Cost: $2.60 message``);
 - opencode, given a price for the stub's model (its config's ``cost``, dollars per million
   tokens), states a cost per response in its database: a wave task over its ``budget_usd`` is
   parked (its agent left running), and a task at 80 % of it gets one warning and is not
@@ -13,6 +18,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -36,6 +42,7 @@ SOURCES = {
     "qwen-code": "Qwen Code's chat records",
     "cline": "Cline's session files",
     "continue-cli": "Continue's session files",
+    "mistral-vibe": "Mistral Vibe's session snapshots",
 }
 # the dollars each states: Cline $0 for a model it has no price for; the others none (Continue
 # writes only estimates, see paw.core.usage.parse_continue_session)
@@ -74,6 +81,73 @@ def test_paw_ls_shows_the_tokens_the_agent_recorded(
         assert usage["usd"] == STATED_USD.get(agent), usage
         turns = sum(1 for path, _ in run.stub.requests if "stream" in path or "chat" in path)
         assert usage["requests"] <= turns  # only responses the stub gave
+    except BaseException:
+        diagnose.record(request.node.nodeid, diagnose.collect(run, paw_run.AGENT_NAME))
+        raise
+    finally:
+        paw_run.stop(run)
+
+
+AIDER_PRICE = 0.001  # dollars a token, in and out, in aider's model list
+AIDER_REPORT = re.compile(r"Tokens: (\S+) sent, (\S+) received\. Cost: \$(\S+) message")
+
+
+def _aider_tokens(count: int) -> str:
+    """A token count as aider 0.86.2 prints it (``format_tokens``)."""
+    if count < 1000:
+        return str(count)
+    if count < 10000:
+        return f"{count / 1000:.1f}k"
+    return f"{round(count / 1000)}k"
+
+
+def _priced_aider(run: paw_run.PawRun, stream: bool) -> None:
+    """The stub's model priced in aider's model list; ``--no-stream`` added unless ``stream``."""
+    prices = run.ws.home / ".aider" / "caches" / "model_prices_and_context_window.json"
+    data = json.loads(prices.read_text(encoding="utf-8"))
+    model = data[f"openai/{agents.MODEL}"]
+    model["input_cost_per_token"] = model["output_cost_per_token"] = AIDER_PRICE
+    prices.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    if not stream:
+        config = run.ws.repo / "paw.toml"
+        text = config.read_text(encoding="utf-8")
+        flags = '"--no-auto-commits"]'
+        config.write_text(text.replace(flags, flags[:-1] + ', "--no-stream"]'), encoding="utf-8")
+        assert "--no-stream" in config.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["no-stream", "streamed"])
+def test_paw_ls_shows_what_aider_logged_in_the_analytics_log_paw_named(
+    installed_agents: Path, stream: bool, request: pytest.FixtureRequest
+) -> None:
+    del installed_agents
+    run = paw_run.start("aider", 120, 40)
+    try:
+        _priced_aider(run, stream)
+        paw_run.spawn(run, "SCENARIO quote")  # one response, no tool call
+        deadline = time.monotonic() + USAGE_S
+        usage = _listed_usage(run)
+        while usage is None and time.monotonic() < deadline:
+            time.sleep(1.0)
+            usage = _listed_usage(run)
+        assert usage is not None, f"paw ls --json showed no usage within {USAGE_S:.0f}s"
+        assert usage["source"] == "aider's analytics log"
+        log = run.ws.repo / ".paw" / "usage" / paw_run.AGENT_NAME / "aider-analytics.jsonl"
+        assert log.is_file()  # in paw's state directory ...
+        assert not (run.worktree / ".paw").exists()  # ... never the worktree
+        assert usage["requests"] == 1, usage
+        assert usage["usd"] == pytest.approx(usage["total"] * AIDER_PRICE), usage
+        if not stream:  # the API's usage, as the stub reported it
+            assert (usage["input"], usage["output"], usage["total"]) == (12, 8, 20), usage
+            return
+        # streaming, aider counts the tokens itself: paw shows the count aider printed
+        screen = run.pane.wait_for(lambda s: AIDER_REPORT.search(s) is not None, USAGE_S,
+                                     "aider's usage report")  # fmt: skip
+        found = AIDER_REPORT.search(screen)
+        assert found is not None
+        assert found.group(1, 2) == (_aider_tokens(usage["input"]), _aider_tokens(usage["output"]))
+        assert float(found.group(3)) == pytest.approx(usage["usd"], abs=0.005)
+        assert usage["input"] != 12  # not the API's count
     except BaseException:
         diagnose.record(request.node.nodeid, diagnose.collect(run, paw_run.AGENT_NAME))
         raise

@@ -40,6 +40,8 @@ SPEC = AgentSpec(
     task_mode="stdin-typed",
     install=Install("pypi", "aider-chat", "0.86.2", "aider"),
     sign_in=SignIn((), (*PROVIDER_KEYS, "DEEPSEEK_API_KEY"), "export a provider key"),
+    # the log paw names with --analytics-log when it starts aider (paw.core.usage_aider)
+    usage_source="aider's analytics log",
     rank=4,
 )
 AGENT = SPEC.kind

@@ -50,6 +50,7 @@ SPEC = AgentSpec(
     install=Install("pypi", "mistral-vibe", "3.0.2", "vibe", python="3.12"),
     sign_in=SignIn(("${VIBE_HOME:-~/.vibe}/.env",), ("MISTRAL_API_KEY",), "vibe --setup"),
     min_columns=60,  # verified live at 80 and 120 columns
+    usage_source="Mistral Vibe's session snapshots",
     rank=10,
 )
 AGENT = SPEC.kind

@@ -1,12 +1,13 @@
 """What the channel live tests share: the long command they give the model (``SCENARIO
 shell_long``; harmless and long, it wraps at 80 columns and the guard allows it, judged on the
 exact input), a paw run that asks for it, what they read around it, and the forged hook run
-every hook channel must refuse."""
+every hook channel must refuse, and the repaint of a dialog by another process."""
 
 from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,20 @@ def assert_a_forged_hook_run_is_refused(
     assert len(found) == 1
     assert not (directory / "ans" / found[0].name).exists()
     channel_figure.assert_answered_by_the_channel_alone(run, scenarios.SHELL_COMMAND, forge)
+
+
+def repaint(run: paw_run.PawRun, drawn: str, shown: str) -> int:
+    """Another process writes to the agent's terminal (its pty, as any process of the user's
+    may): the lowest row drawing ``drawn`` (the dialog's) is redrawn showing ``shown`` instead,
+    the cursor put back (tests/adversarial/test_terminal_repaint.py). The row's index."""
+    pane = run.pane
+    tty = subprocess.run(
+        ["tmux", "-L", run.socket, "display-message", "-p", "-t", pane.target, "#{pane_tty}"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    rows = pane.capture().splitlines()
+    row = max(i for i, line in enumerate(rows) if drawn in line)
+    line = rows[row].replace(drawn, shown.ljust(len(drawn)))
+    with open(tty, "w", encoding="utf-8") as terminal:  # noqa: PTH123 - a terminal, not a file
+        terminal.write(f"\0337\033[{row + 1};1H{line}\0338")
+    return row

@@ -225,6 +225,7 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     assert "disagree" in refusals[0]["reason"], refusals
     assert (refusals[0]["source"], refusals[0]["channel_request"]) == ("disagree", request_id)
     assert refusals[0]["channel_subject"] == BLOCKED, refusals
+    assert refusals[0]["path"] is None, refusals  # neither keys nor the channel may answer it
     assert not run.stub.gated_results("blocked")
 
 

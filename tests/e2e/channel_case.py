@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from tests.e2e import channel_figure, paw_run, scenarios
@@ -185,6 +186,16 @@ def forging(run: paw_run.PawRun, rows: list[str]) -> Iterator[None]:
         painter.join()
 
 
+@contextlib.contextmanager
+def paused(process: psutil.Process) -> Iterator[None]:
+    """``process`` stopped (SIGSTOP) for the block, continued after."""
+    process.suspend()
+    try:
+        yield
+    finally:
+        process.resume()
+
+
 def assert_a_forged_dialog_is_refused(
     run: paw_run.PawRun,
     monkeypatch: pytest.MonkeyPatch,
@@ -209,6 +220,9 @@ def assert_a_forged_dialog_is_refused(
     request_id = held["channel_request"]
     directory = channel_dir(run)
     rows = forged_dialog(agent, top)
+    (record,) = list((directory / "req").iterdir())
+    drawer = psutil.Process(json.loads(record.read_text(encoding="utf-8"))["hook_pid"]).parent()
+    assert drawer is not None
 
     seen: list[dict[str, Any]] = []
 
@@ -216,7 +230,10 @@ def assert_a_forged_dialog_is_refused(
         seen[:] = [p for p in paw_run.prompts(run) if p["source"] == "disagree"]
         return bool(seen)
 
-    with forging(run, rows):
+    # the agent's program (the hook's parent, which draws its screen) is paused meanwhile, as a
+    # process of the user's may: its redraws no longer race the forgery, so what is tested is
+    # the disagreement, never a look that caught the agent's own frame; the hook still holds
+    with paused(drawer), forging(run, rows):
         assert wait_until(lambda: SHOWN in run.pane.capture(), effect_timeout)
         assert wait_until(disagreeing, effect_timeout), (paw_run.prompts(run), run.pane.capture())
         (shown,) = seen
@@ -243,7 +260,9 @@ def assert_a_forged_dialog_is_refused(
     refusals = [r for r in audit if r.get("decision") == "refuse"]
     assert len(refusals) == 1, audit
     assert (refusals[0]["event"], refusals[0]["prompt_id"]) == ("approve", shown["id"])
-    assert refusals[0]["path"] is None, refusals
+    assert (refusals[0]["source"], refusals[0]["channel_request"]) == ("disagree", request_id)
+    assert refusals[0]["channel_subject"] == BLOCKED, refusals
+    assert refusals[0]["path"] is None, refusals  # neither keys nor the channel may answer it
     assert not run.stub.gated_results("blocked")
     # the request is still the hook's, listed from the channel alone once the forgery stops
     assert wait_until(

@@ -12,7 +12,6 @@ against the stub model, in real tmux at 80x24 (issue 32).
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,15 +194,7 @@ def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
     prompt = paw_run.wait_prompt(run, PROMPT_TIMEOUT)
     assert (prompt["subject"], prompt["verdict"]) == (BLOCKED, "block")
     pane = run.pane
-    tty = subprocess.run(
-        ["tmux", "-L", run.socket, "display-message", "-p", "-t", pane.target, "#{pane_tty}"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    rows = pane.capture().splitlines()
-    row = max(i for i, line in enumerate(rows) if BLOCKED in line)  # the dialog's row
-    line = rows[row].replace(BLOCKED, SHOWN.ljust(len(BLOCKED)))
-    with open(tty, "w", encoding="utf-8") as terminal:  # noqa: PTH123 - a terminal, not a file
-        terminal.write(f"\0337\033[{row + 1};1H{line}\0338")
+    row = channel_case.repaint(run, BLOCKED, SHOWN)  # the dialog's row
     assert wait_until(lambda: SHOWN in pane.capture().splitlines()[row], EFFECT_TIMEOUT)
 
     def disagreeing() -> dict[str, Any] | None:

@@ -6,6 +6,12 @@ exact input (judged ``allow`` on it), ``paw approve`` answers it through the age
 to the request id (the audit says ``path: "channel"``; no key is sent), and the agent runs it.
 The lower-level live test of the server itself: tests/e2e/test_channel_opencode_live.py.
 
+A process that writes to the agent's terminal repaints the pending dialog of a blocked command
+(``rm -rf .git``: it would wreck the worktree) as ``ls -la``: the server still carries the exact
+input, so ``paw prompts`` shows the prompt as disagreeing, with both subjects, and ``paw approve``
+refuses it: no key, no reply to the server (the request stays pending there), the worktree's
+``.git`` stays, and the audit records the refusal.
+
 Many one-shot paw commands at once (``paw prompts``) leave the agent's screen alone: none holds
 an event stream, so the server never passes Node's ten-listener warning, which it printed over
 its TUI when each held one (paw then rightly refused to type into it). Checked live on opencode
@@ -25,14 +31,18 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
 
+from paw.adapters.channels.opencode import OpencodeChannel
 from paw.adapters.channels.opencode_wiring import load_opencode_server
+from paw.core.channels.request import ChannelState
 from tests.e2e import channel_case, channel_figure, paw_run, scenarios
 from tests.e2e.channel_case import LONG_COMMAND, LONG_FILE
 from tests.e2e.pane import POLL, wait_until
+from tests.e2e.scenarios import Action
 from tests.support.budget import budget
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(int(budget(900)))]
@@ -133,6 +143,90 @@ def test_with_the_channel_off_nothing_is_wired_and_the_screen_path_answers_with_
     assert prompt["source"] == "screen", prompt
     assert not list((run.ws.repo / ".paw" / "channels").glob("*.opencode.*"))
     channel_case.assert_approved_by_keys(run, prompt, EFFECT_TIMEOUT)
+
+
+BLOCKED = "rm -rf .git"  # inside the worktree: its link to the repository (shell.rm-git-dir)
+SHOWN = "ls -la"
+DIALOG = "Permission required"
+
+
+def test_a_repainted_blocked_prompt_is_refused_because_the_channel_disagrees(
+    run: paw_run.PawRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the server holds the request open and the TUI draws its dialog, another process
+    writes to the pane's terminal and repaints the dialog's command as ``ls -la``
+    (tests/adversarial/test_terminal_repaint.py: the screen alone is fooled). The server
+    carries the exact input: ``paw prompts`` lists both claims, judges nothing ``allow``, and
+    ``paw approve`` answers it neither by keys nor through the server."""
+    monkeypatch.setitem(scenarios.SCENARIOS, "blocked", Action("shell", command=BLOCKED))
+    paw_run.spawn(run, "SCENARIO blocked")
+    target = run.worktree / ".git"
+    assert target.exists()
+
+    def from_the_server() -> dict[str, Any] | None:
+        listed = paw_run.prompts(run)
+        return listed[0] if listed and listed[0]["source"] == "agree" else None
+
+    # pending on the server and drawn on the screen, both naming the blocked command
+    assert wait_until(from_the_server, PROMPT_TIMEOUT), run.pane.capture()
+    prompt = from_the_server()
+    assert prompt is not None
+    assert (prompt["subject"], prompt["verdict"]) == (BLOCKED, "block"), prompt
+    assert prompt["channel_subject"] == BLOCKED, prompt
+    request_id = prompt["channel_request"]
+    server = load_opencode_server(paw_run.AGENT_NAME, run.ws.repo / ".paw")
+    assert server is not None
+    channel = OpencodeChannel(server, stream=False)
+    assert channel.state(request_id) is ChannelState.PENDING
+    assert DIALOG in run.pane.capture()
+
+    row = channel_case.repaint(run, BLOCKED, SHOWN)
+    assert wait_until(lambda: SHOWN in run.pane.capture().splitlines()[row], EFFECT_TIMEOUT)
+
+    def disagreeing() -> dict[str, Any] | None:
+        listed = paw_run.prompts(run)
+        return listed[0] if listed and listed[0]["source"] == "disagree" else None
+
+    assert wait_until(disagreeing, EFFECT_TIMEOUT), (paw_run.prompts(run), run.pane.capture())
+    shown = disagreeing()
+    assert shown is not None
+    assert "channel disagrees" in shown["question"], shown
+    assert shown["subject"] is None, shown
+    assert shown["verdict"] != "allow", shown
+    assert BLOCKED in shown["question"], shown
+    # both subjects: what the server asks and what the screen draws
+    assert (shown["channel_subject"], shown["channel_request"]) == (BLOCKED, request_id), shown
+    assert shown["screen_subject"] is not None, shown
+    assert SHOWN in shown["screen_subject"], shown
+    assert BLOCKED not in shown["screen_subject"], shown
+    table = paw_run.paw(run, "prompts").stdout
+    assert table.splitlines()[1].split()[4] == "DISAGREE", table
+    said = next(line for line in table.splitlines() if "disagree" in line)
+    assert BLOCKED in said, table
+    assert SHOWN in said, table
+
+    refused = paw_run.decide(run, "approve", shown["id"])
+    assert refused["outcome"] == "refused", refused
+    assert "disagree" in refused["reason"], refused
+    assert refused["exit"] != 0, refused
+    # nothing sent: no key, no reply to the server (it still holds the request open)
+    audit = channel_figure.audit(run)
+    assert [r for r in audit if r.get("decision") == "send"] == [], audit
+    assert [r for r in audit if r.get("keys") or r.get("path") == "keys"] == [], audit
+    assert channel.state(request_id) is ChannelState.PENDING
+    assert channel.reply_of(request_id) is None
+    assert DIALOG in run.pane.capture()
+    assert target.exists()
+    # the audit records the refusal, with both claims' source
+    refusals = [r for r in audit if r.get("decision") == "refuse"]
+    assert len(refusals) == 1, audit
+    assert refusals[0]["event"] == "approve", refusals
+    assert refusals[0]["prompt_id"] == shown["id"], refusals
+    assert "disagree" in refusals[0]["reason"], refusals
+    assert (refusals[0]["source"], refusals[0]["channel_request"]) == ("disagree", request_id)
+    assert refusals[0]["channel_subject"] == BLOCKED, refusals
+    assert refusals[0]["path"] is None, refusals  # neither keys nor the channel may answer it
+    assert not run.stub.gated_results("blocked")
 
 
 def _server_has_its_password(run: paw_run.PawRun) -> None:

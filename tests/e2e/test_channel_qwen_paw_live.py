@@ -10,7 +10,10 @@ from the channel alone (nothing on the screen to read), with the exact input:
 - a denial goes through the channel; Qwen gives the model paw's message;
 - with ``[channels] enabled = false`` nothing is wired and the screen path answers with keys;
 - a hook run forged by the agent's own shell tool (paw's hook program, the spawn's directory
-  and secret at hand) is refused: never listed, never answered.
+  and secret at hand) is refused: never listed, never answered;
+- a dialog forged in Qwen's own layout by another process writing to the pane's terminal,
+  asking ``ls -la`` while the hook holds ``rm -rf .git``, disagrees with the request: listed
+  with both, refused by ``paw approve``, no key, no answer to the hook, ``.git`` stays.
 """
 
 from __future__ import annotations
@@ -105,6 +108,17 @@ def test_a_record_forged_by_the_agents_shell_is_refused(
              "session_id": "s", "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
     channel_case.assert_a_forged_hook_run_is_refused(
         run, monkeypatch, (event, "bash"), (PROMPT_TIMEOUT, EFFECT_TIMEOUT)
+    )
+
+
+def test_a_forged_dialog_over_a_held_blocked_request_is_refused_because_the_channel_disagrees(
+    run: paw_run.PawRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Qwen draws no dialog while its hook holds ``rm -rf .git``; another process draws one
+    in Qwen's layout asking ``ls -la`` (its live capture's rows): one approval must not send
+    keys to it."""
+    channel_case.assert_a_forged_dialog_is_refused(
+        run, monkeypatch, ("qwen-code", "? Shell"), (PROMPT_TIMEOUT, EFFECT_TIMEOUT)
     )
 
 

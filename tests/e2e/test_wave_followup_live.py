@@ -75,9 +75,14 @@ def _audit(ws: agents.Workspace) -> list[dict[str, object]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+REFUSED = ("did not type it", "its follow-up waits")  # not typed, or typed and never seen
+
+
 def _refused(messages: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The messages saying the follow-up was not typed (the task then waits for a human)."""
-    return [m for m in messages if "did not type it" in f"{m.get('title')} {m.get('message')}"]
+    """The messages saying the follow-up was not typed, or typed and never seen arrive (the
+    task then waits for a human)."""
+    said = [f"{m.get('title')} {m.get('message')}" for m in messages]
+    return [m for m, text in zip(messages, said, strict=True) if any(r in text for r in REFUSED)]
 
 
 @pytest.mark.parametrize("agent", AGENTS)

@@ -146,6 +146,19 @@ class StateStore:
         if parsed is not None:
             self._memo[(name, parsed[0])] = (text + "\n", parsed[1])
 
+    def save_text(self, folder: str, name: str, text: str) -> str:
+        """Write ``<root>/<folder>/<name>`` (replaced whole; not fsync'd: a record for people
+        and agents to read, never read back by paw) and return its absolute path."""
+        self.ensure()
+        directory = self.root / _checked_name(folder)
+        path = directory / _checked_name(name)
+        try:
+            directory.mkdir(exist_ok=True)
+            _write_atomic(path, text, durable=False)
+        except OSError as err:
+            raise StateError(f"cannot write {path}: {_why(err)}") from err
+        return str(path.absolute())
+
     @contextlib.contextmanager
     def lock(self, name: str) -> Iterator[None]:
         """An exclusive lock on ``<root>/<name>.lock`` shared by every paw process (blocking).

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from paw.core.typed_room import DEFAULT_ROOM, InputRoom
+
 if TYPE_CHECKING:
     from paw.core.config import TaskMode
 
@@ -100,6 +102,9 @@ class AgentSpec:
     usage_source: str | None = None
     """Where paw reads the agent's token usage (and cost), as reports name it; None: paw
     does not read it (docs/agents.md says why, per agent)."""
+    input_room: InputRoom = DEFAULT_ROOM
+    """How much typed text its input shows whole and paw reads back (measured; the default is
+    paw's readers' limit): a follow-up paw composes is sized to fit (:mod:`paw.core.typed_room`)."""
     rank: int = 50
     """Where the agent comes in a list that offers a default (the TUI's spawn form): lower
     first, then by name. The most used agents come first."""

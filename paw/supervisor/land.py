@@ -43,6 +43,7 @@ from paw.core.land_respawn import Respawn
 from paw.core.printable import printable_line
 from paw.core.wave import CheckRunner, WaveState
 from paw.errors import PawError
+from paw.supervisor.followup_room import tail_room
 from paw.supervisor.land_git import LandGit
 from paw.supervisor.land_outbox import LandOutbox
 from paw.supervisor.land_respawn import finish_cut_respawns, respawn
@@ -50,6 +51,7 @@ from paw.supervisor.records import load_agents
 
 if TYPE_CHECKING:
     from paw.core.land import Decision
+    from paw.core.output_tail import TailRoom
     from paw.core.wave import WaveFile, WaveTask
     from paw.supervisor.model import LivePrompt
     from paw.supervisor.records import StateStore
@@ -342,7 +344,12 @@ class Lander:
                 failed = Outcome(
                     "check-failed", check=command, exit_code=ran.exit_code, output=ran.output
                 )
-                self._after(task, failed, head)
+                landing = self.state.task(task)
+                agent = landing.agent if landing is not None else task
+                room = tail_room(
+                    self.ctx, agent, ran.output, self.wave.name, task, "land", attempt.number
+                )
+                self._after(task, failed, head, room)
                 return
         attempt.step = Step.MOVING
         self.save()  # recorded before the base moves: a crash after it is read from git
@@ -362,10 +369,11 @@ class Lander:
         self.ctx.fault("land:recorded")
         self.git.remove_scratch(self.repo, scratch)
 
-    def _after(self, task: str, outcome: Outcome, head: str) -> None:
+    def _after(self, task: str, outcome: Outcome, head: str, room: TailRoom | None = None) -> None:
         spec = self.wave.task(task)
         attempt = self.state.current
-        after_attempt(spec, self.state, outcome, head, self.ctx.clock(), self.state.strategy)
+        now = self.ctx.clock()
+        after_attempt(spec, self.state, outcome, head, now, self.state.strategy, room)
         self.save()
         if outcome.kind != "landed" and attempt is not None:
             self.git.remove_scratch(self.repo, attempt.scratch)

@@ -58,6 +58,11 @@ class StateStore(Protocol):
         the text written (remembered: the writer's next read of its own text parses nothing)."""
         ...
 
+    def save_text(self, folder: str, name: str, text: str) -> str:
+        """Write the text file ``name`` in the folder ``folder`` of paw's state directory
+        (never in a worktree) and return its path; PawError when it cannot be written."""
+        ...
+
     def lock(self, name: str) -> AbstractContextManager[None]:
         """An exclusive lock shared by every paw process of this repository (blocking,
         re-entrant within one thread)."""

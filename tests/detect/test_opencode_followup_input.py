@@ -12,12 +12,16 @@ live box above the ``╹▀▀`` edge counts: the transcript draws the user's me
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from paw.core.detect import detect, read_input
-from paw.core.detect.registry import load_input_reader
+from paw.core.detect.registry import load_input_reader, spec_for
+from paw.core.detect.screen import strip_ansi
+from paw.core.output_tail import TailRoom, tail
+from paw.core.typed_room import fit_at
 from paw.core.typed_text import echo_shown, one_line
 from paw.core.wave import followup_text
 from paw.core.wave.state import CheckRun
@@ -76,3 +80,39 @@ def test_kilo_code_reads_the_same_box_with_the_same_function(name: str) -> None:
     assert load_input_reader("kilocode") is load_input_reader("opencode")
     screen = _screen(name)
     assert read_input(screen, "kilocode") == read_input(screen, "opencode")
+
+
+# A check's output of 200 lines of 100 characters (tests/e2e/test_wave_followup_live.py).
+LONG_OUTPUT = "\n".join(f"output line {i:03d} " + "x" * 84 for i in range(1, 201))
+SAVED = "/home/u/src/demo/.paw/checks/w-fix-1.log"
+BOX_TEXT_COLUMNS = 111  # at 120 columns (the fixture's second row: 110 and the next word)
+
+
+def _drawn(text: str) -> str:
+    """The wave pane of ``wave_followup_120x40`` with ``text`` typed into the box instead,
+    wrapped as opencode wraps it; the 40 rows keep their bottom (the box grows upward)."""
+    rows = _screen("wave_followup_120x40").split("\n")
+    edge = max(i for i, row in enumerate(rows) if "╹" in row)
+    top = max(i for i in range(edge - 2) if strip_ansi(rows[i]).strip() == "┃")
+    typed = [f"  ┃  {row}" for row in textwrap.wrap(text, BOX_TEXT_COLUMNS)]
+    drawn = rows[: top + 1] + typed + rows[edge - 2 :]
+    return "\n".join(drawn[-len(rows) :])
+
+
+def test_a_long_checks_sized_followup_reads_back_whole_where_the_unsized_one_cannot() -> None:
+    """The follow-up sized by opencode's input room at 120x40 draws in at most 10 rows and
+    reads back as exactly what was typed (paw may press Enter); the unsized one (the usual
+    20-line tail) takes 15 rows: more than opencode shows at 40 rows (13) and than paw reads."""
+    spec = spec_for("opencode")
+    assert spec is not None
+    run = CheckRun(at=0.0, exit_code=1, tail=tail(LONG_OUTPUT))
+    sized = one_line(followup_text(CHECK, run, TailRoom(fit_at(spec.input_room, 120, 40), SAVED)))
+    assert len(textwrap.wrap(sized, BOX_TEXT_COLUMNS)) <= 10
+    screen = _drawn(sized)
+    assert detect(screen, "opencode").state.value == "idle"
+    shown = read_input(screen, "opencode")
+    assert shown == sized
+    assert echo_shown(shown, sized)
+    unsized = one_line(followup_text(CHECK, run))
+    assert len(textwrap.wrap(unsized, BOX_TEXT_COLUMNS)) > 13
+    assert read_input(_drawn(unsized), "opencode") is None  # unreadable: never an Enter

@@ -345,6 +345,7 @@ class MemoryState:
 
     docs: dict[str, dict[str, object]] = field(default_factory=dict)
     locks: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
 
     def read(self, name: str) -> dict[str, object] | None:
         """The document, if any."""
@@ -368,6 +369,12 @@ class MemoryState:
         """Replace the document."""
         del durable, parsed
         self.docs[name] = dict(data)
+
+    def save_text(self, folder: str, name: str, text: str) -> str:
+        """Kept in ``files`` under a path of its own."""
+        path = f"/state/{folder}/{name}"
+        self.files[path] = text
+        return path
 
     def lock(self, name: str) -> AbstractContextManager[None]:
         """Count lock uses (one process: nothing to wait for)."""

@@ -23,6 +23,7 @@ from paw.core.output_tail import tail
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from paw.core.output_tail import TailRoom
     from paw.core.wave.schema import WaveTask
 
 PARKED_TAIL_LINES = 30
@@ -59,10 +60,17 @@ class Outcome:
 
 
 def after_attempt(
-    spec: WaveTask, land: LandState, outcome: Outcome, head: str, now: float, strategy: str
+    spec: WaveTask,
+    land: LandState,
+    outcome: Outcome,
+    head: str,
+    now: float,
+    strategy: str,
+    room: TailRoom | None = None,
 ) -> TaskLanding:
     """Record what the attempt came to: landed, sent back with a follow-up, or parked. The
-    attempt in flight is over (``land.current`` is cleared)."""
+    attempt in flight is over (``land.current`` is cleared). ``room``: what a follow-up must
+    fit in and where a failed check's whole output was saved."""
     t = task_landing(land, spec.name)
     land.current = None
     if outcome.kind == "landed":
@@ -93,7 +101,7 @@ def after_attempt(
     )  # fmt: skip
     if t.followups < spec.retries:
         t.status, t.sent_at, t.sent_head = LandStatus.SENT_BACK, now, head
-        t.followup_text = followup_text(t, outcome, land.into, verb)
+        t.followup_text = followup_text(t, outcome, land.into, verb, room)
         t.followup_why = None
         t.why = f"sent back to its agent: {t.problem}"
         note_event(land, t.name, LandStatus.SENT_BACK, t.why, now)

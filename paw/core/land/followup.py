@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paw.core.land.journal import LandState, LandStatus, TaskLanding, note_event, task_landing
-from paw.core.output_tail import one_line_tail
+from paw.core.output_tail import TailRoom, fitted_tail
 from paw.core.printable import printable_line
 
 if TYPE_CHECKING:
@@ -16,20 +16,29 @@ FOLLOWUP_TAIL_LINES = 15
 FOLLOWUP_MAX_CHARS = 1200
 
 
-def followup_text(t: TaskLanding, outcome: Outcome, into: str, verb: str) -> str:
+def followup_text(
+    t: TaskLanding, outcome: Outcome, into: str, verb: str, room: TailRoom | None = None
+) -> str:
     """The follow-up: what went wrong when the work was put on top of ``into``, on ONE line
-    and without control characters (it is typed; a newline would submit early)."""
+    and without control characters (it is typed; a newline would submit early). With a
+    ``room``, a failed check's output tail is cut (its last lines kept, "(trimmed)" said) so
+    the message shows whole in the agent's input, and the file holding the whole output is
+    named."""
+    how = f"git rebase {into}" if verb == "rebase" else f"git merge {into}"
+    ask = f"Please bring {into} into your branch ({how}), fix this, commit, and finish."
     if outcome.kind == "conflict":
         files = ", ".join(printable_line(f) for f in outcome.files[:20]) or "(unknown files)"
-        what = f"Your branch conflicts with {into} ({verb}): {files}."
-    else:
-        tail = one_line_tail(outcome.output, FOLLOWUP_TAIL_LINES, FOLLOWUP_MAX_CHARS)
-        what = (
+        return f"Your branch conflicts with {into} ({verb}): {files}. {ask}"
+    room = room or TailRoom()
+    saved = f"The whole output is in {printable_line(room.saved)}. " if room.saved else ""
+
+    def compose(tail: str) -> str:
+        return (
             f"On top of {into} ({verb}) the check `{printable_line(outcome.check or '')}` "
-            f"failed (exit {outcome.exit_code}). Output tail: {tail}."
+            f"failed (exit {outcome.exit_code}). Output tail: {tail}. " + saved + ask
         )
-    how = f"git rebase {into}" if verb == "rebase" else f"git merge {into}"
-    return f"{what} Please bring {into} into your branch ({how}), fix this, commit, and finish."
+
+    return fitted_tail(outcome.output, FOLLOWUP_TAIL_LINES, FOLLOWUP_MAX_CHARS, compose, room.fit)
 
 
 def followup_counted(land: LandState, task: str, now: float) -> TaskLanding:

@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass
 
 from paw.core.notify_settings import NotifySettings
-from paw.core.output_tail import one_line_tail
+from paw.core.output_tail import TailRoom, fitted_tail
 from paw.core.wave.effects import ApproveByRule, Effect, FollowUp, Notify, RunCheck
 from paw.core.wave.rules import route
 from paw.core.wave.schema import WaveFile, WaveTask
@@ -360,9 +360,10 @@ def notify_settings(wave: WaveFile, fallback: NotifySettings | None = None) -> N
 
 
 def after_check(
-    spec: WaveTask, task: TaskState, run: CheckRun, now: float
+    spec: WaveTask, task: TaskState, run: CheckRun, now: float, room: TailRoom | None = None
 ) -> tuple[TaskState, tuple[Effect, ...]]:
-    """A check finished: done, a follow-up with the failure's tail, or failed (pure)."""
+    """A check finished: done, a follow-up with the failure's tail, or failed (pure).
+    ``room``: what the follow-up must fit in and where the whole output was saved."""
     t = task.model_copy(deep=True)
     t.checks.append(run)
     if run.exit_code == 0:
@@ -371,7 +372,7 @@ def after_check(
     if t.followups < spec.retries:
         # Not typed from here: the next sweep types it once the agent is idle at an empty
         # input (a prompt shown while the check ran is answered first).
-        t.followup_text = followup_text(spec.check or "", run)
+        t.followup_text = followup_text(spec.check or "", run, room)
         t.followup_why, t.followup_notified = None, None
         return t, ()
     after = f"{t.followups} follow-up{'' if t.followups == 1 else 's'}"
@@ -383,16 +384,22 @@ FOLLOWUP_TAIL_LINES = 20
 FOLLOWUP_MAX_CHARS = 1500
 
 
-def followup_text(check: str, run: CheckRun) -> str:
+def followup_text(check: str, run: CheckRun, room: TailRoom | None = None) -> str:
     """The follow-up message: the check, its exit code and the tail of its output, on ONE line
     (typing a newline would submit early in most agent UIs). A check's colours are dropped and
     any other control character is shown as an escape: typed text holds none (a control
-    character is a key of its own, and paw refuses to type it)."""
-    tail = one_line_tail(run.tail, FOLLOWUP_TAIL_LINES, FOLLOWUP_MAX_CHARS)
-    return (
-        f"The check `{check}` failed (exit {run.exit_code}). Output tail: {tail} "
-        "-- please fix this and finish your turn when the check passes."
-    )
+    character is a key of its own, and paw refuses to type it). With a ``room``, the tail is
+    cut (its last lines kept, "(trimmed)" said) so the message shows whole in the agent's
+    input, and the file holding the whole output is named."""
+    room = room or TailRoom()
+
+    def compose(tail: str) -> str:
+        return (
+            f"The check `{check}` failed (exit {run.exit_code}). Output tail: {tail} "
+            f"-- {room.saved_words()}please fix this and finish your turn when the check passes."
+        )
+
+    return fitted_tail(run.tail, FOLLOWUP_TAIL_LINES, FOLLOWUP_MAX_CHARS, compose, room.fit)
 
 
 def _finish(t: TaskState, phase: Phase, outcome: str, now: float) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from paw.core.output_tail import tail
 from paw.core.wave import CheckResult, CheckRun, Notify, after_check
+from paw.supervisor.followup_room import tail_room
 from paw.supervisor.wave.runner_view import RunnerView
 
 if TYPE_CHECKING:
@@ -77,7 +78,13 @@ def collect_checks(runner: CheckingRunner, now: float) -> None:
             "wave-check-result", wave=runner.wave.name, task=name, exit_code=run.exit_code,
             tail=run.tail,
         )  # fmt: skip
-        updated, effects = after_check(runner.wave.task(name), runner.state.task(name), run, now)
+        task = runner.state.task(name)
+        room = None
+        if run.exit_code != 0:  # its whole output saved, and the room its follow-up has
+            room = tail_room(
+                runner.ctx, task.agent, result.output, runner.wave.name, name, len(task.checks) + 1
+            )
+        updated, effects = after_check(runner.wave.task(name), task, run, now, room)
         updated.checking_since = None
         runner.put(updated)
         runner.owe([e for e in effects if isinstance(e, Notify)])

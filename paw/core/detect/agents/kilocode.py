@@ -31,6 +31,7 @@ import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.agents.opencode import (
+    INPUT_ROOM,
     Keys,
     bottom_block,
     permission_prompt,
@@ -68,6 +69,7 @@ SPEC = AgentSpec(
     fork_of="opencode",
     rank=7,
     usage_source="Kilo Code's database",
+    input_room=INPUT_ROOM,  # opencode's input box, drawn the same
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

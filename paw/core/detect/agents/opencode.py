@@ -43,6 +43,14 @@ from paw.core.detect.screen import Screen, parse_screen
 from paw.core.detect.styles import highlighted
 from paw.core.detect.tall_box import box_command, box_top, may_be_cut, whole_subject
 from paw.core.models import Detection, Prompt, PromptKind
+from paw.core.typed_room import InputRoom
+
+# The input box (a textarea in a bordered box): two columns of margin, "┃" and two of padding on
+# the left, two of padding and two of margin on the right (the text wraps at width - 9 at 120
+# columns; one more kept spare). It grows to max(6, pane height // 3) rows of text (opencode's
+# `tui.prompt.max_height` default), then scrolls: text past that never reads back whole. paw's
+# reader reads 12 rows of the box, two of them its padding: 10 rows of text.
+INPUT_ROOM = InputRoom(rows=6, chrome=10, per_height=3, max_rows=10)
 
 SPEC = AgentSpec(
     kind="opencode",
@@ -59,6 +67,7 @@ SPEC = AgentSpec(
     ),
     rank=6,
     usage_source="opencode's database",
+    input_room=INPUT_ROOM,
 )
 AGENT = SPEC.kind
 VERIFIED_VERSION = SPEC.version

@@ -380,19 +380,32 @@ def _codex(
     return total
 
 
-def _sessions(
-    reader: str,
-) -> Callable[[str, Mapping[str, str], float | None, UsageCache], Usage | None]:
-    """The reader ``reader`` of :mod:`paw.adapters.usage_sessions` (it imports this module)."""
+# The readers of paw.adapters.usage_sessions (it imports this module, so each is imported when
+# it is first called), named directly: a misspelt one fails mypy and ruff, not a reading.
 
-    def read(
-        worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
-    ) -> Usage | None:
-        from paw.adapters import usage_sessions
 
-        return cast("Usage | None", getattr(usage_sessions, reader)(worktree, env, since, cache))
+def _cline(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    from paw.adapters.usage_sessions import read_cline
 
-    return read
+    return read_cline(worktree, env, since, cache)
+
+
+def _continue(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    from paw.adapters.usage_sessions import read_continue
+
+    return read_continue(worktree, env, since, cache)
+
+
+def _vibe(
+    worktree: str, env: Mapping[str, str], since: float | None, cache: UsageCache
+) -> Usage | None:
+    from paw.adapters.usage_sessions import read_vibe
+
+    return read_vibe(worktree, env, since, cache)
 
 
 # each reader by the kind whose files it reads (one line each: a new agent adds its own; the
@@ -404,9 +417,9 @@ _READERS["gemini-cli"] = _gemini
 _READERS["qwen-code"] = _qwen
 _READERS["opencode"] = usage_db.read_opencode
 _READERS["kilocode"] = usage_db.read_kilo
-_READERS["cline"] = _sessions("read_cline")
-_READERS["continue-cli"] = _sessions("read_continue")
-_READERS["mistral-vibe"] = _sessions("read_vibe")
+_READERS["cline"] = _cline
+_READERS["continue-cli"] = _continue
+_READERS["mistral-vibe"] = _vibe
 
 
 def _codex_index(sessions: Path, cache: UsageCache) -> list[tuple[str, Path, dt.date | None]]:

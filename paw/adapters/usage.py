@@ -42,7 +42,7 @@ from paw.core.usage import (
     parse_qwen_chat,
     usage_source,
 )
-from paw.core.usage_aider import LOG_KINDS
+from paw.core.usage_aider import LOG_KINDS, OWN_LOG_UNKNOWN
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
@@ -187,12 +187,14 @@ def read_usage(
     try:
         if kind not in LOG_KINDS:
             usage = _READERS[kind](worktree, env, since, cache)
-        elif log is None or not log.exists():
-            return UsageReading(None, source, unknown=f"no {source}: {LOG_KINDS[kind]}")
         else:
-            from paw.adapters.usage_logs import read_aider  # (it imports this module)
+            from paw.adapters.usage_logs import read_aider, user_aider_log  # (imports this)
 
-            usage = read_aider(log, since, cache)
+            usage = None if log is None or not log.exists() else read_aider(log, since, cache)
+            if usage is None and user_aider_log(worktree, env):
+                return UsageReading(None, source, unknown=OWN_LOG_UNKNOWN)
+            if log is None or not log.exists():
+                return UsageReading(None, source, unknown=f"no {source}: {LOG_KINDS[kind]}")
     except OSError as err:
         return UsageReading(None, source, unknown=f"{source} unreadable: {err.strerror or err}")
     if usage is None:

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING
 
 from paw.adapters.usage import UsageCache, usage_data, usage_of, usage_valid
 from paw.core.names import name_problem
-from paw.core.usage_aider import parse_aider_log
+from paw.core.usage_aider import CONFIG_FILE, DOTENV_FILE, parse_aider_log, user_names_log
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from paw.core.usage import Usage
 
 USAGE_DIR = "usage"
@@ -59,3 +61,27 @@ def read_aider(log: Path | None, since: float | None, cache: UsageCache) -> Usag
 def _aider_file(path: Path, since: float | None) -> object:
     with path.open(encoding="utf-8", errors="replace") as handle:
         return usage_data(parse_aider_log(handle, since))
+
+
+def user_aider_log(worktree: str, env: Mapping[str, str]) -> bool:
+    """Whether the user names aider's analytics log themselves for an aider started in
+    ``worktree`` with ``env`` (see :func:`~paw.core.usage_aider.user_names_log`): its
+    environment, ``.aider.conf.yml`` in the worktree (its cwd and git root) and in the home
+    folder, ``.env`` in the worktree. A settings file paw cannot read counts as naming one
+    (paw then leaves aider's settings alone)."""
+    home = Path(env.get("HOME") or Path.home())
+    configs = [_text(Path(worktree) / CONFIG_FILE), _text(home / CONFIG_FILE)]
+    dotenvs = [_text(Path(worktree) / DOTENV_FILE)]
+    if None in configs or None in dotenvs:
+        return True
+    return user_names_log(env, (c or "" for c in configs), (d or "" for d in dotenvs))
+
+
+def _text(path: Path) -> str | None:
+    """The file's text; "" when there is none; None when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except (FileNotFoundError, NotADirectoryError):
+        return ""
+    except OSError:
+        return None

@@ -11,7 +11,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -245,13 +245,17 @@ def _channels(config: PawConfig, state_dir: Path, *, streams: bool) -> ChannelHu
     )
 
 
-def _usage_log(state_dir: Path) -> Callable[[str], str]:
-    """Makes ready the analytics log an agent's aider writes for paw (in ``state_dir``); the
-    usage modules are imported only when an agent is spawned."""
+def _usage_log(state_dir: Path) -> Callable[[str, str, Mapping[str, str]], str | None]:
+    """Makes ready the analytics log an agent's aider writes for paw (in ``state_dir``), unless
+    the user names aider's log themselves (in the launch's environment over paw's, or aider's
+    settings files): None then. The usage modules are imported only when an agent is
+    spawned."""
 
-    def prepare(agent: str) -> str:
-        from paw.adapters.usage_logs import prepare_aider_log
+    def prepare(agent: str, worktree: str, env: Mapping[str, str]) -> str | None:
+        from paw.adapters.usage_logs import prepare_aider_log, user_aider_log
 
+        if user_aider_log(worktree, {**os.environ, **env}):
+            return None
         return prepare_aider_log(state_dir, agent)
 
     return prepare

@@ -26,18 +26,37 @@ from __future__ import annotations
 
 import math
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from paw.core.usage import Usage, count_field, records
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
 AIDER = "aider"  # the detector (and program) whose launch gets the log
 LOG_FLAG = "--analytics-log"
 EVENT = "message_send"
+OWN_LOG_ENV = "AIDER_ANALYTICS_LOG"  # aider's own setting of the log (its AIDER_ prefix)
+CONFIG_FILE = ".aider.conf.yml"  # read by aider in its cwd, its git root and the home folder
+DOTENV_FILE = ".env"  # read by aider in its git root and its cwd: it may set OWN_LOG_ENV
 # the kinds paw reads from a log it has them write, and why that log may be missing
-LOG_KINDS = {AIDER: "paw names one only when it starts the aider program itself (not a wrapper)"}
+LOG_KINDS = {
+    AIDER: (
+        "paw names one only when it starts the aider program itself (not a wrapper) and the "
+        "user names no analytics log of their own (an --analytics-log in the command, "
+        f"{OWN_LOG_ENV}, or analytics-log: in {CONFIG_FILE})"
+    )
+}
+# why an aider's usage is unknown when the user set its analytics log: paw leaves that log alone
+# (it would otherwise stop being written) and does not read it (it may be shared by every aider
+# reading the same settings, the user's own runs included: its replies are no one agent's)
+OWN_LOG_UNKNOWN = (
+    f"aider's analytics log is the user's own ({OWN_LOG_ENV} or analytics-log: in "
+    f"{CONFIG_FILE}); paw adds none and does not read it"
+)
+_CONFIG_KEY = re.compile(r"""^["']?analytics[-_]log["']?\s*:""", re.MULTILINE)
+_DOTENV_KEY = re.compile(rf"^\s*(?:export\s+)?{OWN_LOG_ENV}\s*=", re.MULTILINE)
 
 
 def with_usage_log(detector: str, argv: Sequence[str], log: str) -> tuple[str, ...] | None:
@@ -46,11 +65,27 @@ def with_usage_log(detector: str, argv: Sequence[str], log: str) -> tuple[str, .
     ``aider``. None otherwise (a wrapper, ``python -m aider``, another agent): paw cannot tell
     where a flag would go, adds none, and aider's usage stays unknown.
 
-    A ``--analytics-log`` of the command's own comes later and wins: aider then writes paw's
-    file not at all, and its usage is unknown."""
+    None too when the command names an ``--analytics-log`` of its own: that log is the
+    user's, left as it is (paw's flag would not win over it anyway)."""
     if detector != AIDER or not argv or posixpath.basename(argv[0]) != AIDER:
         return None
+    if any(arg == LOG_FLAG or arg.startswith(f"{LOG_FLAG}=") for arg in argv[1:]):
+        return None
     return (argv[0], LOG_FLAG, log, *argv[1:])
+
+
+def user_names_log(env: Mapping[str, str], configs: Iterable[str], dotenvs: Iterable[str]) -> bool:
+    """Whether the user has aider write an analytics log of their own, as aider 0.86.2 reads
+    its settings: ``AIDER_ANALYTICS_LOG`` in its environment (``env``) or in a ``.env`` file
+    (the texts ``dotenvs``), or an ``analytics-log:`` key in a ``.aider.conf.yml`` (the texts
+    ``configs``). A command-line ``--analytics-log`` would beat paw's on none of these; paw's
+    would beat all of them, and the user's log would silently stop. An empty setting counts
+    (paw errs toward leaving the user's settings alone); a commented-out key does not."""
+    if env.get(OWN_LOG_ENV) is not None:
+        return True
+    return any(_CONFIG_KEY.search(text) for text in configs) or any(
+        _DOTENV_KEY.search(text) for text in dotenvs
+    )
 
 
 def parse_aider_log(lines: Iterable[str], since: float | None = None) -> Usage | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -168,10 +168,11 @@ class Context:
     memory: SweepMemory = field(default_factory=SweepMemory)
     # Agents' structured prompt channels (None: the screen path alone, as before issue 32).
     channels: ChannelHub | None = None
-    # agent name -> the usage log its aider is to write (aider's analytics log), made ready in
-    # paw's state directory, never the worktree (OSError when it cannot be; None: no such log,
-    # e.g. agents on a host)
-    usage_log: Callable[[str], str] | None = None
+    # (agent name, its worktree, its environment) -> the usage log its aider is to write
+    # (aider's analytics log), made ready in paw's state directory, never the worktree; None
+    # when the user names aider's log themselves (left alone); OSError when it cannot be made.
+    # None here: no such log (e.g. agents on a host)
+    usage_log: Callable[[str, str, Mapping[str, str]], str | None] | None = None
 
     @property
     def where(self) -> str:

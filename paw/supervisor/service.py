@@ -61,7 +61,7 @@ class Supervisor:
         resolve_path: Callable[[str], str | None] | None = None,
         channels: ChannelHub | None = None,
         agent_version: Callable[[Sequence[str], Sequence[str]], str | None] | None = None,
-        usage_log: Callable[[str], str] | None = None,
+        usage_log: Callable[[str, str, Mapping[str, str]], str | None] | None = None,
     ) -> None:
         """Wire the ports; nothing runs until a method is called. ``host``: the host the
         agents run on (``procs`` reads it; ``own_procs`` this machine); ``machine``: this

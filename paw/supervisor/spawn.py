@@ -108,7 +108,9 @@ def spawn(
         ctx.record("spawn", agent=name, kind=kind, branch=branch, worktree=worktree, base=base_ref,
                    resumed=resume)  # fmt: skip
         ctx.fault("spawn:worktree")
-        wired = wire_channel(ctx, record, usage_logged(ctx, record, profile, launch.argv))
+        wired = wire_channel(
+            ctx, record, usage_logged(ctx, record, profile, launch.argv, launch.env)
+        )
         try:
             pane = ctx.terminal.new_pane(
                 ctx.session, worktree, wired.argv, {**launch.env, **wired.env},

@@ -273,6 +273,36 @@ def test_aider_is_read_from_the_analytics_log_paw_named(tmp_path: Path) -> None:
     assert read_usage("aider", wt, env, None, log=fifo).usage is None  # never opened
 
 
+def test_aider_with_the_users_own_analytics_log_reads_as_theirs(tmp_path: Path) -> None:
+    """The user names aider's log (paw then names none): its usage is unknown, and says so."""
+    from paw.adapters.usage_logs import user_aider_log
+    from paw.core.usage_aider import OWN_LOG_UNKNOWN
+
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home)}
+    log = tmp_path / ".paw" / "usage" / "a1" / "aider-analytics.jsonl"
+    assert not user_aider_log(str(wt), env)
+    assert read_usage("aider", str(wt), env, None, log=log).unknown != OWN_LOG_UNKNOWN
+    own = {**env, "AIDER_ANALYTICS_LOG": str(tmp_path / "mine.jsonl")}
+    assert user_aider_log(str(wt), own)
+    assert read_usage("aider", str(wt), own, None, log=log).unknown == OWN_LOG_UNKNOWN
+    for folder, name, text in (
+        (home, ".aider.conf.yml", "analytics-log: ~/mine.jsonl\n"),
+        (wt, ".aider.conf.yml", "analytics-log: mine.jsonl\n"),
+        (wt, ".env", "AIDER_ANALYTICS_LOG=mine.jsonl\n"),
+    ):
+        (folder / name).write_text(text, encoding="utf-8")
+        assert user_aider_log(str(wt), env), name
+        reading = read_usage("aider", str(wt), env, None, log=log)
+        assert (reading.usage, reading.unknown) == (None, OWN_LOG_UNKNOWN)
+        (folder / name).unlink()
+    (wt / ".aider.conf.yml").mkdir()  # a settings file paw cannot read: left alone
+    assert user_aider_log(str(wt), env)
+
+
 CONTINUE = FIXTURES / "continue-cli-1.5.47"
 CONTINUE_SESSION = "1bfb6f68-304f-43cf-b38f-b038923ebc3b"
 CONTINUE_CREATED = 1796507829.831  # the session's dateCreated in sessions.json

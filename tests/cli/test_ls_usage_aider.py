@@ -81,14 +81,18 @@ def test_paw_names_aider_a_log_in_its_state_dir_and_reads_its_usage(
     monkeypatch.setenv("PAW_TMUX_SOCKET", server.socket_name)
     aider = _fake_aider(tmp_path / "bin" / "aider", tmp_path / "aider-argv")
     wrapper = _fake_aider(tmp_path / "bin" / "my-aider", tmp_path / "wrapper-argv")
+    own = _fake_aider(tmp_path / "own" / "aider", tmp_path / "own-argv")
     (git_repo / "paw.toml").write_text(
         f'[agents.aider]\ncommand = [{json.dumps(str(aider))}, "--model", "m"]\n'
         f'[agents.wrapped]\ncommand = [{json.dumps(str(wrapper))}, "--model", "m"]\n'
-        'detector = "aider"\n',
+        'detector = "aider"\n'
+        f'[agents.own]\ncommand = [{json.dumps(str(own))}, "--model", "m"]\n'
+        'detector = "aider"\n'
+        f"env = {{ AIDER_ANALYTICS_LOG = {json.dumps(str(tmp_path / 'mine.jsonl'))} }}\n",
         encoding="utf-8",
     )
     repo = str(git_repo)
-    for name, kind in (("a1", "aider"), ("w1", "wrapped")):
+    for name, kind in (("a1", "aider"), ("w1", "wrapped"), ("u1", "own")):
         code, _out, err = _run(capsys, "-C", repo, "spawn", name, "--agent", kind,
                                "--startup-timeout", "5")  # fmt: skip
         assert code in (0, 5), err
@@ -96,6 +100,8 @@ def test_paw_names_aider_a_log_in_its_state_dir_and_reads_its_usage(
     log = git_repo / ".paw" / "usage" / "a1" / "aider-analytics.jsonl"
     assert _wait_for(tmp_path / "aider-argv") == ["--analytics-log", str(log), "--model", "m"]
     assert _wait_for(tmp_path / "wrapper-argv") == ["--model", "m"]  # a wrapper: nothing added
+    # the user's own AIDER_ANALYTICS_LOG (the agent's env): paw's flag would silence it
+    assert _wait_for(tmp_path / "own-argv") == ["--model", "m"]
     _code, out, _err = _run(capsys, "-C", repo, "ls", "--json")
     agents = {a["name"]: a for a in json.loads(out)["agents"]}
     assert not Path(agents["a1"]["worktree"], ".paw").exists()  # nothing in the worktree
@@ -107,5 +113,11 @@ def test_paw_names_aider_a_log_in_its_state_dir_and_reads_its_usage(
     assert agents["w1"]["usage"] is None
     assert agents["w1"]["usage_unknown"] == (
         "no aider's analytics log: paw names one only when it starts the aider program itself "
-        "(not a wrapper)"
+        "(not a wrapper) and the user names no analytics log of their own (an --analytics-log "
+        "in the command, AIDER_ANALYTICS_LOG, or analytics-log: in .aider.conf.yml)"
+    )
+    assert agents["u1"]["usage"] is None
+    assert agents["u1"]["usage_unknown"] == (
+        "aider's analytics log is the user's own (AIDER_ANALYTICS_LOG or analytics-log: in "
+        ".aider.conf.yml); paw adds none and does not read it"
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from paw.core.usage import Usage
-from paw.core.usage_aider import parse_aider_log, with_usage_log
+from paw.core.usage_aider import parse_aider_log, user_names_log, with_usage_log
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "usage" / "aider-0.86.2"
 NO_STREAM = FIXTURES / "analytics-no-stream.jsonl"
@@ -100,3 +100,25 @@ def test_the_log_is_named_to_aider_itself_only() -> None:
     assert with_usage_log("aider", ["sh", "-c", "aider"], log) is None
     assert with_usage_log("codex", ["aider"], log) is None
     assert with_usage_log("aider", [], log) is None
+
+
+def test_a_command_naming_its_own_analytics_log_gets_no_flag_of_paws() -> None:
+    # the user's own log: paw's flag first would lose to it anyway, and adds nothing
+    log = "/repo/.paw/usage/a1/aider-analytics.jsonl"
+    assert with_usage_log("aider", ["aider", "--analytics-log", "mine.jsonl"], log) is None
+    assert with_usage_log("aider", ["aider", "--analytics-log=mine.jsonl"], log) is None
+    assert with_usage_log("aider", ["aider", "--analytics-logs"], log) is not None
+
+
+def test_the_users_own_analytics_log_is_seen_where_aider_reads_it() -> None:
+    assert not user_names_log({}, [], [])
+    assert not user_names_log({"AIDER_MODEL": "m"}, ["model: m\n"], ["AIDER_MODEL=m\n"])
+    assert user_names_log({"AIDER_ANALYTICS_LOG": "/home/u/a.jsonl"}, [], [])
+    assert user_names_log({"AIDER_ANALYTICS_LOG": ""}, [], [])  # set, if empty: left alone
+    assert user_names_log({}, ["model: m\nanalytics-log: a.jsonl\n"], [])
+    assert user_names_log({}, ["'analytics-log': a.jsonl\n"], [])
+    assert user_names_log({}, ["analytics_log: a.jsonl\n"], [])
+    assert not user_names_log({}, ["#analytics-log: xxx\n"], [])  # aider's sample, commented
+    assert user_names_log({}, [], ["AIDER_ANALYTICS_LOG=a.jsonl\n"])
+    assert user_names_log({}, [], ["export AIDER_ANALYTICS_LOG=a.jsonl\n"])
+    assert not user_names_log({}, [], ["# AIDER_ANALYTICS_LOG=a.jsonl\n"])

@@ -67,11 +67,11 @@ def user_aider_log(worktree: str, env: Mapping[str, str]) -> bool:
     """Whether the user names aider's analytics log themselves for an aider started in
     ``worktree`` with ``env`` (see :func:`~paw.core.usage_aider.user_names_log`): its
     environment, ``.aider.conf.yml`` in the worktree (its cwd and git root) and in the home
-    folder, ``.env`` in the worktree. A settings file paw cannot read counts as naming one
+    folder, ``.env`` in both. A settings file paw cannot read counts as naming one
     (paw then leaves aider's settings alone)."""
     home = Path(env.get("HOME") or Path.home())
     configs = [_text(Path(worktree) / CONFIG_FILE), _text(home / CONFIG_FILE)]
-    dotenvs = [_text(Path(worktree) / DOTENV_FILE)]
+    dotenvs = [_text(Path(worktree) / DOTENV_FILE), _text(home / DOTENV_FILE)]
     if None in configs or None in dotenvs:
         return True
     return user_names_log(env, (c or "" for c in configs), (d or "" for d in dotenvs))

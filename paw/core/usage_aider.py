@@ -39,7 +39,7 @@ LOG_FLAG = "--analytics-log"
 EVENT = "message_send"
 OWN_LOG_ENV = "AIDER_ANALYTICS_LOG"  # aider's own setting of the log (its AIDER_ prefix)
 CONFIG_FILE = ".aider.conf.yml"  # read by aider in its cwd, its git root and the home folder
-DOTENV_FILE = ".env"  # read by aider in its git root and its cwd: it may set OWN_LOG_ENV
+DOTENV_FILE = ".env"  # read by aider in the home folder, its git root, its cwd
 # the kinds paw reads from a log it has them write, and why that log may be missing
 LOG_KINDS = {
     AIDER: (

@@ -293,6 +293,7 @@ def test_aider_with_the_users_own_analytics_log_reads_as_theirs(tmp_path: Path) 
         (home, ".aider.conf.yml", "analytics-log: ~/mine.jsonl\n"),
         (wt, ".aider.conf.yml", "analytics-log: mine.jsonl\n"),
         (wt, ".env", "AIDER_ANALYTICS_LOG=mine.jsonl\n"),
+        (home, ".env", "AIDER_ANALYTICS_LOG=mine.jsonl\n"),
     ):
         (folder / name).write_text(text, encoding="utf-8")
         assert user_aider_log(str(wt), env), name

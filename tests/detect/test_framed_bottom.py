@@ -1,10 +1,13 @@
-"""``framed_bottom``: a framed block at the bottom of the screen (see live_dialog)."""
+"""``framed_bottom``: a framed block at the bottom of the screen (see live_dialog), and what
+detect keeps when it turns an idle reading into ``unknown`` for it."""
 
 from __future__ import annotations
 
 import pytest
 
+from paw.core.detect import FRAMED_NOTE, _unless_dialog
 from paw.core.detect.live_dialog import FRAME_ROWS, framed_bottom
+from paw.core.models import Detection, DetectionState
 
 TEXT = ["Sign in with your browser", "Open the page and type the code WXYZ-1234"]
 CORNERS = "╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝╹"
@@ -76,3 +79,25 @@ def test_blank_rows_do_not_count_as_rows() -> None:
 def test_plain_text_is_not_a_frame() -> None:
     assert not framed_bottom([*TEXT, "> type here", "a | b | c"])
     assert not framed_bottom([])
+
+
+def _claude_framed_screen() -> str:
+    width = 60
+    return "\n".join(
+        [
+            "> fix the tests",
+            "",
+            "● Done.",
+            "",
+            "╭" + "─" * (width - 2) + "╮",
+            *("│ " + row.ljust(width - 4) + " │" for row in TEXT),
+            "╰" + "─" * (width - 2) + "╯",
+        ]
+    )
+
+
+def test_unknown_for_a_framed_bottom_keeps_the_detectors_notes() -> None:
+    found = Detection(DetectionState.IDLE, "claude-code", None, ("the detector's own note",))
+    result = _unless_dialog(_claude_framed_screen(), "claude-code", found)
+    assert result.state is DetectionState.UNKNOWN
+    assert result.notes == ("the detector's own note", FRAMED_NOTE)

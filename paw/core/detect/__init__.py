@@ -78,7 +78,7 @@ def _unless_dialog(screen: str, agent: str, found: Detection) -> Detection:
             and framed_bottom(parsed.lines)
             and reader(screen) is None
         ):
-            return Detection(DetectionState.UNKNOWN, agent, None, (FRAMED_NOTE,))
+            return Detection(DetectionState.UNKNOWN, agent, None, (*found.notes, FRAMED_NOTE))
         return found if found.agent == agent else Detection(found.state, agent, None, found.notes)
     if dialog.nested:
         return Detection(

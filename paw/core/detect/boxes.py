@@ -22,10 +22,11 @@ def is_rule(line: str, chars: str = RULE_CHARS, min_len: int = MIN_RULE) -> bool
     return first in chars and body.count(first) == len(body)
 
 
-def is_box_edge(line: str) -> bool:
-    """True if ``line`` is the top or bottom edge of a box (``╭───╮``, ``╰───╯``…)."""
+def is_box_edge(line: str, min_len: int = MIN_RULE) -> bool:
+    """True if ``line`` is the top or bottom edge of a box (``╭───╮``, ``╰───╯``…) at least
+    ``min_len`` characters long."""
     body = line.strip()
-    if len(body) < MIN_RULE or body[0] not in _CORNERS:
+    if len(body) < min_len or body[0] not in _CORNERS:
         return False
     inner = body[1:-1] if body[-1] in _CORNERS else body[1:]
     return bool(inner) and is_rule(inner, min_len=1)

@@ -39,9 +39,8 @@ HINT_ROWS = 4  # the last non-blank rows a dialog's key hint may sit in
 MIN_OPTIONS = 2
 CHROME_ROWS = 4  # rows of hints, notes and footer a dialog may draw under its options
 FRAME_ROWS = 4  # the last non-blank rows a framed block at the live position reaches into
-_CORNERS = "╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝"
-_EDGE_FILL = "─━═"
-_BAR_CHARS = "─━═╌┄┈▔▀▁▄_"
+_MIN_EDGE = 3  # a corner and two rule characters: an edge however narrow the pane drew it
+_BAR_CHARS = "─━═╌┄┈▔▀▁▄_"  # a rule, or a bar under the input
 
 # The key hint of a dialog (not of a busy spinner: "esc to interrupt" is not one).
 HINT = re.compile(
@@ -258,19 +257,7 @@ def framed_bottom(lines: Sequence[str]) -> bool:
     non-blank rows is a box's edge (a corner and its rule, however short the pane made it) or
     starts with a vertical border (``│``, ``┃``). Where the agent's input is not readable, such
     a block is drawn over or instead of it."""
-    filled = [line for line in lines if line.strip() and not _is_bar(line)][-FRAME_ROWS:]
-    return any(has_left_border(line) or _is_edge(line) for line in filled)
-
-
-def _is_bar(line: str) -> bool:
-    """A row of one repeated rule or block character (a rule, a bar under the input)."""
-    body = line.strip()
-    return len(body) >= 3 and body[0] in _BAR_CHARS and body.count(body[0]) == len(body)
-
-
-def _is_edge(line: str) -> bool:
-    body = line.strip()
-    if len(body) < 3 or body[0] not in _CORNERS:
-        return False
-    inner = body[1:-1] if body[-1] in _CORNERS else body[1:]
-    return bool(inner) and inner.strip(_EDGE_FILL) == ""
+    filled = [line for line in lines if line.strip() and not is_rule(line, _BAR_CHARS, _MIN_EDGE)]
+    return any(
+        has_left_border(line) or is_box_edge(line, _MIN_EDGE) for line in filled[-FRAME_ROWS:]
+    )

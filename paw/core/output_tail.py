@@ -97,6 +97,9 @@ SAVED_MAX_CHARS = 1_000_000  # of a saved output: its end
 
 def saved_output_name(*parts: str | int) -> str:
     """The file name a failed check's whole output is saved under, from what names the run
-    (the wave, the task, the run's number), only letters, digits, ``.``, ``_`` and ``-``."""
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", "-".join(str(p) for p in parts))
+    (the wave, the task, the run's number), only letters, digits, ``.``, ``_`` and ``-``. The
+    parts are separated by ``.``, which wave and task names never hold (:mod:`paw.core.names`),
+    so two runs' parts never give one name (``w`` + ``a-b`` and ``w-a`` + ``b`` differ); the
+    state store adds a counter when the name is taken (a wave re-run starts at run 1 again)."""
+    safe = ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", str(p)) for p in parts)
     return f"{safe.lstrip('._-')[:100] or 'check'}.log"

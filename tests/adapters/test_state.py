@@ -209,3 +209,25 @@ def test_a_write_that_need_not_be_durable_fsyncs_nothing(
     store.write("prompts", {"prompts": [1]}, durable=False)
     assert synced == []
     assert store.read("prompts") == {"prompts": [1]}
+
+
+def test_a_saved_text_never_replaces_another(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    first = store.save_text("checks", "w.a.1.log", "first run\n")
+    again = store.save_text("checks", "w.a.1.log", "a re-run from fresh state\n")
+    third = store.save_text("checks", "w.a.1.log", "third\n")
+    assert [Path(p).name for p in (first, again, third)] == [
+        "w.a.1.log",
+        "w.a.1-2.log",
+        "w.a.1-3.log",
+    ]
+    assert Path(first).read_text(encoding="utf-8") == "first run\n"
+    assert Path(again).read_text(encoding="utf-8") == "a re-run from fresh state\n"
+    assert Path(first).stat().st_mode & 0o077 == 0
+
+
+def test_a_saved_text_name_is_checked(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    for folder, name in (("checks", "../x.log"), ("../up", "x.log"), ("checks", ".hidden")):
+        with pytest.raises(StateError):
+            store.save_text(folder, name, "x")

@@ -371,8 +371,14 @@ class MemoryState:
         self.docs[name] = dict(data)
 
     def save_text(self, folder: str, name: str, text: str) -> str:
-        """Kept in ``files`` under a path of its own."""
-        path = f"/state/{folder}/{name}"
+        """Kept in ``files`` under a path of its own (a taken name gets ``-2``, ...)."""
+        stem, dot, suffix = name.rpartition(".")
+        if not stem:
+            stem, dot, suffix = name, "", ""
+        path, number = f"/state/{folder}/{name}", 1
+        while path in self.files:
+            number += 1
+            path = f"/state/{folder}/{stem}-{number}{dot}{suffix}"
         self.files[path] = text
         return path
 

@@ -344,10 +344,14 @@ class Lander:
                 failed = Outcome(
                     "check-failed", check=command, exit_code=ran.exit_code, output=ran.output
                 )
-                landing = self.state.task(task)
-                agent = landing.agent if landing is not None else task
                 room = tail_room(
-                    self.ctx, agent, ran.output, self.wave.name, task, "land", attempt.number
+                    self.ctx,
+                    self.state.agent_of(task),
+                    ran.output,
+                    self.wave.name,
+                    task,
+                    "land",
+                    attempt.number,
                 )
                 self._after(task, failed, head, room)
                 return

@@ -14,6 +14,7 @@ from paw.core.land import (
     Outcome,
     SendBack,
     Step,
+    TaskLanding,
     Wait,
     after_attempt,
     begin,
@@ -318,3 +319,10 @@ def test_a_sent_back_agent_at_a_prompt_is_told_once_per_prompt() -> None:
     decide(wave, land, {"a": AgentSeen("h1", "waiting")}, 7.0)  # a dialog now: said again
     assert land.events[-1]["text"] == "waiting on a prompt: its agent shows a dialog"
     assert len(land.events) == told + 2
+
+
+def test_the_agent_of_a_task_is_its_landings_else_the_waves_name_for_it() -> None:
+    land = LandState(wave="night", into="main", strategy="rebase", started_at=0.0)
+    land.tasks.append(TaskLanding(name="fix", agent="other-fix", queued_at=0.0))
+    assert land.agent_of("fix") == "other-fix"
+    assert land.agent_of("docs") == "night-docs"  # never the bare task name

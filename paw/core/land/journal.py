@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paw.core.wave.schema import agent_name
+
 LAND_SUFFIX = ".land"  # the journal: .paw/waves/<wave>.land.json
 SCRATCH_DIR = "land"  # scratch worktrees: .paw/land/<wave>/<task>-<attempt>
 
@@ -90,6 +92,12 @@ class LandState(_State):
     def task(self, name: str) -> TaskLanding | None:
         """The landing of task ``name``, if it entered the queue."""
         return next((t for t in self.tasks if t.name == name), None)
+
+    def agent_of(self, name: str) -> str:
+        """The agent that ran task ``name``: its landing's, else the wave's name for it
+        (``<wave>-<task>``, :func:`~paw.core.wave.schema.agent_name`)."""
+        landing = self.task(name)
+        return landing.agent if landing is not None else agent_name(self.wave, name)
 
 
 def note_event(

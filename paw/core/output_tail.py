@@ -36,6 +36,9 @@ def one_line_tail(output: str, lines: int, chars: int) -> str:
     return " | ".join(kept)[-chars:]
 
 
+LAND_FOLLOWUP_TAIL_LINES = 15  # the lander's follow-ups (its first, and a respawned agent's)
+LAND_FOLLOWUP_MAX_CHARS = 1200
+
 TRIMMED = "(trimmed)"  # before a tail that is not the whole output
 
 

@@ -65,6 +65,7 @@ class TaskLanding(_State):
     files: list[str] = Field(default_factory=list)  # the conflicting files
     check: str | None = None  # the check that failed
     tail: str = ""  # its output's tail
+    saved: str | None = None  # the file holding the failed check's whole output (if saved)
     why: str | None = None  # one line: why it is parked, or what it waits for
     # each attempt that did not land, oldest first: {"kind": "conflict" | "check-failed",
     # "problem", "files", "check", "exit_code", "at"} (kept when it lands: its history)

@@ -1,0 +1,30 @@
+"""The room a failed check's follow-up is sized to when the agent's pane is gone: a new agent
+takes over its branch (the lander's respawn), so the text is sized for that agent's input at
+the size a new pane starts at, never left unsized."""
+
+from __future__ import annotations
+
+from paw.core.detect.registry import spec_for
+from paw.core.typed_room import DEFAULT_ROOM, fit_at
+from paw.supervisor.followup_room import SPAWN_SIZE, input_fit, respawn_fit, tail_room
+from tests.support.supervision import make_rig, spawn_demo
+
+
+def test_a_gone_agents_follow_up_is_sized_for_the_kind_a_respawn_starts() -> None:
+    rig = make_rig()
+    ctx = rig.sup.ctx
+    assert input_fit(ctx, "w-a") is None  # no record, no pane
+    spec = spec_for(ctx.profile("opencode").detector_id)
+    assert spec is not None
+    room = tail_room(ctx, "w-a", "FAILED\n", "w", "a", "land", 1, respawn_kind="opencode")
+    assert room.fit == fit_at(spec.input_room, *SPAWN_SIZE)
+    assert room.saved == "/state/checks/w.a.land.1.log"
+    assert respawn_fit(ctx, "w-a", None) == fit_at(DEFAULT_ROOM, *SPAWN_SIZE)
+
+
+def test_a_live_agents_pane_sizes_it() -> None:
+    rig = make_rig()
+    pane = spawn_demo(rig, "w-a", "")
+    info = rig.terminal.panes[pane].info
+    fit = respawn_fit(rig.sup.ctx, "w-a", "opencode")  # its record's kind, not the fallback
+    assert fit == input_fit(rig.sup.ctx, "w-a") == fit_at(DEFAULT_ROOM, info.width, info.height)

@@ -146,11 +146,35 @@ class StateStore:
         if parsed is not None:
             self._memo[(name, parsed[0])] = (text + "\n", parsed[1])
 
-    def save_text(self, folder: str, name: str, text: str) -> str:
+    def save_text(
+        self, folder: str, name: str, text: str, *, group: str = "", keep: int = 0
+    ) -> str:
         """Write a new file ``<root>/<folder>/<name>`` (readable by its owner only; not
         fsync'd: a record for people and agents to read, never read back by paw) and return
         its absolute path. It never replaces a file: when ``name`` is taken, the stem gets
-        ``-2``, ``-3``, ... (created exclusively, so two writers never share one)."""
+        ``-2``, ``-3``, ... (created exclusively, so two writers never share one). With a
+        ``group`` (how names start) and ``keep``, the group's files in ``folder`` but the
+        newest ``keep`` (the new one among them, never deleted) are deleted."""
+        path = self._save_new(folder, name, text)
+        if group and keep > 0:
+            self._keep_newest(path, group, keep)
+        return str(path.absolute())
+
+    def _keep_newest(self, new: Path, group: str, keep: int) -> None:
+        def newest_first(path: Path) -> tuple[int, str]:
+            try:
+                return (path.stat().st_mtime_ns, path.name)
+            except OSError:
+                return (0, path.name)
+
+        try:
+            others = [p for p in new.parent.iterdir() if p.name.startswith(group) and p != new]
+            for old in sorted(others, key=newest_first, reverse=True)[keep - 1 :]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a file not deleted now is on the next save's list
+
+    def _save_new(self, folder: str, name: str, text: str) -> Path:
         self.ensure()
         directory = self.root / _checked_name(folder)
         stem, dot, suffix = _checked_name(name).rpartition(".")
@@ -167,7 +191,7 @@ class StateStore:
                     continue
                 with os.fdopen(fd, "w", encoding="utf-8") as out:
                     out.write(text)
-                return str(path.absolute())
+                return path
         except OSError as err:
             raise StateError(f"cannot write {path}: {_why(err)}") from err
         raise StateError(f"cannot write {path}: too many files of that name")

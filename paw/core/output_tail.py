@@ -96,6 +96,7 @@ class TailRoom:
 
 CHECKS_FOLDER = "checks"  # in paw's state directory: the whole output of every failed check
 SAVED_MAX_CHARS = 1_000_000  # of a saved output: its end
+SAVED_KEPT = 5  # saved outputs kept per wave and task (the newest; older ones are deleted)
 
 
 def saved_output_name(*parts: str | int) -> str:
@@ -106,3 +107,9 @@ def saved_output_name(*parts: str | int) -> str:
     state store adds a counter when the name is taken (a wave re-run starts at run 1 again)."""
     safe = ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", str(p)) for p in parts)
     return f"{safe.lstrip('._-')[:100] or 'check'}.log"
+
+
+def saved_output_group(wave: str, task: str) -> str:
+    """How every saved output of ``task`` in ``wave`` starts (its checks' and the lander's):
+    the files :data:`SAVED_KEPT` counts."""
+    return saved_output_name(wave, task).removesuffix(".log") + "."

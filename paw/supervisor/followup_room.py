@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paw.core.detect.registry import spec_for
-from paw.core.output_tail import CHECKS_FOLDER, SAVED_MAX_CHARS, TailRoom, saved_output_name
+from paw.core.output_tail import (
+    CHECKS_FOLDER,
+    SAVED_KEPT,
+    SAVED_MAX_CHARS,
+    TailRoom,
+    saved_output_group,
+    saved_output_name,
+)
 from paw.core.typed_room import DEFAULT_ROOM, Fit, InputRoom, fit_at
 from paw.errors import PawError
 from paw.supervisor.observe import pane_for
@@ -75,9 +82,11 @@ def tail_room(
     replaced by a new one of that kind (the lander's): its room then is
     :func:`respawn_fit`'s."""
     try:
+        group = saved_output_group(str(name[0]), str(name[1])) if len(name) >= 2 else ""
         saved: str | None = ctx.state.save_text(
-            CHECKS_FOLDER, saved_output_name(*name), output[-SAVED_MAX_CHARS:]
-        )
+            CHECKS_FOLDER, saved_output_name(*name), output[-SAVED_MAX_CHARS:],
+            group=group, keep=SAVED_KEPT,
+        )  # fmt: skip
     except PawError as err:
         ctx.record("check-output-unsaved", agent=agent, error=err.message)
         saved = None

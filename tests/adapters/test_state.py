@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -231,3 +232,21 @@ def test_a_saved_text_name_is_checked(tmp_path: Path) -> None:
     for folder, name in (("checks", "../x.log"), ("../up", "x.log"), ("checks", ".hidden")):
         with pytest.raises(StateError):
             store.save_text(folder, name, "x")
+
+
+def test_saved_texts_keep_only_the_newest_of_their_group(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    other = Path(store.save_text("checks", "w.ab.1.log", "another task", group="w.ab.", keep=2))
+    saved = []
+    for run in range(1, 8):
+        path = Path(store.save_text("checks", f"w.a.{run}.log", f"run {run}", group="w.a.", keep=3))
+        os.utime(path, ns=(run * 10**9, run * 10**9))  # written a second apart
+        saved.append(path)
+    left = sorted(p.name for p in (tmp_path / ".paw" / "checks").iterdir())
+    assert left == ["w.a.5.log", "w.a.6.log", "w.a.7.log", "w.ab.1.log"]
+    assert other.exists()
+    # the one just written stays even when older files look newer (a clock set back)
+    os.utime(saved[-1], ns=(0, 0))
+    newest = Path(store.save_text("checks", "w.a.1.log", "re-run", group="w.a.", keep=1))
+    assert sorted(p.name for p in newest.parent.iterdir()) == ["w.a.1.log", "w.ab.1.log"]
+    assert newest.read_text(encoding="utf-8") == "re-run"

@@ -146,18 +146,55 @@ class StateStore:
         if parsed is not None:
             self._memo[(name, parsed[0])] = (text + "\n", parsed[1])
 
-    def save_text(self, folder: str, name: str, text: str) -> str:
-        """Write ``<root>/<folder>/<name>`` (replaced whole; not fsync'd: a record for people
-        and agents to read, never read back by paw) and return its absolute path."""
+    def save_text(
+        self, folder: str, name: str, text: str, *, group: str = "", keep: int = 0
+    ) -> str:
+        """Write a new file ``<root>/<folder>/<name>`` (readable by its owner only; not
+        fsync'd: a record for people and agents to read, never read back by paw) and return
+        its absolute path. It never replaces a file: when ``name`` is taken, the stem gets
+        ``-2``, ``-3``, ... (created exclusively, so two writers never share one). With a
+        ``group`` (how names start) and ``keep``, the group's files in ``folder`` but the
+        newest ``keep`` (the new one among them, never deleted) are deleted."""
+        path = self._save_new(folder, name, text)
+        if group and keep > 0:
+            self._keep_newest(path, group, keep)
+        return str(path.absolute())
+
+    def _keep_newest(self, new: Path, group: str, keep: int) -> None:
+        def newest_first(path: Path) -> tuple[int, str]:
+            try:
+                return (path.stat().st_mtime_ns, path.name)
+            except OSError:
+                return (0, path.name)
+
+        try:
+            others = [p for p in new.parent.iterdir() if p.name.startswith(group) and p != new]
+            for old in sorted(others, key=newest_first, reverse=True)[keep - 1 :]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a file not deleted now is on the next save's list
+
+    def _save_new(self, folder: str, name: str, text: str) -> Path:
         self.ensure()
         directory = self.root / _checked_name(folder)
-        path = directory / _checked_name(name)
+        stem, dot, suffix = _checked_name(name).rpartition(".")
+        if not stem:
+            stem, dot, suffix = name, "", ""
+        path = directory / name
         try:
             directory.mkdir(exist_ok=True)
-            _write_atomic(path, text, durable=False)
+            for number in range(1, 10_000):
+                path = directory / (name if number == 1 else f"{stem}-{number}{dot}{suffix}")
+                try:
+                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                except FileExistsError:
+                    continue
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    out.write(text)
+                return path
         except OSError as err:
             raise StateError(f"cannot write {path}: {_why(err)}") from err
-        return str(path.absolute())
+        raise StateError(f"cannot write {path}: too many files of that name")
 
     @contextlib.contextmanager
     def lock(self, name: str) -> Iterator[None]:

@@ -15,10 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from paw.core.output_tail import LAND_FOLLOWUP_MAX_CHARS, LAND_FOLLOWUP_TAIL_LINES, fitted_tail
 from paw.core.printable import printable_line
 
 if TYPE_CHECKING:
     from paw.core.land.journal import TaskLanding
+    from paw.core.typed_room import Fit
 
 # The agent statuses after which a new agent may take over the branch: it exited, its record
 # is gone, or its tmux server went away. ("replaced": a process paw did not start runs in
@@ -52,32 +54,40 @@ def respawn_counted(t: TaskLanding, now: float) -> bool:
     return True
 
 
-def respawned(t: TaskLanding, into: str, strategy: str) -> None:
+def respawned(t: TaskLanding, into: str, strategy: str, fit: Fit | None = None) -> None:
     """The new agent is up: its follow-up waits to be typed (again, when the gone agent had
-    been told already: the same follow-up, not one more)."""
+    been told already: the same follow-up, not one more). ``fit``: the room in the new
+    agent's input (see :func:`respawn_text`)."""
     t.respawn_pending = False
     if t.followup_text is None:
         t.followups = max(0, t.followups - 1)  # counted again when it is typed
-        t.followup_text = respawn_text(t, into, strategy)
+        t.followup_text = respawn_text(t, into, strategy, fit)
     t.followup_why = None
 
 
-def respawn_text(t: TaskLanding, into: str, strategy: str) -> str:
-    """The follow-up for an agent started on a sent-back branch (ONE line, printable)."""
+def respawn_text(t: TaskLanding, into: str, strategy: str, fit: Fit | None = None) -> str:
+    """The follow-up for an agent started on a sent-back branch (ONE line, printable). A
+    failed check's tail is sized as the lander's first follow-up is
+    (:func:`~paw.core.output_tail.fitted_tail`: its last lines that show whole in ``fit``,
+    "(trimmed)" said) and the file holding the whole output is named."""
     verb = "rebase" if strategy == "rebase" else "merge"
+    how = f"git {verb} {into}"
+    ask = f"Please bring {into} into your branch ({how}), fix this, commit, and finish."
     if t.files:
         files = ", ".join(printable_line(f) for f in t.files[:20])
-        what = f"Your branch conflicts with {into} ({verb}): {files}."
-    elif t.check:
-        lines = [printable_line(ln.strip()) for ln in t.tail.splitlines() if ln.strip()][-10:]
-        what = (
-            f"On top of {into} ({verb}) the check `{printable_line(t.check)}` failed. "
-            f"Output tail: {' | '.join(lines)[-1000:]}."
-        )
-    else:
-        what = f"Your branch could not land on {into}: {printable_line(t.problem or 'unknown')}."
-    how = f"git {verb} {into}"
-    return f"{what} Please bring {into} into your branch ({how}), fix this, commit, and finish."
+        return f"Your branch conflicts with {into} ({verb}): {files}. {ask}"
+    if t.check:
+        check = printable_line(t.check)
+        saved = f"The whole output is in {printable_line(t.saved)}. " if t.saved else ""
+
+        def compose(tail: str) -> str:
+            return (
+                f"On top of {into} ({verb}) the check `{check}` failed. "
+                f"Output tail: {tail}. " + saved + ask
+            )
+
+        return fitted_tail(t.tail, LAND_FOLLOWUP_TAIL_LINES, LAND_FOLLOWUP_MAX_CHARS, compose, fit)
+    return f"Your branch could not land on {into}: {printable_line(t.problem or 'unknown')}. {ask}"
 
 
 def respawn_event(events: list[dict[str, object]], task: str, text: str, now: float) -> None:

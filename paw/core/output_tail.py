@@ -36,6 +36,9 @@ def one_line_tail(output: str, lines: int, chars: int) -> str:
     return " | ".join(kept)[-chars:]
 
 
+LAND_FOLLOWUP_TAIL_LINES = 15  # the lander's follow-ups (its first, and a respawned agent's)
+LAND_FOLLOWUP_MAX_CHARS = 1200
+
 TRIMMED = "(trimmed)"  # before a tail that is not the whole output
 
 
@@ -93,10 +96,20 @@ class TailRoom:
 
 CHECKS_FOLDER = "checks"  # in paw's state directory: the whole output of every failed check
 SAVED_MAX_CHARS = 1_000_000  # of a saved output: its end
+SAVED_KEPT = 5  # saved outputs kept per wave and task (the newest; older ones are deleted)
 
 
 def saved_output_name(*parts: str | int) -> str:
     """The file name a failed check's whole output is saved under, from what names the run
-    (the wave, the task, the run's number), only letters, digits, ``.``, ``_`` and ``-``."""
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", "-".join(str(p) for p in parts))
+    (the wave, the task, the run's number), only letters, digits, ``.``, ``_`` and ``-``. The
+    parts are separated by ``.``, which wave and task names never hold (:mod:`paw.core.names`),
+    so two runs' parts never give one name (``w`` + ``a-b`` and ``w-a`` + ``b`` differ); the
+    state store adds a counter when the name is taken (a wave re-run starts at run 1 again)."""
+    safe = ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", str(p)) for p in parts)
     return f"{safe.lstrip('._-')[:100] or 'check'}.log"
+
+
+def saved_output_group(wave: str, task: str) -> str:
+    """How every saved output of ``task`` in ``wave`` starts (its checks' and the lander's):
+    the files :data:`SAVED_KEPT` counts."""
+    return saved_output_name(wave, task).removesuffix(".log") + "."

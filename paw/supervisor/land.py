@@ -344,10 +344,15 @@ class Lander:
                 failed = Outcome(
                     "check-failed", check=command, exit_code=ran.exit_code, output=ran.output
                 )
-                landing = self.state.task(task)
-                agent = landing.agent if landing is not None else task
                 room = tail_room(
-                    self.ctx, agent, ran.output, self.wave.name, task, "land", attempt.number
+                    self.ctx,
+                    self.state.agent_of(task),
+                    ran.output,
+                    self.wave.name,
+                    task,
+                    "land",
+                    attempt.number,
+                    respawn_kind=self._respawn_kind(spec),
                 )
                 self._after(task, failed, head, room)
                 return
@@ -368,6 +373,12 @@ class Lander:
         self._after(task, landed, head)
         self.ctx.fault("land:recorded")
         self.git.remove_scratch(self.repo, scratch)
+
+    def _respawn_kind(self, spec: WaveTask) -> str:
+        """The kind of agent a respawn would start for ``spec`` when its record is gone."""
+        landing = self.state.task(spec.name)
+        kept = landing.respawn_kind if landing is not None else None
+        return kept or spec.agent or self.wave.agent
 
     def _after(self, task: str, outcome: Outcome, head: str, room: TailRoom | None = None) -> None:
         spec = self.wave.task(task)

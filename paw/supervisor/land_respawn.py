@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from paw.core.land import GONE, park
 from paw.core.land_respawn import respawn_counted, respawn_event, respawned
 from paw.errors import PawError
+from paw.supervisor.followup_room import respawn_fit
 from paw.supervisor.records import forget_agent, load_agents, op_lock
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ def respawn(lander: RespawningLander, task: str) -> bool:
         park(state, task, why, lander.ctx.clock())
         lander.save()
         return False
-    respawned(t, state.into, state.strategy)
+    kind = t.respawn_kind or lander.wave.task(task).agent or lander.wave.agent
+    respawned(t, state.into, state.strategy, respawn_fit(lander.ctx, t.agent, kind))
     respawn_event(state.events, task, "a new agent runs on its branch", lander.ctx.clock())
     lander.save()
     return True
@@ -119,7 +121,9 @@ def finish_cut_respawns(
     for t in lander.state.tasks:
         agent = seen.get(t.name)
         if t.respawn_pending and agent is not None and agent.status not in GONE | {"unknown"}:
-            respawned(t, lander.state.into, lander.state.strategy)
+            kind = t.respawn_kind or lander.wave.task(t.name).agent or lander.wave.agent
+            fit = respawn_fit(lander.ctx, t.agent, kind)
+            respawned(t, lander.state.into, lander.state.strategy, fit)
             respawn_event(lander.state.events, t.name, "a new agent runs on its branch", now)
             done = True
     return done

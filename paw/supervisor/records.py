@@ -58,9 +58,13 @@ class StateStore(Protocol):
         the text written (remembered: the writer's next read of its own text parses nothing)."""
         ...
 
-    def save_text(self, folder: str, name: str, text: str) -> str:
-        """Write the text file ``name`` in the folder ``folder`` of paw's state directory
-        (never in a worktree) and return its path; PawError when it cannot be written."""
+    def save_text(
+        self, folder: str, name: str, text: str, *, group: str = "", keep: int = 0
+    ) -> str:
+        """Write a new text file ``name`` in the folder ``folder`` of paw's state directory
+        (never in a worktree; a taken name gets a counter) and return its path; PawError when
+        it cannot be written. ``group`` and ``keep``: of the files whose names start with
+        ``group``, only the newest ``keep`` (the new one among them) stay."""
         ...
 
     def lock(self, name: str) -> AbstractContextManager[None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -209,3 +210,43 @@ def test_a_write_that_need_not_be_durable_fsyncs_nothing(
     store.write("prompts", {"prompts": [1]}, durable=False)
     assert synced == []
     assert store.read("prompts") == {"prompts": [1]}
+
+
+def test_a_saved_text_never_replaces_another(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    first = store.save_text("checks", "w.a.1.log", "first run\n")
+    again = store.save_text("checks", "w.a.1.log", "a re-run from fresh state\n")
+    third = store.save_text("checks", "w.a.1.log", "third\n")
+    assert [Path(p).name for p in (first, again, third)] == [
+        "w.a.1.log",
+        "w.a.1-2.log",
+        "w.a.1-3.log",
+    ]
+    assert Path(first).read_text(encoding="utf-8") == "first run\n"
+    assert Path(again).read_text(encoding="utf-8") == "a re-run from fresh state\n"
+    assert Path(first).stat().st_mode & 0o077 == 0
+
+
+def test_a_saved_text_name_is_checked(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    for folder, name in (("checks", "../x.log"), ("../up", "x.log"), ("checks", ".hidden")):
+        with pytest.raises(StateError):
+            store.save_text(folder, name, "x")
+
+
+def test_saved_texts_keep_only_the_newest_of_their_group(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / ".paw")
+    other = Path(store.save_text("checks", "w.ab.1.log", "another task", group="w.ab.", keep=2))
+    saved = []
+    for run in range(1, 8):
+        path = Path(store.save_text("checks", f"w.a.{run}.log", f"run {run}", group="w.a.", keep=3))
+        os.utime(path, ns=(run * 10**9, run * 10**9))  # written a second apart
+        saved.append(path)
+    left = sorted(p.name for p in (tmp_path / ".paw" / "checks").iterdir())
+    assert left == ["w.a.5.log", "w.a.6.log", "w.a.7.log", "w.ab.1.log"]
+    assert other.exists()
+    # the one just written stays even when older files look newer (a clock set back)
+    os.utime(saved[-1], ns=(0, 0))
+    newest = Path(store.save_text("checks", "w.a.1.log", "re-run", group="w.a.", keep=1))
+    assert sorted(p.name for p in newest.parent.iterdir()) == ["w.a.1.log", "w.ab.1.log"]
+    assert newest.read_text(encoding="utf-8") == "re-run"

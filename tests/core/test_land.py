@@ -14,6 +14,7 @@ from paw.core.land import (
     Outcome,
     SendBack,
     Step,
+    TaskLanding,
     Wait,
     after_attempt,
     begin,
@@ -29,6 +30,8 @@ from paw.core.land import (
     recover,
 )
 from paw.core.land_respawn import Respawn, respawn_counted, respawn_text, respawned
+from paw.core.output_tail import TRIMMED, TailRoom
+from paw.core.typed_room import Fit, wrapped_rows
 from paw.core.wave import Phase, WaveFile, initial_state
 
 
@@ -318,3 +321,29 @@ def test_a_sent_back_agent_at_a_prompt_is_told_once_per_prompt() -> None:
     decide(wave, land, {"a": AgentSeen("h1", "waiting")}, 7.0)  # a dialog now: said again
     assert land.events[-1]["text"] == "waiting on a prompt: its agent shows a dialog"
     assert len(land.events) == told + 2
+
+
+def test_the_agent_of_a_task_is_its_landings_else_the_waves_name_for_it() -> None:
+    land = LandState(wave="night", into="main", strategy="rebase", started_at=0.0)
+    land.tasks.append(TaskLanding(name="fix", agent="other-fix", queued_at=0.0))
+    assert land.agent_of("fix") == "other-fix"
+    assert land.agent_of("docs") == "night-docs"  # never the bare task name
+
+
+def test_a_respawned_agents_check_follow_up_is_sized_and_names_the_saved_output() -> None:
+    wave = _wave()
+    _order, land = _queue(wave, {"a": 1.0})
+    begin(land, "a", "/s", "base", "h1", 1.0)
+    long = "\n".join(f"output line {i:03d} " + "x" * 84 for i in range(1, 201)) + "\nFAILED: 2 != 1"
+    saved = "/repo/.paw/checks/w.a.land.1.log"
+    failed = Outcome("check-failed", check="make test", exit_code=1, output=long)
+    after_attempt(wave.task("a"), land, failed, "h1", 2.0, "rebase", TailRoom(Fit(70, 8), saved))
+    t = followup_counted(land, "a", 3.0)  # typed to the agent that then went away
+    respawn_counted(t, 4.0)
+    fit = Fit(50, 6)
+    respawned(t, "main", "rebase", fit)
+    text = t.followup_text or ""
+    assert wrapped_rows(text, fit.width) <= fit.rows
+    assert f"Output tail: {TRIMMED} " in text
+    assert f"FAILED: 2 != 1. The whole output is in {saved}. Please bring main" in text
+    assert "\n" not in text

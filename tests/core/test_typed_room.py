@@ -149,15 +149,32 @@ class Named(NamedTuple):
 
 
 NAMES = [
-    Named("plain", ("w", "fix", 2), "w-fix-2.log"),
-    Named("odd-characters-replaced", ("w", "a b/c", "land", 1), "w-a_b_c-land-1.log"),
-    Named("no-leading-dot", (".w", "t", 1), "w-t-1.log"),
+    Named("plain", ("w", "fix", 2), "w.fix.2.log"),
+    Named("odd-characters-replaced", ("w", "a b/c", "land", 1), "w.a_b_c.land.1.log"),
+    Named("no-leading-dot", (".w", "t", 1), "w.t.1.log"),
 ]
 
 
 @pytest.mark.parametrize("case", NAMES, ids=[c.test_id for c in NAMES])
 def test_saved_output_name_is_a_plain_file_name(case: Named) -> None:
     assert saved_output_name(*case.parts) == case.name
+
+
+class Clash(NamedTuple):
+    test_id: str
+    one: tuple[str | int, ...]
+    other: tuple[str | int, ...]
+
+
+CLASHES = [
+    Clash("wave-check-vs-landing", ("w", "x-land", 3), ("w", "x", "land", 3)),
+    Clash("dash-in-wave-vs-task", ("w-a", "b", 1), ("w", "a-b", 1)),
+]
+
+
+@pytest.mark.parametrize("case", CLASHES, ids=[c.test_id for c in CLASHES])
+def test_two_runs_never_share_a_saved_output_name(case: Clash) -> None:
+    assert saved_output_name(*case.one) != saved_output_name(*case.other)
 
 
 def test_an_input_room_that_does_not_grow() -> None:

@@ -84,7 +84,7 @@ def test_kilo_code_reads_the_same_box_with_the_same_function(name: str) -> None:
 
 # A check's output of 200 lines of 100 characters (tests/e2e/test_wave_followup_live.py).
 LONG_OUTPUT = "\n".join(f"output line {i:03d} " + "x" * 84 for i in range(1, 201))
-SAVED = "/home/u/src/demo/.paw/checks/w-fix-1.log"
+SAVED = "/home/u/src/demo/.paw/checks/w.fix.1.log"
 BOX_TEXT_COLUMNS = 111  # at 120 columns (the fixture's second row: 110 and the next word)
 
 

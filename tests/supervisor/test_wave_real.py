@@ -295,7 +295,7 @@ def test_wave_escalates_resumes_after_kill_and_reports(
     assert "expected 2, got 1" in followups[0]["text"]
     # the failed check's whole output is saved in paw's state directory, and the follow-up
     # names the file (the scripted agent's input: paw's readers' limit, a short tail fits)
-    saved = repo / ".paw" / "checks" / "night-fix-1.log"
+    saved = repo / ".paw" / "checks" / "night.fix.1.log"
     assert saved.read_text(encoding="utf-8") == "FAILED test_add: expected 2, got 1\n"
     assert f"the whole output is in {saved.resolve()} -- " in followups[0]["text"]
     assert "(trimmed)" not in followups[0]["text"]

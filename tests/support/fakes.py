@@ -370,10 +370,24 @@ class MemoryState:
         del durable, parsed
         self.docs[name] = dict(data)
 
-    def save_text(self, folder: str, name: str, text: str) -> str:
-        """Kept in ``files`` under a path of its own."""
-        path = f"/state/{folder}/{name}"
+    def save_text(
+        self, folder: str, name: str, text: str, *, group: str = "", keep: int = 0
+    ) -> str:
+        """Kept in ``files`` under a path of its own (a taken name gets ``-2``, ...); of a
+        ``group``, the newest ``keep`` stay (in the order written)."""
+        stem, dot, suffix = name.rpartition(".")
+        if not stem:
+            stem, dot, suffix = name, "", ""
+        path, number = f"/state/{folder}/{name}", 1
+        while path in self.files:
+            number += 1
+            path = f"/state/{folder}/{stem}-{number}{dot}{suffix}"
         self.files[path] = text
+        if group and keep > 0:
+            start = f"/state/{folder}/{group}"
+            others = [p for p in self.files if p.startswith(start) and p != path]
+            for old in others[: max(0, len(others) - (keep - 1))]:
+                del self.files[old]
         return path
 
     def lock(self, name: str) -> AbstractContextManager[None]:

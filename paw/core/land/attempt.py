@@ -77,7 +77,7 @@ def after_attempt(
         t.status, t.finished_at, t.why = LandStatus.LANDED, now, None
         t.commits = list(outcome.commits)
         t.base_before, t.base_after = outcome.base_before, outcome.base_after
-        t.problem, t.files, t.check, t.tail = None, [], None, ""
+        t.problem, t.files, t.check, t.tail, t.saved = None, [], None, "", None
         n = len(outcome.commits)
         after = setbacks_text(t.setbacks)
         said = f"landed: {n} commit{'' if n == 1 else 's'}" + (f" (after {after})" if after else "")
@@ -89,10 +89,12 @@ def after_attempt(
     verb = "rebase" if strategy == "rebase" else "merge"
     if outcome.kind == "conflict":
         t.problem, t.files, t.check, t.tail = f"conflict on {verb}", list(outcome.files), None, ""
+        t.saved = None
     else:
         t.problem = f"check failed after the {verb}"
         t.files, t.check = [], outcome.check
         t.tail = tail(strip_ansi(outcome.output), PARKED_TAIL_LINES)
+        t.saved = room.saved if room is not None else None
     t.setbacks.append(
         {
             "kind": outcome.kind, "problem": t.problem, "files": list(t.files), "check": t.check,

@@ -6,14 +6,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paw.core.land.journal import LandState, LandStatus, TaskLanding, note_event, task_landing
-from paw.core.output_tail import TailRoom, fitted_tail
+from paw.core.output_tail import (
+    LAND_FOLLOWUP_MAX_CHARS,
+    LAND_FOLLOWUP_TAIL_LINES,
+    TailRoom,
+    fitted_tail,
+)
 from paw.core.printable import printable_line
 
 if TYPE_CHECKING:
     from paw.core.land.attempt import Outcome
 
-FOLLOWUP_TAIL_LINES = 15
-FOLLOWUP_MAX_CHARS = 1200
+FOLLOWUP_TAIL_LINES = LAND_FOLLOWUP_TAIL_LINES
+FOLLOWUP_MAX_CHARS = LAND_FOLLOWUP_MAX_CHARS
 
 
 def followup_text(

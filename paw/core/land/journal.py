@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from paw.core.wave.schema import agent_name
+
 LAND_SUFFIX = ".land"  # the journal: .paw/waves/<wave>.land.json
 SCRATCH_DIR = "land"  # scratch worktrees: .paw/land/<wave>/<task>-<attempt>
 
@@ -63,6 +65,7 @@ class TaskLanding(_State):
     files: list[str] = Field(default_factory=list)  # the conflicting files
     check: str | None = None  # the check that failed
     tail: str = ""  # its output's tail
+    saved: str | None = None  # the file holding the failed check's whole output (if saved)
     why: str | None = None  # one line: why it is parked, or what it waits for
     # each attempt that did not land, oldest first: {"kind": "conflict" | "check-failed",
     # "problem", "files", "check", "exit_code", "at"} (kept when it lands: its history)
@@ -90,6 +93,12 @@ class LandState(_State):
     def task(self, name: str) -> TaskLanding | None:
         """The landing of task ``name``, if it entered the queue."""
         return next((t for t in self.tasks if t.name == name), None)
+
+    def agent_of(self, name: str) -> str:
+        """The agent that ran task ``name``: its landing's, else the wave's name for it
+        (``<wave>-<task>``, :func:`~paw.core.wave.schema.agent_name`)."""
+        landing = self.task(name)
+        return landing.agent if landing is not None else agent_name(self.wave, name)
 
 
 def note_event(

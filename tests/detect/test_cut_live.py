@@ -4,8 +4,9 @@ command with an empty line, read by each agent's detector as the whole or not at
 - Claude Code draws a command's empty line as a blank row (``│`` alone) inside its dashed
   block: paw dropped it (``ls`` / ``touch …`` for ``ls``, an empty line, ``touch …``).
 - Codex folds a long command as ``[… 26 lines] ^a view all``: paw listed the 13 lines shown and
-  that marker as the whole command. A fold is now read as one (unknown: a human looks), as for
-  the other agents' folds.
+  that marker as the whole command. A fold is now read as one, as for the other agents' folds:
+  the prompt is listed with the lines shown (without the marker) and marked incomplete, so the
+  guard says ``confirm`` at best (it was ``unknown`` before: nobody was shown what waits).
 - Continue draws an empty line as a blank row under ``⎿ Will run:``: paw read the command only
   down to it (``ls``, verdict ``allow``).
 - Mistral Vibe and aider draw it as a blank row too: Vibe's command was read down to it
@@ -46,7 +47,14 @@ def test_codexs_folded_command_is_not_listed_as_the_whole(variant: str) -> None:
     text = (CODEX_LONG / f"screen.{variant}").read_text(encoding="utf-8")
     assert "[… " in text
     found = detect(text, "codex")
-    assert found.state is DetectionState.UNKNOWN, found
+    assert found.state is DetectionState.PROMPT, found
+    assert found.prompt is not None
+    assert found.prompt.subject is not None
+    rows = found.prompt.subject.split("\n")
+    assert rows[0] == "echo line-1 >> paw-long.txt"
+    assert rows[-1] == "echo line-13 >> paw-long.txt"  # the fold's own row is not the command
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
 
 
 @pytest.mark.parametrize("variant", ["txt", "ansi"])

@@ -16,6 +16,8 @@ import pytest
 
 from paw.core.approval import INCOMPLETE_NOTE_PREFIX
 from paw.core.detect import detect
+from paw.core.detect.prompts import FOLDED as FOLD_NOTE
+from paw.core.detect.prompts import incomplete_note
 from paw.core.models import Action, DetectionState
 from paw.core.verified import verified_versions
 from tests.detect.corpus import FIXTURES, Case, load_cases, problems
@@ -38,12 +40,16 @@ READ = [c for c in CASES if not c.meta.get("folded")]
 
 
 @pytest.mark.parametrize("case", FOLDED, ids=[c.test_id for c in FOLDED])
-def test_older_release_folded_diff_is_unknown_not_idle(case: Case) -> None:
+def test_older_release_folded_diff_is_listed_marked_incomplete(case: Case) -> None:
     """The diff folded at 80x24, a key hint drawn between the dialog's box and the spinner:
-    unknown because of the fold (a dialog, never idle or busy), not "off screen"."""
+    listed (never idle, busy or "off screen"), its path read, marked incomplete because of the
+    fold, so the guard confirms at best."""
     found = detect(case.text(), case.agent)
-    assert found.state is DetectionState.UNKNOWN, found
-    assert found.notes == ("part of the prompt's subject is folded away on screen",)
+    assert found.state is DetectionState.PROMPT, found
+    assert found.prompt is not None
+    assert found.prompt.subject == case.meta["subject"]
+    assert found.notes == (incomplete_note(FOLD_NOTE),)
+    assert judge(found, worktree="/home/u/src").action is not Action.ALLOW
 
 
 @pytest.mark.parametrize("case", READ, ids=[c.test_id for c in READ])

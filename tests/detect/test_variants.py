@@ -8,10 +8,11 @@ from typing import NamedTuple
 import pytest
 
 from paw.core.detect import detect
-from paw.core.models import DetectionState, PromptKind
+from paw.core.models import Action, DetectionState, PromptKind
 from paw.demo.agent import Step, render_box
 from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
 from tests.detect.reflow import add_rail, hard_wrap, reflow
+from tests.support.judging import judge, marked_incomplete
 
 RULE80 = "─" * 80
 
@@ -557,14 +558,21 @@ def _fold_command(text: str, agent: str) -> str | None:
 
 
 @pytest.mark.parametrize("case", SHELL_CASES, ids=[c.test_id for c in SHELL_CASES])
-def test_detect_folded_command_is_never_a_prompt(case: Case) -> None:
-    """A command the agent folded ("… +3 lines") is not the whole subject: unknown, never a
-    prompt that would show the guard part of a command."""
+def test_detect_folded_command_is_never_the_whole(case: Case) -> None:
+    """A command the agent folded ("… +3 lines") is not the whole subject: the prompt is listed
+    (a human must hear that the agent waits) without the fold's row, marked incomplete, and the
+    guard never allows it."""
     folded = _fold_command(case.text(), case.agent)
     if folded is None:
         pytest.fail(f"the command of {case.test_id} is not on its screen")
     found = detect(folded, case.agent)
-    assert found.state is not DetectionState.PROMPT, found.prompt
+    if found.state is not DetectionState.PROMPT:  # unknown is safe too (a human looks)
+        assert found.state is DetectionState.UNKNOWN, found
+        return
+    assert found.prompt is not None
+    assert not any(fold.split()[-1] in (found.prompt.subject or "") for fold in FOLDS)
+    assert marked_incomplete(found), found
+    assert judge(found).action is not Action.ALLOW
 
 
 GEMINI_FOLDED = _screen(
@@ -590,10 +598,14 @@ GEMINI_FOLDED = _screen(
 )
 
 
-def test_detect_gemini_folded_command_is_unknown() -> None:
+def test_detect_gemini_folded_command_is_marked_incomplete() -> None:
     """gemini-cli folds a command taller than the pane ("first 4 lines hidden", "show more
-    lines"): the rows left are not the command."""
-    assert detect(GEMINI_FOLDED, "gemini-cli").state is DetectionState.UNKNOWN
+    lines"): the rows left are not the command, so the prompt is listed marked incomplete."""
+    found = detect(GEMINI_FOLDED, "gemini-cli")
+    assert found.prompt is not None, found
+    assert found.prompt.subject == "rm -rf build"
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
     unfolded = GEMINI_FOLDED.replace("... first 4 lines hidden ...", "echo one             ")
     unfolded = unfolded.replace(
         "Press ctrl-s to show more lines", "                               "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -83,18 +84,25 @@ def make_prompt(
 
 
 def prompt_found(agent: str, prompt: Prompt, *notes: str, body: Sequence[str] = ()) -> Detection:
-    """A detection of a live prompt; ``unknown`` when the agent hid part of its subject.
+    """A detection of a live prompt, ``subject incomplete`` when the agent folded part of it.
 
     On a short pane agents fold a long command or diff ("… +12 lines", "first 12 lines
-    hidden", "show more lines"): what is left is not the subject, and a partial command must
-    never reach the guard. ``body`` is the dialog's text around the subject, where some agents
-    print that hint.
+    hidden", "show more lines"): what is left is not the whole subject. The prompt is still
+    listed (a human must be told an agent waits), without the fold's own row in its subject
+    and with a note that says so: the guard's verdict on it is never better than ``confirm``.
+    ``body`` is the dialog's text around the subject, where some agents print that hint.
     """
-    if prompt.kind in _READ_SUBJECTS and (
-        HIDDEN_LINES.search(prompt.subject or "") or any(HIDDEN_LINES.search(s) for s in body)
-    ):
-        return unknown(agent, "part of the prompt's subject is folded away on screen")
+    if prompt.kind in _READ_SUBJECTS:
+        rows = (prompt.subject or "").split("\n")
+        kept = [row for row in rows if HIDDEN_LINES.search(row) is None]
+        if len(kept) < len(rows) or any(HIDDEN_LINES.search(s) for s in body):
+            subject = "\n".join(kept).strip("\n") or None
+            prompt = dataclasses.replace(prompt, subject=subject)
+            notes = (*notes, incomplete_note(FOLDED))
     return Detection(state=DetectionState.PROMPT, agent=agent, prompt=prompt, notes=notes)
+
+
+FOLDED = "the agent folded part of it away on screen (its own mark of hidden lines)"
 
 
 def busy(agent: str, *notes: str) -> Detection:

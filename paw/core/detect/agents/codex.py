@@ -14,6 +14,7 @@ summary after it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -168,7 +169,7 @@ def _find_request(screen: Screen) -> _Request | Detection | None:
     # question wraps: each paragraph is read as one line.
     found: _Request | None = None
     for index in range(options[0].line - 1, start - 1, -1):
-        if lines[index].startswith(("• ", "› ", "✔ ", "└ ")):
+        if lines[index].startswith(_TRANSCRIPT):
             break
         if lines[index].lstrip().startswith(("$ ", "Reason:")):
             # The command and the model's reason come after the question: a question read
@@ -181,7 +182,70 @@ def _find_request(screen: Screen) -> _Request | Detection | None:
             kind = None  # codex's question stands alone; text runs on after a quoted one
         if kind is not None:
             found = _Request(index, body, kind, tuple(options), footer)
-    return found or _unproven("options and key hint on screen, no question above them")
+    return (
+        found
+        or _picker(lines, options, start, footer)
+        or _unproven("options and key hint on screen, no question above them")
+    )
+
+
+_TRANSCRIPT = ("• ", "› ", "✔ ", "└ ")
+_ENTER_VERB = re.compile(r"\benter\s+(?:to\s+)?(?P<verb>\w+)", re.IGNORECASE)
+
+
+def _picker(
+    lines: tuple[str, ...], options: list[Option], start: int, footer: str
+) -> Detection | None:
+    """A picker codex opens on a slash command (``/permissions``, ``/model``): a title over
+    options, with a key hint of its own (``enter select · esc back``), neither the hint nor
+    the letter shortcuts (``(y)``, ``(a)``) of an approval request, options that say yes only
+    under a hint to select (an MCP tool's "Allow" over ``enter to submit`` answers a request),
+    and no command or reason (those belong to a request whose question is off screen). A
+    dialog: a human answers it in the pane, so it has no approve keys, whatever its options
+    say ("Approve for me" is a mode, not a yes)."""
+    if _answers_a_request(options, footer):
+        return None
+    top = _title(lines, start, options[0].line)
+    if top is None:
+        return None
+    picker = make_prompt(
+        PromptKind.OTHER,
+        None,
+        _paragraph(lines, top, options[0].line),
+        approve=(),
+        deny=(ESCAPE,) if "esc" in footer.lower() else (),
+        options=labels(options),
+        selected=selected_label(options),
+    )
+    return prompt_found(AGENT, dataclasses.replace(picker, dialog=True))
+
+
+def _answers_a_request(options: list[Option], footer: str) -> bool:
+    """The key hint or the options are those of an approval request (its question is off
+    screen): the approval hint, a letter shortcut, or a yes over a hint to submit."""
+    if footer.lower().startswith(CUT_FOOTER_MIN.lower()):
+        return True
+    if any(option.shortcut not in (None, "esc", "enter") for option in options):
+        return True
+    verb = _ENTER_VERB.search(footer)
+    selects = verb is not None and verb["verb"].lower() == "select"
+    return not selects and any(option.is_positive for option in options)
+
+
+def _title(lines: tuple[str, ...], start: int, end: int) -> int | None:
+    """The first row of the paragraph right above ``end`` (a picker's title), or None when
+    the transcript, a command or the model's reason comes first."""
+    for index in range(end - 1, start - 1, -1):
+        line = lines[index]
+        if line.startswith(_TRANSCRIPT) or line.lstrip().startswith(("$ ", "Reason:")):
+            return None
+        if not line.strip():
+            continue
+        top = index
+        while top > start and lines[top - 1].strip() and not lines[top - 1].startswith(_TRANSCRIPT):
+            top -= 1
+        return None if lines[top].lstrip().startswith(("$ ", "Reason:")) else top
+    return None
 
 
 def _unproven(why: str) -> Detection:

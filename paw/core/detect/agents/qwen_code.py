@@ -39,6 +39,7 @@ from paw.core.detect.options import (
     selected_label,
 )
 from paw.core.detect.prompts import (
+    HIDDEN_LINES,
     KeyHint,
     busy,
     find_url,
@@ -210,7 +211,7 @@ UNREADABLE = "a dialog is open but what it asks is off screen (a short pane)"
 
 
 def _waiting_request(lines: tuple[str, ...], end: int) -> _Request | str | None:
-    end = _above_footer(lines, end)
+    end = _above_fold_hint(lines, _above_footer(lines, end))
     lines, end = _unbox(lines, _below_notices(lines, end))
     start = max(0, end - _MAX_PROMPT)
     options = find_numbered(lines, end, start)
@@ -284,6 +285,7 @@ def _join_tool_rows(rows: Sequence[str], width: int) -> str:
 
 
 _NOTICE_ROWS = 8
+_FOLD_HINT_ROWS = 3  # the hint's row and the blank rows around it
 _OPTION_ROW = re.compile(r"^\s*[›❯>]?\s*\d+\.\s")
 
 
@@ -346,6 +348,21 @@ def _box_edge(line: str, left: str, right: str) -> bool:
     )
 
 
+def _above_fold_hint(lines: tuple[str, ...], end: int) -> int:
+    """Index after the dialog's last row when Qwen's hint that it folded part of what it shows
+    ("Press ctrl-s to show more lines", on a row of its own) sits between the dialog and the
+    spinner line, where no model text is drawn; ``end`` otherwise. The fold itself is read in
+    the command or diff it cut (``... last 2 lines hidden ...``)."""
+    index = end
+    while index > 0 and end - index < _FOLD_HINT_ROWS:
+        row = lines[index - 1]
+        if row.strip() and HIDDEN_LINES.search(row) is None:
+            break
+        index -= 1
+    hint = any(row.strip() for row in lines[index:end])
+    return _above_footer(lines, index) if hint else end
+
+
 def _above_footer(lines: tuple[str, ...], end: int) -> int:
     """Index after the dialog's last row: above blank rows and the key hint (which wraps over
     a few rows on a narrow pane: "↑/↓: Navigate | Enter: Select | Esc:" / "Cancel")."""
@@ -380,6 +397,8 @@ def _untitled_request(
     edit and a new file ask the same question.
     """
     question = _question(body, width)
+    if not question.endswith("?"):  # a narrow pane cuts the question ("… delta, E…")
+        question = _last_paragraph(body, width)
     tool = next((name for pattern, name in QUESTION_TOOLS if pattern.search(question)), "")
     request = _Request(tool, "", body, options, question, False)
     if tool == "mcp" and MCP_QUESTION.search(question):
@@ -466,6 +485,17 @@ def _question(body: tuple[str, ...], width: int) -> str:
             start = wrapped_lead(body, index, width)
             return join_wrapped(body[start : index + 1], width)
     return next((line.strip() for line in body if line.strip()), "")
+
+
+def _last_paragraph(body: tuple[str, ...], width: int) -> str:
+    """The rows of the last paragraph of ``body``, read as one line."""
+    end = len(body)
+    while end > 0 and not body[end - 1].strip():
+        end -= 1
+    start = end
+    while start > 0 and body[start - 1].strip():
+        start -= 1
+    return join_wrapped(body[start:end], width) if end else ""
 
 
 def _kind(request: _Request) -> PromptKind:

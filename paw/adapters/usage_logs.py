@@ -1,7 +1,7 @@
 """The usage logs paw has an agent write (aider's analytics log, see
 :mod:`paw.core.usage_aider`): placed in paw's state directory, one folder per agent name
 (``.paw/usage/<agent>/``), never in the agent's worktree; read like the agents' own files (only
-a regular file, its parse kept by the :class:`~paw.adapters.usage.UsageCache` while its size
+a regular file, its parse kept by the :class:`~paw.adapters.usage_cache.UsageCache` while its size
 and mtime stay).
 
 The log of an agent name outlives the agent (``paw wave report`` reads a removed task's agent's
@@ -14,7 +14,7 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paw.adapters.usage import UsageCache, usage_data, usage_of, usage_valid
+from paw.adapters.usage_cache import UsageCache, usage_data, usage_of, usage_valid
 from paw.core.names import name_problem
 from paw.core.usage_aider import CONFIG_FILE, DOTENV_FILE, parse_aider_log, user_names_log
 

@@ -1,7 +1,7 @@
 """Find and read Cline's, Continue's and Mistral Vibe's session files (see
 :mod:`paw.core.usage_sessions`): only regular files are opened (a FIFO named like one never
 is), only sessions run in the worktree (or below it) and begun since the agent's start count,
-and every parse is kept by the :class:`~paw.adapters.usage.UsageCache` while the file's size
+and every parse is kept by the :class:`~paw.adapters.usage_cache.UsageCache` while the file's size
 and mtime stay."""
 
 from __future__ import annotations
@@ -12,14 +12,8 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from paw.adapters.usage import (
-    UsageCache,
-    home_of,
-    list_folders,
-    usage_data,
-    usage_of,
-    usage_valid,
-)
+from paw.adapters.usage import home_of, list_folders
+from paw.adapters.usage_cache import UsageCache, usage_data, usage_of, usage_valid
 from paw.core.usage_sessions import (
     count_cline_responses,
     count_vibe_completions,

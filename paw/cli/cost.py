@@ -77,7 +77,8 @@ def agent_usages(
     what changed since the last one. An agent on another host: unknown (its files are
     there)."""
     from paw.adapters.state import StateStore
-    from paw.adapters.usage import UsageCache, read_usage
+    from paw.adapters.usage import read_usage
+    from paw.adapters.usage_cache import UsageCache
     from paw.cli.compose import STATE_DIR
     from paw.core.agents import profile_for
     from paw.core.usage import UsageReading as Reading
@@ -113,7 +114,7 @@ class UsageLines:
     def __init__(self, root: str, config: PawConfig) -> None:
         """For the repository at ``root`` with its paw.toml ``config``."""
         from paw.adapters.state import StateStore
-        from paw.adapters.usage import UsageCache
+        from paw.adapters.usage_cache import UsageCache
         from paw.cli.compose import STATE_DIR
 
         self._root = root
@@ -159,7 +160,8 @@ def task_spend(
 ) -> Callable[[TaskState], tuple[int | None, float | None]]:
     """The wave runner's reader of a task's agent's usage (tokens, dollars where stated; None
     each where unknown), for the token and dollar budgets; files kept by size and mtime."""
-    from paw.adapters.usage import UsageCache, read_usage
+    from paw.adapters.usage import read_usage
+    from paw.adapters.usage_cache import UsageCache
     from paw.core.agents import profile_for
 
     cache = UsageCache()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from paw.core.ports import ChannelWatch
 from paw.errors import PawError
-from paw.supervisor import cleanup, spawn, sweep
+from paw.supervisor import adopt, cleanup, spawn, sweep
 from paw.supervisor.context import Actor, Context, SweepSettings
 from paw.supervisor.keyboard import type_text
 from paw.supervisor.observe import explain, locate, pane_for
@@ -277,7 +277,7 @@ class Supervisor:
 
     def adopt(self, pane_id: str, *, name: str | None = None, kind: str | None = None) -> AgentView:
         """Supervise an existing agent pane started outside paw."""
-        record = spawn.adopt(self.ctx, pane_id, name, kind)
+        record = adopt.adopt(self.ctx, pane_id, name, kind)
         return self._view(record.name)
 
     def ls(self) -> tuple[AgentView, ...]:

@@ -12,7 +12,8 @@ import pytest
 
 import paw.adapters.usage as reader
 from paw.adapters.state import StateStore
-from paw.adapters.usage import UsageCache, read_usage
+from paw.adapters.usage import read_usage
+from paw.adapters.usage_cache import UsageCache
 from paw.core.usage import claude_project_dir
 
 

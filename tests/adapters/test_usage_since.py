@@ -13,7 +13,8 @@ import json
 import time
 from pathlib import Path
 
-from paw.adapters.usage import UsageCache, read_usage
+from paw.adapters.usage import read_usage
+from paw.adapters.usage_cache import UsageCache
 from paw.core.usage import claude_project_dir
 
 NOW = time.time()

@@ -503,7 +503,7 @@ class CodexLog:
     and the usage paw reads from it for a task (a runner's ``usage_of``)."""
 
     def __init__(self, rig: Rig, home: Path) -> None:
-        from paw.adapters.usage import UsageCache
+        from paw.adapters.usage_cache import UsageCache
 
         self.rig, self.home = rig, home
         self.day = home / "sessions" / time.strftime("%Y/%m/%d")

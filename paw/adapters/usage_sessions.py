@@ -28,7 +28,7 @@ from paw.core.usage_sessions import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from paw.core.usage import Usage
 
@@ -87,13 +87,7 @@ def read_cline(
             continue
         messages = path.with_name(path.name.removesuffix(".json") + ".messages.json")
         if messages.exists():
-            count = cache.parsed(
-                f"cline-responses\0{messages}",
-                messages,
-                functools.partial(_cline_responses, messages),
-                _count_valid,
-            )
-            found = dataclasses.replace(found, requests=count if isinstance(count, int) else 0)
+            found = _with_responses(found, "cline", messages, _cline_responses, cache)
         total = found if total is None else total + found
     return total
 
@@ -267,13 +261,7 @@ def read_vibe(
         if found is None:
             continue
         if runtime.is_file():
-            count = cache.parsed(
-                f"vibe-responses\0{runtime}",
-                runtime,
-                functools.partial(_vibe_completions, runtime),
-                _count_valid,
-            )
-            found = dataclasses.replace(found, requests=count if isinstance(count, int) else 0)
+            found = _with_responses(found, "vibe", runtime, _vibe_completions, cache)
         total = found if total is None else total + found
     return total
 
@@ -293,3 +281,14 @@ def _vibe_index(sessions: Path, cache: UsageCache) -> list[tuple[str, float | No
         if isinstance(found, list):
             index.append((str(found[0]), cast("float | None", found[1]), sessions / name))
     return sorted(index, key=lambda entry: (entry[0], str(entry[2])))
+
+
+def _with_responses(
+    found: Usage, kind: str, path: Path, count: Callable[[Path], object], cache: UsageCache
+) -> Usage:
+    """``found`` with its number of responses, counted in ``path`` by ``count`` (its parse
+    kept by ``cache``; 0 when the file cannot be read)."""
+    counted = cache.parsed(
+        f"{kind}-responses\0{path}", path, functools.partial(count, path), _count_valid
+    )
+    return dataclasses.replace(found, requests=counted if isinstance(counted, int) else 0)

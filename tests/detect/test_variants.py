@@ -8,6 +8,7 @@ from typing import NamedTuple
 import pytest
 
 from paw.core.detect import detect
+from paw.core.detect.prompts import is_fold_row
 from paw.core.models import Action, DetectionState, PromptKind
 from paw.demo.agent import Step, render_box
 from tests.detect.corpus import CORPUS, Case, load_cases, load_live_cases
@@ -561,7 +562,8 @@ def _fold_command(text: str, agent: str) -> str | None:
 def test_detect_folded_command_is_never_the_whole(case: Case) -> None:
     """A command the agent folded ("… +3 lines") is not the whole subject: the prompt is listed
     (a human must hear that the agent waits) without the fold's row, marked incomplete, and the
-    guard never allows it."""
+    guard never allows it. (A row that holds the mark beside other text, here the layout's own
+    prefix, stays in the subject: see the hostile fold below.)"""
     folded = _fold_command(case.text(), case.agent)
     if folded is None:
         pytest.fail(f"the command of {case.test_id} is not on its screen")
@@ -570,7 +572,8 @@ def test_detect_folded_command_is_never_the_whole(case: Case) -> None:
         assert found.state is DetectionState.UNKNOWN, found
         return
     assert found.prompt is not None
-    assert not any(fold.split()[-1] in (found.prompt.subject or "") for fold in FOLDS)
+    rows = (found.prompt.subject or "").split("\n")
+    assert not any(is_fold_row(row) for row in rows)  # a row beside other text is kept
     assert marked_incomplete(found), found
     assert judge(found).action is not Action.ALLOW
 
@@ -613,3 +616,41 @@ def test_detect_gemini_folded_command_is_marked_incomplete() -> None:
     prompt = detect(unfolded, "gemini-cli").prompt
     assert prompt is not None  # control: the same box without the fold is a prompt
     assert prompt.subject == "echo one\nrm -rf build"
+
+
+HOSTILE = "rm -rf ~ # … +3 lines"
+
+
+def _hostile_fold(text: str, agent: str) -> str | None:
+    """``text`` with every copy of the command's first row (the dialog's, the transcript's, an
+    option's) replaced by a dangerous line that ends with a fold mark (None when that row is
+    too short to hold it)."""
+    prompt = detect(text, agent).prompt
+    first = prompt.subject.split("\n")[0].strip() if prompt and prompt.subject else ""
+    if len(first) < len(HOSTILE) or first not in text:
+        return None
+    return text.replace(first, HOSTILE.ljust(len(first)))
+
+
+HOSTILE_CASES = [c for c in SHELL_CASES if _hostile_fold(c.text(), c.agent) is not None]
+
+
+def test_there_are_commands_long_enough_for_the_hostile_fold() -> None:
+    assert len({c.agent for c in HOSTILE_CASES}) >= 6
+
+
+@pytest.mark.parametrize("case", HOSTILE_CASES, ids=[c.test_id for c in HOSTILE_CASES])
+def test_detect_a_fold_mark_beside_a_command_never_hides_it(case: Case) -> None:
+    """A model's command that prints a fold mark after a dangerous line ("rm -rf ~ # … +3
+    lines") keeps that line in the subject: only a row that is the mark alone is dropped, so
+    the guard still blocks what it would block, marked incomplete."""
+    text = _hostile_fold(case.text(), case.agent)
+    assert text is not None
+    found = detect(text, case.agent)
+    if found.state is not DetectionState.PROMPT:
+        assert found.state is DetectionState.UNKNOWN, found
+        return
+    assert found.prompt is not None
+    assert "rm -rf ~" in (found.prompt.subject or ""), found.prompt
+    assert marked_incomplete(found)
+    assert judge(found).action is Action.BLOCK

@@ -94,8 +94,9 @@ def prompt_found(agent: str, prompt: Prompt, *notes: str, body: Sequence[str] = 
     """
     if prompt.kind in _READ_SUBJECTS:
         rows = (prompt.subject or "").split("\n")
-        kept = [row for row in rows if HIDDEN_LINES.search(row) is None]
-        if len(kept) < len(rows) or any(HIDDEN_LINES.search(s) for s in body):
+        kept = [row for row in rows if not is_fold_row(row)]
+        folded = any(HIDDEN_LINES.search(row) for row in rows)
+        if folded or any(HIDDEN_LINES.search(s) for s in body):
             subject = "\n".join(kept).strip("\n") or None
             prompt = dataclasses.replace(prompt, subject=subject)
             notes = (*notes, incomplete_note(FOLDED))
@@ -103,6 +104,24 @@ def prompt_found(agent: str, prompt: Prompt, *notes: str, body: Sequence[str] = 
 
 
 FOLDED = "the agent folded part of it away on screen (its own mark of hidden lines)"
+# What may stand beside a fold's mark on its own row: "first", "(ctrl+r to expand)", "^a view
+# all", "Press ctrl-s to", ellipses and brackets.
+_FOLD_WORDS = re.compile(
+    r"\b(?:first|last|press|to|expand|view|all|ctrl[+-]\w|lines?|hidden)\b|\^\w|[…⋯.()\[\]\s]",
+    re.IGNORECASE,
+)
+
+
+def is_fold_row(row: str) -> bool:
+    """``row`` is an agent's fold mark alone ("[… 26 lines] ^a view all", "... first 4 lines
+    hidden ...", "… +3 lines (ctrl+r to expand)"). A row that holds anything else beside the
+    mark is kept in the subject: a model's command that prints "… +3 lines" after an ``rm``
+    must not have its ``rm`` row dropped from what the guard judges."""
+    match = HIDDEN_LINES.search(row)
+    if match is None:
+        return False
+    rest = row[: match.start()] + row[match.end() :]
+    return not _FOLD_WORDS.sub("", rest)
 
 
 def busy(agent: str, *notes: str) -> Detection:

@@ -501,7 +501,11 @@ def test_while_the_wave_runs_tasks_land_as_they_finish(git_repo: Path, server: S
             state = json.loads(state_path.read_text(encoding="utf-8"))
             state["tasks"][1].update(phase="done", ended_at=2.0)
             state["status"] = "done"
-            state_path.write_text(json.dumps(state), encoding="utf-8")
+            # Atomically, as the runner writes it: the lander reads this file every look, and a
+            # half-written one (a loaded machine's timing) is a corrupt state it stops on.
+            fresh = state_path.with_name(state_path.name + ".new")
+            fresh.write_text(json.dumps(state), encoding="utf-8")
+            os.replace(fresh, state_path)
             wait_for("y landed", lambda: landed("y"))
         finally:
             fcntl.flock(runner, fcntl.LOCK_UN)

@@ -1,0 +1,62 @@
+"""The fourth held-out batch (issue 33): sizes no earlier fixture has.
+
+``tests/fixtures/heldout3/<agent>/<case>_<cols>x<rows>/`` was recorded live from the pinned
+agents by ``python -m tests.e2e.heldout AGENT COLSxROWS … --out=…`` (no paw) at sizes no other
+fixture uses (110x34, 86x26, 140x42) with the first batch's turns (a command with quotes and a
+pipe, a new file in a subfolder, an edit of a file with a long path, a fetch, a question, a busy
+screen mid-turn, the input after a finished turn); each label was read off the screen. It was
+measured before any detector change (docs/agents.md, "Measured on held-out screens").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.detect.corpus import FIXTURES, Case, load_cases
+from tests.detect.test_heldout import OTHER_SIZES, wrong_reading
+
+CASES = load_cases(FIXTURES / "heldout3", "heldout3/")
+EARLIER = {(100, 30), (72, 22), (150, 45), (90, 28), (130, 36), (64, 20)}
+
+
+def test_fourth_batch_spans_agents_and_new_sizes() -> None:
+    assert len({c.agent for c in CASES}) >= 6
+    assert all((c.meta["cols"], c.meta["rows"]) not in OTHER_SIZES | EARLIER for c in CASES)
+    assert {"permission_prompt", "dialog", "idle", "done", "busy"} <= {
+        c.meta["state"] for c in CASES
+    }
+    turns = {c.name.rsplit("_", 1)[0] for c in CASES}
+    assert {"shell_pipe", "write_subdir", "edit_long", "fetch", "ask"} <= turns
+
+
+# Findings of this batch left open, each read safely (a human is asked) but not as labelled;
+# strict: a fix that makes one pass must take it off this list.
+_KILO_SIDEBAR = (
+    "Kilo Code's session sidebar at 140 columns: its last row under the choices hides the"
+    " permission box, read as a dialog paw does not recognise (kind other, no keys)"
+)
+OPEN: dict[str, str] = {
+    **{
+        f"heldout3/kilocode/{turn}_140x42": _KILO_SIDEBAR
+        for turn in ("shell_pipe", "write_subdir", "edit_long", "fetch")
+    },
+    "heldout3/opencode/shell_pipe_140x42": (
+        "opencode's session sidebar at 140 columns: its folder rows beside the box are read as"
+        " the command's last lines (marked incomplete, not a part of the command)"
+    ),
+    "heldout3/opencode/done_140x42": (
+        "opencode's session sidebar at 140 columns: the finished turn is unknown (an overlay"
+        " covers the input box), not idle"
+    ),
+}
+
+
+def _marks(case: Case) -> list[pytest.MarkDecorator]:
+    reason = OPEN.get(case.test_id)
+    return [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.test_id, marks=_marks(c)) for c in CASES])
+@pytest.mark.parametrize("variant", ["txt", "ansi"])
+def test_fourth_batch_screen_is_read_as_labelled(case: Case, variant: str) -> None:
+    assert wrong_reading(case, variant) == []

@@ -31,24 +31,9 @@ def test_fourth_batch_spans_agents_and_new_sizes() -> None:
 
 # Findings of this batch left open, each read safely (a human is asked) but not as labelled;
 # strict: a fix that makes one pass must take it off this list.
-_KILO_SIDEBAR = (
-    "Kilo Code's session sidebar at 140 columns: its last row under the choices hides the"
-    " permission box, read as a dialog paw does not recognise (kind other, no keys)"
-)
-OPEN: dict[str, str] = {
-    **{
-        f"heldout3/kilocode/{turn}_140x42": _KILO_SIDEBAR
-        for turn in ("shell_pipe", "write_subdir", "edit_long", "fetch")
-    },
-    "heldout3/opencode/shell_pipe_140x42": (
-        "opencode's session sidebar at 140 columns: its folder rows beside the box are read as"
-        " the command's last lines (marked incomplete, not a part of the command)"
-    ),
-    "heldout3/opencode/done_140x42": (
-        "opencode's session sidebar at 140 columns: the finished turn is unknown (an overlay"
-        " covers the input box), not idle"
-    ),
-}
+# (opencode's and Kilo Code's session sidebar at 140 columns, read as part of the transcript and
+# the input until the panel beside them was cut off: tests/detect/test_side_panel.py.)
+OPEN: dict[str, str] = {}
 
 
 def _marks(case: Case) -> list[pytest.MarkDecorator]:

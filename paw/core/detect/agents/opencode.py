@@ -17,6 +17,10 @@ same as the box, or longer and beginning with all the box shows (then read from 
 note). A command's empty line draws a blank row in the box; the rows under it are still the
 command. Only that pending tool line (the transcript's last, right above the box) tells a new
 file (``← Write <path>``) from an edit: the same line further up, or quoted, is not the call.
+
+On a wide pane (140 columns) a session sidebar (context, LSP, the folder, the version) is drawn
+to the right of the transcript and the input: its columns are cut off before anything is read
+(``screen.without_side_panel``), the same for Kilo Code.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from paw.core.detect.prompts import (
     unknown,
     wrap_notes,
 )
-from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.screen import Screen, parse_screen, without_side_panel
 from paw.core.detect.styles import highlighted
 from paw.core.detect.tall_box import box_command, box_top, may_be_cut, whole_subject
 from paw.core.models import Detection, Prompt, PromptKind
@@ -111,7 +115,7 @@ CUT_NOTE = incomplete_note(
 
 def detect_screen(text: str) -> Detection:
     """Detect opencode's state in one captured screen."""
-    screen = parse_screen(text)
+    screen = without_side_panel(parse_screen(text))
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     if any(BUSY.search(line) for line in screen.tail(2)):

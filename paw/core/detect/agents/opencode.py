@@ -29,7 +29,7 @@ import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import field_lines, join_wrapped, strip_border
-from paw.core.detect.inputs import bordered, screen_lines
+from paw.core.detect.inputs import bordered
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.pending_line import announced_write, pending_element
 from paw.core.detect.prompts import (
@@ -415,7 +415,7 @@ def _overlay(screen: Screen) -> Prompt | None:
     return None
 
 
-_PLACEHOLDERS = (re.compile(r'Ask anything\.\.\.(?: ".*")?'),)
+_PLACEHOLDERS = (re.compile(r'Ask anything(?:\.\.\.|…)(?: ".*")?'),)  # three dots or an ellipsis
 _INPUT_EDGE = re.compile(r"^\s*╹▀")
 _BOX_BELOW = 200  # the last such edge anywhere: only the input box draws one
 
@@ -423,5 +423,7 @@ _BOX_BELOW = 200  # the last such edge anywhere: only the input box draws one
 def input_text(text: str) -> str | None:
     """What the ``┃`` input box above its ``╹▀▀`` edge holds (its last row is the agent and
     model line): "" when empty or showing its placeholder; None when no box is drawn."""
-    # (the home screen draws the box mid-screen, with a tip and the footer far under it)
-    return bordered(screen_lines(text), "┃", _INPUT_EDGE, _PLACEHOLDERS, below=_BOX_BELOW)
+    # (the home screen draws the box mid-screen, with a tip and the footer far under it; a wide
+    # pane draws the session sidebar beside the box: its rows are not the input)
+    lines = without_side_panel(parse_screen(text)).lines
+    return bordered(lines, "┃", _INPUT_EDGE, _PLACEHOLDERS, below=_BOX_BELOW)

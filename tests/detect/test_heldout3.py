@@ -4,8 +4,10 @@
 agents by ``python -m tests.e2e.heldout AGENT COLSxROWS … --out=…`` (no paw) at sizes no other
 fixture uses (110x34, 86x26, 140x42) with the first batch's turns (a command with quotes and a
 pipe, a new file in a subfolder, an edit of a file with a long path, a fetch, a question, a busy
-screen mid-turn, the input after a finished turn); each label was read off the screen. It was
-measured before any detector change (docs/agents.md, "Measured on held-out screens").
+screen mid-turn, the input after a finished turn), and for a few agents the third batch's
+(``--batch=3``: a heredoc and ``&&`` chain, a new file in a deep new folder, a path with
+spaces); each label was read off the screen. It was measured before any detector change
+(docs/agents.md, "Measured on held-out screens").
 """
 
 from __future__ import annotations
@@ -33,7 +35,13 @@ def test_fourth_batch_spans_agents_and_new_sizes() -> None:
 # strict: a fix that makes one pass must take it off this list.
 # (opencode's and Kilo Code's session sidebar at 140 columns, read as part of the transcript and
 # the input until the panel beside them was cut off: tests/detect/test_side_panel.py.)
-OPEN: dict[str, str] = {}
+OPEN: dict[str, str] = {
+    "heldout3/mistral-vibe/edit_space_86x26": (
+        "Vibe wraps the File: path at the blank of 'docs/meeting notes/…' on a row with no other"
+        " blank and short of the box's edge: the row is read as cut inside a word and joined"
+        " with nothing ('meetingnotes'); the path carries the note that its wrapping is uncertain"
+    ),
+}
 
 
 def _marks(case: Case) -> list[pytest.MarkDecorator]:

@@ -10,9 +10,9 @@ prints, per agent and in total:
 - dialogs read as idle or busy (the harm issue 33 names: an agent waits, nobody is told);
 - false waiting: idle, done and busy screens reported as a prompt or as unknown.
 
-Default roots: tests/fixtures/corpus, screens-live, dialogs, incomplete, versions, heldout
-and heldout2 (the held-out batches, recorded by ``python -m tests.e2e.heldout``; their first
-figures are in docs/agents.md).
+Default roots: tests/fixtures/corpus, screens-live, dialogs, incomplete, versions, heldout,
+heldout2 and heldout3 (the held-out batches, recorded by ``python -m tests.e2e.heldout``; their
+first figures are in docs/agents.md).
 Screens of narrow panes (meta ``"narrow": true``, below the sizes paw verifies, where
 ``unknown`` is the expected answer) count only with ``--narrow``. ``--json`` prints the
 figures as one JSON object. Nothing is written.
@@ -39,6 +39,7 @@ DEFAULT_ROOTS = tuple(
         "versions",
         "heldout",
         "heldout2",
+        "heldout3",
     )
 )
 LIVE = ("permission_prompt", "dialog")

@@ -15,6 +15,7 @@ from paw.core.detect.registry import agent_kinds
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "corpus"
 LIVE = Path(__file__).parent.parent / "fixtures" / "screens-live"
+HELDOUT = tuple(LIVE.parent / name for name in ("heldout", "heldout2", "heldout3"))
 # Per agent (tests/fixtures/corpus/AGENT/input.json): a screen with an empty input, the input
 # row there, that row with a line typed into it, and that line.
 TYPING = sorted(p.parent.name for p in CORPUS.glob("*/input.json"))
@@ -23,7 +24,7 @@ TYPING = sorted(p.parent.name for p in CORPUS.glob("*/input.json"))
 def _screens() -> list[tuple[str, Path]]:
     return [
         (screen.parent.parent.name, screen)
-        for root in (CORPUS, LIVE)
+        for root in (CORPUS, LIVE, *HELDOUT)
         for screen in sorted([*root.glob("*/*/screen.txt"), *root.glob("*/*/screen.ansi")])
     ]
 

@@ -64,13 +64,13 @@ def scrub(text: str, scratch: Path) -> str:
     out = scrub_wrapped(out, *scratch_stand_in())
     out = out.replace(str(agents.agents_home()), "/home/u/.cache/paw-agents")
     # Agents shorten long paths as `<first>/.../<last>` or `<first>/.…`: the first component
-    # can still be this machine's home; replace it by a placeholder of the same width (layouts
-    # stay aligned).
-    home = Path.home().parts[1] if len(Path.home().parts) > 1 else ""
-    if home and home != "home":
-        stand_in = "home"[: len(home)].ljust(len(home), "_")
-        out = out.replace(f"/{home}/.../", f"/{stand_in}/.../")
-        out = out.replace(f"/{home}/.…", f"/{stand_in}/.…")  # vibe's status line, cut
+    # can still be this machine's home or the scratch folder's top (gemini-cli's footer);
+    # replace it by a placeholder of the same width (layouts stay aligned).
+    tops = {path.parts[1] for path in (Path.home(), Path(scratch_stand_in()[0])) if path.parts[1:]}
+    for top in sorted(tops - {"home"}):
+        stand_in = "home"[: len(top)].ljust(len(top), "_")
+        out = out.replace(f"/{top}/.../", f"/{stand_in}/.../")
+        out = out.replace(f"/{top}/.…", f"/{stand_in}/.…")  # vibe's status line, cut
     return out
 
 

@@ -33,6 +33,12 @@ _RIGHT_EDGES = "│┃║╮╯┐┘─━═╌▀▔"
 # What a scrollbar draws in the pane's right-most column: a thumb and maybe a track.
 _RAIL = frozenset("█▉▊▋▌▍▎▏▐▕▇▆▅▄▃▂▁▀▔░▒▓│┃║╎╏┆┇┊┋▮▯■")
 _CORNER_OR_RULE = frozenset("╮╯┐┘╗╝┓┛─━═╌┄┈")
+# A side panel (``without_side_panel``): starts in the right 40 % of a pane at least 100 columns
+# wide, behind a gutter of two blank columns, on at least 6 rows.
+_PANEL_MIN_WIDTH = 100
+_PANEL_FROM = 0.6
+_PANEL_GUTTER = 2
+_PANEL_ROWS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +150,33 @@ def _proven_width(lines: list[str], width: int) -> int:
             if body and (body[-1] in _RIGHT_EDGES or body.count(body[0]) == len(body) > 8):
                 return width
     return 0
+
+
+def without_side_panel(screen: Screen) -> Screen:
+    """The screen without a panel drawn at its right beside the transcript (opencode's and Kilo
+    Code's session sidebar on a wide pane: context, tokens, the folder), or the screen as it is.
+
+    A side panel is text that starts at one column in the right part of the screen, in rows
+    from its top third to its bottom third, with a blank gutter of two columns left of it that
+    no row crosses: everything from that column on is cut off, so the rows the detectors read
+    are the transcript's and the input's alone.
+    """
+    lines = screen.lines
+    if screen.width < _PANEL_MIN_WIDTH:
+        return screen
+    for column in range(int(screen.width * _PANEL_FROM), screen.width - _PANEL_GUTTER):
+        gap = slice(column - _PANEL_GUTTER, column)
+        if any(line[gap].strip() for line in lines):
+            continue  # a row crosses the gutter
+        starts = [i for i, line in enumerate(lines) if line[column : column + 1].strip()]
+        third = len(lines) / 3
+        if len(starts) < _PANEL_ROWS or starts[0] > third or starts[-1] < len(lines) - third:
+            continue
+        cut = [line[:column].rstrip() for line in lines]
+        while cut and not cut[-1]:
+            cut.pop()
+        return Screen(tuple(cut), max(map(len, cut), default=0))
+    return screen
 
 
 def collapse_whitespace(text: str) -> str:

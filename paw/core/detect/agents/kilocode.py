@@ -22,7 +22,7 @@ loses its last rows without a mark, so a command in a box that tall is ``subject
 unless the transcript shows the pending ``$ <command>`` whole (the same as the box, or longer and
 beginning with all the box shows: then read from there, said in a note). Only the pending tool
 line right above the box (``← Write <path>``, read over the rows it wrapped onto) tells a new
-file from an edit.
+file from an edit. A session sidebar at the right of a wide pane is cut off first, as opencode's.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from paw.core.detect.prompts import (
     unless_narrow,
     wrap_notes,
 )
-from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.screen import Screen, parse_screen, without_side_panel
 from paw.core.models import Detection, Prompt, PromptKind
 
 SPEC = AgentSpec(
@@ -105,7 +105,7 @@ CUT_NOTE = incomplete_note(
 
 def detect_screen(text: str) -> Detection:
     """Detect Kilo Code's state in one captured screen."""
-    screen = parse_screen(text)
+    screen = without_side_panel(parse_screen(text))
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     if any(BUSY.search(line) for line in screen.tail(2)):

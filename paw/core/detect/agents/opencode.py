@@ -17,6 +17,10 @@ same as the box, or longer and beginning with all the box shows (then read from 
 note). A command's empty line draws a blank row in the box; the rows under it are still the
 command. Only that pending tool line (the transcript's last, right above the box) tells a new
 file (``← Write <path>``) from an edit: the same line further up, or quoted, is not the call.
+
+On a wide pane (140 columns) a session sidebar (context, LSP, the folder, the version) is drawn
+to the right of the transcript and the input: its columns are cut off before anything is read
+(``screen.without_side_panel``), the same for Kilo Code.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
 from paw.core.detect.boxes import field_lines, join_wrapped, strip_border
-from paw.core.detect.inputs import bordered, screen_lines
+from paw.core.detect.inputs import bordered
 from paw.core.detect.options import ENTER, ESCAPE, LEFT, RIGHT
 from paw.core.detect.pending_line import announced_write, pending_element
 from paw.core.detect.prompts import (
@@ -39,7 +43,7 @@ from paw.core.detect.prompts import (
     unknown,
     wrap_notes,
 )
-from paw.core.detect.screen import Screen, parse_screen
+from paw.core.detect.screen import Screen, parse_screen, without_side_panel
 from paw.core.detect.styles import highlighted
 from paw.core.detect.tall_box import box_command, box_top, may_be_cut, whole_subject
 from paw.core.models import Detection, Prompt, PromptKind
@@ -111,7 +115,7 @@ CUT_NOTE = incomplete_note(
 
 def detect_screen(text: str) -> Detection:
     """Detect opencode's state in one captured screen."""
-    screen = parse_screen(text)
+    screen = without_side_panel(parse_screen(text))
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     if any(BUSY.search(line) for line in screen.tail(2)):
@@ -411,7 +415,7 @@ def _overlay(screen: Screen) -> Prompt | None:
     return None
 
 
-_PLACEHOLDERS = (re.compile(r'Ask anything\.\.\.(?: ".*")?'),)
+_PLACEHOLDERS = (re.compile(r'Ask anything(?:\.\.\.|…)(?: ".*")?'),)  # three dots or an ellipsis
 _INPUT_EDGE = re.compile(r"^\s*╹▀")
 _BOX_BELOW = 200  # the last such edge anywhere: only the input box draws one
 
@@ -419,5 +423,7 @@ _BOX_BELOW = 200  # the last such edge anywhere: only the input box draws one
 def input_text(text: str) -> str | None:
     """What the ``┃`` input box above its ``╹▀▀`` edge holds (its last row is the agent and
     model line): "" when empty or showing its placeholder; None when no box is drawn."""
-    # (the home screen draws the box mid-screen, with a tip and the footer far under it)
-    return bordered(screen_lines(text), "┃", _INPUT_EDGE, _PLACEHOLDERS, below=_BOX_BELOW)
+    # (the home screen draws the box mid-screen, with a tip and the footer far under it; a wide
+    # pane draws the session sidebar beside the box: its rows are not the input)
+    lines = without_side_panel(parse_screen(text)).lines
+    return bordered(lines, "┃", _INPUT_EDGE, _PLACEHOLDERS, below=_BOX_BELOW)

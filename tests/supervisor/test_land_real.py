@@ -505,7 +505,7 @@ def test_while_the_wave_runs_tasks_land_as_they_finish(git_repo: Path, server: S
             # half-written one (a loaded machine's timing) is a corrupt state it stops on.
             fresh = state_path.with_name(state_path.name + ".new")
             fresh.write_text(json.dumps(state), encoding="utf-8")
-            os.replace(fresh, state_path)
+            fresh.replace(state_path)
             wait_for("y landed", lambda: landed("y"))
         finally:
             fcntl.flock(runner, fcntl.LOCK_UN)

@@ -12,7 +12,8 @@ import pytest
 
 from paw.core.detect import detect
 from paw.core.detect.screen import parse_screen, without_side_panel
-from paw.core.models import DetectionState, PromptKind
+from paw.core.models import Action, DetectionState, PromptKind
+from tests.support.judging import judge, marked_incomplete
 
 WIDTH, ROWS, PANEL = 140, 42, 100
 SIDEBAR = {
@@ -79,3 +80,37 @@ def test_text_on_a_few_rows_at_the_right_is_no_panel() -> None:
     sidebar = {row: SIDEBAR[row] for row in (35, 36, 37, 40)}  # the bottom rows only
     screen = parse_screen(_screen(SHELL_BOX, sidebar))
     assert without_side_panel(screen) is screen
+
+
+# The sidebar's top rows and its last: nothing beside the permission box's rows.
+TOP_ONLY = {row: text for row, text in SIDEBAR.items() if row not in (35, 36, 37)}
+
+
+@pytest.mark.parametrize("agent", ["kilocode", "opencode"])
+def test_a_command_with_no_panel_text_beside_it_is_whole(agent: str) -> None:
+    found = detect(_screen(SHELL_BOX, TOP_ONLY), agent)
+    assert found.prompt is not None, found
+    assert found.prompt.subject == "printf 'a|b' | grep -c a > out.txt"
+    assert not marked_incomplete(found)
+
+
+@pytest.mark.parametrize("agent", ["kilocode", "opencode"])
+def test_a_command_padded_into_the_panels_columns_is_never_judged_whole(agent: str) -> None:
+    """A model's command padded with blanks so that its tail starts at the panel's column
+    (``echo hi<blanks>; rm -rf ~``) reads like a sidebar row beside ``echo hi``: the tail is
+    cut off with the panel, so the subject is marked incomplete and never allowed."""
+    main = {**SHELL_BOX, 13: "     $ echo hi", 36: "  ┃  $ echo hi"}
+    found = detect(_screen(main, {**TOP_ONLY, 36: "; rm -rf ~"}), agent)
+    assert found.prompt is not None, found
+    assert found.prompt.subject == "echo hi"
+    assert marked_incomplete(found)
+    assert judge(found).action is not Action.ALLOW
+
+
+@pytest.mark.parametrize("agent", ["kilocode", "opencode"])
+def test_a_sidebar_row_beside_the_command_marks_it_too(agent: str) -> None:
+    """The real sidebar's folder rows beside the command look the same: marked incomplete
+    (``confirm`` at best) unless the agent's channel gives the exact input."""
+    found = detect(_screen(SHELL_BOX), agent)
+    assert found.prompt is not None, found
+    assert marked_incomplete(found)

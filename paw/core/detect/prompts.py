@@ -7,12 +7,11 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from paw.core.detect.screen import collapse_whitespace, fingerprint
+from paw.core.detect.screen import Screen, collapse_whitespace, fingerprint
 from paw.core.models import Detection, DetectionState, Prompt, PromptKind
 
 if TYPE_CHECKING:
     from paw.core.agentspec import AgentSpec
-    from paw.core.detect.screen import Screen
 
 _URL = re.compile(r"https?://[^\s\"'<>`)\]]+")
 _READ_SUBJECTS = (PromptKind.SHELL, PromptKind.EDIT, PromptKind.WRITE, PromptKind.FETCH)
@@ -202,4 +201,28 @@ def incomplete_notes(prompt: Prompt) -> tuple[str, ...]:
         prompt.subject
     ):
         return (incomplete_note("the agent shortened the path on screen (folders left out as …)"),)
+    return ()
+
+
+PANEL_NOTE = incomplete_note(
+    "a side panel drawn beside it was cut off before reading: text beside its rows is not read "
+    "as part of it"
+)
+_BORDERS = " ┃│║"
+
+
+def side_panel_notes(prompt: Prompt, raw: Screen, shown: Screen) -> tuple[str, ...]:
+    """The note that a subject may be cut, when ``shown`` is ``raw`` without a side panel
+    (:func:`~paw.core.detect.screen.without_side_panel`) and a row of the subject had text at
+    the panel's columns: a sidebar's, or a model's command padded with blanks to put its tail
+    there, which must not vanish from what the guard judges (so ``confirm`` at best)."""
+    if shown is raw or prompt.kind not in _READ_SUBJECTS or not prompt.subject:
+        return ()
+    parts = [part.strip() for part in prompt.subject.split("\n") if part.strip()]
+    for whole, kept in zip(raw.lines, shown.lines, strict=False):
+        core = kept.strip(_BORDERS)
+        if len(core) < 3 or not whole[len(kept) :].strip():
+            continue
+        if any(core in part or part in core for part in parts):
+            return (PANEL_NOTE,)
     return ()

@@ -27,6 +27,7 @@ file from an edit. A session sidebar at the right of a wide pane is cut off firs
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
@@ -47,6 +48,7 @@ from paw.core.detect.prompts import (
     incomplete_note,
     make_prompt,
     prompt_found,
+    side_panel_notes,
     unknown,
     unless_narrow,
     wrap_notes,
@@ -104,8 +106,18 @@ CUT_NOTE = incomplete_note(
 
 
 def detect_screen(text: str) -> Detection:
-    """Detect Kilo Code's state in one captured screen."""
-    screen = without_side_panel(parse_screen(text))
+    """Detect Kilo Code's state in one captured screen (a side panel's text beside a subject's
+    rows marks the subject incomplete)."""
+    raw = parse_screen(text)
+    screen = without_side_panel(raw)
+    found = _detect(text, screen)
+    if found.prompt is None:
+        return found
+    beside = side_panel_notes(found.prompt, raw, screen)
+    return dataclasses.replace(found, notes=found.notes + beside) if beside else found
+
+
+def _detect(text: str, screen: Screen) -> Detection:
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     if any(BUSY.search(line) for line in screen.tail(2)):

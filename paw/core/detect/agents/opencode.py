@@ -25,6 +25,7 @@ to the right of the transcript and the input: its columns are cut off before any
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from paw.core.agentspec import PROVIDER_KEYS, AgentSpec, Install, SignIn
@@ -40,6 +41,7 @@ from paw.core.detect.prompts import (
     interrupt_hint,
     make_prompt,
     prompt_found,
+    side_panel_notes,
     unknown,
     wrap_notes,
 )
@@ -114,8 +116,18 @@ CUT_NOTE = incomplete_note(
 
 
 def detect_screen(text: str) -> Detection:
-    """Detect opencode's state in one captured screen."""
-    screen = without_side_panel(parse_screen(text))
+    """Detect opencode's state in one captured screen (a side panel's text beside a subject's
+    rows marks the subject incomplete)."""
+    raw = parse_screen(text)
+    screen = without_side_panel(raw)
+    found = _detect(text, screen)
+    if found.prompt is None:
+        return found
+    beside = side_panel_notes(found.prompt, raw, screen)
+    return dataclasses.replace(found, notes=found.notes + beside) if beside else found
+
+
+def _detect(text: str, screen: Screen) -> Detection:
     if not screen.lines:
         return unknown(AGENT, "empty screen")
     if any(BUSY.search(line) for line in screen.tail(2)):
